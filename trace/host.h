@@ -1,0 +1,152 @@
+/*
+ * host.h - a host API shaped like the CUDA runtime, over weft's functional
+ * emulator.
+ *
+ * A host driver creates a context, loads a PTX module, allocates and fills
+ * device memory, launches kernels by name, and copies results back:
+ *
+ *     struct weft_ctx *ctx = weft_ctx_create(NULL);
+ *     struct weft_module *mod;
+ *     weft_module_load_file(ctx, "vvadd.ptx", &mod, &err);
+ *     uint64_t d_a;  weft_malloc(ctx, n * 4, &d_a, &err);
+ *     weft_memcpy_htod(ctx, d_a, a, n * 4, &err);
+ *     struct weft_arg args[] = { WEFT_ARG(d_a), WEFT_ARG(n) };
+ *     weft_launch(ctx, mod, "vvadd", weft_dim3(n / 256, 1, 1),
+ *                 weft_dim3(256, 1, 1), 0, args, 2, &err);
+ *     weft_memcpy_dtoh(ctx, a, d_a, n * 4, &err);
+ *     weft_ctx_destroy(ctx);
+ *
+ * Device pointers are 64-bit generic addresses in the global window; any
+ * access outside every live allocation (and outside module .global/.const
+ * variables) stops the launch with WEFT_ERR_RUNTIME and a message naming the
+ * kernel, CTA, thread, PC, PTX source line, address and nearest allocation.
+ *
+ * Launches run the whole grid functionally, CTA by CTA (see emu.h for how
+ * warps execute). An observer (struct weft_emu_observer) can watch every
+ * executed warp instruction; the trace writer is one such observer.
+ */
+#ifndef WEFT_HOST_H
+#define WEFT_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "ptx.h"
+
+struct weft_ctx;
+struct weft_module;
+
+struct weft_dim3 {
+	uint32_t x, y, z;
+};
+static inline struct weft_dim3 weft_dim3(uint32_t x, uint32_t y, uint32_t z)
+{
+	struct weft_dim3 d = { x, y, z };
+	return d;
+}
+
+/* One kernel argument: the bytes of its value, as cuLaunchKernel's
+ * kernelParams. size must equal the PTX parameter's size. */
+struct weft_arg {
+	const void *data;
+	size_t size;
+};
+#define WEFT_ARG(v) ((struct weft_arg){ &(v), sizeof(v) })
+
+/* Per executed warp instruction: which lanes ran it and, for memory
+ * instructions, each active lane's address (generic address space as the
+ * kernel saw it, plus the resolved state space). Called after execution. */
+struct weft_warp_event {
+	uint32_t func;        /* function index in the module (after inlining: the kernel) */
+	uint32_t pc;          /* instruction index in that function */
+	const struct weft_inst *inst;
+	uint32_t cta_linear;  /* linear CTA id in the grid */
+	uint32_t warp;        /* warp index in the CTA */
+	uint32_t active;      /* lanes that executed (guard true included) */
+	uint32_t guard_false; /* lanes that reached the instruction but whose guard was false */
+	uint8_t space;        /* resolved state space of a memory access */
+	uint8_t access_bytes; /* bytes per lane per access (vector included) */
+	const uint64_t *addr; /* [32] per-lane addresses (valid for active lanes), NULL if no memory access */
+};
+
+struct weft_emu_observer {
+	void *user;
+	/* Called at the start and end of each launch. */
+	int (*launch_begin)(void *user, const struct weft_module *mod, uint32_t kernel,
+			    struct weft_dim3 grid, struct weft_dim3 block,
+			    uint32_t dyn_shared, struct weft_error *err);
+	int (*launch_end)(void *user, struct weft_error *err);
+	/* CTA boundaries: every warp event of a CTA arrives between these. */
+	int (*cta_begin)(void *user, uint32_t cta_linear, struct weft_error *err);
+	int (*cta_end)(void *user, uint32_t cta_linear, struct weft_error *err);
+	/* Every executed warp instruction. Return nonzero (having filled err) to
+	 * stop the launch. */
+	int (*warp_inst)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
+};
+
+struct weft_ctx_options {
+	/* Stop a launch once this many thread instructions ran in total in the
+	 * context (0 = no limit). Exceeding it is WEFT_ERR_LIMIT. */
+	uint64_t max_thread_insts;
+	/* Called now and then during long launches (about every 2^22 warp
+	 * instructions) with thread instructions so far; may be NULL. */
+	void (*progress)(void *user, const char *kernel, uint32_t ctas_done,
+			 uint32_t ctas_total, uint64_t thread_insts);
+	void *progress_user;
+	/* Optional observer of every executed warp instruction (may be NULL). */
+	const struct weft_emu_observer *observer;
+	/* Warp scheduling quantum: a CTA's warps are interleaved, each running at
+	 * most this many warp instructions before the next one gets a turn
+	 * (0 = default, 64). */
+	uint32_t quantum;
+};
+
+/* Totals over the context's launches. */
+struct weft_ctx_stats {
+	uint64_t launches;
+	uint64_t thread_insts;  /* instructions executed by threads (guard true) */
+	uint64_t warp_insts;    /* warp instructions issued (any lane active) */
+	uint64_t ctas;
+	double emu_seconds;     /* wall time spent inside weft_launch */
+};
+
+/* Creates a context; opts may be NULL for defaults. NULL on out of memory. */
+struct weft_ctx *weft_ctx_create(const struct weft_ctx_options *opts);
+void weft_ctx_destroy(struct weft_ctx *ctx);
+const struct weft_ctx_stats *weft_ctx_stats(const struct weft_ctx *ctx);
+
+/* Loads a module from PTX text (path used in messages) or a file. The module
+ * belongs to the context and is freed with it. Module .global/.const
+ * variables get device memory and their initialisers at load time. */
+int weft_module_load_text(struct weft_ctx *ctx, const char *text, size_t len,
+			  const char *path, struct weft_module **out, struct weft_error *err);
+int weft_module_load_file(struct weft_ctx *ctx, const char *path,
+			  struct weft_module **out, struct weft_error *err);
+const struct weft_ptx_module *weft_module_ptx(const struct weft_module *mod);
+
+/* Device memory. Allocations are zero-filled and 256-byte aligned. */
+int weft_malloc(struct weft_ctx *ctx, size_t bytes, uint64_t *dptr, struct weft_error *err);
+int weft_free(struct weft_ctx *ctx, uint64_t dptr, struct weft_error *err);
+int weft_memcpy_htod(struct weft_ctx *ctx, uint64_t dst, const void *src, size_t bytes,
+		     struct weft_error *err);
+int weft_memcpy_dtoh(struct weft_ctx *ctx, void *dst, uint64_t src, size_t bytes,
+		     struct weft_error *err);
+int weft_memset(struct weft_ctx *ctx, uint64_t dst, int value, size_t bytes,
+		struct weft_error *err);
+/* cudaMemcpyToSymbol / FromSymbol for module-level .global and .const
+ * variables. */
+int weft_memcpy_to_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
+			  const void *src, size_t bytes, size_t offset, struct weft_error *err);
+int weft_memcpy_from_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
+			    void *dst, size_t bytes, size_t offset, struct weft_error *err);
+
+/* Launches kernel `name` over grid x block threads with dyn_shared bytes of
+ * dynamic (.extern) shared memory. args must match the kernel's parameters
+ * in count and size, else WEFT_ERR_INPUT naming the parameter. Returns when
+ * the whole grid has run. */
+int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
+		struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
+		const struct weft_arg *args, uint32_t nargs, struct weft_error *err);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * wl_util.h - small helpers shared by the bundled workloads' host drivers:
+ * a seeded deterministic RNG (splitmix64, so inputs are the same on every
+ * machine) and result comparison with the documented tolerances.
+ */
+#ifndef WEFT_WL_UTIL_H
+#define WEFT_WL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../error.h"
+
+struct weft_rng {
+	uint64_t s;
+};
+static inline void weft_rng_seed(struct weft_rng *r, uint64_t seed) { r->s = seed; }
+/* splitmix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014). */
+static inline uint64_t weft_rng_next(struct weft_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+/* Uniform float in [lo, hi). */
+static inline float weft_rng_float(struct weft_rng *r, float lo, float hi)
+{
+	return lo + (hi - lo) * (float)((weft_rng_next(r) >> 40) * (1.0 / 16777216.0));
+}
+/* Uniform integer in [0, n). */
+static inline uint32_t weft_rng_below(struct weft_rng *r, uint32_t n)
+{
+	return (uint32_t)(((weft_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Compare arrays; on the first mismatch fill err (WEFT_ERR_VERIFY) naming
+ * what, the index and both values. Floats match when
+ * |dev - ref| <= abs_tol + rel_tol * |ref| (NaN matches only NaN). */
+int weft_wl_check_f32(const char *what, const float *dev, const float *ref, size_t n,
+		      double rel_tol, double abs_tol, struct weft_error *err);
+int weft_wl_check_f64(const char *what, const double *dev, const double *ref, size_t n,
+		      double rel_tol, double abs_tol, struct weft_error *err);
+int weft_wl_check_i32(const char *what, const int32_t *dev, const int32_t *ref, size_t n,
+		      struct weft_error *err);
+int weft_wl_check_u32(const char *what, const uint32_t *dev, const uint32_t *ref, size_t n,
+		      struct weft_error *err);
+
+/* Pick a value by size: WEFT_WL_BY_SIZE(size, small, default, large). */
+#define WEFT_WL_BY_SIZE(sz, s, d, l) ((sz) == 0 ? (s) : (sz) == 1 ? (d) : (l))
+
+/* Run a host-API call and return its error code on failure. */
+#define WEFT_WL_TRY(call) do { int rc_ = (call); if (rc_) return rc_; } while (0)
+
+#endif
