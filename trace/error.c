@@ -59,7 +59,16 @@ void weft_error_prefix(struct weft_error *err, const char *fmt, ...)
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	va_end(ap);
 	memcpy(old, err->message, sizeof(old));
-	snprintf(err->message, sizeof(err->message), "%s%s", pre, old);
+	size_t n = strlen(pre);
+	if (n >= sizeof(err->message))
+		n = sizeof(err->message) - 1;
+	memcpy(err->message, pre, n);
+	size_t rest = sizeof(err->message) - 1 - n;
+	size_t m = strlen(old);
+	if (m > rest)
+		m = rest;
+	memcpy(err->message + n, old, m);
+	err->message[n + m] = 0;
 }
 
 const char *weft_error_format(const struct weft_error *err, char *buf, size_t len)
