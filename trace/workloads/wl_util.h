@@ -1,7 +1,8 @@
 /*
  * wl_util.h - small helpers shared by the bundled workloads' host drivers:
  * a seeded deterministic RNG (splitmix64, so inputs are the same on every
- * machine) and result comparison with the documented tolerances.
+ * machine), result comparison with the documented tolerances, and host
+ * allocation / device upload shorthands.
  */
 #ifndef WEFT_WL_UTIL_H
 #define WEFT_WL_UTIL_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "../error.h"
+#include "../host.h"
 
 struct weft_rng {
 	uint64_t s;
@@ -46,6 +48,23 @@ int weft_wl_check_i32(const char *what, const int32_t *dev, const int32_t *ref, 
 		      struct weft_error *err);
 int weft_wl_check_u32(const char *what, const uint32_t *dev, const uint32_t *ref, size_t n,
 		      struct weft_error *err);
+
+/* One float pair under the same rule as weft_wl_check_f32/f64 (1 = close). */
+int weft_wl_close(double dev, double ref, double rel_tol, double abs_tol);
+/* Fills err (WEFT_ERR_VERIFY) for one mismatching float element; `what`
+ * names it fully (e.g. "c[17].re"). Returns WEFT_ERR_VERIFY. */
+int weft_wl_report_float(const char *what, double dev, double ref, double rel_tol,
+			 double abs_tol, struct weft_error *err);
+
+/* calloc(count, size) for workload inputs and outputs; NULL with
+ * WEFT_ERR_NOMEM in err (naming the byte count) on failure or overflow.
+ * (The workload runner prefixes messages with the workload's name.) */
+void *weft_wl_alloc(size_t count, size_t size, struct weft_error *err);
+
+/* weft_malloc + weft_memcpy_htod: a new device buffer holding a copy of
+ * `bytes` bytes at `host`. */
+int weft_wl_upload(struct weft_ctx *ctx, const void *host, size_t bytes, uint64_t *dptr,
+		   struct weft_error *err);
 
 /* Pick a value by size: WEFT_WL_BY_SIZE(size, small, default, large). */
 #define WEFT_WL_BY_SIZE(sz, s, d, l) ((sz) == 0 ? (s) : (sz) == 1 ? (d) : (l))
