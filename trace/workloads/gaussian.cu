@@ -1,0 +1,31 @@
+// gaussian.cu - Gaussian elimination without pivoting (after Rodinia
+// gaussian): for each pivot t the host launches fan1, which computes the
+// multipliers m[i][t] = a[i][t] / a[t][t] for the rows below, then fan2,
+// which subtracts m[i][t] * row t from every row below (and from b).
+// Matrices are n x n, row-major.
+
+// One thread per row below the pivot.
+extern "C" __global__ void fan1(float *__restrict__ m, const float *__restrict__ a, int n, int t)
+{
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+	if (r >= n - 1 - t)
+		return;
+	int i = t + 1 + r;
+	m[i * n + t] = a[i * n + t] / a[t * n + t];
+}
+
+// 2-D grid: x over columns t..n-1, y over rows t+1..n-1. Column t itself
+// becomes (numerically) zero; the thread of column t also updates b.
+extern "C" __global__ void fan2(const float *__restrict__ m, float *__restrict__ a,
+				float *__restrict__ b, int n, int t)
+{
+	int cx = blockIdx.x * blockDim.x + threadIdx.x;
+	int ry = blockIdx.y * blockDim.y + threadIdx.y;
+	if (cx >= n - t || ry >= n - 1 - t)
+		return;
+	int i = t + 1 + ry, j = t + cx;
+	float mul = m[i * n + t];
+	a[i * n + j] -= mul * a[t * n + j];
+	if (cx == 0)
+		b[i] -= mul * b[t];
+}
