@@ -56,7 +56,7 @@ int weft_wl_close(double dev, double ref, double rel_tol, double abs_tol);
 int weft_wl_report_float(const char *what, double dev, double ref, double rel_tol,
 			 double abs_tol, struct weft_error *err);
 
-/* calloc(count, size) for workload inputs and outputs; NULL with
+/* calloc(count, size), pages touched, for workload inputs and outputs; NULL with
  * WEFT_ERR_NOMEM in err (naming the byte count) on failure or overflow.
  * (The workload runner prefixes messages with the workload's name.) */
 void *weft_wl_alloc(size_t count, size_t size, struct weft_error *err);
