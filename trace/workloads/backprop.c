@@ -35,7 +35,7 @@ static int backprop_setup(void *state, enum weft_size size, struct weft_error *e
 	struct backprop_state *s = state;
 	struct weft_rng rng;
 
-	s->in = WEFT_WL_BY_SIZE(size, 256, 16384, 1 << 21);
+	s->in = WEFT_WL_BY_SIZE(size, 144, 14336, 1450000);
 	s->hid = HID;
 	size_t nw = (size_t)(s->in + 1) * (s->hid + 1);
 	if (!(s->delta = weft_wl_alloc(s->hid + 1, sizeof(float), err)) ||

@@ -1,7 +1,8 @@
 /*
  * cmult.c - host driver for cmult.cu: element-wise product of two arrays of
  * complex {re, im} structs. The default stays at the published 1000
- * elements; large is sized for about 5e8 thread instructions within 2 GiB.
+ * elements; large is sized for about 9e8 thread instructions (29 per
+ * thread) within 2 GiB of host plus device memory.
  */
 #include "workload.h"
 #include "wl_util.h"
@@ -31,7 +32,7 @@ static int cmult_setup(void *state, enum weft_size size, struct weft_error *err)
 	struct cmult_state *s = state;
 	struct weft_rng rng;
 
-	s->n = WEFT_WL_BY_SIZE(size, 1000, 1000, 25000000);
+	s->n = WEFT_WL_BY_SIZE(size, 1000, 1000, 30000000);
 	if (!(s->a = weft_wl_alloc(s->n, sizeof(struct cplx), err)) ||
 	    !(s->b = weft_wl_alloc(s->n, sizeof(struct cplx), err)) ||
 	    !(s->c_dev = weft_wl_alloc(s->n, sizeof(struct cplx), err)) ||

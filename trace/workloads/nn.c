@@ -31,7 +31,7 @@ static int nn_setup(void *state, enum weft_size size, struct weft_error *err)
 	struct nn_state *s = state;
 	struct weft_rng rng;
 
-	s->n = WEFT_WL_BY_SIZE(size, 5000, 500000, 50000000);
+	s->n = WEFT_WL_BY_SIZE(size, 5000, 400000, 40000000);
 	s->tlat = 30.0f;
 	s->tlng = 90.0f;
 	if (!(s->rec = weft_wl_alloc(s->n, sizeof(struct latlng), err)) ||

@@ -1,8 +1,8 @@
 /*
  * vvadd.c - host driver for vvadd.cu: c[i] = a[i] + b[i] over n floats.
  * The default size stays at the published 1000 elements so results compare
- * with the literature; large is sized for about 7e8 thread instructions
- * (15 per thread) within 2 GiB of host plus device memory.
+ * with the literature; large is sized for about 1e9 thread instructions
+ * (21 per thread) within 2 GiB of host plus device memory.
  */
 #include "workload.h"
 #include "wl_util.h"
