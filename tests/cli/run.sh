@@ -1,0 +1,132 @@
+#!/bin/sh
+# run.sh - CLI tests for bin/weft-trace (`make cli-tests`): golden output for
+# help and list, and every documented error with its exit code and the key
+# phrase of its message. POSIX sh and coreutils only.
+#
+# WEFT_UPDATE_GOLDEN=1 sh tests/cli/run.sh   rewrites tests/cli/golden/*
+# (then review the diff before committing).
+
+cd "$(dirname "$0")/../.." || exit 3
+T=bin/weft-trace
+F=tests/fixtures
+G=tests/cli/golden
+if [ ! -x "$T" ]; then
+	echo "cli tests: $T is missing; run make first" >&2
+	exit 2
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0
+failed=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL $1: $2"
+	sed 's/^/     | /' "$tmp/out" "$tmp/err" | head -n 20
+}
+
+# expect NAME CODE PHRASE ARGS...: weft-trace ARGS must exit with CODE and
+# print PHRASE (fixed string) on stdout or stderr.
+expect() {
+	name=$1 code=$2 phrase=$3
+	shift 3
+	"$T" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$code" ]; then
+		bad "$name" "exit status $rc, expected $code"
+	elif ! cat "$tmp/out" "$tmp/err" | grep -qF -- "$phrase"; then
+		bad "$name" "output lacks \"$phrase\""
+	else
+		ok "$name"
+	fi
+}
+
+# golden NAME FILE ARGS...: stdout of weft-trace ARGS must equal golden FILE
+# and the exit status must be 0.
+golden() {
+	name=$1 file=$G/$2
+	shift 2
+	"$T" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "${WEFT_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$file"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		bad "$name" "exit status $rc, expected 0"
+	elif [ ! -f "$file" ]; then
+		bad "$name" "no golden file $file (WEFT_UPDATE_GOLDEN=1 creates it)"
+	elif ! diff -u "$file" "$tmp/out" >"$tmp/diff"; then
+		cp "$tmp/diff" "$tmp/out"
+		: >"$tmp/err"
+		bad "$name" "output differs from $file"
+	else
+		ok "$name"
+	fi
+}
+
+# ---- help, version, list -------------------------------------------------
+golden "help" help.txt --help
+golden "help run" run-help.txt run --help
+golden "help list" list-help.txt list --help
+golden "help command" run-help.txt help run
+golden "list" list.txt list
+expect "version" 0 "weft-trace " --version
+if "$T" list | awk 'NF < 2 { bad = 1 } END { exit bad }'; then ok "list lines: name + description"
+else : >"$tmp/out"; : >"$tmp/err"; bad "list lines" "a line without a description"; fi
+
+# ---- usage errors (exit 2) -----------------------------------------------
+expect "no command" 2 "usage: weft-trace"
+expect "unknown command" 2 "unknown command \`frob\`" frob
+expect "unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
+expect "bad --size" 2 "bad --size \`huge\` (small, default or large)" run vvadd --size huge
+expect "--size without value" 2 "--size needs a value" run vvadd --size
+expect "unknown option" 2 "unknown option \`--verfy\`" run vvadd --verfy
+expect "run without workload" 2 "which workload?" run
+expect "bad --max-thread-insts" 2 "bad --max-thread-insts \`lots\`" run vvadd --max-thread-insts lots
+expect "--verify with --spec" 2 "--verify applies to bundled workloads" \
+	run --spec $F/spec/saxpy.ini --verify
+expect "list takes no arguments" 2 "unexpected argument \`x\`" list x
+
+# ---- launch spec errors (exit 2, file:line) -----------------------------
+expect "missing spec file" 2 "cannot open spec file $F/cli/nope.ini: No such file" \
+	run --spec $F/cli/nope.ini
+expect "spec: wrong argument count" 2 \
+	"$F/cli/arg_count.ini:17: kernel \`saxpy\` takes 4 parameters but [args] gives 3" \
+	run --spec $F/cli/arg_count.ini
+expect "spec: wrong argument type" 2 \
+	"$F/cli/arg_type.ini:15: argument 1 \`n\` is u64 (8 bytes) but parameter \`saxpy_param_0\` is .u32 (4 bytes)" \
+	run --spec $F/cli/arg_type.ini
+expect "spec: unknown key" 2 "$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel]" \
+	run --spec $F/cli/unknown_key.ini
+expect "spec: missing kernel" 2 \
+	"$F/cli/no_kernel.ini:4: kernel \`saxpi\` is not defined in $F/cli/../spec/saxpy.ptx (kernels there: saxpy)" \
+	run --spec $F/cli/no_kernel.ini
+
+# ---- PTX errors (exit 2, PTX file:line:column) --------------------------
+expect "malformed PTX" 2 "$F/cli/malformed.ptx:44:" run --spec $F/cli/malformed.ini
+expect "unknown opcode" 2 "$F/cli/unknown_op.ptx:47:" run --spec $F/cli/unknown_op.ini
+expect "unknown opcode names it" 2 "fmx" run --spec $F/cli/unknown_op.ini
+
+# ---- kernel faults and limits (exit 2) -----------------------------------
+expect "out-of-bounds store" 2 "oob_store" run --spec $F/cli/oob.ini
+expect "out-of-bounds names the address" 2 "0x" run --spec $F/cli/oob.ini
+expect "partial barrier" 2 "barrier" run --spec $F/cli/barrier.ini
+expect "partial barrier names the kernel" 2 "partial_barrier" run --spec $F/cli/barrier.ini
+expect "runaway loop" 2 "100000" run --spec $F/cli/runaway.ini --max-thread-insts 100000
+expect "runaway loop names the option" 2 "max-thread-insts" \
+	run --spec $F/cli/runaway.ini --max-thread-insts 100000
+
+# ---- successful runs -----------------------------------------------------
+expect "spec: saxpy runs" 0 "outputs" run --spec $F/spec/saxpy.ini --output-dir "$tmp"
+if cmp -s "$tmp/saxpy-y.bin" $F/spec/saxpy-y.expected.bin; then ok "spec: saxpy output matches"
+else : >"$tmp/out"; : >"$tmp/err"; bad "spec: saxpy output" "$tmp/saxpy-y.bin differs from $F/spec/saxpy-y.expected.bin"; fi
+if ls "$tmp" | grep -q '\.tmp\.'; then : >"$tmp/out"; : >"$tmp/err"; bad "spec: no temp files left" "found $(ls "$tmp")"
+else ok "spec: no temp files left"; fi
+expect "workload runs and verifies" 0 "PASS" run vvadd --size small --verify
+expect "summary has thread insts" 0 "thread insts" run vvadd --size small
+expect "summary names the host counters" 0 "host baseline" run vvadd --size small --verify
+expect "limit on a workload" 2 "max-thread-insts" run vvadd --size small --max-thread-insts 10
+
+echo "cli tests: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
