@@ -143,7 +143,7 @@ static void print_stats(const struct weft_ctx_stats *s)
 	if (s->warp_insts)
 		printf("%-16s%.2f of 32\n", "active lanes",
 		       (double)s->thread_insts / (double)s->warp_insts);
-	printf("%-16s%.3f s", "emulation", s->emu_seconds);
+	printf("%-16s%.6f s", "emulation", s->emu_seconds);
 	if (s->emu_seconds > 0)
 		printf(", %.3g thread insts/s", (double)s->thread_insts / s->emu_seconds);
 	printf("\n");
