@@ -62,6 +62,14 @@ static int fail(const struct weft_workload *wl, int rc, const char *step, struct
 			weft_error_set(err, rc, "%s failed (code %d, %s) without a message", step, rc,
 				       weft_err_name(rc));
 		}
+		if (err->file[0]) {
+			/* Put the workload first: "vvadd: vvadd.ptx:12:5: ..." reads
+			 * better than a position inside the embedded PTX first. */
+			char buf[WEFT_ERROR_MSG_MAX];
+			weft_error_format(err, buf, sizeof(buf));
+			enum weft_err code = err->code;
+			weft_error_set(err, code, "%s", buf);
+		}
 		weft_error_prefix(err, "%s: ", wl->name);
 	}
 	return rc;
