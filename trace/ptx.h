@@ -86,6 +86,10 @@ enum weft_op {
 	WEFT_OP_BAR_WARP, WEFT_OP_MEMBAR, WEFT_OP_FENCE, WEFT_OP_NANOSLEEP,
 	/* warp level */
 	WEFT_OP_SHFL, WEFT_OP_VOTE, WEFT_OP_ACTIVEMASK, WEFT_OP_MATCH, WEFT_OP_REDUX,
+	/* added by the parser (nvcc emits it for __ffs/__clzll): bfind.u32/.s32
+	 * d, a (position of the most significant non-sign bit, 0xffffffff if
+	 * none); .shiftamt sets WEFT_F_SHIFTAMT */
+	WEFT_OP_BFIND,
 	WEFT_OP_COUNT
 };
 const char *weft_op_name(enum weft_op op);
