@@ -104,9 +104,9 @@ expect "spec: missing kernel" 2 \
 	run --spec $F/cli/no_kernel.ini
 
 # ---- PTX errors (exit 2, PTX file:line:column) --------------------------
-expect "malformed PTX" 2 "$F/cli/malformed.ptx:44:" run --spec $F/cli/malformed.ini
-expect "unknown opcode" 2 "$F/cli/unknown_op.ptx:47:" run --spec $F/cli/unknown_op.ini
-expect "unknown opcode names it" 2 "fmx" run --spec $F/cli/unknown_op.ini
+expect "malformed PTX" 2 "$F/cli/malformed.ptx:44:27: expected ']'" run --spec $F/cli/malformed.ini
+expect "unknown opcode" 2 "$F/cli/unknown_op.ptx:47:2: unknown opcode 'fmx" \
+	run --spec $F/cli/unknown_op.ini
 
 # ---- kernel faults and limits (exit 2) -----------------------------------
 expect "out-of-bounds store" 2 "oob_store" run --spec $F/cli/oob.ini
