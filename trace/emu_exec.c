@@ -1,0 +1,481 @@
+/*
+ * emu_exec.c - runs a lowered kernel over a grid: CTAs one after another,
+ * the warps of a CTA interleaved round-robin, each warp in lock-step with a
+ * SIMT reconvergence stack.
+ *
+ * SIMT stack: the top entry (pc, rpc, mask) runs; a divergent branch turns
+ * the top into its reconvergence entry (pc = the branch's immediate
+ * post-dominator) and pushes the not-taken then the taken path, each to run
+ * until it reaches that pc. When the reconvergence pc equals the top's own,
+ * the top is reused instead, so loops with divergent exits do not grow the
+ * stack. Exited lanes leave every entry.
+ *
+ * Scheduling: each runnable warp runs at most `quantum` warp instructions,
+ * then the next one gets a turn, so a warp spinning on a flag another warp
+ * sets makes progress; nanosleep ends a warp's turn. bar.sync blocks a warp
+ * until every non-exited thread of the CTA (or the thread count given) has
+ * arrived; when no warp can run and some wait, the barrier can never
+ * complete and the launch stops with WEFT_ERR_RUNTIME.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu.h"
+
+#define PROGRESS_EVERY (1ull << 22)
+
+static uint64_t sreg_value(const struct weft_emu_launch *L, const struct weft_emu_warp *W, int lane,
+			   uint16_t sreg, uint16_t comp)
+{
+	uint32_t t = W->id * 32 + (uint32_t)lane;
+	const struct weft_dim3 *b = &L->block, *g = &L->grid;
+	switch (sreg) {
+	case WEFT_SREG_TID:
+		return comp == 0 ? t % b->x : comp == 1 ? (t / b->x) % b->y : t / (b->x * b->y);
+	case WEFT_SREG_NTID: return comp == 0 ? b->x : comp == 1 ? b->y : b->z;
+	case WEFT_SREG_CTAID: return L->ctaid[comp < 3 ? comp : 0];
+	case WEFT_SREG_NCTAID: return comp == 0 ? g->x : comp == 1 ? g->y : g->z;
+	case WEFT_SREG_LANEID: return (uint32_t)lane;
+	case WEFT_SREG_WARPID: return W->id;
+	case WEFT_SREG_NWARPID: return L->nwarps;
+	case WEFT_SREG_SMID: return 0;
+	case WEFT_SREG_NSMID: return 1;
+	case WEFT_SREG_GRIDID: return L->ctx->stats.launches;
+	case WEFT_SREG_CLOCK: return (uint32_t)L->clock;
+	case WEFT_SREG_CLOCK64: case WEFT_SREG_GLOBALTIMER: return L->clock;
+	case WEFT_SREG_LANEMASK_EQ: return 1u << lane;
+	case WEFT_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+	case WEFT_SREG_LANEMASK_LT: return (1u << lane) - 1;
+	case WEFT_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
+	case WEFT_SREG_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
+	case WEFT_SREG_DYNAMIC_SMEM_SIZE: return L->dyn_shared;
+	case WEFT_SREG_TOTAL_SMEM_SIZE: return L->shared_bytes;
+	default: return 0;
+	}
+}
+
+static void fill_sregs(struct weft_emu_launch *L, struct weft_emu_warp *W, int only_cta)
+{
+	const struct weft_emu_prog *P = L->prog;
+	for (uint32_t i = 0; i < P->nsregs; i++) {
+		const struct weft_emu_sregslot *s = &P->sregs[i];
+		int cta_dep = s->sreg == WEFT_SREG_CTAID;
+		if (only_cta && !cta_dep)
+			continue;
+		uint64_t *r = WEFT_SLOT(W, s->slot);
+		for (int l = 0; l < 32; l++)
+			r[l] = sreg_value(L, W, l, s->sreg, s->comp);
+	}
+}
+
+static void refresh_clock(struct weft_emu_launch *L, struct weft_emu_warp *W)
+{
+	const struct weft_emu_prog *P = L->prog;
+	for (uint32_t i = 0; i < P->nsregs; i++) {
+		const struct weft_emu_sregslot *s = &P->sregs[i];
+		if (s->sreg != WEFT_SREG_CLOCK && s->sreg != WEFT_SREG_CLOCK64 &&
+		    s->sreg != WEFT_SREG_GLOBALTIMER)
+			continue;
+		uint64_t v = sreg_value(L, W, 0, s->sreg, s->comp);
+		uint64_t *r = WEFT_SLOT(W, s->slot);
+		for (int l = 0; l < 32; l++)
+			r[l] = v;
+	}
+}
+
+static int push(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t pc, uint32_t rpc,
+		uint32_t mask)
+{
+	if (W->sp == W->cap) {
+		uint32_t nc = W->cap * 2;
+		struct weft_emu_stack *s = realloc(W->stk, nc * sizeof(*s));
+		if (!s)
+			return weft_error_set(L->err, WEFT_ERR_NOMEM, "out of memory (SIMT stack) in kernel %s", L->kname);
+		W->stk = s;
+		W->cap = nc;
+	}
+	W->stk[W->sp].pc = pc;
+	W->stk[W->sp].rpc = rpc;
+	W->stk[W->sp].mask = mask;
+	W->sp++;
+	return 0;
+}
+
+/* Releases barrier id if everyone it waits for has arrived. */
+static void bar_check(struct weft_emu_launch *L, uint32_t id)
+{
+	struct weft_emu_barrier *B = &L->bars[id];
+	if (!B->arrived)
+		return;
+	uint32_t need = B->expected ? B->expected : L->live_threads;
+	if (B->arrived < need)
+		return;
+	for (uint32_t w = 0; w < L->nwarps; w++) {
+		struct weft_emu_warp *W = &L->warps[w];
+		if (W->state != WEFT_WARP_BAR || W->bar_id != id)
+			continue;
+		W->state = WEFT_WARP_RUN;
+		if (W->bar_dst >= 0) {
+			uint64_t v = B->mode == WEFT_BAR_RED_POPC ? B->red_popc
+				     : B->mode == WEFT_BAR_RED_AND ? B->red_and : B->red_or;
+			uint64_t *d = WEFT_SLOT(W, W->bar_dst);
+			WEFT_LANES(W->bar_mask, l, d[l] = v);
+		}
+	}
+	memset(B, 0, sizeof(*B));
+}
+
+static void bars_check_all(struct weft_emu_launch *L)
+{
+	for (uint32_t i = 0; i < 16; i++)
+		if (L->bars[i].arrived)
+			bar_check(L, i);
+}
+
+static int do_exit(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t lanes)
+{
+	W->exited |= lanes;
+	for (uint32_t i = 0; i < W->sp; i++)
+		W->stk[i].mask &= ~lanes;
+	L->live_threads -= (uint32_t)__builtin_popcount(lanes);
+	bars_check_all(L);
+	return 0;
+}
+
+static uint32_t lane_value(struct weft_emu_warp *W, int32_t slot, uint32_t mask)
+{
+	int l = mask ? __builtin_ctz(mask) : 0;
+	return (uint32_t)WEFT_SLOT(W, slot)[l];
+}
+
+static int do_bar(struct weft_emu_launch *L, struct weft_emu_warp *W, const struct weft_emu_inst *ei,
+		  uint32_t pc, uint32_t g)
+{
+	int mode = ei->in.mode;
+	int red = mode >= WEFT_BAR_RED_POPC;
+	uint32_t id = ei->ns >= 1 ? lane_value(W, ei->s[0], g) : 0;
+	uint32_t count = 0;
+	if ((!red && ei->ns >= 2) || (red && ei->ns >= 3))
+		count = lane_value(W, ei->s[1], g);
+	if (id >= 16)
+		return weft_emu_fault(L, W, g ? __builtin_ctz(g) : -1, ei, WEFT_ERR_RUNTIME,
+				      "barrier number %u out of range (0..15)", id);
+	struct weft_emu_barrier *B = &L->bars[id];
+	if (!B->arrived) {
+		B->pc = pc;
+		B->expected = count;
+		B->mode = (uint8_t)mode;
+		B->red_and = 1;
+	}
+	B->arrived += (uint32_t)__builtin_popcount(g);
+	if (red) {
+		const uint64_t *P = WEFT_SLOT(W, ei->s[ei->ns - 1]);
+		uint32_t pm = 0;
+		WEFT_LANES(g, l, pm |= (uint32_t)(P[l] & 1) << l);
+		if ((ei->sneg >> (ei->ns - 1)) & 1)
+			pm = ~pm & g;
+		B->red_popc += (uint32_t)__builtin_popcount(pm);
+		if (pm != g)
+			B->red_and = 0;
+		if (pm)
+			B->red_or = 1;
+	}
+	if (mode == WEFT_BAR_ARRIVE) {
+		bar_check(L, id);
+		return 0;
+	}
+	W->state = WEFT_WARP_BAR;
+	W->bar_id = id;
+	W->bar_mask = g;
+	W->bar_dst = red ? ei->d[0] : -1;
+	bar_check(L, id);
+	return 0;
+}
+
+static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t quantum)
+{
+	const struct weft_emu_prog *P = L->prog;
+	const struct weft_emu_inst *insts = P->insts;
+	struct weft_ctx *ctx = L->ctx;
+	const struct weft_emu_observer *obs = ctx->opts.observer;
+	int (*obs_fn)(void *, const struct weft_warp_event *, struct weft_error *) = obs ? obs->warp_inst : NULL;
+	uint64_t limit = ctx->opts.max_thread_insts;
+	uint64_t ti = ctx->stats.thread_insts, wi = ctx->stats.warp_insts;
+	int rc = 0;
+
+	while (quantum && W->state == WEFT_WARP_RUN) {
+		if (W->sp == 0) {
+			W->state = WEFT_WARP_DONE;
+			break;
+		}
+		struct weft_emu_stack *t = &W->stk[W->sp - 1];
+		if (t->mask == 0 || t->pc == t->rpc) {
+			W->sp--;
+			continue;
+		}
+		uint32_t pc = t->pc;
+		if (pc >= P->ninsts) {
+			rc = weft_emu_fault(L, W, -1, NULL, WEFT_ERR_INTERNAL,
+					    "internal error: warp %u ran past the end of the program (pc %u)", W->id, pc);
+			break;
+		}
+		const struct weft_emu_inst *ei = &insts[pc];
+		uint32_t mask = t->mask, g = mask;
+		if (ei->guard >= 0) {
+			const uint64_t *p = WEFT_SLOT(W, ei->guard);
+			uint32_t gm = 0;
+			WEFT_LANES(mask, l, gm |= (uint32_t)(p[l] & 1) << l);
+			g = ei->in.guard_neg ? mask & ~gm : gm;
+		}
+		quantum--;
+		wi++;
+		ti += (uint32_t)__builtin_popcount(g);
+		L->clock++;
+		W->insts++;
+		if (limit && ti > limit) {
+			ctx->stats.thread_insts = ti;
+			ctx->stats.warp_insts = wi;
+			return weft_emu_fault(L, W, g ? __builtin_ctz(g) : __builtin_ctz(mask), ei, WEFT_ERR_LIMIT,
+					      "kernel %s exceeded --max-thread-insts %" PRIu64
+					      " (thread instructions executed in this context; infinite loop?); "
+					      "raise the limit if the kernel is just long",
+					      L->kname, limit);
+		}
+		switch (ei->kind) {
+		case WEFT_EK_ALU:
+			if (g) {
+				if (ei->reads_clock)
+					refresh_clock(L, W);
+				rc = ei->fn(L, W, ei, g);
+			}
+			t->pc = pc + 1;
+			break;
+		case WEFT_EK_BRA: {
+			uint32_t nt = mask & ~g;
+			if (nt == 0) {
+				t->pc = ei->target;
+			} else if (g == 0) {
+				t->pc = pc + 1;
+			} else {
+				uint32_t r = ei->reconv;
+				if (r == t->rpc) {
+					t->pc = pc + 1;
+					t->mask = nt;
+				} else {
+					t->pc = r;
+					rc = push(L, W, pc + 1, r, nt);
+				}
+				if (!rc)
+					rc = push(L, W, ei->target, r, g);
+			}
+			break;
+		}
+		case WEFT_EK_EXIT:
+			if (g)
+				do_exit(L, W, g);
+			t = &W->stk[W->sp - 1];
+			t->pc = pc + 1;
+			break;
+		case WEFT_EK_TRAP:
+			if (g)
+				rc = weft_emu_fault(L, W, __builtin_ctz(g), ei, WEFT_ERR_RUNTIME,
+						    "trap instruction executed (the kernel aborted, e.g. a failed assert)");
+			t->pc = pc + 1;
+			break;
+		case WEFT_EK_BAR:
+			t->pc = pc + 1;
+			if (g)
+				rc = do_bar(L, W, ei, pc, g);
+			break;
+		case WEFT_EK_YIELD:
+			t->pc = pc + 1;
+			quantum = 0;
+			break;
+		default:
+			t->pc = pc + 1;
+			break;
+		}
+		if (rc)
+			break;
+		if (obs_fn) {
+			struct weft_warp_event ev;
+			ev.func = P->kernel;
+			ev.pc = pc;
+			ev.inst = &ei->in;
+			ev.cta_linear = L->cta_linear;
+			ev.warp = W->id;
+			ev.active = g;
+			ev.guard_false = mask & ~g;
+			ev.space = ei->has_addr ? W->addr_space : 0;
+			ev.access_bytes = (uint8_t)(ei->elem_bytes *
+						    (ei->in.op == WEFT_OP_ST ? ei->ns
+						     : (ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) ? ei->nd : 1));
+			ev.addr = ei->has_addr && g ? W->addr : NULL;
+			ctx->stats.thread_insts = ti;
+			ctx->stats.warp_insts = wi;
+			if (obs_fn(obs->user, &ev, L->err)) {
+				rc = L->err && L->err->code ? L->err->code : WEFT_ERR_INPUT;
+				if (L->err && !L->err->code)
+					weft_error_set(L->err, WEFT_ERR_INPUT, "the trace observer stopped kernel %s", L->kname);
+				break;
+			}
+		}
+		if (wi >= L->next_progress) {
+			L->next_progress = wi + PROGRESS_EVERY;
+			if (ctx->opts.progress) {
+				uint32_t total = L->grid.x * L->grid.y * L->grid.z;
+				ctx->opts.progress(ctx->opts.progress_user, L->kname, L->cta_linear, total, ti);
+			}
+		}
+	}
+	ctx->stats.thread_insts = ti;
+	ctx->stats.warp_insts = wi;
+	if (!rc && W->state == WEFT_WARP_RUN && W->sp == 0)
+		W->state = WEFT_WARP_DONE;
+	return rc;
+}
+
+static int deadlock(struct weft_emu_launch *L)
+{
+	struct weft_emu_warp *W = NULL;
+	uint32_t waiting = 0;
+	for (uint32_t w = 0; w < L->nwarps; w++)
+		if (L->warps[w].state == WEFT_WARP_BAR) {
+			if (!W)
+				W = &L->warps[w];
+			waiting++;
+		}
+	if (!W)
+		return weft_emu_fault(L, NULL, -1, NULL, WEFT_ERR_INTERNAL,
+				      "internal error: no warp can run and none waits at a barrier");
+	struct weft_emu_barrier *B = &L->bars[W->bar_id];
+	uint32_t need = B->expected ? B->expected : L->live_threads;
+	const struct weft_emu_inst *ei = &L->prog->insts[B->pc];
+	return weft_emu_fault(L, W, __builtin_ctz(W->bar_mask), ei, WEFT_ERR_RUNTIME,
+			      "partial barrier: barrier %u was reached by %u of the %u threads it waits for "
+			      "(%u warp(s) waiting, %u thread(s) of the CTA exited); the others can never arrive "
+			      "because they exited, wait at another barrier or are on the other side of a "
+			      "divergent branch (e.g. `if (tid < 16) __syncthreads();`). Make every thread of "
+			      "the CTA reach the barrier",
+			      W->bar_id, B->arrived, need, waiting, L->nthreads - L->live_threads);
+}
+
+static int run_cta(struct weft_emu_launch *L, uint32_t quantum)
+{
+	for (;;) {
+		int any = 0, alive = 0;
+		for (uint32_t w = 0; w < L->nwarps; w++) {
+			struct weft_emu_warp *W = &L->warps[w];
+			if (W->state == WEFT_WARP_DONE)
+				continue;
+			alive = 1;
+			if (W->state != WEFT_WARP_RUN)
+				continue;
+			any = 1;
+			int rc = run_warp(L, W, quantum);
+			if (rc)
+				return rc;
+		}
+		if (!alive)
+			return 0;
+		if (!any)
+			return deadlock(L);
+	}
+}
+
+int weft_emu_run(struct weft_emu_launch *L)
+{
+	const struct weft_emu_prog *P = L->prog;
+	struct weft_ctx *ctx = L->ctx;
+	const struct weft_emu_observer *obs = ctx->opts.observer;
+	uint32_t quantum = ctx->opts.quantum ? ctx->opts.quantum : 64;
+	int rc = 0;
+
+	L->nthreads = L->block.x * L->block.y * L->block.z;
+	L->nwarps = (L->nthreads + 31) / 32;
+	L->shared_bytes = P->shared_dyn_offset + L->dyn_shared;
+	L->local_bytes = P->local_bytes;
+	L->next_progress = ctx->stats.warp_insts + PROGRESS_EVERY;
+	L->c_base = 0;
+	L->c_size = 0;
+	L->c_host = NULL;
+	size_t per_warp = (size_t)P->nslots * 32;
+	L->warps = calloc(L->nwarps, sizeof(*L->warps));
+	uint64_t *regs = calloc((size_t)L->nwarps * per_warp, sizeof(uint64_t));
+	L->shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1);
+	L->local = calloc((size_t)L->nthreads * (L->local_bytes ? L->local_bytes : 1), 1);
+	if (!L->warps || !regs || !L->shared || !L->local) {
+		rc = weft_error_set(L->err, WEFT_ERR_NOMEM,
+				    "out of memory setting up kernel %s (%u threads per CTA, %u bytes of shared memory)",
+				    L->kname, L->nthreads, L->shared_bytes);
+		goto out;
+	}
+	for (uint32_t w = 0; w < L->nwarps; w++) {
+		struct weft_emu_warp *W = &L->warps[w];
+		W->id = w;
+		W->r = regs + w * per_warp;
+		W->cap = 16;
+		W->stk = malloc(W->cap * sizeof(*W->stk));
+		if (!W->stk) {
+			rc = weft_error_set(L->err, WEFT_ERR_NOMEM, "out of memory setting up kernel %s", L->kname);
+			goto out;
+		}
+		uint32_t first = w * 32, n = L->nthreads - first > 32 ? 32 : L->nthreads - first;
+		W->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
+		for (uint32_t i = 0; i < P->nconsts; i++) {
+			uint64_t *r = WEFT_SLOT(W, P->consts[i].slot);
+			for (int l = 0; l < 32; l++)
+				r[l] = P->consts[i].value;
+		}
+		fill_sregs(L, W, 0);
+	}
+	if (obs && obs->launch_begin &&
+	    (rc = obs->launch_begin(obs->user, L->mod, P->kernel, L->grid, L->block, L->dyn_shared, L->err)))
+		goto out;
+	uint32_t total = L->grid.x * L->grid.y * L->grid.z;
+	for (uint32_t c = 0; c < total; c++) {
+		L->cta_linear = c;
+		L->ctaid[0] = c % L->grid.x;
+		L->ctaid[1] = (c / L->grid.x) % L->grid.y;
+		L->ctaid[2] = c / (L->grid.x * L->grid.y);
+		memset(L->shared, 0, L->shared_bytes);
+		if (L->local_bytes)
+			memset(L->local, 0, (size_t)L->nthreads * L->local_bytes);
+		memset(L->bars, 0, sizeof(L->bars));
+		L->live_threads = L->nthreads;
+		for (uint32_t w = 0; w < L->nwarps; w++) {
+			struct weft_emu_warp *W = &L->warps[w];
+			W->exited = ~W->valid;
+			W->carry = 0;
+			W->state = WEFT_WARP_RUN;
+			W->sp = 1;
+			W->stk[0].pc = 0;
+			W->stk[0].rpc = WEFT_EMU_NO_PC;
+			W->stk[0].mask = W->valid;
+			fill_sregs(L, W, 1);
+		}
+		if (obs && obs->cta_begin && (rc = obs->cta_begin(obs->user, c, L->err)))
+			goto out;
+		rc = run_cta(L, quantum);
+		if (rc)
+			goto out;
+		if (obs && obs->cta_end && (rc = obs->cta_end(obs->user, c, L->err)))
+			goto out;
+		ctx->stats.ctas++;
+	}
+	if (obs && obs->launch_end && (rc = obs->launch_end(obs->user, L->err)))
+		goto out;
+out:
+	if (L->warps)
+		for (uint32_t w = 0; w < L->nwarps; w++)
+			free(L->warps[w].stk);
+	free(L->warps);
+	free(regs);
+	free(L->shared);
+	free(L->local);
+	L->warps = NULL;
+	L->shared = NULL;
+	L->local = NULL;
+	return rc;
+}

@@ -1,0 +1,288 @@
+/*
+ * emu_memops.c - memory instructions of the functional emulator: ld/ldu/st
+ * (scalar and .v2/.v4), atom and red, cvta, isspacep, prefetch.
+ *
+ * Every lane's address is resolved and bounds-checked (emu_mem.c) and kept
+ * in W->addr for observers. Loads narrower than their destination register
+ * sign- or zero-extend by the instruction type; stores write the low bytes.
+ * Atomics run lane by lane in lane order, so results are deterministic.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "emu.h"
+
+#define D(i) WEFT_SLOT(W, ei->d[i])
+#define S(i) WEFT_SLOT(W, ei->s[i])
+#define ARGS struct weft_emu_launch *L, struct weft_emu_warp *W, const struct weft_emu_inst *ei, uint32_t mask
+
+static inline uint64_t rd(const uint8_t *p, unsigned n)
+{
+	switch (n) {
+	case 1: return *p;
+	case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+	default: { uint64_t v; memcpy(&v, p, 8); return v; }
+	}
+}
+static inline void wr(uint8_t *p, unsigned n, uint64_t v)
+{
+	switch (n) {
+	case 1: *p = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* Scalar 32-bit global load, the most common memory instruction. */
+static int h_ld_global32(ARGS)
+{
+	const uint64_t *B = WEFT_SLOT(W, ei->abase);
+	uint64_t *d = D(0);
+	int64_t off = ei->aoff;
+	uint8_t rs = WEFT_SPACE_GLOBAL;
+	WEFT_LANES(mask, l, {
+		uint64_t a = B[l] + (uint64_t)off;
+		W->addr[l] = a;
+		const uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, 4, 0, &rs);
+		if (!p)
+			return WEFT_ERR_RUNTIME;
+		uint32_t v;
+		memcpy(&v, p, 4);
+		d[l] = v;
+	});
+	W->addr_space = rs;
+	return 0;
+}
+
+static int h_ld(ARGS)
+{
+	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
+	int64_t off = ei->aoff;
+	unsigned eb = ei->elem_bytes, nv = ei->nd, total = eb * nv;
+	int sg = weft_emu_signed(ei->in.type);
+	unsigned ebits = eb * 8;
+	uint64_t dm = weft_emu_wmask(ei->dbits);
+	uint8_t rs = ei->space;
+	WEFT_LANES(mask, l, {
+		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
+		W->addr[l] = a;
+		const uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, total, 0, &rs);
+		if (!p)
+			return WEFT_ERR_RUNTIME;
+		for (unsigned i = 0; i < nv; i++) {
+			uint64_t v = rd(p + i * eb, eb);
+			if (sg && ebits < 64)
+				v = (uint64_t)weft_emu_sext(v, ebits);
+			WEFT_SLOT(W, ei->d[i])[l] = v & dm;
+		}
+	});
+	W->addr_space = rs;
+	return 0;
+}
+
+static int h_st(ARGS)
+{
+	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
+	int64_t off = ei->aoff;
+	unsigned eb = ei->elem_bytes, nv = ei->ns, total = eb * nv;
+	uint8_t rs = ei->space;
+	WEFT_LANES(mask, l, {
+		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
+		W->addr[l] = a;
+		uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, total, 1, &rs);
+		if (!p)
+			return WEFT_ERR_RUNTIME;
+		for (unsigned i = 0; i < nv; i++)
+			wr(p + i * eb, eb, WEFT_SLOT(W, ei->s[i])[l]);
+	});
+	W->addr_space = rs;
+	return 0;
+}
+
+static inline float f32v(uint64_t v)
+{
+	uint32_t u = (uint32_t)v;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+static inline uint64_t f32b(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+static inline double f64v(uint64_t v)
+{
+	double f;
+	memcpy(&f, &v, 8);
+	return f;
+}
+static inline uint64_t f64b(double f)
+{
+	uint64_t u;
+	memcpy(&u, &f, 8);
+	return u;
+}
+
+/* New value of an atomic read-modify-write. */
+static uint64_t atom_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
+{
+	unsigned bits = weft_emu_bits(t);
+	uint64_t wm = weft_emu_wmask(bits);
+	old &= wm;
+	b &= wm;
+	switch (op) {
+	case WEFT_ATOM_ADD:
+		if (t == WEFT_T_F32)
+			return f32b(f32v(old) + f32v(b));
+		if (t == WEFT_T_F64)
+			return f64b(f64v(old) + f64v(b));
+		return (old + b) & wm;
+	case WEFT_ATOM_INC: return old >= b ? 0 : (old + 1) & wm;
+	case WEFT_ATOM_DEC: return (old == 0 || old > b) ? b : old - 1;
+	case WEFT_ATOM_MIN:
+	case WEFT_ATOM_MAX: {
+		int mx = op == WEFT_ATOM_MAX;
+		if (t == WEFT_T_F32) {
+			float x = f32v(old), y = f32v(b);
+			if (isnan(x)) return b;
+			if (isnan(y)) return old;
+			return (mx ? y > x : y < x) ? b : old;
+		}
+		if (t == WEFT_T_F64) {
+			double x = f64v(old), y = f64v(b);
+			if (isnan(x)) return b;
+			if (isnan(y)) return old;
+			return (mx ? y > x : y < x) ? b : old;
+		}
+		if (weft_emu_signed(t)) {
+			int64_t x = weft_emu_sext(old, bits), y = weft_emu_sext(b, bits);
+			return (mx ? y > x : y < x) ? b : old;
+		}
+		return (mx ? b > old : b < old) ? b : old;
+	}
+	case WEFT_ATOM_AND: return old & b;
+	case WEFT_ATOM_OR: return old | b;
+	case WEFT_ATOM_XOR: return old ^ b;
+	case WEFT_ATOM_EXCH: return b;
+	case WEFT_ATOM_CAS: return old == b ? (c & wm) : old;
+	default: return old;
+	}
+}
+
+static int h_atom(ARGS)
+{
+	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
+	int64_t off = ei->aoff;
+	int red = ei->in.op == WEFT_OP_RED;
+	const uint64_t *X = S(0), *Y = S(1);
+	uint64_t *d = red ? NULL : D(0);
+	unsigned eb = ei->elem_bytes;
+	int op = ei->in.mode, t = ei->in.type;
+	uint8_t rs = ei->space;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
+		W->addr[l] = a;
+		uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, eb, 1, &rs);
+		if (!p)
+			return WEFT_ERR_RUNTIME;
+		uint64_t old = rd(p, eb);
+		wr(p, eb, atom_new(op, t, old, X[l], Y[l]));
+		if (d)
+			d[l] = old;
+	}
+	W->addr_space = rs;
+	return 0;
+}
+
+static uint64_t window(int space)
+{
+	switch (space) {
+	case WEFT_SPACE_SHARED: return WEFT_EMU_SHARED_BASE;
+	case WEFT_SPACE_LOCAL: return WEFT_EMU_LOCAL_BASE;
+	case WEFT_SPACE_PARAM: return WEFT_EMU_PARAM_BASE;
+	default: return 0;
+	}
+}
+
+static int h_cvta(ARGS)
+{
+	(void)L;
+	uint64_t *d = D(0);
+	const uint64_t *A = S(0);
+	uint64_t base = window(ei->in.space);
+	uint64_t wm = weft_emu_wmask(weft_emu_bits(ei->in.type));
+	if (ei->in.mode == WEFT_CVTA_FROM_GENERIC)
+		WEFT_LANES(mask, l, d[l] = (A[l] - base) & wm);
+	else
+		WEFT_LANES(mask, l, d[l] = (A[l] + base) & wm);
+	return 0;
+}
+
+static int h_isspacep(ARGS)
+{
+	(void)L;
+	uint64_t *d = D(0);
+	const uint64_t *A = S(0);
+	int sp = ei->in.space;
+	WEFT_LANES(mask, l, {
+		uint64_t a = A[l];
+		int in_sh = a - WEFT_EMU_SHARED_BASE < WEFT_EMU_WINDOW_SIZE;
+		int in_lo = a - WEFT_EMU_LOCAL_BASE < WEFT_EMU_WINDOW_SIZE;
+		int in_pa = a - WEFT_EMU_PARAM_BASE < WEFT_EMU_WINDOW_SIZE;
+		int r;
+		switch (sp) {
+		case WEFT_SPACE_SHARED: r = in_sh; break;
+		case WEFT_SPACE_LOCAL: r = in_lo; break;
+		case WEFT_SPACE_PARAM: r = in_pa; break;
+		default: r = !in_sh && !in_lo && !in_pa; break;
+		}
+		d[l] = r;
+	});
+	return 0;
+}
+
+static int h_prefetch(ARGS)
+{
+	(void)L;
+	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
+	WEFT_LANES(mask, l, W->addr[l] = (B ? B[l] : 0) + (uint64_t)ei->aoff);
+	W->addr_space = ei->space;
+	return 0;
+}
+
+weft_emu_fn weft_emu_mem_fn(const struct weft_inst *in)
+{
+	switch (in->op) {
+	case WEFT_OP_LD: case WEFT_OP_LDU:
+		return h_ld;
+	case WEFT_OP_ST: return h_st;
+	case WEFT_OP_ATOM: case WEFT_OP_RED: {
+		int t = in->type;
+		if (t == WEFT_T_F16 || t == WEFT_T_BF16 || t == WEFT_T_F16X2 || in->vec > 1)
+			return NULL;
+		if ((in->mode == WEFT_ATOM_INC || in->mode == WEFT_ATOM_DEC) && weft_emu_bits(t) != 32)
+			return NULL;
+		return h_atom;
+	}
+	case WEFT_OP_CVTA: return h_cvta;
+	case WEFT_OP_ISSPACEP: return h_isspacep;
+	case WEFT_OP_PREFETCH: return h_prefetch;
+	default: return NULL;
+	}
+}
+
+/* Picks the specialised scalar global load when it applies (called by the
+ * linker once the operands are resolved). */
+weft_emu_fn weft_emu_mem_special(const struct weft_emu_inst *ei)
+{
+	if ((ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) && ei->nd == 1 &&
+	    ei->elem_bytes == 4 && ei->dbits == 32 && ei->abase >= 0 &&
+	    (ei->space == WEFT_SPACE_GLOBAL || ei->space == WEFT_SPACE_GENERIC))
+		return h_ld_global32;
+	return NULL;
+}

@@ -1,0 +1,380 @@
+/*
+ * host.c - the CUDA-runtime-shaped host API (host.h): contexts, modules,
+ * device allocations, copies, symbols and kernel launches over the
+ * functional emulator.
+ *
+ * Device memory: allocations get increasing addresses from
+ * WEFT_EMU_GLOBAL_BASE, 256-byte aligned, with at least 256 unmapped bytes
+ * between two allocations so that an access just past one end is caught,
+ * and addresses are never reused after weft_free, so a use after free is
+ * caught too. Module .global/.const variables are allocations named after
+ * the variable, made when the module is loaded.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu.h"
+
+#define ALIGN 256u
+#define GAP 256u
+
+struct weft_ctx *weft_ctx_create(const struct weft_ctx_options *opts)
+{
+	struct weft_ctx *ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return NULL;
+	if (opts)
+		ctx->opts = *opts;
+	ctx->next_base = WEFT_EMU_GLOBAL_BASE;
+	ctx->last_alloc = UINT32_MAX;
+	return ctx;
+}
+
+static void module_free(struct weft_module *mod)
+{
+	if (!mod)
+		return;
+	if (mod->progs && mod->ptx)
+		for (uint32_t i = 0; i < mod->ptx->nfuncs; i++)
+			weft_emu_prog_free(mod->progs[i]);
+	free(mod->progs);
+	free(mod->sym_addr);
+	weft_ptx_module_free(mod->ptx);
+	free(mod);
+}
+
+void weft_ctx_destroy(struct weft_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (uint32_t i = 0; i < ctx->nmods; i++)
+		module_free(ctx->mods[i]);
+	free(ctx->mods);
+	for (uint32_t i = 0; i < ctx->nallocs; i++) {
+		free(ctx->allocs[i].host);
+		free(ctx->allocs[i].name);
+	}
+	free(ctx->allocs);
+	free(ctx);
+}
+
+const struct weft_ctx_stats *weft_ctx_stats(const struct weft_ctx *ctx)
+{
+	return &ctx->stats;
+}
+
+static int alloc_new(struct weft_ctx *ctx, size_t bytes, const char *name, uint64_t *out,
+		     struct weft_error *err)
+{
+	if (ctx->nallocs == ctx->cap_allocs) {
+		uint32_t nc = ctx->cap_allocs ? ctx->cap_allocs * 2 : 64;
+		struct weft_emu_alloc *a = realloc(ctx->allocs, nc * sizeof(*a));
+		if (!a)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory (allocation table)");
+		ctx->allocs = a;
+		ctx->cap_allocs = nc;
+	}
+	uint8_t *host = calloc(bytes ? bytes : 1, 1);
+	char *nm = name ? strdup(name) : NULL;
+	if (!host || (name && !nm)) {
+		free(host);
+		free(nm);
+		return weft_error_set(err, WEFT_ERR_NOMEM,
+				      "out of memory: cannot allocate %zu bytes of device memory", bytes);
+	}
+	uint64_t base = ctx->next_base;
+	ctx->next_base = (base + bytes + ALIGN - 1) / ALIGN * ALIGN + GAP;
+	/* bases only grow, so appending keeps the table sorted */
+	struct weft_emu_alloc *a = &ctx->allocs[ctx->nallocs++];
+	a->base = base;
+	a->size = bytes;
+	a->host = host;
+	a->name = nm;
+	*out = base;
+	return 0;
+}
+
+int weft_malloc(struct weft_ctx *ctx, size_t bytes, uint64_t *dptr, struct weft_error *err)
+{
+	return alloc_new(ctx, bytes, NULL, dptr, err);
+}
+
+int weft_free(struct weft_ctx *ctx, uint64_t dptr, struct weft_error *err)
+{
+	for (uint32_t i = 0; i < ctx->nallocs; i++) {
+		if (ctx->allocs[i].base != dptr)
+			continue;
+		if (ctx->allocs[i].name)
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "weft_free: 0x%" PRIx64 " is module variable %s, which cannot be freed",
+					      dptr, ctx->allocs[i].name);
+		free(ctx->allocs[i].host);
+		memmove(&ctx->allocs[i], &ctx->allocs[i + 1], (ctx->nallocs - i - 1) * sizeof(*ctx->allocs));
+		ctx->nallocs--;
+		ctx->last_alloc = UINT32_MAX;
+		return 0;
+	}
+	return weft_error_set(err, WEFT_ERR_INPUT,
+			      "weft_free: 0x%" PRIx64 " is not the start of a live allocation "
+			      "(already freed, or a pointer into the middle of one?)",
+			      dptr);
+}
+
+/* Host pointer for [addr, addr+bytes) inside one allocation. */
+static uint8_t *host_range(struct weft_ctx *ctx, const char *what, uint64_t addr, size_t bytes,
+			   struct weft_error *err)
+{
+	int i = weft_emu_alloc_find(ctx, addr, bytes);
+	if (i < 0) {
+		char near[400];
+		weft_emu_alloc_nearest(ctx, addr, near, sizeof(near));
+		weft_error_set(err, WEFT_ERR_INPUT,
+			       "%s: device range [0x%" PRIx64 ", 0x%" PRIx64 ") (%zu bytes) is not inside one allocation; %s",
+			       what, addr, addr + bytes, bytes, near);
+		return NULL;
+	}
+	return ctx->allocs[i].host + (addr - ctx->allocs[i].base);
+}
+
+int weft_memcpy_htod(struct weft_ctx *ctx, uint64_t dst, const void *src, size_t bytes,
+		     struct weft_error *err)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *p = host_range(ctx, "weft_memcpy_htod", dst, bytes, err);
+	if (!p)
+		return WEFT_ERR_INPUT;
+	memcpy(p, src, bytes);
+	return 0;
+}
+
+int weft_memcpy_dtoh(struct weft_ctx *ctx, void *dst, uint64_t src, size_t bytes,
+		     struct weft_error *err)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *p = host_range(ctx, "weft_memcpy_dtoh", src, bytes, err);
+	if (!p)
+		return WEFT_ERR_INPUT;
+	memcpy(dst, p, bytes);
+	return 0;
+}
+
+int weft_memset(struct weft_ctx *ctx, uint64_t dst, int value, size_t bytes, struct weft_error *err)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *p = host_range(ctx, "weft_memset", dst, bytes, err);
+	if (!p)
+		return WEFT_ERR_INPUT;
+	memset(p, value, bytes);
+	return 0;
+}
+
+static int module_add(struct weft_ctx *ctx, struct weft_ptx_module *m, struct weft_module **out,
+		      struct weft_error *err)
+{
+	struct weft_module *mod = calloc(1, sizeof(*mod));
+	if (!mod) {
+		weft_ptx_module_free(m);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading a module");
+	}
+	mod->ctx = ctx;
+	mod->ptx = m;
+	mod->sym_addr = calloc(m->nsyms ? m->nsyms : 1, sizeof(uint64_t));
+	mod->progs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof(*mod->progs));
+	if (!mod->sym_addr || !mod->progs) {
+		module_free(mod);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading a module");
+	}
+	for (uint32_t i = 0; i < m->nsyms; i++) {
+		const struct weft_ptx_symbol *s = &m->syms[i];
+		if (s->space != WEFT_SPACE_GLOBAL && s->space != WEFT_SPACE_CONST)
+			continue;
+		uint64_t a;
+		int rc = alloc_new(ctx, s->size, s->name, &a, err);
+		if (rc) {
+			module_free(mod);
+			return rc;
+		}
+		mod->sym_addr[i] = a;
+		if (s->init && s->size)
+			memcpy(ctx->allocs[ctx->nallocs - 1].host, s->init, s->size);
+	}
+	if (ctx->nmods == ctx->cap_mods) {
+		uint32_t nc = ctx->cap_mods ? ctx->cap_mods * 2 : 8;
+		struct weft_module **mm = realloc(ctx->mods, nc * sizeof(*mm));
+		if (!mm) {
+			module_free(mod);
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading a module");
+		}
+		ctx->mods = mm;
+		ctx->cap_mods = nc;
+	}
+	ctx->mods[ctx->nmods++] = mod;
+	*out = mod;
+	return 0;
+}
+
+int weft_module_load_text(struct weft_ctx *ctx, const char *text, size_t len, const char *path,
+			  struct weft_module **out, struct weft_error *err)
+{
+	struct weft_ptx_module *m = NULL;
+	*out = NULL;
+	int rc = weft_ptx_parse(text, len, path, &m, err);
+	if (rc)
+		return rc;
+	return module_add(ctx, m, out, err);
+}
+
+int weft_module_load_file(struct weft_ctx *ctx, const char *path, struct weft_module **out,
+			  struct weft_error *err)
+{
+	struct weft_ptx_module *m = NULL;
+	*out = NULL;
+	int rc = weft_ptx_load_file(path, &m, err);
+	if (rc)
+		return rc;
+	return module_add(ctx, m, out, err);
+}
+
+const struct weft_ptx_module *weft_module_ptx(const struct weft_module *mod)
+{
+	return mod->ptx;
+}
+
+static int symbol_range(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
+			size_t bytes, size_t offset, const char *what, uint8_t **out,
+			struct weft_error *err)
+{
+	int i = weft_ptx_find_symbol(mod->ptx, symbol);
+	if (i < 0)
+		return weft_error_set(err, WEFT_ERR_INPUT, "%s: module %s has no variable named %s", what,
+				      mod->ptx->path ? mod->ptx->path : "<ptx>", symbol);
+	const struct weft_ptx_symbol *s = &mod->ptx->syms[i];
+	if (s->space != WEFT_SPACE_GLOBAL && s->space != WEFT_SPACE_CONST)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: %s is a .%s variable; only .global and .const variables can be copied",
+				      what, symbol, weft_ptx_space_name(s->space));
+	if (offset > s->size || bytes > s->size - offset)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: %zu bytes at offset %zu do not fit in %s (%" PRIu64 " bytes)", what,
+				      bytes, offset, symbol, s->size);
+	int a = weft_emu_alloc_find(ctx, mod->sym_addr[i], s->size ? s->size : 0);
+	if (a < 0)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "%s: variable %s has no device memory", what, symbol);
+	*out = ctx->allocs[a].host + offset;
+	return 0;
+}
+
+int weft_memcpy_to_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
+			  const void *src, size_t bytes, size_t offset, struct weft_error *err)
+{
+	uint8_t *p;
+	int rc = symbol_range(ctx, mod, symbol, bytes, offset, "weft_memcpy_to_symbol", &p, err);
+	if (rc)
+		return rc;
+	memcpy(p, src, bytes);
+	return 0;
+}
+
+int weft_memcpy_from_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
+			    void *dst, size_t bytes, size_t offset, struct weft_error *err)
+{
+	uint8_t *p;
+	int rc = symbol_range(ctx, mod, symbol, bytes, offset, "weft_memcpy_from_symbol", &p, err);
+	if (rc)
+		return rc;
+	memcpy(dst, p, bytes);
+	return 0;
+}
+
+static int no_kernel(struct weft_module *mod, const char *name, struct weft_error *err)
+{
+	char list[600] = "";
+	size_t n = 0;
+	for (uint32_t i = 0; i < mod->ptx->nfuncs && n + 2 < sizeof(list); i++) {
+		if (!mod->ptx->funcs[i].is_entry)
+			continue;
+		int w = snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", mod->ptx->funcs[i].name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+		if (n >= sizeof(list))
+			n = sizeof(list) - 1;
+	}
+	return weft_error_set(err, WEFT_ERR_INPUT, "no kernel named %s in module %s (kernels: %s)", name,
+			      mod->ptx->path ? mod->ptx->path : "<ptx>", n ? list : "none");
+}
+
+int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
+		struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
+		const struct weft_arg *args, uint32_t nargs, struct weft_error *err)
+{
+	const struct weft_ptx_module *m = mod->ptx;
+	int k = weft_ptx_find_func(m, name);
+	if (k < 0 || !m->funcs[k].is_entry)
+		return no_kernel(mod, name, err);
+	const struct weft_ptx_func *f = &m->funcs[k];
+	/* CUDA's limits on launch dimensions */
+	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "launch of kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) must be nonzero in every dimension",
+				      name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+	if ((uint64_t)block.x * block.y * block.z > 1024 || block.z > 64)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "launch of kernel %s: block (%u,%u,%u) has more than 1024 threads or z > 64 (CUDA's limits)",
+				      name, block.x, block.y, block.z);
+	if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "launch of kernel %s: grid (%u,%u,%u) exceeds CUDA's limits (x < 2^31, y and z <= 65535)",
+				      name, grid.x, grid.y, grid.z);
+	if (nargs != f->nparams)
+		return weft_error_set(err, WEFT_ERR_INPUT, "kernel %s expects %u argument%s, got %u", name,
+				      f->nparams, f->nparams == 1 ? "" : "s", nargs);
+	for (uint32_t i = 0; i < nargs; i++) {
+		const struct weft_ptx_param *p = &f->params[i];
+		if (args[i].size != p->size || (!args[i].data && p->size))
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "argument %u of kernel %s (parameter %s, .%s, %u bytes) was given %zu bytes",
+					      i, name, m->syms[p->sym].name, weft_ptx_type_name(p->type), p->size,
+					      args[i].size);
+	}
+	const struct weft_emu_prog *prog;
+	int rc = weft_emu_program(mod, (uint32_t)k, &prog, err);
+	if (rc)
+		return rc;
+	uint8_t *param = calloc(f->param_bytes ? f->param_bytes : 1, 1);
+	if (!param)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory (parameters of %s)", name);
+	for (uint32_t i = 0; i < nargs; i++) {
+		const struct weft_ptx_param *p = &f->params[i];
+		if (p->offset + p->size <= f->param_bytes && p->size)
+			memcpy(param + p->offset, args[i].data, p->size);
+	}
+	struct weft_emu_launch L;
+	memset(&L, 0, sizeof(L));
+	L.ctx = ctx;
+	L.mod = mod;
+	L.prog = prog;
+	L.kname = f->name;
+	L.grid = grid;
+	L.block = block;
+	L.dyn_shared = dyn_shared;
+	L.param = param;
+	L.param_bytes = f->param_bytes;
+	struct weft_error local_err;
+	L.err = err ? err : &local_err;
+	weft_error_clear(L.err);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ctx->stats.launches++;
+	rc = weft_emu_run(&L);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ctx->stats.emu_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	free(param);
+	return rc;
+}
