@@ -127,6 +127,7 @@ enum weft_ptx_boolop { WEFT_BOOL_NONE = 0, WEFT_BOOL_AND, WEFT_BOOL_OR, WEFT_BOO
  *   MATCH:               WEFT_MATCH_ANY / ALL
  *   REDUX:               enum weft_atom_op (add min max and or xor)
  *   CVTA:                0 = to generic (cvta.SPACE), 1 = from generic (cvta.to.SPACE)
+ *   MEMBAR/FENCE:        WEFT_SCOPE_GPU / CTA / SYS / CLUSTER (membar.gl = GPU)
  */
 enum { WEFT_MUL_LO = 0, WEFT_MUL_HI, WEFT_MUL_WIDE };
 enum weft_atom_op {
@@ -145,6 +146,7 @@ enum { WEFT_PRMT_DEFAULT = 0, WEFT_PRMT_F4E, WEFT_PRMT_B4E, WEFT_PRMT_RC8, WEFT_
        WEFT_PRMT_ECR, WEFT_PRMT_RC16 };
 enum { WEFT_MATCH_ANY = 0, WEFT_MATCH_ALL };
 enum { WEFT_CVTA_TO_GENERIC = 0, WEFT_CVTA_FROM_GENERIC = 1 };
+enum { WEFT_SCOPE_GPU = 0, WEFT_SCOPE_CTA, WEFT_SCOPE_SYS, WEFT_SCOPE_CLUSTER };
 
 /* Instruction flags (struct weft_inst.flags). */
 enum {

@@ -1266,9 +1266,14 @@ static int apply_mod(struct weft_inst *in, const char *s, int *types, int *ntype
 	if (op_in(op, OPS(WEFT_OP_LD, WEFT_OP_ST, WEFT_OP_ATOM, WEFT_OP_RED, WEFT_OP_FENCE,
 			  WEFT_OP_MEMBAR))) {
 		/* scopes: accepted, the emulator is sequentially consistent */
-		static const char *const sc[] = { "cta", "gpu", "sys", "cluster", NULL };
-		if (piece_in(s, sc) >= 0 || (op == WEFT_OP_MEMBAR && !strcmp(s, "gl")))
+		static const char *const sc[] = { "gpu", "cta", "sys", "cluster", NULL };
+		if ((i = piece_in(s, sc)) >= 0 || (op == WEFT_OP_MEMBAR && !strcmp(s, "gl"))) {
+			/* ld/st/atom scopes are ignored (the emulator is sequentially
+			 * consistent); membar/fence keep theirs for timing models */
+			if (op == WEFT_OP_MEMBAR || op == WEFT_OP_FENCE)
+				in->mode = (uint8_t)(i < 0 ? WEFT_SCOPE_GPU : i);
 			return 1;
+		}
 	}
 	if (op_in(op, OPS(WEFT_OP_LD, WEFT_OP_LDU, WEFT_OP_ST, WEFT_OP_PREFETCH, WEFT_OP_ATOM,
 			  WEFT_OP_RED))) {

@@ -1,0 +1,854 @@
+/*
+ * test_ptx_parse.c - the PTX loader: nvcc 13 output (sm_75/80/90, -lineinfo,
+ * -G) loads; decoded fields of representative instructions; kernel parameter
+ * layout; module variables and initialisers; errors name file, line, column
+ * and the offending token; garbage never crashes.
+ *
+ * Fixtures are in tests/fixtures/ptx (run from the repository root, as
+ * `make unit` does; WEFT_FIXTURES overrides the directory). kernels*.cu and
+ * small.cu there are the CUDA sources of the committed nvcc output.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ptx.h"
+
+static const char *fixture(const char *name)
+{
+	static char buf[512];
+	const char *dir = getenv("WEFT_FIXTURES");
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/fixtures/ptx", name);
+	return buf;
+}
+
+static struct weft_ptx_module *load(const char *name)
+{
+	struct weft_ptx_module *m = NULL;
+	struct weft_error err;
+	char msg[1400];
+	int rc = weft_ptx_load_file(fixture(name), &m, &err);
+	if (rc)
+		fail_msg("%s", weft_error_format(&err, msg, sizeof(msg)));
+	assert_non_null(m);
+	return m;
+}
+
+static const struct weft_ptx_func *func(const struct weft_ptx_module *m, const char *name)
+{
+	int i = weft_ptx_find_func(m, name);
+	if (i < 0)
+		fail_msg("function %s not found", name);
+	return &m->funcs[i];
+}
+
+/* The instruction that starts on PTX line `line` (first one). */
+static const struct weft_inst *at_line(const struct weft_ptx_func *f, uint32_t line)
+{
+	for (uint32_t i = 0; i < f->ninsts; i++)
+		if (f->insts[i].pos.line == line)
+			return &f->insts[i];
+	fail_msg("no instruction on line %u in %s", line, f->name);
+	return NULL;
+}
+
+static int32_t reg(const struct weft_ptx_func *f, const char *name)
+{
+	for (uint32_t i = 0; i < f->nregs; i++)
+		if (!strcmp(f->regs[i].name, name))
+			return (int32_t)i; /* outermost declaration */
+	fail_msg("register %s not found", name);
+	return -1;
+}
+
+static const struct weft_ptx_symbol *sym(const struct weft_ptx_module *m, int32_t i)
+{
+	assert_true(i >= 0 && (uint32_t)i < m->nsyms);
+	return &m->syms[i];
+}
+
+static void fmt_is(const struct weft_ptx_module *m, const struct weft_ptx_func *f,
+		   const struct weft_inst *in, const char *want)
+{
+	char buf[256];
+	weft_ptx_format_inst(m, f, in, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_fixtures_load(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		"handwritten.ptx", "kernels1_sm75.ptx", "kernels2_sm75.ptx", "kernels2_sm80.ptx",
+		"kernels2_sm90.ptx", "small_sm75.ptx", "small_sm80.ptx", "small_sm90.ptx",
+		"small_lineinfo_sm75.ptx", "small_G_sm75.ptx",
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct weft_ptx_module *m = load(files[i]);
+		assert_true(m->nfuncs > 0);
+		assert_int_equal(m->address_size, 64);
+		for (uint32_t f = 0; f < m->nfuncs; f++) {
+			const struct weft_ptx_func *fn = &m->funcs[f];
+			if (fn->is_extern)
+				continue;
+			assert_true(fn->ninsts > 0);
+			assert_non_null(fn->label_at);
+			for (uint32_t k = 0; k < fn->ninsts; k++) {
+				const struct weft_inst *in = &fn->insts[k];
+				assert_true(in->op > WEFT_OP_INVALID && in->op < WEFT_OP_COUNT);
+				assert_true(in->pos.line > 0 && in->pos.column > 0);
+				for (int o = 0; o < in->nopnd; o++) {
+					const struct weft_operand *op = &in->opnd[o];
+					if (op->kind == WEFT_OPND_REG)
+						assert_true(op->reg >= 0 && (uint32_t)op->reg < fn->nregs);
+					if (op->kind == WEFT_OPND_LABEL)
+						assert_true(op->imm >= 0 && op->imm <= fn->ninsts);
+					if (op->kind == WEFT_OPND_FUNC)
+						assert_true(op->imm >= 0 && op->imm < m->nfuncs);
+				}
+			}
+		}
+		weft_ptx_module_free(m);
+	}
+}
+
+static void test_sm_variants_same(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *a = load("small_sm75.ptx");
+	struct weft_ptx_module *b = load("small_sm90.ptx");
+	struct weft_ptx_module *c = load("kernels2_sm80.ptx");
+	assert_string_equal(a->target, "sm_75");
+	assert_string_equal(b->target, "sm_90");
+	assert_int_equal(a->version_major, 9);
+	assert_int_equal(a->version_minor, 0);
+	assert_int_equal(a->nfuncs, b->nfuncs);
+	for (uint32_t i = 0; i < a->nfuncs; i++)
+		assert_int_equal(a->funcs[i].ninsts, b->funcs[i].ninsts);
+	assert_true(a->hash != b->hash); /* .target differs */
+	/* sm_80+ kernels: redux, match, nanosleep */
+	const struct weft_ptx_func *f = func(c, "_Z4sm80PjPKj");
+	int redux = 0, match = 0, sleep = 0;
+	for (uint32_t i = 0; i < f->ninsts; i++) {
+		redux += f->insts[i].op == WEFT_OP_REDUX;
+		match += f->insts[i].op == WEFT_OP_MATCH;
+		sleep += f->insts[i].op == WEFT_OP_NANOSLEEP;
+	}
+	assert_true(redux >= 3);
+	assert_int_equal(match, 2);
+	assert_int_equal(sleep, 1);
+	weft_ptx_module_free(a);
+	weft_ptx_module_free(b);
+	weft_ptx_module_free(c);
+}
+
+static void test_module_variables(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("handwritten.ptx");
+	assert_int_equal(m->version_major, 8);
+	assert_int_equal(m->version_minor, 5);
+	assert_string_equal(m->target, "sm_80");
+
+	const struct weft_ptx_symbol *s = sym(m, weft_ptx_find_symbol(m, "gscalar"));
+	assert_int_equal(s->space, WEFT_SPACE_GLOBAL);
+	assert_int_equal(s->type, WEFT_T_U32);
+	assert_int_equal(s->size, 4);
+	assert_int_equal(s->func, -1);
+	assert_int_equal(s->line, 8);
+	uint32_t u32;
+	memcpy(&u32, s->init, 4);
+	assert_int_equal(u32, 42);
+
+	s = sym(m, weft_ptx_find_symbol(m, "gdbl"));
+	assert_int_equal(s->size, 24);
+	assert_int_equal(s->align, 8);
+	double d[3];
+	memcpy(d, s->init, 24);
+	assert_true(d[0] == 1.5 && d[1] == 1.0 && d[2] == 2.0); /* 0f literal widened */
+
+	s = sym(m, weft_ptx_find_symbol(m, "cf"));
+	assert_int_equal(s->space, WEFT_SPACE_CONST);
+	assert_int_equal(s->size, 16);
+	float f[4];
+	memcpy(f, s->init, 16);
+	assert_true(f[0] == 1.0f && f[1] == -2.5f && f[2] == 3.14159274f && f[3] == 3.0f);
+
+	s = sym(m, weft_ptx_find_symbol(m, "gneg"));
+	int16_t h[4];
+	memcpy(h, s->init, 8);
+	assert_int_equal(h[0], -1);
+	assert_int_equal(h[1], 5);
+	assert_int_equal(h[2], 15);
+	assert_int_equal(h[3], 10);
+
+	s = sym(m, weft_ptx_find_symbol(m, "wb"));
+	assert_int_equal(s->size, 8);
+	assert_null(s->init);
+	assert_true(s->is_visible);
+
+	s = sym(m, weft_ptx_find_symbol(m, "dynsmem"));
+	assert_int_equal(s->space, WEFT_SPACE_SHARED);
+	assert_true(s->is_extern);
+	assert_int_equal(s->size, 0);
+	assert_int_equal(s->align, 16);
+
+	s = sym(m, weft_ptx_find_symbol(m, "gv"));
+	assert_int_equal(s->size, 16);
+	uint32_t v[4];
+	memcpy(v, s->init, 16);
+	assert_int_equal(v[3], 4);
+
+	assert_int_equal(weft_ptx_find_symbol(m, "nonexistent"), -1);
+	assert_int_equal(weft_ptx_find_symbol(m, "sbuf"), -1); /* function scope */
+	weft_ptx_module_free(m);
+}
+
+static void test_params_and_directives(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("handwritten.ptx");
+	const struct weft_ptx_func *k = func(m, "kern");
+	assert_true(k->is_entry);
+	assert_true(k->is_visible);
+	assert_false(k->is_extern);
+	assert_int_equal(k->nparams, 5);
+	static const uint32_t off[] = { 0, 8, 16, 40, 48 }, size[] = { 8, 4, 24, 1, 8 };
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(k->params[i].offset, off[i]);
+		assert_int_equal(k->params[i].size, size[i]);
+		const struct weft_ptx_symbol *s = sym(m, k->params[i].sym);
+		assert_int_equal(s->space, WEFT_SPACE_PARAM);
+		assert_int_equal(s->func, k - m->funcs);
+	}
+	assert_true(k->params[0].is_ptr_hint);
+	assert_int_equal(k->params[0].align, 8);
+	assert_int_equal(k->params[2].align, 8);
+	assert_int_equal(k->params[2].type, WEFT_T_B8);
+	assert_int_equal(k->param_bytes, 56);
+	assert_int_equal(k->maxntid[0], 256);
+	assert_int_equal(k->maxntid[1], 1);
+	assert_int_equal(k->minnctapersm, 2);
+	assert_int_equal(k->maxnreg, 64);
+	assert_int_equal(k->reqntid[0], 0);
+	/* 4 + 20 + 2 + 3 + 10 + the inner %r1 */
+	assert_int_equal(k->nregs, 40);
+	assert_int_equal(k->regs[reg(k, "%f")].type, WEFT_T_F32);
+	assert_int_equal(k->regs[reg(k, "%p3")].type, WEFT_T_PRED);
+
+	const struct weft_ptx_func *a = func(m, "addone");
+	assert_false(a->is_entry);
+	assert_false(a->is_extern); /* prototype, then the definition */
+	assert_int_equal(a->nrets, 1);
+	assert_int_equal(a->nparams, 1);
+	assert_string_equal(sym(m, a->rets[0].sym)->name, "rv");
+	assert_true(func(m, "noret")->is_extern);
+
+	/* by-value struct from nvcc: struct S { float; double; int[3]; } */
+	struct weft_ptx_module *n = load("kernels1_sm75.ptx");
+	const struct weft_ptx_func *b = func(n, "_Z5byval1SPixsc");
+	static const uint32_t boff[] = { 0, 32, 40, 48, 50 }, bsz[] = { 32, 8, 8, 2, 1 };
+	assert_int_equal(b->nparams, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(b->params[i].offset, boff[i]);
+		assert_int_equal(b->params[i].size, bsz[i]);
+	}
+	assert_int_equal(b->params[0].align, 8);
+	assert_int_equal(b->param_bytes, 51);
+	const struct weft_ptx_func *lb = func(n, "_Z2lbPf");
+	assert_int_equal(lb->maxntid[0], 256);
+	assert_int_equal(lb->minnctapersm, 2);
+	weft_ptx_module_free(n);
+	weft_ptx_module_free(m);
+}
+
+static void test_instructions(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("handwritten.ptx");
+	const struct weft_ptx_func *k = func(m, "kern");
+	const struct weft_inst *in;
+
+	in = at_line(k, 41);
+	assert_int_equal(in->op, WEFT_OP_LD);
+	assert_int_equal(in->space, WEFT_SPACE_PARAM);
+	assert_int_equal(in->type, WEFT_T_U32);
+	assert_int_equal(in->opnd[1].kind, WEFT_OPND_ADDR);
+	assert_int_equal(in->opnd[1].sym, k->params[1].sym);
+	assert_int_equal(in->opnd[1].reg, WEFT_NO_REG);
+	assert_int_equal(in->pos.column, 2);
+	assert_int_equal(in->guard, WEFT_NO_REG);
+
+	in = at_line(k, 42);
+	assert_int_equal(in->opnd[1].kind, WEFT_OPND_SREG);
+	assert_int_equal(in->opnd[1].sreg, WEFT_SREG_TID);
+	assert_int_equal(in->opnd[1].comp, WEFT_COMP_X);
+	in = at_line(k, 43);
+	assert_int_equal(in->opnd[1].sreg, WEFT_SREG_CTAID);
+	assert_int_equal(in->opnd[1].comp, WEFT_COMP_Y);
+	assert_int_equal(at_line(k, 44)->opnd[1].sreg, WEFT_SREG_LANEID);
+	assert_int_equal(at_line(k, 45)->opnd[1].sreg, WEFT_SREG_CLOCK64);
+
+	in = at_line(k, 46); /* setp.lt.and.s32 %p1|%p2, %r2, %r1, %p3 */
+	assert_int_equal(in->op, WEFT_OP_SETP);
+	assert_int_equal(in->cmp, WEFT_CMP_LT);
+	assert_int_equal(in->boolop, WEFT_BOOL_AND);
+	assert_int_equal(in->type, WEFT_T_S32);
+	assert_int_equal(in->type2, WEFT_T_S32);
+	assert_int_equal(in->nopnd, 4);
+	assert_int_equal(in->opnd[0].reg, reg(k, "%p1"));
+	assert_int_equal(in->opnd[0].reg2, reg(k, "%p2"));
+	assert_int_equal(in->opnd[3].reg, reg(k, "%p3"));
+
+	in = at_line(k, 47); /* @!%p1 bra $L_end */
+	assert_int_equal(in->op, WEFT_OP_BRA);
+	assert_int_equal(in->guard, reg(k, "%p1"));
+	assert_true(in->guard_neg);
+	assert_int_equal(in->pos.column, 2);
+	assert_int_equal(in->opnd[0].kind, WEFT_OPND_LABEL);
+	const struct weft_inst *ret = at_line(k, 93);
+	assert_int_equal(in->opnd[0].imm, ret - k->insts);
+	assert_string_equal(k->label_at[in->opnd[0].imm], "$L_end");
+	assert_int_equal(ret->op, WEFT_OP_RET);
+
+	in = at_line(k, 48);
+	assert_int_equal(in->opnd[1].kind, WEFT_OPND_SYM);
+	assert_string_equal(sym(m, in->opnd[1].sym)->name, "gdbl");
+	in = at_line(k, 49); /* mov.u32 %r5, sbuf (function-scope shared) */
+	assert_int_equal(in->opnd[1].kind, WEFT_OPND_SYM);
+	assert_string_equal(sym(m, in->opnd[1].sym)->name, "sbuf");
+	assert_int_equal(sym(m, in->opnd[1].sym)->func, k - m->funcs);
+	assert_int_equal(sym(m, in->opnd[1].sym)->space, WEFT_SPACE_SHARED);
+	assert_int_equal(sym(m, in->opnd[1].sym)->size, 64);
+
+	in = at_line(k, 50); /* ld.shared.v2.u32 {%r6, _}, [sbuf+8] */
+	assert_int_equal(in->vec, 2);
+	assert_int_equal(in->opnd[0].kind, WEFT_OPND_VEC);
+	assert_int_equal(in->opnd[0].nvec, 2);
+	assert_int_equal(in->opnd[0].vec_regs[0], reg(k, "%r6"));
+	assert_int_equal(in->opnd[0].vec_regs[1], WEFT_NO_REG);
+	assert_int_equal(in->opnd[1].imm, 8);
+	in = at_line(k, 51); /* st.local.u32 [%rd4+-4], %r6 */
+	assert_int_equal(in->opnd[0].kind, WEFT_OPND_ADDR);
+	assert_int_equal(in->opnd[0].reg, reg(k, "%rd4"));
+	assert_int_equal(in->opnd[0].imm, -4);
+	assert_int_equal(in->space, WEFT_SPACE_LOCAL);
+	assert_int_equal(at_line(k, 52)->opnd[0].kind, WEFT_OPND_VEC);
+	assert_int_equal(at_line(k, 53)->opnd[1].kind, WEFT_OPND_VEC);
+	assert_int_equal(at_line(k, 53)->opnd[1].vec_regs[1], reg(k, "%r8"));
+
+	in = at_line(k, 54); /* add.rn.ftz.sat.f32 %f, %g, 0f3F800000 */
+	assert_int_equal(in->rnd, WEFT_RND_RN);
+	assert_int_equal(in->flags & (WEFT_F_FTZ | WEFT_F_SAT), WEFT_F_FTZ | WEFT_F_SAT);
+	assert_int_equal(in->opnd[2].imm, 0x3F800000);
+	assert_true(in->opnd[2].imm_is_float);
+	assert_int_equal(at_line(k, 55)->opnd[2].imm, 0x3FF0000000000000ll); /* 0f in f64 op */
+	assert_int_equal(at_line(k, 56)->opnd[2].imm, 0x4004000000000000ll); /* 2.5 */
+	assert_int_equal(at_line(k, 57)->opnd[2].imm, 0x3FC00000);           /* 1.5f */
+
+	in = at_line(k, 58);
+	assert_int_equal(in->op, WEFT_OP_CVT);
+	assert_int_equal(in->type, WEFT_T_F32);
+	assert_int_equal(in->type2, WEFT_T_S32);
+	assert_int_equal(in->rnd, WEFT_RND_RN);
+	in = at_line(k, 59);
+	assert_int_equal(in->rnd, WEFT_RND_RZI);
+	assert_true(in->flags & WEFT_F_SAT);
+	assert_int_equal(in->type, WEFT_T_U8);
+	assert_int_equal(in->type2, WEFT_T_F64);
+
+	in = at_line(k, 60);
+	assert_int_equal(in->op, WEFT_OP_MAD);
+	assert_int_equal(in->mode, WEFT_MUL_WIDE);
+	assert_int_equal(in->opnd[2].imm, 4);
+	assert_false(in->opnd[2].imm_is_float);
+	in = at_line(k, 61);
+	assert_int_equal(in->mode, WEFT_MUL_HI);
+	assert_int_equal(in->opnd[2].imm, -7);
+	assert_int_equal(at_line(k, 62)->mode, WEFT_SHF_R_CLAMP);
+	assert_int_equal(at_line(k, 63)->mode, WEFT_PRMT_F4E);
+
+	in = at_line(k, 64);
+	assert_int_equal(in->op, WEFT_OP_ATOM);
+	assert_int_equal(in->mode, WEFT_ATOM_CAS);
+	assert_int_equal(in->space, WEFT_SPACE_GLOBAL);
+	assert_int_equal(in->type, WEFT_T_B32);
+	assert_int_equal(in->nopnd, 4);
+	in = at_line(k, 65);
+	assert_int_equal(in->mode, WEFT_ATOM_ADD);
+	assert_int_equal(in->space, WEFT_SPACE_SHARED);
+	assert_true(in->flags & WEFT_F_ACQ_REL);
+	in = at_line(k, 66);
+	assert_int_equal(in->op, WEFT_OP_RED);
+	assert_int_equal(in->type, WEFT_T_F32);
+	assert_int_equal(in->opnd[0].imm, 8);
+
+	in = at_line(k, 67); /* shfl.sync.bfly.b32 %r14|%p2, %r1, 1, 31, -1 */
+	assert_int_equal(in->op, WEFT_OP_SHFL);
+	assert_int_equal(in->mode, WEFT_SHFL_BFLY);
+	assert_true(in->flags & WEFT_F_SYNC);
+	assert_int_equal(in->nopnd, 5);
+	assert_int_equal(in->opnd[0].reg2, reg(k, "%p2"));
+	assert_int_equal(in->opnd[4].imm, -1);
+	in = at_line(k, 68); /* vote.sync.ballot.b32 %r15, !%p1, 0xffffffff */
+	assert_int_equal(in->mode, WEFT_VOTE_BALLOT);
+	assert_true(in->opnd[1].neg);
+	assert_int_equal(in->opnd[2].imm, 0xffffffffll);
+	in = at_line(k, 69);
+	assert_int_equal(in->op, WEFT_OP_BAR);
+	assert_int_equal(in->mode, WEFT_BAR_RED_POPC);
+	assert_int_equal(in->type, WEFT_T_U32);
+	in = at_line(k, 70);
+	assert_int_equal(in->mode, WEFT_BAR_SYNC);
+	assert_int_equal(in->flags & (WEFT_F_ALIGNED | WEFT_F_SYNC), WEFT_F_ALIGNED | WEFT_F_SYNC);
+	assert_int_equal(in->nopnd, 2);
+	assert_int_equal(in->opnd[1].imm, 64);
+	assert_int_equal(at_line(k, 71)->op, WEFT_OP_BAR_WARP);
+	in = at_line(k, 72);
+	assert_int_equal(in->op, WEFT_OP_FENCE);
+	assert_true(in->flags & WEFT_F_ACQ_REL);
+	assert_int_equal(in->mode, WEFT_SCOPE_GPU);
+	assert_int_equal(at_line(k, 73)->mode, WEFT_SCOPE_CTA);
+	assert_int_equal(at_line(k, 74)->mode, WEFT_TESTP_NOTANUMBER);
+	in = at_line(k, 75); /* selp.b32 %r17, 0b11, 010, %p3 */
+	assert_int_equal(in->opnd[1].imm, 3);
+	assert_int_equal(in->opnd[2].imm, 8);
+	in = at_line(k, 76);
+	assert_true(in->flags & WEFT_F_NC);
+	assert_int_equal(in->vec, 2);
+	assert_true(at_line(k, 77)->flags & WEFT_F_VOLATILE);
+	in = at_line(k, 78);
+	assert_int_equal(in->op, WEFT_OP_CVTA);
+	assert_int_equal(in->mode, WEFT_CVTA_FROM_GENERIC);
+	assert_int_equal(in->space, WEFT_SPACE_SHARED);
+
+	/* scoped block: the inner %r1 is a different register */
+	int32_t outer = reg(k, "%r1");
+	in = at_line(k, 83);
+	assert_int_not_equal(in->opnd[0].reg, outer);
+	assert_string_equal(k->regs[in->opnd[0].reg].name, "%r1");
+	assert_int_equal(at_line(k, 84)->opnd[1].reg, in->opnd[0].reg);
+	assert_int_equal(at_line(k, 88)->opnd[2].reg, outer);
+	in = at_line(k, 85); /* call.uni (ret0), addone, (arg0) */
+	assert_int_equal(in->op, WEFT_OP_CALL);
+	assert_true(in->flags & WEFT_F_UNI);
+	assert_int_equal(in->opnd[0].kind, WEFT_OPND_FUNC);
+	assert_int_equal(in->opnd[0].imm, weft_ptx_find_func(m, "addone"));
+	assert_int_equal(in->ncall_rets, 1);
+	assert_int_equal(in->ncall_args, 1);
+	assert_string_equal(sym(m, in->call_rets[0])->name, "ret0");
+	assert_string_equal(sym(m, in->call_args[0])->name, "arg0");
+	assert_int_equal(sym(m, in->call_args[0])->space, WEFT_SPACE_PARAM);
+	assert_int_equal(sym(m, in->call_args[0])->func, k - m->funcs);
+	in = at_line(k, 86);
+	assert_int_equal(in->opnd[1].sym, at_line(k, 85)->call_rets[0]);
+
+	in = at_line(k, 89);
+	assert_true(in->flags & WEFT_F_UNI);
+	assert_false(in->guard_neg);
+	in = at_line(k, 90);
+	assert_int_equal(in->op, WEFT_OP_SET);
+	assert_int_equal(in->cmp, WEFT_CMP_GT);
+	assert_int_equal(in->type, WEFT_T_U32);
+	assert_int_equal(in->type2, WEFT_T_F32);
+	in = at_line(k, 91);
+	assert_int_equal(in->type, WEFT_T_S32);
+	assert_int_equal(in->type2, WEFT_T_F32);
+	weft_ptx_module_free(m);
+}
+
+static void test_format(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("handwritten.ptx");
+	const struct weft_ptx_func *k = func(m, "kern");
+	fmt_is(m, k, at_line(k, 46), "setp.lt.and.s32 %p1|%p2, %r2, %r1, %p3;");
+	fmt_is(m, k, at_line(k, 47), "@!%p1 bra $L_end;");
+	fmt_is(m, k, at_line(k, 50), "ld.shared.v2.u32 {%r6, _}, [sbuf+8];");
+	fmt_is(m, k, at_line(k, 51), "st.local.u32 [%rd4+-4], %r6;");
+	fmt_is(m, k, at_line(k, 55), "add.f64 %fd1, %fd2, 0d3FF0000000000000;");
+	fmt_is(m, k, at_line(k, 67), "shfl.sync.bfly.b32 %r14|%p2, %r1, 1, 31, -1;");
+	fmt_is(m, k, at_line(k, 85), "call.uni (ret0), addone, (arg0);");
+	fmt_is(m, k, at_line(k, 42), "mov.u32 %r2, %tid.x;");
+	char small[8];
+	weft_ptx_format_inst(m, k, at_line(k, 46), small, sizeof(small));
+	assert_int_equal(strlen(small), 7); /* truncated, terminated */
+	weft_ptx_module_free(m);
+}
+
+static void test_nvcc_details(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("kernels1_sm75.ptx");
+	/* a demoted __shared__ array lives in its kernel */
+	const struct weft_ptx_func *r = func(m, "_Z6reducePKfPfi");
+	int found = 0;
+	for (uint32_t i = 0; i < m->nsyms; i++)
+		if (!strcmp(m->syms[i].name, "_ZZ6reducePKfPfiE1s")) {
+			assert_int_equal(m->syms[i].func, r - m->funcs);
+			assert_int_equal(m->syms[i].space, WEFT_SPACE_SHARED);
+			assert_int_equal(m->syms[i].size, 1024);
+			found = 1;
+		}
+	assert_true(found);
+	/* __constant__ float ctab[8] = {1.0f, 2.5f, ...} */
+	const struct weft_ptx_symbol *c = sym(m, weft_ptx_find_symbol(m, "ctab"));
+	assert_int_equal(c->space, WEFT_SPACE_CONST);
+	float f[2];
+	memcpy(f, c->init, 8);
+	assert_true(f[0] == 1.0f && f[1] == 2.5f);
+	/* math library calls: .func with return param, call.uni, local depot */
+	const struct weft_ptx_func *mk = func(m, "_Z5mathkPfPKfPdPKd");
+	int calls = 0, spl = 0;
+	for (uint32_t i = 0; i < mk->ninsts; i++) {
+		const struct weft_inst *in = &mk->insts[i];
+		if (in->op == WEFT_OP_CALL) {
+			calls++;
+			const struct weft_ptx_func *callee = &m->funcs[in->opnd[0].imm];
+			assert_int_equal(in->ncall_args, callee->nparams);
+			assert_int_equal(in->ncall_rets, callee->nrets);
+		}
+	}
+	for (uint32_t i = 0; i < mk->nregs; i++)
+		spl += !strcmp(mk->regs[i].name, "%SPL") || !strcmp(mk->regs[i].name, "%SP");
+	assert_true(calls >= 2);
+	assert_int_equal(spl, 2);
+	const struct weft_ptx_func *slow = func(m, "__internal_trig_reduction_slowpathd");
+	assert_int_equal(slow->nrets, 1);
+	assert_int_equal(slow->rets[0].size, 16);
+	/* extern shared */
+	const struct weft_ptx_symbol *dyn = sym(m, weft_ptx_find_symbol(m, "dyn"));
+	assert_true(dyn->is_extern);
+	/* warp-level ops decode */
+	const struct weft_ptx_func *w = func(m, "_Z9warpstuffPiPKi");
+	int shfl[4] = { 0 }, vote[4] = { 0 }, atoms = 0;
+	for (uint32_t i = 0; i < w->ninsts; i++) {
+		const struct weft_inst *in = &w->insts[i];
+		if (in->op == WEFT_OP_SHFL)
+			shfl[in->mode]++;
+		if (in->op == WEFT_OP_VOTE)
+			vote[in->mode]++;
+		atoms += in->op == WEFT_OP_ATOM || in->op == WEFT_OP_RED;
+	}
+	assert_true(shfl[WEFT_SHFL_UP] && shfl[WEFT_SHFL_BFLY] && shfl[WEFT_SHFL_IDX]);
+	assert_true(vote[WEFT_VOTE_ALL] && vote[WEFT_VOTE_ANY] && vote[WEFT_VOTE_BALLOT]);
+	assert_true(atoms >= 10);
+	weft_ptx_module_free(m);
+}
+
+static void test_lineinfo(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("small_lineinfo_sm75.ptx");
+	assert_true(m->nfiles >= 3);
+	assert_null(m->files[0]);
+	assert_non_null(strstr(m->files[1], "small.cu"));
+	const struct weft_ptx_func *f = func(m, "_Z5saxpyfPKfPfi");
+	/* `.loc 1 4 3` then mov.u32 %r3, %ctaid.x */
+	const struct weft_inst *in = &f->insts[4];
+	assert_int_equal(in->op, WEFT_OP_MOV);
+	assert_int_equal(in->opnd[1].sreg, WEFT_SREG_CTAID);
+	assert_int_equal(in->pos.src_file, 1);
+	assert_int_equal(in->pos.src_line, 4);
+	assert_int_equal(f->insts[0].pos.src_line, 3);
+	weft_ptx_module_free(m);
+
+	/* -G: .section .debug_* blocks skipped, .loc kept */
+	m = load("small_G_sm75.ptx");
+	f = func(m, "_Z5saxpyfPKfPfi");
+	int with_loc = 0;
+	for (uint32_t i = 0; i < f->ninsts; i++)
+		with_loc += f->insts[i].pos.src_line > 0;
+	assert_true(with_loc > 0);
+	weft_ptx_module_free(m);
+
+	/* without -lineinfo there is no source position */
+	m = load("small_sm75.ptx");
+	assert_int_equal(m->funcs[0].insts[0].pos.src_file, -1);
+	assert_int_equal(m->funcs[0].insts[0].pos.src_line, 0);
+	weft_ptx_module_free(m);
+}
+
+static void test_hash_and_helpers(void **state)
+{
+	(void)state;
+	const char *txt = ".version 9.0\n.target sm_75\n.address_size 64\n";
+	struct weft_ptx_module *m = NULL;
+	struct weft_error err;
+	assert_int_equal(weft_ptx_parse(txt, strlen(txt), "h.ptx", &m, &err), 0);
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const char *c = txt; *c; c++) {
+		h ^= (unsigned char)*c;
+		h *= 0x100000001b3ull;
+	}
+	assert_true(m->hash == h);
+	assert_int_equal(m->nfuncs, 0);
+	assert_string_equal(m->path, "h.ptx");
+	weft_ptx_module_free(m);
+	weft_ptx_module_free(NULL);
+
+	assert_int_equal(weft_ptx_type_size(WEFT_T_F64), 8);
+	assert_int_equal(weft_ptx_type_size(WEFT_T_PRED), 1);
+	assert_int_equal(weft_ptx_type_size(WEFT_T_F16X2), 4);
+	assert_true(weft_ptx_type_is_signed(WEFT_T_S16));
+	assert_false(weft_ptx_type_is_signed(WEFT_T_U16));
+	assert_true(weft_ptx_type_is_float(WEFT_T_BF16));
+	assert_false(weft_ptx_type_is_float(WEFT_T_B32));
+	assert_string_equal(weft_ptx_type_name(WEFT_T_U32), "u32");
+	assert_string_equal(weft_ptx_space_name(WEFT_SPACE_SHARED), "shared");
+	assert_string_equal(weft_op_name(WEFT_OP_SHFL), "shfl");
+	for (int op = 0; op < WEFT_OP_COUNT; op++)
+		assert_string_not_equal(weft_op_name(op), "?");
+	assert_string_equal(weft_op_name(WEFT_OP_COUNT), "?");
+}
+
+/* ------------------------------------------------------------------ */
+/* errors */
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+#define KHEAD HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+
+struct err_case {
+	const char *text;
+	uint32_t line, col;
+	const char *needle;
+};
+
+static const struct err_case err_cases[] = {
+	{ KHEAD "\tfoo.bar %r1;\n}\n", 8, 2, "unknown opcode 'foo.bar'" },
+	{ KHEAD "\tadd.xyz.s32 %r1, %r2, %r3;\n}\n", 8, 2, "unknown modifier '.xyz' on 'add'" },
+	{ HDR ".bogus 1;\n", 4, 1, "unknown directive '.bogus'" },
+	{ KHEAD ".texref t;\n}\n", 8, 1, "unknown directive '.texref'" },
+	{ KHEAD "\tbra $L__BB0_9;\n}\n", 8, 6, "undefined label '$L__BB0_9'" },
+	{ KHEAD "\tmov.u32 %r99, 1;\n}\n", 8, 10, "register '%r99' not declared" },
+	{ KHEAD "\tadd.s32 %r1, %r2, 12x;\n}\n", 8, 20, "bad integer literal '12x'" },
+	{ KHEAD "\tmov.f32 %r1, 0f3F80;\n}\n", 8, 15, "bad float literal" },
+	{ KHEAD "\tadd.s32 %r1, %r2, 1;\n", 5, 1, "unterminated function body of 'k'" },
+	{ KHEAD "\tld.global.u32 %r1, [%r2;\n}\n", 8, 25, "expected ']' after address" },
+	{ KHEAD "\tadd.s32 %r1, %r2;\n}\n", 8, 2, "needs 3 operands" },
+	{ KHEAD "\tadd.s32 %r1, %r2, %r3, %r3;\n}\n", 8, 25, "too many operands" },
+	{ KHEAD "$L1:\n$L1:\n\tret;\n}\n", 9, 1, "label '$L1' defined twice" },
+	{ KHEAD "\t@%r1 ret;\n}\n", 8, 3, "not a .pred register" },
+	{ KHEAD "\tcall foo, ();\n}\n", 8, 7, "undeclared function 'foo'" },
+	{ KHEAD "\tbrx.idx %r1, $T;\n}\n", 8, 2, "not supported" },
+	{ KHEAD "\tadd %r1, %r2, %r3;\n}\n", 8, 2, "missing type suffix" },
+	{ KHEAD "\tld.global.u32 %r1, %r2;\n}\n", 8, 2, "needs a memory operand" },
+	{ KHEAD "\tld.global.v2.u32 %r1, [%r2];\n}\n", 8, 2, "vector operand of 2" },
+	{ KHEAD "\tmov.u32 %r1, nosuch;\n}\n", 8, 15, "undefined symbol 'nosuch'" },
+	{ KHEAD "\tmov.u32 %r1, %tid;\n}\n", 8, 15, "needs a component" },
+	{ KHEAD "\tsetp.s32 %p1, %r1, %r2;\n}\n", 8, 2, "missing comparison" },
+	{ KHEAD ".reg .b32 %r1;\n}\n", 8, 11, "declared twice in the same scope" },
+	{ HDR "/* never closed\n", 4, 1, "unterminated /* comment" },
+	{ HDR ".section .debug_info {\n.b8 1\n", 4, 22, "unterminated block" },
+	{ HDR ".global .u32 s = \"x;\n", 4, 18, "unterminated string" },
+	{ HDR ".global .u32 a[2] = {1, 2, 3};\n", 4, 19, "too many initialisers" },
+	{ HDR ".global .u32 a = 1.5;\n", 4, 18, "float literal '1.5' in an integer initialiser" },
+	{ HDR ".global .u32 a[];\n", 4, 14, "has no size" },
+	{ HDR ".global .u64 a = generic(b);\n", 4, 18, "address initialiser" },
+	{ HDR ".global .u32 a;\n.global .u32 a;\n", 5, 14, "defined twice" },
+	{ ".target sm_75\n", 1, 1, "no .version directive" },
+	{ ".version 6.4\n.target sm_75\n", 1, 10, "6.4 is not supported" },
+	{ HDR "\x01\x02", 4, 1, "unexpected byte 0x01" },
+	{ HDR "#include <x>\n", 4, 1, "unexpected character '#'" },
+	{ HDR ".entry k(.param .u32 a) { ret; }\n.entry k(.param .u32 a) { ret; }\n", 5, 8,
+	  "defined twice" },
+	{ HDR ".func f(.param .u32 a);\n.entry k() { .reg .b32 %r1; { .param .b32 x; call f, (x, x); } }\n",
+	  5, 51, "passes 2 arguments, it takes 1" },
+	{ KHEAD "\t{ .param .b32 x; }\n\tst.param.b32 [x], %r1;\n}\n", 9, 16, "undefined variable 'x'" },
+	{ KHEAD "\tcall.uni k, ();\n}\n", 8, 11, "cannot call the kernel" },
+	{ KHEAD "\tld.global.L2::cache_hint.u32 %r1, [%r2], %r3;\n}\n", 8, 2, "L2::cache_hint" },
+};
+
+static void test_errors(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(err_cases) / sizeof(err_cases[0]); i++) {
+		const struct err_case *c = &err_cases[i];
+		struct weft_ptx_module *m = (void *)1;
+		struct weft_error err;
+		int rc = weft_ptx_parse(c->text, strlen(c->text), "bad.ptx", &m, &err);
+		char msg[1400];
+		weft_error_format(&err, msg, sizeof(msg));
+		if (rc != WEFT_ERR_PARSE || !strstr(err.message, c->needle) || err.line != c->line ||
+		    err.column != c->col) {
+			print_error("case %zu: rc %d, got \"%s\", want %u:%u \"%s\"\n", i, rc, msg,
+				    c->line, c->col, c->needle);
+			bad++;
+		}
+		assert_null(m);
+		assert_string_equal(err.file, "bad.ptx");
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_error_messages_say_what_to_do(void **state)
+{
+	(void)state;
+	const char *t = KHEAD "\tfoo.bar %r1;\n}\n";
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	assert_int_equal(weft_ptx_parse(t, strlen(t), "x.ptx", &m, &err), WEFT_ERR_PARSE);
+	assert_non_null(strstr(err.message, "docs/ptx-subset.md"));
+	/* missing file: I/O error naming the path */
+	assert_int_equal(weft_ptx_load_file("/nonexistent/x.ptx", &m, &err), WEFT_ERR_IO);
+	assert_string_equal(err.file, "/nonexistent/x.ptx");
+	assert_null(m);
+	/* NULL err is allowed */
+	assert_int_equal(weft_ptx_parse(t, strlen(t), "x.ptx", &m, NULL), WEFT_ERR_PARSE);
+}
+
+/* Garbage: truncations and byte mutations of real PTX, random bytes and
+ * token soup. Any result is fine as long as there is no crash and the
+ * outcome is 0 with a module or an error with a position. */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+static void try_parse(const char *buf, size_t len)
+{
+	struct weft_ptx_module *m = NULL;
+	struct weft_error err;
+	int rc = weft_ptx_parse(buf, len, "fuzz.ptx", &m, &err);
+	if (rc == 0) {
+		assert_non_null(m);
+		weft_ptx_module_free(m);
+	} else {
+		assert_null(m);
+		assert_true(rc == WEFT_ERR_PARSE);
+		assert_true(err.message[0] != 0);
+		assert_true(err.line > 0);
+	}
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+	FILE *fp = fopen(fixture(name), "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	long n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	*len = (size_t)n;
+	return b;
+}
+
+static void test_garbage(void **state)
+{
+	(void)state;
+	size_t len;
+	char *src = slurp("handwritten.ptx", &len);
+	char *buf = malloc(len + 1);
+	assert_non_null(buf);
+	/* every prefix (the parser reads exactly len bytes, no terminator needed) */
+	for (size_t n = 0; n <= len; n += 7) {
+		memcpy(buf, src, n);
+		try_parse(buf, n);
+	}
+	/* mutations */
+	static const char pool[] = "{}[]();,.%@!|<>+-=_:\"/*0x9af \n\t";
+	for (int it = 0; it < 3000; it++) {
+		memcpy(buf, src, len);
+		int k = 1 + (int)(rnd() % 4);
+		for (int j = 0; j < k; j++) {
+			size_t at = rnd() % len;
+			buf[at] = rnd() % 3 ? pool[rnd() % (sizeof(pool) - 1)] : (char)rnd();
+		}
+		try_parse(buf, len);
+	}
+	/* random bytes and token soup */
+	static const char *const toks[] = { ".version", "9.0", ".target", "sm_75", ".entry", "k", "(",
+					    ")", "{", "}", ".reg", ".b32", "%r<3>", "%r1", ",", ";",
+					    "add.s32", "[", "]", "@%p1", "bra", "L:", "L", ".param",
+					    ".u64", "0f3F800000", "-", "+", "ret", ".func", "call",
+					    ".shared", ".b8", "s[4]", "=", "1", ".loc", ".section" };
+	for (int it = 0; it < 2000; it++) {
+		size_t n = 0;
+		if (it & 1) {
+			for (; n < 200; n++)
+				buf[n] = (char)rnd();
+		} else {
+			n = (size_t)snprintf(buf, len, "%s", HDR);
+			for (int j = 0; j < 40 && n + 20 < len; j++)
+				n += (size_t)snprintf(buf + n, len - n, "%s ", toks[rnd() % (sizeof(toks) / sizeof(toks[0]))]);
+		}
+		try_parse(buf, n);
+	}
+	free(buf);
+	free(src);
+}
+
+/* Many registers, labels and instructions: parse time must stay linear
+ * (this would take minutes with quadratic lookups). */
+static void test_big_module(void **state)
+{
+	(void)state;
+	const int n = 200000;
+	size_t cap = (size_t)n * 64 + 4096, len = 0;
+	char *b = malloc(cap);
+	assert_non_null(b);
+	len += (size_t)snprintf(b + len, cap - len, "%s.entry big()\n{\n.reg .b32 %%r<%d>;\n", HDR, n);
+	for (int i = 1; i < n; i++)
+		len += (size_t)snprintf(b + len, cap - len, "L%d:\nadd.s32 %%r%d, %%r%d, %d;\n@%s bra L%d;\n",
+					i, i, i - 1, i, "%p0", (i + 1) / 2);
+	len += (size_t)snprintf(b + len, cap - len, "ret;\n}\n");
+	/* %p0 is not declared: fix by declaring it up front */
+	char *decl = strstr(b, ".reg .b32");
+	(void)decl;
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	int rc = weft_ptx_parse(b, len, "big.ptx", &m, &err);
+	assert_int_equal(rc, WEFT_ERR_PARSE); /* %p0 undeclared, found at the first use */
+	assert_int_equal(err.line, 9);
+	char *fixed = malloc(len + 64);
+	assert_non_null(fixed);
+	size_t hl = (size_t)(decl - b);
+	memcpy(fixed, b, hl);
+	size_t fl = hl + (size_t)sprintf(fixed + hl, ".reg .pred %%p0;\n");
+	memcpy(fixed + fl, b + hl, len - hl);
+	fl += len - hl;
+	rc = weft_ptx_parse(fixed, fl, "big.ptx", &m, &err);
+	if (rc)
+		fail_msg("%s at %u:%u", err.message, err.line, err.column);
+	assert_int_equal(m->funcs[0].ninsts, 2 * (n - 1) + 1);
+	assert_int_equal(m->funcs[0].insts[3].opnd[0].imm, 0); /* bra L1 -> inst 0 */
+	weft_ptx_module_free(m);
+	free(fixed);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures_load),
+		cmocka_unit_test(test_sm_variants_same),
+		cmocka_unit_test(test_module_variables),
+		cmocka_unit_test(test_params_and_directives),
+		cmocka_unit_test(test_instructions),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_nvcc_details),
+		cmocka_unit_test(test_lineinfo),
+		cmocka_unit_test(test_hash_and_helpers),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_messages_say_what_to_do),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_big_module),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

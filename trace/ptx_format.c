@@ -1,0 +1,317 @@
+/*
+ * ptx_format.c - writes one decoded instruction back as PTX-like text, for
+ * trace dumps and error messages ("ld.global.f32 %f1, [%rd4+8];").
+ *
+ * The output is PTX syntax rebuilt from the decoded fields, so it shows what
+ * weft understood (modifiers that weft ignores, such as cache hints and
+ * memory scopes, are not printed).
+ */
+#include "ptx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct out {
+	char *buf;
+	size_t len, pos;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	if (o->pos + 1 >= o->len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	o->pos += (size_t)n;
+	if (o->pos >= o->len)
+		o->pos = o->len - 1;
+}
+
+static const char *reg_name(const struct weft_ptx_func *f, int32_t r)
+{
+	if (r < 0)
+		return "_";
+	if (!f || (uint32_t)r >= f->nregs)
+		return "%?";
+	return f->regs[r].name;
+}
+
+static const char *sym_name(const struct weft_ptx_module *m, int32_t s)
+{
+	if (!m || s < 0 || (uint32_t)s >= m->nsyms)
+		return "?sym";
+	return m->syms[s].name;
+}
+
+static void put_off(struct out *o, int64_t off)
+{
+	if (off > 0)
+		put(o, "+%lld", (long long)off);
+	else if (off < 0)
+		put(o, "+%lld", (long long)off); /* PTX spelling: [%rd1+-4] */
+}
+
+static const char *const sreg_names[WEFT_SREG_COUNT] = {
+	[WEFT_SREG_NONE] = "%?", [WEFT_SREG_TID] = "%tid", [WEFT_SREG_NTID] = "%ntid",
+	[WEFT_SREG_CTAID] = "%ctaid", [WEFT_SREG_NCTAID] = "%nctaid",
+	[WEFT_SREG_LANEID] = "%laneid", [WEFT_SREG_WARPID] = "%warpid",
+	[WEFT_SREG_NWARPID] = "%nwarpid", [WEFT_SREG_SMID] = "%smid", [WEFT_SREG_NSMID] = "%nsmid",
+	[WEFT_SREG_GRIDID] = "%gridid", [WEFT_SREG_CLOCK] = "%clock",
+	[WEFT_SREG_CLOCK64] = "%clock64", [WEFT_SREG_GLOBALTIMER] = "%globaltimer",
+	[WEFT_SREG_LANEMASK_EQ] = "%lanemask_eq", [WEFT_SREG_LANEMASK_LE] = "%lanemask_le",
+	[WEFT_SREG_LANEMASK_LT] = "%lanemask_lt", [WEFT_SREG_LANEMASK_GE] = "%lanemask_ge",
+	[WEFT_SREG_LANEMASK_GT] = "%lanemask_gt",
+	[WEFT_SREG_DYNAMIC_SMEM_SIZE] = "%dynamic_smem_size",
+	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
+};
+
+static void put_operand(struct out *o, const struct weft_ptx_module *m,
+			const struct weft_ptx_func *f, const struct weft_inst *in,
+			const struct weft_operand *op)
+{
+	switch (op->kind) {
+	case WEFT_OPND_REG:
+		put(o, "%s%s", op->neg ? "!" : "", reg_name(f, op->reg));
+		if (op->reg2 != WEFT_NO_REG)
+			put(o, "|%s", reg_name(f, op->reg2));
+		break;
+	case WEFT_OPND_SINK:
+		put(o, "_");
+		if (op->reg2 != WEFT_NO_REG)
+			put(o, "|%s", reg_name(f, op->reg2));
+		break;
+	case WEFT_OPND_IMM:
+		if (op->imm_is_float) {
+			/* the width follows the bits: f64 immediates use all 64 */
+			unsigned long long u = (unsigned long long)op->imm;
+			if (u >> 32 || in->type == WEFT_T_F64 || in->type2 == WEFT_T_F64)
+				put(o, "0d%016llX", u);
+			else
+				put(o, "0f%08llX", u);
+		} else {
+			put(o, "%lld", (long long)op->imm);
+		}
+		break;
+	case WEFT_OPND_SREG:
+		if (op->sreg >= WEFT_SREG_COUNT)
+			put(o, "%%?");
+		else if (op->sreg == WEFT_SREG_ENVREG)
+			put(o, "%%envreg%u", op->comp);
+		else if (op->sreg == WEFT_SREG_TID || op->sreg == WEFT_SREG_NTID ||
+			 op->sreg == WEFT_SREG_CTAID || op->sreg == WEFT_SREG_NCTAID)
+			put(o, "%s.%c", sreg_names[op->sreg], "xyz"[op->comp % 3]);
+		else
+			put(o, "%s", sreg_names[op->sreg]);
+		break;
+	case WEFT_OPND_SYM:
+		put(o, "%s", sym_name(m, op->sym));
+		put_off(o, op->imm);
+		break;
+	case WEFT_OPND_ADDR:
+		put(o, "[");
+		if (op->reg != WEFT_NO_REG) {
+			put(o, "%s", reg_name(f, op->reg));
+			put_off(o, op->imm);
+		} else if (op->sym >= 0) {
+			put(o, "%s", sym_name(m, op->sym));
+			put_off(o, op->imm);
+		} else {
+			put(o, "%lld", (long long)op->imm);
+		}
+		put(o, "]");
+		break;
+	case WEFT_OPND_VEC:
+		put(o, "{");
+		for (int i = 0; i < op->nvec && i < 4; i++)
+			put(o, "%s%s", i ? ", " : "", reg_name(f, op->vec_regs[i]));
+		put(o, "}");
+		break;
+	case WEFT_OPND_LABEL:
+		if (f && op->imm >= 0 && (uint64_t)op->imm <= f->ninsts && f->label_at &&
+		    f->label_at[op->imm])
+			put(o, "%s", f->label_at[op->imm]);
+		else
+			put(o, "@%lld", (long long)op->imm);
+		break;
+	case WEFT_OPND_FUNC:
+		if (m && op->imm >= 0 && (uint64_t)op->imm < m->nfuncs)
+			put(o, "%s", m->funcs[op->imm].name);
+		else
+			put(o, "?func");
+		break;
+	default:
+		put(o, "?");
+	}
+}
+
+static const char *const cmp_names[] = { "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
+					 "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan" };
+static const char *const rnd_names[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
+static const char *const atom_names[] = { "add", "inc", "dec", "min", "max", "and", "or", "xor",
+					  "exch", "cas" };
+
+#define NAME(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : "?")
+
+static void put_opcode(struct out *o, const struct weft_inst *in)
+{
+	int op = in->op;
+	switch (op) {
+	case WEFT_OP_BAR_WARP:
+		put(o, "bar.warp.sync");
+		return;
+	case WEFT_OP_BAR: {
+		static const char *const bm[] = { "sync", "arrive", "red.popc", "red.and", "red.or" };
+		put(o, "%s.%s", in->flags & WEFT_F_ALIGNED ? "barrier" : "bar", NAME(bm, in->mode));
+		if (in->flags & WEFT_F_ALIGNED)
+			put(o, ".aligned");
+		break;
+	}
+	default:
+		put(o, "%s", weft_op_name(op));
+	}
+	if (in->flags & WEFT_F_SYNC && op != WEFT_OP_BAR && op != WEFT_OP_MATCH)
+		put(o, ".sync");
+	switch (op) {
+	case WEFT_OP_MUL: case WEFT_OP_MAD: case WEFT_OP_MUL24: case WEFT_OP_MAD24: case WEFT_OP_MADC:
+		if (!weft_ptx_type_is_float(in->type)) {
+			static const char *const mm[] = { "lo", "hi", "wide" };
+			put(o, ".%s", NAME(mm, in->mode));
+		}
+		break;
+	case WEFT_OP_SETP: case WEFT_OP_SET:
+		put(o, ".%s", NAME(cmp_names, in->cmp));
+		if (in->boolop) {
+			static const char *const bo[] = { "", "and", "or", "xor" };
+			put(o, ".%s", NAME(bo, in->boolop));
+		}
+		break;
+	case WEFT_OP_SHFL: {
+		static const char *const sm[] = { "up", "down", "bfly", "idx" };
+		put(o, ".%s", NAME(sm, in->mode));
+		break;
+	}
+	case WEFT_OP_VOTE: {
+		static const char *const vm[] = { "all", "any", "uni", "ballot" };
+		put(o, ".%s", NAME(vm, in->mode));
+		break;
+	}
+	case WEFT_OP_SHF:
+		put(o, ".%s.%s", in->mode & 2 ? "r" : "l", in->mode & 1 ? "clamp" : "wrap");
+		break;
+	case WEFT_OP_TESTP: {
+		static const char *const tm[] = { "finite", "infinite", "number", "notanumber", "normal",
+						  "subnormal" };
+		put(o, ".%s", NAME(tm, in->mode));
+		break;
+	}
+	case WEFT_OP_PRMT:
+		if (in->mode) {
+			static const char *const pm[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
+			put(o, ".%s", NAME(pm, in->mode));
+		}
+		break;
+	case WEFT_OP_MATCH:
+		put(o, ".%s%s", in->mode == WEFT_MATCH_ALL ? "all" : "any",
+		    in->flags & WEFT_F_SYNC ? ".sync" : "");
+		break;
+	case WEFT_OP_MEMBAR: case WEFT_OP_FENCE: {
+		static const char *const sc[] = { "gpu", "cta", "sys", "cluster" };
+		if (op == WEFT_OP_FENCE)
+			put(o, ".%s", in->flags & WEFT_F_ACQ_REL ? "acq_rel" : "sc");
+		if (op == WEFT_OP_MEMBAR && in->mode == WEFT_SCOPE_GPU)
+			put(o, ".gl");
+		else
+			put(o, ".%s", NAME(sc, in->mode));
+		break;
+	}
+	case WEFT_OP_CVTA:
+		if (in->mode == WEFT_CVTA_FROM_GENERIC)
+			put(o, ".to");
+		break;
+	default:
+		break;
+	}
+	if (in->flags & WEFT_F_VOLATILE)
+		put(o, ".volatile");
+	if (in->flags & WEFT_F_RELAXED)
+		put(o, ".relaxed");
+	if (in->flags & WEFT_F_ACQUIRE)
+		put(o, ".acquire");
+	if (in->flags & WEFT_F_RELEASE)
+		put(o, ".release");
+	if (in->flags & WEFT_F_ACQ_REL && op != WEFT_OP_FENCE)
+		put(o, ".acq_rel");
+	if (in->space != WEFT_SPACE_GENERIC)
+		put(o, ".%s", weft_ptx_space_name(in->space));
+	if (in->flags & WEFT_F_NC)
+		put(o, ".nc");
+	if (op == WEFT_OP_ATOM || op == WEFT_OP_RED || op == WEFT_OP_REDUX)
+		put(o, ".%s", NAME(atom_names, in->mode));
+	if ((op == WEFT_OP_LD || op == WEFT_OP_LDU || op == WEFT_OP_ST) && in->vec > 1)
+		put(o, ".v%u", in->vec);
+	if (in->rnd)
+		put(o, ".%s", NAME(rnd_names, in->rnd));
+	if (in->flags & WEFT_F_APPROX)
+		put(o, ".approx");
+	if (in->flags & WEFT_F_FULL)
+		put(o, ".full");
+	if (in->flags & WEFT_F_FTZ)
+		put(o, ".ftz");
+	if (in->flags & WEFT_F_SAT)
+		put(o, ".sat");
+	if (in->flags & WEFT_F_RELU)
+		put(o, ".relu");
+	if (in->flags & WEFT_F_NAN)
+		put(o, ".NaN");
+	if (in->flags & WEFT_F_CC)
+		put(o, ".cc");
+	if (in->flags & WEFT_F_SHIFTAMT)
+		put(o, ".shiftamt");
+	if (in->flags & WEFT_F_UNI)
+		put(o, ".uni");
+	if (in->type)
+		put(o, ".%s", weft_ptx_type_name(in->type));
+	if (in->type2 && op != WEFT_OP_SETP)
+		put(o, ".%s", weft_ptx_type_name(in->type2));
+}
+
+void weft_ptx_format_inst(const struct weft_ptx_module *m, const struct weft_ptx_func *f,
+			  const struct weft_inst *in, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+	if (!buf || !len)
+		return;
+	buf[0] = 0;
+	if (!in)
+		return;
+	if (in->guard != WEFT_NO_REG)
+		put(&o, "@%s%s ", in->guard_neg ? "!" : "", reg_name(f, in->guard));
+	put_opcode(&o, in);
+	if (in->op == WEFT_OP_CALL) {
+		put(&o, " ");
+		if (in->ncall_rets) {
+			put(&o, "(");
+			for (int i = 0; i < in->ncall_rets; i++)
+				put(&o, "%s%s", i ? ", " : "", sym_name(m, in->call_rets[i]));
+			put(&o, "), ");
+		}
+		if (in->nopnd)
+			put_operand(&o, m, f, in, &in->opnd[0]);
+		put(&o, ", (");
+		for (int i = 0; i < in->ncall_args; i++)
+			put(&o, "%s%s", i ? ", " : "", sym_name(m, in->call_args[i]));
+		put(&o, ");");
+		return;
+	}
+	for (int i = 0; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++) {
+		put(&o, i ? ", " : " ");
+		put_operand(&o, m, f, in, &in->opnd[i]);
+	}
+	put(&o, ";");
+}
