@@ -109,13 +109,17 @@ expect "unknown opcode" 2 "$F/cli/unknown_op.ptx:47:2: unknown opcode 'fmx" \
 	run --spec $F/cli/unknown_op.ini
 
 # ---- kernel faults and limits (exit 2) -----------------------------------
-expect "out-of-bounds store" 2 "oob_store" run --spec $F/cli/oob.ini
-expect "out-of-bounds names the address" 2 "0x" run --spec $F/cli/oob.ini
-expect "partial barrier" 2 "barrier" run --spec $F/cli/barrier.ini
-expect "partial barrier names the kernel" 2 "partial_barrier" run --spec $F/cli/barrier.ini
-expect "runaway loop" 2 "100000" run --spec $F/cli/runaway.ini --max-thread-insts 100000
-expect "runaway loop names the option" 2 "max-thread-insts" \
+expect "out-of-bounds store" 2 "out-of-bounds global store" run --spec $F/cli/oob.ini
+expect "out-of-bounds names kernel, CTA, thread" 2 \
+	"kernel oob_store, CTA (0,0,0), thread (100,0,0)" run --spec $F/cli/oob.ini
+expect "out-of-bounds names the PTX line" 2 "$F/cli/faults.ptx:32" run --spec $F/cli/oob.ini
+expect "partial barrier" 2 "partial barrier: barrier 0 was reached by 32 of the 64 threads" \
+	run --spec $F/cli/barrier.ini
+expect "partial barrier names the kernel" 2 "kernel partial_barrier" run --spec $F/cli/barrier.ini
+expect "runaway loop" 2 "kernel spin_forever exceeded --max-thread-insts 100000" \
 	run --spec $F/cli/runaway.ini --max-thread-insts 100000
+expect "runaway loop, 1e5 notation" 2 "exceeded --max-thread-insts 100000" \
+	run --spec $F/cli/runaway.ini --max-thread-insts 1e5
 
 # ---- successful runs -----------------------------------------------------
 expect "spec: saxpy runs" 0 "outputs" run --spec $F/spec/saxpy.ini --output-dir "$tmp"
@@ -126,7 +130,7 @@ else ok "spec: no temp files left"; fi
 expect "workload runs and verifies" 0 "PASS" run vvadd --size small --verify
 expect "summary has thread insts" 0 "thread insts" run vvadd --size small
 expect "summary names the host counters" 0 "host baseline" run vvadd --size small --verify
-expect "limit on a workload" 2 "max-thread-insts" run vvadd --size small --max-thread-insts 10
+expect "limit on a workload" 2 "vvadd: vvadd.ptx:" run vvadd --size small --max-thread-insts 10
 
 echo "cli tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
