@@ -46,7 +46,7 @@ static const char *open_errno_reason(int e)
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		return "not supported by this kernel or machine (VMs and containers often hide the PMU)";
+		return "not supported by this kernel or machine; VMs and containers often hide the PMU";
 	case EACCES:
 	case EPERM:
 		return "not permitted (see /proc/sys/kernel/perf_event_paranoid)";

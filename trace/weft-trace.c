@@ -112,23 +112,27 @@ static int cmd_list(int argc, char **argv)
 /* ---- progress ------------------------------------------------------------ */
 
 struct progress {
-	int shown;
+	int shown; /* characters of the last progress line, 0 = none */
 };
 
 static void progress_cb(void *user, const char *kernel, uint32_t ctas_done, uint32_t ctas_total,
 			uint64_t thread_insts)
 {
 	struct progress *p = user;
-	fprintf(stderr, "\r%s: CTA %u/%u, %.1e thread insts   ", kernel, ctas_done, ctas_total,
-		(double)thread_insts);
+	int n = fprintf(stderr, "\r%s: CTA %u/%u, %.1e thread insts", kernel, ctas_done,
+			ctas_total, (double)thread_insts);
+	/* Blank what is left of a longer previous line. */
+	if (n > 0 && n - 1 < p->shown)
+		fprintf(stderr, "%*s", p->shown - (n - 1), "");
 	fflush(stderr);
-	p->shown = 1;
+	if (n - 1 > p->shown)
+		p->shown = n - 1;
 }
 
 static void progress_clear(struct progress *p)
 {
 	if (p->shown)
-		fprintf(stderr, "\r%60s\r", "");
+		fprintf(stderr, "\r%*s\r", p->shown, "");
 	p->shown = 0;
 }
 
@@ -154,9 +158,14 @@ static void print_host(const struct weft_hostperf *hp)
 	printf("%-16sCPU reference, wall %.3g s", "host baseline", hp->wall_seconds);
 	for (unsigned i = 0; i < hp->ncounters; i++) {
 		const struct weft_hostperf_counter *c = &hp->counters[i];
-		if (c->available)
-			printf("; %s %llu%s%s%s", c->name, (unsigned long long)c->value,
-			       c->unit[0] ? " " : "", c->unit, c->scaled ? " (scaled)" : "");
+		if (!c->available)
+			continue;
+		if (strcmp(c->unit, "ns") == 0)
+			printf("; %s %.3g s", c->name, (double)c->value * 1e-9);
+		else
+			printf("; %s %llu", c->name, (unsigned long long)c->value);
+		if (c->scaled)
+			printf(" (scaled: multiplexed)");
 	}
 	printf("\n");
 	/* Say which counters were missing and why (reasons usually repeat). */
