@@ -43,7 +43,7 @@ help:
 	@echo "make          build build/libweft.a and bin/weft-*"
 	@echo "make check    unit tests, CLI tests, every workload at small size with --verify"
 	@echo "make bench    emulation speed per workload (thread instructions per second)"
-	@echo "make demo     trace and verify a bundled workload at its default size"
+	@echo "make demo     emulate and verify the bundled workloads at their default size"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make install  copy bin/weft-* to \$$(PREFIX)/bin (PREFIX=/usr/local)"
 
@@ -118,8 +118,12 @@ workload-tests: all
 bench: deps all
 	@sh tests/bench.sh
 
+# One workload's full summary, then every bundled workload verified at its
+# default size.
 demo: deps all
-	bin/weft-trace run vvadd --size default --verify
+	bin/weft-trace run bfs --size default --verify
+	@echo
+	@sh tests/workloads.sh default
 
 ptx:
 	@if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then \

@@ -28,7 +28,7 @@ for w in $names; do
 	secs=$(awk '$1 == "emulation" { print $2 }' "$out")
 	if [ "$rc" -eq 0 ] && grep -q '^verification *PASS' "$out"; then
 		pass=$((pass + 1))
-		printf 'PASS %-12s %14s thread insts  %10s s\n' "$w" "${insts:-?}" "${secs:-?}"
+		printf 'PASS %-12s %14s thread insts  %10s s emulation\n' "$w" "${insts:-?}" "${secs:-?}"
 	else
 		failed=$((failed + 1))
 		printf 'FAIL %-12s exit status %s\n' "$w" "$rc"
