@@ -77,7 +77,7 @@ static int backprop_run_device(void *state, struct weft_ctx *ctx, struct weft_mo
 	struct weft_arg args[] = { WEFT_ARG(ddelta), WEFT_ARG(s->hid), WEFT_ARG(dly),
 				   WEFT_ARG(s->in), WEFT_ARG(dw), WEFT_ARG(doldw) };
 	WEFT_WL_TRY(weft_launch(ctx, mod, "bpnn_adjust_weights",
-				weft_dim3((s->hid + 15) / 16, (s->in + 1 + 15) / 16, 1),
+				weft_dim3((s->in + 1 + 15) / 16, (s->hid + 15) / 16, 1),
 				weft_dim3(16, 16, 1), 0, args, 6, err));
 	WEFT_WL_TRY(weft_memcpy_dtoh(ctx, s->w_dev, dw, wbytes, err));
 	return weft_memcpy_dtoh(ctx, s->oldw_dev, doldw, wbytes, err);

@@ -4,7 +4,10 @@
 //     dw = ETA * delta[j] * ly[k] + MOMENTUM * oldw[k][j]
 //     w[k][j] += dw;  oldw[k][j] = dw.
 // Weights are (in + 1) x (hid + 1), row-major; column 0 is unused as in
-// Rodinia. 2-D grid: x over hidden units, y over input rows.
+// Rodinia. 16x16 blocks: threadIdx.x over hidden units (contiguous in
+// memory), threadIdx.y over input rows; blockIdx.x over groups of 16 input
+// rows (grid x may reach 2^31 - 1 blocks, grid y only 65535), blockIdx.y
+// over groups of 16 hidden units.
 #define ETA 0.3f
 #define MOMENTUM 0.3f
 
@@ -12,8 +15,8 @@ extern "C" __global__ void bpnn_adjust_weights(const float *__restrict__ delta, 
 					       const float *__restrict__ ly, int in,
 					       float *__restrict__ w, float *__restrict__ oldw)
 {
-	int j = blockIdx.x * blockDim.x + threadIdx.x + 1;
-	int k = blockIdx.y * blockDim.y + threadIdx.y;
+	int j = blockIdx.y * blockDim.x + threadIdx.x + 1;
+	int k = blockIdx.x * blockDim.y + threadIdx.y;
 	if (j > hid || k > in)
 		return;
 	int idx = k * (hid + 1) + j;

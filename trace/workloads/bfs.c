@@ -28,7 +28,7 @@ static int bfs_setup(void *state, enum weft_size size, struct weft_error *err)
 	struct bfs_state *s = state;
 	struct weft_rng rng;
 
-	s->n = WEFT_WL_BY_SIZE(size, 400, 30000, 2500000);
+	s->n = WEFT_WL_BY_SIZE(size, 300, 20000, 1500000);
 	if (!(s->row_start = weft_wl_alloc((size_t)s->n + 1, sizeof(int32_t), err)) ||
 	    !(s->cost_dev = weft_wl_alloc(s->n, sizeof(int32_t), err)) ||
 	    !(s->cost_ref = weft_wl_alloc(s->n, sizeof(int32_t), err)) ||

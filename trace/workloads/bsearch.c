@@ -23,7 +23,7 @@ static int bsearch_setup(void *state, enum weft_size size, struct weft_error *er
 	struct weft_rng rng;
 
 	s->n = WEFT_WL_BY_SIZE(size, 1000, 1000, 1 << 20);
-	s->nq = WEFT_WL_BY_SIZE(size, 1000, 1000, 4000000);
+	s->nq = WEFT_WL_BY_SIZE(size, 1000, 1000, 3000000);
 	if (!(s->keys = weft_wl_alloc(s->n, sizeof(int32_t), err)) ||
 	    !(s->vals = weft_wl_alloc(s->n, sizeof(int32_t), err)) ||
 	    !(s->queries = weft_wl_alloc(s->nq, sizeof(int32_t), err)) ||

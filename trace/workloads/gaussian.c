@@ -33,7 +33,7 @@ static int gaussian_setup(void *state, enum weft_size size, struct weft_error *e
 	struct gaussian_state *s = state;
 	struct weft_rng rng;
 
-	s->n = WEFT_WL_BY_SIZE(size, 16, 100, 480);
+	s->n = WEFT_WL_BY_SIZE(size, 14, 85, 400);
 	size_t nn = (size_t)s->n * s->n;
 	if (!(s->a0 = weft_wl_alloc(nn, sizeof(float), err)) ||
 	    !(s->b0 = weft_wl_alloc(s->n, sizeof(float), err)) ||

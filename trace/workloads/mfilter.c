@@ -22,7 +22,7 @@ static int mfilter_setup(void *state, enum weft_size size, struct weft_error *er
 	struct mfilter_state *s = state;
 	struct weft_rng rng;
 
-	s->w = s->h = WEFT_WL_BY_SIZE(size, 100, 100, 4800);
+	s->w = s->h = WEFT_WL_BY_SIZE(size, 100, 100, 4400);
 	size_t n = (size_t)s->w * s->h;
 	if (!(s->in = weft_wl_alloc(n, sizeof(float), err)) ||
 	    !(s->mask = weft_wl_alloc(n, 1, err)) ||
