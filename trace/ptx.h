@@ -90,6 +90,9 @@ enum weft_op {
 	 * d, a (position of the most significant non-sign bit, 0xffffffff if
 	 * none); .shiftamt sets WEFT_F_SHIFTAMT */
 	WEFT_OP_BFIND,
+	/* added by the parser (__dp4a/__dp2a_lo/hi): dp4a.atype.btype d, a, b, c
+	 * (type = atype, type2 = btype); dp2a has mode WEFT_MUL_LO / HI */
+	WEFT_OP_DP4A, WEFT_OP_DP2A,
 	WEFT_OP_COUNT
 };
 const char *weft_op_name(enum weft_op op);

@@ -179,6 +179,7 @@ static void put_opcode(struct out *o, const struct weft_inst *in)
 		put(o, ".sync");
 	switch (op) {
 	case WEFT_OP_MUL: case WEFT_OP_MAD: case WEFT_OP_MUL24: case WEFT_OP_MAD24: case WEFT_OP_MADC:
+	case WEFT_OP_DP2A:
 		if (!weft_ptx_type_is_float(in->type)) {
 			static const char *const mm[] = { "lo", "hi", "wide" };
 			put(o, ".%s", NAME(mm, in->mode));

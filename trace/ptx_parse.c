@@ -263,6 +263,29 @@ static int is_word(struct parser *p, const char *w)
 	return weft_ptx_tok_is(&p->tok, w);
 }
 
+/* A directive, also when glued to its first qualifier as inline asm in
+ * CUDA headers writes it (`.reg.b32 f;`). */
+static int is_dir(struct parser *p, const char *w)
+{
+	size_t n = strlen(w);
+	return p->tok.kind == WEFT_TOK_WORD && p->tok.len >= n && !memcmp(p->tok.s, w, n) &&
+	       (p->tok.len == n || p->tok.s[n] == '.');
+}
+
+/* Consumes a directive matched by is_dir(): the whole token, or just the
+ * directive part of a glued one (the rest stays as the current token). */
+static void eat_dir(struct parser *p, const char *w)
+{
+	uint32_t n = (uint32_t)strlen(w);
+	if (p->tok.len == n) {
+		next(p);
+		return;
+	}
+	p->tok.s += n;
+	p->tok.len -= n;
+	p->tok.col += n;
+}
+
 /* A short printable rendering of the current token for messages. */
 static const char *tok_desc(const struct weft_ptx_tok *t, char *buf, size_t n)
 {
@@ -852,7 +875,7 @@ static void parse_var(struct parser *p, int space, int is_extern, int is_visible
 /* `.reg .b32 %r<42>, %x;` */
 static void parse_reg_decl(struct parser *p)
 {
-	next(p);
+	eat_dir(p, ".reg");
 	struct decl d;
 	parse_decl_quals(p, &d, ".reg");
 	if (d.vec != 1)
@@ -915,14 +938,14 @@ static void parse_param_list(struct parser *p, int which)
 	}
 	for (;;) {
 		struct weft_ptx_tok pt = p->tok;
-		if (!is_word(p, ".param")) {
+		if (!is_dir(p, ".param")) {
 			char b[96];
-			if (is_word(p, ".reg"))
+			if (is_dir(p, ".reg"))
 				fail_tok(p, &pt, ".reg parameters are not supported (nvcc uses .param)");
 			fail_tok(p, &pt, "expected '.param' in the parameter list, found %s",
 				 tok_desc(&pt, b, sizeof(b)));
 		}
-		next(p);
+		eat_dir(p, ".param");
 		struct decl d;
 		parse_decl_quals(p, &d, "parameter");
 		struct weft_ptx_tok nt = p->tok;
@@ -1056,6 +1079,7 @@ static const struct opdef opdefs[] = {
 	{ "shfl", WEFT_OP_SHFL, 1, 1, 4, 5 }, { "vote", WEFT_OP_VOTE, 1, 1, 2, 3 },
 	{ "activemask", WEFT_OP_ACTIVEMASK, 1, 1, 1, 1 }, { "match", WEFT_OP_MATCH, 1, 1, 3, 3 },
 	{ "redux", WEFT_OP_REDUX, 1, 1, 3, 3 }, { "bfind", WEFT_OP_BFIND, 1, 1, 2, 2 },
+	{ "dp4a", WEFT_OP_DP4A, 2, 2, 4, 4 }, { "dp2a", WEFT_OP_DP2A, 2, 2, 4, 4 },
 };
 
 static int op_in(int op, const int *list)
@@ -1118,7 +1142,8 @@ static int apply_mod(struct weft_inst *in, const char *s, int *types, int *ntype
 			return 1;
 		}
 	}
-	if (op_in(op, OPS(WEFT_OP_MUL, WEFT_OP_MAD, WEFT_OP_MUL24, WEFT_OP_MAD24, WEFT_OP_MADC))) {
+	if (op_in(op, OPS(WEFT_OP_MUL, WEFT_OP_MAD, WEFT_OP_MUL24, WEFT_OP_MAD24, WEFT_OP_MADC,
+			  WEFT_OP_DP2A))) {
 		static const char *const mm[] = { "lo", "hi", "wide", NULL };
 		if ((i = piece_in(s, mm)) >= 0) {
 			in->mode = (uint8_t)i;
@@ -1480,15 +1505,32 @@ static int parse_sreg(struct parser *p, const struct weft_ptx_tok *t, struct wef
 
 static int32_t expect_reg(struct parser *p, const struct weft_ptx_tok *t)
 {
-	if (t->kind != WEFT_TOK_WORD || t->s[0] != '%') {
+	if (t->kind != WEFT_TOK_WORD || t->s[0] == '.') {
 		char b[96];
 		fail_tok(p, t, "expected a register, found %s", tok_desc(t, b, sizeof(b)));
 	}
 	const struct binding *b = lookup_local(p, t->s, t->len);
-	if (!b || b->kind != NAME_REG)
+	if (!b || b->kind != NAME_REG) {
+		if (t->s[0] != '%') {
+			char d[96];
+			fail_tok(p, t, "expected a register, found %s", tok_desc(t, d, sizeof(d)));
+		}
 		fail_tok(p, t, "register '%.*s' not declared (add it to a .reg declaration)", (int)t->len,
 			 t->s);
+	}
 	return b->idx;
+}
+
+/* A register operand: %name, or a plain name declared with .reg (inline
+ * asm in the CUDA headers names its temporaries `f`, `r`). */
+static int is_reg_tok(struct parser *p, const struct weft_ptx_tok *t)
+{
+	if (t->kind != WEFT_TOK_WORD || t->s[0] == '.')
+		return 0;
+	if (t->s[0] == '%')
+		return 1;
+	const struct binding *b = lookup_local(p, t->s, t->len);
+	return b && b->kind == NAME_REG;
 }
 
 /* Resolves a variable name to a symbol index, or -1. */
@@ -1529,7 +1571,7 @@ static void parse_address(struct parser *p, struct weft_operand *o)
 	next(p);
 	o->kind = WEFT_OPND_ADDR;
 	struct weft_ptx_tok t = p->tok;
-	if (t.kind == WEFT_TOK_WORD && t.s[0] == '%') {
+	if (is_reg_tok(p, &t)) {
 		o->reg = expect_reg(p, &t);
 		next(p);
 	} else if (t.kind == WEFT_TOK_WORD) {
@@ -1584,7 +1626,7 @@ static void parse_operand(struct parser *p, struct weft_inst *in, int idx)
 				fail_tok(p, &e, "vector operand with more than 4 elements");
 			if (weft_ptx_tok_is(&e, "_"))
 				o->vec_regs[o->nvec++] = WEFT_NO_REG;
-			else if (e.kind == WEFT_TOK_WORD && e.s[0] == '%')
+			else if (is_reg_tok(p, &e))
 				o->vec_regs[o->nvec++] = expect_reg(p, &e);
 			else {
 				char b[96];
@@ -1627,8 +1669,8 @@ static void parse_operand(struct parser *p, struct weft_inst *in, int idx)
 	} else if (weft_ptx_tok_is(&t, "_")) {
 		o->kind = WEFT_OPND_SINK;
 		next(p);
-	} else if (t.kind == WEFT_TOK_WORD && t.s[0] == '%') {
-		if (!parse_sreg(p, &t, o)) {
+	} else if (is_reg_tok(p, &t)) {
+		if (t.s[0] != '%' || !parse_sreg(p, &t, o)) {
 			o->kind = WEFT_OPND_REG;
 			o->reg = expect_reg(p, &t);
 		}
@@ -1991,12 +2033,13 @@ static void parse_body(struct parser *p)
 				next(p);
 				t = p->tok;
 			}
-			if (is_word(p, ".reg") && !is_extern) {
+			if (is_dir(p, ".reg") && !is_extern) {
 				parse_reg_decl(p);
-			} else if (is_word(p, ".shared") || is_word(p, ".local") || is_word(p, ".param")) {
-				int sp = is_word(p, ".shared") ? WEFT_SPACE_SHARED
-				       : is_word(p, ".local") ? WEFT_SPACE_LOCAL : WEFT_SPACE_PARAM;
-				next(p);
+			} else if (is_dir(p, ".shared") || is_dir(p, ".local") || is_dir(p, ".param")) {
+				int sp = is_dir(p, ".shared") ? WEFT_SPACE_SHARED
+				       : is_dir(p, ".local") ? WEFT_SPACE_LOCAL : WEFT_SPACE_PARAM;
+				eat_dir(p, sp == WEFT_SPACE_SHARED ? ".shared"
+					   : sp == WEFT_SPACE_LOCAL ? ".local" : ".param");
 				parse_var(p, sp, is_extern, 0, &t);
 			} else if (is_word(p, ".loc") && !is_extern) {
 				parse_loc(p);
@@ -2308,12 +2351,14 @@ static void parse_module(struct parser *p)
 			struct weft_ptx_tok d = p->tok;
 			if (is_word(p, ".entry") || is_word(p, ".func")) {
 				parse_function(p, is_word(p, ".entry"), vis, ext);
-			} else if (is_word(p, ".global") || is_word(p, ".const") || is_word(p, ".shared") ||
-				   is_word(p, ".local")) {
-				char b[16];
-				snprintf(b, sizeof(b), "%.*s", (int)d.len - 1, d.s + 1);
-				next(p);
-				parse_var(p, space_from(b), ext, vis, &d);
+			} else if (is_dir(p, ".global") || is_dir(p, ".const") || is_dir(p, ".shared") ||
+				   is_dir(p, ".local")) {
+				static const char *const dirs[] = { ".global", ".const", ".shared", ".local" };
+				int k = 0;
+				while (!is_dir(p, dirs[k]))
+					k++;
+				eat_dir(p, dirs[k]);
+				parse_var(p, space_from(dirs[k] + 1), ext, vis, &d);
 			} else {
 				fail_tok(p, &d, "unknown directive '%.*s' at module scope (not in weft's PTX subset, see docs/ptx-subset.md)",
 					 (int)d.len, d.s);

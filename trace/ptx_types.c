@@ -92,6 +92,7 @@ static const char *const op_names[WEFT_OP_COUNT] = {
 	[WEFT_OP_NANOSLEEP] = "nanosleep", [WEFT_OP_SHFL] = "shfl", [WEFT_OP_VOTE] = "vote",
 	[WEFT_OP_ACTIVEMASK] = "activemask", [WEFT_OP_MATCH] = "match",
 	[WEFT_OP_REDUX] = "redux", [WEFT_OP_BFIND] = "bfind",
+	[WEFT_OP_DP4A] = "dp4a", [WEFT_OP_DP2A] = "dp2a",
 };
 
 const char *weft_op_name(enum weft_op op)
