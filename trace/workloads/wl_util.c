@@ -17,6 +17,8 @@ int weft_wl_close(double dev, double ref, double rel_tol, double abs_tol)
 		return isnan(ref) && isnan(dev);
 	if (dev == ref) /* also equal infinities */
 		return 1;
+	if (isinf(dev) || isinf(ref)) /* else inf <= rel * inf would pass */
+		return 0;
 	return fabs(dev - ref) <= abs_tol + rel_tol * fabs(ref);
 }
 
