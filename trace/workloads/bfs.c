@@ -3,8 +3,8 @@
  * from node 0 over a random directed graph in CSR form (Rodinia bfs style).
  * Every level the host clears a device flag, launches bfs_expand and
  * bfs_update, and copies the flag back; it stops when no node was added.
- * Out-degrees are uniform in [2, 10] (mean 6, as in Rodinia's generated
- * graphs), targets uniform, so the graph is an expander of small diameter.
+ * Out-degrees are uniform in [2, 10] (mean 6) and targets uniform, so the
+ * graph has a small diameter (a handful of levels even at millions of nodes).
  * The result is each node's level (cost), -1 when unreachable: exact.
  */
 #include "workload.h"
