@@ -433,7 +433,8 @@ static char *dir_of(const char *path)
 
 static const char *const kernel_keys[] = { "ptx", "name", "grid", "block", "shared", NULL };
 static const char *const buffer_keys[] = { "type", "count", "init", "start", "step", "seed",
-					   "min", "max", "file", "output", NULL };
+					   "min", "max", "file", "output", "expect",
+					   "rel_tol", "abs_tol", NULL };
 
 static int check_keys(struct parse *p, uint32_t sec, const char *const *keys, const char *what)
 {
@@ -669,6 +670,37 @@ static int do_buffer(struct parse *p, struct weft_spec *spec, uint32_t sec,
 				    type_info[b->type].name, (unsigned long long)(b->count * esz));
 		}
 	}
+	if ((e = find(p, sec, "expect"))) {
+		uint64_t size;
+		if (!*e->value)
+			return perr(p, e->line, WEFT_ERR_INPUT, "empty expect path");
+		if (!(b->expect = join(spec->dir, e->value)))
+			return perr(p, e->line, WEFT_ERR_NOMEM, "out of memory");
+		b->expect_line = e->line;
+		if (file_size(b->expect, &size, &why))
+			return perr(p, e->line, WEFT_ERR_INPUT, "cannot read expect file %s: %s",
+				    b->expect, why);
+		if (size != b->count * esz)
+			return perr(p, e->line, WEFT_ERR_INPUT,
+				    "expect file %s has %llu bytes but %llu %s elements need %llu",
+				    b->expect, (unsigned long long)size, (unsigned long long)b->count,
+				    type_info[b->type].name, (unsigned long long)(b->count * esz));
+	}
+	static const char *const tols[] = { "rel_tol", "abs_tol" };
+	for (int t = 0; t < 2; t++) {
+		double *dst = t ? &b->abs_tol : &b->rel_tol;
+		if (!(e = find(p, sec, tols[t])))
+			continue;
+		if (!b->expect)
+			return perr(p, e->line, WEFT_ERR_INPUT, "`%s` only applies with `expect = FILE`",
+				    tols[t]);
+		if (!type_info[b->type].is_float)
+			return perr(p, e->line, WEFT_ERR_INPUT,
+				    "`%s` applies to f32/f64 buffers; integers compare exactly", tols[t]);
+		if (parse_double(e->value, dst) || !(*dst >= 0) || isinf(*dst))
+			return perr(p, e->line, WEFT_ERR_INPUT,
+				    "bad %s `%s`: want a finite number >= 0", tols[t], e->value);
+	}
 	if ((e = find(p, sec, "output"))) {
 		if (!*e->value)
 			return perr(p, e->line, WEFT_ERR_INPUT, "empty output path");
@@ -794,6 +826,7 @@ void weft_spec_free(struct weft_spec *spec)
 		free(spec->buffers[i].name);
 		free(spec->buffers[i].file);
 		free(spec->buffers[i].output);
+		free(spec->buffers[i].expect);
 	}
 	for (uint32_t i = 0; i < spec->nargs; i++)
 		free(spec->args[i].label);
@@ -1108,8 +1141,93 @@ static int write_atomic(const char *path, const void *data, size_t len, struct w
 	return 0;
 }
 
+/* Reads element i of type t as a double / a raw integer (for messages). */
+static double elem_f(enum weft_spec_type t, const uint8_t *p)
+{
+	if (t == WEFT_SPEC_F32) {
+		float f;
+		memcpy(&f, p, 4);
+		return f;
+	}
+	double d;
+	memcpy(&d, p, 8);
+	return d;
+}
+
+static int64_t elem_s(enum weft_spec_type t, const uint8_t *p)
+{
+	uint64_t u = 0;
+	unsigned n = type_info[t].size;
+	for (unsigned i = 0; i < n; i++)
+		u |= (uint64_t)p[i] << (8 * i);
+	if (n < 8 && (u >> (8 * n - 1)) & 1)
+		u |= ~(uint64_t)0 << (8 * n); /* sign-extend */
+	return (int64_t)u;
+}
+
+static uint64_t elem_u(enum weft_spec_type t, const uint8_t *p)
+{
+	uint64_t u = 0;
+	for (unsigned i = 0; i < type_info[t].size; i++)
+		u |= (uint64_t)p[i] << (8 * i);
+	return u;
+}
+
+/* Compares the device contents of b with its expect file. */
+static int compare_expect(const struct weft_spec *spec, const struct weft_spec_buffer *b,
+			  const uint8_t *dev, struct weft_error *err)
+{
+	unsigned esz = type_info[b->type].size;
+	size_t bytes = (size_t)(b->count * esz);
+	uint8_t *exp = malloc(bytes ? bytes : 1);
+	if (!exp)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for [buffer %s] expect",
+				      b->name);
+	FILE *f = fopen(b->expect, "rb");
+	size_t got = f ? fread(exp, 1, bytes, f) : 0;
+	if (f)
+		fclose(f);
+	if (got != bytes) {
+		free(exp);
+		return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->expect_line, 0,
+				     "[buffer %s]: cannot read %zu bytes from %s", b->name, bytes,
+				     b->expect);
+	}
+	int rc = 0;
+	for (uint64_t i = 0; i < b->count && !rc; i++) {
+		const uint8_t *d = dev + i * esz, *e = exp + i * esz;
+		if (type_info[b->type].is_float) {
+			double dv = elem_f(b->type, d), ev = elem_f(b->type, e);
+			int ok = (isnan(dv) && isnan(ev)) ||
+				 (!isnan(dv) && !isnan(ev) &&
+				  (dv == ev || fabs(dv - ev) <= b->abs_tol + b->rel_tol * fabs(ev)));
+			if (!ok)
+				rc = weft_error_at(err, WEFT_ERR_VERIFY, spec->path, b->expect_line, 0,
+						   "[buffer %s] element %llu is %.9g, %s expects %.9g "
+						   "(rel_tol %g, abs_tol %g)",
+						   b->name, (unsigned long long)i, dv, b->expect, ev,
+						   b->rel_tol, b->abs_tol);
+		} else if (memcmp(d, e, esz) != 0) {
+			if (type_info[b->type].is_signed)
+				rc = weft_error_at(err, WEFT_ERR_VERIFY, spec->path, b->expect_line, 0,
+						   "[buffer %s] element %llu is %lld, %s expects %lld",
+						   b->name, (unsigned long long)i,
+						   (long long)elem_s(b->type, d), b->expect,
+						   (long long)elem_s(b->type, e));
+			else
+				rc = weft_error_at(err, WEFT_ERR_VERIFY, spec->path, b->expect_line, 0,
+						   "[buffer %s] element %llu is %llu, %s expects %llu",
+						   b->name, (unsigned long long)i,
+						   (unsigned long long)elem_u(b->type, d), b->expect,
+						   (unsigned long long)elem_u(b->type, e));
+		}
+	}
+	free(exp);
+	return rc;
+}
+
 int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
-		  const struct weft_spec_run_opts *opts, struct weft_error *err)
+		  struct weft_spec_run_opts *opts, struct weft_error *err)
 {
 	struct weft_module *mod;
 	uint64_t *dptr = NULL;
@@ -1164,6 +1282,7 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 			      spec->nargs, err)))
 		goto out;
 
+	/* Outputs first, so that a mismatching result can still be inspected. */
 	for (uint32_t i = 0; i < spec->nbuffers; i++) {
 		const struct weft_spec_buffer *b = &spec->buffers[i];
 		char path[PATH_MAX];
@@ -1183,6 +1302,25 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 			weft_error_prefix(err, "[buffer %s] output: ", b->name);
 			goto out;
 		}
+		free(host);
+		host = NULL;
+	}
+	for (uint32_t i = 0; i < spec->nbuffers; i++) {
+		const struct weft_spec_buffer *b = &spec->buffers[i];
+		if (!b->expect)
+			continue;
+		size_t bytes = (size_t)(b->count * type_info[b->type].size);
+		host = malloc(bytes);
+		if (!host) {
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for [buffer %s]",
+					    b->name);
+			goto out;
+		}
+		if ((rc = weft_memcpy_dtoh(ctx, host, dptr[i], bytes, err)) ||
+		    (rc = compare_expect(spec, b, host, err)))
+			goto out;
+		if (opts)
+			opts->compared++;
 		free(host);
 		host = NULL;
 	}

@@ -21,6 +21,10 @@
  *     x = buffer:x
  *     y = buffer:y
  *
+ * A buffer may name an `expect = FILE` to compare with after the run; a
+ * mismatch is WEFT_ERR_VERIFY (exit status 1), reported after the outputs
+ * are written.
+ *
  * weft_spec_load() parses and checks the file on its own (syntax, unknown
  * sections and keys, numbers, buffer references, input files);
  * weft_spec_check_args() checks the [args] against the kernel's PTX
@@ -74,6 +78,12 @@ struct weft_spec_buffer {
 	char *file;                /* init = file: resolved path */
 	char *output;              /* as written (relative to the output dir), or NULL */
 	uint32_t output_line;
+	/* After the run, compare with this file (raw, count elements): exact for
+	 * integers; floats match when |dev - exp| <= abs_tol + rel_tol * |exp|
+	 * (NaN matches only NaN). */
+	char *expect;              /* resolved path, or NULL */
+	uint32_t expect_line;
+	double rel_tol, abs_tol;
 };
 
 struct weft_spec_arg {
@@ -115,12 +125,17 @@ int weft_spec_check_args(const struct weft_spec *spec, const struct weft_ptx_mod
 struct weft_spec_run_opts {
 	/* Where relative `output =` paths go; NULL = the spec file's directory. */
 	const char *output_dir;
+	/* Out: how many buffers were compared with their `expect` file (all
+	 * matched when weft_spec_run returns 0). */
+	uint32_t compared;
 };
 
 /* Loads the PTX into ctx, checks the arguments, creates and fills the
- * buffers, launches, and writes the outputs (temp file, fsync, rename). */
+ * buffers, launches, writes the outputs (temp file, fsync, rename), then
+ * compares the buffers that have `expect`. Returns WEFT_ERR_VERIFY on the
+ * first mismatch (the element, both values and the tolerance in err). */
 int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
-		  const struct weft_spec_run_opts *opts, struct weft_error *err);
+		  struct weft_spec_run_opts *opts, struct weft_error *err);
 
 /* The path an output buffer is written to (joins output_dir or spec->dir). */
 const char *weft_spec_output_path(const struct weft_spec *spec, const struct weft_spec_buffer *b,

@@ -215,14 +215,15 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 {
 	struct weft_spec *spec;
 	struct weft_error err;
-	struct weft_spec_run_opts opts = { outdir };
+	struct weft_spec_run_opts opts = { outdir, 0 };
+	uint32_t nexpect = 0;
 	int rc;
 
 	if ((rc = weft_spec_load(path, &spec, &err)))
 		return report_error(&err, rc);
 	rc = weft_spec_run(spec, ctx, &opts, &err);
 	progress_clear(prog);
-	if (rc) {
+	if (rc && rc != WEFT_ERR_VERIFY) {
 		weft_spec_free(spec);
 		return report_error(&err, rc);
 	}
@@ -236,6 +237,7 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 	for (uint32_t i = 0; i < spec->nbuffers; i++) {
 		const struct weft_spec_buffer *b = &spec->buffers[i];
 		char p[4096];
+		nexpect += b->expect != NULL;
 		if (!b->output)
 			continue;
 		printf("%-16s%s -> %s (%llu x %s)\n", any ? "" : "outputs", b->name,
@@ -243,8 +245,17 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 		       (unsigned long long)b->count, weft_spec_type_name(b->type));
 		any = 1;
 	}
-	printf("%-16snot run (a spec has no CPU reference)\n", "verification");
+	if (!nexpect)
+		printf("%-16snot run (no `expect =` in the spec)\n", "verification");
+	else if (rc == 0)
+		printf("%-16sPASS (%u of %u buffers match their expect file)\n", "verification",
+		       opts.compared, nexpect);
+	else
+		printf("%-16sFAIL\n", "verification");
+	fflush(stdout);
 	weft_spec_free(spec);
+	if (rc)
+		return report_error(&err, rc);
 	return 0;
 }
 

@@ -121,8 +121,15 @@ expect "runaway loop" 2 "kernel spin_forever exceeded --max-thread-insts 100000"
 expect "runaway loop, 1e5 notation" 2 "exceeded --max-thread-insts 100000" \
 	run --spec $F/cli/runaway.ini --max-thread-insts 1e5
 
+# ---- verification failure (exit 1) ----------------------------------------
+expect "spec: expect mismatch" 1 \
+	"$F/cli/mismatch.ini:21: [buffer y] element 0 is 0.0593189895, $F/cli/../spec/saxpy-y.expected.bin expects -0.0508512631 (rel_tol 1e-06, abs_tol 0)" \
+	run --spec $F/cli/mismatch.ini
+expect "spec: mismatch summary says FAIL" 1 "verification    FAIL" run --spec $F/cli/mismatch.ini
+
 # ---- successful runs -----------------------------------------------------
-expect "spec: saxpy runs" 0 "outputs" run --spec $F/spec/saxpy.ini --output-dir "$tmp"
+expect "spec: saxpy runs and matches" 0 "verification    PASS (1 of 1 buffers match" \
+	run --spec $F/spec/saxpy.ini --output-dir "$tmp"
 if cmp -s "$tmp/saxpy-y.bin" $F/spec/saxpy-y.expected.bin; then ok "spec: saxpy output matches"
 else : >"$tmp/out"; : >"$tmp/err"; bad "spec: saxpy output" "$tmp/saxpy-y.bin differs from $F/spec/saxpy-y.expected.bin"; fi
 if ls "$tmp" | grep -q '\.tmp\.'; then : >"$tmp/out"; : >"$tmp/err"; bad "spec: no temp files left" "found $(ls "$tmp")"

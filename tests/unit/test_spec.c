@@ -146,11 +146,58 @@ static void test_syntax_errors(void **state)
 	expect_error(variant("ptx = saxpy.ptx", "ptx saxpy.ptx"), 3, "not an INI line");
 	expect_error(variant("[args]", "[args"), 23, "not an INI line");
 	expect_error(variant("block = 256,1,1", "block = 64,32"), 6, "more than 1024 threads");
+	expect_error(variant("output = y.bin", "rel_tol = 1e-6"), 22, "only applies with `expect = FILE`");
+	expect_error(variant("output = y.bin", "expect = nope.bin"), 22, "cannot read expect file dir/nope.bin");
 	char longline[400];
 	memset(longline, 'a', sizeof(longline));
 	memcpy(longline, "; ", 2);
 	longline[sizeof(longline) - 1] = 0;
 	expect_error(variant("; saxpy", longline), 1, "line is too long");
+}
+
+/* Needs the working directory to be the repository root (as `make unit`). */
+static void test_fixture_files(void **state)
+{
+	(void)state;
+	struct weft_spec *spec;
+	struct weft_error err;
+	const char *ini = "tests/fixtures/spec/saxpy.ini";
+	assert_int_equal(weft_spec_load(ini, &spec, &err), 0);
+	assert_string_equal(spec->ptx, "tests/fixtures/spec/saxpy.ptx");
+	assert_string_equal(spec->buffers[1].expect, "tests/fixtures/spec/saxpy-y.expected.bin");
+	assert_true(spec->buffers[1].rel_tol == 0 && spec->buffers[1].abs_tol == 0);
+	weft_spec_free(spec);
+
+	static const char bad_count[] =
+		"[kernel]\nptx = saxpy.ptx\nname = saxpy\ngrid = 4\nblock = 256\n"
+		"[buffer y]\ntype = f32\ncount = 999\nexpect = saxpy-y.expected.bin\n"
+		"[args]\ny = buffer:y\n";
+	assert_int_equal(weft_spec_parse(bad_count, strlen(bad_count), "tests/fixtures/spec/t.ini",
+					 &spec, &err),
+			 WEFT_ERR_INPUT);
+	assert_int_equal(err.line, 9);
+	assert_non_null(strstr(err.message, "has 4000 bytes but 999 f32 elements need 3996"));
+
+	static const char int_tol[] =
+		"[kernel]\nptx = saxpy.ptx\nname = saxpy\ngrid = 4\nblock = 256\n"
+		"[buffer y]\ntype = u32\ncount = 1000\nexpect = saxpy-y.expected.bin\nabs_tol = 1\n"
+		"[args]\ny = buffer:y\n";
+	assert_int_equal(weft_spec_parse(int_tol, strlen(int_tol), "tests/fixtures/spec/t.ini",
+					 &spec, &err),
+			 WEFT_ERR_INPUT);
+	assert_int_equal(err.line, 10);
+	assert_non_null(strstr(err.message, "integers compare exactly"));
+
+	/* init = file without count takes the count from the file size */
+	static const char from_file[] =
+		"[kernel]\nptx = saxpy.ptx\nname = saxpy\ngrid = 4\nblock = 256\n"
+		"[buffer y]\ntype = f64\ninit = file\nfile = saxpy-y.expected.bin\n"
+		"[args]\ny = buffer:y\n";
+	assert_int_equal(weft_spec_parse(from_file, strlen(from_file), "tests/fixtures/spec/t.ini",
+					 &spec, &err),
+			 0);
+	assert_int_equal(spec->buffers[0].count, 500);
+	weft_spec_free(spec);
 }
 
 static void test_indented_keys(void **state)
@@ -234,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_indented_keys),
+		cmocka_unit_test(test_fixture_files),
 		cmocka_unit_test(test_args_against_kernel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
