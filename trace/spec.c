@@ -1108,8 +1108,8 @@ static int write_atomic(const char *path, const void *data, size_t len, struct w
 		return weft_error_set(err, WEFT_ERR_INPUT, "output path too long: %s", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
-		return weft_error_set(err, WEFT_ERR_IO, "cannot create %s: %s (does the directory exist?)",
-				      tmp, strerror(errno));
+		return weft_error_set(err, WEFT_ERR_IO, "cannot create a temporary file next to %s: %s",
+				      path, strerror(errno));
 	const uint8_t *p = data;
 	size_t left = len;
 	while (left) {
@@ -1243,6 +1243,31 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 	}
 	if ((rc = weft_spec_check_args(spec, weft_module_ptx(mod), err)))
 		return rc;
+	/* Fail before a long emulation, not after it, when an output cannot be
+	 * written. */
+	for (uint32_t i = 0; i < spec->nbuffers; i++) {
+		const struct weft_spec_buffer *b = &spec->buffers[i];
+		char path[PATH_MAX];
+		if (!b->output)
+			continue;
+		weft_spec_output_path(spec, b, opts ? opts->output_dir : NULL, path, sizeof(path));
+		char *dir = dir_of(path);
+		if (!dir)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
+		struct stat st;
+		int bad = stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0;
+		int e = errno;
+		if (bad)
+			weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->output_line, 0,
+				      "[buffer %s]: cannot write output %s: directory %s %s", b->name,
+				      path, dir,
+				      stat(dir, &st) != 0	 ? "does not exist"
+				      : !S_ISDIR(st.st_mode) ? "is not a directory"
+							     : strerror(e));
+		free(dir);
+		if (bad)
+			return WEFT_ERR_INPUT;
+	}
 
 	dptr = calloc(spec->nbuffers ? spec->nbuffers : 1, sizeof(*dptr));
 	args = calloc(spec->nargs ? spec->nargs : 1, sizeof(*args));

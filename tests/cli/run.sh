@@ -103,6 +103,10 @@ expect "spec: missing kernel" 2 \
 	"$F/cli/no_kernel.ini:4: kernel \`saxpi\` is not defined in $F/cli/../spec/saxpy.ptx (kernels there: saxpy)" \
 	run --spec $F/cli/no_kernel.ini
 
+expect "spec: output directory missing" 2 \
+	"$F/spec/saxpy.ini:25: [buffer y]: cannot write output $tmp/nodir/saxpy-y.bin: directory $tmp/nodir does not exist" \
+	run --spec $F/spec/saxpy.ini --output-dir "$tmp/nodir"
+
 # ---- PTX errors (exit 2, PTX file:line:column) --------------------------
 expect "malformed PTX" 2 "$F/cli/malformed.ptx:44:27: expected ']'" run --spec $F/cli/malformed.ini
 expect "unknown opcode" 2 "$F/cli/unknown_op.ptx:47:2: unknown opcode 'fmx" \
