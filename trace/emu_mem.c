@@ -99,7 +99,12 @@ void weft_emu_where(const struct weft_emu_launch *L, const struct weft_emu_warp 
 	if (ei) {
 		const struct weft_ptx_module *m = L->mod->ptx;
 		char inst[160], src[300] = "";
-		weft_ptx_format_inst(m, &m->funcs[ei->src_func], &ei->in, inst, sizeof(inst));
+		/* format the instruction as written: ei->in has registers renumbered */
+		const struct weft_ptx_func *sf = &m->funcs[ei->src_func];
+		if (ei->src_pc < sf->ninsts)
+			weft_ptx_format_inst(m, sf, &sf->insts[ei->src_pc], inst, sizeof(inst));
+		else
+			snprintf(inst, sizeof(inst), "end of kernel");
 		if (ei->in.pos.src_line && ei->in.pos.src_file >= 0 &&
 		    (uint32_t)ei->in.pos.src_file < m->nfiles && m->files[ei->in.pos.src_file])
 			snprintf(src, sizeof(src), ", %s:%u", m->files[ei->in.pos.src_file], ei->in.pos.src_line);

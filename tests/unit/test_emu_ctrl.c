@@ -1,0 +1,454 @@
+/*
+ * test_emu_ctrl.c - control flow and scheduling of the emulator: divergence
+ * and reconvergence at immediate post-dominators (results and exact warp
+ * instruction counts), nested if/else, loops with divergent trip counts,
+ * predication, barriers (correct, thread-count form, bar.red, partial ->
+ * error), exited threads at barriers, a spin-wait between warps (forward
+ * progress), runaway loops (WEFT_ERR_LIMIT), trap, and the observer.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "emu_testutil.h"
+
+#define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+/* Runs kernel k(u64 out) over block threads (1 CTA unless grid given);
+ * fills out (n u32) and returns the error code. */
+static int run_out(const char *ptx, uint32_t grid, uint32_t block, uint32_t *out, uint32_t n,
+		   const struct weft_ctx_options *o, struct weft_ctx_stats *st)
+{
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(ptx, &mod, o);
+	if (!ctx)
+		return op_err.code;
+	uint64_t d;
+	int rc = weft_malloc(ctx, (size_t)n * 4, &d, &op_err);
+	if (!rc) {
+		struct weft_arg args[] = { WEFT_ARG(d) };
+		rc = weft_launch(ctx, mod, "k", weft_dim3(grid, 1, 1), weft_dim3(block, 1, 1), 0, args, 1, &op_err);
+	}
+	if (!rc && out)
+		rc = weft_memcpy_dtoh(ctx, out, d, (size_t)n * 4, &op_err);
+	if (st)
+		*st = *weft_ctx_stats(ctx);
+	weft_ctx_destroy(ctx);
+	return rc;
+}
+
+static const char *ifelse_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"and.b32 %r2, %r1, 1;\n"
+	"setp.eq.s32 %p1, %r2, 0;\n"
+	"@%p1 bra EVEN;\n"
+	"mov.u32 %r3, 100;\n"
+	"bra DONE;\n"
+	"EVEN:\n"
+	"mov.u32 %r3, 200;\n"
+	"DONE:\n"
+	"add.s32 %r3, %r3, %r1;\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r3;\n"
+	"ret;\n}\n";
+
+static void test_ifelse_reconverges(void **state)
+{
+	(void)state;
+	uint32_t out[32];
+	struct weft_ctx_stats st;
+	assert_int_equal(run_out(ifelse_ptx, 1, 32, out, 32, NULL, &st), 0);
+	for (uint32_t i = 0; i < 32; i++)
+		assert_int_equal(out[i], (i & 1 ? 100 : 200) + i);
+	/* 5 before the branch, 2 on the odd path, 1 on the even path, and the
+	 * 5 after the join once: had the paths not reconverged, 18 */
+	assert_int_equal(st.warp_insts, 13);
+	assert_int_equal(st.thread_insts, 4 * 32 + 16 /* guarded bra: guard-true lanes */ + 16 * 2 + 16 + 5 * 32);
+}
+
+static const char *nested_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"and.b32 %r2, %r1, 3;\n"
+	"setp.lt.u32 %p1, %r2, 2;\n"
+	"@!%p1 bra HI;\n"
+	"setp.eq.u32 %p2, %r2, 0;\n"
+	"@%p2 bra Z;\n"
+	"mov.u32 %r3, 11;\n"
+	"bra J1;\n"
+	"Z: mov.u32 %r3, 10;\n"
+	"J1: add.s32 %r3, %r3, 100;\n"
+	"bra J2;\n"
+	"HI: setp.eq.u32 %p3, %r2, 2;\n"
+	"selp.u32 %r3, 12, 13, %p3;\n"
+	"J2: mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r3;\n"
+	"ret;\n}\n";
+
+static void test_nested(void **state)
+{
+	(void)state;
+	uint32_t out[64];
+	struct weft_ctx_stats st;
+	assert_int_equal(run_out(nested_ptx, 1, 64, out, 64, NULL, &st), 0);
+	for (uint32_t i = 0; i < 64; i++) {
+		uint32_t m = i & 3;
+		assert_int_equal(out[i], m == 0 ? 110 : m == 1 ? 111 : m == 2 ? 12 : 13);
+	}
+	/* per warp: 5 + inner(2 + 2 + 1 + 2) + hi(2) + tail 4 = 18 */
+	assert_int_equal(st.warp_insts, 2 * 18);
+}
+
+static const char *loop_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"mov.u32 %r3, 0;\n"
+	"mov.u32 %r4, 0;\n"
+	"setp.eq.s32 %p1, %r1, 0;\n"
+	"@%p1 bra END;\n"
+	"LOOP:\n"
+	"add.s32 %r3, %r3, %r4;\n"
+	"add.s32 %r4, %r4, 1;\n"
+	"setp.lt.u32 %p2, %r4, %r1;\n"
+	"@%p2 bra LOOP;\n"
+	"END:\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r3;\n"
+	"ret;\n}\n";
+
+static void test_divergent_loop(void **state)
+{
+	(void)state;
+	uint32_t out[32];
+	struct weft_ctx_stats st;
+	assert_int_equal(run_out(loop_ptx, 1, 32, out, 32, NULL, &st), 0);
+	for (uint32_t i = 0; i < 32; i++)
+		assert_int_equal(out[i], i * (i - 1) / 2 * (i > 0));
+	/* 6 + 31 iterations x 4 + 4 after the loop, once */
+	assert_int_equal(st.warp_insts, 6 + 31 * 4 + 4);
+}
+
+static const char *bar_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	".shared .align 4 .b8 sm[256];\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"shl.b32 %r2, %r1, 2;\n"
+	"mov.u32 %r3, sm;\n"
+	"add.s32 %r4, %r3, %r2;\n"
+	"mul.lo.s32 %r5, %r1, 3;\n"
+	"st.shared.u32 [%r4], %r5;\n"
+	"bar.sync 0;\n"
+	"sub.s32 %r6, 63, %r1;\n"
+	"shl.b32 %r6, %r6, 2;\n"
+	"add.s32 %r6, %r3, %r6;\n"
+	"ld.shared.u32 %r7, [%r6];\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r7;\n"
+	"ret;\n}\n";
+
+static void test_barrier_shared(void **state)
+{
+	(void)state;
+	uint32_t out[128];
+	assert_int_equal(run_out(bar_ptx, 2, 64, out, 64, NULL, NULL), 0);
+	for (uint32_t i = 0; i < 64; i++)
+		assert_int_equal(out[i], (63 - i) * 3);
+	/* quantum 1: warps switch after every instruction, same result */
+	struct weft_ctx_options o = { 0 };
+	o.quantum = 1;
+	assert_int_equal(run_out(bar_ptx, 2, 64, out, 64, &o, NULL), 0);
+	for (uint32_t i = 0; i < 64; i++)
+		assert_int_equal(out[i], (63 - i) * 3);
+}
+
+static const char *partial_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"setp.ge.u32 %p1, %r1, 16;\n"
+	"@%p1 bra SKIP;\n"
+	"bar.sync 0;\n"
+	"SKIP:\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r1;\n"
+	"ret;\n}\n";
+
+static void test_partial_barrier(void **state)
+{
+	(void)state;
+	int rc = run_out(partial_ptx, 1, 32, NULL, 32, NULL, NULL);
+	assert_int_equal(rc, WEFT_ERR_RUNTIME);
+	assert_non_null(strstr(op_err.message, "partial barrier"));
+	assert_non_null(strstr(op_err.message, "16 of the 32"));
+	assert_non_null(strstr(op_err.message, "kernel k"));
+	assert_non_null(strstr(op_err.message, "CTA (0,0,0)"));
+	assert_non_null(strstr(op_err.message, "bar.sync"));
+	assert_int_equal(op_err.line, 13);
+	/* across warps: warp 1 never reaches it */
+	rc = run_out(partial_ptx, 1, 64, NULL, 64, NULL, NULL);
+	assert_int_equal(rc, WEFT_ERR_RUNTIME);
+}
+
+/* Threads that exited do not count: warp 1 exits, warp 0 syncs alone. */
+static const char *exited_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"setp.ge.u32 %p1, %r1, 40;\n"
+	"@%p1 exit;\n"
+	"bar.sync 0;\n"
+	"bar.sync 0;\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r1;\n"
+	"ret;\n}\n";
+
+static void test_exited_threads_barrier(void **state)
+{
+	(void)state;
+	uint32_t out[64] = { 0 };
+	assert_int_equal(run_out(exited_ptx, 1, 64, out, 64, NULL, NULL), 0);
+	for (uint32_t i = 0; i < 64; i++)
+		assert_int_equal(out[i], i < 40 ? i : 0);
+}
+
+/* bar.sync with a thread count, and bar.red.popc / .and / .or. */
+static const char *barred_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<6>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"bar.sync 1, 96;\n"
+	"and.b32 %r2, %r1, 3;\n"
+	"setp.eq.u32 %p1, %r2, 0;\n"
+	"bar.red.popc.u32 %r3, 0, %p1;\n"
+	"setp.lt.u32 %p2, %r1, 200;\n"
+	"bar.red.and.pred %p3, 0, %p2;\n"
+	"selp.u32 %r4, 1000, 0, %p3;\n"
+	"add.s32 %r3, %r3, %r4;\n"
+	"setp.eq.u32 %p4, %r1, 5;\n"
+	"bar.red.or.pred %p5, 0, !%p4;\n"
+	"selp.u32 %r4, 10000, 0, %p5;\n"
+	"add.s32 %r3, %r3, %r4;\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r3;\n"
+	"ret;\n}\n";
+
+static void test_bar_red(void **state)
+{
+	(void)state;
+	uint32_t out[96];
+	assert_int_equal(run_out(barred_ptx, 1, 96, out, 96, NULL, NULL), 0);
+	for (uint32_t i = 0; i < 96; i++)
+		assert_int_equal(out[i], 24 + 1000 + 10000);
+}
+
+/* Warp 0 spins on a shared flag that warp 1 sets after some work. */
+static const char *spin_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	".shared .align 4 .u32 flag;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"setp.lt.u32 %p1, %r1, 32;\n"
+	"@%p1 bra WAIT;\n"
+	"mov.u32 %r2, 0;\n"
+	"WORK: add.s32 %r2, %r2, 1;\n"
+	"setp.lt.u32 %p2, %r2, 500;\n"
+	"@%p2 bra WORK;\n"
+	"mov.u32 %r5, 7;\n"
+	"st.volatile.shared.u32 [flag], %r5;\n"
+	"bra OUT;\n"
+	"WAIT: ld.volatile.shared.u32 %r5, [flag];\n"
+	"setp.eq.u32 %p3, %r5, 0;\n"
+	"@%p3 bra WAIT;\n"
+	"OUT: mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r5;\n"
+	"ret;\n}\n";
+
+static void test_spin_wait_progress(void **state)
+{
+	(void)state;
+	uint32_t out[64];
+	struct weft_ctx_options o = { 0 };
+	o.max_thread_insts = 10000000;
+	assert_int_equal(run_out(spin_ptx, 1, 64, out, 64, &o, NULL), 0);
+	for (uint32_t i = 0; i < 64; i++)
+		assert_int_equal(out[i], 7);
+}
+
+static const char *runaway_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .b32 %r<4>;\n"
+	"mov.u32 %r1, 0;\n"
+	"L: add.s32 %r1, %r1, 1;\n"
+	"bra L;\n"
+	"}\n";
+
+static void test_runaway_limit(void **state)
+{
+	(void)state;
+	struct weft_ctx_options o = { 0 };
+	o.max_thread_insts = 100000;
+	int rc = run_out(runaway_ptx, 1, 32, NULL, 1, &o, NULL);
+	assert_int_equal(rc, WEFT_ERR_LIMIT);
+	assert_non_null(strstr(op_err.message, "kernel k exceeded --max-thread-insts 100000"));
+	assert_non_null(strstr(op_err.message, "infinite loop?"));
+}
+
+static const char *trap_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"setp.eq.u32 %p1, %r1, 3;\n"
+	"@%p1 trap;\n"
+	"ret;\n}\n";
+
+static void test_trap(void **state)
+{
+	(void)state;
+	int rc = run_out(trap_ptx, 1, 32, NULL, 1, NULL, NULL);
+	assert_int_equal(rc, WEFT_ERR_RUNTIME);
+	assert_non_null(strstr(op_err.message, "trap"));
+	assert_non_null(strstr(op_err.message, "thread (3,0,0)"));
+}
+
+/* Predicated (guarded) non-branch instructions. */
+static const char *pred_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"mov.u32 %r2, 5;\n"
+	"setp.gt.u32 %p1, %r1, 10;\n"
+	"@%p1 mov.u32 %r2, 9;\n"
+	"@!%p1 add.s32 %r2, %r2, %r1;\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r2;\n"
+	"ret;\n}\n";
+
+static void test_predication(void **state)
+{
+	(void)state;
+	uint32_t out[32];
+	struct weft_ctx_stats st;
+	assert_int_equal(run_out(pred_ptx, 1, 32, out, 32, NULL, &st), 0);
+	for (uint32_t i = 0; i < 32; i++)
+		assert_int_equal(out[i], i > 10 ? 9 : 5 + i);
+	assert_int_equal(st.warp_insts, 10);
+	assert_int_equal(st.thread_insts, 8 * 32 + 21 + 11);
+}
+
+/* Observer: every warp instruction, CTA and launch boundaries, addresses. */
+struct obs_count {
+	int launches, ctas_b, ctas_e, ends;
+	uint64_t insts, stores, store_lanes;
+	int addr_ok;
+};
+static int ob_lb(void *u, const struct weft_module *m, uint32_t k, struct weft_dim3 g, struct weft_dim3 b,
+		 uint32_t dyn, struct weft_error *e)
+{
+	(void)m, (void)k, (void)g, (void)b, (void)dyn, (void)e;
+	((struct obs_count *)u)->launches++;
+	return 0;
+}
+static int ob_le(void *u, struct weft_error *e)
+{
+	(void)e;
+	((struct obs_count *)u)->ends++;
+	return 0;
+}
+static int ob_cb(void *u, uint32_t c, struct weft_error *e)
+{
+	(void)c, (void)e;
+	((struct obs_count *)u)->ctas_b++;
+	return 0;
+}
+static int ob_ce(void *u, uint32_t c, struct weft_error *e)
+{
+	(void)c, (void)e;
+	((struct obs_count *)u)->ctas_e++;
+	return 0;
+}
+static int ob_wi(void *u, const struct weft_warp_event *ev, struct weft_error *e)
+{
+	(void)e;
+	struct obs_count *o = u;
+	o->insts++;
+	if (ev->inst->op == WEFT_OP_ST) {
+		o->stores++;
+		o->store_lanes += (uint64_t)__builtin_popcount(ev->active);
+		if (!ev->addr || ev->space != WEFT_SPACE_GLOBAL || ev->access_bytes != 4)
+			o->addr_ok = 0;
+		else
+			for (int l = 0; l < 32; l++)
+				if ((ev->active >> l) & 1)
+					if (ev->addr[l] != ev->addr[0] + (uint64_t)l * 4)
+						o->addr_ok = 0;
+	}
+	return 0;
+}
+
+static void test_observer(void **state)
+{
+	(void)state;
+	struct obs_count c = { 0 };
+	c.addr_ok = 1;
+	struct weft_emu_observer ob = { &c, ob_lb, ob_le, ob_cb, ob_ce, ob_wi };
+	struct weft_ctx_options o = { 0 };
+	o.observer = &ob;
+	struct weft_ctx_stats st;
+	uint32_t out[96];
+	assert_int_equal(run_out(ifelse_ptx, 3, 32, out, 32, &o, &st), 0);
+	assert_int_equal(c.launches, 1);
+	assert_int_equal(c.ends, 1);
+	assert_int_equal(c.ctas_b, 3);
+	assert_int_equal(c.ctas_e, 3);
+	assert_int_equal(c.insts, st.warp_insts);
+	assert_int_equal(c.stores, 3);
+	assert_int_equal(c.store_lanes, 96);
+	assert_true(c.addr_ok);
+	assert_int_equal(st.ctas, 3);
+	assert_int_equal(st.launches, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ifelse_reconverges),
+		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_divergent_loop),
+		cmocka_unit_test(test_barrier_shared),
+		cmocka_unit_test(test_partial_barrier),
+		cmocka_unit_test(test_exited_threads_barrier),
+		cmocka_unit_test(test_bar_red),
+		cmocka_unit_test(test_spin_wait_progress),
+		cmocka_unit_test(test_runaway_limit),
+		cmocka_unit_test(test_trap),
+		cmocka_unit_test(test_predication),
+		cmocka_unit_test(test_observer),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
