@@ -17,11 +17,15 @@ LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -lpthread -lm
 
 BUILD   = build
 BIN     = bin
-MODULES = trace trace/workloads models energy area estimate
+MODULES = trace models energy area estimate
 
-ALL_SRCS  = $(foreach d,$(MODULES),$(wildcard $(d)/*.c))
+# Library sources: every .c below the module folders except CLI code. CLI
+# code is a main named weft-*.c plus, for weft-trace, its subcommands in
+# trace/cli/ (see trace/cli/cli.h: one file per subcommand, as git's builtin/).
+ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*'))
 CLI_SRCS  = $(filter %/weft-trace.c %/weft-estimate.c %/weft-energy.c %/weft-area.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
+TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 PTX_FILES = $(wildcard trace/workloads/*.ptx)
 CU_FILES  = $(wildcard trace/workloads/*.cu)
 PTX_GEN   = $(patsubst trace/workloads/%.ptx,$(BUILD)/gen/ptx_%.c,$(PTX_FILES))
@@ -91,9 +95,9 @@ $(BUILD)/libweft.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/%: $(BUILD)/trace/%.o $(BUILD)/libweft.a
+$(BIN)/weft-trace: $(BUILD)/trace/weft-trace.o $(TRACE_CLI_OBJS) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/%: $(BUILD)/estimate/%.o $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)

@@ -1,0 +1,30 @@
+/*
+ * cli.h - the subcommands of weft-trace, one file each (as git's builtin/).
+ *
+ * Adding a subcommand NAME:
+ *  1. write trace/cli/cmd_NAME.c defining `int weft_cmd_NAME(int argc, char **argv)`;
+ *     argv[0] is "NAME"; parse options with getopt_long (reset optind = 1 first);
+ *     `--help` prints usage to stdout and returns 0;
+ *  2. declare it below and add a row to the command table in trace/weft-trace.c
+ *     (name, function, one-line summary shown by `weft-trace --help`);
+ *  3. add golden/exit-code tests to tests/cli/run.sh and document it in README.
+ * A command returns the process exit status: 0 ok, 1 a check failed,
+ * 2 bad usage or input, 3 internal error (weft_err_exit_code() maps library
+ * errors). Errors go to stderr as "weft-trace NAME: <message>", via
+ * weft_cli_error().
+ */
+#ifndef WEFT_CLI_H
+#define WEFT_CLI_H
+
+#include "error.h"
+
+int weft_cmd_info(int argc, char **argv);
+int weft_cmd_dump(int argc, char **argv);
+int weft_cmd_verify(int argc, char **argv);
+int weft_cmd_stats(int argc, char **argv);
+
+/* Prints "weft-trace CMD: <formatted err>" to stderr and returns the exit
+ * status for err->code. */
+int weft_cli_error(const char *cmd, const struct weft_error *err);
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * trace.h - weft trace files (.wtr): write them while emulating, read them
+ * back launch -> CTA -> thread -> dynamic instruction.
+ *
+ * The format is specified in docs/trace-format.md. In short: one file holds
+ * every launch of a program run; each launch has its static program
+ * (program.h) and geometry; per-thread dynamic behaviour (block path, guard
+ * outcomes of predicated instructions, memory addresses) is stored in zstd
+ * chunks of whole CTAs that decode independently, each with a checksum and
+ * an entry in an index at the end of the file.
+ *
+ * Writing: a struct weft_trace_writer is an emulator observer (host.h):
+ *
+ *     weft_trace_writer_open(path, level, &w, &err);
+ *     opts.observer = weft_trace_writer_observer(w);
+ *     ... run launches through a ctx created with opts ...
+ *     weft_trace_writer_set_baseline(w, &perf);    (optional)
+ *     weft_trace_writer_commit(w, &err);           (fsync + rename)
+ *
+ * An uncommitted writer (weft_trace_writer_abort, or a crash) leaves no file
+ * at path; only NAME.tmp.XXXXXX which `verify` rejects as incomplete.
+ *
+ * Reading: weft_trace_open() checks the header, version and index;
+ * weft_trace_read_cta() decodes one CTA (random access) into a reusable
+ * struct weft_cta_trace; weft_thread_iter walks one thread's dynamic
+ * instructions. Memory use is bounded by one chunk.
+ */
+#ifndef WEFT_TRACE_H
+#define WEFT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "host.h"
+#include "hostperf.h"
+#include "program.h"
+
+#define WEFT_TRACE_VERSION 1
+
+/* ---- writing ---- */
+
+struct weft_trace_writer;
+
+/* level: zstd compression level (1..19; 0 = default 3). */
+int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer **out,
+			   struct weft_error *err);
+const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_writer *w);
+/* Records the workload's measured host baseline (stored in the file). */
+void weft_trace_writer_set_baseline(struct weft_trace_writer *w, const struct weft_hostperf *perf,
+				    const char *what);
+/* Writes the index and footer, fsyncs, renames into place, frees w. */
+int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err);
+/* Removes the temporary file, frees w. */
+void weft_trace_writer_abort(struct weft_trace_writer *w);
+
+/* ---- reading ---- */
+
+struct weft_trace;
+
+struct weft_trace_launch {
+	uint32_t index;
+	struct weft_dim3 grid, block;
+	uint32_t dyn_shared;
+	uint32_t nctas, threads_per_cta;
+	uint64_t thread_insts;   /* executed (guard true) */
+	uint64_t warp_insts;     /* as the emulator issued them (width 32, ipdom) */
+	uint64_t mem_accesses;   /* per-thread memory accesses */
+	const struct weft_program *program;
+};
+
+struct weft_trace_info {
+	uint32_t version;
+	uint32_t nlaunches;
+	uint64_t file_bytes;
+	uint64_t raw_bytes;      /* uncompressed chunk payload */
+	uint64_t thread_insts;
+	char workload[64];       /* "" when traced from a spec or a custom driver */
+	char size[16];
+	int has_baseline;
+	struct weft_hostperf baseline;
+	char baseline_what[64];
+};
+
+int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error *err);
+void weft_trace_close(struct weft_trace *t);
+const struct weft_trace_info *weft_trace_info(const struct weft_trace *t);
+const struct weft_trace_launch *weft_trace_launch(const struct weft_trace *t, uint32_t launch);
+
+/* One CTA decoded. Threads are in linear thread-id order (x fastest). */
+struct weft_thread_trace {
+	uint32_t nblocks;        /* blocks on the path */
+	const uint32_t *blocks;  /* path: block indices in execution order */
+	uint32_t nguards;
+	const uint8_t *guards;   /* one 0/1 per reached guarded non-branch
+				    instruction, in order */
+	uint32_t naddrs;
+	const uint64_t *addrs;   /* one per executed memory instruction, in order */
+	const uint8_t *spaces;   /* resolved state space of each address */
+};
+
+struct weft_cta_trace {
+	uint32_t launch, cta;    /* linear CTA id */
+	uint32_t nthreads;
+	struct weft_thread_trace *threads; /* [nthreads] */
+	/* storage behind the pointers; reused across weft_trace_read_cta calls */
+	void *priv;
+};
+
+void weft_cta_trace_init(struct weft_cta_trace *c);
+void weft_cta_trace_free(struct weft_cta_trace *c);
+
+/* Decodes CTA `cta` of `launch` into c (reusing its buffers). */
+int weft_trace_read_cta(struct weft_trace *t, uint32_t launch, uint32_t cta,
+			struct weft_cta_trace *c, struct weft_error *err);
+
+/* A thread's dynamic instruction stream. */
+struct weft_dyn_inst {
+	uint32_t pc;
+	uint8_t exec;            /* 1 executed, 0 predicated off (guard false) */
+	uint8_t space;           /* resolved space when has_addr */
+	uint8_t has_addr;
+	uint64_t addr;
+};
+struct weft_thread_iter {
+	const struct weft_program *p;
+	const struct weft_thread_trace *t;
+	uint32_t bi, pc, end, gi, ai;
+};
+void weft_thread_iter_init(struct weft_thread_iter *it, const struct weft_program *p,
+			   const struct weft_thread_trace *t);
+/* 1 and *out filled, or 0 at the end of the thread. */
+int weft_thread_iter_next(struct weft_thread_iter *it, struct weft_dyn_inst *out);
+
+/* CTA sampling: which CTAs of a launch a consumer reads. Recorded by the
+ * consumer in its output (weft_cta_sample_describe). */
+enum weft_sample_kind { WEFT_SAMPLE_ALL = 0, WEFT_SAMPLE_EVERY, WEFT_SAMPLE_RANDOM };
+struct weft_cta_sample {
+	enum weft_sample_kind kind;
+	uint32_t every;          /* EVERY: every k-th CTA starting at 0 */
+	uint32_t count;          /* RANDOM: this many distinct CTAs */
+	uint64_t seed;           /* RANDOM */
+};
+/* Fills ctas[] (caller allocates nctas entries) with the chosen CTA ids in
+ * increasing order; returns how many. */
+uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas, uint32_t *ctas);
+void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t len);
+
+/* Decodes the chosen CTAs of a launch with nthreads decoder threads (0 = one
+ * per core) and calls fn for each, serialised (fn never runs concurrently
+ * with itself), in increasing CTA order. Stops at the first error. */
+typedef int (*weft_cta_fn)(void *user, const struct weft_cta_trace *c, struct weft_error *err);
+int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err);
+
+/* Checks every chunk's checksum and structure; on corruption returns
+ * WEFT_ERR_VERIFY with err->offset set to the byte offset. */
+int weft_trace_verify(const char *path, struct weft_error *err);
+
+#endif
