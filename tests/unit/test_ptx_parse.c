@@ -89,7 +89,7 @@ static void test_fixtures_load(void **state)
 	static const char *const files[] = {
 		"handwritten.ptx", "kernels1_sm75.ptx", "kernels2_sm75.ptx", "kernels2_sm80.ptx",
 		"kernels2_sm90.ptx", "small_sm75.ptx", "small_sm80.ptx", "small_sm90.ptx",
-		"small_lineinfo_sm75.ptx", "small_G_sm75.ptx",
+		"small_lineinfo_sm75.ptx", "small_G_sm75.ptx", "kernels3_sm75.ptx", "kernels3_sm90.ptx",
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct weft_ptx_module *m = load(files[i]);
@@ -544,6 +544,30 @@ static void test_nvcc_details(void **state)
 	weft_ptx_module_free(m);
 }
 
+/* cuda_fp16.h inline asm: `{.reg.b32 f; .reg.b16 r; mov.b16 r,%rs8; ...}` */
+static void test_inline_asm_blocks(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m = load("kernels3_sm75.ptx");
+	const struct weft_ptx_func *f = func(m, "_Z5halfkP6__halfPKS_PK7__half2PS3_");
+	int plain = 0, dp = 0;
+	for (uint32_t i = 0; i < f->nregs; i++)
+		plain += f->regs[i].name[0] != '%';
+	assert_true(plain >= 2);
+	const struct weft_inst *in = NULL;
+	for (uint32_t i = 0; i < f->ninsts; i++)
+		if (f->insts[i].op == WEFT_OP_SQRT)
+			in = &f->insts[i];
+	assert_non_null(in);
+	assert_string_equal(f->regs[in->opnd[0].reg].name, "f");
+	assert_true(in->flags & WEFT_F_APPROX);
+	const struct weft_ptx_func *d = func(m, "_Z3dp4PiPKi");
+	for (uint32_t i = 0; i < d->ninsts; i++)
+		dp += d->insts[i].op == WEFT_OP_DP4A || d->insts[i].op == WEFT_OP_DP2A;
+	assert_int_equal(dp, 2);
+	weft_ptx_module_free(m);
+}
+
 static void test_lineinfo(void **state)
 {
 	(void)state;
@@ -706,6 +730,267 @@ static void test_error_messages_say_what_to_do(void **state)
 	assert_int_equal(weft_ptx_parse(t, strlen(t), "x.ptx", &m, NULL), WEFT_ERR_PARSE);
 }
 
+/* ------------------------------------------------------------------ */
+/* one instruction at a time: opcode families and modifiers */
+
+struct inst_case {
+	const char *text;
+	int op, type, type2, mode;
+	uint32_t flags; /* these must be set */
+	int rnd, space, cmp, nopnd;
+};
+
+#define IHEAD HDR ".entry k(.param .u64 p)\n{\n.reg .pred %p<4>;\n.reg .b16 %h<4>;\n" \
+	".reg .b32 %r<10>;\n.reg .f32 %f<10>;\n.reg .f64 %fd<10>;\n.reg .b64 %rd<10>;\n" \
+	".shared .align 8 .b8 sh[64];\n"
+
+static const struct inst_case inst_cases[] = {
+	{ "add.s32 %r1, %r2, %r3;", WEFT_OP_ADD, WEFT_T_S32, 0, 0, 0, 0, 0, 0, 3 },
+	{ "add.cc.u32 %r1, %r2, %r3;", WEFT_OP_ADD, WEFT_T_U32, 0, 0, WEFT_F_CC, 0, 0, 0, 3 },
+	{ "addc.cc.u32 %r1, %r2, %r3;", WEFT_OP_ADDC, WEFT_T_U32, 0, 0, WEFT_F_CC, 0, 0, 0, 3 },
+	{ "sub.sat.s32 %r1, %r2, %r3;", WEFT_OP_SUB, WEFT_T_S32, 0, 0, WEFT_F_SAT, 0, 0, 0, 3 },
+	{ "subc.u32 %r1, %r2, %r3;", WEFT_OP_SUBC, WEFT_T_U32, 0, 0, 0, 0, 0, 0, 3 },
+	{ "mad.lo.cc.u32 %r1, %r2, %r3, %r4;", WEFT_OP_MAD, WEFT_T_U32, 0, WEFT_MUL_LO, WEFT_F_CC, 0, 0, 0, 4 },
+	{ "madc.hi.cc.u32 %r1, %r2, %r3, %r4;", WEFT_OP_MADC, WEFT_T_U32, 0, WEFT_MUL_HI, WEFT_F_CC, 0, 0, 0, 4 },
+	{ "mul.wide.u32 %rd1, %r2, %r3;", WEFT_OP_MUL, WEFT_T_U32, 0, WEFT_MUL_WIDE, 0, 0, 0, 0, 3 },
+	{ "mul24.hi.s32 %r1, %r2, %r3;", WEFT_OP_MUL24, WEFT_T_S32, 0, WEFT_MUL_HI, 0, 0, 0, 0, 3 },
+	{ "mad24.lo.u32 %r1, %r2, %r3, %r4;", WEFT_OP_MAD24, WEFT_T_U32, 0, WEFT_MUL_LO, 0, 0, 0, 0, 4 },
+	{ "div.s64 %rd1, %rd2, %rd3;", WEFT_OP_DIV, WEFT_T_S64, 0, 0, 0, 0, 0, 0, 3 },
+	{ "rem.u32 %r1, %r2, 7;", WEFT_OP_REM, WEFT_T_U32, 0, 0, 0, 0, 0, 0, 3 },
+	{ "abs.s32 %r1, %r2;", WEFT_OP_ABS, WEFT_T_S32, 0, 0, 0, 0, 0, 0, 2 },
+	{ "neg.f64 %fd1, %fd2;", WEFT_OP_NEG, WEFT_T_F64, 0, 0, 0, 0, 0, 0, 2 },
+	{ "min.u64 %rd1, %rd2, %rd3;", WEFT_OP_MIN, WEFT_T_U64, 0, 0, 0, 0, 0, 0, 3 },
+	{ "max.NaN.f32 %f1, %f2, %f3;", WEFT_OP_MAX, WEFT_T_F32, 0, 0, WEFT_F_NAN, 0, 0, 0, 3 },
+	{ "max.ftz.f32 %f1, %f2, %f3;", WEFT_OP_MAX, WEFT_T_F32, 0, 0, WEFT_F_FTZ, 0, 0, 0, 3 },
+	{ "popc.b64 %r1, %rd2;", WEFT_OP_POPC, WEFT_T_B64, 0, 0, 0, 0, 0, 0, 2 },
+	{ "clz.b32 %r1, %r2;", WEFT_OP_CLZ, WEFT_T_B32, 0, 0, 0, 0, 0, 0, 2 },
+	{ "brev.b64 %rd1, %rd2;", WEFT_OP_BREV, WEFT_T_B64, 0, 0, 0, 0, 0, 0, 2 },
+	{ "bfind.shiftamt.u32 %r1, %r2;", WEFT_OP_BFIND, WEFT_T_U32, 0, 0, WEFT_F_SHIFTAMT, 0, 0, 0, 2 },
+	{ "bfe.u32 %r1, %r2, 8, 4;", WEFT_OP_BFE, WEFT_T_U32, 0, 0, 0, 0, 0, 0, 4 },
+	{ "bfi.b64 %rd1, %rd2, %rd3, %r4, %r5;", WEFT_OP_BFI, WEFT_T_B64, 0, 0, 0, 0, 0, 0, 5 },
+	{ "prmt.b32 %r1, %r2, %r3, 0x5410;", WEFT_OP_PRMT, WEFT_T_B32, 0, WEFT_PRMT_DEFAULT, 0, 0, 0, 0, 4 },
+	{ "prmt.b32.rc16 %r1, %r2, %r3, %r4;", WEFT_OP_PRMT, WEFT_T_B32, 0, WEFT_PRMT_RC16, 0, 0, 0, 0, 4 },
+	{ "sad.u32 %r1, %r2, %r3, %r4;", WEFT_OP_SAD, WEFT_T_U32, 0, 0, 0, 0, 0, 0, 4 },
+	{ "and.pred %p1, %p2, %p3;", WEFT_OP_AND, WEFT_T_PRED, 0, 0, 0, 0, 0, 0, 3 },
+	{ "or.b64 %rd1, %rd2, %rd3;", WEFT_OP_OR, WEFT_T_B64, 0, 0, 0, 0, 0, 0, 3 },
+	{ "xor.b32 %r1, %r2, -1;", WEFT_OP_XOR, WEFT_T_B32, 0, 0, 0, 0, 0, 0, 3 },
+	{ "not.pred %p1, %p2;", WEFT_OP_NOT, WEFT_T_PRED, 0, 0, 0, 0, 0, 0, 2 },
+	{ "cnot.b32 %r1, %r2;", WEFT_OP_CNOT, WEFT_T_B32, 0, 0, 0, 0, 0, 0, 2 },
+	{ "shl.b64 %rd1, %rd2, 3;", WEFT_OP_SHL, WEFT_T_B64, 0, 0, 0, 0, 0, 0, 3 },
+	{ "shr.s32 %r1, %r2, %r3;", WEFT_OP_SHR, WEFT_T_S32, 0, 0, 0, 0, 0, 0, 3 },
+	{ "shf.l.wrap.b32 %r1, %r2, %r3, %r4;", WEFT_OP_SHF, WEFT_T_B32, 0, WEFT_SHF_L_WRAP, 0, 0, 0, 0, 4 },
+	{ "shf.l.clamp.b32 %r1, %r2, %r3, %r4;", WEFT_OP_SHF, WEFT_T_B32, 0, WEFT_SHF_L_CLAMP, 0, 0, 0, 0, 4 },
+	{ "shf.r.wrap.b32 %r1, %r2, %r3, %r4;", WEFT_OP_SHF, WEFT_T_B32, 0, WEFT_SHF_R_WRAP, 0, 0, 0, 0, 4 },
+	{ "lop3.b32 %r1, %r2, %r3, %r4, 0x96;", WEFT_OP_LOP3, WEFT_T_B32, 0, 0, 0, 0, 0, 0, 5 },
+	{ "fma.rn.ftz.sat.f32 %f1, %f2, %f3, %f4;", WEFT_OP_FMA, WEFT_T_F32, 0, 0, WEFT_F_FTZ | WEFT_F_SAT, WEFT_RND_RN, 0, 0, 4 },
+	{ "fma.rm.f64 %fd1, %fd2, %fd3, %fd4;", WEFT_OP_FMA, WEFT_T_F64, 0, 0, 0, WEFT_RND_RM, 0, 0, 4 },
+	{ "mad.rn.f32 %f1, %f2, %f3, %f4;", WEFT_OP_MAD, WEFT_T_F32, 0, 0, 0, WEFT_RND_RN, 0, 0, 4 },
+	{ "mul.rz.f32 %f1, %f2, %f3;", WEFT_OP_MUL, WEFT_T_F32, 0, 0, 0, WEFT_RND_RZ, 0, 0, 3 },
+	{ "add.rp.f64 %fd1, %fd2, %fd3;", WEFT_OP_ADD, WEFT_T_F64, 0, 0, 0, WEFT_RND_RP, 0, 0, 3 },
+	{ "div.rn.f64 %fd1, %fd2, %fd3;", WEFT_OP_DIV, WEFT_T_F64, 0, 0, 0, WEFT_RND_RN, 0, 0, 3 },
+	{ "div.full.f32 %f1, %f2, %f3;", WEFT_OP_DIV, WEFT_T_F32, 0, 0, WEFT_F_FULL, 0, 0, 0, 3 },
+	{ "div.approx.ftz.f32 %f1, %f2, %f3;", WEFT_OP_DIV, WEFT_T_F32, 0, 0, WEFT_F_APPROX | WEFT_F_FTZ, 0, 0, 0, 3 },
+	{ "rcp.rn.f64 %fd1, %fd2;", WEFT_OP_RCP, WEFT_T_F64, 0, 0, 0, WEFT_RND_RN, 0, 0, 2 },
+	{ "rcp.approx.ftz.f64 %fd1, %fd2;", WEFT_OP_RCP, WEFT_T_F64, 0, 0, WEFT_F_APPROX | WEFT_F_FTZ, 0, 0, 0, 2 },
+	{ "sqrt.rn.f32 %f1, %f2;", WEFT_OP_SQRT, WEFT_T_F32, 0, 0, 0, WEFT_RND_RN, 0, 0, 2 },
+	{ "sqrt.approx.f32 %f1, %f2;", WEFT_OP_SQRT, WEFT_T_F32, 0, 0, WEFT_F_APPROX, 0, 0, 0, 2 },
+	{ "rsqrt.approx.ftz.f64 %fd1, %fd2;", WEFT_OP_RSQRT, WEFT_T_F64, 0, 0, WEFT_F_APPROX | WEFT_F_FTZ, 0, 0, 0, 2 },
+	{ "ex2.approx.ftz.f32 %f1, %f2;", WEFT_OP_EX2, WEFT_T_F32, 0, 0, WEFT_F_APPROX | WEFT_F_FTZ, 0, 0, 0, 2 },
+	{ "lg2.approx.f32 %f1, %f2;", WEFT_OP_LG2, WEFT_T_F32, 0, 0, WEFT_F_APPROX, 0, 0, 0, 2 },
+	{ "sin.approx.ftz.f32 %f1, %f2;", WEFT_OP_SIN, WEFT_T_F32, 0, 0, WEFT_F_APPROX, 0, 0, 0, 2 },
+	{ "cos.approx.f32 %f1, %f2;", WEFT_OP_COS, WEFT_T_F32, 0, 0, WEFT_F_APPROX, 0, 0, 0, 2 },
+	{ "tanh.approx.f32 %f1, %f2;", WEFT_OP_TANH, WEFT_T_F32, 0, 0, WEFT_F_APPROX, 0, 0, 0, 2 },
+	{ "copysign.f64 %fd1, %fd2, %fd3;", WEFT_OP_COPYSIGN, WEFT_T_F64, 0, 0, 0, 0, 0, 0, 3 },
+	{ "testp.finite.f64 %p1, %fd2;", WEFT_OP_TESTP, WEFT_T_F64, 0, WEFT_TESTP_FINITE, 0, 0, 0, 0, 2 },
+	{ "testp.subnormal.f32 %p1, %f2;", WEFT_OP_TESTP, WEFT_T_F32, 0, WEFT_TESTP_SUBNORMAL, 0, 0, 0, 0, 2 },
+	{ "setp.nan.f32 %p1, %f2, %f3;", WEFT_OP_SETP, WEFT_T_F32, WEFT_T_F32, 0, 0, 0, 0, WEFT_CMP_NAN, 3 },
+	{ "setp.geu.ftz.f32 %p1, %f2, 0f00000000;", WEFT_OP_SETP, WEFT_T_F32, WEFT_T_F32, 0, WEFT_F_FTZ, 0, 0, WEFT_CMP_GEU, 3 },
+	{ "setp.hs.u64 %p1, %rd2, %rd3;", WEFT_OP_SETP, WEFT_T_U64, WEFT_T_U64, 0, 0, 0, 0, WEFT_CMP_HS, 3 },
+	{ "setp.ne.xor.b32 %p1, %r2, %r3, !%p2;", WEFT_OP_SETP, WEFT_T_B32, WEFT_T_B32, 0, 0, 0, 0, WEFT_CMP_NE, 4 },
+	{ "set.le.u32.s32 %r1, %r2, %r3;", WEFT_OP_SET, WEFT_T_U32, WEFT_T_S32, 0, 0, 0, 0, WEFT_CMP_LE, 3 },
+	{ "selp.f64 %fd1, 0d3FF0000000000000, %fd2, %p1;", WEFT_OP_SELP, WEFT_T_F64, 0, 0, 0, 0, 0, 0, 4 },
+	{ "slct.f32.s32 %f1, %f2, %f3, %r4;", WEFT_OP_SLCT, WEFT_T_F32, WEFT_T_S32, 0, 0, 0, 0, 0, 4 },
+	{ "cvt.rni.s32.f32 %r1, %f2;", WEFT_OP_CVT, WEFT_T_S32, WEFT_T_F32, 0, 0, WEFT_RND_RNI, 0, 0, 2 },
+	{ "cvt.rmi.f64.f64 %fd1, %fd2;", WEFT_OP_CVT, WEFT_T_F64, WEFT_T_F64, 0, 0, WEFT_RND_RMI, 0, 0, 2 },
+	{ "cvt.rpi.ftz.sat.s8.f32 %h1, %f2;", WEFT_OP_CVT, WEFT_T_S8, WEFT_T_F32, 0, WEFT_F_FTZ | WEFT_F_SAT, WEFT_RND_RPI, 0, 0, 2 },
+	{ "cvt.u64.u32 %rd1, %r2;", WEFT_OP_CVT, WEFT_T_U64, WEFT_T_U32, 0, 0, 0, 0, 0, 2 },
+	{ "cvt.rn.f16.f32 %h1, %f2;", WEFT_OP_CVT, WEFT_T_F16, WEFT_T_F32, 0, 0, WEFT_RND_RN, 0, 0, 2 },
+	{ "cvt.rn.relu.bf16.f32 %h1, %f2;", WEFT_OP_CVT, WEFT_T_BF16, WEFT_T_F32, 0, WEFT_F_RELU, WEFT_RND_RN, 0, 0, 2 },
+	{ "cvta.global.u64 %rd1, %rd2;", WEFT_OP_CVTA, WEFT_T_U64, 0, WEFT_CVTA_TO_GENERIC, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "cvta.to.local.u64 %rd1, %rd2;", WEFT_OP_CVTA, WEFT_T_U64, 0, WEFT_CVTA_FROM_GENERIC, 0, 0, WEFT_SPACE_LOCAL, 0, 2 },
+	{ "cvta.const.u64 %rd1, %rd2;", WEFT_OP_CVTA, WEFT_T_U64, 0, 0, 0, 0, WEFT_SPACE_CONST, 0, 2 },
+	{ "mov.u32 %r1, %nctaid.z;", WEFT_OP_MOV, WEFT_T_U32, 0, 0, 0, 0, 0, 0, 2 },
+	{ "mov.pred %p1, 1;", WEFT_OP_MOV, WEFT_T_PRED, 0, 0, 0, 0, 0, 0, 2 },
+	{ "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16];", WEFT_OP_LD, WEFT_T_F32, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "ld.relaxed.gpu.global.u32 %r1, [%rd1];", WEFT_OP_LD, WEFT_T_U32, 0, 0, WEFT_F_RELAXED, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "ld.acquire.sys.u64 %rd1, [%rd2];", WEFT_OP_LD, WEFT_T_U64, 0, 0, WEFT_F_ACQUIRE, 0, WEFT_SPACE_GENERIC, 0, 2 },
+	{ "ld.const.s8 %r1, [%rd1];", WEFT_OP_LD, WEFT_T_S8, 0, 0, 0, 0, WEFT_SPACE_CONST, 0, 2 },
+	{ "ld.global.cg.L2::128B.u32 %r1, [%rd1];", WEFT_OP_LD, WEFT_T_U32, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "ld.global.L1::evict_last.u32 %r1, [%rd1];", WEFT_OP_LD, WEFT_T_U32, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "ldu.global.f32 %f1, [%rd1];", WEFT_OP_LDU, WEFT_T_F32, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "ld.shared::cta.u32 %r1, [sh];", WEFT_OP_LD, WEFT_T_U32, 0, 0, 0, 0, WEFT_SPACE_SHARED, 0, 2 },
+	{ "st.release.cta.shared.u32 [%r1], %r2;", WEFT_OP_ST, WEFT_T_U32, 0, 0, WEFT_F_RELEASE, 0, WEFT_SPACE_SHARED, 0, 2 },
+	{ "st.global.wb.v2.f64 [%rd1], {%fd1, %fd2};", WEFT_OP_ST, WEFT_T_F64, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "st.volatile.u8 [%rd1+-1], %h1;", WEFT_OP_ST, WEFT_T_U8, 0, 0, WEFT_F_VOLATILE, 0, WEFT_SPACE_GENERIC, 0, 2 },
+	{ "st.global.u32 [%rd1], 7;", WEFT_OP_ST, WEFT_T_U32, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "st.shared.u32 [12], %r1;", WEFT_OP_ST, WEFT_T_U32, 0, 0, 0, 0, WEFT_SPACE_SHARED, 0, 2 },
+	{ "prefetch.global.L2 [%rd1];", WEFT_OP_PREFETCH, 0, 0, 0, 0, 0, WEFT_SPACE_GLOBAL, 0, 1 },
+	{ "isspacep.shared %p1, %rd1;", WEFT_OP_ISSPACEP, 0, 0, 0, 0, 0, WEFT_SPACE_SHARED, 0, 2 },
+	{ "atom.global.inc.u32 %r1, [%rd1], %r2;", WEFT_OP_ATOM, WEFT_T_U32, 0, WEFT_ATOM_INC, 0, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.dec.u32 %r1, [%rd1], %r2;", WEFT_OP_ATOM, WEFT_T_U32, 0, WEFT_ATOM_DEC, 0, 0, WEFT_SPACE_GENERIC, 0, 3 },
+	{ "atom.shared.min.s32 %r1, [sh+4], %r2;", WEFT_OP_ATOM, WEFT_T_S32, 0, WEFT_ATOM_MIN, 0, 0, WEFT_SPACE_SHARED, 0, 3 },
+	{ "atom.global.max.u64 %rd1, [%rd2], %rd3;", WEFT_OP_ATOM, WEFT_T_U64, 0, WEFT_ATOM_MAX, 0, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.global.and.b32 %r1, [%rd2], %r3;", WEFT_OP_ATOM, WEFT_T_B32, 0, WEFT_ATOM_AND, 0, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.global.or.b64 %rd1, [%rd2], %rd3;", WEFT_OP_ATOM, WEFT_T_B64, 0, WEFT_ATOM_OR, 0, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.global.xor.b32 %r1, [%rd2], %r3;", WEFT_OP_ATOM, WEFT_T_B32, 0, WEFT_ATOM_XOR, 0, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.relaxed.gpu.global.exch.b64 %rd1, [%rd2], %rd3;", WEFT_OP_ATOM, WEFT_T_B64, 0, WEFT_ATOM_EXCH, WEFT_F_RELAXED, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.global.cas.b64 %rd1, [%rd2], %rd3, %rd4;", WEFT_OP_ATOM, WEFT_T_B64, 0, WEFT_ATOM_CAS, 0, 0, WEFT_SPACE_GLOBAL, 0, 4 },
+	{ "atom.global.add.f64 %fd1, [%rd2], %fd3;", WEFT_OP_ATOM, WEFT_T_F64, 0, WEFT_ATOM_ADD, 0, 0, WEFT_SPACE_GLOBAL, 0, 3 },
+	{ "atom.add.noftz.f16 %h1, [%rd2], %h3;", WEFT_OP_ATOM, WEFT_T_F16, 0, WEFT_ATOM_ADD, 0, 0, WEFT_SPACE_GENERIC, 0, 3 },
+	{ "red.shared.add.u64 [%r1], %rd2;", WEFT_OP_RED, WEFT_T_U64, 0, WEFT_ATOM_ADD, 0, 0, WEFT_SPACE_SHARED, 0, 2 },
+	{ "red.release.gpu.global.or.b32 [%rd1], %r2;", WEFT_OP_RED, WEFT_T_B32, 0, WEFT_ATOM_OR, WEFT_F_RELEASE, 0, WEFT_SPACE_GLOBAL, 0, 2 },
+	{ "bra.uni L;", WEFT_OP_BRA, 0, 0, 0, WEFT_F_UNI, 0, 0, 0, 1 },
+	{ "ret.uni;", WEFT_OP_RET, 0, 0, 0, WEFT_F_UNI, 0, 0, 0, 0 },
+	{ "exit;", WEFT_OP_EXIT, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "trap;", WEFT_OP_TRAP, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "bar.sync 0;", WEFT_OP_BAR, 0, 0, WEFT_BAR_SYNC, WEFT_F_SYNC, 0, 0, 0, 1 },
+	{ "bar.sync 1, %r1;", WEFT_OP_BAR, 0, 0, WEFT_BAR_SYNC, WEFT_F_SYNC, 0, 0, 0, 2 },
+	{ "barrier.sync %r1;", WEFT_OP_BAR, 0, 0, WEFT_BAR_SYNC, WEFT_F_SYNC, 0, 0, 0, 1 },
+	{ "bar.arrive 1, 64;", WEFT_OP_BAR, 0, 0, WEFT_BAR_ARRIVE, 0, 0, 0, 0, 2 },
+	{ "bar.red.and.pred %p1, 0, %p2;", WEFT_OP_BAR, WEFT_T_PRED, 0, WEFT_BAR_RED_AND, 0, 0, 0, 0, 3 },
+	{ "bar.red.or.pred %p1, 0, !%p2;", WEFT_OP_BAR, WEFT_T_PRED, 0, WEFT_BAR_RED_OR, 0, 0, 0, 0, 3 },
+	{ "barrier.cta.sync.aligned 0;", WEFT_OP_BAR, 0, 0, WEFT_BAR_SYNC, WEFT_F_ALIGNED, 0, 0, 0, 1 },
+	{ "membar.gl;", WEFT_OP_MEMBAR, 0, 0, WEFT_SCOPE_GPU, 0, 0, 0, 0, 0 },
+	{ "membar.sys;", WEFT_OP_MEMBAR, 0, 0, WEFT_SCOPE_SYS, 0, 0, 0, 0, 0 },
+	{ "fence.sc.cta;", WEFT_OP_FENCE, 0, 0, WEFT_SCOPE_CTA, 0, 0, 0, 0, 0 },
+	{ "fence.acq_rel.sys;", WEFT_OP_FENCE, 0, 0, WEFT_SCOPE_SYS, WEFT_F_ACQ_REL, 0, 0, 0, 0 },
+	{ "nanosleep.u32 100;", WEFT_OP_NANOSLEEP, WEFT_T_U32, 0, 0, 0, 0, 0, 0, 1 },
+	{ "shfl.sync.up.b32 %r1|%p1, %r2, 1, 0, -1;", WEFT_OP_SHFL, WEFT_T_B32, 0, WEFT_SHFL_UP, WEFT_F_SYNC, 0, 0, 0, 5 },
+	{ "shfl.sync.idx.b32 %r1, %r2, %r3, 0x1f, %r4;", WEFT_OP_SHFL, WEFT_T_B32, 0, WEFT_SHFL_IDX, WEFT_F_SYNC, 0, 0, 0, 5 },
+	{ "shfl.down.b32 %r1, %r2, 1, 31;", WEFT_OP_SHFL, WEFT_T_B32, 0, WEFT_SHFL_DOWN, 0, 0, 0, 0, 4 },
+	{ "vote.sync.all.pred %p1, %p2, -1;", WEFT_OP_VOTE, WEFT_T_PRED, 0, WEFT_VOTE_ALL, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "vote.sync.any.pred %p1, !%p2, %r1;", WEFT_OP_VOTE, WEFT_T_PRED, 0, WEFT_VOTE_ANY, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "vote.sync.uni.pred %p1, %p2, -1;", WEFT_OP_VOTE, WEFT_T_PRED, 0, WEFT_VOTE_UNI, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "vote.ballot.b32 %r1, %p2;", WEFT_OP_VOTE, WEFT_T_B32, 0, WEFT_VOTE_BALLOT, 0, 0, 0, 0, 2 },
+	{ "activemask.b32 %r1;", WEFT_OP_ACTIVEMASK, WEFT_T_B32, 0, 0, 0, 0, 0, 0, 1 },
+	{ "match.any.sync.b64 %r1, %rd2, %r3;", WEFT_OP_MATCH, WEFT_T_B64, 0, WEFT_MATCH_ANY, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "match.all.sync.b32 %r1|%p1, %r2, -1;", WEFT_OP_MATCH, WEFT_T_B32, 0, WEFT_MATCH_ALL, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "redux.sync.min.s32 %r1, %r2, -1;", WEFT_OP_REDUX, WEFT_T_S32, 0, WEFT_ATOM_MIN, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "redux.sync.xor.b32 %r1, %r2, -1;", WEFT_OP_REDUX, WEFT_T_B32, 0, WEFT_ATOM_XOR, WEFT_F_SYNC, 0, 0, 0, 3 },
+	{ "bar.warp.sync %r1;", WEFT_OP_BAR_WARP, 0, 0, 0, 0, 0, 0, 0, 1 },
+	{ "dp4a.u32.s32 %r1, %r2, %r3, %r4;", WEFT_OP_DP4A, WEFT_T_U32, WEFT_T_S32, 0, 0, 0, 0, 0, 4 },
+	{ "dp2a.hi.s32.s32 %r1, %r2, %r3, %r4;", WEFT_OP_DP2A, WEFT_T_S32, WEFT_T_S32, WEFT_MUL_HI, 0, 0, 0, 0, 4 },
+	{ "add.f16x2 %r1, %r2, %r3;", WEFT_OP_ADD, WEFT_T_F16X2, 0, 0, 0, 0, 0, 0, 3 },
+	{ "mov.b32 {%h1, %h2}, %r1;", WEFT_OP_MOV, WEFT_T_B32, 0, 0, 0, 0, 0, 0, 2 },
+	{ "mov.u64 %rd1, sh;", WEFT_OP_MOV, WEFT_T_U64, 0, 0, 0, 0, 0, 0, 2 },
+	{ "mov.u64 %rd1, k;", WEFT_OP_MOV, WEFT_T_U64, 0, 0, 0, 0, 0, 0, 2 },
+};
+
+static void test_instruction_table(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(inst_cases) / sizeof(inst_cases[0]); i++) {
+		const struct inst_case *c = &inst_cases[i];
+		char text[1024];
+		int n = snprintf(text, sizeof(text), "%s\t%s\nL:\n\tret;\n}\n", IHEAD, c->text);
+		struct weft_ptx_module *m;
+		struct weft_error err;
+		if (weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err)) {
+			print_error("'%s': %s (%u:%u)\n", c->text, err.message, err.line, err.column);
+			bad++;
+			continue;
+		}
+		const struct weft_inst *in = &m->funcs[0].insts[0];
+		if (in->op != c->op || in->type != c->type || in->type2 != c->type2 ||
+		    in->mode != c->mode || (in->flags & c->flags) != c->flags || in->rnd != c->rnd ||
+		    in->space != c->space || in->cmp != c->cmp || in->nopnd != c->nopnd) {
+			print_error("'%s': op %d type %d type2 %d mode %d flags %x rnd %d space %d cmp %d nopnd %d\n",
+				    c->text, in->op, in->type, in->type2, in->mode, in->flags, in->rnd,
+				    in->space, in->cmp, in->nopnd);
+			bad++;
+		}
+		/* the formatter must print something that parses to the same fields */
+		char buf[256];
+		weft_ptx_format_inst(m, &m->funcs[0], in, buf, sizeof(buf));
+		n = snprintf(text, sizeof(text), "%s\t%s\nL:\n\tret;\n}\n", IHEAD, buf);
+		struct weft_ptx_module *m2;
+		if (weft_ptx_parse(text, (size_t)n, "t2.ptx", &m2, &err)) {
+			print_error("reformatted '%s' -> '%s': %s\n", c->text, buf, err.message);
+			bad++;
+		} else {
+			const struct weft_inst *in2 = &m2->funcs[0].insts[0];
+			if (in2->op != in->op || in2->type != in->type || in2->type2 != in->type2 ||
+			    in2->mode != in->mode || in2->flags != in->flags || in2->rnd != in->rnd ||
+			    in2->space != in->space || in2->nopnd != in->nopnd ||
+			    memcmp(in2->opnd, in->opnd, sizeof(in->opnd))) {
+				print_error("reformatted '%s' -> '%s' decodes differently\n", c->text, buf);
+				bad++;
+			}
+			weft_ptx_module_free(m2);
+		}
+		weft_ptx_module_free(m);
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_immediates(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int opnd;
+		int64_t imm;
+		int is_float;
+	} cases[] = {
+		{ "add.s32 %r1, %r2, 0x7fffffff;", 2, 0x7fffffff, 0 },
+		{ "add.s32 %r1, %r2, -2147483648;", 2, -2147483648ll, 0 },
+		{ "add.u32 %r1, %r2, 4294967295U;", 2, 4294967295ll, 0 },
+		{ "add.s64 %rd1, %rd2, 0xFFFFFFFFFFFFFFFF;", 2, -1, 0 },
+		{ "add.s32 %r1, %r2, 0b1010;", 2, 10, 0 },
+		{ "add.s32 %r1, %r2, 0755;", 2, 0755, 0 },
+		{ "add.s32 %r1, %r2, 0;", 2, 0, 0 },
+		{ "add.f32 %f1, %f2, 0fBF800000;", 2, 0xBF800000ll, 1 },
+		{ "add.f32 %f1, %f2, -0f3F800000;", 2, 0xBF800000ll, 1 },
+		{ "add.f32 %f1, %f2, 0d3FF0000000000000;", 2, 0x3F800000, 1 },
+		{ "add.f64 %fd1, %fd2, 0fBF800000;", 2, (int64_t)0xBFF0000000000000ull, 1 },
+		{ "add.f64 %fd1, %fd2, 0.1;", 2, 0x3FB999999999999All, 1 },
+		{ "add.f32 %f1, %f2, 0.1;", 2, 0x3DCCCCCD, 1 },
+		{ "add.f32 %f1, %f2, 1e3;", 2, 0x447A0000, 1 },
+		{ "add.f32 %f1, %f2, -2.5e-1;", 2, 0xBE800000ll, 1 },
+		{ "add.f32 %f1, %f2, 2;", 2, 0x40000000, 1 }, /* integer literal in a float op */
+		{ "mov.b32 %r1, 0f3F800000;", 1, 0x3F800000, 1 },
+		{ "mov.b64 %rd1, 0d3FF0000000000000;", 1, 0x3FF0000000000000ll, 1 },
+		{ "cvt.rn.f32.s32 %f1, -3;", 1, -3, 0 },
+		{ "cvt.f32.f64 %f1, 0d3FF0000000000000;", 1, 0x3FF0000000000000ll, 1 },
+		{ "setp.lt.f64 %p1, %fd1, 0f3F800000;", 2, 0x3FF0000000000000ll, 1 },
+		{ "selp.f32 %f1, 0f3F800000, 1.0, %p1;", 2, 0x3F800000, 1 },
+		{ "mov.f16 %h1, 0f3F800000;", 1, 0x3C00, 1 },
+		{ "mov.u64 %rd1, sh+8;", 1, 8, 0 },
+		{ "ld.shared.u32 %r1, [sh+-8];", 1, -8, 0 },
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[1024];
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, cases[i].text);
+		struct weft_ptx_module *m;
+		struct weft_error err;
+		if (weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err)) {
+			print_error("'%s': %s\n", cases[i].text, err.message);
+			bad++;
+			continue;
+		}
+		const struct weft_operand *o = &m->funcs[0].insts[0].opnd[cases[i].opnd];
+		if (o->imm != cases[i].imm || o->imm_is_float != cases[i].is_float) {
+			print_error("'%s': imm 0x%llx float %d\n", cases[i].text, (unsigned long long)o->imm,
+				    o->imm_is_float);
+			bad++;
+		}
+		weft_ptx_module_free(m);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* Garbage: truncations and byte mutations of real PTX, random bytes and
  * token soup. Any result is fine as long as there is no crash and the
  * outcome is 0 with a module or an error with a position. */
@@ -843,8 +1128,11 @@ int main(void)
 		cmocka_unit_test(test_instructions),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_nvcc_details),
+		cmocka_unit_test(test_inline_asm_blocks),
 		cmocka_unit_test(test_lineinfo),
 		cmocka_unit_test(test_hash_and_helpers),
+		cmocka_unit_test(test_instruction_table),
+		cmocka_unit_test(test_immediates),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_messages_say_what_to_do),
 		cmocka_unit_test(test_garbage),
