@@ -17,6 +17,10 @@ void weft_ptx_lex_init(struct weft_ptx_lexer *lx, const char *src, size_t len,
 	lx->line = 1;
 	lx->col = 1;
 	lx->path = path;
+	/* a UTF-8 byte order mark some editors add */
+	if (len >= 3 && (unsigned char)src[0] == 0xef && (unsigned char)src[1] == 0xbb &&
+	    (unsigned char)src[2] == 0xbf)
+		lx->pos = 3;
 }
 
 static int at(const struct weft_ptx_lexer *lx, size_t off)

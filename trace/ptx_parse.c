@@ -899,6 +899,9 @@ static void parse_reg_decl(struct parser *p)
 			range = 1;
 		}
 		struct weft_ptx_func *f = F(p);
+		/* a bound on garbage input, far above what any compiler emits */
+		if (f->nregs + (range ? count : 1) > (1u << 24))
+			fail_tok(p, &nt, "more than %u registers in function '%s'", 1u << 24, f->name);
 		for (uint64_t i = 0; i < (range ? count : 1); i++) {
 			GROW(p, f->regs, f->nregs, p->cap_regs);
 			struct weft_ptx_reg *r = &f->regs[f->nregs];
