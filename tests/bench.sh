@@ -2,8 +2,9 @@
 # bench.sh - `make bench`: emulation speed of every bundled workload at its
 # default size on one core (pinned with taskset when available): thread
 # instructions, emulation seconds (time inside weft_launch, as weft-trace
-# reports it) and thread instructions per second, then the median against
-# issue 2's target of 100 million thread instructions per second.
+# reports it), thread instructions per second and the process's peak
+# resident memory, then the median speed against issue 2's target of 100
+# million thread instructions per second.
 #
 # usage: sh tests/bench.sh [size]     (default: default)
 
@@ -23,7 +24,7 @@ rates=$(mktemp "${TMPDIR:-/tmp}/weft-bench.XXXXXX") || exit 3
 trap 'rm -f "$out" "$rates"' EXIT INT TERM
 
 echo "weft bench: emulation speed, size $size, one core${pin:+ ($pin)}, $(uname -m)"
-printf '%-12s %16s %12s %16s\n' workload "thread insts" seconds "thread insts/s"
+printf '%-12s %16s %12s %16s %10s\n' workload "thread insts" seconds "thread insts/s" "peak MiB"
 status=0
 for w in $("$T" list | awk '{ print $1 }'); do
 	if ! $pin "$T" run "$w" --size "$size" >"$out" 2>&1; then
@@ -35,9 +36,10 @@ for w in $("$T" list | awk '{ print $1 }'); do
 	awk -v w="$w" '
 		$1 == "thread" && $2 == "insts" { n = $3 }
 		$1 == "emulation" { s = $2 }
+		$1 == "peak" && $2 == "memory" { m = $3 }
 		END {
 			r = (s > 0) ? n / s : 0
-			printf "%-12s %16.0f %12.6f %16.3g\n", w, n, s, r
+			printf "%-12s %16.0f %12.6f %16.3g %10s\n", w, n, s, r, m
 		}' "$out"
 	awk '$1 == "thread" && $2 == "insts" { n = $3 } $1 == "emulation" { s = $2 }
 	     END { if (s > 0) printf "%.6g\n", n / s }' "$out" >>"$rates"

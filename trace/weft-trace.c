@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -151,6 +152,10 @@ static void print_stats(const struct weft_ctx_stats *s)
 	if (s->emu_seconds > 0)
 		printf(", %.3g thread insts/s", (double)s->thread_insts / s->emu_seconds);
 	printf("\n");
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) /* Linux: ru_maxrss in KiB */
+		printf("%-16s%.1f MiB (whole process, maximum resident set)\n",
+		       "peak memory", (double)ru.ru_maxrss / 1024.0);
 }
 
 static void print_host(const struct weft_hostperf *hp)
