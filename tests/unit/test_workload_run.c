@@ -94,6 +94,72 @@ static void test_limit_is_reported(void **state)
 	weft_ctx_destroy(ctx);
 }
 
+/* A fake workload whose checks fail on purpose. */
+static const char tiny_ptx[] = ".version 7.0\n.target sm_75\n.address_size 64\n"
+			       ".visible .entry k()\n{\n\tret;\n}\n";
+struct fake {
+	int torn_down;
+};
+static int fake_torn_down;
+static int fake_setup(void *st, enum weft_size size, struct weft_error *err)
+{
+	(void)st;
+	(void)err;
+	return size == WEFT_SIZE_LARGE ? WEFT_ERR_INPUT : 0; /* large: fail, no message */
+}
+static int fake_run(void *st, struct weft_ctx *ctx, struct weft_module *mod, struct weft_error *err)
+{
+	(void)st;
+	return weft_launch(ctx, mod, "k", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, NULL, 0, err);
+}
+static void fake_ref(void *st) { (void)st; }
+static int fake_verify(void *st, struct weft_error *err)
+{
+	(void)st;
+	return weft_error_set(err, WEFT_ERR_VERIFY, "out[3] is 1, reference 2");
+}
+static void fake_teardown(void *st) { (void)st; fake_torn_down++; }
+static const struct weft_workload fake = {
+	"fake", "a workload that fails verification", "fake.ptx", tiny_ptx, "exact",
+	sizeof(struct fake), fake_setup, fake_run, fake_ref, fake_verify, fake_teardown,
+};
+
+static void test_failures(void **state)
+{
+	(void)state;
+	struct weft_ctx *ctx = weft_ctx_create(NULL);
+	struct weft_workload_run_opts o = { WEFT_SIZE_SMALL, 1 };
+	struct weft_workload_result r;
+	struct weft_error err;
+	fake_torn_down = 0;
+	assert_int_equal(weft_workload_run(&fake, ctx, &o, &r, &err), WEFT_ERR_VERIFY);
+	assert_int_equal(r.verify, WEFT_VERIFY_FAIL);
+	assert_string_equal(err.message, "fake: out[3] is 1, reference 2");
+	assert_int_equal(r.stats.launches, 1);
+	assert_int_equal(r.stats.thread_insts, 32);
+	assert_true(r.host_measured);
+	assert_int_equal(fake_torn_down, 1);
+	weft_ctx_destroy(ctx);
+
+	/* a failing setup without a message still gets one, and teardown runs */
+	ctx = weft_ctx_create(NULL);
+	o.size = WEFT_SIZE_LARGE;
+	assert_int_equal(weft_workload_run(&fake, ctx, &o, &r, &err), WEFT_ERR_INPUT);
+	assert_true(strncmp(err.message, "fake: setup failed", 18) == 0);
+	assert_int_equal(r.verify, WEFT_VERIFY_NOT_RUN);
+	assert_int_equal(fake_torn_down, 2);
+	weft_ctx_destroy(ctx);
+
+	/* without --verify the reference and verify do not run */
+	ctx = weft_ctx_create(NULL);
+	o.size = WEFT_SIZE_SMALL;
+	o.verify = 0;
+	assert_int_equal(weft_workload_run(&fake, ctx, &o, &r, &err), 0);
+	assert_false(r.host_measured);
+	assert_int_equal(r.verify, WEFT_VERIFY_NOT_RUN);
+	weft_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_run_vvadd_small),
 		cmocka_unit_test(test_limit_is_reported),
+		cmocka_unit_test(test_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
