@@ -86,6 +86,7 @@ expect "run without workload" 2 "which workload?" run
 expect "bad --max-thread-insts" 2 "bad --max-thread-insts \`lots\`" run vvadd --max-thread-insts lots
 expect "--verify with --spec" 2 "--verify applies to bundled workloads" \
 	run --spec $F/spec/saxpy.ini --verify
+expect "help for an unknown command" 2 "help: unknown command \`frob\`" help frob
 expect "list takes no arguments" 2 "unexpected argument \`x\`" list x
 
 # ---- launch spec errors (exit 2, file:line) -----------------------------
@@ -141,6 +142,7 @@ else ok "spec: no temp files left"; fi
 expect "workload runs and verifies" 0 "PASS" run vvadd --size small --verify
 expect "summary has thread insts" 0 "thread insts" run vvadd --size small
 expect "summary names the host counters" 0 "host baseline" run vvadd --size small --verify
+expect "a limit that is not reached" 0 "PASS" run vvadd --size small --verify --max-thread-insts 1e9
 expect "limit on a workload" 2 "vvadd: vvadd.ptx:" run vvadd --size small --max-thread-insts 10
 
 echo "cli tests: $pass passed, $failed failed"
