@@ -118,6 +118,9 @@ expect "out-of-bounds store" 2 "out-of-bounds global store" run --spec $F/cli/oo
 expect "out-of-bounds names kernel, CTA, thread" 2 \
 	"kernel oob_store, CTA (0,0,0), thread (100,0,0)" run --spec $F/cli/oob.ini
 expect "out-of-bounds names the PTX line" 2 "$F/cli/faults.ptx:32" run --spec $F/cli/oob.ini
+expect "out-of-bounds quotes the instruction" 2 "\`st.global.u32 [%rd4], %r5;\`" \
+	run --spec $F/cli/oob.ini
+expect "out-of-bounds names the allocation" 2 "size 400" run --spec $F/cli/oob.ini
 expect "partial barrier" 2 "partial barrier: barrier 0 was reached by 32 of the 64 threads" \
 	run --spec $F/cli/barrier.ini
 expect "partial barrier names the kernel" 2 "kernel partial_barrier" run --spec $F/cli/barrier.ini
