@@ -254,7 +254,11 @@ struct weft_inst {
 	uint32_t flags;     /* WEFT_F_* */
 	struct weft_operand opnd[WEFT_PTX_MAX_OPERANDS];
 	/* call only: (ret...), func, (args...) as symbol indices of .param
-	 * variables visible at the call site; `call` operands: opnd[0] is FUNC. */
+	 * variables visible at the call site; `call` operands: opnd[0] is FUNC.
+	 * Indirect calls (`call (r), %rd1, (a), proto;`, emitted with -G) have
+	 * opnd[0] REG holding the function pointer, which comes from
+	 * `mov.u64 %rd, func` (a FUNC source operand); argument counts are
+	 * checked against the .callprototype. */
 	int32_t *call_rets, *call_args;
 	uint8_t ncall_rets, ncall_args;
 	struct weft_ptx_pos pos;

@@ -162,6 +162,7 @@ struct parser {
 	uint32_t *marks;
 	uint32_t nmarks, cap_marks;
 	struct strmap label_map;
+	struct strmap proto_map; /* .callprototype label -> nrets << 16 | nparams */
 	struct label *labels;
 	uint32_t nlabels, cap_labels;
 	struct fixup *fixups;
@@ -1819,40 +1820,68 @@ static void parse_call(struct parser *p, struct weft_inst *in, const struct weft
 		expect_punct(p, ',', "after the call's return list");
 	}
 	struct weft_ptx_tok t = p->tok;
-	if (t.kind == WEFT_TOK_WORD && t.s[0] == '%')
-		fail_tok(p, &t, "indirect call through '%.*s' is not supported by weft", (int)t.len, t.s);
 	if (t.kind != WEFT_TOK_WORD) {
 		char b[96];
 		fail_tok(p, &t, "expected the called function's name, found %s", tok_desc(&t, b, sizeof(b)));
 	}
-	int32_t fi = sm_get(&p->funcs_map, t.s, t.len);
-	if (fi < 0)
-		fail_tok(p, &t, "call to undeclared function '%.*s' (declare it with .func first)",
-			 (int)t.len, t.s);
+	int indirect = is_reg_tok(p, &t);
+	int32_t fi = -1, ri = WEFT_NO_REG;
+	if (indirect) {
+		ri = expect_reg(p, &t);
+	} else {
+		fi = sm_get(&p->funcs_map, t.s, t.len);
+		if (fi < 0)
+			fail_tok(p, &t, "call to undeclared function '%.*s' (declare it with .func first)",
+				 (int)t.len, t.s);
+	}
 	next(p);
+	int32_t proto = -1;
 	if (is_punct(p, ',')) {
 		next(p);
-		if (!is_punct(p, '('))
-			fail_tok(p, &p->tok, "expected '(' to open the call's argument list");
-		parse_call_list(p, 1);
-		if (is_punct(p, ','))
-			fail_tok(p, &p->tok, "call prototypes (indirect calls) are not supported by weft");
+		if (is_punct(p, '(')) {
+			parse_call_list(p, 1);
+			if (is_punct(p, ','))
+				next(p);
+		}
+		if (!is_punct(p, ';')) {
+			struct weft_ptx_tok pt = p->tok;
+			proto = pt.kind == WEFT_TOK_WORD ? sm_get(&p->proto_map, pt.s, pt.len) : -1;
+			if (proto < 0) {
+				char b[96];
+				fail_tok(p, &pt, "expected '(' with the call's arguments or a .callprototype label, found %s",
+					 tok_desc(&pt, b, sizeof(b)));
+			}
+			if (!indirect)
+				fail_tok(p, &pt, "a direct call to '%.*s' takes no prototype", (int)t.len, t.s);
+			next(p);
+		}
 	}
 	expect_punct(p, ';', "after the call");
-	const struct weft_ptx_func *callee = &p->m->funcs[fi];
-	if (callee->is_entry)
-		fail_tok(p, &t, "cannot call the kernel '%s'", callee->name);
-	if (p->ntcall[1] != callee->nparams)
-		fail_tok(p, &t, "call to '%s' passes %u arguments, it takes %u", callee->name,
-			 p->ntcall[1], callee->nparams);
-	if (p->ntcall[0] != callee->nrets)
-		fail_tok(p, &t, "call to '%s' receives %u return values, it returns %u", callee->name,
-			 p->ntcall[0], callee->nrets);
+	if (indirect) {
+		if (proto < 0)
+			fail_tok(p, &t, "indirect call through '%.*s' needs a .callprototype label after the arguments",
+				 (int)t.len, t.s);
+		uint32_t nr = (uint32_t)proto >> 16, np = (uint32_t)proto & 0xffff;
+		if (p->ntcall[1] != np || p->ntcall[0] != nr)
+			fail_tok(p, &t, "indirect call passes %u arguments and receives %u return values, its prototype has %u and %u",
+				 p->ntcall[1], p->ntcall[0], np, nr);
+	} else {
+		const struct weft_ptx_func *callee = &p->m->funcs[fi];
+		if (callee->is_entry)
+			fail_tok(p, &t, "cannot call the kernel '%s'", callee->name);
+		if (p->ntcall[1] != callee->nparams)
+			fail_tok(p, &t, "call to '%s' passes %u arguments, it takes %u", callee->name,
+				 p->ntcall[1], callee->nparams);
+		if (p->ntcall[0] != callee->nrets)
+			fail_tok(p, &t, "call to '%s' receives %u return values, it returns %u", callee->name,
+				 p->ntcall[0], callee->nrets);
+	}
 	(void)opt;
 	in->nopnd = 1;
-	in->opnd[0].kind = WEFT_OPND_FUNC;
-	in->opnd[0].imm = fi;
-	in->opnd[0].reg = in->opnd[0].reg2 = WEFT_NO_REG;
+	in->opnd[0].kind = indirect ? WEFT_OPND_REG : WEFT_OPND_FUNC;
+	in->opnd[0].imm = indirect ? 0 : fi;
+	in->opnd[0].reg = ri;
+	in->opnd[0].reg2 = WEFT_NO_REG;
 	in->opnd[0].sym = -1;
 	for (int i = 0; i < 4; i++)
 		in->opnd[0].vec_regs[i] = WEFT_NO_REG;
@@ -1987,6 +2016,45 @@ static void parse_pragma(struct parser *p)
 	expect_punct(p, ';', "after .pragma");
 }
 
+/* Counts the `.param` entries of a parenthesised prototype list. */
+static uint32_t proto_list(struct parser *p)
+{
+	uint32_t n = 0;
+	next(p); /* ( */
+	while (!is_punct(p, ')')) {
+		if (p->tok.kind == WEFT_TOK_EOF || is_punct(p, ';'))
+			fail_tok(p, &p->tok, "expected ')' to close the .callprototype list");
+		if (is_dir(p, ".param"))
+			n++;
+		next(p);
+	}
+	next(p);
+	if (n > 255)
+		fail_tok(p, &p->tok, "too many parameters in .callprototype");
+	return n;
+}
+
+/* `name: .callprototype (.param .b32 _) _ (.param .b64 _, ...);` declares
+ * the signature used by indirect calls. */
+static void parse_callprototype(struct parser *p, const struct weft_ptx_tok *name)
+{
+	next(p);
+	uint32_t nr = 0, np = 0;
+	if (is_punct(p, '('))
+		nr = proto_list(p);
+	if (!is_word(p, "_"))
+		fail_tok(p, &p->tok, "expected '_' in the .callprototype");
+	next(p);
+	if (is_punct(p, '('))
+		np = proto_list(p);
+	while (is_word(p, ".noreturn"))
+		next(p);
+	expect_punct(p, ';', "after the .callprototype");
+	if (sm_get(&p->proto_map, name->s, name->len) >= 0)
+		fail_tok(p, name, ".callprototype '%.*s' defined twice", (int)name->len, name->s);
+	put(p, &p->proto_map, name->s, name->len, (int32_t)(nr << 16 | np));
+}
+
 static void parse_body(struct parser *p)
 {
 	struct weft_ptx_tok open = p->tok;
@@ -2057,6 +2125,12 @@ static void parse_body(struct parser *p)
 		if (t.kind == WEFT_TOK_WORD && t.s[0] != '%') {
 			struct weft_ptx_tok nx = peek(p);
 			if (weft_ptx_tok_punct(&nx, ':')) {
+				next(p);
+				next(p);
+				if (is_word(p, ".callprototype")) {
+					parse_callprototype(p, &t);
+					continue;
+				}
 				int32_t old = sm_get(&p->label_map, t.s, t.len);
 				if (old >= 0)
 					fail_tok(p, &t, "label '%.*s' defined twice (first at line %u)", (int)t.len,
@@ -2070,8 +2144,6 @@ static void parse_body(struct parser *p)
 				l->col = t.col;
 				put(p, &p->label_map, t.s, t.len, (int32_t)p->nlabels);
 				p->nlabels++;
-				next(p);
-				next(p);
 				continue;
 			}
 		}
@@ -2099,6 +2171,7 @@ static void parse_body(struct parser *p)
 	/* per-function state */
 	sm_free(&p->scope_map);
 	sm_free(&p->label_map);
+	sm_free(&p->proto_map);
 	p->nbinds = p->nmarks = p->nlabels = p->nfixups = 0;
 }
 
@@ -2376,6 +2449,7 @@ static void parser_free(struct parser *p)
 	sm_free(&p->syms_map);
 	sm_free(&p->scope_map);
 	sm_free(&p->label_map);
+	sm_free(&p->proto_map);
 	free(p->binds);
 	free(p->marks);
 	free(p->labels);

@@ -20,6 +20,9 @@
 
 #include "ptx.h"
 
+/* the three lines every module starts with */
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
 static const char *fixture(const char *name)
 {
 	static char buf[512];
@@ -568,6 +571,42 @@ static void test_inline_asm_blocks(void **state)
 	weft_ptx_module_free(m);
 }
 
+/* -G builds call through function pointers with a .callprototype */
+static void test_indirect_call(void **state)
+{
+	(void)state;
+	const char *t = HDR ".func (.param .b32 r) f(.param .b64 a, .param .b64 b);\n"
+			".entry k()\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r1;\n"
+			"\tmov.u64 %rd1, f;\n"
+			"\t{\n\t.param .b64 param0;\n\t.param .b64 param1;\n\t.param .b32 retval0;\n"
+			"\tproto_1 : .callprototype (.param .b32 _) _ (.param .b64 _, .param .b64 _);\n"
+			"\tcall (retval0), %rd1, (param0, param1), proto_1;\n"
+			"\tld.param.b32 %r1, [retval0];\n\t}\n\tret;\n}\n";
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	if (weft_ptx_parse(t, strlen(t), "ind.ptx", &m, &err))
+		fail_msg("%s at %u:%u", err.message, err.line, err.column);
+	const struct weft_ptx_func *k = func(m, "k");
+	assert_int_equal(k->ninsts, 4);
+	assert_int_equal(k->insts[0].opnd[1].kind, WEFT_OPND_FUNC);
+	assert_int_equal(k->insts[0].opnd[1].imm, weft_ptx_find_func(m, "f"));
+	const struct weft_inst *c = &k->insts[1];
+	assert_int_equal(c->op, WEFT_OP_CALL);
+	assert_int_equal(c->opnd[0].kind, WEFT_OPND_REG);
+	assert_int_equal(c->opnd[0].reg, reg(k, "%rd1"));
+	assert_int_equal(c->ncall_args, 2);
+	assert_int_equal(c->ncall_rets, 1);
+	assert_null(k->label_at[1]); /* a prototype is not a label */
+	fmt_is(m, k, c, "call (retval0), %rd1, (param0, param1);");
+	weft_ptx_module_free(m);
+	/* the prototype is required, and must match */
+	const char *bad = HDR ".entry k()\n{\n.reg .b64 %rd1;\n\tcall %rd1, ();\n}\n";
+	assert_int_equal(weft_ptx_parse(bad, strlen(bad), "ind.ptx", &m, &err), WEFT_ERR_PARSE);
+	assert_non_null(strstr(err.message, "needs a .callprototype"));
+	assert_int_equal(err.line, 7);
+	assert_int_equal(err.column, 7);
+}
+
 static void test_lineinfo(void **state)
 {
 	(void)state;
@@ -637,7 +676,6 @@ static void test_hash_and_helpers(void **state)
 /* ------------------------------------------------------------------ */
 /* errors */
 
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 #define KHEAD HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
 
 struct err_case {
@@ -1129,6 +1167,7 @@ int main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_nvcc_details),
 		cmocka_unit_test(test_inline_asm_blocks),
+		cmocka_unit_test(test_indirect_call),
 		cmocka_unit_test(test_lineinfo),
 		cmocka_unit_test(test_hash_and_helpers),
 		cmocka_unit_test(test_instruction_table),
