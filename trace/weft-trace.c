@@ -1,396 +1,82 @@
 /*
- * weft-trace.c - the weft-trace CLI: list the bundled workloads, and run one
- * (or a launch spec) through the functional emulator, print a summary, and
- * verify against the CPU reference.
+ * weft-trace.c - the weft-trace CLI: a table of subcommands (each in
+ * trace/cli/cmd_NAME.c, see trace/cli/cli.h), the tool's --help and
+ * --version, and the shared error printer.
  *
- * Exit codes (design.md "Conventions"): 0 ok, 1 verification failed, 2 bad
- * usage / bad input / kernel fault / limit reached, 3 internal error.
- * Everything the library reports is printed as "weft-trace: <error>".
+ * Exit codes (design.md "Conventions"): 0 ok, 1 a check failed (e.g.
+ * verification), 2 bad usage / bad input / kernel fault / limit reached,
+ * 3 internal error.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
+#include "cli/cli.h"
 #include "error.h"
-#include "host.h"
-#include "hostperf.h"
-#include "spec.h"
-#include "workload.h"
-#include "workload_run.h"
 
 #define WEFT_TRACE_VERSION "0.1.0"
 
-static const char main_usage[] =
-	"usage: weft-trace [--help] [--version] COMMAND [ARGS]\n"
-	"\n"
-	"Runs CUDA kernels (PTX) thread by thread on the CPU and reports what they\n"
-	"executed. Commands:\n"
-	"  list                      list the bundled workloads\n"
-	"  run WORKLOAD [OPTIONS]    run a bundled workload (see `weft-trace run --help`)\n"
-	"  run --spec FILE.ini       run your own PTX kernel from a launch spec\n"
-	"  help [COMMAND]            show help for a command\n"
-	"\n"
-	"Exit status: 0 ok, 1 verification failed, 2 bad usage, bad input, kernel\n"
-	"fault or limit reached, 3 internal error.\n"
-	"Docs: README.md, docs/launch-spec.md.\n";
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;   /* shown by `weft-trace --help` */
+	const char *summary;
+};
 
-static const char list_usage[] =
-	"usage: weft-trace list\n"
-	"\n"
-	"Prints the bundled workloads, one per line: name, then a one-line\n"
-	"description. Run one with `weft-trace run NAME`.\n";
+/* `weft-trace --help` lists these in this order. A command may have several
+ * rows (several usage lines); the first row with a name is the one run. */
+static const struct command commands[] = {
+	{ "list", weft_cmd_list, "list", "list the bundled workloads" },
+	{ "run", weft_cmd_run, "run WORKLOAD [OPTIONS]",
+	  "run a bundled workload (see `weft-trace run --help`)" },
+	{ "run", weft_cmd_run, "run --spec FILE.ini", "run your own PTX kernel from a launch spec" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static const char run_usage[] =
-	"usage: weft-trace run WORKLOAD [--size small|default|large] [--verify]\n"
-	"                      [--max-thread-insts N]\n"
-	"       weft-trace run --spec FILE.ini [--output-dir DIR] [--max-thread-insts N]\n"
-	"\n"
-	"Emulates every thread of the workload's kernels and prints a summary:\n"
-	"launches, CTAs, thread and warp instructions, emulation time and speed.\n"
-	"\n"
-	"Options:\n"
-	"  --size S              input size: small (about 1e5 thread instructions),\n"
-	"                        default (1e7) or large (1e9); default: default\n"
-	"  --verify              also run the CPU reference (timed under host\n"
-	"                        performance counters) and compare the results;\n"
-	"                        exit status 1 when they differ\n"
-	"  --max-thread-insts N  stop with an error (exit status 2) once N thread\n"
-	"                        instructions ran: a guard against runaway kernels\n"
-	"  --spec FILE.ini       run the kernel a launch spec describes instead of a\n"
-	"                        bundled workload (format: docs/launch-spec.md)\n"
-	"  --output-dir DIR      with --spec: write `output =` files under DIR instead\n"
-	"                        of the spec file's directory\n"
-	"  --help                show this help\n"
-	"\n"
-	"Progress goes to stderr when stderr is a terminal.\n";
-
-static int usage_error(const char *cmd, const char *fmt, const char *arg)
+static const struct command *find_command(const char *name)
 {
-	fprintf(stderr, "weft-trace: ");
-	if (cmd)
-		fprintf(stderr, "%s: ", cmd);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "; see `weft-trace %s--help`\n", cmd ? "run " : "");
-	return 2;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
 }
 
-static int report_error(const struct weft_error *err, int rc)
+static void main_usage(FILE *f)
+{
+	fputs("usage: weft-trace [--help] [--version] COMMAND [ARGS]\n"
+	      "\n"
+	      "Runs CUDA kernels (PTX) thread by thread on the CPU and reports what they\n"
+	      "executed. Commands:\n",
+	      f);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-24s  %s\n", commands[i].usage, commands[i].summary);
+	fprintf(f, "  %-24s  %s\n", "help [COMMAND]", "show help for a command");
+	fputs("\n"
+	      "Exit status: 0 ok, 1 verification failed, 2 bad usage, bad input, kernel\n"
+	      "fault or limit reached, 3 internal error.\n"
+	      "Docs: README.md, docs/launch-spec.md.\n",
+	      f);
+}
+
+int weft_cli_error(const char *cmd, const struct weft_error *err)
 {
 	char buf[WEFT_ERROR_MSG_MAX + 512];
 	if (!err->message[0])
-		fprintf(stderr, "weft-trace: %s (code %d)\n", weft_err_name(rc), rc);
+		fprintf(stderr, "weft-trace %s: %s (code %d)\n", cmd, weft_err_name(err->code),
+			(int)err->code);
 	else
-		fprintf(stderr, "weft-trace: %s\n", weft_error_format(err, buf, sizeof(buf)));
-	return weft_err_exit_code(rc);
-}
-
-/* ---- list ---------------------------------------------------------------- */
-
-static int cmd_list(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(list_usage, stdout);
-			return 0;
-		}
-		fprintf(stderr, "weft-trace: list: unexpected argument `%s`; see `weft-trace list --help`\n",
-			argv[i]);
-		return 2;
-	}
-	size_t w = 0;
-	for (const struct weft_workload *const *wl = weft_workloads; *wl; wl++)
-		if (strlen((*wl)->name) > w)
-			w = strlen((*wl)->name);
-	for (const struct weft_workload *const *wl = weft_workloads; *wl; wl++)
-		printf("%-*s  %s\n", (int)w, (*wl)->name, (*wl)->description);
-	return 0;
-}
-
-/* ---- progress ------------------------------------------------------------ */
-
-struct progress {
-	int shown; /* characters of the last progress line, 0 = none */
-};
-
-static void progress_cb(void *user, const char *kernel, uint32_t ctas_done, uint32_t ctas_total,
-			uint64_t thread_insts)
-{
-	struct progress *p = user;
-	int n = fprintf(stderr, "\r%s: CTA %u/%u, %.1e thread insts", kernel, ctas_done,
-			ctas_total, (double)thread_insts);
-	/* Blank what is left of a longer previous line. */
-	if (n > 0 && n - 1 < p->shown)
-		fprintf(stderr, "%*s", p->shown - (n - 1), "");
-	fflush(stderr);
-	if (n - 1 > p->shown)
-		p->shown = n - 1;
-}
-
-static void progress_clear(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r%*s\r", p->shown, "");
-	p->shown = 0;
-}
-
-/* ---- summary ------------------------------------------------------------- */
-
-static void print_stats(const struct weft_ctx_stats *s)
-{
-	printf("%-16s%llu\n", "launches", (unsigned long long)s->launches);
-	printf("%-16s%llu\n", "CTAs", (unsigned long long)s->ctas);
-	printf("%-16s%llu\n", "thread insts", (unsigned long long)s->thread_insts);
-	printf("%-16s%llu\n", "warp insts", (unsigned long long)s->warp_insts);
-	if (s->warp_insts)
-		printf("%-16s%.2f of 32\n", "active lanes",
-		       (double)s->thread_insts / (double)s->warp_insts);
-	printf("%-16s%.6f s", "emulation", s->emu_seconds);
-	if (s->emu_seconds > 0)
-		printf(", %.3g thread insts/s", (double)s->thread_insts / s->emu_seconds);
-	printf("\n");
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) == 0) /* Linux: ru_maxrss in KiB */
-		printf("%-16s%.1f MiB (whole process, maximum resident set)\n",
-		       "peak memory", (double)ru.ru_maxrss / 1024.0);
-}
-
-static void print_host(const struct weft_hostperf *hp)
-{
-	printf("%-16sCPU reference, wall %.3g s", "host baseline", hp->wall_seconds);
-	for (unsigned i = 0; i < hp->ncounters; i++) {
-		const struct weft_hostperf_counter *c = &hp->counters[i];
-		if (!c->available)
-			continue;
-		if (strcmp(c->unit, "ns") == 0)
-			printf("; %s %.3g s", c->name, (double)c->value * 1e-9);
-		else
-			printf("; %s %llu", c->name, (unsigned long long)c->value);
-		if (c->scaled)
-			printf(" (scaled: multiplexed)");
-	}
-	printf("\n");
-	/* Say which counters were missing and why (reasons usually repeat). */
-	for (unsigned i = 0; i < hp->ncounters; i++) {
-		const struct weft_hostperf_counter *c = &hp->counters[i];
-		if (c->available)
-			continue;
-		int first = 1;
-		for (unsigned j = 0; j < i; j++)
-			if (!hp->counters[j].available &&
-			    strcmp(hp->counters[j].reason, c->reason) == 0)
-				first = 0;
-		if (!first)
-			continue;
-		printf("%-16snot available: %s", "", c->name);
-		for (unsigned j = i + 1; j < hp->ncounters; j++)
-			if (!hp->counters[j].available &&
-			    strcmp(hp->counters[j].reason, c->reason) == 0)
-				printf(", %s", hp->counters[j].name);
-		printf(" (%s)\n", c->reason);
-	}
-}
-
-/* ---- run ----------------------------------------------------------------- */
-
-static int parse_count(const char *s, uint64_t *out)
-{
-	char *end;
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (!errno && !*end) {
-		*out = v;
-		return 0;
-	}
-	/* 1e9 style */
-	double d = strtod(s, &end);
-	if (*end || !(d >= 1) || d > 1.8e19 || d != floor(d))
-		return -1;
-	*out = (uint64_t)d;
-	return 0;
-}
-
-static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
-		    struct progress *prog)
-{
-	struct weft_spec *spec;
-	struct weft_error err;
-	struct weft_spec_run_opts opts = { outdir, 0 };
-	uint32_t nexpect = 0;
-	int rc;
-
-	if ((rc = weft_spec_load(path, &spec, &err)))
-		return report_error(&err, rc);
-	rc = weft_spec_run(spec, ctx, &opts, &err);
-	progress_clear(prog);
-	if (rc && rc != WEFT_ERR_VERIFY) {
-		weft_spec_free(spec);
-		return report_error(&err, rc);
-	}
-	printf("%-16s%s\n", "spec", spec->path);
-	printf("%-16s%s (%s)\n", "kernel", spec->kernel, spec->ptx);
-	printf("%-16sgrid %ux%ux%u, block %ux%ux%u, %u B dynamic shared\n", "launch",
-	       spec->grid.x, spec->grid.y, spec->grid.z, spec->block.x, spec->block.y,
-	       spec->block.z, spec->shared);
-	print_stats(weft_ctx_stats(ctx));
-	int any = 0;
-	for (uint32_t i = 0; i < spec->nbuffers; i++) {
-		const struct weft_spec_buffer *b = &spec->buffers[i];
-		char p[4096];
-		nexpect += b->expect != NULL;
-		if (!b->output)
-			continue;
-		printf("%-16s%s -> %s (%llu x %s)\n", any ? "" : "outputs", b->name,
-		       weft_spec_output_path(spec, b, outdir, p, sizeof(p)),
-		       (unsigned long long)b->count, weft_spec_type_name(b->type));
-		any = 1;
-	}
-	if (!nexpect)
-		printf("%-16snot run (no `expect =` in the spec)\n", "verification");
-	else if (rc == 0)
-		printf("%-16sPASS (%u of %u buffers match their expect file)\n", "verification",
-		       opts.compared, nexpect);
-	else
-		printf("%-16sFAIL\n", "verification");
-	fflush(stdout);
-	weft_spec_free(spec);
-	if (rc)
-		return report_error(&err, rc);
-	return 0;
-}
-
-static int run_workload(const char *name, enum weft_size size, int verify, struct weft_ctx *ctx,
-			struct progress *prog)
-{
-	const struct weft_workload *wl = weft_workload_find(name);
-	struct weft_workload_run_opts opts = { size, verify };
-	struct weft_workload_result res;
-	struct weft_error err;
-	int rc;
-
-	if (!wl) {
-		fprintf(stderr, "weft-trace: run: unknown workload `%s`; `weft-trace list` shows "
-				"the bundled ones (or use --spec FILE.ini for your own kernel)\n",
-			name);
-		return 2;
-	}
-	rc = weft_workload_run(wl, ctx, &opts, &res, &err);
-	progress_clear(prog);
-	if (rc && rc != WEFT_ERR_VERIFY)
-		return report_error(&err, rc);
-	printf("%-16s%s: %s\n", "workload", wl->name, wl->description);
-	printf("%-16s%s\n", "size", weft_size_name(size));
-	print_stats(&res.stats);
-	if (res.host_measured)
-		print_host(&res.host);
-	if (!verify)
-		printf("%-16snot run (add --verify)\n", "verification");
-	else
-		printf("%-16s%s (tolerance: %s)\n", "verification",
-		       res.verify == WEFT_VERIFY_PASS ? "PASS" : "FAIL",
-		       wl->tolerance ? wl->tolerance : "exact");
-	fflush(stdout);
-	if (rc)
-		return report_error(&err, rc);
-	return 0;
-}
-
-static int cmd_run(int argc, char **argv)
-{
-	const char *workload = NULL, *spec = NULL, *outdir = NULL;
-	enum weft_size size = WEFT_SIZE_DEFAULT;
-	int verify = 0, size_given = 0;
-	uint64_t max_insts = 0;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		/* --opt=value and --opt value */
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		char opt[64];
-		if (eq) {
-			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(opt, sizeof(opt), "%s", a);
-		}
-		int takes = strcmp(opt, "--size") == 0 || strcmp(opt, "--max-thread-insts") == 0 ||
-			    strcmp(opt, "--spec") == 0 || strcmp(opt, "--output-dir") == 0;
-		if (takes && !val) {
-			if (i + 1 >= argc)
-				return usage_error("run", "%s needs a value", opt);
-			val = argv[++i];
-		} else if (!takes && eq) {
-			return usage_error("run", "%s takes no value", opt);
-		}
-		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-			fputs(run_usage, stdout);
-			return 0;
-		} else if (strcmp(opt, "--size") == 0) {
-			if (weft_size_parse(val, &size))
-				return usage_error("run", "bad --size `%s` (small, default or large)", val);
-			size_given = 1;
-		} else if (strcmp(opt, "--verify") == 0) {
-			verify = 1;
-		} else if (strcmp(opt, "--max-thread-insts") == 0) {
-			if (parse_count(val, &max_insts))
-				return usage_error("run",
-						   "bad --max-thread-insts `%s` (a positive integer)", val);
-		} else if (strcmp(opt, "--spec") == 0) {
-			spec = val;
-		} else if (strcmp(opt, "--output-dir") == 0) {
-			outdir = val;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("run", "unknown option `%s`", a);
-		} else if (workload) {
-			return usage_error("run", "unexpected argument `%s` (one workload per run)", a);
-		} else {
-			workload = a;
-		}
-	}
-	if (spec && workload)
-		return usage_error("run", "give a WORKLOAD or --spec FILE, not both (`%s`)", workload);
-	if (!spec && !workload)
-		return usage_error("run", "%s", "which workload? `weft-trace list` shows them");
-	if (spec && (verify || size_given))
-		return usage_error("run", "%s applies to bundled workloads, not --spec",
-				   verify ? "--verify" : "--size");
-	if (outdir && !spec)
-		return usage_error("run", "%s", "--output-dir applies only to --spec");
-
-	struct progress prog = { 0 };
-	struct weft_ctx_options copts;
-	memset(&copts, 0, sizeof(copts));
-	copts.max_thread_insts = max_insts;
-	if (isatty(STDERR_FILENO)) {
-		copts.progress = progress_cb;
-		copts.progress_user = &prog;
-	}
-	struct weft_ctx *ctx = weft_ctx_create(&copts);
-	if (!ctx) {
-		fprintf(stderr, "weft-trace: out of memory creating the emulator context\n");
-		return 3;
-	}
-	int rc = spec ? run_spec(spec, outdir, ctx, &prog)
-		      : run_workload(workload, size, verify, ctx, &prog);
-	weft_ctx_destroy(ctx);
-	return rc;
+		fprintf(stderr, "weft-trace %s: %s\n", cmd, weft_error_format(err, buf, sizeof(buf)));
+	return weft_err_exit_code(err->code);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(main_usage, stderr);
+		main_usage(stderr);
 		return 2;
 	}
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-		fputs(main_usage, stdout);
+		main_usage(stdout);
 		return 0;
 	}
 	if (strcmp(cmd, "--version") == 0) {
@@ -399,24 +85,24 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "help") == 0) {
 		if (argc < 3) {
-			fputs(main_usage, stdout);
+			main_usage(stdout);
 			return 0;
 		}
-		if (strcmp(argv[2], "list") == 0) {
-			fputs(list_usage, stdout);
-			return 0;
+		const struct command *c = find_command(argv[2]);
+		if (!c) {
+			fprintf(stderr, "weft-trace help: unknown command `%s`; see `weft-trace --help`\n",
+				argv[2]);
+			return 2;
 		}
-		if (strcmp(argv[2], "run") == 0) {
-			fputs(run_usage, stdout);
-			return 0;
-		}
-		fprintf(stderr, "weft-trace: help: unknown command `%s` (list, run)\n", argv[2]);
+		char name[64], help[] = "--help";
+		snprintf(name, sizeof(name), "%s", c->name);
+		char *hargv[] = { name, help, NULL };
+		return c->fn(2, hargv);
+	}
+	const struct command *c = find_command(cmd);
+	if (!c) {
+		fprintf(stderr, "weft-trace: unknown command `%s`; see `weft-trace --help`\n", cmd);
 		return 2;
 	}
-	if (strcmp(cmd, "list") == 0)
-		return cmd_list(argc - 1, argv + 1);
-	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	fprintf(stderr, "weft-trace: unknown command `%s`; see `weft-trace --help`\n", cmd);
-	return 2;
+	return c->fn(argc - 1, argv + 1);
 }

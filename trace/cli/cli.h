@@ -18,13 +18,15 @@
 
 #include "error.h"
 
+int weft_cmd_list(int argc, char **argv); /* cmd_list.c */
+int weft_cmd_run(int argc, char **argv);  /* cmd_run.c */
 int weft_cmd_info(int argc, char **argv);
 int weft_cmd_dump(int argc, char **argv);
 int weft_cmd_verify(int argc, char **argv);
 int weft_cmd_stats(int argc, char **argv);
 
 /* Prints "weft-trace CMD: <formatted err>" to stderr and returns the exit
- * status for err->code. */
+ * status for err->code. Defined in trace/weft-trace.c. */
 int weft_cli_error(const char *cmd, const struct weft_error *err);
 
 #endif
