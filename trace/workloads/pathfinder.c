@@ -24,10 +24,10 @@ struct pathfinder_state {
 static int pathfinder_setup(void *state, enum weft_size size, struct weft_error *err)
 {
 	struct pathfinder_state *s = state;
-	/* About 25 thread instructions per thread per row, 256 threads per
-	 * 256 - 2 * pyramid columns. */
-	s->cols = WEFT_WL_BY_SIZE(size, 500, 10000, 100000);
-	s->rows = WEFT_WL_BY_SIZE(size, 8, 40, 300);
+	/* Measured: about 38-56 thread instructions per cell (the pyramid's
+	 * halo threads work too): about 1e5 / 1e7 / 1e9. */
+	s->cols = WEFT_WL_BY_SIZE(size, 256, 10000, 100000);
+	s->rows = WEFT_WL_BY_SIZE(size, 8, 27, 264);
 	s->pyramid = WEFT_WL_BY_SIZE(size, 4, 20, 20);
 	size_t cells = (size_t)s->rows * (size_t)s->cols;
 	s->wall = weft_wl_alloc(cells, sizeof(int32_t), err);

@@ -62,16 +62,17 @@ struct photon_state {
 static int photon_setup(void *state, enum weft_size size, struct weft_error *err)
 {
 	struct photon_state *s = state;
-	/* About 150 thread instructions per interaction, ~15 interactions
-	 * per photon. */
-	s->nthreads = WEFT_WL_BY_SIZE(size, 32, 1024, 32768);
+	/* Measured: about 830 thread instructions per photon (~15
+	 * interactions): 128 / 12288 / 1048576 photons give about 1e5 /
+	 * 1e7 / 9e8. */
+	s->nthreads = WEFT_WL_BY_SIZE(size, 64, 1024, 65536);
 	s->p.mu_a = 1.0f;
 	s->p.mu_s = 1.0f;
 	s->p.g = 0.9f;
 	s->p.thickness = 2.0f;
 	s->p.nbins = PH_NBINS;
 	s->p.bin_width = s->p.thickness / PH_NBINS;
-	s->p.photons = WEFT_WL_BY_SIZE(size, 2, 4, 16);
+	s->p.photons = WEFT_WL_BY_SIZE(size, 2, 12, 16);
 	s->p.roulette_w = 1e-4f;
 	s->p.roulette_p = 0.1f;
 	size_t n = (size_t)s->nthreads;

@@ -29,9 +29,10 @@ struct reduce_state {
 static int reduce_setup(void *state, enum weft_size size, struct weft_error *err)
 {
 	struct reduce_state *s = state;
-	/* About 4 thread instructions per element per kernel plus ~70 per
-	 * thread for the tree; two kernels. */
-	s->n = WEFT_WL_BY_SIZE(size, (size_t)2000, (size_t)1 << 19, (size_t)1 << 26);
+	/* Measured: about 15 thread instructions per element for the two
+	 * kernels together once the grid is full, plus the trees: about
+	 * 1e5 / 1e7 / 1e9. 1 << 26 ints is 256 MiB. */
+	s->n = WEFT_WL_BY_SIZE(size, (size_t)2000, (size_t)655360, (size_t)1 << 26);
 	s->nblocks = (s->n + RED_CHUNK - 1) / RED_CHUNK;
 	if (s->nblocks > RED_MAX_BLOCKS)
 		s->nblocks = RED_MAX_BLOCKS;

@@ -25,9 +25,10 @@ struct scan_state {
 static int scan_setup(void *state, enum weft_size size, struct weft_error *err)
 {
 	struct scan_state *s = state;
-	/* About 250 thread instructions per thread (two 9-level sweeps with a
-	 * barrier per level), 512 elements per 256-thread block. */
-	s->n = WEFT_WL_BY_SIZE(size, (size_t)1000, (size_t)81820, ((size_t)1 << 23) - 77);
+	/* Measured: about 30500 thread instructions per 512-element block
+	 * (two 9-level sweeps with a barrier per level): 3 / 328 / 32768
+	 * blocks give about 1e5 / 1e7 / 1e9. Not a multiple of the tile. */
+	s->n = WEFT_WL_BY_SIZE(size, (size_t)1500, (size_t)167836, (size_t)16777139);
 	s->nblocks = (s->n + SCAN_TILE - 1) / SCAN_TILE;
 	s->in = weft_wl_alloc(s->n, sizeof(uint32_t), err);
 	s->out_dev = weft_wl_alloc(s->n, sizeof(uint32_t), err);
