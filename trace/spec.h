@@ -51,6 +51,8 @@ enum weft_spec_type {
 };
 const char *weft_spec_type_name(enum weft_spec_type t); /* "f32" */
 unsigned weft_spec_type_size(enum weft_spec_type t);
+int weft_spec_type_is_float(enum weft_spec_type t);
+int weft_spec_type_is_signed(enum weft_spec_type t);
 
 enum weft_spec_init {
 	WEFT_SPEC_INIT_ZERO = 0,
@@ -65,6 +67,9 @@ union weft_spec_num {
 	uint64_t u;
 	double f;
 };
+
+/* Writes v (a number of type t) little-endian into dst (type-size bytes). */
+void weft_spec_store(enum weft_spec_type t, union weft_spec_num v, uint8_t *dst);
 
 struct weft_spec_buffer {
 	char *name;
