@@ -125,6 +125,13 @@ int weft_module_load_file(struct weft_ctx *ctx, const char *path,
 			  struct weft_module **out, struct weft_error *err);
 const struct weft_ptx_module *weft_module_ptx(const struct weft_module *mod);
 
+/* The static program (program.h) of kernel `kernel` (function index in the
+ * module) as the emulator runs it: its pcs are the pcs of struct
+ * weft_warp_event. The caller frees it with weft_program_free. */
+struct weft_program;
+int weft_module_program(struct weft_module *mod, uint32_t kernel, struct weft_program **out,
+			struct weft_error *err);
+
 /* Device memory. Allocations are zero-filled and 256-byte aligned. */
 int weft_malloc(struct weft_ctx *ctx, size_t bytes, uint64_t *dptr, struct weft_error *err);
 int weft_free(struct weft_ctx *ctx, uint64_t dptr, struct weft_error *err);

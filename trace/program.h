@@ -14,8 +14,12 @@
  * may still be predicated off by its guard). succ[] lists the CFG
  * successors: for a conditional branch succ[0] is the fall-through block
  * and succ[1] the target; an unconditional branch has only its target; a
- * block ending in exit/ret (of the kernel) or trap has none. ipdom is the
- * block's immediate post-dominator, WEFT_NO_BLOCK when that is the exit.
+ * block ending in exit/ret (of the kernel) or trap has none (a guarded
+ * exit/ret/trap has its fall-through as only successor, plus an edge to the
+ * exit for post-dominators). ipdom is the block's immediate post-dominator,
+ * WEFT_NO_BLOCK when that is the exit (or the block cannot reach the exit).
+ * The fall-through block of block b is always b + 1 (blocks are in pc
+ * order). Post-dominators are computed by cfg.h, shared with the emulator.
  *
  * Obtain one from a loaded module (weft_module_program, host.h side) or
  * from a trace (trace.h); free with weft_program_free.
@@ -55,8 +59,15 @@ enum weft_inst_class {
 };
 const char *weft_inst_class_name(enum weft_inst_class c);
 
+/* struct weft_inst_info.flags: what a trace stores per reached instance. */
+#define WEFT_II_ADDR    0x01 /* has a memory operand: one address per executed instance */
+#define WEFT_II_GUARD   0x02 /* guarded, outcome not implied by the path: one guard bit per reached instance */
+#define WEFT_II_GCTRL   0x04 /* guarded exit/ret/trap/bra whose outcome the path implies */
+#define WEFT_II_CTRL    0x08 /* ends its block: bra brx ret exit trap */
+
 struct weft_inst_info {
 	uint8_t cls;          /* enum weft_inst_class */
+	uint8_t flags;        /* WEFT_II_* */
 	uint8_t space;        /* resolved state space of a memory access
 				 (generic accesses resolved by the emulator
 				 at run time are recorded per access in the
@@ -85,6 +96,9 @@ struct weft_program {
 	uint32_t param_bytes;      /* kernel parameter buffer */
 	uint32_t shared_static_bytes; /* static .shared bytes per CTA */
 	uint32_t local_bytes;      /* .local bytes per thread (depots, inlined frames) */
+	char **sym_names;          /* [nsyms] module symbol names (operands' sym indexes this), may hold NULLs */
+	uint32_t nsyms;
+	void *priv;                /* internal: formatting tables built by weft_program_analyse */
 };
 
 /* Builds blocks, block_of, info and ipdom from insts (insts, ninsts, nregs,
