@@ -1769,9 +1769,48 @@ static void check_operands(struct parser *p, struct weft_inst *in, const struct 
 			 in->mode == WEFT_ATOM_CAS ? 4 : 3);
 	if (in->op == WEFT_OP_BRA && in->opnd[0].kind != WEFT_OPND_LABEL)
 		fail_tok(p, opt, "bra needs a label (indirect branches are not supported)");
-	for (int i = 1; i < in->nopnd; i++)
-		if (in->opnd[i].kind == WEFT_OPND_SINK)
+	for (int i = 1; i < in->nopnd; i++) {
+		int k = in->opnd[i].kind;
+		if (k == WEFT_OPND_SINK)
 			fail_tok(p, opt, "'_' can only be a destination");
+		if ((k == WEFT_OPND_SYM || k == WEFT_OPND_FUNC) && in->op != WEFT_OP_MOV &&
+		    in->op != WEFT_OP_CVTA)
+			fail_tok(p, opt, "the address of '%s' can only be taken with mov or cvta "
+				 "(then use the register)", k == WEFT_OPND_SYM
+				 ? p->m->syms[in->opnd[i].sym].name : p->m->funcs[in->opnd[i].imm].name);
+		if (k == WEFT_OPND_FUNC && in->op == WEFT_OP_CVTA)
+			fail_tok(p, opt, "cvta of a function name is not supported");
+	}
+	/* operand counts that depend on modifiers */
+	int want_lo = -1, want_hi = -1;
+	switch (in->op) {
+	case WEFT_OP_SHFL:
+		want_lo = want_hi = in->flags & WEFT_F_SYNC ? 5 : 4;
+		break;
+	case WEFT_OP_VOTE:
+		want_lo = want_hi = in->flags & WEFT_F_SYNC ? 3 : 2;
+		break;
+	case WEFT_OP_BAR:
+		if (in->mode >= WEFT_BAR_RED_POPC) {
+			want_lo = 3;
+			want_hi = 4;
+		} else {
+			want_lo = 1;
+			want_hi = 2;
+		}
+		break;
+	default:
+		break;
+	}
+	if (want_lo >= 0 && (in->nopnd < want_lo || in->nopnd > want_hi)) {
+		if (want_lo == want_hi)
+			fail_tok(p, opt, "'%.*s' takes %d operands, found %d", (int)opt->len, opt->s, want_lo,
+				 in->nopnd);
+		fail_tok(p, opt, "'%.*s' takes %d or %d operands, found %d", (int)opt->len, opt->s, want_lo,
+			 want_hi, in->nopnd);
+	}
+	if ((in->op == WEFT_OP_MATCH || in->op == WEFT_OP_REDUX) && !(in->flags & WEFT_F_SYNC))
+		fail_tok(p, opt, "'%.*s' needs .sync", (int)opt->len, opt->s);
 }
 
 static void append_inst(struct parser *p, struct weft_inst *in)

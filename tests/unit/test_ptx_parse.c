@@ -725,6 +725,10 @@ static const struct err_case err_cases[] = {
 	{ HDR ".func f(.param .u32 a);\n.entry k() { .reg .b32 %r1; { .param .b32 x; call f, (x, x); } }\n",
 	  5, 51, "passes 2 arguments, it takes 1" },
 	{ KHEAD "\t{ .param .b32 x; }\n\tst.param.b32 [x], %r1;\n}\n", 9, 16, "undefined variable 'x'" },
+	{ KHEAD "\tshfl.sync.down.b32 %r1, %r2, 1, 31;\n}\n", 8, 2, "takes 5 operands, found 4" },
+	{ KHEAD "\tbar.sync;\n}\n", 8, 2, "takes 1 or 2 operands" },
+	{ KHEAD "\tadd.s32 %r1, p, 1;\n}\n", 8, 2, "address of 'p' can only be taken with mov" },
+	{ KHEAD "\tredux.add.u32 %r1, %r2, -1;\n}\n", 8, 2, "needs .sync" },
 	{ KHEAD "\tcall.uni k, ();\n}\n", 8, 11, "cannot call the kernel" },
 	{ KHEAD "\tld.global.L2::cache_hint.u32 %r1, [%r2], %r3;\n}\n", 8, 2, "L2::cache_hint" },
 };
