@@ -279,7 +279,8 @@ struct weft_ptx_symbol {
 	char *name;
 	uint8_t space;     /* enum weft_ptx_space */
 	uint8_t type;      /* element type (.b8 for byte arrays) */
-	uint8_t is_extern; /* `.extern .shared ... name[]`: size set at launch */
+	uint8_t is_extern; /* declared .extern and not defined in this module;
+			      `.extern .shared ... name[]` has size 0: set at launch */
 	uint8_t is_visible;
 	uint32_t align;    /* bytes; defaults to the element size */
 	uint64_t size;     /* bytes (elements x element size); 0 for extern [] */

@@ -71,6 +71,60 @@ static const char *const sreg_names[WEFT_SREG_COUNT] = {
 	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
 };
 
+/* The type an immediate at operand idx was converted to (as the parser's
+ * opnd_type()). */
+static int imm_type(const struct weft_inst *in, int idx)
+{
+	switch (in->op) {
+	case WEFT_OP_CVT:
+		return idx >= 1 ? in->type2 : in->type;
+	case WEFT_OP_SET:
+		return idx == 1 || idx == 2 ? in->type2 : in->type;
+	case WEFT_OP_SLCT:
+		return idx == 3 ? in->type2 : in->type;
+	case WEFT_OP_SETP:
+		return in->type2;
+	default:
+		return in->type;
+	}
+}
+
+static void put_float_imm(struct out *o, uint64_t u, int type)
+{
+	unsigned size = weft_ptx_type_size(type);
+	if (type == WEFT_T_F64 || (!weft_ptx_type_is_float(type) && size == 8)) {
+		put(o, "0d%016llX", (unsigned long long)u);
+		return;
+	}
+	if (type == WEFT_T_F16 || type == WEFT_T_F16X2 ||
+	    (!weft_ptx_type_is_float(type) && size == 2)) {
+		/* print the f32 with the same value, which converts back exactly */
+		uint32_t h = (uint32_t)u & 0xffff, sign = (h & 0x8000) << 16;
+		uint32_t e = (h >> 10) & 0x1f, man = h & 0x3ff, w;
+		if (e == 0x1f) {
+			w = sign | 0x7f800000 | man << 13;
+		} else if (e) {
+			w = sign | (e + 112) << 23 | man << 13;
+		} else if (!man) {
+			w = sign;
+		} else { /* subnormal half: normal float */
+			e = 113;
+			while (!(man & 0x400)) {
+				man <<= 1;
+				e--;
+			}
+			w = sign | e << 23 | (man & 0x3ff) << 13;
+		}
+		put(o, "0f%08X", w);
+		return;
+	}
+	if (type == WEFT_T_BF16) {
+		put(o, "0f%08X", ((uint32_t)u & 0xffff) << 16);
+		return;
+	}
+	put(o, "0f%08X", (uint32_t)u);
+}
+
 static void put_operand(struct out *o, const struct weft_ptx_module *m,
 			const struct weft_ptx_func *f, const struct weft_inst *in,
 			const struct weft_operand *op)
@@ -88,12 +142,7 @@ static void put_operand(struct out *o, const struct weft_ptx_module *m,
 		break;
 	case WEFT_OPND_IMM:
 		if (op->imm_is_float) {
-			/* the width follows the bits: f64 immediates use all 64 */
-			unsigned long long u = (unsigned long long)op->imm;
-			if (u >> 32 || in->type == WEFT_T_F64 || in->type2 == WEFT_T_F64)
-				put(o, "0d%016llX", u);
-			else
-				put(o, "0f%08llX", u);
+			put_float_imm(o, (uint64_t)op->imm, imm_type(in, (int)(op - in->opnd)));
 		} else {
 			put(o, "%lld", (long long)op->imm);
 		}

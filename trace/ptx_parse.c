@@ -455,6 +455,9 @@ static uint64_t literal_bits(struct parser *p, const struct weft_ptx_tok *t, int
 		return v;
 	}
 	int ft = type;
+	if (k == LIT_DEC && !weft_ptx_type_is_float(ft))
+		fail_tok(p, t, "decimal float literal '%.*s' in an operation on .%s (write the bits as 0f/0d hex)",
+			 (int)t->len, t->s, weft_ptx_type_name(type));
 	if (!weft_ptx_type_is_float(ft))
 		ft = weft_ptx_type_size(type) == 8 ? WEFT_T_F64
 		   : weft_ptx_type_size(type) == 2 ? WEFT_T_F16 : WEFT_T_F32;
@@ -828,41 +831,47 @@ static void parse_var(struct parser *p, int space, int is_extern, int is_visible
 				 (int)nt.len, nt.s);
 		uint64_t size = unsized && !has_init ? 0 : count * esz;
 		int32_t si;
+		int define = 1; /* fill size, alignment and contents */
 		if (p->fidx < 0) {
 			int32_t old = sm_get(&p->syms_map, nt.s, nt.len);
 			if (old >= 0) {
-				/* an .extern declaration followed by the definition */
-				if (!p->m->syms[old].is_extern && !is_extern)
+				/* `.extern` declarations and one definition may repeat */
+				struct weft_ptx_symbol *o = &p->m->syms[old];
+				if (!o->is_extern && !is_extern)
 					fail_tok(p, &nt, "'%.*s' is defined twice (first at line %u)",
-						 (int)nt.len, nt.s, p->m->syms[old].line);
+						 (int)nt.len, nt.s, o->line);
+				if (o->space != space)
+					fail_tok(p, &nt, "'%.*s' redeclared in another state space (first at line %u)",
+						 (int)nt.len, nt.s, o->line);
 				si = old;
+				define = !is_extern;
 			} else {
 				si = add_symbol(p, nt.s, nt.len, space, d.type, nt.line);
 				put(p, &p->syms_map, p->m->syms[si].name, nt.len, si);
+				p->m->syms[si].is_extern = (uint8_t)is_extern;
 			}
-			if (!is_extern || !p->m->syms[si].size) {
-				struct weft_ptx_symbol *s = &p->m->syms[si];
-				s->space = (uint8_t)space;
-				s->type = (uint8_t)d.type;
-				s->is_extern = (uint8_t)(is_extern && unsized && !has_init);
-				s->is_visible = (uint8_t)is_visible;
-				s->line = nt.line;
-			}
+			p->m->syms[si].is_visible |= (uint8_t)is_visible;
 		} else {
 			si = add_symbol(p, nt.s, nt.len, space, d.type, nt.line);
 			p->m->syms[si].func = p->fidx;
-			p->m->syms[si].is_extern = (uint8_t)(is_extern && unsized && !has_init);
+			p->m->syms[si].is_extern = (uint8_t)is_extern;
 			declare(p, p->m->syms[si].name, nt.len, NAME_SYM, si, nt.line, nt.col);
 		}
 		struct weft_ptx_symbol *s = &p->m->syms[si];
-		s->align = d.align ? d.align : esz;
-		s->size = size;
-		if (has_init && size) {
+		if (define) {
+			s->type = (uint8_t)d.type;
+			s->line = nt.line;
+			s->is_extern = (uint8_t)is_extern;
+			s->align = d.align ? d.align : esz;
+			s->size = size;
 			free(s->init);
-			s->init = calloc(1, size);
-			if (!s->init)
-				nomem(p);
-			memcpy(s->init, p->ibuf, p->ilen < size ? p->ilen : size);
+			s->init = NULL;
+			if (has_init && size) {
+				s->init = calloc(1, size);
+				if (!s->init)
+					nomem(p);
+				memcpy(s->init, p->ibuf, p->ilen < size ? p->ilen : size);
+			}
 		}
 		if (is_punct(p, ',')) {
 			next(p);

@@ -211,6 +211,24 @@ static void test_module_variables(void **state)
 	assert_int_equal(v[3], 4);
 
 	assert_int_equal(weft_ptx_find_symbol(m, "nonexistent"), -1);
+	weft_ptx_module_free(m);
+
+	/* .extern declarations before and after the definition */
+	const char *t = HDR ".extern .global .u32 ev[4];\n.global .align 8 .u32 ev[4] = {7};\n"
+			".extern .global .u32 ev[];\n.extern .global .f32 only;\n";
+	struct weft_error err;
+	if (weft_ptx_parse(t, strlen(t), "ext.ptx", &m, &err))
+		fail_msg("%s at %u:%u", err.message, err.line, err.column);
+	s = sym(m, weft_ptx_find_symbol(m, "ev"));
+	assert_false(s->is_extern);
+	assert_int_equal(s->size, 16);
+	assert_int_equal(s->align, 8);
+	assert_int_equal(s->line, 5);
+	assert_int_equal(s->init[0], 7);
+	s = sym(m, weft_ptx_find_symbol(m, "only"));
+	assert_true(s->is_extern);
+	assert_int_equal(s->size, 4);
+	assert_int_equal(m->nsyms, 2);
 	assert_int_equal(weft_ptx_find_symbol(m, "sbuf"), -1); /* function scope */
 	weft_ptx_module_free(m);
 }
@@ -713,9 +731,11 @@ static const struct err_case err_cases[] = {
 	{ HDR ".global .u32 s = \"x;\n", 4, 18, "unterminated string" },
 	{ HDR ".global .u32 a[2] = {1, 2, 3};\n", 4, 19, "too many initialisers" },
 	{ HDR ".global .u32 a = 1.5;\n", 4, 18, "float literal '1.5' in an integer initialiser" },
+	{ KHEAD "\tadd.s32 %r1, %r2, 1.5;\n}\n", 8, 20, "decimal float literal '1.5' in an operation on .s32" },
 	{ HDR ".global .u32 a[];\n", 4, 14, "has no size" },
 	{ HDR ".global .u64 a = generic(b);\n", 4, 18, "address initialiser" },
 	{ HDR ".global .u32 a;\n.global .u32 a;\n", 5, 14, "defined twice" },
+	{ HDR ".global .u32 a;\n.extern .const .u32 a;\n", 5, 21, "another state space" },
 	{ ".target sm_75\n", 1, 1, "no .version directive" },
 	{ ".version 6.4\n.target sm_75\n", 1, 10, "6.4 is not supported" },
 	{ HDR "\x01\x02", 4, 1, "unexpected byte 0x01" },
@@ -1008,6 +1028,10 @@ static void test_immediates(void **state)
 		{ "setp.lt.f64 %p1, %fd1, 0f3F800000;", 2, 0x3FF0000000000000ll, 1 },
 		{ "selp.f32 %f1, 0f3F800000, 1.0, %p1;", 2, 0x3F800000, 1 },
 		{ "mov.f16 %h1, 0f3F800000;", 1, 0x3C00, 1 },
+		{ "mov.b16 %h1, 0f3F800000;", 1, 0x3C00, 1 },
+		{ "mov.bf16 %h1, 0f3F800000;", 1, 0x3F80, 1 },
+		{ "mov.f16 %h1, 1e-7;", 1, 0x0002, 1 }, /* subnormal half */
+		{ "cvt.f64.f32 %fd1, 0f3F800000;", 1, 0x3F800000, 1 },
 		{ "mov.u64 %rd1, sh+8;", 1, 8, 0 },
 		{ "ld.shared.u32 %r1, [sh+-8];", 1, -8, 0 },
 	};
@@ -1027,6 +1051,22 @@ static void test_immediates(void **state)
 			print_error("'%s': imm 0x%llx float %d\n", cases[i].text, (unsigned long long)o->imm,
 				    o->imm_is_float);
 			bad++;
+		}
+		char buf[256];
+		weft_ptx_format_inst(m, &m->funcs[0], &m->funcs[0].insts[0], buf, sizeof(buf));
+		n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, buf);
+		struct weft_ptx_module *m2;
+		if (weft_ptx_parse(text, (size_t)n, "t2.ptx", &m2, &err)) {
+			print_error("reformatted '%s' -> '%s': %s\n", cases[i].text, buf, err.message);
+			bad++;
+		} else {
+			const struct weft_operand *o2 = &m2->funcs[0].insts[0].opnd[cases[i].opnd];
+			if (o2->imm != o->imm || o2->imm_is_float != o->imm_is_float) {
+				print_error("reformatted '%s' -> '%s': imm 0x%llx\n", cases[i].text, buf,
+					    (unsigned long long)o2->imm);
+				bad++;
+			}
+			weft_ptx_module_free(m2);
 		}
 		weft_ptx_module_free(m);
 	}
