@@ -22,6 +22,10 @@
 
 /* the three lines every module starts with */
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+/* a kernel head declaring registers of every kind, for one-line tests */
+#define IHEAD HDR ".entry k(.param .u64 p)\n{\n.reg .pred %p<4>;\n.reg .b16 %h<4>;\n" \
+	".reg .b32 %r<10>;\n.reg .f32 %f<10>;\n.reg .f64 %fd<10>;\n.reg .b64 %rd<10>;\n" \
+	".shared .align 8 .b8 sh[64];\n"
 
 static const char *fixture(const char *name)
 {
@@ -625,6 +629,89 @@ static void test_indirect_call(void **state)
 	assert_int_equal(err.column, 7);
 }
 
+/* Smaller forms: special registers, calls without results, function-scope
+ * dynamic shared memory, .reqntid, .file with timestamp and size, older
+ * .version. */
+static void test_misc_forms(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		int sreg, comp;
+	} sr[] = {
+		{ "%tid.z", WEFT_SREG_TID, 2 }, { "%ntid.y", WEFT_SREG_NTID, 1 },
+		{ "%ctaid.x", WEFT_SREG_CTAID, 0 }, { "%nctaid.z", WEFT_SREG_NCTAID, 2 },
+		{ "%laneid", WEFT_SREG_LANEID, 0 }, { "%warpid", WEFT_SREG_WARPID, 0 },
+		{ "%nwarpid", WEFT_SREG_NWARPID, 0 }, { "%smid", WEFT_SREG_SMID, 0 },
+		{ "%nsmid", WEFT_SREG_NSMID, 0 }, { "%gridid", WEFT_SREG_GRIDID, 0 },
+		{ "%clock", WEFT_SREG_CLOCK, 0 }, { "%clock64", WEFT_SREG_CLOCK64, 0 },
+		{ "%globaltimer", WEFT_SREG_GLOBALTIMER, 0 },
+		{ "%lanemask_eq", WEFT_SREG_LANEMASK_EQ, 0 }, { "%lanemask_le", WEFT_SREG_LANEMASK_LE, 0 },
+		{ "%lanemask_lt", WEFT_SREG_LANEMASK_LT, 0 }, { "%lanemask_ge", WEFT_SREG_LANEMASK_GE, 0 },
+		{ "%lanemask_gt", WEFT_SREG_LANEMASK_GT, 0 },
+		{ "%dynamic_smem_size", WEFT_SREG_DYNAMIC_SMEM_SIZE, 0 },
+		{ "%total_smem_size", WEFT_SREG_TOTAL_SMEM_SIZE, 0 }, { "%envreg7", WEFT_SREG_ENVREG, 7 },
+	};
+	char text[1024];
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	for (size_t i = 0; i < sizeof(sr) / sizeof(sr[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\tmov.u64 %%rd1, %s;\n\tret;\n}\n", IHEAD, sr[i].name);
+		if (weft_ptx_parse(text, (size_t)n, "sr.ptx", &m, &err))
+			fail_msg("%s: %s", sr[i].name, err.message);
+		const struct weft_operand *o = &m->funcs[0].insts[0].opnd[1];
+		assert_int_equal(o->kind, WEFT_OPND_SREG);
+		assert_int_equal(o->sreg, sr[i].sreg);
+		assert_int_equal(o->comp, sr[i].comp);
+		char buf[128], want[128];
+		weft_ptx_format_inst(m, &m->funcs[0], &m->funcs[0].insts[0], buf, sizeof(buf));
+		snprintf(want, sizeof(want), "mov.u64 %%rd1, %s;", sr[i].name);
+		assert_string_equal(buf, want);
+		weft_ptx_module_free(m);
+	}
+
+	const char *t = ".version 7.0\n.target sm_90a\n.address_size 64\n"
+			".func g(.param .b32 a);\n.func h;\n"
+			".entry k() .reqntid 128, 2\n{\n"
+			"\t.extern .shared .align 16 .b8 fdyn[];\n"
+			"\t.reg .b32 %r1;\n"
+			"\t{ .param .b32 p0; st.param.b32 [p0], 1; call g, (p0); }\n"
+			"\tcall.uni h;\n"
+			"\tcall h, ();\n"
+			"\tmov.u32 %r1, fdyn;\n"
+			"\tret;\n}\n"
+			".func g(.param .b32 a) { ret; }\n.func h { exit; }\n"
+			".file 1 \"a.cu\", 1700000000, 1234\n.file 3 \"c.cu\"\n";
+	if (weft_ptx_parse(t, strlen(t), "misc.ptx", &m, &err))
+		fail_msg("%s at %u:%u", err.message, err.line, err.column);
+	assert_int_equal(m->version_major, 7);
+	assert_int_equal(m->version_minor, 0);
+	assert_string_equal(m->target, "sm_90a");
+	const struct weft_ptx_func *k = func(m, "k");
+	assert_int_equal(k->reqntid[0], 128);
+	assert_int_equal(k->reqntid[1], 2);
+	assert_int_equal(k->reqntid[2], 1);
+	assert_int_equal(k->ninsts, 6);
+	assert_int_equal(k->insts[1].ncall_args, 1);
+	assert_int_equal(k->insts[1].ncall_rets, 0);
+	assert_int_equal(k->insts[2].ncall_args, 0);
+	assert_true(k->insts[2].flags & WEFT_F_UNI);
+	assert_int_equal(k->insts[3].opnd[0].imm, weft_ptx_find_func(m, "h"));
+	const struct weft_ptx_symbol *fd = sym(m, k->insts[4].opnd[1].sym);
+	assert_string_equal(fd->name, "fdyn");
+	assert_true(fd->is_extern);
+	assert_int_equal(fd->size, 0);
+	assert_int_equal(fd->align, 16);
+	assert_int_equal(fd->func, k - m->funcs);
+	assert_int_equal(m->nfiles, 4);
+	assert_string_equal(m->files[1], "a.cu");
+	assert_null(m->files[2]);
+	assert_string_equal(m->files[3], "c.cu");
+	assert_false(func(m, "g")->is_extern);
+	assert_int_equal(func(m, "h")->insts[0].op, WEFT_OP_EXIT);
+	weft_ptx_module_free(m);
+}
+
 static void test_lineinfo(void **state)
 {
 	(void)state;
@@ -801,10 +888,6 @@ struct inst_case {
 	uint32_t flags; /* these must be set */
 	int rnd, space, cmp, nopnd;
 };
-
-#define IHEAD HDR ".entry k(.param .u64 p)\n{\n.reg .pred %p<4>;\n.reg .b16 %h<4>;\n" \
-	".reg .b32 %r<10>;\n.reg .f32 %f<10>;\n.reg .f64 %fd<10>;\n.reg .b64 %rd<10>;\n" \
-	".shared .align 8 .b8 sh[64];\n"
 
 static const struct inst_case inst_cases[] = {
 	{ "add.s32 %r1, %r2, %r3;", WEFT_OP_ADD, WEFT_T_S32, 0, 0, 0, 0, 0, 0, 3 },
@@ -1212,6 +1295,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc_details),
 		cmocka_unit_test(test_inline_asm_blocks),
 		cmocka_unit_test(test_indirect_call),
+		cmocka_unit_test(test_misc_forms),
 		cmocka_unit_test(test_lineinfo),
 		cmocka_unit_test(test_hash_and_helpers),
 		cmocka_unit_test(test_instruction_table),
