@@ -791,11 +791,10 @@ static void parse_init_item(struct parser *p, int type, int depth)
  * .global/.const/.shared, function-level .shared/.local, call-scope .param.
  * The current token is the first qualifier after the directive.
  */
-static void parse_var(struct parser *p, int space, int is_extern, int is_visible,
-		      const struct weft_ptx_tok *dir)
+static void parse_var(struct parser *p, int space, int is_extern, int is_visible)
 {
 	struct decl d;
-	parse_decl_quals(p, &d, dir->s[0] == '.' ? "variable" : "variable");
+	parse_decl_quals(p, &d, "variable");
 	for (;;) {
 		struct weft_ptx_tok nt = p->tok;
 		if (nt.kind != WEFT_TOK_WORD || nt.s[0] == '.' || nt.s[0] == '%') {
@@ -1432,8 +1431,7 @@ static void decode_opcode(struct parser *p, struct weft_inst *in, const struct w
 		in->type2 = in->type;
 	if ((in->op == WEFT_OP_SETP || in->op == WEFT_OP_SET) && !in->cmp)
 		fail_tok(p, t, "missing comparison (.eq .lt ...) in '%.*s'", (int)t->len, t->s);
-	if (in->op == WEFT_OP_BAR && in->mode >= WEFT_BAR_RED_POPC && in->mode == WEFT_BAR_RED_POPC &&
-	    in->type && in->type != WEFT_T_U32)
+	if (in->op == WEFT_OP_BAR && in->mode == WEFT_BAR_RED_POPC && in->type != WEFT_T_U32)
 		fail_tok(p, t, "bar.red.popc needs .u32 in '%.*s'", (int)t->len, t->s);
 }
 
@@ -1860,7 +1858,7 @@ static void parse_call_list(struct parser *p, int which)
 	}
 }
 
-static void parse_call(struct parser *p, struct weft_inst *in, const struct weft_ptx_tok *opt)
+static void parse_call(struct parser *p, struct weft_inst *in)
 {
 	p->ntcall[0] = p->ntcall[1] = 0;
 	if (is_punct(p, '(')) {
@@ -1924,7 +1922,6 @@ static void parse_call(struct parser *p, struct weft_inst *in, const struct weft
 			fail_tok(p, &t, "call to '%s' receives %u return values, it returns %u", callee->name,
 				 p->ntcall[0], callee->nrets);
 	}
-	(void)opt;
 	in->nopnd = 1;
 	in->opnd[0].kind = indirect ? WEFT_OPND_REG : WEFT_OPND_FUNC;
 	in->opnd[0].imm = indirect ? 0 : fi;
@@ -1981,7 +1978,7 @@ static void parse_instruction(struct parser *p)
 	decode_opcode(p, &in, &opt);
 	next(p);
 	if (in.op == WEFT_OP_CALL) {
-		parse_call(p, &in, &opt);
+		parse_call(p, &in);
 		return;
 	}
 	const struct opdef *def = NULL;
@@ -2159,7 +2156,7 @@ static void parse_body(struct parser *p)
 				       : is_dir(p, ".local") ? WEFT_SPACE_LOCAL : WEFT_SPACE_PARAM;
 				eat_dir(p, sp == WEFT_SPACE_SHARED ? ".shared"
 					   : sp == WEFT_SPACE_LOCAL ? ".local" : ".param");
-				parse_var(p, sp, is_extern, 0, &t);
+				parse_var(p, sp, is_extern, 0);
 			} else if (is_word(p, ".loc") && !is_extern) {
 				parse_loc(p);
 			} else if (is_word(p, ".pragma") && !is_extern) {
@@ -2340,7 +2337,6 @@ static void parse_function(struct parser *p, int is_entry, int is_visible, int i
 
 static void parse_version(struct parser *p)
 {
-	struct weft_ptx_tok t = p->tok;
 	next(p);
 	struct weft_ptx_tok v = p->tok;
 	unsigned maj = 0, min = 0;
@@ -2362,7 +2358,6 @@ static void parse_version(struct parser *p)
 	if (maj < 7 || maj > 9)
 		fail_tok(p, &v, "PTX ISA version %u.%u is not supported (weft reads 7.x to 9.x; regenerate with nvcc 11-13)",
 			 maj, min);
-	(void)t;
 	p->m->version_major = maj;
 	p->m->version_minor = min;
 	p->have_version = 1;
@@ -2482,7 +2477,7 @@ static void parse_module(struct parser *p)
 				while (!is_dir(p, dirs[k]))
 					k++;
 				eat_dir(p, dirs[k]);
-				parse_var(p, space_from(dirs[k] + 1), ext, vis, &d);
+				parse_var(p, space_from(dirs[k] + 1), ext, vis);
 			} else {
 				fail_tok(p, &d, "unknown directive '%.*s' at module scope (not in weft's PTX subset, see docs/ptx-subset.md)",
 					 (int)d.len, d.s);
