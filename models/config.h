@@ -1,0 +1,70 @@
+/*
+ * config.h - machine configurations: INI files validated against a schema.
+ *
+ * A config file names its model in `[model] name = simt`; the keys it may
+ * use are the common keys (weft_config_common_keys: [model], [tech]) plus the
+ * model's schema (struct weft_model.keys). Every key has a documented
+ * default; a key that is not in the schema is an error naming file:line and
+ * the closest valid key ("did you mean ...?"), never silently ignored.
+ * Values are range-checked. `--set section.key=value` overrides are applied
+ * after the file with the same checks. The config's hash (FNV-1a 64 over the
+ * file text and the overrides) identifies it in reports.
+ */
+#ifndef WEFT_CONFIG_H
+#define WEFT_CONFIG_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+enum weft_cfg_type { WEFT_CFG_INT = 0, WEFT_CFG_DOUBLE, WEFT_CFG_BOOL, WEFT_CFG_STRING, WEFT_CFG_ENUM };
+
+struct weft_config_key {
+	const char *section;   /* NULL terminates a schema */
+	const char *key;
+	enum weft_cfg_type type;
+	const char *def;       /* default, as it would be written in the file */
+	const char *unit;      /* "", "KiB", "MHz", "cycles", "B", ... */
+	double min, max;       /* inclusive range for INT/DOUBLE */
+	const char *choices;   /* ENUM: "a|b|c" */
+	const char *doc;       /* one line; cite the source of the default */
+};
+
+/* [model] name, [tech] node_nm / energy basis / tables: shared by all models. */
+extern const struct weft_config_key weft_config_common_keys[];
+
+struct weft_config_value {
+	const struct weft_config_key *key;
+	double num;            /* INT/DOUBLE/BOOL (0/1) */
+	char str[128];         /* STRING/ENUM, and the text as written */
+	int from;              /* 0 default, 1 file, 2 --set */
+	uint32_t line;         /* file line when from == 1 */
+};
+
+struct weft_config {
+	char path[256];
+	char name[64];         /* file name without directory and .ini */
+	char model[32];        /* [model] name */
+	uint64_t hash;
+	struct weft_config_value *values; /* one per schema key (common + model) */
+	uint32_t nvalues;
+	char overrides[1024];  /* "sec.key=v,sec.key=v" as applied */
+};
+
+/* Loads path, validates it against the common keys plus the schema of the
+ * model it names (looked up through models/model.h's registry), applies
+ * overrides ("section.key=value", n of them). */
+int weft_config_load(const char *path, const char *const *overrides, uint32_t noverrides,
+		     struct weft_config *cfg, struct weft_error *err);
+/* Same from text (tests; path is used in messages). */
+int weft_config_load_text(const char *text, const char *path, const char *const *overrides,
+			  uint32_t noverrides, struct weft_config *cfg, struct weft_error *err);
+void weft_config_free(struct weft_config *cfg);
+
+/* Getters for keys that are in the schema (asking for a key that is not is
+ * a bug: they return 0 / "" and the tests catch it). */
+double weft_config_num(const struct weft_config *cfg, const char *section, const char *key);
+int64_t weft_config_int(const struct weft_config *cfg, const char *section, const char *key);
+const char *weft_config_str(const struct weft_config *cfg, const char *section, const char *key);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * model.h - the interface every timing model implements.
+ *
+ * HOW TO ADD A MODEL (say "foo"):
+ *  1. Create models/foo/ with foo.c (and more files if it needs them). Start
+ *     foo.c with a comment stating the model's equations and their sources.
+ *  2. Define `const struct weft_model weft_model_foo` (see below): its name,
+ *     its config schema (every key with a default, a unit and a one-line
+ *     description; models/config.h), the events it counts (each with an
+ *     energy category, models/events.h) and its ops: init from a config,
+ *     consume one launch of a trace, finish into a struct weft_model_result,
+ *     free.
+ *  3. Add `&weft_model_foo` to the table in models/registry.c.
+ *  4. Add configs/foo-*.ini (a `[model] name = foo` section plus the keys
+ *     that differ from the defaults, each with a comment citing its source).
+ *  5. Add energy rows for its events and area rows for its components to
+ *     data/energy/ and data/area/ (each row cites its source).
+ *  6. Tests: tests/unit/test_foo.c pinning each mechanism on hand-computed
+ *     cases, and a golden report in tests/cli/ (weft-estimate on a small
+ *     bundled trace).
+ * Models never print: they fill results; estimate/ formats them.
+ *
+ * A model is analytic (design.md "Models"): it reads the trace once,
+ * streaming, and computes its figures from counts, distributions and small
+ * simulations of the mechanisms that decide performance. Threads are grouped
+ * with the shared machinery in models/group.h; caches come from
+ * models/cache.h.
+ */
+#ifndef WEFT_MODEL_H
+#define WEFT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "error.h"
+#include "events.h"
+#include "trace.h"
+
+/* One hardware component instance kind and how many a configuration has;
+ * area = sum of count x area per unit from the area table (area/). */
+struct weft_component {
+	char name[48];      /* area table key, e.g. "simt_sp_lane", "sram_kib" */
+	double count;       /* may be fractional for per-KiB/per-bit components */
+	char why[96];       /* "sp_per_sm x num_sm", for the breakdown */
+};
+
+/* A model-specific statistic shown in reports (e.g. "occupancy_warps"). */
+struct weft_stat {
+	char key[48];
+	double value;
+	char unit[16];       /* "", "cycles", "%", ... */
+};
+
+#define WEFT_MAX_STATS 64
+#define WEFT_MAX_COMPONENTS 48
+
+/* What limited performance (the largest of the lower bounds). */
+#define WEFT_LIMITER_MAX 32
+
+struct weft_launch_result {
+	uint32_t launch;
+	char kernel[64];
+	double cycles;
+	uint64_t thread_insts;
+	char limiter[WEFT_LIMITER_MAX];  /* "issue", "sfu", "shmem_banks", "l1_bw",
+					     "l2_bw", "dram_bw", "latency", "occupancy",
+					     "divergence", ... (documented per model) */
+	double *events;                  /* [model->nevents] counts for this launch */
+	struct weft_stat stats[WEFT_MAX_STATS];
+	uint32_t nstats;
+};
+
+struct weft_model_result {
+	const struct weft_model *model;
+	double clock_hz;
+	double cycles;                   /* total over launches */
+	double seconds;
+	uint64_t thread_insts;
+	double *events;                  /* [model->nevents] totals */
+	struct weft_launch_result *launches;
+	uint32_t nlaunches;
+	struct weft_component components[WEFT_MAX_COMPONENTS];
+	uint32_t ncomponents;
+	struct weft_stat stats[WEFT_MAX_STATS];
+	uint32_t nstats;
+	char sampling[96];               /* weft_cta_sample_describe() of what was read */
+};
+
+void weft_model_result_free(struct weft_model_result *r);
+/* Appends a stat (silently keeps the first WEFT_MAX_STATS). */
+void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double value,
+		   const char *unit);
+
+struct weft_model {
+	const char *name;               /* "simt" */
+	const char *description;        /* one line */
+	const struct weft_config_key *keys; /* schema, terminated by a NULL section */
+	const struct weft_event_def *events; /* counted events */
+	uint32_t nevents;
+	/* Allocates the model state from a validated config. */
+	int (*init)(const struct weft_config *cfg, void **state, struct weft_error *err);
+	/* Consumes one launch of a trace (CTAs chosen by sample). */
+	int (*consume_launch)(void *state, struct weft_trace *t, uint32_t launch,
+			      const struct weft_cta_sample *sample, struct weft_error *err);
+	/* Fills result (cycles, events, components, stats); state stays valid. */
+	int (*finish)(void *state, struct weft_model_result *result, struct weft_error *err);
+	void (*free)(void *state);
+};
+
+/* NULL-terminated table (models/registry.c). */
+extern const struct weft_model *const weft_models[];
+const struct weft_model *weft_model_find(const char *name);
+
+/* Runs a model over every launch of a trace: init, consume each launch,
+ * finish. */
+int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, struct weft_trace *t,
+		   const struct weft_cta_sample *sample, struct weft_model_result *result,
+		   struct weft_error *err);
+
+#endif
