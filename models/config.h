@@ -13,6 +13,7 @@
 #ifndef WEFT_CONFIG_H
 #define WEFT_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -66,5 +67,14 @@ void weft_config_free(struct weft_config *cfg);
 double weft_config_num(const struct weft_config *cfg, const char *section, const char *key);
 int64_t weft_config_int(const struct weft_config *cfg, const char *section, const char *key);
 const char *weft_config_str(const struct weft_config *cfg, const char *section, const char *key);
+
+/* The weft data directory: $WEFT_DATA when set, else <executable dir>/../data
+ * when it exists, else "data" (the source tree, for tests run from it). */
+int weft_data_dir(char *out, size_t len, struct weft_error *err);
+/* Resolves a path-valued key (e.g. [tech] energy_table): absolute as is;
+ * "./x" or "../x" relative to the config file's directory; otherwise relative
+ * to the data directory. Does not check that the file exists. */
+int weft_config_path(const struct weft_config *cfg, const char *section, const char *key,
+		     char *out, size_t len, struct weft_error *err);
 
 #endif

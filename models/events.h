@@ -3,7 +3,7 @@
  * joules, and the energy categories reports break energy down by.
  *
  * A model declares the events it counts (struct weft_event_def); each event
- * has a name that is a row key of the energy table (data/energy/*.csv: energy
+ * has a name that is a row key of the energy table (data/energy/NAME.csv: energy
  * per event at a technology node, with its source) and one category. The
  * category names are fixed across models (models.md "Reporting
  * conventions") so that reports line up.

@@ -106,6 +106,11 @@ struct weft_model {
 	/* Fills result (cycles, events, components, stats); state stays valid. */
 	int (*finish)(void *state, struct weft_model_result *result, struct weft_error *err);
 	void (*free)(void *state);
+	/* Optional (may be NULL): the configuration's hardware components
+	 * (the same list finish() puts in result->components), without a
+	 * trace; weft-area uses it. */
+	int (*components)(void *state, struct weft_component *out, uint32_t max, uint32_t *n,
+			  struct weft_error *err);
 };
 
 /* NULL-terminated table (models/registry.c). */

@@ -1,0 +1,42 @@
+/*
+ * scaling.h - technology scaling of energy, area and delay between nodes.
+ *
+ * Two rules, named in every output that used them (docs/energy.md):
+ *  - classic: constant-field scaling (Dennard et al., IEEE JSSC 1974,
+ *    Table I). With k = from_nm / to_nm: area x 1/k^2, delay x 1/k,
+ *    energy per operation (power-delay product, C V^2) x 1/k^3.
+ *  - stillmaker: Stillmaker & Baas, Integration 2017, "Scaling equations for
+ *    the accurate prediction of CMOS device performance from 180nm to 7nm";
+ *    factors from the published table (data README), with nodes the paper
+ *    has no row for (40 nm) interpolated log-linearly in node size.
+ */
+#ifndef WEFT_SCALING_H
+#define WEFT_SCALING_H
+
+#include "error.h"
+
+/* ---- technology scaling ------------------------------------------------ */
+
+enum weft_scaling_rule {
+	WEFT_SCALING_CLASSIC = 0,   /* constant-field (Dennard et al., JSSC 1974) */
+	WEFT_SCALING_STILLMAKER,    /* Stillmaker & Baas, Integration 2017 */
+	WEFT_SCALING_COUNT
+};
+const char *weft_scaling_rule_name(enum weft_scaling_rule r); /* "classic", "stillmaker" */
+int weft_scaling_rule_parse(const char *s);                   /* -1 when unknown */
+
+struct weft_scaling {
+	enum weft_scaling_rule rule;
+	double from_nm, to_nm;
+	double energy;     /* multiply an energy per operation at from_nm by this */
+	double area;       /* multiply an area at from_nm by this */
+	double delay;      /* multiply a gate delay at from_nm by this */
+	int interpolated;  /* a node missing from the rule's published table */
+	char note[224];    /* e.g. "stillmaker 65->40 nm (40 nm interpolated ...)" */
+};
+/* Factors to go from from_nm to to_nm (identity when equal). Nodes outside
+ * the rule's range are an error. */
+int weft_scaling_factors(enum weft_scaling_rule rule, double from_nm, double to_nm,
+			 struct weft_scaling *s, struct weft_error *err);
+
+#endif
