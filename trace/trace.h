@@ -49,6 +49,13 @@ const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_wri
 /* Records the workload's measured host baseline (stored in the file). */
 void weft_trace_writer_set_baseline(struct weft_trace_writer *w, const struct weft_hostperf *perf,
 				    const char *what);
+/* Records which bundled workload and size the trace comes from (stored in
+ * the file; "" or NULL when traced from a spec or a custom driver). */
+void weft_trace_writer_set_workload(struct weft_trace_writer *w, const char *workload,
+				    const char *size);
+/* The temporary file being written (NAME.tmp.XXXXXX), e.g. for a signal
+ * handler that must remove it on interrupt. */
+const char *weft_trace_writer_temp_path(const struct weft_trace_writer *w);
 /* Writes the index and footer, fsyncs, renames into place, frees w. */
 int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err);
 /* Removes the temporary file, frees w. */
@@ -67,6 +74,10 @@ struct weft_trace_launch {
 	uint64_t warp_insts;     /* as the emulator issued them (width 32, ipdom) */
 	uint64_t mem_accesses;   /* per-thread memory accesses */
 	const struct weft_program *program;
+	uint32_t nchunks;        /* chunks holding this launch's CTAs */
+	uint64_t chunk_bytes;    /* their size in the file (records included) */
+	uint64_t raw_bytes;      /* their uncompressed payload */
+	uint64_t stream_bytes[4]; /* raw bytes of the path, guard, address and space streams */
 };
 
 struct weft_trace_info {

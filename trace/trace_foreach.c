@@ -1,0 +1,225 @@
+/*
+ * trace_foreach.c - weft_trace_for_each_cta (trace.h): decode the chosen
+ * CTAs of a launch with several decoder threads while the caller's callback
+ * consumes them one at a time in increasing CTA order.
+ *
+ * Work is one chunk (with its chosen CTAs). Workers claim chunks in order
+ * and decode them into slots; chunk j uses slot j mod S and may only be
+ * claimed once chunk j - S has been consumed, so at most S decoded chunks
+ * exist at a time (memory bounded by S chunks whatever the trace length).
+ * The caller's thread waits for chunk j's slot, runs the callback on each
+ * of its CTAs, frees the slot and moves on.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_read.h"
+
+struct fe_work {
+	uint32_t chunk;
+	uint32_t s0, s1; /* chosen CTAs: ctas[s0..s1) */
+};
+
+struct fe_slot {
+	int state; /* 0 free, 1 decoding, 2 ready */
+	int rc;
+	struct weft_error err;
+	struct weft_cta_trace *ctas;
+	uint32_t cap, n;
+};
+
+struct fe_dec {
+	ZSTD_DCtx *dctx;
+	struct wt_buf comp, raw;
+};
+
+struct fe {
+	struct weft_trace *t;
+	const uint32_t *ctas;
+	struct fe_work *work;
+	uint32_t nwork, next_claim, next_consume, nslots;
+	struct fe_slot *slots;
+	int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slot *s)
+{
+	const struct fe_work *w = &F->work[j];
+	const struct wt_chunk *c = &F->t->chunks[w->chunk];
+	uint32_t n = w->s1 - w->s0;
+	if (n > s->cap) {
+		struct weft_cta_trace *nc = realloc(s->ctas, n * sizeof(*nc));
+		if (!nc)
+			return weft_error_set(&s->err, WEFT_ERR_NOMEM, "out of memory decoding trace %s", F->t->path);
+		for (uint32_t i = s->cap; i < n; i++)
+			weft_cta_trace_init(&nc[i]);
+		s->ctas = nc;
+		s->cap = n;
+	}
+	s->n = n;
+	int rc = wt_load_chunk(F->t, c, d->dctx, &d->comp, &d->raw, &s->err);
+	for (uint32_t i = 0; !rc && i < n; i++)
+		rc = wt_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &s->err);
+	return rc;
+}
+
+static void *worker(void *arg)
+{
+	struct fe *F = arg;
+	struct fe_dec d = { ZSTD_createDCtx(), { 0 }, { 0 } };
+	pthread_mutex_lock(&F->mu);
+	for (;;) {
+		while (!F->stop && F->next_claim < F->nwork &&
+		       F->next_claim >= F->next_consume + F->nslots)
+			pthread_cond_wait(&F->cv, &F->mu);
+		if (F->stop || F->next_claim >= F->nwork)
+			break;
+		uint32_t j = F->next_claim++;
+		struct fe_slot *s = &F->slots[j % F->nslots];
+		s->state = 1;
+		pthread_mutex_unlock(&F->mu);
+		int rc = d.dctx ? decode_work(F, &d, j, s)
+				: weft_error_set(&s->err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
+		pthread_mutex_lock(&F->mu);
+		s->rc = rc;
+		s->state = 2;
+		pthread_cond_broadcast(&F->cv);
+	}
+	pthread_mutex_unlock(&F->mu);
+	ZSTD_freeDCtx(d.dctx);
+	wt_buf_free(&d.comp);
+	wt_buf_free(&d.raw);
+	return NULL;
+}
+
+int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err)
+{
+	if (launch >= t->nlaunches)
+		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
+				      t->path, t->nlaunches, launch);
+	const struct wt_launch *L = &t->launches[launch];
+	uint32_t nctas = L->pub.nctas;
+	uint32_t *ctas = malloc(((size_t)nctas + 1) * sizeof(uint32_t));
+	struct fe_work *work = malloc(((size_t)L->pub.nchunks + 1) * sizeof(*work));
+	if (!ctas || !work) {
+		free(ctas);
+		free(work);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+	}
+	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
+	/* group the chosen CTAs by chunk */
+	uint32_t nwork = 0, i = 0;
+	int rc = 0;
+	while (i < nsel) {
+		int ci = wt_find_chunk(t, launch, ctas[i]);
+		if (ci < 0) {
+			rc = wt_corrupt(err, t->path, t->fsize, "the index has no chunk for launch %u CTA %u", launch,
+					ctas[i]);
+			goto out;
+		}
+		const struct wt_chunk *c = &t->chunks[ci];
+		uint32_t j = i;
+		while (j < nsel && ctas[j] < c->first + c->ncta)
+			j++;
+		work[nwork].chunk = (uint32_t)ci;
+		work[nwork].s0 = i;
+		work[nwork].s1 = j;
+		nwork++;
+		i = j;
+	}
+	if (nthreads == 0) {
+		long np = sysconf(_SC_NPROCESSORS_ONLN);
+		nthreads = np > 0 ? (unsigned)np : 1;
+	}
+	if (nthreads > nwork)
+		nthreads = nwork ? nwork : 1;
+
+	struct fe F;
+	memset(&F, 0, sizeof(F));
+	F.t = t;
+	F.ctas = ctas;
+	F.work = work;
+	F.nwork = nwork;
+	F.nslots = nthreads == 1 ? 1 : 2 * nthreads;
+	F.slots = calloc(F.nslots, sizeof(*F.slots));
+	if (!F.slots) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+		goto out;
+	}
+	if (nthreads == 1) {
+		/* no threads: decode and consume in turn */
+		struct fe_dec d = { ZSTD_createDCtx(), { 0 }, { 0 } };
+		if (!d.dctx)
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
+		for (uint32_t j = 0; !rc && j < nwork; j++) {
+			struct fe_slot *sl = &F.slots[0];
+			if ((rc = decode_work(&F, &d, j, sl))) {
+				*err = sl->err;
+				break;
+			}
+			for (uint32_t k = 0; !rc && k < sl->n; k++)
+				rc = fn(user, &sl->ctas[k], err);
+		}
+		ZSTD_freeDCtx(d.dctx);
+		wt_buf_free(&d.comp);
+		wt_buf_free(&d.raw);
+	} else {
+		pthread_t *tids = calloc(nthreads, sizeof(pthread_t));
+		unsigned started = 0;
+		pthread_mutex_init(&F.mu, NULL);
+		pthread_cond_init(&F.cv, NULL);
+		if (!tids)
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+		for (unsigned k = 0; !rc && k < nthreads; k++) {
+			if (pthread_create(&tids[k], NULL, worker, &F))
+				break;
+			started++;
+		}
+		if (!rc && !started)
+			rc = weft_error_set(err, WEFT_ERR_INTERNAL, "cannot start decoder threads");
+		for (uint32_t j = 0; !rc && j < nwork; j++) {
+			struct fe_slot *sl = &F.slots[j % F.nslots];
+			pthread_mutex_lock(&F.mu);
+			while (!(sl->state == 2 && F.next_claim > j))
+				pthread_cond_wait(&F.cv, &F.mu);
+			pthread_mutex_unlock(&F.mu);
+			if (sl->rc) {
+				rc = sl->rc;
+				if (err)
+					*err = sl->err;
+				break;
+			}
+			for (uint32_t k = 0; !rc && k < sl->n; k++)
+				rc = fn(user, &sl->ctas[k], err);
+			pthread_mutex_lock(&F.mu);
+			sl->state = 0;
+			F.next_consume++;
+			pthread_cond_broadcast(&F.cv);
+			pthread_mutex_unlock(&F.mu);
+		}
+		pthread_mutex_lock(&F.mu);
+		F.stop = 1;
+		pthread_cond_broadcast(&F.cv);
+		pthread_mutex_unlock(&F.mu);
+		for (unsigned k = 0; k < started; k++)
+			pthread_join(tids[k], NULL);
+		free(tids);
+		pthread_mutex_destroy(&F.mu);
+		pthread_cond_destroy(&F.cv);
+	}
+	for (uint32_t k = 0; k < F.nslots; k++) {
+		for (uint32_t c = 0; c < F.slots[k].cap; c++)
+			weft_cta_trace_free(&F.slots[k].ctas[c]);
+		free(F.slots[k].ctas);
+	}
+	free(F.slots);
+out:
+	free(ctas);
+	free(work);
+	return rc;
+}

@@ -1,0 +1,231 @@
+/*
+ * trace_format.h - internal: the on-disk layout of weft trace files (.wtr)
+ * and the stream codec shared by the writer (trace_write.c), the reader
+ * (trace_read.c) and verify (trace_verify.c). docs/trace-format.md is the
+ * specification; this header must match it byte for byte.
+ *
+ * File: header, records, footer. All integers little-endian.
+ *   header (16 B): "WEFTRACE" | u32 version | u32 CRC-32 of the first 12 bytes
+ *   record:        u32 tag | u32 payload length | payload | u32 CRC-32 of
+ *                  tag, length and payload
+ *   footer (16 B): "WTRF" | u64 offset of the INDX record | u32 CRC-32 of
+ *                  the first 12 footer bytes
+ * Records: LNCH (launch: geometry + static program) when a launch begins,
+ * CHNK (zstd-compressed whole CTAs) as CTAs finish, LEND (launch counts) when
+ * it ends, INFO (workload, size, host baseline) and INDX (index) at commit.
+ */
+#ifndef WEFT_TRACE_FORMAT_H
+#define WEFT_TRACE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "error.h"
+#include "program.h"
+
+#define WT_MAGIC "WEFTRACE"
+#define WT_HEADER_BYTES 16
+#define WT_FOOTER_BYTES 16
+#define WT_REC_OVERHEAD 12 /* tag + length + CRC */
+#define WT_TAG(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define WT_TAG_LNCH WT_TAG('L', 'N', 'C', 'H')
+#define WT_TAG_CHNK WT_TAG('C', 'H', 'N', 'K')
+#define WT_TAG_LEND WT_TAG('L', 'E', 'N', 'D')
+#define WT_TAG_INFO WT_TAG('I', 'N', 'F', 'O')
+#define WT_TAG_INDX WT_TAG('I', 'N', 'D', 'X')
+#define WT_TAG_FOOT WT_TAG('W', 'T', 'R', 'F')
+
+/* A chunk is closed once its raw (uncompressed) payload reaches this many
+ * bytes: large enough that zstd finds the repetition between threads and
+ * the per-record overhead vanishes, small enough that a reader holding a
+ * few decoded chunks stays small. */
+#define WT_CHUNK_TARGET (256u * 1024u)
+
+/* CHNK payload: u32 launch | u32 first CTA | u32 CTA count | u32 raw bytes |
+ * zstd frame of the raw payload. Raw payload: per CTA (u32 linear CTA id,
+ * u32 path bytes, u32 guard bytes, u32 address bytes, u32 space bytes), then
+ * all CTAs' path streams, then all guard streams, all address streams, all
+ * space streams. */
+#define WT_CHUNK_HDR 16
+#define WT_CTA_ENTRY 20
+
+/* Path codes after a two-successor block. */
+#define WT_PATH_SUCC0 0
+#define WT_PATH_SUCC1 1
+#define WT_PATH_ESCAPE 2 /* followed by varint block index */
+
+/* ---- CRC-32 (IEEE 802.3 polynomial, reflected, as zlib's crc32) ---- */
+uint32_t wt_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* ---- little-endian scalars ---- */
+static inline void wt_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline void wt_put64(uint8_t *p, uint64_t v)
+{
+	wt_put32(p, (uint32_t)v);
+	wt_put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint32_t wt_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t wt_get64(const uint8_t *p)
+{
+	return (uint64_t)wt_get32(p) | (uint64_t)wt_get32(p + 4) << 32;
+}
+static inline uint64_t wt_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t wt_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* ---- growable byte buffer (writer side) ---- */
+struct wt_buf {
+	uint8_t *p;
+	size_t n, cap;
+	int oom;
+};
+int wt_buf_reserve(struct wt_buf *b, size_t more);
+static inline void wt_buf_u8(struct wt_buf *b, uint8_t v)
+{
+	if (b->n + 1 > b->cap && wt_buf_reserve(b, 1))
+		return;
+	b->p[b->n++] = v;
+}
+static inline void wt_buf_varint(struct wt_buf *b, uint64_t v)
+{
+	if (b->n + 10 > b->cap && wt_buf_reserve(b, 10))
+		return;
+	while (v >= 0x80) {
+		b->p[b->n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->p[b->n++] = (uint8_t)v;
+}
+void wt_buf_bytes(struct wt_buf *b, const void *src, size_t len);
+void wt_buf_u32(struct wt_buf *b, uint32_t v);
+void wt_buf_u64(struct wt_buf *b, uint64_t v);
+void wt_buf_str(struct wt_buf *b, const char *s); /* u32 length (0xffffffff = NULL) + bytes */
+void wt_buf_free(struct wt_buf *b);
+
+/* ---- bounded reader over a byte range ---- */
+struct wt_rd {
+	const uint8_t *p, *end;
+	int bad; /* set on any read past the end or malformed varint */
+};
+static inline uint64_t wt_rd_varint(struct wt_rd *r)
+{
+	uint64_t v = 0;
+	for (unsigned s = 0; s < 64; s += 7) {
+		if (r->p >= r->end) {
+			r->bad = 1;
+			return 0;
+		}
+		uint8_t c = *r->p++;
+		v |= (uint64_t)(c & 0x7f) << s;
+		if (!(c & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+static inline uint8_t wt_rd_u8(struct wt_rd *r)
+{
+	if (r->p >= r->end) {
+		r->bad = 1;
+		return 0;
+	}
+	return *r->p++;
+}
+uint32_t wt_rd_u32(struct wt_rd *r);
+uint64_t wt_rd_u64(struct wt_rd *r);
+/* Returns a malloc'd copy (NULL for a stored NULL); sets bad on overrun. */
+char *wt_rd_str(struct wt_rd *r);
+
+/* ---- static tables of a program used by the codec ---- */
+struct wt_ev {      /* an instruction of a block whose trace data is stored */
+	uint32_t m;     /* memory-instruction index (ADDR), else UINT32_MAX */
+	uint8_t flags;  /* WEFT_II_ADDR | WEFT_II_GUARD */
+	uint8_t space;  /* static state space */
+};
+struct wt_tab {
+	uint32_t nblocks, nm;
+	uint32_t *ev_start;   /* [nblocks+1] into ev */
+	struct wt_ev *ev;
+	uint32_t *nguard;     /* [nblocks] guard bits per visit */
+	uint8_t *nsucc;       /* [nblocks] */
+	uint32_t (*succ)[2];  /* [nblocks] */
+	uint32_t *mem_of_pc;  /* [ninsts] m or UINT32_MAX */
+	uint8_t *mspace;      /* [nm] static space of memory instruction m */
+	uint8_t *pc_flags;    /* [ninsts] bit 0x80: first pc of a block; WEFT_II_* */
+};
+int wt_tab_build(struct wt_tab *t, const struct weft_program *p);
+void wt_tab_free(struct wt_tab *t);
+
+/* ---- address predictor: per memory instruction, from the previous
+ * thread's access with the same occurrence number (its stride from the
+ * occurrence before), else this thread's own stride, else for a first
+ * occurrence the last thread's first address plus the tid stride. Reset at
+ * every CTA. ---- */
+struct wt_vec {
+	uint64_t *a;
+	uint32_t n, cap;
+};
+struct wt_pred {
+	uint32_t nm;
+	uint64_t *f, *d0;   /* last first-occurrence address, its tid stride */
+	uint8_t *has_f;
+	uint8_t *lastsp;    /* last resolved space (generic accesses) */
+	struct wt_vec *cur, *prev;
+	int oom;
+};
+int wt_pred_init(struct wt_pred *s, uint32_t nm);
+void wt_pred_free(struct wt_pred *s);
+void wt_pred_cta(struct wt_pred *s);
+void wt_pred_thread_end(struct wt_pred *s);
+static inline uint64_t wt_pred_next(const struct wt_pred *s, uint32_t m)
+{
+	const struct wt_vec *c = &s->cur[m], *p = &s->prev[m];
+	uint32_t n = c->n;
+	if (n == 0)
+		return s->has_f[m] ? s->f[m] + s->d0[m] : 0;
+	if (n < p->n)
+		return c->a[n - 1] + (p->a[n] - p->a[n - 1]);
+	if (n >= 2)
+		return c->a[n - 1] + (c->a[n - 1] - c->a[n - 2]);
+	return c->a[n - 1];
+}
+int wt_vec_grow(struct wt_vec *v);
+static inline int wt_pred_push(struct wt_pred *s, uint32_t m, uint64_t a)
+{
+	struct wt_vec *c = &s->cur[m];
+	if (c->n == 0) {
+		if (s->has_f[m])
+			s->d0[m] = a - s->f[m];
+		s->f[m] = a;
+		s->has_f[m] = 1;
+	}
+	if (c->n == c->cap && wt_vec_grow(c))
+		return -1;
+	c->a[c->n++] = a;
+	return 0;
+}
+/* Predicted resolved space of a generic access; the stored byte is 0 when
+ * the prediction holds, else space + 1. */
+static inline uint8_t wt_pred_space(const struct wt_pred *s, uint32_t m, uint8_t stat)
+{
+	return stat != 0 ? stat : s->lastsp[m];
+}
+
+/* ---- the static program inside a LNCH record (trace_progio.c) ---- */
+int wt_program_write(struct wt_buf *b, const struct weft_program *p);
+/* 0, WEFT_ERR_NOMEM, or WEFT_ERR_VERIFY with why filled (caller sets why[0] = 0). */
+int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * trace_read.h - internal: the reader's state, shared by trace_read.c
+ * (open, random access, iteration), trace_foreach.c (parallel decoding)
+ * and trace_verify.c.
+ */
+#ifndef WEFT_TRACE_READ_H
+#define WEFT_TRACE_READ_H
+
+#include <zstd.h>
+
+#include "trace.h"
+#include "trace_format.h"
+
+struct wt_chunk {  /* an index entry */
+	uint32_t launch, first, ncta;
+	uint64_t off;
+	uint32_t reclen, rawlen, crc;
+};
+
+struct wt_launch {
+	struct weft_trace_launch pub;
+	struct weft_program *prog;
+	struct wt_tab tab;
+	uint32_t chunk0;   /* first of its chunks in weft_trace.chunks (sorted) */
+	int nloaded;
+};
+
+struct weft_trace {
+	int fd;
+	char *path;
+	uint64_t fsize;
+	struct weft_trace_info info;
+	struct wt_launch *launches;
+	uint32_t nlaunches;
+	struct wt_chunk *chunks; /* sorted by (launch, first CTA) */
+	uint32_t nchunks;
+	/* weft_trace_read_cta's chunk cache */
+	ZSTD_DCtx *dctx;
+	struct wt_buf comp, raw;
+	uint32_t cached;
+};
+
+/* What a decoded struct weft_cta_trace owns. */
+struct wt_ctapriv {
+	uint32_t *blocks;
+	size_t capb;
+	uint8_t *guards;
+	size_t capg;
+	uint64_t *addrs;
+	uint8_t *spaces;
+	size_t capa;
+	struct weft_thread_trace *threads;
+	size_t capt;
+	size_t *offs;
+	size_t capo;
+	struct wt_pred pred;
+};
+
+/* Fills err (WEFT_ERR_VERIFY, err->offset = off) with "trace PATH is
+ * corrupt at byte offset OFF: ..." and returns WEFT_ERR_VERIFY. */
+int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Reads and CRC-checks the record at off (payload into out, out->n its
+ * length); the record must end at or before limit. */
+int wt_read_record(int fd, const char *path, uint64_t limit, uint64_t off, uint32_t tag,
+		   struct wt_buf *out, struct weft_error *err);
+/* Index of the chunk holding (launch, cta), or -1. */
+int wt_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta);
+/* Reads, checks and decompresses chunk c into raw (thread-safe given
+ * private dctx/comp/raw). */
+int wt_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
+		  struct wt_buf *comp, struct wt_buf *raw, struct weft_error *err);
+/* Decodes CTA cta of the loaded chunk into c (thread-safe). */
+int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
+		  uint32_t cta, struct weft_cta_trace *c, struct weft_error *err);
+
+#endif

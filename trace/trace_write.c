@@ -1,0 +1,692 @@
+/*
+ * trace_write.c - the trace writer (trace.h): an emulator observer that
+ * transposes warp events into per-thread streams for one CTA at a time,
+ * encodes each finished CTA (docs/trace-format.md "Chunk payload") into the
+ * current chunk, and writes a chunk as a zstd-compressed record once it
+ * holds about WT_CHUNK_TARGET raw bytes. Memory: one CTA's streams plus one
+ * chunk. The file is written as NAME.tmp.XXXXXX and only renamed to NAME
+ * by weft_trace_writer_commit, after the index and footer are written and
+ * the data fsynced: an interrupted run never leaves a file at NAME, and the
+ * temporary one has no footer, so `verify` rejects it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "trace.h"
+#include "trace_format.h"
+
+struct wt_acc {
+	uint64_t a;
+	uint32_t m;
+	uint8_t sp;
+};
+
+struct wt_thread {
+	uint32_t *blocks;
+	uint32_t nb, capb;
+	uint8_t *gbits;     /* guard bits, LSB first */
+	uint32_t ng, capg;  /* bits, bytes */
+	struct wt_acc *acc;
+	uint32_t na, capa;
+};
+
+struct wt_launch_rec {
+	uint64_t lnch_off, lend_off;
+};
+
+struct wt_index_ent {
+	uint32_t launch, first, ncta;
+	uint64_t off;
+	uint32_t reclen, rawlen, crc;
+};
+
+struct weft_trace_writer {
+	char *path, *tmp;
+	int fd;
+	uint64_t off;
+	int level;
+	int failed;
+	struct weft_emu_observer obs;
+	ZSTD_CCtx *cctx;
+	/* launches */
+	struct wt_launch_rec *launches;
+	uint32_t nlaunches, caplaunches;
+	int in_launch;
+	struct weft_program *prog;
+	struct wt_tab tab;
+	struct wt_pred pred;
+	uint32_t tpc;             /* threads per CTA */
+	uint32_t nctas;
+	uint64_t thread_insts, warp_insts, mem_accesses;
+	uint64_t stream_bytes[4];
+	uint32_t ctas_seen;
+	/* current CTA */
+	struct wt_thread *th;
+	uint32_t capth;
+	uint32_t cta;
+	/* current chunk */
+	struct wt_buf ctatab, s[4];
+	uint32_t chunk_first, chunk_ncta;
+	struct wt_buf raw, rec;
+	struct wt_index_ent *index;
+	uint32_t nindex, capindex;
+	/* run info */
+	char workload[64], size[16];
+	int has_baseline;
+	struct weft_hostperf baseline;
+	char baseline_what[64];
+};
+
+static int io_err(struct weft_trace_writer *w, struct weft_error *err, const char *what)
+{
+	w->failed = 1;
+	return weft_error_set(err, WEFT_ERR_IO, "cannot %s trace %s (temporary file %s): %s", what,
+			      w->path, w->tmp ? w->tmp : "?", strerror(errno));
+}
+
+static int nomem(struct weft_trace_writer *w, struct weft_error *err)
+{
+	w->failed = 1;
+	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
+}
+
+static int write_all(struct weft_trace_writer *w, const void *buf, size_t len, struct weft_error *err)
+{
+	const uint8_t *p = buf;
+	while (len) {
+		ssize_t k = write(w->fd, p, len);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return io_err(w, err, "write");
+		}
+		p += k;
+		len -= (size_t)k;
+		w->off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* Writes one record: tag, length, payload, CRC. */
+static int write_record(struct weft_trace_writer *w, uint32_t tag, const uint8_t *payload, size_t len,
+			uint32_t *crc_out, struct weft_error *err)
+{
+	if (len > 0xffffffffu - 64) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_LIMIT,
+				      "a trace record of %zu bytes exceeds the format's 4 GiB limit (one CTA too large?)",
+				      len);
+	}
+	uint8_t h[8];
+	wt_put32(h, tag);
+	wt_put32(h + 4, (uint32_t)len);
+	uint32_t crc = wt_crc32(0, h, 8);
+	crc = wt_crc32(crc, payload, len);
+	uint8_t c[4];
+	wt_put32(c, crc);
+	int rc;
+	if ((rc = write_all(w, h, 8, err)) || (rc = write_all(w, payload, len, err)) ||
+	    (rc = write_all(w, c, 4, err)))
+		return rc;
+	if (crc_out)
+		*crc_out = crc;
+	return 0;
+}
+
+int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer **out,
+			   struct weft_error *err)
+{
+	*out = NULL;
+	if (level < 0 || level > ZSTD_maxCLevel())
+		return weft_error_set(err, WEFT_ERR_INPUT, "zstd level %d out of range (1..%d; 0 = default 3)",
+				      level, ZSTD_maxCLevel());
+	struct weft_trace_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
+	w->fd = -1;
+	w->level = level ? level : 3;
+	size_t n = strlen(path);
+	w->path = malloc(n + 1);
+	w->tmp = malloc(n + 16);
+	w->cctx = ZSTD_createCCtx();
+	if (!w->path || !w->tmp || !w->cctx) {
+		weft_trace_writer_abort(w);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
+	}
+	memcpy(w->path, path, n + 1);
+	snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
+	w->fd = mkstemp(w->tmp);
+	if (w->fd < 0) {
+		int e = errno;
+		weft_trace_writer_abort(w);
+		return weft_error_set(err, WEFT_ERR_IO, "cannot create trace %s: %s (is the directory writable?)",
+				      path, strerror(e));
+	}
+	uint8_t h[WT_HEADER_BYTES];
+	memcpy(h, WT_MAGIC, 8);
+	wt_put32(h + 8, WEFT_TRACE_VERSION);
+	wt_put32(h + 12, wt_crc32(0, h, 12));
+	int rc = write_all(w, h, sizeof(h), err);
+	if (rc) {
+		weft_trace_writer_abort(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+void weft_trace_writer_set_baseline(struct weft_trace_writer *w, const struct weft_hostperf *perf,
+				    const char *what)
+{
+	if (!perf) {
+		w->has_baseline = 0;
+		return;
+	}
+	w->has_baseline = 1;
+	w->baseline = *perf;
+	snprintf(w->baseline_what, sizeof(w->baseline_what), "%s", what ? what : "");
+}
+
+void weft_trace_writer_set_workload(struct weft_trace_writer *w, const char *workload,
+				    const char *size)
+{
+	snprintf(w->workload, sizeof(w->workload), "%s", workload ? workload : "");
+	snprintf(w->size, sizeof(w->size), "%s", size ? size : "");
+}
+
+const char *weft_trace_writer_temp_path(const struct weft_trace_writer *w)
+{
+	return w ? w->tmp : NULL;
+}
+
+/* ---- chunks ---- */
+
+static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
+{
+	if (!w->chunk_ncta)
+		return 0;
+	struct wt_buf *raw = &w->raw;
+	raw->n = 0;
+	wt_buf_bytes(raw, w->ctatab.p, w->ctatab.n);
+	for (int k = 0; k < 4; k++)
+		wt_buf_bytes(raw, w->s[k].p, w->s[k].n);
+	if (raw->oom || raw->n > 0xffffffffu)
+		return nomem(w, err);
+	size_t bound = ZSTD_compressBound(raw->n);
+	struct wt_buf *rec = &w->rec;
+	rec->n = 0;
+	if (wt_buf_reserve(rec, WT_CHUNK_HDR + bound))
+		return nomem(w, err);
+	wt_put32(rec->p, (uint32_t)(w->nlaunches - 1));
+	wt_put32(rec->p + 4, w->chunk_first);
+	wt_put32(rec->p + 8, w->chunk_ncta);
+	wt_put32(rec->p + 12, (uint32_t)raw->n);
+	size_t z = ZSTD_compressCCtx(w->cctx, rec->p + WT_CHUNK_HDR, bound, raw->p, raw->n, w->level);
+	if (ZSTD_isError(z)) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "zstd compression failed: %s",
+				      ZSTD_getErrorName(z));
+	}
+	rec->n = WT_CHUNK_HDR + z;
+	if (w->nindex == w->capindex) {
+		uint32_t nc = w->capindex ? w->capindex * 2 : 64;
+		void *np = realloc(w->index, nc * sizeof(*w->index));
+		if (!np)
+			return nomem(w, err);
+		w->index = np;
+		w->capindex = nc;
+	}
+	struct wt_index_ent *e = &w->index[w->nindex];
+	e->launch = w->nlaunches - 1;
+	e->first = w->chunk_first;
+	e->ncta = w->chunk_ncta;
+	e->off = w->off;
+	e->reclen = (uint32_t)(rec->n + WT_REC_OVERHEAD);
+	e->rawlen = (uint32_t)raw->n;
+	int rc = write_record(w, WT_TAG_CHNK, rec->p, rec->n, &e->crc, err);
+	if (rc)
+		return rc;
+	w->nindex++;
+	w->ctatab.n = 0;
+	for (int k = 0; k < 4; k++)
+		w->s[k].n = 0;
+	w->chunk_ncta = 0;
+	return 0;
+}
+
+/* Encodes the finished CTA's threads into the chunk streams. */
+static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
+{
+	const struct wt_tab *T = &w->tab;
+	struct wt_buf *sp = &w->s[0], *sg = &w->s[1], *sa = &w->s[2], *ss = &w->s[3];
+	size_t n0[4];
+	for (int k = 0; k < 4; k++)
+		n0[k] = w->s[k].n;
+	wt_pred_cta(&w->pred);
+	for (uint32_t t = 0; t < w->tpc; t++) {
+		const struct wt_thread *th = &w->th[t];
+		wt_buf_varint(sp, th->nb);
+		if (th->nb && th->blocks[0] != 0) {
+			w->failed = 1;
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "trace writer: thread %u of CTA %u starts in block %u, not at pc 0",
+					      t, w->cta, th->blocks[0]);
+		}
+		for (uint32_t i = 1; i < th->nb; i++) {
+			uint32_t b = th->blocks[i - 1], nx = th->blocks[i];
+			if (T->nsucc[b] == 2) {
+				if (nx == T->succ[b][0]) {
+					wt_buf_u8(sp, WT_PATH_SUCC0);
+				} else if (nx == T->succ[b][1]) {
+					wt_buf_u8(sp, WT_PATH_SUCC1);
+				} else {
+					wt_buf_u8(sp, WT_PATH_ESCAPE);
+					wt_buf_varint(sp, nx);
+				}
+			} else if (T->nsucc[b] != 1 || nx != T->succ[b][0]) {
+				w->failed = 1;
+				return weft_error_set(err, WEFT_ERR_INTERNAL,
+						      "trace writer: thread %u of CTA %u went from block %u to block %u, "
+						      "which is not a CFG successor",
+						      t, w->cta, b, nx);
+			}
+		}
+		wt_buf_bytes(sg, th->gbits, (th->ng + 7) / 8);
+		for (uint32_t i = 0; i < th->na; i++) {
+			const struct wt_acc *a = &th->acc[i];
+			uint64_t pred = wt_pred_next(&w->pred, a->m);
+			wt_buf_varint(sa, wt_zigzag((int64_t)(a->a - pred)));
+			uint8_t ps = wt_pred_space(&w->pred, a->m, T->mspace[a->m]);
+			wt_buf_u8(ss, a->sp == ps ? 0 : (uint8_t)(a->sp + 1));
+			w->pred.lastsp[a->m] = a->sp;
+			if (wt_pred_push(&w->pred, a->m, a->a))
+				return nomem(w, err);
+		}
+		wt_pred_thread_end(&w->pred);
+	}
+	wt_buf_u32(&w->ctatab, w->cta);
+	for (int k = 0; k < 4; k++) {
+		uint64_t len = w->s[k].n - n0[k];
+		if (len > 0xffffffffu) {
+			w->failed = 1;
+			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", w->cta);
+		}
+		wt_buf_u32(&w->ctatab, (uint32_t)len);
+		w->stream_bytes[k] += len;
+	}
+	for (int k = 0; k < 4; k++)
+		if (w->s[k].oom)
+			return nomem(w, err);
+	if (w->ctatab.oom)
+		return nomem(w, err);
+	w->chunk_ncta++;
+	size_t rawn = w->ctatab.n;
+	for (int k = 0; k < 4; k++)
+		rawn += w->s[k].n;
+	if (rawn >= WT_CHUNK_TARGET)
+		return flush_chunk(w, err);
+	return 0;
+}
+
+/* ---- observer callbacks ---- */
+
+static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t kernel,
+			   struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
+			   struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	int rc;
+	if (w->failed)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
+	weft_program_free(w->prog);
+	w->prog = NULL;
+	wt_tab_free(&w->tab);
+	wt_pred_free(&w->pred);
+	/* the observer API hands out a const module; building the program only
+	 * reads its (already lowered) kernel */
+	if ((rc = weft_module_program((struct weft_module *)mod, kernel, &w->prog, err))) {
+		w->failed = 1;
+		return rc;
+	}
+	if (wt_tab_build(&w->tab, w->prog) || wt_pred_init(&w->pred, w->tab.nm))
+		return nomem(w, err);
+	uint64_t tpc = (uint64_t)block.x * block.y * block.z;
+	uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
+	if (tpc > 0xffffffffu || nctas > 0xffffffffu) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_LIMIT, "launch geometry too large to trace");
+	}
+	w->tpc = (uint32_t)tpc;
+	w->nctas = (uint32_t)nctas;
+	if (w->tpc > w->capth) {
+		void *np = realloc(w->th, (size_t)w->tpc * sizeof(*w->th));
+		if (!np)
+			return nomem(w, err);
+		w->th = np;
+		memset(w->th + w->capth, 0, (size_t)(w->tpc - w->capth) * sizeof(*w->th));
+		w->capth = w->tpc;
+	}
+	if (w->nlaunches == w->caplaunches) {
+		uint32_t nc = w->caplaunches ? w->caplaunches * 2 : 8;
+		void *np = realloc(w->launches, nc * sizeof(*w->launches));
+		if (!np)
+			return nomem(w, err);
+		w->launches = np;
+		w->caplaunches = nc;
+	}
+	struct wt_launch_rec *L = &w->launches[w->nlaunches++];
+	memset(L, 0, sizeof(*L));
+	L->lnch_off = w->off;
+	w->thread_insts = w->warp_insts = w->mem_accesses = 0;
+	memset(w->stream_bytes, 0, sizeof(w->stream_bytes));
+	w->ctas_seen = 0;
+	w->chunk_ncta = 0;
+	struct wt_buf b = { 0 };
+	wt_buf_u32(&b, w->nlaunches - 1);
+	wt_buf_u32(&b, grid.x);
+	wt_buf_u32(&b, grid.y);
+	wt_buf_u32(&b, grid.z);
+	wt_buf_u32(&b, block.x);
+	wt_buf_u32(&b, block.y);
+	wt_buf_u32(&b, block.z);
+	wt_buf_u32(&b, dyn_shared);
+	if (wt_program_write(&b, w->prog) || b.oom) {
+		wt_buf_free(&b);
+		return nomem(w, err);
+	}
+	rc = write_record(w, WT_TAG_LNCH, b.p, b.n, NULL, err);
+	wt_buf_free(&b);
+	w->in_launch = 1;
+	return rc;
+}
+
+static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	if (w->failed)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
+	/* chunks hold consecutive CTAs (the index describes ranges) */
+	if (w->chunk_ncta && cta != w->chunk_first + w->chunk_ncta) {
+		int rc = flush_chunk(w, err);
+		if (rc)
+			return rc;
+	}
+	if (!w->chunk_ncta)
+		w->chunk_first = cta;
+	w->cta = cta;
+	for (uint32_t t = 0; t < w->tpc; t++) {
+		w->th[t].nb = 0;
+		w->th[t].ng = 0;
+		w->th[t].na = 0;
+	}
+	return 0;
+}
+
+static int ob_cta_end(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	(void)cta;
+	w->ctas_seen++;
+	return encode_cta(w, err);
+}
+
+static int grow(void **p, uint32_t *cap, size_t elem)
+{
+	uint32_t nc = *cap ? *cap * 2 : 32;
+	void *np = realloc(*p, (size_t)nc * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	w->warp_insts++;
+	w->thread_insts += (uint32_t)__builtin_popcount(ev->active);
+	uint32_t pc = ev->pc;
+	if (pc >= w->prog->ninsts) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: event at pc %u outside the program", pc);
+	}
+	uint8_t f = w->tab.pc_flags[pc];
+	if (!f)
+		return 0;
+	uint32_t lanes = ev->active | ev->guard_false;
+	uint32_t base = ev->warp * 32;
+	if (base + 32 - (uint32_t)__builtin_clz(lanes | 1) > w->tpc) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: warp %u lane outside the CTA", ev->warp);
+	}
+	if (f & 0x80) {
+		uint32_t b = w->prog->block_of[pc];
+		for (uint32_t m = lanes; m; m &= m - 1) {
+			struct wt_thread *th = &w->th[base + (uint32_t)__builtin_ctz(m)];
+			if (th->nb == th->capb && grow((void **)&th->blocks, &th->capb, sizeof(uint32_t)))
+				return nomem(w, err);
+			th->blocks[th->nb++] = b;
+		}
+	}
+	if (f & WEFT_II_GUARD) {
+		for (uint32_t m = lanes; m; m &= m - 1) {
+			int l = __builtin_ctz(m);
+			struct wt_thread *th = &w->th[base + (uint32_t)l];
+			if ((th->ng >> 3) >= th->capg && grow((void **)&th->gbits, &th->capg, 1))
+				return nomem(w, err);
+			if (!(th->ng & 7))
+				th->gbits[th->ng >> 3] = 0;
+			th->gbits[th->ng >> 3] |= (uint8_t)(((ev->active >> l) & 1) << (th->ng & 7));
+			th->ng++;
+		}
+	}
+	if ((f & WEFT_II_ADDR) && ev->active) {
+		if (!ev->addr) {
+			w->failed = 1;
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "trace writer: memory instruction at pc %u came without addresses", pc);
+		}
+		uint32_t mi = w->tab.mem_of_pc[pc];
+		for (uint32_t m = ev->active; m; m &= m - 1) {
+			int l = __builtin_ctz(m);
+			struct wt_thread *th = &w->th[base + (uint32_t)l];
+			if (th->na == th->capa && grow((void **)&th->acc, &th->capa, sizeof(struct wt_acc)))
+				return nomem(w, err);
+			struct wt_acc *a = &th->acc[th->na++];
+			a->a = ev->addr[l];
+			a->m = mi;
+			a->sp = ev->space;
+			w->mem_accesses++;
+		}
+	}
+	return 0;
+}
+
+static int ob_launch_end(void *user, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	int rc = flush_chunk(w, err);
+	if (rc)
+		return rc;
+	w->launches[w->nlaunches - 1].lend_off = w->off;
+	struct wt_buf b = { 0 };
+	wt_buf_u32(&b, w->nlaunches - 1);
+	wt_buf_u32(&b, w->ctas_seen);
+	wt_buf_u64(&b, w->thread_insts);
+	wt_buf_u64(&b, w->warp_insts);
+	wt_buf_u64(&b, w->mem_accesses);
+	for (int k = 0; k < 4; k++)
+		wt_buf_u64(&b, w->stream_bytes[k]);
+	if (b.oom) {
+		wt_buf_free(&b);
+		return nomem(w, err);
+	}
+	rc = write_record(w, WT_TAG_LEND, b.p, b.n, NULL, err);
+	wt_buf_free(&b);
+	w->in_launch = 0;
+	return rc;
+}
+
+const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_writer *w)
+{
+	w->obs.user = w;
+	w->obs.launch_begin = ob_launch_begin;
+	w->obs.launch_end = ob_launch_end;
+	w->obs.cta_begin = ob_cta_begin;
+	w->obs.cta_end = ob_cta_end;
+	w->obs.warp_inst = ob_warp_inst;
+	return &w->obs;
+}
+
+/* ---- commit / abort ---- */
+
+static void free_writer(struct weft_trace_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	ZSTD_freeCCtx(w->cctx);
+	weft_program_free(w->prog);
+	wt_tab_free(&w->tab);
+	wt_pred_free(&w->pred);
+	for (uint32_t t = 0; t < w->capth; t++) {
+		free(w->th[t].blocks);
+		free(w->th[t].gbits);
+		free(w->th[t].acc);
+	}
+	free(w->th);
+	wt_buf_free(&w->ctatab);
+	for (int k = 0; k < 4; k++)
+		wt_buf_free(&w->s[k]);
+	wt_buf_free(&w->raw);
+	wt_buf_free(&w->rec);
+	free(w->index);
+	free(w->launches);
+	free(w->path);
+	free(w->tmp);
+	free(w);
+}
+
+void weft_trace_writer_abort(struct weft_trace_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0 && w->tmp)
+		unlink(w->tmp);
+	free_writer(w);
+}
+
+static void put_info(struct weft_trace_writer *w, struct wt_buf *b)
+{
+	wt_buf_str(b, w->workload);
+	wt_buf_str(b, w->size);
+	wt_buf_u32(b, (uint32_t)w->has_baseline);
+	wt_buf_str(b, w->baseline_what);
+	const struct weft_hostperf *h = &w->baseline;
+	uint32_t nc = w->has_baseline ? h->ncounters : 0;
+	if (nc > WEFT_HOSTPERF_MAX)
+		nc = WEFT_HOSTPERF_MAX;
+	uint64_t wall;
+	memcpy(&wall, &h->wall_seconds, 8);
+	wt_buf_u64(b, w->has_baseline ? wall : 0);
+	wt_buf_u32(b, nc);
+	for (uint32_t i = 0; i < nc; i++) {
+		const struct weft_hostperf_counter *c = &h->counters[i];
+		wt_buf_str(b, c->name);
+		wt_buf_str(b, c->event);
+		wt_buf_str(b, c->unit);
+		wt_buf_u8(b, (uint8_t)c->hardware);
+		wt_buf_u8(b, (uint8_t)c->available);
+		wt_buf_u8(b, (uint8_t)c->scaled);
+		wt_buf_u64(b, c->value);
+		wt_buf_str(b, c->reason);
+	}
+}
+
+int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err)
+{
+	int rc = 0;
+	if (w->failed || w->in_launch) {
+		rc = weft_error_set(err, WEFT_ERR_INTERNAL, "trace %s is incomplete (a launch failed); not written",
+				    w->path);
+		weft_trace_writer_abort(w);
+		return rc;
+	}
+	struct wt_buf b = { 0 };
+	uint64_t info_off = w->off;
+	put_info(w, &b);
+	if (b.oom) {
+		rc = nomem(w, err);
+		goto fail;
+	}
+	if ((rc = write_record(w, WT_TAG_INFO, b.p, b.n, NULL, err)))
+		goto fail;
+	b.n = 0;
+	uint64_t index_off = w->off;
+	wt_buf_u32(&b, w->nlaunches);
+	for (uint32_t i = 0; i < w->nlaunches; i++) {
+		wt_buf_u64(&b, w->launches[i].lnch_off);
+		wt_buf_u64(&b, w->launches[i].lend_off);
+	}
+	wt_buf_u64(&b, info_off);
+	wt_buf_u32(&b, w->nindex);
+	for (uint32_t i = 0; i < w->nindex; i++) {
+		const struct wt_index_ent *e = &w->index[i];
+		wt_buf_u32(&b, e->launch);
+		wt_buf_u32(&b, e->first);
+		wt_buf_u32(&b, e->ncta);
+		wt_buf_u64(&b, e->off);
+		wt_buf_u32(&b, e->reclen);
+		wt_buf_u32(&b, e->rawlen);
+		wt_buf_u32(&b, e->crc);
+	}
+	if (b.oom) {
+		rc = nomem(w, err);
+		goto fail;
+	}
+	if ((rc = write_record(w, WT_TAG_INDX, b.p, b.n, NULL, err)))
+		goto fail;
+	uint8_t f[WT_FOOTER_BYTES];
+	wt_put32(f, WT_TAG_FOOT);
+	wt_put64(f + 4, index_off);
+	wt_put32(f + 12, wt_crc32(0, f, 12));
+	if ((rc = write_all(w, f, sizeof(f), err)))
+		goto fail;
+	if (fsync(w->fd)) {
+		rc = io_err(w, err, "fsync");
+		goto fail;
+	}
+	/* mkstemp makes the file 0600; a trace is an ordinary output file */
+	mode_t um = umask(0);
+	umask(um);
+	if (fchmod(w->fd, 0666 & ~um)) {
+		rc = io_err(w, err, "set permissions of");
+		goto fail;
+	}
+	if (close(w->fd)) {
+		w->fd = -1;
+		rc = io_err(w, err, "close");
+		unlink(w->tmp);
+		goto fail;
+	}
+	w->fd = -1;
+	if (rename(w->tmp, w->path)) {
+		rc = io_err(w, err, "rename into place");
+		unlink(w->tmp);
+		goto fail;
+	}
+	wt_buf_free(&b);
+	free_writer(w);
+	return 0;
+fail:
+	wt_buf_free(&b);
+	weft_trace_writer_abort(w);
+	return rc;
+}
