@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -515,6 +516,43 @@ struct rec {
 	char fail[1024];
 };
 
+/* WEFT_GROUP_BENCH=1: replay speed per policy at width 32 (thread
+ * instructions per second), over the CTAs the test rebuilds. */
+static double bench_ns[2][WEFT_DIV_COUNT];
+static uint64_t bench_ti[2][WEFT_DIV_COUNT];
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void bench_cta(struct rec *r, const struct weft_cta_trace *c)
+{
+	for (int pol = 0; pol < WEFT_DIV_COUNT; pol++) {
+		/* every instruction with masks and addresses */
+		double t0 = now_ns();
+		uint64_t ti = 0;
+		for (uint32_t g = 0; g < weft_group_count(c->nthreads, 32); g++) {
+			struct weft_group_iter it;
+			struct weft_group_inst in;
+			assert_int_equal(weft_group_iter_init(&it, &r->gp, c, 32, g, pol, 0, NULL), 0);
+			while (weft_group_next(&it, &in) == 1)
+				ti += (uint64_t)__builtin_popcountll(in.exec);
+		}
+		bench_ns[0][pol] += now_ns() - t0;
+		bench_ti[0][pol] += ti;
+		/* statistics (block level where it can) */
+		t0 = now_ns();
+		struct weft_group_stats s;
+		weft_group_stats_init(&s, 32, pol);
+		assert_int_equal(weft_group_stats_add_cta(&s, &r->gp, c, NULL), 0);
+		bench_ns[1][pol] += now_ns() - t0;
+		bench_ti[1][pol] += s.thread_insts;
+	}
+}
+
 static void rec_free_launch(struct rec *r)
 {
 	for (uint32_t t = 0; t < r->nthreads; t++) {
@@ -681,6 +719,8 @@ static int rec_cta_end(void *user, uint32_t cta, struct weft_error *err)
 			snprintf(r->fail, sizeof(r->fail), "kernel %s CTA %u warp %u: emulator %zu warp insts, grouping %zu",
 				 r->prog->kernel, cta, w, r->evs[w].n, i);
 	}
+	if (getenv("WEFT_GROUP_BENCH"))
+		bench_cta(r, &c);
 	/* every policy and width executes the same thread instructions */
 	static const uint32_t widths[] = { 1, 8, 32, 64 };
 	for (int pol = 0; pol < WEFT_DIV_COUNT && !rc && !r->fail[0]; pol++)
@@ -736,6 +776,11 @@ static void test_emulator_warps(void **state)
 		weft_ctx_destroy(ctx);
 	}
 	assert_true(n >= 18);
+	if (getenv("WEFT_GROUP_BENCH"))
+		for (int pol = 0; pol < WEFT_DIV_COUNT; pol++)
+			print_message("width 32 %-9s: %6.0f M thread insts/s per instruction, %6.0f M/s stats\n",
+				      weft_div_policy_name(pol), bench_ti[0][pol] / bench_ns[0][pol] * 1e3,
+				      bench_ti[1][pol] / bench_ns[1][pol] * 1e3);
 }
 
 int main(void)
