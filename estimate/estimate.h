@@ -1,0 +1,165 @@
+/*
+ * estimate.h - power/performance/area of one trace on a set of machine
+ * configurations, and the comparison against a baseline configuration:
+ * the data behind every weft-estimate report (report.h formats it).
+ *
+ *     struct weft_est_request req = { .trace_path = "run.wtr",
+ *             .config_paths = paths, .nconfigs = 2 };
+ *     struct weft_est_report rep;
+ *     weft_estimate_run(&req, &rep, &err);   loads, runs, derives, compares
+ *     weft_est_report_format(&rep, WEFT_FMT_TABLE, &buf, &err);   (report.h)
+ *     weft_est_report_free(&rep);
+ *
+ * Per configuration: the model (models/model.h) replays every launch; the
+ * energy tables (energy/) turn its event counts into joules per category
+ * (models/events.h) plus static power x time; the area tables (area/)
+ * price its components. From those, per launch and in total:
+ *
+ *   seconds       = cycles / clock_hz
+ *   ipc           = thread_insts / cycles
+ *   energy_total  = sum of the categories (static included)
+ *   power         = energy_total / seconds
+ *   insts_per_j   = thread_insts / energy_total
+ *   perf_per_area = thread_insts / seconds / area_mm2
+ *
+ * and against the baseline (the same launch, or the totals):
+ *
+ *   speedup             = seconds_base / seconds        (> 1: faster)
+ *   insts_per_j_ratio   = insts_per_j / insts_per_j_base (> 1: more efficient;
+ *                         models.md "Reporting conventions")
+ *   energy_ratio        = energy_total / energy_total_base (< 1: less energy;
+ *                         the measure to use when instruction counts differ)
+ *   perf_per_area_ratio = speedup x area_base / area    (> 1: better; the
+ *                         task's throughput per mm2, so it stays honest when
+ *                         instruction counts differ)
+ *
+ * A figure that is undefined (a zero denominator) is NAN; formatters print
+ * it as "-" (table), an empty field (CSV) or null (JSON).
+ */
+#ifndef WEFT_ESTIMATE_H
+#define WEFT_ESTIMATE_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "models/events.h"
+#include "models/model.h"
+#include "trace.h"
+
+/* The weft release these reports come from (same as `weft-trace --version`). */
+#define WEFT_VERSION "0.1.0"
+
+/* How the trace is identified in reports. */
+#define WEFT_EST_TRACE_HASH "fnv1a64-file" /* FNV-1a 64 over every byte of the .wtr file */
+
+#define WEFT_EST_TOTAL UINT32_MAX /* launch index of the totals */
+
+/* One launch (or the totals) on one configuration. */
+struct weft_est_figures {
+	uint32_t launch;                 /* WEFT_EST_TOTAL for the totals */
+	char kernel[64];                 /* "" for the totals */
+	double cycles;
+	double seconds;
+	uint64_t thread_insts;
+	double ipc;
+	double energy_j[WEFT_CAT_COUNT]; /* static in WEFT_CAT_STATIC */
+	double energy_total_j;
+	double power_w;
+	double insts_per_j;
+	double perf_per_area;            /* thread insts / s / mm2 */
+	char limiter[WEFT_LIMITER_MAX];  /* the model's; totals: the one with most cycles */
+	/* versus the baseline (weft_est_compare); 1 for the baseline itself */
+	double speedup;
+	double insts_per_j_ratio;
+	double energy_ratio;
+	double perf_per_area_ratio;
+	const struct weft_stat *stats;   /* the model's, borrowed from the result */
+	uint32_t nstats;
+};
+
+struct weft_est_area_item {
+	char name[48];
+	double count;
+	double area_mm2;                 /* count x area per unit */
+	char why[96];
+};
+
+/* One configuration's estimate. */
+struct weft_est_config {
+	char name[64];                   /* file name without .ini: the baseline key */
+	char path[256];
+	char model[32];
+	uint64_t hash;                   /* FNV-1a 64 of the file text and overrides (config.h) */
+	char overrides[1024];            /* "sec.key=v,..." as applied; "" none */
+	double clock_hz;
+	double static_w;
+	char energy_basis[256];          /* node, table and scaling rule used */
+	char area_basis[256];
+	double area_mm2;
+	struct weft_est_area_item *area_items;
+	uint32_t narea;
+	struct weft_est_figures total;
+	struct weft_est_figures *launches;
+	uint32_t nlaunches;
+	struct weft_model_result result; /* owned; stats point into it */
+};
+
+struct weft_est_report {
+	char version[16];
+	char trace_path[256];
+	uint64_t trace_hash;             /* WEFT_EST_TRACE_HASH */
+	uint64_t trace_bytes;
+	char workload[64];               /* from the trace; "" when traced from a spec */
+	char size[16];
+	uint32_t nlaunches;
+	char sampling[96];               /* weft_cta_sample_describe() */
+	struct weft_est_config *configs;
+	uint32_t nconfigs;
+	uint32_t baseline;               /* index into configs */
+};
+
+struct weft_est_request {
+	const char *trace_path;
+	const char *const *config_paths;
+	uint32_t nconfigs;
+	/* "[CONFIG:]section.key=value": without CONFIG: applied to every config */
+	const char *const *overrides;
+	uint32_t noverrides;
+	const char *baseline;            /* config name; NULL = the first */
+	struct weft_cta_sample sample;
+};
+
+/* Loads the trace and every config, runs each config's model, prices
+ * energy and area, derives and compares. On failure *out is left empty and
+ * err names the trace, config, launch or key at fault. */
+int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
+		      struct weft_error *err);
+void weft_est_report_free(struct weft_est_report *r);
+
+/* ---- the pieces (exposed for tests and for other drivers such as sweeps) ---- */
+
+/* Checks "[CONFIG:]section.key=value": splits off the CONFIG target (target
+ * set to "" when absent) and points *assign at "section.key=value". */
+int weft_est_parse_override(const char *s, char *target, size_t target_len, const char **assign,
+			    struct weft_error *err);
+
+/* Fills seconds, ipc, energy_total_j, power_w, insts_per_j, perf_per_area of f
+ * from its cycles, thread_insts and energy_j at clock_hz and area_mm2. */
+void weft_est_derive(struct weft_est_figures *f, double clock_hz, double area_mm2);
+
+/* The totals' limiter: the launch limiter that accounts for the most cycles
+ * (ties: the first seen). */
+void weft_est_total_limiter(const struct weft_est_figures *launches, uint32_t n, char *out,
+			    size_t len);
+
+/* Fills every config's ratios against configs[r->baseline] (per launch:
+ * against the baseline's launch with the same index). */
+void weft_est_compare(struct weft_est_report *r);
+
+/* Index of the config named name, or -1. */
+int weft_est_find_config(const struct weft_est_report *r, const char *name);
+
+/* FNV-1a 64 over the file's bytes; *bytes gets its size. */
+int weft_est_hash_file(const char *path, uint64_t *hash, uint64_t *bytes, struct weft_error *err);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * report.h - weft-estimate reports: a struct weft_est_report (estimate.h)
+ * formatted as a side-by-side table for people, CSV for spreadsheets and
+ * scripts, or JSON. docs/estimate.md lists every column and key with its
+ * unit. Every format records the weft version, the trace's hash, the
+ * sampling, and each config's path, hash and overrides, so a number in a
+ * paper can be traced back to what produced it.
+ *
+ * The formatters append to a text buffer (sbuf.h); the caller prints it or
+ * writes it with weft_est_write_atomic.
+ */
+#ifndef WEFT_REPORT_H
+#define WEFT_REPORT_H
+
+#include "estimate.h"
+#include "sbuf.h"
+
+enum weft_est_format { WEFT_FMT_TABLE = 0, WEFT_FMT_CSV, WEFT_FMT_JSON };
+
+/* "table" | "csv" | "json" -> format; -1 otherwise. */
+int weft_est_format_parse(const char *name);
+
+int weft_est_report_format(const struct weft_est_report *r, enum weft_est_format fmt,
+			   struct weft_sbuf *out, struct weft_error *err);
+
+/* Writes len bytes to path atomically: PATH.tmp.XXXXXX in the same
+ * directory, fsync, rename. On failure nothing is left at path's temp name
+ * and an existing path is untouched. */
+int weft_est_write_atomic(const char *path, const char *data, size_t len, struct weft_error *err);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * report_csv.c - the weft-estimate report as CSV (RFC 4180): one row per
+ * config and launch plus a `total` row per config. Every row repeats the
+ * provenance columns (weft version, trace hash, sampling, config hash and
+ * overrides) so rows stay self-describing when CSVs from several runs are
+ * concatenated. Units are in the column names (docs/estimate.md).
+ */
+#include "report_fields.h"
+#include "report_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A field, quoted when it holds a comma, quote or line break. */
+static void str(struct weft_sbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		weft_sbuf_puts(out, s);
+		return;
+	}
+	weft_sbuf_puts(out, "\"");
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			weft_sbuf_puts(out, "\"\"");
+		else
+			weft_sbuf_printf(out, "%c", *p);
+	}
+	weft_sbuf_puts(out, "\"");
+}
+
+static const char *const prov_cols[] = { "weft_version", "trace", "trace_hash", "trace_bytes",
+					 "sampling", "config", "config_path", "model", "config_hash",
+					 "overrides", "baseline", "launch", "kernel" };
+
+static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
+			const struct weft_est_config *c, const struct weft_est_figures *f)
+{
+	char buf[64];
+	str(out, r->version);
+	weft_sbuf_puts(out, ",");
+	str(out, r->trace_path);
+	weft_sbuf_printf(out, ",%s:%016" PRIx64 ",%" PRIu64 ",", WEFT_EST_TRACE_HASH, r->trace_hash,
+			 r->trace_bytes);
+	str(out, r->sampling);
+	weft_sbuf_puts(out, ",");
+	str(out, c->name);
+	weft_sbuf_puts(out, ",");
+	str(out, c->path);
+	weft_sbuf_puts(out, ",");
+	str(out, c->model);
+	weft_sbuf_printf(out, ",fnv1a64:%016" PRIx64 ",", c->hash);
+	str(out, c->overrides);
+	weft_sbuf_puts(out, ",");
+	str(out, r->configs[r->baseline].name);
+	if (f->launch == WEFT_EST_TOTAL)
+		weft_sbuf_puts(out, ",total,");
+	else
+		weft_sbuf_printf(out, ",%u,", f->launch);
+	str(out, f->kernel);
+	struct weft_est_field fields[WEFT_EST_MAX_FIELDS];
+	uint32_t n = weft_est_figure_fields(f, c->area_mm2, fields);
+	for (uint32_t i = 0; i < n; i++) {
+		weft_sbuf_puts(out, ",");
+		switch (fields[i].kind) {
+		case WEFT_FIELD_NUM:
+			weft_est_num(buf, sizeof(buf), fields[i].num);
+			weft_sbuf_puts(out, buf);
+			break;
+		case WEFT_FIELD_U64:
+			weft_sbuf_printf(out, "%" PRIu64, fields[i].u64);
+			break;
+		case WEFT_FIELD_STR:
+			str(out, fields[i].str);
+			break;
+		}
+	}
+	weft_sbuf_puts(out, "\n");
+}
+
+void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out)
+{
+	for (size_t i = 0; i < sizeof(prov_cols) / sizeof(prov_cols[0]); i++)
+		weft_sbuf_printf(out, "%s%s", i ? "," : "", prov_cols[i]);
+	struct weft_est_figures zero;
+	memset(&zero, 0, sizeof(zero));
+	struct weft_est_field fields[WEFT_EST_MAX_FIELDS];
+	uint32_t n = weft_est_figure_fields(&zero, 0, fields);
+	for (uint32_t i = 0; i < n; i++)
+		weft_sbuf_printf(out, ",%s", fields[i].key);
+	weft_sbuf_puts(out, "\n");
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_config *c = &r->configs[i];
+		for (uint32_t l = 0; l < c->nlaunches; l++)
+			figures_row(out, r, c, &c->launches[l]);
+		figures_row(out, r, c, &c->total);
+	}
+}

@@ -1,0 +1,15 @@
+/*
+ * report_impl.h - internal to the report module: one formatter per format
+ * (report_table.c, report_csv.c, report_json.c); report.c dispatches.
+ */
+#ifndef WEFT_REPORT_IMPL_H
+#define WEFT_REPORT_IMPL_H
+
+#include "estimate.h"
+#include "sbuf.h"
+
+void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *out);
+void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out);
+void weft_est_format_json(const struct weft_est_report *r, struct weft_sbuf *out);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * report_table.c - the human-readable weft-estimate report: provenance
+ * (version, trace hash, sampling, configs with hash and overrides), the
+ * totals with the configs side by side (energy broken down by category,
+ * ratios against the baseline), the model statistics, then one short block
+ * per launch. CSV and JSON carry every figure for every launch; the table
+ * gives per-launch totals only to stay readable for traces with many
+ * launches (docs/estimate.md).
+ */
+#include "report_fields.h"
+#include "report_impl.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LABEL_W 22
+
+static int col_width(const struct weft_est_report *r)
+{
+	int w = 13;
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		int n = (int)strlen(r->configs[i].name) + 2;
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void ratio_str(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* One row of the totals: label, then one cell per config. */
+typedef void (*cell_fn)(const struct weft_est_config *c, char *buf, size_t len);
+
+static void row(struct weft_sbuf *out, const struct weft_est_report *r, int w, const char *label,
+		cell_fn fn)
+{
+	weft_sbuf_printf(out, "%-*s", LABEL_W, label);
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		char cell[64];
+		fn(&r->configs[i], cell, sizeof(cell));
+		weft_sbuf_printf(out, "%*s", w, cell);
+	}
+	weft_sbuf_puts(out, "\n");
+}
+
+static void c_cycles(const struct weft_est_config *c, char *b, size_t n)
+{
+	snprintf(b, n, "%.0f", c->total.cycles);
+}
+static void c_time(const struct weft_est_config *c, char *b, size_t n)
+{
+	weft_est_si(b, n, c->total.seconds, "s");
+}
+static void c_clock(const struct weft_est_config *c, char *b, size_t n)
+{
+	weft_est_si(b, n, c->clock_hz, "Hz");
+}
+static void c_insts(const struct weft_est_config *c, char *b, size_t n)
+{
+	snprintf(b, n, "%" PRIu64, c->total.thread_insts);
+}
+static void c_ipc(const struct weft_est_config *c, char *b, size_t n)
+{
+	if (isfinite(c->total.ipc))
+		snprintf(b, n, "%.3f", c->total.ipc);
+	else
+		snprintf(b, n, "-");
+}
+static void c_etotal(const struct weft_est_config *c, char *b, size_t n)
+{
+	weft_est_si(b, n, c->total.energy_total_j, "J");
+}
+static void c_power(const struct weft_est_config *c, char *b, size_t n)
+{
+	weft_est_si(b, n, c->total.power_w, "W");
+}
+static void c_area(const struct weft_est_config *c, char *b, size_t n)
+{
+	if (isfinite(c->area_mm2))
+		snprintf(b, n, "%.4g mm2", c->area_mm2);
+	else
+		snprintf(b, n, "-");
+}
+static void c_ipj(const struct weft_est_config *c, char *b, size_t n)
+{
+	if (isfinite(c->total.insts_per_j))
+		snprintf(b, n, "%.4g", c->total.insts_per_j);
+	else
+		snprintf(b, n, "-");
+}
+static void c_limiter(const struct weft_est_config *c, char *b, size_t n)
+{
+	snprintf(b, n, "%s", c->total.limiter[0] ? c->total.limiter : "-");
+}
+static void c_speedup(const struct weft_est_config *c, char *b, size_t n)
+{
+	ratio_str(b, n, c->total.speedup);
+}
+static void c_ipjr(const struct weft_est_config *c, char *b, size_t n)
+{
+	ratio_str(b, n, c->total.insts_per_j_ratio);
+}
+static void c_eratio(const struct weft_est_config *c, char *b, size_t n)
+{
+	ratio_str(b, n, c->total.energy_ratio);
+}
+static void c_ppar(const struct weft_est_config *c, char *b, size_t n)
+{
+	ratio_str(b, n, c->total.perf_per_area_ratio);
+}
+
+static void header(struct weft_sbuf *out, const struct weft_est_report *r)
+{
+	weft_sbuf_printf(out, "weft-estimate %s\n", r->version);
+	weft_sbuf_printf(out, "trace      %s (%" PRIu64 " bytes, %s %016" PRIx64 ")\n", r->trace_path,
+			 r->trace_bytes, WEFT_EST_TRACE_HASH, r->trace_hash);
+	if (r->workload[0])
+		weft_sbuf_printf(out, "workload   %s, size %s, %u launch%s\n", r->workload,
+				 r->size[0] ? r->size : "-", r->nlaunches, r->nlaunches == 1 ? "" : "es");
+	else
+		weft_sbuf_printf(out, "workload   (launch spec or custom driver), %u launch%s\n",
+				 r->nlaunches, r->nlaunches == 1 ? "" : "es");
+	weft_sbuf_printf(out, "sampling   %s\n", r->sampling);
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_config *c = &r->configs[i];
+		weft_sbuf_printf(out, "config     %s%s: %s, model %s, hash %016" PRIx64 ", overrides %s\n",
+				 c->name, i == r->baseline ? " (baseline)" : "", c->path, c->model,
+				 c->hash, c->overrides[0] ? c->overrides : "none");
+		if (c->energy_basis[0])
+			weft_sbuf_printf(out, "           energy: %s\n", c->energy_basis);
+		if (c->area_basis[0])
+			weft_sbuf_printf(out, "           area: %s\n", c->area_basis);
+	}
+}
+
+static void totals(struct weft_sbuf *out, const struct weft_est_report *r, int w)
+{
+	weft_sbuf_printf(out, "\n%-*s", LABEL_W, "total");
+	for (uint32_t i = 0; i < r->nconfigs; i++)
+		weft_sbuf_printf(out, "%*s", w, r->configs[i].name);
+	weft_sbuf_puts(out, "\n");
+	row(out, r, w, "cycles", c_cycles);
+	row(out, r, w, "clock", c_clock);
+	row(out, r, w, "time", c_time);
+	row(out, r, w, "thread insts", c_insts);
+	row(out, r, w, "IPC (thread insts)", c_ipc);
+	row(out, r, w, "limiter", c_limiter);
+	for (int cat = 0; cat < WEFT_CAT_COUNT; cat++) {
+		char label[40];
+		snprintf(label, sizeof(label), "energy %s", weft_energy_cat_name((enum weft_energy_cat)cat));
+		weft_sbuf_printf(out, "%-*s", LABEL_W, label);
+		for (uint32_t i = 0; i < r->nconfigs; i++) {
+			char cell[64];
+			weft_est_si(cell, sizeof(cell), r->configs[i].total.energy_j[cat], "J");
+			weft_sbuf_printf(out, "%*s", w, cell);
+		}
+		weft_sbuf_puts(out, "\n");
+	}
+	row(out, r, w, "energy total", c_etotal);
+	row(out, r, w, "average power", c_power);
+	row(out, r, w, "area", c_area);
+	row(out, r, w, "thread insts / J", c_ipj);
+	char label[LABEL_W + 64];
+	snprintf(label, sizeof(label), "vs %s:", r->configs[r->baseline].name);
+	weft_sbuf_printf(out, "%s\n", label);
+	row(out, r, w, "  speedup", c_speedup);
+	row(out, r, w, "  insts/J ratio", c_ipjr);
+	row(out, r, w, "  energy ratio", c_eratio);
+	row(out, r, w, "  perf/area ratio", c_ppar);
+}
+
+/* The union of the configs' model statistics, one row per key. */
+static void stats(struct weft_sbuf *out, const struct weft_est_report *r, int w)
+{
+	int any = 0;
+	for (uint32_t i = 0; i < r->nconfigs; i++)
+		any |= r->configs[i].total.nstats > 0;
+	if (!any)
+		return;
+	weft_sbuf_printf(out, "\n%-*s\n", LABEL_W, "model statistics");
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_figures *t = &r->configs[i].total;
+		for (uint32_t s = 0; s < t->nstats; s++) {
+			const char *key = t->stats[s].key;
+			/* printed already for an earlier config? */
+			int seen = 0;
+			for (uint32_t j = 0; j < i && !seen; j++)
+				for (uint32_t k = 0; k < r->configs[j].total.nstats; k++)
+					if (strcmp(r->configs[j].total.stats[k].key, key) == 0)
+						seen = 1;
+			for (uint32_t k = 0; k < s && !seen; k++)
+				if (strcmp(t->stats[k].key, key) == 0)
+					seen = 1;
+			if (seen)
+				continue;
+			char label[80];
+			if (t->stats[s].unit[0])
+				snprintf(label, sizeof(label), "%s (%s)", key, t->stats[s].unit);
+			else
+				snprintf(label, sizeof(label), "%s", key);
+			weft_sbuf_printf(out, "%-*s", LABEL_W, label);
+			if ((int)strlen(label) >= LABEL_W)
+				weft_sbuf_printf(out, "\n%-*s", LABEL_W, "");
+			for (uint32_t j = 0; j < r->nconfigs; j++) {
+				const struct weft_est_figures *u = &r->configs[j].total;
+				char cell[64] = "-";
+				for (uint32_t k = 0; k < u->nstats; k++)
+					if (strcmp(u->stats[k].key, key) == 0) {
+						snprintf(cell, sizeof(cell), "%.4g", u->stats[k].value);
+						break;
+					}
+				weft_sbuf_printf(out, "%*s", w, cell);
+			}
+			weft_sbuf_puts(out, "\n");
+		}
+	}
+}
+
+static void launches(struct weft_sbuf *out, const struct weft_est_report *r, int w)
+{
+	for (uint32_t l = 0; l < r->nlaunches; l++) {
+		const char *kernel = "";
+		for (uint32_t i = 0; i < r->nconfigs && !kernel[0]; i++)
+			if (l < r->configs[i].nlaunches)
+				kernel = r->configs[i].launches[l].kernel;
+		weft_sbuf_printf(out, "\nlaunch %u %s\n", l, kernel);
+		weft_sbuf_printf(out, "  %-*s %14s %11s %14s %8s %11s %11s %-12s %8s %8s\n", w, "config",
+				 "cycles", "time", "thread insts", "IPC", "energy", "power", "limiter",
+				 "speedup", "E ratio");
+		for (uint32_t i = 0; i < r->nconfigs; i++) {
+			const struct weft_est_config *c = &r->configs[i];
+			if (l >= c->nlaunches)
+				continue;
+			const struct weft_est_figures *f = &c->launches[l];
+			char t[32], e[32], p[32], ipc[32], s[32], er[32];
+			weft_est_si(t, sizeof(t), f->seconds, "s");
+			weft_est_si(e, sizeof(e), f->energy_total_j, "J");
+			weft_est_si(p, sizeof(p), f->power_w, "W");
+			if (isfinite(f->ipc))
+				snprintf(ipc, sizeof(ipc), "%.3f", f->ipc);
+			else
+				snprintf(ipc, sizeof(ipc), "-");
+			ratio_str(s, sizeof(s), f->speedup);
+			ratio_str(er, sizeof(er), f->energy_ratio);
+			weft_sbuf_printf(out, "  %-*s %14.0f %11s %14" PRIu64 " %8s %11s %11s %-12s %8s %8s\n",
+					 w, c->name, f->cycles, t, f->thread_insts, ipc, e, p,
+					 f->limiter[0] ? f->limiter : "-", s, er);
+		}
+	}
+}
+
+void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *out)
+{
+	int w = col_width(r);
+	header(out, r);
+	totals(out, r, w);
+	stats(out, r, w);
+	launches(out, r, w);
+}

@@ -1,0 +1,93 @@
+/*
+ * model.c - running a timing model over a trace (init, every launch,
+ * finish) and the helpers shared by every model's result (model.h).
+ *
+ * Ownership: a model's finish allocates result->events, result->launches
+ * and each launches[i].events with malloc/calloc; weft_model_result_free
+ * releases them. weft_model_run always frees the model state it created.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void weft_model_result_free(struct weft_model_result *r)
+{
+	if (!r)
+		return;
+	if (r->launches) {
+		for (uint32_t i = 0; i < r->nlaunches; i++)
+			free(r->launches[i].events);
+		free(r->launches);
+	}
+	free(r->events);
+	memset(r, 0, sizeof(*r));
+}
+
+void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double value,
+		   const char *unit)
+{
+	if (!stats || !n || *n >= WEFT_MAX_STATS)
+		return;
+	struct weft_stat *s = &stats[(*n)++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->key, sizeof(s->key), "%s", key ? key : "");
+	snprintf(s->unit, sizeof(s->unit), "%s", unit ? unit : "");
+	s->value = value;
+}
+
+/* Fills what every model would otherwise repeat: seconds from cycles at the
+ * clock, totals from the per-launch figures when the model left them 0. */
+static void complete_result(struct weft_model_result *r)
+{
+	if (r->cycles == 0) {
+		for (uint32_t i = 0; i < r->nlaunches; i++)
+			r->cycles += r->launches[i].cycles;
+	}
+	if (r->thread_insts == 0) {
+		for (uint32_t i = 0; i < r->nlaunches; i++)
+			r->thread_insts += r->launches[i].thread_insts;
+	}
+	if (r->seconds == 0 && r->clock_hz > 0)
+		r->seconds = r->cycles / r->clock_hz;
+}
+
+int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, struct weft_trace *t,
+		   const struct weft_cta_sample *sample, struct weft_model_result *result,
+		   struct weft_error *err)
+{
+	if (!m || !cfg || !t || !result)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_model_run: missing argument");
+	memset(result, 0, sizeof(*result));
+	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+	if (!sample)
+		sample = &all;
+
+	void *state = NULL;
+	int rc = m->init(cfg, &state, err);
+	if (rc < 0) {
+		weft_error_prefix(err, "model %s, config %s: ", m->name, cfg->path);
+		return rc;
+	}
+	const struct weft_trace_info *info = weft_trace_info(t);
+	for (uint32_t l = 0; l < info->nlaunches; l++) {
+		rc = m->consume_launch(state, t, l, sample, err);
+		if (rc < 0) {
+			weft_error_prefix(err, "model %s, config %s, launch %u: ", m->name, cfg->path, l);
+			m->free(state);
+			return rc;
+		}
+	}
+	rc = m->finish(state, result, err);
+	m->free(state);
+	if (rc < 0) {
+		weft_error_prefix(err, "model %s, config %s: ", m->name, cfg->path);
+		weft_model_result_free(result);
+		return rc;
+	}
+	result->model = m;
+	weft_cta_sample_describe(sample, result->sampling, sizeof(result->sampling));
+	complete_result(result);
+	return 0;
+}
