@@ -15,7 +15,9 @@
  * per-thread traces from them (what a trace holds); grouping width 32
  * under WEFT_DIV_IPDOM must give the same warp instructions, masks and
  * addresses in the same order, and every policy and width must execute the
- * same thread instructions.
+ * same thread instructions. The same holds reading back a trace file written
+ * by weft_trace_writer (counts, a hash of each warp's mask sequence, and the
+ * launch records' warp_insts and thread_insts).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -783,6 +786,165 @@ static void test_emulator_warps(void **state)
 				      bench_ti[1][pol] / bench_ns[1][pol] * 1e3);
 }
 
+/* ---- through a trace file ----
+ * The emulator writes a trace (weft_trace_writer) while a tee observer
+ * records, per launch, CTA and warp, the number of warp instructions and a
+ * hash of their (pc, mask, active) sequence. Reading the trace back, width
+ * 32 IPDOM groups must give the same counts and hashes, the launch's
+ * warp_insts, and every policy the launch's thread_insts. */
+
+struct tee {
+	const struct weft_emu_observer *w;
+	uint32_t launch, nwarps, nctas;
+	uint64_t *hash[64], *count[64]; /* [launch][cta * nwarps + warp] */
+	uint32_t lnwarps[64], lnctas[64];
+};
+
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static int tee_launch_begin(void *user, const struct weft_module *mod, uint32_t kernel, struct weft_dim3 grid,
+			    struct weft_dim3 block, uint32_t dyn_shared, struct weft_error *err)
+{
+	struct tee *t = user;
+	uint32_t l = t->launch;
+	assert_true(l < 64);
+	t->nwarps = t->lnwarps[l] = (block.x * block.y * block.z + 31) / 32;
+	t->nctas = t->lnctas[l] = grid.x * grid.y * grid.z;
+	size_t n = (size_t)t->nwarps * t->nctas;
+	t->hash[l] = malloc(n * sizeof(uint64_t));
+	t->count[l] = calloc(n, sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++)
+		t->hash[l][i] = 0xcbf29ce484222325ull;
+	return t->w->launch_begin(t->w->user, mod, kernel, grid, block, dyn_shared, err);
+}
+static int tee_launch_end(void *user, struct weft_error *err)
+{
+	struct tee *t = user;
+	t->launch++;
+	return t->w->launch_end(t->w->user, err);
+}
+static int tee_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct tee *t = user;
+	return t->w->cta_begin(t->w->user, cta, err);
+}
+static int tee_cta_end(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct tee *t = user;
+	return t->w->cta_end(t->w->user, cta, err);
+}
+static int tee_warp(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	struct tee *t = user;
+	size_t i = (size_t)ev->cta_linear * t->nwarps + ev->warp;
+	uint64_t h = t->hash[t->launch][i];
+	h = fnv(h, ev->pc);
+	h = fnv(h, ev->active | ev->guard_false);
+	h = fnv(h, ev->active);
+	t->hash[t->launch][i] = h;
+	t->count[t->launch][i]++;
+	return t->w->warp_inst(t->w->user, ev, err);
+}
+
+static void trace_groups(const struct weft_workload *wl)
+{
+	char path[] = "/tmp/weft-group-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(path, 1, &w, &err), 0);
+	struct tee T;
+	memset(&T, 0, sizeof(T));
+	T.w = weft_trace_writer_observer(w);
+	struct weft_emu_observer obs = { &T, tee_launch_begin, tee_launch_end, tee_cta_begin, tee_cta_end, tee_warp };
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = &obs;
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_workload_run_opts ro = { WEFT_SIZE_SMALL, 0 };
+	struct weft_workload_result res;
+	int rc = weft_workload_run(wl, ctx, &ro, &res, &err);
+	if (rc)
+		fail_msg("%s: %s", wl->name, err.message);
+	if ((rc = weft_trace_writer_commit(w, &err)))
+		fail_msg("%s: commit: %s", wl->name, err.message);
+	struct weft_trace *t;
+	if ((rc = weft_trace_open(path, &t, &err)))
+		fail_msg("%s: open: %s", wl->name, err.message);
+	const struct weft_trace_info *I = weft_trace_info(t);
+	assert_int_equal(I->nlaunches, T.launch);
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	for (uint32_t l = 0; l < I->nlaunches; l++) {
+		const struct weft_trace_launch *L = weft_trace_launch(t, l);
+		struct weft_group_prog gp;
+		if (weft_group_prog_init(&gp, L->program, &err))
+			fail_msg("%s: %s", wl->name, err.message);
+		assert_int_equal(L->nctas, T.lnctas[l]);
+		uint64_t wi = 0, ti[WEFT_DIV_COUNT][2] = { { 0 } };
+		for (uint32_t cta = 0; cta < L->nctas; cta++) {
+			if (weft_trace_read_cta(t, l, cta, &c, &err))
+				fail_msg("%s: %s", wl->name, err.message);
+			assert_int_equal(weft_group_count(c.nthreads, 32), T.lnwarps[l]);
+			for (uint32_t g = 0; g < T.lnwarps[l]; g++) {
+				struct weft_group_iter it;
+				struct weft_group_inst in;
+				assert_int_equal(weft_group_iter_init(&it, &gp, &c, 32, g, WEFT_DIV_IPDOM, 0, &err), 0);
+				uint64_t h = 0xcbf29ce484222325ull, n = 0;
+				while ((rc = weft_group_next(&it, &in)) == 1) {
+					h = fnv(fnv(fnv(h, in.pc), in.issue), in.exec);
+					n++;
+				}
+				if (rc < 0)
+					fail_msg("%s: %s", wl->name, err.message);
+				size_t i = (size_t)cta * T.lnwarps[l] + g;
+				if (n != T.count[l][i] || h != T.hash[l][i])
+					fail_msg("%s: launch %u CTA %u warp %u: %llu warp insts (emulator %llu)%s", wl->name, l,
+						 cta, g, (unsigned long long)n, (unsigned long long)T.count[l][i],
+						 h != T.hash[l][i] ? ", masks differ" : "");
+				wi += n;
+			}
+			for (int pol = 0; pol < WEFT_DIV_COUNT; pol++)
+				for (int k = 0; k < 2; k++) {
+					struct weft_group_stats s;
+					weft_group_stats_init(&s, k ? 64 : 8, pol);
+					if (weft_group_stats_add_cta(&s, &gp, &c, &err))
+						fail_msg("%s: %s", wl->name, err.message);
+					ti[pol][k] += s.thread_insts;
+				}
+		}
+		assert_int_equal(wi, L->warp_insts);
+		for (int pol = 0; pol < WEFT_DIV_COUNT; pol++)
+			for (int k = 0; k < 2; k++)
+				assert_int_equal(ti[pol][k], L->thread_insts);
+		weft_group_prog_free(&gp);
+		free(T.hash[l]);
+		free(T.count[l]);
+	}
+	weft_cta_trace_free(&c);
+	weft_trace_close(t);
+	unlink(path);
+	weft_ctx_destroy(ctx);
+}
+
+static void test_trace_file_warps(void **state)
+{
+	(void)state;
+	int n = 0;
+	for (const struct weft_workload *const *w = weft_workloads; *w; w++, n++)
+		trace_groups(*w);
+	assert_true(n >= 18);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -795,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_continue),
 		cmocka_unit_test(test_bad_trace),
 		cmocka_unit_test(test_emulator_warps),
+		cmocka_unit_test(test_trace_file_warps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
