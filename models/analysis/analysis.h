@@ -212,4 +212,38 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 		       struct weft_error *err);
 void weft_uniform_free(struct weft_uniform *u);
 
+/* ---- memory footprint ------------------------------------------------- */
+
+/* A set of 64-bit keys (line or word indices). */
+struct weft_addrset {
+	uint64_t *keys;
+	uint64_t cap, n;
+	int has_zero;
+};
+void weft_addrset_init(struct weft_addrset *s);
+int weft_addrset_add(struct weft_addrset *s, uint64_t key); /* 0 or WEFT_ERR_NOMEM */
+uint64_t weft_addrset_count(const struct weft_addrset *s);
+void weft_addrset_clear(struct weft_addrset *s);
+void weft_addrset_free(struct weft_addrset *s);
+
+#define WEFT_FOOTPRINT_LINE 128u /* bytes: the L1/L2 line and coalescing segment of models.md */
+#define WEFT_FOOTPRINT_WORD 4u   /* bytes: a shared-memory bank word */
+
+/* Per resolved state space (enum weft_ptx_space): accesses, bytes, and
+ * distinct lines / words. Shared and local are counted per CTA and summed
+ * over CTAs (call weft_footprint_cta_end after each CTA); the others over
+ * the launch. Counts are final after weft_footprint_finish. */
+struct weft_footprint {
+	uint64_t accesses[WEFT_SPACE_COUNT];
+	uint64_t bytes[WEFT_SPACE_COUNT];
+	uint64_t lines[WEFT_SPACE_COUNT];
+	uint64_t words[WEFT_SPACE_COUNT];
+	struct weft_addrset line_set[WEFT_SPACE_COUNT], word_set[WEFT_SPACE_COUNT];
+};
+void weft_footprint_init(struct weft_footprint *f);
+int weft_footprint_add(struct weft_footprint *f, unsigned space, uint64_t addr, unsigned bytes);
+void weft_footprint_cta_end(struct weft_footprint *f);
+void weft_footprint_finish(struct weft_footprint *f);
+void weft_footprint_free(struct weft_footprint *f);
+
 #endif
