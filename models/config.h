@@ -60,7 +60,17 @@ int weft_config_load(const char *path, const char *const *overrides, uint32_t no
 /* Same from text (tests; path is used in messages). */
 int weft_config_load_text(const char *text, const char *path, const char *const *overrides,
 			  uint32_t noverrides, struct weft_config *cfg, struct weft_error *err);
+/* As weft_config_load_text, validating against the common keys plus the
+ * given model schema instead of the registry's (tests, tools); the text must
+ * still name a model in [model] name. */
+int weft_config_load_text_schema(const char *text, const char *path,
+				 const struct weft_config_key *model_keys,
+				 const char *const *overrides, uint32_t noverrides,
+				 struct weft_config *cfg, struct weft_error *err);
 void weft_config_free(struct weft_config *cfg);
+/* The value of a key, NULL when the key is not in the config's schema. */
+const struct weft_config_value *weft_config_find(const struct weft_config *cfg,
+						 const char *section, const char *key);
 
 /* Getters for keys that are in the schema (asking for a key that is not is
  * a bug: they return 0 / "" and the tests catch it). */
@@ -76,5 +86,9 @@ int weft_data_dir(char *out, size_t len, struct weft_error *err);
  * to the data directory. Does not check that the file exists. */
 int weft_config_path(const struct weft_config *cfg, const char *section, const char *key,
 		     char *out, size_t len, struct weft_error *err);
+/* The same rule for a path not taken from a key (e.g. a default built from
+ * another key's value). */
+int weft_config_resolve_path(const struct weft_config *cfg, const char *value, char *out,
+			     size_t len, struct weft_error *err);
 
 #endif

@@ -1,0 +1,696 @@
+/*
+ * config.c - INI machine configurations validated against a schema
+ * (config.h). Parsing is libinih's; this file adds what inih does not:
+ * line numbers for every key, the schema check (unknown keys are errors
+ * with a "did you mean"), typed values with ranges, --set overrides, the
+ * config hash, and resolving table paths against the data directory.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model.h"
+
+/* Keys every config may use. Defaults are what weft assumes when a config
+ * is silent; each doc line says where the default comes from. */
+const struct weft_config_key weft_config_common_keys[] = {
+	{ "model", "name", WEFT_CFG_STRING, "", "", 0, 0, NULL,
+	  "timing model (models/registry.c), e.g. simt; required" },
+	{ "tech", "node_nm", WEFT_CFG_INT, "40", "nm", 7, 180, NULL,
+	  "technology node of the machine; energy and area rows are scaled to it "
+	  "(default 40: TSMC 40 nm, the GTX480's GF100)" },
+	{ "tech", "energy_basis", WEFT_CFG_ENUM, "horowitz45", "", 0, 0, "horowitz45|aladdin40",
+	  "per-operation energy source for arithmetic: Horowitz ISSCC 2014 (45 nm) or Aladdin "
+	  "(TSMC 40G, 1 ns clock); they differ 10-20x on FP (docs/energy.md)" },
+	{ "tech", "energy_table", WEFT_CFG_STRING, "", "", 0, 0, NULL,
+	  "energy table; empty = energy/<energy_basis>.csv in the data directory" },
+	{ "tech", "static_table", WEFT_CFG_STRING, "energy/static.csv", "", 0, 0, NULL,
+	  "static power table (data directory unless ./ or ../ or absolute)" },
+	{ "tech", "area_table", WEFT_CFG_STRING, "area/components.csv", "", 0, 0, NULL,
+	  "component area table (data directory unless ./ or ../ or absolute)" },
+	{ "tech", "scaling_rule", WEFT_CFG_ENUM, "stillmaker", "", 0, 0, "classic|stillmaker",
+	  "technology scaling rule between nodes: classic constant-field (Dennard 1974) or "
+	  "Stillmaker & Baas (Integration 2017)" },
+	{ "tech", "vdd_v", WEFT_CFG_DOUBLE, "1.0", "V", 0.5, 1.8, NULL,
+	  "supply at which the Stillmaker-Baas energy and delay polynomials are evaluated at "
+	  "both nodes (assumption: same supply; docs/energy.md)" },
+	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
+};
+
+/* ---- raw INI entries with their line numbers ---------------------------- */
+
+struct entry {
+	char section[64];
+	char key[64];
+	char value[256];
+	uint32_t line;
+};
+
+struct parse_state {
+	const char *text;
+	size_t pos;
+	uint32_t line;        /* line of the text last handed to inih */
+	struct entry *v;
+	uint32_t n, cap;
+	int nomem;
+};
+
+/* fgets-like reader over a string that consumes whole lines, so line counts
+ * stay right even when a line is longer than inih's buffer. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse_state *ps = stream;
+	if (ps->text[ps->pos] == '\0' || num <= 1)
+		return NULL;
+	int k = 0;
+	while (ps->text[ps->pos] != '\0') {
+		char c = ps->text[ps->pos++];
+		if (k < num - 2)
+			str[k++] = c;
+		if (c == '\n')
+			break;
+	}
+	str[k] = '\0';
+	ps->line++;
+	return str;
+}
+
+static void rstrip(char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *ps = user;
+	if (ps->n == ps->cap) {
+		uint32_t cap = ps->cap ? ps->cap * 2 : 32;
+		struct entry *v = realloc(ps->v, cap * sizeof(*v));
+		if (!v) {
+			ps->nomem = 1;
+			return 0;
+		}
+		ps->v = v;
+		ps->cap = cap;
+	}
+	struct entry *e = &ps->v[ps->n++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->section, sizeof(e->section), "%s", section);
+	snprintf(e->key, sizeof(e->key), "%s", name);
+	snprintf(e->value, sizeof(e->value), "%s", value ? value : "");
+	/* inih strips ';' comments; '#' after whitespace is a comment too. */
+	for (char *p = e->value; *p; p++) {
+		if (*p == '#' && (p == e->value || p[-1] == ' ' || p[-1] == '\t')) {
+			*p = '\0';
+			break;
+		}
+	}
+	rstrip(e->value);
+	e->line = ps->line;
+	return 1;
+}
+
+/* ---- suggestions ---------------------------------------------------------- */
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 99;
+	unsigned d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+			unsigned m = sub < del ? sub : del;
+			d[i][j] = m < ins ? m : ins;
+		}
+	}
+	return d[la][lb];
+}
+
+/* Close enough to be a typo: distance at most a third of the length (min 2),
+ * or one is a prefix of the other. */
+static int is_close(const char *typed, const char *cand, unsigned dist)
+{
+	size_t lt = strlen(typed), lc = strlen(cand);
+	unsigned lim = (unsigned)((lt > lc ? lt : lc) / 3);
+	if (lim < 2)
+		lim = 2;
+	if (dist <= lim)
+		return 1;
+	size_t m = lt < lc ? lt : lc;
+	return m >= 3 && strncmp(typed, cand, m) == 0;
+}
+
+/* ---- schema --------------------------------------------------------------- */
+
+struct schema {
+	const struct weft_config_key *keys[256];
+	uint32_t n;
+};
+
+static void schema_add(struct schema *s, const struct weft_config_key *keys)
+{
+	for (const struct weft_config_key *k = keys; k && k->section; k++)
+		if (s->n < 256)
+			s->keys[s->n++] = k;
+}
+
+static int schema_find(const struct schema *s, const char *section, const char *key)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (strcmp(s->keys[i]->section, section) == 0 && strcmp(s->keys[i]->key, key) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int schema_has_section(const struct schema *s, const char *section)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (strcmp(s->keys[i]->section, section) == 0)
+			return 1;
+	return 0;
+}
+
+/* Writes " (did you mean [sec] key?)" or the valid keys of the section. */
+static void suggest_key(const struct schema *s, const char *section, const char *key, char *buf,
+			size_t len)
+{
+	char typed[160], cand[160];
+	snprintf(typed, sizeof(typed), "%s.%s", section, key);
+	int best = -1;
+	unsigned bestd = 99;
+	for (uint32_t i = 0; i < s->n; i++) {
+		snprintf(cand, sizeof(cand), "%s.%s", s->keys[i]->section, s->keys[i]->key);
+		unsigned d = edit_distance(typed, cand);
+		/* a key typed in the wrong section is a typo too */
+		unsigned d2 = edit_distance(key, s->keys[i]->key);
+		if (d2 < d)
+			d = d2;
+		if (d < bestd) {
+			bestd = d;
+			best = (int)i;
+		}
+	}
+	if (best >= 0 && (is_close(typed, cand, bestd) || is_close(key, s->keys[best]->key, bestd))) {
+		snprintf(buf, len, "; did you mean [%s] %s?", s->keys[best]->section,
+			 s->keys[best]->key);
+		return;
+	}
+	size_t off = (size_t)snprintf(buf, len, "; the valid keys of [%s] are:", section);
+	int any = 0;
+	for (uint32_t i = 0; i < s->n && off < len; i++) {
+		if (strcmp(s->keys[i]->section, section) != 0)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, " %s", s->keys[i]->key);
+		any = 1;
+	}
+	if (!any) {
+		/* unknown section: name the sections */
+		off = (size_t)snprintf(buf, len, "; the sections are:");
+		for (uint32_t i = 0; i < s->n && off < len; i++) {
+			if (i > 0 && strcmp(s->keys[i]->section, s->keys[i - 1]->section) == 0)
+				continue;
+			off += (size_t)snprintf(buf + off, len - off, " [%s]", s->keys[i]->section);
+		}
+	}
+}
+
+/* Parses text as the value of key k into v. why gets the complaint. */
+static int parse_value(const struct weft_config_key *k, const char *text,
+		       struct weft_config_value *v, char *why, size_t wlen)
+{
+	char *end;
+	v->key = k;
+	if (strlen(text) >= sizeof(v->str)) {
+		snprintf(why, wlen, "value is longer than %zu characters", sizeof(v->str) - 1);
+		return -1;
+	}
+	snprintf(v->str, sizeof(v->str), "%s", text);
+	v->num = 0;
+	switch (k->type) {
+	case WEFT_CFG_INT: {
+		errno = 0;
+		long long x = strtoll(text, &end, 10);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (text[0] == '\0' || *end != '\0' || errno) {
+			snprintf(why, wlen, "'%s' is not an integer", text);
+			return -1;
+		}
+		v->num = (double)x;
+		break;
+	}
+	case WEFT_CFG_DOUBLE: {
+		errno = 0;
+		double x = strtod(text, &end);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (text[0] == '\0' || *end != '\0' || errno || !isfinite(x)) {
+			snprintf(why, wlen, "'%s' is not a number", text);
+			return -1;
+		}
+		v->num = x;
+		break;
+	}
+	case WEFT_CFG_BOOL:
+		if (!strcasecmp(text, "true") || !strcasecmp(text, "yes") || !strcasecmp(text, "on") ||
+		    !strcmp(text, "1"))
+			v->num = 1;
+		else if (!strcasecmp(text, "false") || !strcasecmp(text, "no") ||
+			 !strcasecmp(text, "off") || !strcmp(text, "0"))
+			v->num = 0;
+		else {
+			snprintf(why, wlen, "'%s' is not a boolean (true/false, yes/no, on/off, 1/0)",
+				 text);
+			return -1;
+		}
+		return 0;
+	case WEFT_CFG_ENUM: {
+		const char *c = k->choices ? k->choices : "";
+		int idx = 0;
+		while (*c) {
+			size_t n = strcspn(c, "|");
+			if (n == strlen(text) && strncmp(c, text, n) == 0) {
+				v->num = idx;
+				return 0;
+			}
+			c += n;
+			if (*c == '|')
+				c++;
+			idx++;
+		}
+		/* suggestion among the choices */
+		char best[64] = "";
+		unsigned bestd = 99;
+		c = k->choices ? k->choices : "";
+		while (*c) {
+			size_t n = strcspn(c, "|");
+			char cand[64];
+			snprintf(cand, sizeof(cand), "%.*s", (int)n, c);
+			unsigned d = edit_distance(text, cand);
+			if (d < bestd) {
+				bestd = d;
+				snprintf(best, sizeof(best), "%s", cand);
+			}
+			c += n;
+			if (*c == '|')
+				c++;
+		}
+		if (best[0] && is_close(text, best, bestd))
+			snprintf(why, wlen, "'%s' is not one of %s; did you mean %s?", text, k->choices,
+				 best);
+		else
+			snprintf(why, wlen, "'%s' is not one of %s", text, k->choices);
+		return -1;
+	}
+	case WEFT_CFG_STRING:
+		return 0;
+	}
+	if (k->min < k->max && (v->num < k->min || v->num > k->max)) {
+		snprintf(why, wlen, "%s is out of range [%g, %g]%s%s", text, k->min, k->max,
+			 k->unit && k->unit[0] ? " " : "", k->unit ? k->unit : "");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static void base_name(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+	if (n > 4 && strcmp(b + n - 4, ".ini") == 0)
+		n -= 4;
+	snprintf(out, len, "%.*s", (int)n, b);
+}
+
+static int load(const char *text, const char *path, const struct weft_config_key *model_keys,
+		int use_registry, const char *const *overrides, uint32_t noverrides,
+		struct weft_config *cfg, struct weft_error *err)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	if (!path)
+		path = "<config>";
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	base_name(path, cfg->name, sizeof(cfg->name));
+
+	struct parse_state ps = { .text = text ? text : "" };
+	int rc = ini_parse_stream(reader, &ps, handler, &ps);
+	if (ps.nomem) {
+		free(ps.v);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+	}
+	if (rc > 0) {
+		free(ps.v);
+		return weft_error_at(err, WEFT_ERR_INPUT, path, (uint32_t)rc, 0,
+				     "not an INI line: expected `[section]`, `key = value` or a "
+				     "comment (# or ;)");
+	}
+	if (rc < 0) {
+		free(ps.v);
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "%s: INI parser failed (%d)", path, rc);
+	}
+
+	/* which model? */
+	const struct entry *name = NULL;
+	for (uint32_t i = 0; i < ps.n; i++)
+		if (!strcmp(ps.v[i].section, "model") && !strcmp(ps.v[i].key, "name"))
+			name = &ps.v[i];
+	if (!name || !name->value[0]) {
+		free(ps.v);
+		return weft_error_at(err, WEFT_ERR_INPUT, path, name ? name->line : 0, 0,
+				     "the config names no model: add a `[model]` section with "
+				     "`name = simt` (or another model in models/registry.c)");
+	}
+	snprintf(cfg->model, sizeof(cfg->model), "%.31s", name->value);
+	if (use_registry) {
+		const struct weft_model *m = weft_model_find(name->value);
+		if (!m) {
+			char list[512] = "", best[64] = "";
+			unsigned bestd = 99;
+			size_t off = 0;
+			for (const struct weft_model *const *mp = weft_models; *mp; mp++) {
+				off += (size_t)snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
+							"%s%s", off ? ", " : "", (*mp)->name);
+				unsigned d = edit_distance(name->value, (*mp)->name);
+				if (d < bestd) {
+					bestd = d;
+					snprintf(best, sizeof(best), "%s", (*mp)->name);
+				}
+			}
+			int close = best[0] && is_close(name->value, best, bestd);
+			weft_error_at(err, WEFT_ERR_INPUT, path, name->line, 0,
+				      "[model] name = %s is not a known model%s%s%s (models: %s)",
+				      name->value, close ? "; did you mean " : "", close ? best : "",
+				      close ? "?" : "", list);
+			free(ps.v);
+			return WEFT_ERR_INPUT;
+		}
+		model_keys = m->keys;
+	}
+
+	struct schema s = { .n = 0 };
+	schema_add(&s, weft_config_common_keys);
+	schema_add(&s, model_keys);
+	cfg->values = calloc(s.n ? s.n : 1, sizeof(*cfg->values));
+	if (!cfg->values) {
+		free(ps.v);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
+	}
+	cfg->nvalues = s.n;
+	char why[384], hint[512];
+	for (uint32_t i = 0; i < s.n; i++) {
+		if (parse_value(s.keys[i], s.keys[i]->def ? s.keys[i]->def : "", &cfg->values[i], why,
+				sizeof(why)) < 0) {
+			weft_error_set(err, WEFT_ERR_INTERNAL,
+				       "schema bug: the default of [%s] %s: %s", s.keys[i]->section,
+				       s.keys[i]->key, why);
+			goto fail;
+		}
+	}
+	for (uint32_t i = 0; i < ps.n; i++) {
+		const struct entry *e = &ps.v[i];
+		int k = schema_find(&s, e->section, e->key);
+		if (k < 0) {
+			suggest_key(&s, e->section, e->key, hint, sizeof(hint));
+			if (!schema_has_section(&s, e->section))
+				weft_error_at(err, WEFT_ERR_INPUT, path, e->line, 0,
+					      "unknown key %s in unknown section [%s] (model %s)%s",
+					      e->key, e->section, cfg->model, hint);
+			else
+				weft_error_at(err, WEFT_ERR_INPUT, path, e->line, 0,
+					      "unknown key [%s] %s (model %s)%s", e->section, e->key,
+					      cfg->model, hint);
+			goto fail;
+		}
+		struct weft_config_value *v = &cfg->values[k];
+		if (v->from == 1) {
+			weft_error_at(err, WEFT_ERR_INPUT, path, e->line, 0,
+				      "[%s] %s is set twice (first at line %u); keep one", e->section,
+				      e->key, v->line);
+			goto fail;
+		}
+		if (parse_value(s.keys[k], e->value, v, why, sizeof(why)) < 0) {
+			weft_error_at(err, WEFT_ERR_INPUT, path, e->line, 0, "[%s] %s: %s (%s)",
+				      e->section, e->key, why, s.keys[k]->doc ? s.keys[k]->doc : "");
+			goto fail;
+		}
+		v->from = 1;
+		v->line = e->line;
+	}
+	uint64_t h = fnv1a(0xcbf29ce484222325ULL, text ? text : "", text ? strlen(text) : 0);
+	size_t off = 0;
+	for (uint32_t i = 0; i < noverrides; i++) {
+		const char *o = overrides[i];
+		const char *dot = strchr(o, '.'), *eq = strchr(o, '=');
+		if (!dot || !eq || dot > eq || dot == o) {
+			weft_error_set(err, WEFT_ERR_INPUT,
+				       "--set %s: expected section.key=value, e.g. --set tech.node_nm=45",
+				       o);
+			goto fail;
+		}
+		char sec[64], key[64];
+		snprintf(sec, sizeof(sec), "%.*s", (int)(dot - o), o);
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - dot - 1), dot + 1);
+		int k = schema_find(&s, sec, key);
+		if (k < 0) {
+			suggest_key(&s, sec, key, hint, sizeof(hint));
+			weft_error_set(err, WEFT_ERR_INPUT, "--set %s: unknown key [%s] %s for %s (model %s)%s",
+				       o, sec, key, path, cfg->model, hint);
+			goto fail;
+		}
+		if (!strcmp(sec, "model") && !strcmp(key, "name")) {
+			weft_error_set(err, WEFT_ERR_INPUT,
+				       "--set %s: the model cannot be overridden; use a config that names it",
+				       o);
+			goto fail;
+		}
+		if (parse_value(s.keys[k], eq + 1, &cfg->values[k], why, sizeof(why)) < 0) {
+			weft_error_set(err, WEFT_ERR_INPUT, "--set %s: [%s] %s: %s", o, sec, key, why);
+			goto fail;
+		}
+		cfg->values[k].from = 2;
+		cfg->values[k].line = 0;
+		h = fnv1a(h, "\n", 1);
+		h = fnv1a(h, o, strlen(o));
+		if (off < sizeof(cfg->overrides))
+			off += (size_t)snprintf(cfg->overrides + off, sizeof(cfg->overrides) - off, "%s%s",
+						off ? "," : "", o);
+	}
+	cfg->hash = h;
+	free(ps.v);
+	return 0;
+fail:
+	free(ps.v);
+	weft_config_free(cfg);
+	return err ? (int)err->code : WEFT_ERR_INPUT;
+}
+
+int weft_config_load_text(const char *text, const char *path, const char *const *overrides,
+			  uint32_t noverrides, struct weft_config *cfg, struct weft_error *err)
+{
+	return load(text, path, NULL, 1, overrides, noverrides, cfg, err);
+}
+
+int weft_config_load_text_schema(const char *text, const char *path,
+				 const struct weft_config_key *model_keys,
+				 const char *const *overrides, uint32_t noverrides,
+				 struct weft_config *cfg, struct weft_error *err)
+{
+	return load(text, path, model_keys, 0, overrides, noverrides, cfg, err);
+}
+
+int weft_config_load(const char *path, const char *const *overrides, uint32_t noverrides,
+		     struct weft_config *cfg, struct weft_error *err)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0,
+				     "cannot open the config: %s; check the path (configs/ holds the "
+				     "bundled ones)",
+				     strerror(errno));
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (!buf) {
+			fclose(f);
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+		}
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1)
+			break;
+		cap *= 2;
+		char *nb = realloc(buf, cap);
+		if (!nb)
+			free(buf);
+		buf = nb;
+	}
+	int rerr = ferror(f);
+	fclose(f);
+	if (rerr) {
+		free(buf);
+		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error");
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		free(buf);
+		return weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0,
+				     "the config contains a NUL byte: not a text INI file");
+	}
+	int rc = weft_config_load_text(buf, path, overrides, noverrides, cfg, err);
+	free(buf);
+	return rc;
+}
+
+void weft_config_free(struct weft_config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->values);
+	cfg->values = NULL;
+	cfg->nvalues = 0;
+}
+
+const struct weft_config_value *weft_config_find(const struct weft_config *cfg,
+						 const char *section, const char *key)
+{
+	if (!cfg || !section || !key)
+		return NULL;
+	for (uint32_t i = 0; i < cfg->nvalues; i++) {
+		const struct weft_config_key *k = cfg->values[i].key;
+		if (k && !strcmp(k->section, section) && !strcmp(k->key, key))
+			return &cfg->values[i];
+	}
+	return NULL;
+}
+
+double weft_config_num(const struct weft_config *cfg, const char *section, const char *key)
+{
+	const struct weft_config_value *v = weft_config_find(cfg, section, key);
+	return v ? v->num : 0;
+}
+
+int64_t weft_config_int(const struct weft_config *cfg, const char *section, const char *key)
+{
+	const struct weft_config_value *v = weft_config_find(cfg, section, key);
+	return v ? (int64_t)llround(v->num) : 0;
+}
+
+const char *weft_config_str(const struct weft_config *cfg, const char *section, const char *key)
+{
+	const struct weft_config_value *v = weft_config_find(cfg, section, key);
+	return v ? v->str : "";
+}
+
+/* ---- data directory and paths -------------------------------------------- */
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int weft_data_dir(char *out, size_t len, struct weft_error *err)
+{
+	const char *env = getenv("WEFT_DATA");
+	if (env && env[0]) {
+		if (!is_dir(env))
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "WEFT_DATA=%s is not a directory; point it at weft's "
+					      "data/ folder or unset it",
+					      env);
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			char cand[PATH_MAX + 16];
+			snprintf(cand, sizeof(cand), "%s/../data", exe);
+			if (is_dir(cand)) {
+				snprintf(out, len, "%s", cand);
+				return 0;
+			}
+		}
+	}
+	if (is_dir("data")) {
+		snprintf(out, len, "data");
+		return 0;
+	}
+	return weft_error_set(err, WEFT_ERR_INPUT,
+			      "cannot find weft's data directory (looked for <executable>/../data "
+			      "and ./data); set WEFT_DATA=/path/to/weft/data");
+}
+
+int weft_config_resolve_path(const struct weft_config *cfg, const char *value, char *out,
+			     size_t len, struct weft_error *err)
+{
+	if (!value || !value[0])
+		return weft_error_set(err, WEFT_ERR_INPUT, "%s: empty table path",
+				      cfg ? cfg->path : "config");
+	if (value[0] == '/') {
+		snprintf(out, len, "%s", value);
+		return 0;
+	}
+	if (!strncmp(value, "./", 2) || !strncmp(value, "../", 3)) {
+		const char *p = cfg ? cfg->path : "";
+		const char *slash = strrchr(p, '/');
+		if (slash)
+			snprintf(out, len, "%.*s/%s", (int)(slash - p), p, value);
+		else
+			snprintf(out, len, "%s", value);
+		return 0;
+	}
+	char dir[PATH_MAX];
+	int rc = weft_data_dir(dir, sizeof(dir), err);
+	if (rc < 0)
+		return rc;
+	int w = snprintf(out, len, "%s/%s", dir, value);
+	if (w < 0 || (size_t)w >= len)
+		return weft_error_set(err, WEFT_ERR_INPUT, "table path too long: %s/%s", dir, value);
+	return 0;
+}
+
+int weft_config_path(const struct weft_config *cfg, const char *section, const char *key,
+		     char *out, size_t len, struct weft_error *err)
+{
+	const struct weft_config_value *v = weft_config_find(cfg, section, key);
+	if (!v)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "[%s] %s is not in the schema of %s",
+				      section, key, cfg ? cfg->path : "config");
+	int rc = weft_config_resolve_path(cfg, v->str, out, len, err);
+	if (rc < 0 && err && v->from == 1)
+		weft_error_prefix(err, "%s:%u: [%s] %s: ", cfg->path, v->line, section, key);
+	return rc;
+}
