@@ -546,6 +546,8 @@ int weft_group_next_block(struct weft_group_iter *it, struct weft_group_block *o
 		out->count = it->binfo[b].count;
 		out->issue = issue;
 		out->on = on;
+		out->taken = it->to_target;
+		out->exiting = it->exiting;
 	}
 	return 1;
 }
@@ -584,15 +586,16 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 		while ((rc = weft_group_next_block(it, &blk)) == 1) {
 			const struct weft_group_binfo *bi = &gp->binfo[blk.block];
 			unsigned ni = (unsigned)__builtin_popcountll(blk.issue);
+			s->blocks++;
 			if (bi->nguard == 0) {
 				/* every instruction runs for the on lanes, except
 				 * a guarded branch or an exit at the end */
 				unsigned non = (unsigned)__builtin_popcountll(blk.on);
 				uint64_t last = blk.on;
 				if (bi->end == WEFT_GEND_BRA && bi->guarded_bra)
-					last = it->to_target;
+					last = blk.taken;
 				else if (bi->end == WEFT_GEND_EXIT)
-					last = it->exiting;
+					last = blk.exiting;
 				unsigned nl = (unsigned)__builtin_popcountll(last);
 				s->group_insts += blk.count;
 				s->issue_lanes += (uint64_t)ni * blk.count;
@@ -625,4 +628,15 @@ double weft_group_stats_efficiency(const struct weft_group_stats *s)
 	if (!s->group_insts || !s->width)
 		return 0;
 	return (double)s->thread_insts / ((double)s->group_insts * s->width);
+}
+
+void weft_group_stats_buckets(const struct weft_group_stats *s, uint64_t out[4])
+{
+	memset(out, 0, 4 * sizeof(uint64_t));
+	for (uint32_t n = 1; n <= s->width && n <= WEFT_GROUP_MAX_WIDTH; n++) {
+		unsigned k = 0;
+		while (k < 3 && (uint64_t)n * 4 > (uint64_t)(k + 1) * s->width)
+			k++;
+		out[k] += s->hist_issue[n];
+	}
 }

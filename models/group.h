@@ -109,6 +109,8 @@ struct weft_group_block {
 	uint32_t block, first_pc, count;
 	uint64_t issue;  /* lanes issued */
 	uint64_t on;     /* lanes really on this block (subset of issue) */
+	uint64_t taken;  /* on lanes that take the block's closing bra */
+	uint64_t exiting;/* on lanes whose path ends here (exit/ret) */
 };
 
 /* Issued instruction. addr/space are indexed by lane and valid for the
@@ -195,6 +197,7 @@ struct weft_group_stats {
 	uint32_t width;
 	enum weft_div_policy policy;
 	uint64_t groups;
+	uint64_t blocks;           /* issued blocks (fragment dispatches) */
 	uint64_t group_insts;      /* issued group instructions */
 	uint64_t thread_insts;     /* sum of exec lanes (guard true) */
 	uint64_t issue_lanes;      /* sum of issued lanes */
@@ -208,5 +211,10 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 			     const struct weft_cta_trace *cta, struct weft_error *err);
 /* SIMD efficiency: thread_insts / (group_insts * width); 0 when empty. */
 double weft_group_stats_efficiency(const struct weft_group_stats *s);
+/* Group instructions by issued lanes as a share of the width, in the
+ * buckets models.md section 3 reports for vector-thread machines:
+ * out[0] 1-25%, out[1] 26-50%, out[2] 51-75%, out[3] 76-100%. A lane count
+ * n falls in the first bucket k with n * 4 <= (k + 1) * width. */
+void weft_group_stats_buckets(const struct weft_group_stats *s, uint64_t out[4]);
 
 #endif

@@ -373,6 +373,13 @@ static void test_loop(void **state)
 	assert_int_equal(s.hist_exec[0], 1);
 	assert_int_equal(s.hist_issue[4], 7);
 	assert_true(weft_group_stats_efficiency(&s) > 0.67 && weft_group_stats_efficiency(&s) < 0.68);
+	assert_int_equal(s.blocks, 5);
+	uint64_t bk[4];
+	weft_group_stats_buckets(&s, bk); /* issue lanes: 4 x7, 3 x3, 2 x3 */
+	assert_int_equal(bk[0], 0);
+	assert_int_equal(bk[1], 3);
+	assert_int_equal(bk[2], 3);
+	assert_int_equal(bk[3], 7);
 	weft_group_prog_free(&gp);
 	free(h);
 	weft_program_free(p);
@@ -724,6 +731,36 @@ static int rec_cta_end(void *user, uint32_t cta, struct weft_error *err)
 	}
 	if (getenv("WEFT_GROUP_BENCH"))
 		bench_cta(r, &c);
+	/* the block-level statistics equal a count over every instruction */
+	for (int pol = 0; pol < WEFT_DIV_COUNT && !rc && !r->fail[0]; pol++) {
+		struct weft_group_stats s, ref;
+		weft_group_stats_init(&s, 32, pol);
+		weft_group_stats_init(&ref, 32, pol);
+		if ((rc = weft_group_stats_add_cta(&s, &r->gp, &c, err)))
+			break;
+		for (uint32_t g = 0; g < r->nwarps && !rc; g++) {
+			struct weft_group_iter it;
+			struct weft_group_inst in;
+			if ((rc = weft_group_iter_init(&it, &r->gp, &c, 32, g, pol, 0, err)))
+				break;
+			ref.groups++;
+			while ((rc = weft_group_next(&it, &in)) == 1) {
+				unsigned ne = (unsigned)__builtin_popcountll(in.exec);
+				unsigned ni = (unsigned)__builtin_popcountll(in.issue);
+				ref.group_insts++;
+				ref.thread_insts += ne;
+				ref.issue_lanes += ni;
+				ref.hist_exec[ne]++;
+				ref.hist_issue[ni]++;
+			}
+			if (rc > 0)
+				rc = 0;
+		}
+		ref.blocks = s.blocks;
+		if (!rc && memcmp(&s, &ref, sizeof(s)))
+			snprintf(r->fail, sizeof(r->fail), "kernel %s CTA %u: %s statistics differ from a count per instruction",
+				 r->prog->kernel, cta, weft_div_policy_name(pol));
+	}
 	/* every policy and width executes the same thread instructions */
 	static const uint32_t widths[] = { 1, 8, 32, 64 };
 	for (int pol = 0; pol < WEFT_DIV_COUNT && !rc && !r->fail[0]; pol++)
