@@ -35,7 +35,9 @@
  *                        order; loops repeat while any lane iterates.
  *
  * Cost: no allocation after weft_group_iter_init (the iterator is a plain
- * struct, a few KB, reusable); per-lane cursors into the thread traces.
+ * struct of about 7.5 KB, reusable); per-lane cursors into the thread
+ * traces. Iterators only read the CTA trace, so a model may keep one per
+ * warp of a CTA and advance them interleaved in any order it schedules.
  * An inconsistent trace (a path step that is not a CFG edge, too few guard
  * bits or addresses) is reported as WEFT_ERR_INPUT naming CTA, thread and pc.
  */
