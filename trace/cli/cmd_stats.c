@@ -1,0 +1,476 @@
+/*
+ * cmd_stats.c - `weft-trace stats FILE`: what a trace says about its
+ * kernels, for choosing and sanity-checking timing models:
+ *   - instruction mix by class, static (program) and dynamic (executed
+ *     thread instructions);
+ *   - memory footprint per resolved state space (accesses, bytes, distinct
+ *     128-byte lines and 4-byte words);
+ *   - divergence: group instructions and SIMD efficiency for group widths
+ *     8, 16, 32, 64 under each divergence policy (models/group.h);
+ *   - uniformity: static and executed instructions by uniformity class and
+ *     memory accesses by address pattern (models/analysis, uniform.c);
+ *   - loops with their trip counts measured on the thread paths.
+ * Text for people, --format json for scripts; every JSON key is documented
+ * in docs/analysis.md ("weft-trace stats JSON").
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "models/analysis/analysis.h"
+#include "models/group.h"
+#include "trace.h"
+
+static const char stats_usage[] =
+	"usage: weft-trace stats FILE.wtr [--format text|json] [--launch L] [--every K]\n"
+	"\n"
+	"Prints, per launch of the trace: the instruction mix by class (static and\n"
+	"executed), the memory footprint per state space (distinct 128-byte lines\n"
+	"and 4-byte words), divergence per group width (8, 16, 32, 64) and policy\n"
+	"(ipdom, fifo, 1stack, 2stack, predicate) as group instructions and SIMD\n"
+	"efficiency, the uniform/affine fractions of instructions and memory\n"
+	"accesses, and every loop with its trip counts.\n"
+	"\n"
+	"Options:\n"
+	"  --format F   text (default) or json (keys: docs/analysis.md)\n"
+	"  --launch L   only launch L (0-based; default: every launch)\n"
+	"  --every K    read every K-th CTA only (CTA sampling; default 1 = all)\n"
+	"  --help       show this help\n";
+
+static const unsigned widths[] = { 8, 16, 32, 64 };
+#define NWIDTHS (sizeof(widths) / sizeof(widths[0]))
+
+/* Address patterns of executed memory accesses. */
+enum { AP_UNIFORM = 0, AP_UNIT, AP_STRIDED, AP_AFFINE_UNKNOWN, AP_VARYING, AP_COUNT };
+static const char *const ap_names[AP_COUNT] = {
+	"uniform", "unit_stride", "strided", "affine_unknown_stride", "varying",
+};
+
+struct lstats {
+	const struct weft_trace_launch *L;
+	const struct weft_program *p;
+	struct weft_dom dom;
+	struct weft_loops loops;
+	struct weft_uniform u;
+	struct weft_group_prog gp;
+	struct weft_trips trips;
+	struct weft_footprint fp;
+	struct weft_group_stats gs[NWIDTHS][WEFT_DIV_COUNT];
+	uint8_t *ap;              /* [ninsts] address pattern of each memory instruction */
+	uint64_t ctas, threads;
+	uint64_t thread_insts, pred_off;
+	uint64_t static_cls[WEFT_IC_COUNT], dyn_cls[WEFT_IC_COUNT];
+	uint64_t static_u[WEFT_UC_COUNT], dyn_u[WEFT_UC_COUNT];
+	uint64_t static_ap[AP_COUNT], dyn_ap[AP_COUNT];
+	uint64_t static_mem, dyn_mem, divergent_branches;
+};
+
+static unsigned addr_pattern(const struct weft_uinst *ui)
+{
+	switch (ui->addr_cls) {
+	case WEFT_UC_CONST: case WEFT_UC_LAUNCH: case WEFT_UC_CTA:
+		return AP_UNIFORM;
+	case WEFT_UC_AFFINE:
+		if (ui->unit_stride)
+			return AP_UNIT;
+		return (ui->stride_known & 1) ? AP_STRIDED : AP_AFFINE_UNKNOWN;
+	default:
+		return AP_VARYING;
+	}
+}
+
+static void lstats_free(struct lstats *s)
+{
+	weft_trips_free(&s->trips);
+	weft_footprint_free(&s->fp);
+	weft_group_prog_free(&s->gp);
+	weft_uniform_free(&s->u);
+	weft_loops_free(&s->loops);
+	weft_dom_free(&s->dom);
+	free(s->ap);
+}
+
+static int lstats_init(struct lstats *s, const struct weft_trace_launch *L, struct weft_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->L = L;
+	s->p = L->program;
+	const struct weft_program *p = s->p;
+	int rc;
+	weft_footprint_init(&s->fp);
+	if ((rc = weft_dom_build(p, &s->dom, err)) || (rc = weft_loops_build(p, &s->dom, &s->loops, err)) ||
+	    (rc = weft_uniform_build(p, &s->dom, &s->loops, &s->u, err)) ||
+	    (rc = weft_group_prog_init(&s->gp, p, err)) || (rc = weft_trips_init(&s->trips, &s->loops, err)))
+		return rc;
+	s->ap = calloc((size_t)p->ninsts + 1, 1);
+	if (!s->ap)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for stats");
+	for (unsigned w = 0; w < NWIDTHS; w++)
+		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++)
+			weft_group_stats_init(&s->gs[w][pol], widths[w], (enum weft_div_policy)pol);
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct weft_uinst *ui = &s->u.inst[pc];
+		s->static_cls[p->info[pc].cls < WEFT_IC_COUNT ? p->info[pc].cls : WEFT_IC_OTHER]++;
+		s->static_u[ui->cls]++;
+		s->divergent_branches += ui->divergent;
+		if (ui->is_mem) {
+			s->ap[pc] = (uint8_t)addr_pattern(ui);
+			s->static_ap[s->ap[pc]]++;
+			s->static_mem++;
+		}
+	}
+	return 0;
+}
+
+static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct lstats *s = user;
+	const struct weft_program *p = s->p;
+	int rc;
+	s->ctas++;
+	s->threads += c->nthreads;
+	weft_trips_cta_begin(&s->trips);
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		struct weft_thread_iter it;
+		struct weft_dyn_inst di;
+		weft_thread_iter_init(&it, p, &c->threads[t]);
+		while (weft_thread_iter_next(&it, &di)) {
+			if (!di.exec) {
+				s->pred_off++;
+				continue;
+			}
+			const struct weft_inst_info *ii = &p->info[di.pc];
+			s->thread_insts++;
+			s->dyn_cls[ii->cls < WEFT_IC_COUNT ? ii->cls : WEFT_IC_OTHER]++;
+			s->dyn_u[s->u.inst[di.pc].cls]++;
+			if (di.has_addr) {
+				s->dyn_mem++;
+				s->dyn_ap[s->ap[di.pc]]++;
+				if ((rc = weft_footprint_add(&s->fp, di.space, di.addr, ii->access_bytes)))
+					return weft_error_set(err, rc, "out of memory for the memory footprint");
+			}
+		}
+		weft_trips_add_path(&s->trips, c->threads[t].blocks, c->threads[t].nblocks);
+	}
+	weft_trips_cta_end(&s->trips);
+	weft_footprint_cta_end(&s->fp);
+	for (unsigned w = 0; w < NWIDTHS; w++)
+		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++)
+			if ((rc = weft_group_stats_add_cta(&s->gs[w][pol], &s->gp, c, err)))
+				return rc;
+	return 0;
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static double frac(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static uint64_t uniform_count(const uint64_t *u)
+{
+	return u[WEFT_UC_CONST] + u[WEFT_UC_LAUNCH] + u[WEFT_UC_CTA];
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void print_json_launch(FILE *f, const struct lstats *s, int last)
+{
+	const struct weft_trace_launch *L = s->L;
+	const struct weft_program *p = s->p;
+	fprintf(f, "    {\n      \"index\": %u,\n      \"kernel\": ", L->index);
+	json_str(f, p->kernel);
+	fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n", L->grid.x,
+		L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z);
+	fprintf(f, "      \"ctas\": %u,\n      \"ctas_read\": %" PRIu64 ",\n      \"threads_read\": %" PRIu64
+		   ",\n",
+		L->nctas, s->ctas, s->threads);
+	fprintf(f, "      \"thread_insts\": %" PRIu64 ",\n      \"predicated_off\": %" PRIu64
+		   ",\n      \"static_insts\": %u,\n      \"static_blocks\": %u,\n",
+		s->thread_insts, s->pred_off, p->ninsts, p->nblocks);
+	fprintf(f, "      \"mix\": {");
+	for (unsigned c = 0; c < WEFT_IC_COUNT; c++)
+		fprintf(f, "%s\n        \"%s\": { \"static\": %" PRIu64 ", \"dynamic\": %" PRIu64
+			   ", \"dynamic_fraction\": %.6f }",
+			c ? "," : "", weft_inst_class_name((enum weft_inst_class)c), s->static_cls[c],
+			s->dyn_cls[c], frac(s->dyn_cls[c], s->thread_insts));
+	fprintf(f, "\n      },\n      \"memory\": {");
+	int first = 1;
+	for (unsigned sp = 0; sp < WEFT_SPACE_COUNT; sp++) {
+		if (!s->fp.accesses[sp])
+			continue;
+		fprintf(f, "%s\n        \"%s\": { \"accesses\": %" PRIu64 ", \"bytes\": %" PRIu64
+			   ", \"lines_128\": %" PRIu64 ", \"words_4\": %" PRIu64 " }",
+			first ? "" : ",", weft_ptx_space_name((enum weft_ptx_space)sp), s->fp.accesses[sp],
+			s->fp.bytes[sp], s->fp.lines[sp], s->fp.words[sp]);
+		first = 0;
+	}
+	fprintf(f, "\n      },\n      \"divergence\": [");
+	for (unsigned w = 0; w < NWIDTHS; w++)
+		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++) {
+			const struct weft_group_stats *g = &s->gs[w][pol];
+			fprintf(f, "%s\n        { \"width\": %u, \"policy\": \"%s\", \"groups\": %" PRIu64
+				   ", \"group_insts\": %" PRIu64 ", \"thread_insts\": %" PRIu64
+				   ", \"issued_lanes\": %" PRIu64 ", \"simd_efficiency\": %.6f }",
+				w || pol ? "," : "", widths[w], weft_div_policy_name((enum weft_div_policy)pol),
+				g->groups, g->group_insts, g->thread_insts, g->issue_lanes,
+				weft_group_stats_efficiency(g));
+		}
+	fprintf(f, "\n      ],\n      \"uniformity\": {\n");
+	for (int dyn = 0; dyn < 2; dyn++) {
+		const uint64_t *u = dyn ? s->dyn_u : s->static_u;
+		uint64_t tot = dyn ? s->thread_insts : p->ninsts;
+		fprintf(f, "        \"%s\": {", dyn ? "dynamic" : "static");
+		for (unsigned c = 0; c < WEFT_UC_COUNT; c++)
+			fprintf(f, " \"%s\": %" PRIu64 ",", weft_uclass_name((enum weft_uclass)c), u[c]);
+		fprintf(f, " \"uniform_fraction\": %.6f, \"affine_fraction\": %.6f, \"varying_fraction\": %.6f },\n",
+			frac(uniform_count(u), tot), frac(u[WEFT_UC_AFFINE], tot),
+			frac(u[WEFT_UC_VARYING], tot));
+	}
+	for (int dyn = 0; dyn < 2; dyn++) {
+		const uint64_t *a = dyn ? s->dyn_ap : s->static_ap;
+		uint64_t tot = dyn ? s->dyn_mem : s->static_mem;
+		fprintf(f, "        \"%s\": { \"accesses\": %" PRIu64 ",", dyn ? "memory_dynamic" : "memory_static",
+			tot);
+		for (unsigned k = 0; k < AP_COUNT; k++)
+			fprintf(f, " \"%s\": %" PRIu64 ",", ap_names[k], a[k]);
+		fprintf(f, " \"unit_stride_fraction\": %.6f, \"strided_fraction\": %.6f, \"uniform_fraction\": %.6f },\n",
+			frac(a[AP_UNIT], tot), frac(a[AP_STRIDED] + a[AP_AFFINE_UNKNOWN], tot),
+			frac(a[AP_UNIFORM], tot));
+	}
+	fprintf(f, "        \"divergent_branches\": %" PRIu64 "\n      },\n      \"loops\": [", s->divergent_branches);
+	for (uint32_t li = 0; li < s->loops.nloops; li++) {
+		const struct weft_loop *lp = &s->loops.loops[li];
+		const struct weft_trip_stat *t = &s->trips.stat[li];
+		fprintf(f, "%s\n        { \"index\": %u, \"header\": %u, \"header_pc\": %u, \"depth\": %u, \"parent\": %d,"
+			   " \"blocks\": %u, \"latches\": %u, \"exits\": %u, \"static_divergent\": %s,"
+			   " \"entries\": %" PRIu64 ", \"trip_min\": %" PRIu64 ", \"trip_mean\": %.6f,"
+			   " \"trip_max\": %" PRIu64 ", \"ctas\": %" PRIu64 ", \"ctas_varying\": %" PRIu64
+			   ", \"trip_hist\": [",
+			li ? "," : "", li, lp->header, p->blocks[lp->header].first, lp->depth,
+			lp->parent == WEFT_NO_LOOP ? -1 : (int)lp->parent, lp->nblocks, lp->nlatches, lp->nexits,
+			s->u.loop_divergent[li] ? "true" : "false", t->entries, t->min, weft_trip_mean(t), t->max,
+			t->ctas, t->ctas_varying);
+		int fb = 1;
+		for (unsigned k = 0; k < WEFT_TRIP_BUCKETS; k++) {
+			if (!t->hist[k])
+				continue;
+			uint64_t lo = k ? (uint64_t)1 << k : 0, hi = ((uint64_t)1 << (k + 1)) - 1;
+			if (k == 0)
+				lo = 0, hi = 1;
+			fprintf(f, "%s{ \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"count\": %" PRIu64 " }",
+				fb ? "" : ", ", lo, hi, t->hist[k]);
+			fb = 0;
+		}
+		fprintf(f, "] }");
+	}
+	fprintf(f, "%s]\n    }%s\n", s->loops.nloops ? "\n      " : "", last ? "" : ",");
+}
+
+static void print_text_launch(FILE *f, const struct lstats *s)
+{
+	const struct weft_trace_launch *L = s->L;
+	const struct weft_program *p = s->p;
+	fprintf(f, "launch %u: %s  grid (%u,%u,%u)  block (%u,%u,%u)  %" PRIu64 " of %u CTAs read, %" PRIu64
+		   " threads\n",
+		L->index, p->kernel ? p->kernel : "?", L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
+		L->block.z, s->ctas, L->nctas, s->threads);
+	fprintf(f, "  thread instructions %" PRIu64 " executed, %" PRIu64 " predicated off; program %u instructions, %u blocks\n",
+		s->thread_insts, s->pred_off, p->ninsts, p->nblocks);
+	fprintf(f, "\n  instruction mix     static    dynamic   dyn %%\n");
+	for (unsigned c = 0; c < WEFT_IC_COUNT; c++)
+		if (s->static_cls[c])
+			fprintf(f, "    %-12s %10" PRIu64 " %10" PRIu64 " %7.2f\n",
+				weft_inst_class_name((enum weft_inst_class)c), s->static_cls[c], s->dyn_cls[c],
+				100.0 * frac(s->dyn_cls[c], s->thread_insts));
+	fprintf(f, "\n  memory       accesses        bytes  128B lines  4B words\n");
+	for (unsigned sp = 0; sp < WEFT_SPACE_COUNT; sp++)
+		if (s->fp.accesses[sp])
+			fprintf(f, "    %-8s %10" PRIu64 " %12" PRIu64 " %11" PRIu64 " %9" PRIu64 "\n",
+				weft_ptx_space_name((enum weft_ptx_space)sp), s->fp.accesses[sp], s->fp.bytes[sp],
+				s->fp.lines[sp], s->fp.words[sp]);
+	fprintf(f, "\n  divergence: SIMD efficiency (group instructions)\n    width");
+	for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++)
+		fprintf(f, " %18s", weft_div_policy_name((enum weft_div_policy)pol));
+	fprintf(f, "\n");
+	for (unsigned w = 0; w < NWIDTHS; w++) {
+		fprintf(f, "    %5u", widths[w]);
+		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++) {
+			char cell[40];
+			snprintf(cell, sizeof(cell), "%.3f (%" PRIu64 ")",
+				 weft_group_stats_efficiency(&s->gs[w][pol]), s->gs[w][pol].group_insts);
+			fprintf(f, " %18s", cell);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n  uniformity           static %%   dynamic %%\n");
+	for (unsigned c = 0; c < WEFT_UC_COUNT; c++)
+		fprintf(f, "    %-16s %9.2f %11.2f\n", weft_uclass_name((enum weft_uclass)c),
+			100.0 * frac(s->static_u[c], p->ninsts), 100.0 * frac(s->dyn_u[c], s->thread_insts));
+	fprintf(f, "    uniform (const+launch+cta) %.2f%% of executed, affine %.2f%%; %" PRIu64
+		   " divergent branches\n",
+		100.0 * frac(uniform_count(s->dyn_u), s->thread_insts),
+		100.0 * frac(s->dyn_u[WEFT_UC_AFFINE], s->thread_insts), s->divergent_branches);
+	fprintf(f, "  memory addresses     static %%   dynamic %%\n");
+	for (unsigned k = 0; k < AP_COUNT; k++)
+		fprintf(f, "    %-22s %7.2f %11.2f\n", ap_names[k], 100.0 * frac(s->static_ap[k], s->static_mem),
+			100.0 * frac(s->dyn_ap[k], s->dyn_mem));
+	fprintf(f, "\n  loops: %u", s->loops.nloops);
+	if (s->loops.nirreducible)
+		fprintf(f, " (%u irreducible edges not counted)", s->loops.nirreducible);
+	fprintf(f, "\n");
+	if (s->loops.nloops)
+		fprintf(f, "    loop header(pc) depth blocks divergent    entries   trip min     mean      max  varying CTAs\n");
+	for (uint32_t li = 0; li < s->loops.nloops; li++) {
+		const struct weft_loop *lp = &s->loops.loops[li];
+		const struct weft_trip_stat *t = &s->trips.stat[li];
+		char hdr[32];
+		snprintf(hdr, sizeof(hdr), "B%u(%u)", lp->header, p->blocks[lp->header].first);
+		fprintf(f, "    %4u %-10s %5u %6u %-9s %10" PRIu64 " %10" PRIu64 " %8.2f %8" PRIu64 " %5" PRIu64
+			   "/%" PRIu64 "\n",
+			li, hdr, lp->depth, lp->nblocks, s->u.loop_divergent[li] ? "yes" : "no", t->entries, t->min,
+			weft_trip_mean(t), t->max, t->ctas_varying, t->ctas);
+	}
+}
+
+int weft_cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "launch", required_argument, NULL, 'l' },
+		{ "every", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int json = 0, c;
+	long launch = -1, every = 1;
+	char *end;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "json") == 0)
+				json = 1;
+			else if (strcmp(optarg, "text") == 0)
+				json = 0;
+			else {
+				fprintf(stderr, "weft-trace stats: unknown format `%s` (use text or json)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'l':
+			launch = strtol(optarg, &end, 10);
+			if (*end || launch < 0) {
+				fprintf(stderr, "weft-trace stats: --launch wants a launch number (0, 1, ...), got `%s`\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'e':
+			every = strtol(optarg, &end, 10);
+			if (*end || every < 1) {
+				fprintf(stderr, "weft-trace stats: --every wants a positive integer, got `%s`\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			fputs(stats_usage, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "weft-trace stats: unknown option `%s`; see `weft-trace stats --help`\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "weft-trace stats: %s; see `weft-trace stats --help`\n",
+			optind >= argc ? "missing the trace file" : "more than one trace file given");
+		return 2;
+	}
+	const char *path = argv[optind];
+	struct weft_error err;
+	weft_error_clear(&err);
+	struct weft_trace *t = NULL;
+	if (weft_trace_open(path, &t, &err))
+		return weft_cli_error("stats", &err);
+	const struct weft_trace_info *info = weft_trace_info(t);
+	if (launch >= 0 && (uint64_t)launch >= info->nlaunches) {
+		fprintf(stderr, "weft-trace stats: %s has %u launch%s; --launch %ld is out of range (use 0..%u)\n",
+			path, info->nlaunches, info->nlaunches == 1 ? "" : "es", launch,
+			info->nlaunches ? info->nlaunches - 1 : 0);
+		weft_trace_close(t);
+		return 2;
+	}
+	struct weft_cta_sample sample = { .kind = every > 1 ? WEFT_SAMPLE_EVERY : WEFT_SAMPLE_ALL,
+					  .every = (uint32_t)every };
+	char sdesc[128];
+	weft_cta_sample_describe(&sample, sdesc, sizeof(sdesc));
+	uint32_t lo = launch >= 0 ? (uint32_t)launch : 0;
+	uint32_t hi = launch >= 0 ? (uint32_t)launch + 1 : info->nlaunches;
+	uint32_t n = hi - lo;
+	struct lstats *ls = calloc((size_t)n + 1, sizeof(*ls));
+	if (!ls) {
+		weft_trace_close(t);
+		weft_error_set(&err, WEFT_ERR_NOMEM, "out of memory");
+		return weft_cli_error("stats", &err);
+	}
+	int rc = 0;
+	uint32_t done = 0;
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < n && !rc; i++, done++) {
+		const struct weft_trace_launch *L = weft_trace_launch(t, lo + i);
+		if (!(rc = lstats_init(&ls[i], L, &err)))
+			rc = weft_trace_for_each_cta(t, lo + i, &sample, 0, on_cta, &ls[i], &err);
+		weft_footprint_finish(&ls[i].fp);
+		total += ls[i].thread_insts;
+	}
+	if (rc) {
+		weft_error_prefix(&err, "%s, launch %u: ", path, lo + done - 1);
+		rc = weft_cli_error("stats", &err);
+	} else if (json) {
+		printf("{\n  \"file\": ");
+		json_str(stdout, path);
+		printf(",\n  \"file_bytes\": %" PRIu64 ",\n  \"version\": %u,\n  \"workload\": ", info->file_bytes,
+		       info->version);
+		json_str(stdout, info->workload);
+		printf(",\n  \"size\": ");
+		json_str(stdout, info->size);
+		printf(",\n  \"sample\": ");
+		json_str(stdout, sdesc);
+		printf(",\n  \"nlaunches\": %u,\n  \"thread_insts\": %" PRIu64 ",\n  \"launches\": [\n",
+		       info->nlaunches, total);
+		for (uint32_t i = 0; i < n; i++)
+			print_json_launch(stdout, &ls[i], i + 1 == n);
+		printf("  ]\n}\n");
+	} else {
+		printf("%s: %" PRIu64 " bytes, %u launch%s, %" PRIu64 " thread instructions read (%s)\n", path,
+		       info->file_bytes, info->nlaunches, info->nlaunches == 1 ? "" : "es", total, sdesc);
+		for (uint32_t i = 0; i < n; i++) {
+			printf("\n");
+			print_text_launch(stdout, &ls[i]);
+		}
+	}
+	for (uint32_t i = 0; i < done; i++)
+		lstats_free(&ls[i]);
+	free(ls);
+	weft_trace_close(t);
+	return rc;
+}
