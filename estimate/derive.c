@@ -142,8 +142,10 @@ int weft_est_hash_file(const char *path, uint64_t *hash, uint64_t *bytes, struct
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return weft_error_set(err, WEFT_ERR_INPUT, "cannot open trace %s: %s", path,
-				      strerror(errno));
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "cannot open trace %s: %s (make one with `weft-trace run WORKLOAD "
+				      "-o FILE.wtr`)",
+				      path, strerror(errno));
 	uint64_t h = 0xcbf29ce484222325ull, n = 0;
 	unsigned char buf[1 << 16];
 	size_t got;

@@ -93,8 +93,8 @@ struct weft_est_config {
 	char overrides[1024];            /* "sec.key=v,..." as applied; "" none */
 	double clock_hz;
 	double static_w;
-	char energy_basis[256];          /* node, table and scaling rule used */
-	char area_basis[256];
+	char energy_basis[1024];         /* node, tables and scaling rule used */
+	char area_basis[640];
 	double area_mm2;
 	struct weft_est_area_item *area_items;
 	uint32_t narea;
