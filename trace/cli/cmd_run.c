@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -16,13 +18,15 @@
 #include "host.h"
 #include "hostperf.h"
 #include "spec.h"
+#include "trace.h"
 #include "workload.h"
 #include "workload_run.h"
 
 static const char run_usage[] =
 	"usage: weft-trace run WORKLOAD [--size small|default|large] [--verify]\n"
-	"                      [--max-thread-insts N]\n"
+	"                      [--max-thread-insts N] [-o FILE.wtr [--level N]]\n"
 	"       weft-trace run --spec FILE.ini [--output-dir DIR] [--max-thread-insts N]\n"
+	"                      [-o FILE.wtr [--level N]]\n"
 	"\n"
 	"Emulates every thread of the workload's kernels and prints a summary:\n"
 	"launches, CTAs, thread and warp instructions, emulation time and speed.\n"
@@ -39,6 +43,11 @@ static const char run_usage[] =
 	"                        bundled workload (format: docs/launch-spec.md)\n"
 	"  --output-dir DIR      with --spec: write `output =` files under DIR instead\n"
 	"                        of the spec file's directory\n"
+	"  -o, --output FILE     write a trace of every thread's path and memory\n"
+	"                        accesses to FILE (format: docs/trace-format.md);\n"
+	"                        written to FILE.tmp.XXXXXX and renamed when complete\n"
+	"  --level N             zstd compression level of the trace, 1..19\n"
+	"                        (default 3)\n"
 	"  --help                show this help\n"
 	"\n"
 	"Progress goes to stderr when stderr is a terminal.\n";
@@ -156,8 +165,52 @@ static int parse_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* ---- trace output ---------------------------------------------------- */
+
+/* The trace's temporary file, removed if the run is interrupted. */
+static char trace_tmp[4096];
+
+static void on_signal(int sig)
+{
+	if (trace_tmp[0])
+		unlink(trace_tmp); /* async-signal-safe */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Commits the trace (or removes it when the run failed) and prints its
+ * summary line. Returns 0 or an exit status. */
+static int finish_trace(struct weft_trace_writer *tw, const char *path, int run_rc,
+			const struct weft_ctx_stats *st)
+{
+	struct weft_error err;
+	if (!tw)
+		return 0;
+	if (run_rc && run_rc != WEFT_ERR_VERIFY) {
+		weft_trace_writer_abort(tw);
+		trace_tmp[0] = 0;
+		return 0;
+	}
+	(void)st;
+	(void)path;
+	int rc = weft_trace_writer_commit(tw, &err);
+	trace_tmp[0] = 0;
+	if (rc)
+		return weft_cli_error("run", &err);
+	return 0;
+}
+
+static void print_trace(const char *path, const struct weft_ctx_stats *st)
+{
+	struct stat sb;
+	if (path && stat(path, &sb) == 0)
+		printf("%-16s%s (%lld bytes, %.3f bytes per thread inst)\n", "trace", path,
+		       (long long)sb.st_size,
+		       st->thread_insts ? (double)sb.st_size / (double)st->thread_insts : 0.0);
+}
+
 static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
-		    struct progress *prog)
+		    struct progress *prog, struct weft_trace_writer *tw, const char *tpath)
 {
 	struct weft_spec *spec;
 	struct weft_error err;
@@ -165,13 +218,20 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 	uint32_t nexpect = 0;
 	int rc;
 
-	if ((rc = weft_spec_load(path, &spec, &err)))
+	if ((rc = weft_spec_load(path, &spec, &err))) {
+		finish_trace(tw, tpath, rc, NULL);
 		return weft_cli_error("run", &err);
+	}
 	rc = weft_spec_run(spec, ctx, &opts, &err);
 	progress_clear(prog);
+	int trc = finish_trace(tw, tpath, rc, weft_ctx_stats(ctx));
 	if (rc && rc != WEFT_ERR_VERIFY) {
 		weft_spec_free(spec);
 		return weft_cli_error("run", &err);
+	}
+	if (trc) {
+		weft_spec_free(spec);
+		return trc;
 	}
 	printf("%-16s%s\n", "spec", spec->path);
 	printf("%-16s%s (%s)\n", "kernel", spec->kernel, spec->ptx);
@@ -179,6 +239,8 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 	       spec->grid.x, spec->grid.y, spec->grid.z, spec->block.x, spec->block.y,
 	       spec->block.z, spec->shared);
 	print_stats(weft_ctx_stats(ctx));
+	if (tw)
+		print_trace(tpath, weft_ctx_stats(ctx));
 	int any = 0;
 	for (uint32_t i = 0; i < spec->nbuffers; i++) {
 		const struct weft_spec_buffer *b = &spec->buffers[i];
@@ -206,7 +268,7 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 }
 
 static int run_workload(const char *name, enum weft_size size, int verify, struct weft_ctx *ctx,
-			struct progress *prog)
+			struct progress *prog, struct weft_trace_writer *tw, const char *tpath)
 {
 	const struct weft_workload *wl = weft_workload_find(name);
 	struct weft_workload_run_opts opts = { size, verify };
@@ -215,6 +277,7 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 	int rc;
 
 	if (!wl) {
+		finish_trace(tw, tpath, WEFT_ERR_INPUT, NULL);
 		fprintf(stderr, "weft-trace run: unknown workload `%s`; `weft-trace list` shows "
 				"the bundled ones (or use --spec FILE.ini for your own kernel)\n",
 			name);
@@ -222,11 +285,21 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 	}
 	rc = weft_workload_run(wl, ctx, &opts, &res, &err);
 	progress_clear(prog);
+	if (tw) {
+		weft_trace_writer_set_workload(tw, wl->name, weft_size_name(size));
+		if (res.host_measured)
+			weft_trace_writer_set_baseline(tw, &res.host, "CPU reference");
+	}
+	int trc = finish_trace(tw, tpath, rc, &res.stats);
 	if (rc && rc != WEFT_ERR_VERIFY)
 		return weft_cli_error("run", &err);
+	if (trc)
+		return trc;
 	printf("%-16s%s: %s\n", "workload", wl->name, wl->description);
 	printf("%-16s%s\n", "size", weft_size_name(size));
 	print_stats(&res.stats);
+	if (tw)
+		print_trace(tpath, &res.stats);
 	if (res.host_measured)
 		print_host(&res.host);
 	if (!verify)
@@ -243,7 +316,8 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 
 int weft_cmd_run(int argc, char **argv)
 {
-	const char *workload = NULL, *spec = NULL, *outdir = NULL;
+	const char *workload = NULL, *spec = NULL, *outdir = NULL, *tpath = NULL;
+	int level = 0, level_given = 0;
 	enum weft_size size = WEFT_SIZE_DEFAULT;
 	int verify = 0, size_given = 0;
 	uint64_t max_insts = 0;
@@ -260,8 +334,11 @@ int weft_cmd_run(int argc, char **argv)
 		} else {
 			snprintf(opt, sizeof(opt), "%s", a);
 		}
+		if (strcmp(opt, "-o") == 0)
+			snprintf(opt, sizeof(opt), "--output");
 		int takes = strcmp(opt, "--size") == 0 || strcmp(opt, "--max-thread-insts") == 0 ||
-			    strcmp(opt, "--spec") == 0 || strcmp(opt, "--output-dir") == 0;
+			    strcmp(opt, "--spec") == 0 || strcmp(opt, "--output-dir") == 0 ||
+			    strcmp(opt, "--output") == 0 || strcmp(opt, "--level") == 0;
 		if (takes && !val) {
 			if (i + 1 >= argc)
 				return usage_error("%s needs a value", opt);
@@ -286,6 +363,15 @@ int weft_cmd_run(int argc, char **argv)
 			spec = val;
 		} else if (strcmp(opt, "--output-dir") == 0) {
 			outdir = val;
+		} else if (strcmp(opt, "--output") == 0) {
+			tpath = val;
+		} else if (strcmp(opt, "--level") == 0) {
+			char *end;
+			long v = strtol(val, &end, 10);
+			if (!*val || *end || v < 1 || v > 19)
+				return usage_error("bad --level `%s` (a zstd level, 1..19)", val);
+			level = (int)v;
+			level_given = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option `%s`", a);
 		} else if (workload) {
@@ -303,6 +389,10 @@ int weft_cmd_run(int argc, char **argv)
 				   verify ? "--verify" : "--size");
 	if (outdir && !spec)
 		return usage_error("%s", "--output-dir applies only to --spec");
+	if (level_given && !tpath)
+		return usage_error("%s", "--level applies only with -o FILE (a trace)");
+	if (tpath && !*tpath)
+		return usage_error("%s", "-o needs a file name");
 
 	struct progress prog = { 0 };
 	struct weft_ctx_options copts;
@@ -312,13 +402,26 @@ int weft_cmd_run(int argc, char **argv)
 		copts.progress = progress_cb;
 		copts.progress_user = &prog;
 	}
+	struct weft_trace_writer *tw = NULL;
+	if (tpath) {
+		struct weft_error err;
+		if (weft_trace_writer_open(tpath, level, &tw, &err))
+			return weft_cli_error("run", &err);
+		copts.observer = weft_trace_writer_observer(tw);
+		snprintf(trace_tmp, sizeof(trace_tmp), "%s", weft_trace_writer_temp_path(tw));
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+	}
 	struct weft_ctx *ctx = weft_ctx_create(&copts);
 	if (!ctx) {
+		if (tw)
+			weft_trace_writer_abort(tw);
 		fprintf(stderr, "weft-trace run: out of memory creating the emulator context\n");
 		return 3;
 	}
-	int rc = spec ? run_spec(spec, outdir, ctx, &prog)
-		      : run_workload(workload, size, verify, ctx, &prog);
+	int rc = spec ? run_spec(spec, outdir, ctx, &prog, tw, tpath)
+		      : run_workload(workload, size, verify, ctx, &prog, tw, tpath);
 	weft_ctx_destroy(ctx);
 	return rc;
 }

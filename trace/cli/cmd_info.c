@@ -1,0 +1,244 @@
+/*
+ * cmd_info.c - `weft-trace info FILE`: what a trace holds, read from its
+ * index and launch records only (no chunk is decoded, so it is instant on
+ * any trace): launches with kernel, geometry and instruction counts, file
+ * size, bytes per thread instruction, compression ratio, raw bytes per
+ * stream, and the host baseline. `--format json` prints the same as one
+ * JSON object; its keys are documented in docs/trace-format.md ("weft-trace
+ * info JSON").
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "trace.h"
+
+static const char info_usage[] =
+	"usage: weft-trace info FILE.wtr [--format text|json]\n"
+	"\n"
+	"Prints what a trace holds: the workload and size it came from, every\n"
+	"launch (kernel, PTX hash, grid and block, CTAs, static instructions and\n"
+	"blocks, thread/warp instructions, memory accesses), the file size, bytes\n"
+	"per thread instruction, the compression ratio of its chunks, raw bytes\n"
+	"per stream (paths, guards, addresses, spaces) and the host baseline.\n"
+	"Reads only the index and launch records (use `verify` to check data).\n"
+	"\n"
+	"Options:\n"
+	"  --format F   text (default) or json (keys: docs/trace-format.md)\n"
+	"  --help       show this help\n";
+
+static const char *const stream_names[4] = { "path", "guard", "address", "space" };
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+struct totals {
+	uint64_t warp_insts, mem, chunk_bytes, streams[4];
+	uint32_t chunks;
+};
+
+static void sum(struct weft_trace *t, struct totals *T)
+{
+	memset(T, 0, sizeof(*T));
+	const struct weft_trace_info *I = weft_trace_info(t);
+	for (uint32_t l = 0; l < I->nlaunches; l++) {
+		const struct weft_trace_launch *L = weft_trace_launch(t, l);
+		T->warp_insts += L->warp_insts;
+		T->mem += L->mem_accesses;
+		T->chunk_bytes += L->chunk_bytes;
+		T->chunks += L->nchunks;
+		for (int k = 0; k < 4; k++)
+			T->streams[k] += L->stream_bytes[k];
+	}
+}
+
+static void print_json(const char *path, struct weft_trace *t)
+{
+	const struct weft_trace_info *I = weft_trace_info(t);
+	struct totals T;
+	sum(t, &T);
+	printf("{\n  \"file\": ");
+	json_str(path);
+	printf(",\n  \"version\": %u,\n  \"file_bytes\": %llu,\n  \"workload\": ", I->version,
+	       (unsigned long long)I->file_bytes);
+	json_str(I->workload);
+	printf(",\n  \"size\": ");
+	json_str(I->size);
+	printf(",\n  \"launches\": %u,\n  \"thread_insts\": %llu,\n  \"warp_insts\": %llu,\n"
+	       "  \"mem_accesses\": %llu,\n  \"chunks\": %u,\n  \"raw_bytes\": %llu,\n  \"chunk_bytes\": %llu,\n",
+	       I->nlaunches, (unsigned long long)I->thread_insts, (unsigned long long)T.warp_insts,
+	       (unsigned long long)T.mem, T.chunks, (unsigned long long)I->raw_bytes,
+	       (unsigned long long)T.chunk_bytes);
+	printf("  \"bytes_per_thread_inst\": %.6g,\n  \"compression_ratio\": %.6g,\n",
+	       I->thread_insts ? (double)I->file_bytes / (double)I->thread_insts : 0.0,
+	       T.chunk_bytes ? (double)I->raw_bytes / (double)T.chunk_bytes : 0.0);
+	printf("  \"stream_bytes\": {");
+	for (int k = 0; k < 4; k++)
+		printf("%s\"%s\": %llu", k ? ", " : "", stream_names[k], (unsigned long long)T.streams[k]);
+	printf("},\n  \"host_baseline\": ");
+	if (!I->has_baseline) {
+		printf("null");
+	} else {
+		printf("{\n    \"what\": ");
+		json_str(I->baseline_what);
+		printf(",\n    \"wall_seconds\": %.9g,\n    \"counters\": [", I->baseline.wall_seconds);
+		for (unsigned i = 0; i < I->baseline.ncounters; i++) {
+			const struct weft_hostperf_counter *c = &I->baseline.counters[i];
+			printf("%s\n      {\"name\": ", i ? "," : "");
+			json_str(c->name);
+			printf(", \"event\": ");
+			json_str(c->event);
+			printf(", \"unit\": ");
+			json_str(c->unit);
+			printf(", \"hardware\": %s, \"available\": %s, \"scaled\": %s, \"value\": %llu, \"reason\": ",
+			       c->hardware ? "true" : "false", c->available ? "true" : "false",
+			       c->scaled ? "true" : "false", (unsigned long long)c->value);
+			json_str(c->reason);
+			printf("}");
+		}
+		printf("\n    ]\n  }");
+	}
+	printf(",\n  \"launch_list\": [");
+	for (uint32_t l = 0; l < I->nlaunches; l++) {
+		const struct weft_trace_launch *L = weft_trace_launch(t, l);
+		const struct weft_program *p = L->program;
+		printf("%s\n    {\"index\": %u, \"kernel\": ", l ? "," : "", L->index);
+		json_str(p->kernel);
+		printf(", \"ptx_hash\": \"%016llx\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+		       "\"dyn_shared\": %u, \"ctas\": %u, \"threads_per_cta\": %u, \"static_insts\": %u, "
+		       "\"blocks\": %u, \"thread_insts\": %llu, \"warp_insts\": %llu, \"mem_accesses\": %llu, "
+		       "\"chunks\": %u, \"chunk_bytes\": %llu, \"raw_bytes\": %llu}",
+		       (unsigned long long)p->ptx_hash, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
+		       L->block.z, L->dyn_shared, L->nctas, L->threads_per_cta, p->ninsts, p->nblocks,
+		       (unsigned long long)L->thread_insts, (unsigned long long)L->warp_insts,
+		       (unsigned long long)L->mem_accesses, L->nchunks, (unsigned long long)L->chunk_bytes,
+		       (unsigned long long)L->raw_bytes);
+	}
+	printf("\n  ]\n}\n");
+}
+
+static void print_text(const char *path, struct weft_trace *t)
+{
+	const struct weft_trace_info *I = weft_trace_info(t);
+	struct totals T;
+	sum(t, &T);
+	printf("%-16s%s (version %u)\n", "trace", path, I->version);
+	if (I->workload[0])
+		printf("%-16s%s, size %s\n", "workload", I->workload, I->size[0] ? I->size : "?");
+	else
+		printf("%-16snone recorded (a launch spec or a custom driver)\n", "workload");
+	printf("%-16s%u\n", "launches", I->nlaunches);
+	printf("%-16s%llu\n", "thread insts", (unsigned long long)I->thread_insts);
+	printf("%-16s%llu", "warp insts", (unsigned long long)T.warp_insts);
+	if (T.warp_insts)
+		printf(" (%.2f active lanes of 32)", (double)I->thread_insts / (double)T.warp_insts);
+	printf("\n%-16s%llu\n", "mem accesses", (unsigned long long)T.mem);
+	printf("%-16s%llu bytes, %.4f bytes per thread inst\n", "file size", (unsigned long long)I->file_bytes,
+	       I->thread_insts ? (double)I->file_bytes / (double)I->thread_insts : 0.0);
+	printf("%-16s%u chunks: %llu raw bytes -> %llu bytes, ratio %.1f\n", "compression", T.chunks,
+	       (unsigned long long)I->raw_bytes, (unsigned long long)T.chunk_bytes,
+	       T.chunk_bytes ? (double)I->raw_bytes / (double)T.chunk_bytes : 0.0);
+	printf("%-16spath %llu, guard %llu, address %llu, space %llu (raw bytes)\n", "streams",
+	       (unsigned long long)T.streams[0], (unsigned long long)T.streams[1],
+	       (unsigned long long)T.streams[2], (unsigned long long)T.streams[3]);
+	if (I->has_baseline) {
+		printf("%-16s%s, wall %.3g s", "host baseline", I->baseline_what[0] ? I->baseline_what : "measured",
+		       I->baseline.wall_seconds);
+		for (unsigned i = 0; i < I->baseline.ncounters; i++) {
+			const struct weft_hostperf_counter *c = &I->baseline.counters[i];
+			if (!c->available)
+				continue;
+			if (strcmp(c->unit, "ns") == 0)
+				printf("; %s %.3g s", c->name, (double)c->value * 1e-9);
+			else
+				printf("; %s %llu", c->name, (unsigned long long)c->value);
+			if (c->scaled)
+				printf(" (scaled)");
+		}
+		printf("\n");
+		for (unsigned i = 0; i < I->baseline.ncounters; i++) {
+			const struct weft_hostperf_counter *c = &I->baseline.counters[i];
+			if (!c->available)
+				printf("%-16snot available: %s (%s)\n", "", c->name, c->reason);
+		}
+	} else {
+		printf("%-16snot recorded (trace with `run --verify` to measure the CPU reference)\n",
+		       "host baseline");
+	}
+	for (uint32_t l = 0; l < I->nlaunches; l++) {
+		const struct weft_trace_launch *L = weft_trace_launch(t, l);
+		const struct weft_program *p = L->program;
+		char name[32];
+		snprintf(name, sizeof(name), "launch %u", l);
+		printf("%-16s%s (ptx %016llx): grid %ux%ux%u, block %ux%ux%u, %u B dynamic shared; "
+		       "%u insts, %u blocks; %llu thread insts, %llu warp insts, %llu accesses; "
+		       "%u chunks, %llu bytes\n",
+		       name, p->kernel, (unsigned long long)p->ptx_hash, L->grid.x, L->grid.y, L->grid.z,
+		       L->block.x, L->block.y, L->block.z, L->dyn_shared, p->ninsts, p->nblocks,
+		       (unsigned long long)L->thread_insts, (unsigned long long)L->warp_insts,
+		       (unsigned long long)L->mem_accesses, L->nchunks, (unsigned long long)L->chunk_bytes);
+	}
+}
+
+int weft_cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int json = 0, c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(info_usage, stdout);
+			return 0;
+		case 'f':
+			if (strcmp(optarg, "json") == 0)
+				json = 1;
+			else if (strcmp(optarg, "text") == 0)
+				json = 0;
+			else {
+				fprintf(stderr, "weft-trace info: bad --format `%s` (text or json)\n", optarg);
+				return 2;
+			}
+			break;
+		default:
+			fprintf(stderr, "weft-trace info: unknown option or missing value `%s`; see `weft-trace info --help`\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "weft-trace info: %s; see `weft-trace info --help`\n",
+			optind >= argc ? "which trace? give one FILE.wtr" : "give exactly one FILE.wtr");
+		return 2;
+	}
+	const char *path = argv[optind];
+	struct weft_trace *t;
+	struct weft_error err;
+	int rc = weft_trace_open(path, &t, &err);
+	if (rc)
+		return weft_cli_error("info", &err);
+	if (json)
+		print_json(path, t);
+	else
+		print_text(path, t);
+	weft_trace_close(t);
+	return 0;
+}
