@@ -32,6 +32,8 @@ static const struct command commands[] = {
 	{ "info", weft_cmd_info, "info FILE.wtr", "what a trace holds: launches, sizes, host baseline" },
 	{ "dump", weft_cmd_dump, "dump FILE.wtr [OPTIONS]", "a trace's per-thread instructions as text" },
 	{ "verify", weft_cmd_verify, "verify FILE.wtr", "check a trace's checksums and structure" },
+	{ "stats", weft_cmd_stats, "stats FILE.wtr [OPTIONS]",
+	  "instruction mix, footprint, divergence, uniformity, loops" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
