@@ -15,7 +15,8 @@
  * per-thread traces from them (what a trace holds); grouping width 32
  * under WEFT_DIV_IPDOM must give the same warp instructions, masks and
  * addresses in the same order, and every policy and width must execute the
- * same thread instructions. The same holds reading back a trace file written
+ * same thread instructions; under every policy and width each lane sees
+ * exactly its own thread's instruction stream (weft_thread_iter). The same holds reading back a trace file written
  * by weft_trace_writer (counts, a hash of each warp's mask sequence, and the
  * launch records' warp_insts and thread_insts).
  */
@@ -675,6 +676,56 @@ static int rec_warp_inst(void *user, const struct weft_warp_event *ev, struct we
 	return 0;
 }
 
+static int project(struct rec *r, const struct weft_cta_trace *c, uint32_t width, int pol,
+		   struct weft_error *err)
+{
+	static struct weft_thread_iter ti[64];
+	for (uint32_t g = 0; g < weft_group_count(c->nthreads, width); g++) {
+		struct weft_group_iter it;
+		struct weft_group_inst in;
+		int rc = weft_group_iter_init(&it, &r->gp, c, width, g, pol, 0, err);
+		if (rc)
+			return rc;
+		for (uint32_t l = 0; l < it.nlanes; l++)
+			weft_thread_iter_init(&ti[l], r->prog, &c->threads[g * width + l]);
+		while ((rc = weft_group_next(&it, &in)) == 1) {
+			uint64_t lanes = pol == WEFT_DIV_PREDICATE ? in.exec : in.issue;
+			for (uint64_t m = lanes; m; m &= m - 1) {
+				int l = __builtin_ctzll(m);
+				struct weft_dyn_inst d;
+				int ok = weft_thread_iter_next(&ti[l], &d);
+				while (ok && pol == WEFT_DIV_PREDICATE && !d.exec)
+					ok = weft_thread_iter_next(&ti[l], &d);
+				if (!ok || d.pc != in.pc || d.exec != ((in.exec >> l) & 1) ||
+				    (d.has_addr && (!in.is_mem || d.addr != in.addr[l] || d.space != in.space[l]))) {
+					snprintf(r->fail, sizeof(r->fail),
+						 "kernel %s CTA %u width %u %s group %u lane %d: grouping pc %u exec %d, "
+						 "thread stream %s pc %u exec %d",
+						 r->prog->kernel, c->cta, width, weft_div_policy_name(pol), g, l, in.pc,
+						 (int)((in.exec >> l) & 1), ok ? "has" : "ended before", ok ? d.pc : 0,
+						 ok ? d.exec : 0);
+					return 0;
+				}
+			}
+		}
+		if (rc < 0)
+			return rc;
+		for (uint32_t l = 0; l < it.nlanes; l++) {
+			struct weft_dyn_inst d;
+			int ok = weft_thread_iter_next(&ti[l], &d);
+			while (ok && pol == WEFT_DIV_PREDICATE && !d.exec)
+				ok = weft_thread_iter_next(&ti[l], &d);
+			if (ok) {
+				snprintf(r->fail, sizeof(r->fail),
+					 "kernel %s CTA %u width %u %s group %u lane %u: thread stream goes on at pc %u",
+					 r->prog->kernel, c->cta, width, weft_div_policy_name(pol), g, l, d.pc);
+				return 0;
+			}
+		}
+	}
+	return 0;
+}
+
 static int rec_cta_end(void *user, uint32_t cta, struct weft_error *err)
 {
 	struct rec *r = user;
@@ -731,6 +782,14 @@ static int rec_cta_end(void *user, uint32_t cta, struct weft_error *err)
 	}
 	if (getenv("WEFT_GROUP_BENCH"))
 		bench_cta(r, &c);
+	/* every policy and width: each lane sees exactly its own thread's
+	 * instruction stream (trace.h weft_thread_iter), in order: under the
+	 * stack and fragment policies the instructions issued for the lane,
+	 * under predication the instructions it executes */
+	static const uint32_t pwidths[] = { 8, 32, 64 };
+	for (int pol = 0; pol < WEFT_DIV_COUNT && !rc && !r->fail[0]; pol++)
+		for (int wi = 0; wi < 3 && !rc && !r->fail[0]; wi++)
+			rc = project(r, &c, pwidths[wi], pol, err);
 	/* the block-level statistics equal a count over every instruction */
 	for (int pol = 0; pol < WEFT_DIV_COUNT && !rc && !r->fail[0]; pol++) {
 		struct weft_group_stats s, ref;
