@@ -339,12 +339,15 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 static int deadlock(struct weft_emu_launch *L)
 {
 	struct weft_emu_warp *W = NULL;
-	uint32_t waiting = 0;
+	uint32_t waiting = 0, other = 0;
 	for (uint32_t w = 0; w < L->nwarps; w++)
 		if (L->warps[w].state == WEFT_WARP_BAR) {
 			if (!W)
 				W = &L->warps[w];
-			waiting++;
+			if (L->warps[w].bar_id == W->bar_id)
+				waiting++;
+			else
+				other++;
 		}
 	if (!W)
 		return weft_emu_fault(L, NULL, -1, NULL, WEFT_ERR_INTERNAL,
@@ -354,11 +357,11 @@ static int deadlock(struct weft_emu_launch *L)
 	const struct weft_emu_inst *ei = &L->prog->insts[B->pc];
 	return weft_emu_fault(L, W, __builtin_ctz(W->bar_mask), ei, WEFT_ERR_RUNTIME,
 			      "partial barrier: barrier %u was reached by %u of the %u threads it waits for "
-			      "(%u warp(s) waiting, %u thread(s) of the CTA exited); the others can never arrive "
-			      "because they exited, wait at another barrier or are on the other side of a "
-			      "divergent branch (e.g. `if (tid < 16) __syncthreads();`). Make every thread of "
-			      "the CTA reach the barrier",
-			      W->bar_id, B->arrived, need, waiting, L->nthreads - L->live_threads);
+			      "(%u warp(s) wait there, %u at other barriers; %u thread(s) of the CTA exited); the "
+			      "others can never arrive because they wait at another barrier or are on the other "
+			      "side of a divergent branch (e.g. `if (tid < 16) __syncthreads();`). Make every "
+			      "thread of the CTA reach the same barrier",
+			      W->bar_id, B->arrived, need, waiting, other, L->nthreads - L->live_threads);
 }
 
 static int run_cta(struct weft_emu_launch *L, uint32_t quantum)
