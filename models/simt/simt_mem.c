@@ -1,0 +1,102 @@
+/*
+ * simt_mem.c - how one warp memory instruction turns into transactions:
+ * coalescing of global/local accesses into aligned segments (models.md 1:
+ * "the number of distinct 128-byte segments touched by the active lanes =
+ * number of L1 transactions") and shared-memory bank conflicts ("a warp
+ * access costs as many cycles as the maximum number of distinct words
+ * mapped to one bank; same word = broadcast").
+ *
+ * Both work on at most 64 lanes per call and allocate nothing.
+ */
+#include "simt.h"
+
+uint32_t simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint32_t seg_shift,
+		       uint64_t *segs)
+{
+	uint32_t n = 0;
+	uint64_t last = UINT64_MAX;
+	if (!bytes)
+		bytes = 1;
+	while (mask) {
+		int lane = __builtin_ctzll(mask);
+		mask &= mask - 1;
+		uint64_t a = addr[lane];
+		uint64_t s0 = a >> seg_shift, s1 = (a + bytes - 1) >> seg_shift;
+		for (uint64_t s = s0; s <= s1; s++) {
+			/* consecutive lanes usually share the previous segment */
+			if (s == last)
+				continue;
+			uint32_t i = 0;
+			while (i < n && segs[i] != s)
+				i++;
+			if (i == n)
+				segs[n++] = s;
+			last = s;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		segs[i] <<= seg_shift;
+	return n;
+}
+
+/* words[] holds at most 64 lanes x 4 words (16-byte vector accesses). */
+#define MAX_WORDS (WEFT_GROUP_MAX_WIDTH * 4)
+
+static uint32_t group_cost(const uint64_t *w, uint32_t n, uint32_t banks)
+{
+	/* sort (insertion: n is small and usually nearly sorted), drop
+	 * duplicates (broadcast), count per bank */
+	uint64_t v[MAX_WORDS];
+	uint32_t cnt[64] = { 0 };
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = w[i];
+		uint32_t j = i;
+		while (j > 0 && v[j - 1] > x) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	uint32_t worst = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && v[i] == v[i - 1])
+			continue;
+		uint32_t b = (uint32_t)(v[i] % banks);
+		if (++cnt[b] > worst)
+			worst = cnt[b];
+	}
+	return worst;
+}
+
+uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, uint32_t bytes,
+			  uint32_t banks, uint64_t *words)
+{
+	uint64_t w[MAX_WORDS];
+	uint32_t nw = (bytes + 3) / 4, total = 0;
+	uint64_t nwords = 0;
+	if (nw < 1)
+		nw = 1;
+	if (nw > 4)
+		nw = 4;
+	if (banks < 1)
+		banks = 1;
+	if (banks > 64)
+		banks = 64;
+	for (uint32_t g0 = 0; g0 < width; g0 += banks) {
+		uint32_t n = 0;
+		uint32_t g1 = g0 + banks < width ? g0 + banks : width;
+		for (uint32_t lane = g0; lane < g1; lane++) {
+			if (!((mask >> lane) & 1))
+				continue;
+			uint64_t first = addr[lane] >> 2;
+			for (uint32_t k = 0; k < nw; k++)
+				w[n++] = first + k;
+		}
+		nwords += n;
+		if (n)
+			total += group_cost(w, n, banks);
+	}
+	if (words)
+		*words = nwords;
+	return total;
+}

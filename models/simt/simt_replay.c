@@ -1,0 +1,395 @@
+/*
+ * simt_replay.c - replays one CTA on the SIMT model: its threads in warps
+ * of warp_size under the IPDOM reconvergence stack (models/group.h), one
+ * warp instruction at a time, counting events and charging each SM
+ * resource (scheduler issue slots, SFUs, shared-memory bank cycles, L1
+ * transactions), with memory transactions through the L1 (per SM) and L2
+ * (shared) cache models. Each warp also keeps its own timeline (a
+ * scoreboard of register ready times): that gives the CTA's latency-bound
+ * duration, and CTAs are list-scheduled into the SM's resident slots
+ * (simt.c "latency" bound).
+ *
+ * Work is per warp instruction and per memory transaction; only memory
+ * instructions look at individual lanes (addresses).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt.h"
+
+struct simt_warp {
+	struct weft_group_iter it;
+	double t;          /* earliest cycle its next instruction may issue */
+	double last_done;  /* completion of its previous instruction */
+	double end;        /* latest completion so far */
+	uint32_t sched;
+	int done, waiting; /* finished; stopped at a barrier */
+};
+
+static uint32_t reg_words(const struct weft_program *p, int32_t r)
+{
+	if (r < 0 || (uint32_t)r >= p->nregs || !p->reg_type)
+		return 1;
+	enum weft_ptx_type t = (enum weft_ptx_type)p->reg_type[r];
+	if (t == WEFT_T_PRED)
+		return 0; /* predicates live in their own small file */
+	unsigned sz = weft_ptx_type_size(t);
+	return sz > 4 ? (sz + 3) / 4 : 1;
+}
+
+/* Which functional-unit event a thread instruction counts (energy-status
+ * agreement: f16 counts as fp32; compares/min/max/cvt with a float side as
+ * fp32_add; f64 div/sqrt as sfu_op). */
+static int comp_event(const struct weft_inst *in, const struct weft_inst_info *ii)
+{
+	enum weft_ptx_type t = (enum weft_ptx_type)in->type;
+	int f64 = t == WEFT_T_F64 || in->type2 == WEFT_T_F64;
+	switch (ii->cls) {
+	case WEFT_IC_INT:
+		switch (in->op) {
+		case WEFT_OP_MUL: case WEFT_OP_MAD: case WEFT_OP_MUL24: case WEFT_OP_MAD24:
+		case WEFT_OP_SAD: case WEFT_OP_MADC: case WEFT_OP_DP4A: case WEFT_OP_DP2A:
+			return SIMT_EV_INT_MUL;
+		default:
+			return SIMT_EV_INT_ALU;
+		}
+	case WEFT_IC_FP:
+		if (f64)
+			return SIMT_EV_FP64;
+		if (in->op == WEFT_OP_FMA || in->op == WEFT_OP_MAD)
+			return SIMT_EV_FP32_FMA;
+		if (in->op == WEFT_OP_MUL)
+			return SIMT_EV_FP32_MUL;
+		return SIMT_EV_FP32_ADD;
+	case WEFT_IC_SFU:
+		if ((in->op == WEFT_OP_DIV || in->op == WEFT_OP_REM) && !weft_ptx_type_is_float(t))
+			return SIMT_EV_INT_DIV;
+		return SIMT_EV_SFU;
+	case WEFT_IC_WARP:
+		return SIMT_EV_INT_ALU;
+	default:
+		return -1;
+	}
+}
+
+int simt_launch_begin(struct simt_state *s, const struct weft_program *p, uint32_t threads_per_cta,
+		      uint32_t shmem_per_cta, struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
+	int rc;
+	s->p = p;
+	rc = simt_occupancy(sp, threads_per_cta, shmem_per_cta, simt_live_regs(p), &s->occ, err);
+	if (rc)
+		return rc;
+	rc = weft_group_prog_init(&s->gp, p, err);
+	if (rc)
+		return rc;
+	free(s->pc);
+	s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
+	if (!s->pc)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct weft_inst *in = &p->insts[pc];
+		const struct weft_inst_info *ii = &p->info[pc];
+		struct simt_pc *x = &s->pc[pc];
+		uint32_t r = 0, w = 0;
+		for (uint32_t u = 0; u < ii->nuses; u++)
+			r += reg_words(p, ii->uses[u]);
+		for (uint32_t d = 0; d < ii->ndefs; d++)
+			w += reg_words(p, ii->defs[d]);
+		x->cls = ii->cls;
+		x->comp_ev = (int8_t)comp_event(in, ii);
+		x->rf_reads = (uint8_t)(r > 255 ? 255 : r);
+		x->rf_writes = (uint8_t)(w > 255 ? 255 : w);
+		x->bytes = ii->access_bytes;
+		x->space = ii->space;
+		x->is_store = ii->cls == WEFT_IC_STORE;
+		x->is_atomic = ii->cls == WEFT_IC_ATOMIC;
+		x->is_barrier = in->op == WEFT_OP_BAR && in->mode != WEFT_BAR_ARRIVE;
+		x->is_sfu = ii->cls == WEFT_IC_SFU;
+		x->latency = x->is_sfu ? sp->sfu_latency : sp->alu_latency;
+	}
+	uint32_t wpc = s->occ.warps_per_cta;
+	size_t need = (size_t)wpc * (p->nregs ? p->nregs : 1);
+	if (wpc > s->warps_cap) {
+		free(s->warps);
+		s->warps = calloc(wpc, sizeof(*s->warps));
+		s->warps_cap = s->warps ? wpc : 0;
+	}
+	if (need > s->ready_cap) {
+		free(s->ready);
+		s->ready = malloc(need * sizeof(*s->ready));
+		s->ready_cap = s->ready ? need : 0;
+	}
+	if (!s->warps || !s->ready)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s's warps", p->kernel);
+	for (uint32_t i = 0; i < sp->num_sm; i++) {
+		struct simt_sm *sm = &s->sms[i];
+		memset(sm->sched, 0, sizeof(sm->sched));
+		memset(sm->slot_free, 0, sizeof(sm->slot_free));
+		sm->sfu = sm->shmem = sm->l1_tx = 0;
+		sm->nctas = 0;
+		if (sp->caches) {
+			weft_cache_flush(&sm->l1); /* L1s start cold each kernel (GPGPU-Sim flushes them) */
+			weft_cache_reset_stats(&sm->l1);
+		}
+	}
+	if (sp->caches)
+		weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
+	s->cta_seq = 0;
+	memset(s->ev, 0, sizeof(s->ev));
+	memset(&s->ls, 0, sizeof(s->ls));
+	s->dram_bytes = 0;
+	return 0;
+}
+
+void simt_launch_end(struct simt_state *s)
+{
+	weft_group_prog_free(&s->gp);
+}
+
+/* ---- memory ---- */
+
+static double l2_access(struct simt_state *s, uint64_t addr, int is_write)
+{
+	const struct simt_params *sp = &s->sp;
+	uint64_t victim = 0;
+	s->ev[SIMT_EV_L2]++;
+	unsigned r = weft_cache_access(&s->l2, addr, is_write, &victim);
+	if (r & WEFT_CACHE_WRITEBACK)
+		s->dram_bytes += sp->l2.line_bytes;
+	if (r & WEFT_CACHE_HIT)
+		return sp->l2_latency;
+	if (r & WEFT_CACHE_FILL) {
+		s->dram_bytes += sp->l2.line_bytes;
+		return sp->dram_latency;
+	}
+	return sp->l2_latency; /* write miss allocated without a fetch */
+}
+
+static double l1_access(struct simt_state *s, struct simt_sm *sm, uint64_t addr, int is_write)
+{
+	uint64_t victim = 0;
+	s->ev[SIMT_EV_L1]++;
+	unsigned r = weft_cache_access(&sm->l1, addr, is_write, &victim);
+	double lat = s->sp.l1_latency;
+	if (r & WEFT_CACHE_WRITEBACK)
+		l2_access(s, victim, 1);
+	if (r & WEFT_CACHE_THROUGH)
+		l2_access(s, addr, 1);
+	if (r & WEFT_CACHE_FILL)
+		lat = l2_access(s, addr, 0);
+	return lat;
+}
+
+/* Lanes grouped as the shared memory serves them: cycles of a conflict-free
+ * access = groups holding an active lane. */
+static uint32_t busy_groups(uint64_t mask, uint32_t width, uint32_t banks)
+{
+	uint32_t n = 0;
+	for (uint32_t g = 0; g < width; g += banks) {
+		uint64_t gm = banks >= 64 ? ~0ull : ((1ull << banks) - 1) << g;
+		if (mask & gm)
+			n++;
+	}
+	return n;
+}
+
+static void mem_inst(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
+		     const struct weft_group_inst *in, double *lat, double *occupy)
+{
+	const struct simt_params *sp = &s->sp;
+	uint64_t gmask = 0, smask = 0;
+	uint32_t bytes = pi->bytes ? pi->bytes : 4;
+
+	if (pi->space == WEFT_SPACE_SHARED) {
+		smask = in->exec;
+	} else if (pi->space == WEFT_SPACE_GLOBAL || pi->space == WEFT_SPACE_LOCAL) {
+		gmask = in->exec;
+	} else if (pi->space == WEFT_SPACE_GENERIC) {
+		for (uint64_t m = in->exec; m; m &= m - 1) {
+			int lane = __builtin_ctzll(m);
+			uint8_t sp_ = in->space ? in->space[lane] : WEFT_SPACE_GLOBAL;
+			if (sp_ == WEFT_SPACE_SHARED)
+				smask |= 1ull << lane;
+			else if (sp_ != WEFT_SPACE_CONST && sp_ != WEFT_SPACE_PARAM)
+				gmask |= 1ull << lane;
+		}
+	}
+	/* const/param: served by the constant cache (broadcast); not priced */
+	if (!gmask && !smask)
+		return;
+	s->ls.mem_insts++;
+	if (!sp->caches) {
+		smask |= gmask; /* no caches: every access hits the banked memory */
+		gmask = 0;
+	}
+	if (smask) {
+		uint64_t words = 0;
+		uint32_t c = simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks, &words);
+		uint32_t base = busy_groups(smask, sp->warp_size, sp->shmem_banks);
+		sm->shmem += c;
+		s->ev[SIMT_EV_SHMEM] += (double)words;
+		s->ls.shmem_cycles += c;
+		s->ls.shmem_accesses++;
+		double l = sp->shmem_latency + (c > base ? c - base : 0);
+		if (l > *lat)
+			*lat = l;
+		if (c > *occupy)
+			*occupy = c;
+	}
+	if (gmask) {
+		uint64_t segs[2 * WEFT_GROUP_MAX_WIDTH];
+		uint32_t n = simt_coalesce(in->addr, gmask, bytes, sm->l1.line_shift, segs);
+		double worst = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			double l;
+			if (pi->is_atomic)
+				l = l2_access(s, segs[i], 1); /* Fermi performs atomics at the L2 */
+			else
+				l = l1_access(s, sm, segs[i], pi->is_store);
+			if (l > worst)
+				worst = l;
+		}
+		if (!pi->is_atomic) {
+			sm->l1_tx += n;
+			s->ls.l1_tx += n;
+		}
+		if (pi->is_store)
+			worst = sp->l1_latency; /* nothing waits on a store's data */
+		if (worst > *lat)
+			*lat = worst;
+		double busy = (double)n * sp->l1_cycles_per_tx;
+		if (busy > *occupy)
+			*occupy = busy;
+	}
+}
+
+/* ---- one warp instruction ---- */
+
+static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w, double *ready,
+		  const struct weft_group_inst *in)
+{
+	const struct simt_params *sp = &s->sp;
+	const struct simt_pc *pi = &s->pc[in->pc];
+	const struct weft_inst_info *ii = &s->p->info[in->pc];
+	uint32_t nexec = (uint32_t)__builtin_popcountll(in->exec);
+
+	s->ls.warp_insts++;
+	s->ls.thread_insts += nexec;
+	s->ls.issue_lanes += __builtin_popcountll(in->issue);
+	s->ev[SIMT_EV_FETCH]++;
+	s->ev[SIMT_EV_SCHED]++;
+	s->ev[SIMT_EV_RF_READ] += (double)pi->rf_reads * nexec;
+	s->ev[SIMT_EV_RF_WRITE] += (double)pi->rf_writes * nexec;
+	if (pi->comp_ev >= 0)
+		s->ev[pi->comp_ev] += nexec;
+	sm->sched[w->sched] += sp->issue_cycles;
+
+	double lat = pi->latency, occupy = sp->issue_cycles;
+	if (pi->is_sfu && sp->sfu_per_sm) {
+		sm->sfu += sp->sfu_cycles;
+		if (sp->sfu_cycles > occupy)
+			occupy = sp->sfu_cycles;
+	}
+	if (in->is_mem && in->exec)
+		mem_inst(s, sm, pi, in, &lat, &occupy);
+	if (pi->is_barrier)
+		s->ls.barriers++;
+
+	double start = w->t;
+	for (uint32_t u = 0; u < ii->nuses; u++) {
+		int32_t r = ii->uses[u];
+		if (r >= 0 && (uint32_t)r < s->p->nregs && ready[r] > start)
+			start = ready[r];
+	}
+	if (sp->warp_serial && w->last_done > start)
+		start = w->last_done;
+	double done = start + lat;
+	for (uint32_t d = 0; d < ii->ndefs; d++) {
+		int32_t r = ii->defs[d];
+		if (r >= 0 && (uint32_t)r < s->p->nregs)
+			ready[r] = done;
+	}
+	w->t = start + occupy;
+	w->last_done = done;
+	if (done > w->end)
+		w->end = done;
+}
+
+int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
+	struct simt_sm *sm = &s->sms[s->cta_seq % sp->num_sm];
+	uint32_t nw = weft_group_count(cta->nthreads, sp->warp_size);
+	uint32_t nregs = s->p->nregs ? s->p->nregs : 1;
+	s->cta_seq++;
+	if (nw > s->warps_cap)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "CTA %u has %u threads, more than the launch geometry says", cta->cta,
+				      cta->nthreads);
+	for (uint32_t w = 0; w < nw; w++) {
+		struct simt_warp *W = &s->warps[w];
+		int rc = weft_group_iter_init(&W->it, &s->gp, cta, sp->warp_size, w, WEFT_DIV_IPDOM, 0, err);
+		if (rc)
+			return rc;
+		W->t = W->last_done = W->end = 0;
+		W->sched = w % sp->schedulers;
+		W->done = W->waiting = 0;
+		double *ready = s->ready + (size_t)w * nregs;
+		for (uint32_t r = 0; r < nregs; r++)
+			ready[r] = 0;
+	}
+	/* Warps run independently between barriers; at a barrier every warp
+	 * that has not exited waits for the latest one. */
+	for (;;) {
+		uint32_t waiting = 0;
+		for (uint32_t w = 0; w < nw; w++) {
+			struct simt_warp *W = &s->warps[w];
+			if (W->done || W->waiting)
+				continue;
+			double *ready = s->ready + (size_t)w * nregs;
+			struct weft_group_inst in;
+			for (;;) {
+				int rc = weft_group_next(&W->it, &in);
+				if (rc < 0)
+					return rc;
+				if (rc == 0) {
+					W->done = 1;
+					break;
+				}
+				issue(s, sm, W, ready, &in);
+				if (s->pc[in.pc].is_barrier) {
+					W->waiting = 1;
+					break;
+				}
+			}
+			waiting += W->waiting;
+		}
+		if (!waiting)
+			break;
+		double T = 0;
+		for (uint32_t w = 0; w < nw; w++)
+			if (s->warps[w].waiting && s->warps[w].t > T)
+				T = s->warps[w].t;
+		for (uint32_t w = 0; w < nw; w++)
+			if (s->warps[w].waiting) {
+				s->warps[w].t = T;
+				s->warps[w].waiting = 0;
+			}
+	}
+	double dur = 0;
+	for (uint32_t w = 0; w < nw; w++) {
+		double e = s->warps[w].end > s->warps[w].t ? s->warps[w].end : s->warps[w].t;
+		if (e > dur)
+			dur = e;
+	}
+	/* the CTA takes the resident slot that frees first */
+	uint32_t slots = s->occ.ctas ? s->occ.ctas : 1, best = 0;
+	for (uint32_t i = 1; i < slots; i++)
+		if (sm->slot_free[i] < sm->slot_free[best])
+			best = i;
+	sm->slot_free[best] += dur;
+	sm->nctas++;
+	return 0;
+}
