@@ -148,5 +148,60 @@ expect "summary names the host counters" 0 "host baseline" run vvadd --size smal
 expect "a limit that is not reached" 0 "PASS" run vvadd --size small --verify --max-thread-insts 1e9
 expect "limit on a workload" 2 "vvadd: vvadd.ptx:" run vvadd --size small --max-thread-insts 10
 
+# ---- stats (docs/analysis.md) ------------------------------------------
+# stats_json NAME PYTHON-CHECK FILE: `stats --format json FILE` must exit 0,
+# be valid JSON (python3 -m json.tool) and satisfy the check, an expression
+# over d (the parsed object). Skipped without python3.
+stats_json() {
+	name=$1 check=$2
+	shift 2
+	if ! command -v python3 >/dev/null 2>&1; then echo "skip $name (no python3)"; return; fi
+	"$T" stats --format json "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		bad "$name" "exit status $rc, expected 0"
+	elif ! python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/err"; then
+		bad "$name" "invalid JSON"
+	elif ! python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($check) else 1)" \
+		"$tmp/out" 2>"$tmp/err"; then
+		bad "$name" "check failed: $check"
+	else
+		ok "$name"
+	fi
+}
+for w in vvadd bsearch matmul; do
+	"$T" run $w --size small -o "$tmp/$w.wtr" >/dev/null 2>&1 || echo "FAIL stats: tracing $w"
+done
+# text: golden without the first line (it names the temporary path and the file size)
+"$T" stats "$tmp/vvadd.wtr" >"$tmp/stats.txt" 2>"$tmp/err"
+rc=$?
+tail -n +2 "$tmp/stats.txt" >"$tmp/out"
+if [ "${WEFT_UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/out" $G/stats-vvadd.txt; fi
+if [ "$rc" -ne 0 ]; then bad "stats text" "exit status $rc, expected 0"
+elif ! diff -u $G/stats-vvadd.txt "$tmp/out" >"$tmp/diff"; then
+	cp "$tmp/diff" "$tmp/out"; : >"$tmp/err"; bad "stats text" "output differs from $G/stats-vvadd.txt"
+else ok "stats text (golden)"; fi
+stats_json "stats json: valid, thread_insts and file_bytes" \
+	"d['thread_insts'] == sum(L['thread_insts'] for L in d['launches']) > 0 and d['file_bytes'] > 0" \
+	"$tmp/vvadd.wtr"
+stats_json "stats json: 4 widths x 5 policies, every lane instruction counted" \
+	"all(len(L['divergence']) == 20 and all(g['thread_insts'] == L['thread_insts'] for g in L['divergence'])
+	     for L in d['launches'])" "$tmp/vvadd.wtr"
+stats_json "stats json: vvadd global accesses are unit-stride" \
+	"d['launches'][0]['uniformity']['memory_static']['unit_stride'] == 3" "$tmp/vvadd.wtr"
+stats_json "stats json: bsearch trip counts vary" \
+	"[(l['static_divergent'], l['trip_min'] < l['trip_max']) for l in d['launches'][0]['loops']] == [(True, True)]" \
+	"$tmp/bsearch.wtr"
+stats_json "stats json: matmul tile loop trip count is uniform" \
+	"[(l['static_divergent'], l['trip_min'] == l['trip_max'], l['ctas_varying']) for l in d['launches'][0]['loops']] == [(False, True, 0)]" \
+	"$tmp/matmul.wtr"
+stats_json "stats json: --launch and --every" \
+	"len(d['launches']) == 1 and d['launches'][0]['ctas_read'] == 2 and d['sample'] != ''" \
+	--launch 0 --every 2 "$tmp/vvadd.wtr"
+expect "stats: no file" 2 "missing the trace file" stats
+expect "stats: bad format" 2 "unknown format \`xml\`" stats --format xml "$tmp/vvadd.wtr"
+expect "stats: launch out of range" 2 "--launch 3 is out of range (use 0..0)" stats --launch 3 "$tmp/vvadd.wtr"
+expect "stats: help" 0 "usage: weft-trace stats" stats --help
+
 echo "cli tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
