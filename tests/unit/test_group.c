@@ -840,6 +840,144 @@ static int rec_cta_end(void *user, uint32_t cta, struct weft_error *err)
 	return rc;
 }
 
+/* ---- random programs ----
+ * Random instruction sequences (any branch targets: loops, irreducible
+ * regions, early exits) and random paths through them; every policy and
+ * width must finish without error, give each lane exactly its own thread's
+ * stream, and execute the same thread instructions. */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(uint32_t n)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)((rng_state >> 33) % n);
+}
+
+#define FZ_THREADS 100
+#define FZ_PATH 96
+#define FZ_DATA 512
+
+struct fz {
+	struct weft_cta_trace cta;
+	struct weft_thread_trace th[FZ_THREADS];
+	uint32_t blocks[FZ_THREADS][FZ_PATH];
+	uint8_t guards[FZ_THREADS][FZ_DATA];
+	uint64_t addrs[FZ_THREADS][FZ_DATA];
+	uint8_t spaces[FZ_THREADS][FZ_DATA];
+};
+
+/* A random walk from block 0 to an exit; 0 when it ran too long. */
+static int fz_walk(const struct weft_program *p, struct fz *z, uint32_t t)
+{
+	uint32_t nb = 0, ng = 0, na = 0, b = 0;
+	for (;;) {
+		if (nb == FZ_PATH)
+			return 0;
+		z->blocks[t][nb++] = b;
+		const struct weft_block *B = &p->blocks[b];
+		for (uint32_t pc = B->first; pc < B->first + B->count; pc++) {
+			uint8_t f = p->info[pc].flags;
+			int exec = 1;
+			if (f & WEFT_II_GUARD) {
+				exec = (int)rnd(2);
+				z->guards[t][ng++] = (uint8_t)exec;
+			}
+			if ((f & WEFT_II_ADDR) && exec) {
+				z->addrs[t][na] = 0x100000ull * t + 8 * na;
+				z->spaces[t][na] = (uint8_t)(1 + rnd(3));
+				na++;
+			}
+		}
+		const struct weft_inst *last = &p->insts[B->first + B->count - 1];
+		int ends = last->op == WEFT_OP_EXIT && (last->guard == WEFT_NO_REG || !B->nsucc || rnd(3) == 0);
+		if (ends || !B->nsucc)
+			break;
+		b = B->succ[rnd(B->nsucc)];
+	}
+	struct weft_thread_trace *th = &z->th[t];
+	th->nblocks = nb;
+	th->blocks = z->blocks[t];
+	th->nguards = ng;
+	th->guards = z->guards[t];
+	th->naddrs = na;
+	th->addrs = z->addrs[t];
+	th->spaces = z->spaces[t];
+	return 1;
+}
+
+static void test_random_programs(void **state)
+{
+	(void)state;
+	struct fz *z = calloc(1, sizeof(*z));
+	assert_non_null(z);
+	int programs = 0;
+	for (int iter = 0; iter < 400; iter++) {
+		/* 4..24 instructions; the last is exit */
+		uint32_t n = 4 + rnd(21);
+		char src[512];
+		size_t len = 0;
+		for (uint32_t i = 0; i + 1 < n; i++) {
+			static const char *const kinds[] = { "a", "ga", "m", "gm", "b", "cb", "cb", "cx" };
+			const char *k = kinds[rnd(8)];
+			if (k[strlen(k) - 1] == 'b')
+				len += (size_t)snprintf(src + len, sizeof(src) - len, "%s%u ", k, rnd(n));
+			else
+				len += (size_t)snprintf(src + len, sizeof(src) - len, "%s ", k);
+		}
+		snprintf(src + len, sizeof(src) - len, "x");
+		struct weft_program *p = mkprog(src);
+		uint32_t nthreads = 1 + rnd(FZ_THREADS);
+		memset(&z->cta, 0, sizeof(z->cta));
+		z->cta.cta = (uint32_t)iter;
+		z->cta.threads = z->th;
+		z->cta.nthreads = nthreads;
+		int ok = 1;
+		uint64_t executed = 0;
+		for (uint32_t t = 0; t < nthreads && ok; t++) {
+			int tries = 0;
+			while (!fz_walk(p, z, t) && ++tries < 20)
+				;
+			ok = tries < 20;
+			struct weft_thread_iter ti;
+			struct weft_dyn_inst d;
+			weft_thread_iter_init(&ti, p, &z->th[t]);
+			while (ok && weft_thread_iter_next(&ti, &d))
+				executed += d.exec;
+		}
+		if (!ok) { /* no exit within reach (e.g. an endless loop) */
+			weft_program_free(p);
+			continue;
+		}
+		programs++;
+		struct weft_group_prog gp;
+		struct weft_error err;
+		assert_int_equal(weft_group_prog_init(&gp, p, &err), 0);
+		struct rec r;
+		memset(&r, 0, sizeof(r));
+		r.prog = p;
+		r.gp = gp;
+		static const uint32_t widths[] = { 1, 3, 8, 32, 64 };
+		for (int pol = 0; pol < WEFT_DIV_COUNT; pol++)
+			for (int wi = 0; wi < 5; wi++) {
+				if (project(&r, &z->cta, widths[wi], pol, &err))
+					fail_msg("program \"%s\": %s", src, err.message);
+				if (r.fail[0])
+					fail_msg("program \"%s\": %s", src, r.fail);
+				struct weft_group_stats s;
+				weft_group_stats_init(&s, widths[wi], pol);
+				if (weft_group_stats_add_cta(&s, &gp, &z->cta, &err))
+					fail_msg("program \"%s\": %s", src, err.message);
+				assert_int_equal(s.thread_insts, executed);
+			}
+		weft_group_prog_free(&gp);
+		weft_program_free(p);
+	}
+	/* most random programs can reach their exit */
+	print_message("%d random programs checked\n", programs);
+	assert_true(programs > 100);
+	free(z);
+}
+
 static void test_emulator_warps(void **state)
 {
 	(void)state;
@@ -1052,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_early_exit),
 		cmocka_unit_test(test_continue),
 		cmocka_unit_test(test_bad_trace),
+		cmocka_unit_test(test_random_programs),
 		cmocka_unit_test(test_emulator_warps),
 		cmocka_unit_test(test_trace_file_warps),
 	};
