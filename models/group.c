@@ -403,6 +403,11 @@ static int finish_block(struct weft_group_iter *it)
 		}
 		break;
 	}
+	/* PVFB policies: Lee, Krashinsky, et al., "Convergence and
+	 * scalarization for data-parallel architectures" (CGO 2013) and
+	 * Krashinsky's Maven vector-thread work, as models.md section 3
+	 * describes them. Fragment pc = block start pc; blocks are numbered in
+	 * layout order, so block numbers compare like pcs. */
 	case WEFT_DIV_PVFB_FIFO:
 		/* the fall-through side continues, the taken side waits at the
 		 * tail of the buffer; fragments never merge */
@@ -423,6 +428,10 @@ static int finish_block(struct weft_group_iter *it)
 		}
 		break;
 	case WEFT_DIV_PVFB_1STACK:
+		/* every part goes back into the pc-sorted buffer (merging with
+		 * a waiting fragment at the same pc); the smallest pc runs next.
+		 * Done at every block boundary, so a fragment that reaches a
+		 * waiting one's pc by a jump or by falling through merges. */
 		if (T)
 			sorted_insert(it->stk, &it->nstk, target, T);
 		if (O)
@@ -447,7 +456,8 @@ static int finish_block(struct weft_group_iter *it)
 		it->cur.mask = 0;
 		break;
 	case WEFT_DIV_PREDICATE: {
-		/* the group walks the blocks in layout order; a lane going back
+		/* full predication (models.md section 4, the FPGA overlay's
+		 * batches): the group walks the blocks in layout order; a lane going back
 		 * (a loop) takes the whole group back to the earliest such block */
 		uint32_t back = WEFT_NO_BLOCK;
 		if (T && target <= b)
