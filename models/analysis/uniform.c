@@ -33,7 +33,8 @@
  * .const space, through ldu or ld.global.nc at a uniform address is uniform
  * (read-only for the kernel's lifetime); every other load is varying
  * (another thread may have written the location); ld.param is uniform
- * unless the program also stores to .param (inlined call-site parameters).
+ * unless the program also stores to that .param variable (an inlined
+ * call-site parameter).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -270,7 +271,8 @@ struct uctx {
 	uv *cur;           /* [R] */
 	uint8_t *floor;    /* [B*R] FL_* applied at block entry */
 	uint8_t *bcls;     /* [B] class of the block's branch condition (WEFT_UC_*) */
-	int param_stored;  /* the program stores to .param: ld.param is not uniform */
+	int param_stored;  /* the program stores to .param through a register: no ld.param is uniform */
+	uint8_t *param_written; /* [nsyms] .param symbols the program stores to */
 	/* scratch for the branch regions */
 	uint8_t *side;     /* [B] bit k: reachable from succ[k] before the ipdom */
 	uint8_t *rdef;     /* [R] registers defined in the region */
@@ -374,6 +376,26 @@ static uv src(const struct uctx *c, const struct weft_inst *in, int i)
 	return i < in->nopnd ? opnd_val(c, &in->opnd[i]) : uv_none();
 }
 
+/* ld.param of a variable nothing in the program writes (a kernel
+ * parameter, not an inlined call-site parameter). */
+static int param_readonly(const struct uctx *c, const struct weft_inst *in)
+{
+	if (c->param_stored)
+		return 0;
+	for (int i = 0; i < in->nopnd; i++) {
+		const struct weft_operand *o = &in->opnd[i];
+		if (o->kind != WEFT_OPND_ADDR)
+			continue;
+		if (o->sym >= 0 && c->param_written && (uint32_t)o->sym < c->p->nsyms)
+			return !c->param_written[o->sym];
+		break; /* [reg] or [imm]: any written variable could be meant */
+	}
+	for (uint32_t i = 0; c->param_written && i < c->p->nsyms; i++)
+		if (c->param_written[i])
+			return 0;
+	return 1;
+}
+
 /* The value an instruction computes (before its guard is applied). */
 static uv compute(const struct uctx *c, uint32_t pc)
 {
@@ -438,7 +460,7 @@ static uv compute(const struct uctx *c, uint32_t pc)
 		if (a.form == WEFT_U_NONE)
 			return a;
 		int ro = in->space == WEFT_SPACE_CONST || in->op == WEFT_OP_LDU ||
-			 (in->flags & WEFT_F_NC) || (in->space == WEFT_SPACE_PARAM && !c->param_stored);
+			 (in->flags & WEFT_F_NC) || (in->space == WEFT_SPACE_PARAM && param_readonly(c, in));
 		if (ro && a.form == WEFT_U_UNIFORM)
 			return uv_uni(umax(a.level, WEFT_UL_LAUNCH));
 		return uv_vary();
@@ -728,6 +750,7 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 	c.side = calloc((size_t)c.B + 1, 1);
 	c.rdef = calloc((size_t)c.R + 1, 1);
 	c.stack = malloc(((size_t)c.B + 1) * sizeof(uint32_t));
+	c.param_written = calloc((size_t)p->nsyms + 1, 1);
 	uint32_t nedges = 0;
 	for (uint32_t b = 0; b < c.B; b++)
 		nedges += p->blocks[b].nsucc;
@@ -751,16 +774,28 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 	}
 	free(fill);
 	if (!csr_ok || !u->inst || !u->block_divergent || !u->loop_divergent || !c.in || !c.reached ||
-	    !c.cur || !c.floor || !c.bcls || !c.side || !c.rdef || !c.stack) {
+	    !c.cur || !c.floor || !c.bcls || !c.side || !c.rdef || !c.stack || !c.param_written) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM,
 				    "out of memory in the uniformity analysis of `%s` (%u blocks x %u registers)",
 				    p->kernel ? p->kernel : "?", c.B, c.R);
 		goto out;
 	}
-	for (uint32_t pc = 0; pc < p->ninsts; pc++)
-		if ((p->insts[pc].op == WEFT_OP_ST || p->insts[pc].op == WEFT_OP_ATOM ||
-		     p->insts[pc].op == WEFT_OP_RED) && p->insts[pc].space == WEFT_SPACE_PARAM)
-			c.param_stored = 1;
+	/* .param variables the program writes (inlined call sites) */
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct weft_inst *in = &p->insts[pc];
+		if ((in->op != WEFT_OP_ST && in->op != WEFT_OP_ATOM && in->op != WEFT_OP_RED) ||
+		    in->space != WEFT_SPACE_PARAM)
+			continue;
+		for (int i = 0; i < in->nopnd; i++) {
+			const struct weft_operand *o = &in->opnd[i];
+			if (o->kind != WEFT_OPND_ADDR)
+				continue;
+			if (o->reg == WEFT_NO_REG && o->sym >= 0 && (uint32_t)o->sym < p->nsyms && c.param_written)
+				c.param_written[o->sym] = 1;
+			else
+				c.param_stored = 1; /* through a register: could be any */
+		}
+	}
 	/* rounds: each one can only make branch classes worse, and there are
 	 * four classes per branch, so 4 * blocks + 2 rounds always suffice */
 	for (uint32_t round = 0; round < 4 * c.B + 2; round++) {
@@ -801,6 +836,7 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 out:
 	free(c.in), free(c.reached), free(c.cur), free(c.floor), free(c.bcls);
 	free(c.side), free(c.rdef), free(c.stack), free(c.pstart), free(c.preds);
+	free(c.param_written);
 	if (rc)
 		weft_uniform_free(u);
 	return rc;
