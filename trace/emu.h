@@ -235,6 +235,13 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 				    const struct weft_emu_inst *ei, int lane, int space,
 				    uint64_t addr, uint32_t bytes, int write, uint8_t *rspace)
 {
+	if (space == WEFT_SPACE_SHARED) {
+		if (addr < L->shared_bytes && bytes <= L->shared_bytes - addr && !(addr & (bytes - 1))) {
+			*rspace = WEFT_SPACE_SHARED;
+			return L->shared + addr;
+		}
+		return weft_emu_mem_slow(L, W, ei, lane, space, addr, bytes, write, rspace);
+	}
 	/* fast path: global (or generic into global) hitting the cached allocation */
 	if ((space == WEFT_SPACE_GLOBAL || space == WEFT_SPACE_GENERIC ||
 	     space == WEFT_SPACE_CONST) &&
