@@ -98,6 +98,12 @@ $(BUILD)/libweft.a: $(LIB_OBJS)
 $(BIN)/weft-trace: $(BUILD)/trace/weft-trace.o $(TRACE_CLI_OBJS) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BIN)/weft-energy: $(BUILD)/energy/weft-energy.o $(BUILD)/libweft.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
+$(BIN)/weft-area: $(BUILD)/area/weft-area.o $(BUILD)/libweft.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
 $(BIN)/%: $(BUILD)/estimate/%.o $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)

@@ -54,7 +54,7 @@ struct weft_area_line {
 	int scaled;
 	char why[96];         /* from struct weft_component */
 	char unit[64];
-	const char *source;   /* points into the table (valid while it lives) */
+	char source[400];     /* the table row's source */
 };
 
 struct weft_area_report {

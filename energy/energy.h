@@ -9,8 +9,9 @@
  *
  * Energy table columns: event,node_nm,energy_pj,unit,source
  *   node_nm 0 (or empty) = node-independent (off-chip DRAM interface energy).
- * Static table columns: component,node_nm,static_w_per_mm2,source
- *   component "default" applies to every component without its own row.
+ * Static table columns: component,node_nm,static_w_per_unit,static_w_per_mm2,source
+ *   one of the two power columns filled per row; component "default" (per
+ *   mm^2) applies to every component without its own row.
  *
  * Scaling (weft_scaling_factors): a row published at node A is used at node B
  * by multiplying with the rule's energy factor; the rule is named in every
@@ -56,13 +57,14 @@ const struct weft_energy_row *weft_energy_table_find(const struct weft_energy_ta
  * how it was scaled. A missing row is an error naming the event, the table
  * file and the node. */
 int weft_energy_event_at(const struct weft_energy_table *t, const char *event, double node_nm,
-			 enum weft_scaling_rule rule, double *joules, struct weft_scaling *how,
-			 struct weft_error *err);
+			 enum weft_scaling_rule rule, double vdd_v, double *joules,
+			 struct weft_scaling *how, struct weft_error *err);
 
 struct weft_static_row {
 	char component[48];
 	double node_nm;
-	double w_per_mm2;
+	double w_per_unit;  /* NAN when the row is per mm^2 */
+	double w_per_mm2;   /* NAN when the row is per unit */
 	char source[400];
 	uint32_t line;
 };
@@ -73,11 +75,14 @@ struct weft_static_table {
 };
 int weft_static_table_load(const char *path, struct weft_static_table *t, struct weft_error *err);
 void weft_static_table_free(struct weft_static_table *t);
-/* Static power density for a component at node_nm (W/mm^2), falling back to
- * the "default" row; scaled with the rule (see docs/energy.md). */
-int weft_static_density_at(const struct weft_static_table *t, const char *component, double node_nm,
-			   enum weft_scaling_rule rule, double *w_per_mm2, struct weft_scaling *how,
-			   struct weft_error *err);
+/* Static power of `count` units of a component of area_mm2 (total, at
+ * node_nm) in watts: its own row (per unit or per mm^2) or the "default"
+ * row. Assumption (docs/energy.md): static power per device scales with the
+ * rule's energy factor, so a per-unit row scales by it and a per-mm^2 row by
+ * energy / area. */
+int weft_static_power_at(const struct weft_static_table *t, const char *component, double count,
+			 double area_mm2, double node_nm, enum weft_scaling_rule rule, double vdd_v,
+			 double *watts, struct weft_scaling *how, struct weft_error *err);
 
 /* ---- events -> joules -------------------------------------------------- */
 
@@ -102,6 +107,7 @@ struct weft_energy_report {
 	double cat_j[WEFT_CAT_COUNT];  /* WEFT_CAT_STATIC holds static energy */
 	double dynamic_j, static_j, total_j;
 	double static_w;               /* static power of the configuration */
+	double area_mm2;               /* area used for static power */
 	double seconds;
 	double avg_power_w;            /* total_j / seconds (0 when seconds is 0) */
 	struct weft_energy_line lines[WEFT_ENERGY_MAX_LINES];
@@ -115,6 +121,7 @@ struct weft_energy_report {
 struct weft_energy_ctx {
 	double node_nm;
 	enum weft_scaling_rule rule;
+	double vdd_v;
 	char basis[32];
 	struct weft_energy_table events;
 	struct weft_static_table statics;

@@ -1,0 +1,258 @@
+/*
+ * table.c - loading the energy and static power tables (energy.h) and
+ * looking a row up at a node, scaled with the configured rule.
+ */
+#include "energy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+/* Every row must cite a source; an empty source column is an error. */
+static int check_source(const struct weft_csv *c, uint32_t r, int col, struct weft_error *err)
+{
+	const char *s = c->rows[r][col];
+	while (*s == ' ')
+		s++;
+	if (*s == '\0')
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "the source column is empty: every row must cite a publication "
+				     "or say \"derived: how\"");
+	return 0;
+}
+
+static int node_of(const struct weft_csv *c, uint32_t r, int col, double *node,
+		   struct weft_error *err)
+{
+	int rc = weft_csv_num(c, r, col, 1, node, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		*node = 0;
+	if (*node < 0)
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "node_nm %g is negative", *node);
+	return 0;
+}
+
+int weft_energy_table_load(const char *path, struct weft_energy_table *t, struct weft_error *err)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	struct weft_csv c;
+	int rc = weft_csv_load(path, &c, err);
+	if (rc < 0) {
+		weft_error_prefix(err, "energy table: ");
+		return rc;
+	}
+	static const char *const cols[] = { "event", "node_nm", "energy_pj", "unit", "source" };
+	int ix[5];
+	rc = weft_csv_require(&c, cols, 5, ix, err);
+	if (rc < 0)
+		goto out;
+	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
+	if (!t->rows) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
+		goto out;
+	}
+	for (uint32_t r = 0; r < c.nrows; r++) {
+		struct weft_energy_row *row = &t->rows[t->nrows];
+		const char *ev = c.rows[r][ix[0]];
+		if (!ev[0] || strlen(ev) >= sizeof(row->event)) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
+					   "event name is empty or longer than %zu characters",
+					   sizeof(row->event) - 1);
+			goto out;
+		}
+		if ((rc = node_of(&c, r, ix[1], &row->node_nm, err)) < 0)
+			goto out;
+		if ((rc = weft_csv_num(&c, r, ix[2], 0, &row->energy_pj, err)) < 0)
+			goto out;
+		if (row->energy_pj < 0) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
+					   "energy_pj %g is negative", row->energy_pj);
+			goto out;
+		}
+		if ((rc = check_source(&c, r, ix[4], err)) < 0)
+			goto out;
+		for (uint32_t k = 0; k < t->nrows; k++) {
+			if (!strcmp(t->rows[k].event, ev)) {
+				rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
+						   "event %s has a second row (first at line %u); keep one",
+						   ev, t->rows[k].line);
+				goto out;
+			}
+		}
+		snprintf(row->event, sizeof(row->event), "%s", ev);
+		snprintf(row->unit, sizeof(row->unit), "%s", c.rows[r][ix[3]]);
+		snprintf(row->source, sizeof(row->source), "%s", c.rows[r][ix[4]]);
+		row->line = c.lines[r];
+		t->nrows++;
+	}
+out:
+	weft_csv_free(&c);
+	if (rc < 0)
+		weft_energy_table_free(t);
+	return rc;
+}
+
+void weft_energy_table_free(struct weft_energy_table *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+}
+
+const struct weft_energy_row *weft_energy_table_find(const struct weft_energy_table *t,
+						     const char *event)
+{
+	for (uint32_t i = 0; t && i < t->nrows; i++)
+		if (!strcmp(t->rows[i].event, event))
+			return &t->rows[i];
+	return NULL;
+}
+
+int weft_energy_event_at(const struct weft_energy_table *t, const char *event, double node_nm,
+			 enum weft_scaling_rule rule, double vdd_v, double *joules,
+			 struct weft_scaling *how, struct weft_error *err)
+{
+	const struct weft_energy_row *row = weft_energy_table_find(t, event);
+	if (!row)
+		return weft_error_at(err, WEFT_ERR_INPUT, t->path, 0, 0,
+				     "no energy for event %s at %g nm: the table has no `%s` row; add "
+				     "`%s,NODE_NM,ENERGY_PJ,UNIT,SOURCE` (docs/energy.md) or pick "
+				     "another table with [tech] energy_table",
+				     event, node_nm, event, event);
+	struct weft_scaling sc;
+	if (row->node_nm == 0 || row->node_nm == node_nm) {
+		/* node-independent (off-chip) rows are never scaled */
+		memset(&sc, 0, sizeof(sc));
+		sc.rule = rule;
+		sc.from_nm = row->node_nm ? row->node_nm : node_nm;
+		sc.to_nm = node_nm;
+		sc.energy = sc.area = sc.delay = 1;
+		snprintf(sc.note, sizeof(sc.note), "%s", row->node_nm ? "none" : "none (node-independent)");
+	} else {
+		int rc = weft_scaling_factors_v(rule, row->node_nm, node_nm, vdd_v, &sc, err);
+		if (rc < 0) {
+			weft_error_prefix(err, "%s:%u: event %s: ", t->path, row->line, event);
+			return rc;
+		}
+	}
+	*joules = row->energy_pj * 1e-12 * sc.energy;
+	if (how)
+		*how = sc;
+	return 0;
+}
+
+int weft_static_table_load(const char *path, struct weft_static_table *t, struct weft_error *err)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	struct weft_csv c;
+	int rc = weft_csv_load(path, &c, err);
+	if (rc < 0) {
+		weft_error_prefix(err, "static power table: ");
+		return rc;
+	}
+	static const char *const cols[] = { "component", "node_nm", "static_w_per_unit",
+					    "static_w_per_mm2", "source" };
+	int ix[5];
+	rc = weft_csv_require(&c, cols, 5, ix, err);
+	if (rc < 0)
+		goto out;
+	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
+	if (!t->rows) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
+		goto out;
+	}
+	for (uint32_t r = 0; r < c.nrows; r++) {
+		struct weft_static_row *row = &t->rows[t->nrows];
+		const char *name = c.rows[r][ix[0]];
+		if (!name[0] || strlen(name) >= sizeof(row->component)) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
+					   "component name is empty or too long");
+			goto out;
+		}
+		if ((rc = node_of(&c, r, ix[1], &row->node_nm, err)) < 0)
+			goto out;
+		if (row->node_nm == 0) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
+					   "static power rows need the node they were published at");
+			goto out;
+		}
+		int e1 = weft_csv_num(&c, r, ix[2], 1, &row->w_per_unit, err);
+		if (e1 < 0) {
+			rc = e1;
+			goto out;
+		}
+		int e2 = weft_csv_num(&c, r, ix[3], 1, &row->w_per_mm2, err);
+		if (e2 < 0) {
+			rc = e2;
+			goto out;
+		}
+		if ((e1 == 1) == (e2 == 1)) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
+					   "fill exactly one of static_w_per_unit and static_w_per_mm2");
+			goto out;
+		}
+		if ((rc = check_source(&c, r, ix[4], err)) < 0)
+			goto out;
+		snprintf(row->component, sizeof(row->component), "%s", name);
+		snprintf(row->source, sizeof(row->source), "%s", c.rows[r][ix[4]]);
+		row->line = c.lines[r];
+		t->nrows++;
+	}
+out:
+	weft_csv_free(&c);
+	if (rc < 0)
+		weft_static_table_free(t);
+	return rc;
+}
+
+void weft_static_table_free(struct weft_static_table *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+}
+
+int weft_static_power_at(const struct weft_static_table *t, const char *component, double count,
+			 double area_mm2, double node_nm, enum weft_scaling_rule rule, double vdd_v,
+			 double *watts, struct weft_scaling *how, struct weft_error *err)
+{
+	const struct weft_static_row *row = NULL, *def = NULL;
+	for (uint32_t i = 0; i < t->nrows; i++) {
+		if (!strcmp(t->rows[i].component, component))
+			row = &t->rows[i];
+		else if (!strcmp(t->rows[i].component, "default"))
+			def = &t->rows[i];
+	}
+	if (!row)
+		row = def;
+	if (!row)
+		return weft_error_at(err, WEFT_ERR_INPUT, t->path, 0, 0,
+				     "no static power for component %s at %g nm and no `default` row; "
+				     "add one (docs/energy.md)",
+				     component, node_nm);
+	struct weft_scaling sc;
+	int rc = weft_scaling_factors_v(rule, row->node_nm, node_nm, vdd_v, &sc, err);
+	if (rc < 0) {
+		weft_error_prefix(err, "%s:%u: static power of %s: ", t->path, row->line, component);
+		return rc;
+	}
+	if (!isnan(row->w_per_unit))
+		*watts = count * row->w_per_unit * sc.energy;
+	else
+		*watts = area_mm2 * row->w_per_mm2 * sc.energy / sc.area;
+	if (how)
+		*how = sc;
+	return 0;
+}
