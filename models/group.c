@@ -573,6 +573,23 @@ int weft_group_next(struct weft_group_iter *it, struct weft_group_inst *out)
 	}
 }
 
+uint32_t weft_group_pending(const struct weft_group_iter *it)
+{
+	if (it->done)
+		return 0;
+	switch (it->policy) {
+	case WEFT_DIV_IPDOM:
+		return it->nstk ? it->nstk - 1 : 0;
+	case WEFT_DIV_PVFB_FIFO:
+		return it->nstk2;
+	case WEFT_DIV_PVFB_1STACK:
+	case WEFT_DIV_PVFB_2STACK:
+		return it->nstk + it->nstk2;
+	default:
+		return 0;
+	}
+}
+
 /* ---- statistics ---- */
 
 void weft_group_stats_init(struct weft_group_stats *s, uint32_t width, enum weft_div_policy policy)
@@ -597,6 +614,10 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 			const struct weft_group_binfo *bi = &gp->binfo[blk.block];
 			unsigned ni = (unsigned)__builtin_popcountll(blk.issue);
 			s->blocks++;
+			uint32_t pend = weft_group_pending(it);
+			s->pending_sum += pend;
+			if (pend > s->pending_max)
+				s->pending_max = pend;
 			if (bi->nguard == 0) {
 				/* every instruction runs for the on lanes, except
 				 * a guarded branch or an exit at the end */

@@ -193,6 +193,11 @@ int weft_group_block_inst(struct weft_group_iter *it, struct weft_group_inst *ou
 /* Next issued instruction of the group: 1, 0 at the end, <0 error. */
 int weft_group_next(struct weft_group_iter *it, struct weft_group_inst *out);
 
+/* Entries waiting besides the issued block: IPDOM stack entries below the
+ * top, PVFB fragments waiting in the buffer (both stacks for 2-stack);
+ * 0 under predication. For buffer occupancy and energy. */
+uint32_t weft_group_pending(const struct weft_group_iter *it);
+
 /* ---- summary statistics (weft-trace stats) ---- */
 
 struct weft_group_stats {
@@ -200,6 +205,8 @@ struct weft_group_stats {
 	enum weft_div_policy policy;
 	uint64_t groups;
 	uint64_t blocks;           /* issued blocks (fragment dispatches) */
+	uint64_t pending_sum;      /* weft_group_pending summed over issued blocks */
+	uint32_t pending_max;      /* its largest value */
 	uint64_t group_insts;      /* issued group instructions */
 	uint64_t thread_insts;     /* sum of exec lanes (guard true) */
 	uint64_t issue_lanes;      /* sum of issued lanes */

@@ -375,6 +375,11 @@ static void test_loop(void **state)
 	assert_int_equal(s.hist_issue[4], 7);
 	assert_true(weft_group_stats_efficiency(&s) > 0.67 && weft_group_stats_efficiency(&s) < 0.68);
 	assert_int_equal(s.blocks, 5);
+	/* entries below the top while issuing B0 B1 B1(e) B1(a) B2: 0 0 2 3 0
+	 * (B1(a) sits on (B2,rpc B2,lane 2) left by the reused top, on
+	 * (B2,rpc B2,lane 0) and on the reconvergence entry (B2, all)) */
+	assert_int_equal(s.pending_sum, 5);
+	assert_int_equal(s.pending_max, 3);
 	uint64_t bk[4];
 	weft_group_stats_buckets(&s, bk); /* issue lanes: 4 x7, 3 x3, 2 x3 */
 	assert_int_equal(bk[0], 0);
@@ -816,6 +821,8 @@ static int rec_cta_end(void *user, uint32_t cta, struct weft_error *err)
 				rc = 0;
 		}
 		ref.blocks = s.blocks;
+		ref.pending_sum = s.pending_sum;
+		ref.pending_max = s.pending_max;
 		if (!rc && memcmp(&s, &ref, sizeof(s)))
 			snprintf(r->fail, sizeof(r->fail), "kernel %s CTA %u: %s statistics differ from a count per instruction",
 				 r->prog->kernel, cta, weft_div_policy_name(pol));
