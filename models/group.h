@@ -179,7 +179,8 @@ static inline uint32_t weft_group_count(uint32_t nthreads, uint32_t width)
 }
 
 /* Starts group `group` of cta (width 1..64) under policy. err is kept for
- * the iterator's later errors. */
+ * the iterator's later errors. The iterator points into cta's buffers: it
+ * is valid until cta is decoded again (weft_trace_read_cta reuses them). */
 int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_prog *gp,
 			 const struct weft_cta_trace *cta, uint32_t width, uint32_t group,
 			 enum weft_div_policy policy, unsigned flags, struct weft_error *err);
