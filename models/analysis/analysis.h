@@ -144,6 +144,34 @@ int weft_defuse_build(const struct weft_program *p, const struct weft_dom *d,
 		      struct weft_defuse *du, struct weft_error *err);
 void weft_defuse_free(struct weft_defuse *du);
 
+/* ---- control dependence ---------------------------------------------- */
+
+/* Block b is control dependent on the edges deps[start[b] .. start[b+1]):
+ * (branch block, index of the successor taken). Ferrante-Ottenstein-Warren
+ * over the program's post-dominators; a guarded exit/ret that falls through
+ * counts as a branch (its other side leaves the kernel). A loop header is
+ * control dependent on its own exit branches. */
+struct weft_cdep_edge {
+	uint32_t branch;
+	uint32_t succ_index;
+};
+struct weft_cdep {
+	uint32_t nblocks, ndeps;
+	uint32_t *start;              /* [nblocks+1] */
+	struct weft_cdep_edge *deps;  /* [ndeps] */
+};
+int weft_cdep_build(const struct weft_program *p, struct weft_cdep *c, struct weft_error *err);
+void weft_cdep_free(struct weft_cdep *c);
+
+/* ---- dataflow graph depth ---------------------------------------------- */
+
+/* depth[pc] (caller allocates ninsts) = lat[pc] + the largest depth of the
+ * definitions reaching pc's uses along forward edges (loop-carried
+ * dependences left out); lat NULL counts 1 per instruction. *max_depth is
+ * the critical path length of the whole kernel. Unreachable blocks get 0. */
+int weft_dfg_depth(const struct weft_program *p, const struct weft_dom *d, const struct weft_defuse *du,
+		   const uint32_t *lat, uint64_t *depth, uint64_t *max_depth, struct weft_error *err);
+
 /* ---- uniformity and affine addresses ---------------------------------- */
 
 /* Abstract value of a register at a program point. A value is

@@ -208,6 +208,22 @@ static void test_early_exit(void **state)
 	assert_int_equal(a.u.inst[st].addr_cls, WEFT_UC_AFFINE);
 	assert_true(a.u.inst[st].unit_stride);
 
+	/* control dependence: each side on its branch edge; the header on the
+	 * body's "not found" edge (it runs again only then); the join on none */
+	struct weft_cdep cd;
+	assert_int_equal(weft_cdep_build(p, &cd, NULL), 0);
+	static const uint32_t want_branch[7] = { 9, 2, 1, 2, 2, 1, 9 };
+	static const uint32_t want_k[7] = { 9, 0, 0, 0, 1, 1, 9 };
+	for (uint32_t b = 0; b < 7; b++) {
+		uint32_t n = cd.start[b + 1] - cd.start[b];
+		assert_int_equal(n, want_branch[b] == 9 ? 0 : 1);
+		if (n) {
+			assert_int_equal(cd.deps[cd.start[b]].branch, want_branch[b]);
+			assert_int_equal(cd.deps[cd.start[b]].succ_index, want_k[b]);
+		}
+	}
+	weft_cdep_free(&cd);
+
 	/* trip counts: thread 0 finds at i = 2 (3 header visits), thread 1
 	 * runs to the end (101 visits) */
 	struct weft_trips t;

@@ -73,6 +73,21 @@ static void test_predicated(void **state)
 	assert_int_equal(a.du.use_pc[a.du.du[a.du.du_start[d1]]], 4);
 	assert_int_equal(a.du.du_start[d5 + 1] - a.du.du_start[d5], 1);
 	assert_int_equal(a.du.use_pc[a.du.du[a.du.du_start[d5]]], 6);
+	/* dataflow depth: tid -> setp -> @p mov -> add -> add */
+	uint64_t depth[16], maxd = 0;
+	assert_true(p->ninsts <= 16);
+	assert_int_equal(weft_dfg_depth(p, &a.dom, &a.du, NULL, depth, &maxd, NULL), 0);
+	assert_int_equal(depth[2], 2);
+	assert_int_equal(depth[3], 3);
+	assert_int_equal(depth[4], 4);
+	assert_int_equal(depth[6], 5);
+	assert_int_equal(depth[7], 1);
+	assert_int_equal(maxd, 5);
+	uint32_t lat[16];
+	for (uint32_t i = 0; i < 16; i++)
+		lat[i] = 2;
+	assert_int_equal(weft_dfg_depth(p, &a.dom, &a.du, lat, depth, &maxd, NULL), 0);
+	assert_int_equal(maxd, 10);
 	/* uniformity: r2 after the tid-guarded def differs between threads */
 	assert_int_equal(a.u.inst[3].guard_cls, WEFT_UC_VARYING); /* a compare of tid */
 	assert_int_equal(a.u.inst[3].cls, WEFT_UC_VARYING);
@@ -116,6 +131,10 @@ static void test_loop_carried(void **state)
 	assert_int_equal(a.u.inst[4].cls, WEFT_UC_LAUNCH);
 	assert_int_equal(a.u.inst[6].cls, WEFT_UC_LAUNCH);
 	assert_false(a.u.loop_divergent[0]);
+	/* the loop-carried increment does not feed itself: depth stays finite */
+	uint64_t depth[16], maxd = 0;
+	assert_int_equal(weft_dfg_depth(a.p, &a.dom, &a.du, NULL, depth, &maxd, NULL), 0);
+	assert_int_equal(depth[4], 2); /* add after mov %r2, 0 */
 	an_free(&a);
 }
 
