@@ -232,6 +232,15 @@ static uv mul(uv a, uv b)
 	return norm(r);
 }
 
+/* v, at least at the given level unless it is a known constant. */
+static uv lvl_floor(uv v, unsigned level)
+{
+	if (!is_lin(&v) || fully_known(&v))
+		return v;
+	v.level = (uint8_t)umax(v.level, level);
+	return v;
+}
+
 /* Uniform with an unknown value if v is uniform, else varying. */
 static uv opaque(uv v)
 {
@@ -473,20 +482,24 @@ static uv compute(const struct uctx *c, uint32_t pc)
 		uv v = src(c, in, 1);
 		return v.form == WEFT_U_UNIFORM ? v : (v.form == WEFT_U_NONE ? v : uv_vary());
 	}
+	case WEFT_OP_SELP: {
+		/* as a predicated move: one of two values, chosen by c */
+		uv a = src(c, in, 1), b = src(c, in, 2), g = src(c, in, 3);
+		if (a.form == WEFT_U_NONE || b.form == WEFT_U_NONE || g.form == WEFT_U_NONE)
+			return uv_none();
+		if (g.form == WEFT_U_UNIFORM && g.base_known)
+			return g.base_k ? a : b;
+		uv j = join(a, b);
+		if (g.form == WEFT_U_UNIFORM)
+			return lvl_floor(j, g.level);
+		return fully_known(&j) ? j : uv_vary();
+	}
 	case WEFT_OP_BAR: /* bar.red: one result for the whole CTA */
 		return uv_uni(WEFT_UL_CTA);
 	default:
 		break;
 	}
 	return generic(c, in, ii);
-}
-
-static uv lvl_floor(uv v, unsigned level)
-{
-	if (!is_lin(&v) || fully_known(&v))
-		return v;
-	v.level = (uint8_t)umax(v.level, level);
-	return v;
 }
 
 /* Runs one instruction on c->cur, recording its facts. */

@@ -149,11 +149,42 @@ static void test_divergent_merge(void **state)
 	assert_true(div);
 }
 
+/* selp between two addresses with the same tid stride keeps the stride
+ * when the condition is uniform. */
+static const char selp_ptx[] = PTX_HEAD
+	".visible .entry sel(.param .u64 a, .param .u32 n)\n{\n"
+	" .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+	" ld.param.u64 %rd1, [a];\n"          /* pc0 */
+	" ld.param.u32 %r1, [n];\n"           /* pc1 */
+	" mov.u32 %r2, %tid.x;\n"             /* pc2 */
+	" shl.b32 %r3, %r2, 2;\n"             /* pc3: 4 tid */
+	" add.s32 %r4, %r3, 64;\n"            /* pc4: 4 tid + 64 */
+	" setp.gt.u32 %p1, %r1, 5;\n"         /* pc5: launch */
+	" selp.b32 %r5, %r3, %r4, %p1;\n"     /* pc6: affine, stride 4 */
+	" setp.gt.u32 %p2, %r2, 5;\n"         /* pc7: varying */
+	" selp.b32 %r6, %r3, %r4, %p2;\n"     /* pc8: varying */
+	" selp.b32 %r7, 7, 7, %p2;\n"         /* pc9: const */
+	" ret;\n}\n";
+
+static void test_selp(void **state)
+{
+	(void)state;
+	struct an_all a;
+	assert_int_equal(an_build(&a, an_program(selp_ptx, "sel")), 0);
+	assert_int_equal(a.u.inst[6].cls, WEFT_UC_AFFINE);
+	assert_int_equal(a.u.inst[6].val.coef[0], 4);
+	assert_true(a.u.inst[6].val.coef_known & 1);
+	assert_int_equal(a.u.inst[8].cls, WEFT_UC_VARYING);
+	assert_int_equal(a.u.inst[9].cls, WEFT_UC_CONST);
+	an_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_affine),
 		cmocka_unit_test(test_divergent_merge),
+		cmocka_unit_test(test_selp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
