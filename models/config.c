@@ -639,7 +639,8 @@ int weft_data_dir(char *out, size_t len, struct weft_error *err)
 			char cand[PATH_MAX + 16];
 			snprintf(cand, sizeof(cand), "%s/../data", exe);
 			if (is_dir(cand)) {
-				snprintf(out, len, "%s", cand);
+				char real[PATH_MAX];
+				snprintf(out, len, "%s", realpath(cand, real) ? real : cand);
 				return 0;
 			}
 		}

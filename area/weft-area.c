@@ -1,0 +1,335 @@
+/*
+ * weft-area - the area of a machine configuration, and the calibration fit
+ * behind the Tesla-like SM's area rows.
+ *
+ *   weft-area CONFIG.ini [--node N] [--set sec.key=v ...] [--format table|csv|json]
+ *   weft-area fit [--data FILE] [--format table|csv|json]
+ *
+ * Exit status: 0 ok, 2 bad usage or input (config errors, missing tables or
+ * rows), 3 internal error.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "area/area.h"
+#include "estimate/estimate.h"
+
+enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+#define MAX_SETS 64
+
+static void usage(FILE *f)
+{
+	fputs("usage: weft-area CONFIG.ini [--node N] [--set section.key=value ...]\n"
+	      "                 [--format table|csv|json]\n"
+	      "       weft-area fit [--data FILE] [--format table|csv|json]\n"
+	      "       weft-area --help\n"
+	      "\n"
+	      "CONFIG.ini  the area of the configuration: each component the model reports\n"
+	      "            (count x area per unit from the config's [tech] area_table, scaled to\n"
+	      "            the config's node, or --node N, with its [tech] scaling_rule) and the\n"
+	      "            total. JSON: total_area_mm2 and one entry per component.\n"
+	      "fit         refit the Tesla-like SM area model A(SP) = a + b SP + c SP^2 to\n"
+	      "            data/calibration/configurable_sm_65nm.csv (GSL least squares) and print\n"
+	      "            the coefficients, the residual of every point, R^2, MAPE and the\n"
+	      "            leave-one-out errors. data/area/components.csv holds the fitted a, b, c.\n"
+	      "Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
+	      "Exit status: 0 ok, 2 bad usage or input, 3 internal error.\n",
+	      f);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "weft-area: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see weft-area --help)\n");
+	return 2;
+}
+
+static int fail(const char *what, const struct weft_error *err, int code)
+{
+	char buf[1400];
+	fprintf(stderr, "weft-area%s%s: %s\n", what[0] ? " " : "", what,
+		weft_error_format(err, buf, sizeof(buf)));
+	return weft_err_exit_code(code);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int parse_fmt(const char *v, enum fmt *f)
+{
+	if (!strcmp(v, "table"))
+		*f = FMT_TABLE;
+	else if (!strcmp(v, "csv"))
+		*f = FMT_CSV;
+	else if (!strcmp(v, "json"))
+		*f = FMT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+static int cmd_fit(int argc, char **argv)
+{
+	enum fmt fmt = FMT_TABLE;
+	const char *data = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (i + 1 >= argc)
+			return bad_usage("option %s needs a value", argv[i]);
+		if (!strcmp(argv[i], "--data"))
+			data = argv[++i];
+		else if (!strcmp(argv[i], "--format")) {
+			if (parse_fmt(argv[++i], &fmt) < 0)
+				return bad_usage("--format %s: expected table, csv or json", argv[i]);
+		} else
+			return bad_usage("fit: unknown option %s", argv[i]);
+	}
+	struct weft_error err;
+	weft_error_clear(&err);
+	char path[PATH_MAX];
+	if (data)
+		snprintf(path, sizeof(path), "%s", data);
+	else {
+		int rc = weft_config_resolve_path(NULL, "calibration/configurable_sm_65nm.csv", path,
+						  sizeof(path), &err);
+		if (rc < 0)
+			return fail("fit", &err, rc);
+	}
+	struct weft_fit_report r;
+	int rc = weft_area_fit_tesla_sm(path, &r, &err);
+	if (rc < 0)
+		return fail("fit", &err, rc);
+	if (fmt == FMT_JSON) {
+		printf("{\n  \"weft_version\": \"%s\",\n  \"data\": ", WEFT_VERSION);
+		json_str(stdout, r.data);
+		printf(",\n  \"model\": ");
+		json_str(stdout, r.model);
+		printf(",\n  \"coefficients\": [\n");
+		for (uint32_t j = 0; j < r.ncoef; j++) {
+			printf("    {\"name\": ");
+			json_str(stdout, r.coef_name[j]);
+			printf(", \"value\": %.9g, \"unit\": ", r.coef[j]);
+			json_str(stdout, r.coef_unit[j]);
+			printf("}%s\n", j + 1 < r.ncoef ? "," : "");
+		}
+		printf("  ],\n  \"points\": [\n");
+		for (uint32_t i = 0; i < r.npts; i++) {
+			const struct weft_fit_point *p = &r.pts[i];
+			printf("    {\"label\": ");
+			json_str(stdout, p->label);
+			printf(", \"observed\": %.6g, \"fitted\": %.6g, \"residual_pct\": %.4g, ", p->observed,
+			       p->fitted, 100 * p->rel_err);
+			if (p->loo_ok)
+				printf("\"loo_predicted\": %.6g, \"loo_error_pct\": %.4g}", p->loo_pred,
+				       100 * p->loo_rel_err);
+			else {
+				printf("\"loo_predicted\": null, \"loo_error_pct\": null, \"loo_note\": ");
+				json_str(stdout, p->loo_note);
+				printf("}");
+			}
+			printf("%s\n", i + 1 < r.npts ? "," : "");
+		}
+		printf("  ],\n  \"r2\": %.6g,\n  \"mape_pct\": %.4g,\n  \"loo_mape_pct\": %.4g,\n"
+		       "  \"note\": ",
+		       r.r2, r.mape_pct, r.loo_mape_pct);
+		json_str(stdout, r.note);
+		printf("\n}\n");
+	} else if (fmt == FMT_CSV) {
+		printf("kind,name,value,unit,observed,fitted,residual_pct,loo_predicted,loo_error_pct\n");
+		for (uint32_t j = 0; j < r.ncoef; j++)
+			printf("coefficient,%s,%.9g,%s,,,,,\n", r.coef_name[j], r.coef[j], r.coef_unit[j]);
+		for (uint32_t i = 0; i < r.npts; i++) {
+			const struct weft_fit_point *p = &r.pts[i];
+			printf("point,");
+			csv_str(stdout, p->label);
+			printf(",,,%.6g,%.6g,%.4g,", p->observed, p->fitted, 100 * p->rel_err);
+			if (p->loo_ok)
+				printf("%.6g,%.4g\n", p->loo_pred, 100 * p->loo_rel_err);
+			else
+				printf(",\n");
+		}
+		printf("summary,r2,%.6g,,,,,,\nsummary,mape_pct,%.4g,%%,,,,,\n"
+		       "summary,loo_mape_pct,%.4g,%%,,,,,\n",
+		       r.r2, r.mape_pct, r.loo_mape_pct);
+	} else {
+		printf("fit of %s\n%s\n\n", r.data, r.model);
+		for (uint32_t j = 0; j < r.ncoef; j++)
+			printf("  %-24s = %.9g %s\n", r.coef_name[j], r.coef[j], r.coef_unit[j]);
+		printf("\n  %-38s %10s %10s %9s %10s %9s\n", "point", "observed", "fitted", "resid%",
+		       "loo pred", "loo err%");
+		for (uint32_t i = 0; i < r.npts; i++) {
+			const struct weft_fit_point *p = &r.pts[i];
+			printf("  %-38s %10.5g %10.5g %9.3f ", p->label, p->observed, p->fitted,
+			       100 * p->rel_err);
+			if (p->loo_ok)
+				printf("%10.5g %9.3f\n", p->loo_pred, 100 * p->loo_rel_err);
+			else
+				printf("%10s %9s  (%s)\n", "-", "-", p->loo_note);
+		}
+		printf("\n  R^2 %.4f   MAPE %.3f%%   leave-one-out MAPE %.3f%%\n  %s\n", r.r2, r.mape_pct,
+		       r.loo_mape_pct, r.note);
+	}
+	return 0;
+}
+
+static int cmd_config(int argc, char **argv)
+{
+	const char *path = argv[1];
+	const char *sets[MAX_SETS];
+	uint32_t nsets = 0;
+	double node = 0;
+	enum fmt fmt = FMT_TABLE;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (i + 1 >= argc)
+			return bad_usage("option %s needs a value", a);
+		const char *v = argv[++i];
+		if (!strcmp(a, "--node")) {
+			char *end;
+			node = strtod(v, &end);
+			if (!*v || *end || !(node > 0))
+				return bad_usage("--node %s: expected a node in nm, e.g. --node 65", v);
+		} else if (!strcmp(a, "--set")) {
+			if (nsets == MAX_SETS)
+				return bad_usage("more than 64 --set options (%s)", v);
+			sets[nsets++] = v;
+		} else if (!strcmp(a, "--format")) {
+			if (parse_fmt(v, &fmt) < 0)
+				return bad_usage("--format %s: expected table, csv or json", v);
+		} else {
+			return bad_usage("unknown option %s", a);
+		}
+	}
+	struct weft_error err;
+	weft_error_clear(&err);
+	struct weft_config cfg;
+	int rc = weft_config_load(path, sets, nsets, &cfg, &err);
+	if (rc < 0)
+		return fail("", &err, rc);
+	struct weft_area_report r;
+	rc = weft_area_of_config(&cfg, node, &r, &err);
+	if (rc < 0) {
+		weft_config_free(&cfg);
+		return fail("", &err, rc);
+	}
+	const char *rule = weft_scaling_rule_name(r.rule);
+	if (fmt == FMT_JSON) {
+		printf("{\n  \"weft_version\": \"%s\",\n  \"config\": ", WEFT_VERSION);
+		json_str(stdout, cfg.path);
+		printf(",\n  \"config_hash\": \"%016llx\",\n  \"overrides\": ",
+		       (unsigned long long)cfg.hash);
+		json_str(stdout, cfg.overrides);
+		printf(",\n  \"model\": ");
+		json_str(stdout, cfg.model);
+		printf(",\n  \"node_nm\": %g,\n  \"rule\": \"%s\",\n  \"area_table\": ", r.node_nm, rule);
+		json_str(stdout, r.table);
+		printf(",\n  \"total_area_mm2\": %.6g,\n  \"scaling_note\": ", r.total_mm2);
+		json_str(stdout, r.scaling_note);
+		printf(",\n  \"components\": [\n");
+		for (uint32_t i = 0; i < r.nlines; i++) {
+			const struct weft_area_line *l = &r.lines[i];
+			printf("    {\"component\": ");
+			json_str(stdout, l->component);
+			printf(", \"count\": %.6g, \"unit\": ", l->count);
+			json_str(stdout, l->unit);
+			printf(", \"area_per_unit_mm2\": %.6g, \"area_mm2\": %.6g, \"table_node_nm\": %g, "
+			       "\"scaled\": %s, \"why\": ",
+			       l->mm2_per_unit, l->mm2, l->from_node_nm, l->scaled ? "true" : "false");
+			json_str(stdout, l->why);
+			printf(", \"source\": ");
+			json_str(stdout, l->source);
+			printf("}%s\n", i + 1 < r.nlines ? "," : "");
+		}
+		printf("  ]\n}\n");
+	} else if (fmt == FMT_CSV) {
+		printf("config,component,count,unit,area_per_unit_mm2,area_mm2,node_nm,table_node_nm,"
+		       "scaled,rule,why,source\n");
+		for (uint32_t i = 0; i < r.nlines; i++) {
+			const struct weft_area_line *l = &r.lines[i];
+			printf("%s,%s,%.6g,", cfg.name, l->component, l->count);
+			csv_str(stdout, l->unit);
+			printf(",%.6g,%.6g,%g,%g,%s,%s,", l->mm2_per_unit, l->mm2, r.node_nm,
+			       l->from_node_nm, l->scaled ? "yes" : "no", rule);
+			csv_str(stdout, l->why);
+			putchar(',');
+			csv_str(stdout, l->source);
+			putchar('\n');
+		}
+		printf("%s,total,,,,%.6g,%g,,,%s,,\n", cfg.name, r.total_mm2, r.node_nm, rule);
+	} else {
+		printf("area of %s (model %s) at %g nm, table %s\n", cfg.path, cfg.model, r.node_nm,
+		       r.table);
+		if (cfg.overrides[0])
+			printf("overrides: %s\n", cfg.overrides);
+		printf("\n%-20s %12s %14s %12s  %s\n", "component", "count", "mm^2/unit", "mm^2", "why");
+		for (uint32_t i = 0; i < r.nlines; i++) {
+			const struct weft_area_line *l = &r.lines[i];
+			printf("%-20s %12.6g %14.6g %12.6g  %s%s\n", l->component, l->count, l->mm2_per_unit,
+			       l->mm2, l->why, l->scaled ? " (*scaled)" : "");
+		}
+		printf("%-20s %12s %14s %12.6g\n", "total", "", "", r.total_mm2);
+		if (r.nscaled)
+			printf("\n* scaled: %s\n", r.scaling_note);
+		printf("\nsources:\n");
+		for (uint32_t i = 0; i < r.nlines; i++)
+			printf("  %-18s %s\n", r.lines[i].component, r.lines[i].source);
+	}
+	weft_config_free(&cfg);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "fit"))
+		return cmd_fit(argc, argv);
+	if (argv[1][0] == '-')
+		return bad_usage("unknown option %s: the first argument is CONFIG.ini or fit", argv[1]);
+	return cmd_config(argc, argv);
+}

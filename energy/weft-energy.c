@@ -1,0 +1,418 @@
+/*
+ * weft-energy - inspect energy tables and technology scaling.
+ *
+ *   weft-energy show  [--node N] [--basis B | --table FILE] [--rule R] [--vdd V]
+ *                     [--format table|csv|json]
+ *   weft-energy scale --from N --to M [--rule R] [--vdd V] [--basis B | --table FILE]
+ *                     [--format table|csv|json]
+ *
+ * Exit status: 0 ok, 2 bad usage or input (a missing table, an unknown
+ * node), 3 internal error.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy/energy.h"
+#include "estimate/estimate.h"
+#include "models/model.h"
+
+enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct opts {
+	const char *cmd;
+	double node, from, to, vdd;
+	const char *basis, *table;
+	int rule;
+	enum fmt fmt;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: weft-energy show  [--node N] [--basis horowitz45|aladdin40 | --table FILE]\n"
+	      "                         [--rule classic|stillmaker] [--vdd V] [--format table|csv|json]\n"
+	      "       weft-energy scale --from N --to M [--rule classic|stillmaker] [--vdd V]\n"
+	      "                         [--basis B | --table FILE] [--format table|csv|json]\n"
+	      "       weft-energy --help\n"
+	      "\n"
+	      "show   the energy per event of a table at node N nm (default 40), each row with its\n"
+	      "       source, the node it was published at and whether it was scaled, plus the\n"
+	      "       static power rows (data/energy/static.csv).\n"
+	      "scale  the energy, area and delay factors from N nm to M nm under a rule, and the\n"
+	      "       table's rows at both nodes.\n"
+	      "\n"
+	      "--basis   horowitz45 (default) or aladdin40: data/energy/<basis>.csv\n"
+	      "--table   an energy table CSV instead (event,node_nm,energy_pj,unit,source)\n"
+	      "--rule    stillmaker (default; Stillmaker & Baas, Integration 2017) or classic\n"
+	      "          (constant-field, Dennard 1974: energy x (M/N)^3, area x (M/N)^2)\n"
+	      "--vdd     supply for the Stillmaker-Baas polynomials at both nodes (default 1.0 V)\n"
+	      "Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
+	      "Exit status: 0 ok, 2 bad usage or input, 3 internal error.\n",
+	      f);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "weft-energy: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see weft-energy --help)\n");
+	return 2;
+}
+
+static int fail(const char *what, const struct weft_error *err, int code)
+{
+	char buf[1400];
+	fprintf(stderr, "weft-energy %s: %s\n", what, weft_error_format(err, buf, sizeof(buf)));
+	return weft_err_exit_code(code);
+}
+
+static int parse_num(const char *s, double *out)
+{
+	char *end;
+	double x = strtod(s, &end);
+	if (!*s || *end || !isfinite(x))
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Category of an event as declared by the first registered model that
+ * counts it ("-" when no model does). */
+static const char *category_of(const char *event)
+{
+	for (const struct weft_model *const *m = weft_models; *m; m++)
+		for (uint32_t i = 0; i < (*m)->nevents; i++)
+			if (!strcmp((*m)->events[i].name, event))
+				return weft_energy_cat_name((*m)->events[i].cat);
+	return "-";
+}
+
+static int table_path(const struct opts *o, char *out, size_t len, struct weft_error *err)
+{
+	if (o->table) {
+		snprintf(out, len, "%s", o->table);
+		return 0;
+	}
+	char rel[96];
+	snprintf(rel, sizeof(rel), "energy/%s.csv", o->basis);
+	return weft_config_resolve_path(NULL, rel, out, len, err);
+}
+
+static int cmd_show(const struct opts *o)
+{
+	struct weft_error err;
+	weft_error_clear(&err);
+	char path[PATH_MAX], spath[PATH_MAX];
+	struct weft_energy_table t;
+	struct weft_static_table st;
+	int rc = table_path(o, path, sizeof(path), &err);
+	if (rc == 0)
+		rc = weft_energy_table_load(path, &t, &err);
+	if (rc < 0)
+		return fail("show", &err, rc);
+	rc = weft_config_resolve_path(NULL, "energy/static.csv", spath, sizeof(spath), &err);
+	if (rc == 0)
+		rc = weft_static_table_load(spath, &st, &err);
+	if (rc < 0) {
+		weft_energy_table_free(&t);
+		return fail("show", &err, rc);
+	}
+	enum weft_scaling_rule rule = (enum weft_scaling_rule)o->rule;
+	double *pj = calloc(t.nrows ? t.nrows : 1, sizeof(double));
+	struct weft_scaling *sc = calloc(t.nrows ? t.nrows : 1, sizeof(*sc));
+	double *sw = calloc(st.nrows ? st.nrows : 1, sizeof(double));
+	if (!pj || !sc || !sw) {
+		fprintf(stderr, "weft-energy show: out of memory\n");
+		rc = 3;
+		goto out;
+	}
+	for (uint32_t i = 0; i < t.nrows; i++) {
+		double j;
+		rc = weft_energy_event_at(&t, t.rows[i].event, o->node, rule, o->vdd, &j, &sc[i], &err);
+		if (rc < 0) {
+			rc = fail("show", &err, rc);
+			goto out;
+		}
+		pj[i] = j * 1e12;
+	}
+	for (uint32_t i = 0; i < st.nrows; i++) {
+		struct weft_scaling s;
+		rc = weft_scaling_factors_v(rule, st.rows[i].node_nm, o->node, o->vdd, &s, &err);
+		if (rc < 0) {
+			rc = fail("show", &err, rc);
+			goto out;
+		}
+		sw[i] = !isnan(st.rows[i].w_per_unit) ? st.rows[i].w_per_unit * s.energy
+						       : st.rows[i].w_per_mm2 * s.energy / s.area;
+	}
+	const char *rname = weft_scaling_rule_name(rule);
+	if (o->fmt == FMT_JSON) {
+		printf("{\n  \"weft_version\": \"%s\",\n  \"table\": ", WEFT_VERSION);
+		json_str(stdout, path);
+		printf(",\n  \"node_nm\": %g,\n  \"rule\": \"%s\",\n  \"vdd_v\": %g,\n  \"events\": [\n",
+		       o->node, rname, o->vdd);
+		for (uint32_t i = 0; i < t.nrows; i++) {
+			const struct weft_energy_row *r = &t.rows[i];
+			printf("    {\"event\": ");
+			json_str(stdout, r->event);
+			printf(", \"category\": \"%s\", \"energy_pj\": %.6g, \"table_node_nm\": %g, "
+			       "\"table_energy_pj\": %.6g, \"scaled\": %s, \"unit\": ",
+			       category_of(r->event), pj[i], r->node_nm, r->energy_pj,
+			       sc[i].energy != 1 ? "true" : "false");
+			json_str(stdout, r->unit);
+			printf(", \"source\": ");
+			json_str(stdout, r->source);
+			printf("}%s\n", i + 1 < t.nrows ? "," : "");
+		}
+		printf("  ],\n  \"static_table\": ");
+		json_str(stdout, spath);
+		printf(",\n  \"static\": [\n");
+		for (uint32_t i = 0; i < st.nrows; i++) {
+			const struct weft_static_row *r = &st.rows[i];
+			int per_unit = !isnan(r->w_per_unit);
+			printf("    {\"component\": ");
+			json_str(stdout, r->component);
+			printf(", \"%s\": %.6g, \"table_node_nm\": %g, \"scaled\": %s, \"source\": ",
+			       per_unit ? "static_w_per_unit" : "static_w_per_mm2", sw[i], r->node_nm,
+			       r->node_nm != o->node ? "true" : "false");
+			json_str(stdout, r->source);
+			printf("}%s\n", i + 1 < st.nrows ? "," : "");
+		}
+		printf("  ]\n}\n");
+	} else if (o->fmt == FMT_CSV) {
+		printf("event,category,energy_pj,node_nm,table_node_nm,table_energy_pj,scaled,rule,unit,"
+		       "source\n");
+		for (uint32_t i = 0; i < t.nrows; i++) {
+			const struct weft_energy_row *r = &t.rows[i];
+			printf("%s,%s,%.6g,%g,%g,%.6g,%s,%s,", r->event, category_of(r->event), pj[i],
+			       o->node, r->node_nm, r->energy_pj, sc[i].energy != 1 ? "yes" : "no", rname);
+			csv_str(stdout, r->unit);
+			putchar(',');
+			csv_str(stdout, r->source);
+			putchar('\n');
+		}
+	} else {
+		printf("energy table %s\n", path);
+		printf("at %g nm, rule %s%s (rows marked * were scaled from their table node)\n\n",
+		       o->node, rname, rule == WEFT_SCALING_STILLMAKER ? " at the same supply" : "");
+		printf("%-24s %-6s %12s %9s  %s\n", "event", "cat", "energy_pj", "from_nm", "unit");
+		for (uint32_t i = 0; i < t.nrows; i++) {
+			const struct weft_energy_row *r = &t.rows[i];
+			char from[24];
+			if (r->node_nm == 0)
+				snprintf(from, sizeof(from), "off-chip");
+			else
+				snprintf(from, sizeof(from), "%g%s", r->node_nm, sc[i].energy != 1 ? "*" : "");
+			printf("%-24s %-6s %12.4g %9s  %s\n", r->event, category_of(r->event), pj[i], from,
+			       r->unit);
+		}
+		printf("\nsources:\n");
+		for (uint32_t i = 0; i < t.nrows; i++)
+			printf("  %-22s %s\n", t.rows[i].event, t.rows[i].source);
+		printf("\nstatic power (%s) at %g nm:\n", spath, o->node);
+		for (uint32_t i = 0; i < st.nrows; i++) {
+			const struct weft_static_row *r = &st.rows[i];
+			printf("  %-22s %10.4g %-10s from %g nm%s  %s\n", r->component, sw[i],
+			       !isnan(r->w_per_unit) ? "W/unit" : "W/mm^2", r->node_nm,
+			       r->node_nm != o->node ? "*" : "", r->source);
+		}
+	}
+	rc = 0;
+out:
+	free(pj);
+	free(sc);
+	free(sw);
+	weft_energy_table_free(&t);
+	weft_static_table_free(&st);
+	return rc;
+}
+
+static int cmd_scale(const struct opts *o)
+{
+	struct weft_error err;
+	weft_error_clear(&err);
+	enum weft_scaling_rule rule = (enum weft_scaling_rule)o->rule;
+	struct weft_scaling s;
+	int rc = weft_scaling_factors_v(rule, o->from, o->to, o->vdd, &s, &err);
+	if (rc < 0)
+		return fail("scale", &err, rc);
+	/* the other rule, for the spread the data README asks to report */
+	enum weft_scaling_rule other = rule == WEFT_SCALING_CLASSIC ? WEFT_SCALING_STILLMAKER
+								   : WEFT_SCALING_CLASSIC;
+	struct weft_scaling so;
+	struct weft_error e2;
+	int have_other = weft_scaling_factors_v(other, o->from, o->to, o->vdd, &so, &e2) == 0;
+	char path[PATH_MAX];
+	struct weft_energy_table t;
+	rc = table_path(o, path, sizeof(path), &err);
+	if (rc == 0)
+		rc = weft_energy_table_load(path, &t, &err);
+	if (rc < 0)
+		return fail("scale", &err, rc);
+	double *a = calloc(t.nrows ? t.nrows : 1, sizeof(double));
+	double *b = calloc(t.nrows ? t.nrows : 1, sizeof(double));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		weft_energy_table_free(&t);
+		fprintf(stderr, "weft-energy scale: out of memory\n");
+		return 3;
+	}
+	for (uint32_t i = 0; i < t.nrows; i++) {
+		double ja, jb;
+		rc = weft_energy_event_at(&t, t.rows[i].event, o->from, rule, o->vdd, &ja, NULL, &err);
+		if (rc == 0)
+			rc = weft_energy_event_at(&t, t.rows[i].event, o->to, rule, o->vdd, &jb, NULL, &err);
+		if (rc < 0) {
+			free(a);
+			free(b);
+			weft_energy_table_free(&t);
+			return fail("scale", &err, rc);
+		}
+		a[i] = ja * 1e12;
+		b[i] = jb * 1e12;
+	}
+	const char *rname = weft_scaling_rule_name(rule);
+	if (o->fmt == FMT_JSON) {
+		printf("{\n  \"weft_version\": \"%s\",\n  \"rule\": \"%s\",\n  \"from_nm\": %g,\n"
+		       "  \"to_nm\": %g,\n  \"vdd_v\": %g,\n  \"energy_factor\": %.6g,\n"
+		       "  \"area_factor\": %.6g,\n  \"delay_factor\": %.6g,\n  \"interpolated\": %s,\n"
+		       "  \"note\": ",
+		       WEFT_VERSION, rname, o->from, o->to, o->vdd, s.energy, s.area, s.delay,
+		       s.interpolated ? "true" : "false");
+		json_str(stdout, s.note);
+		if (have_other)
+			printf(",\n  \"other_rule\": {\"rule\": \"%s\", \"energy_factor\": %.6g, "
+			       "\"area_factor\": %.6g, \"delay_factor\": %.6g}",
+			       weft_scaling_rule_name(other), so.energy, so.area, so.delay);
+		printf(",\n  \"table\": ");
+		json_str(stdout, path);
+		printf(",\n  \"events\": [\n");
+		for (uint32_t i = 0; i < t.nrows; i++) {
+			printf("    {\"event\": ");
+			json_str(stdout, t.rows[i].event);
+			printf(", \"from_energy_pj\": %.6g, \"to_energy_pj\": %.6g}%s\n", a[i], b[i],
+			       i + 1 < t.nrows ? "," : "");
+		}
+		printf("  ]\n}\n");
+	} else if (o->fmt == FMT_CSV) {
+		printf("event,rule,from_nm,to_nm,from_energy_pj,to_energy_pj,energy_factor,area_factor,"
+		       "delay_factor\n");
+		for (uint32_t i = 0; i < t.nrows; i++)
+			printf("%s,%s,%g,%g,%.6g,%.6g,%.6g,%.6g,%.6g\n", t.rows[i].event, rname, o->from,
+			       o->to, a[i], b[i], s.energy, s.area, s.delay);
+	} else {
+		printf("rule %s, %g nm -> %g nm%s\n", rname, o->from, o->to,
+		       rule == WEFT_SCALING_STILLMAKER ? "" : " (constant field)");
+		printf("  energy x%.4g   area x%.4g   delay x%.4g\n", s.energy, s.area, s.delay);
+		printf("  %s\n", s.note);
+		if (have_other)
+			printf("  (the %s rule gives energy x%.4g, area x%.4g, delay x%.4g)\n",
+			       weft_scaling_rule_name(other), so.energy, so.area, so.delay);
+		printf("\n%s (rows at their table node, scaled to each end; off-chip rows unscaled)\n",
+		       path);
+		printf("%-24s %14s %14s\n", "event", "pJ @from", "pJ @to");
+		for (uint32_t i = 0; i < t.nrows; i++)
+			printf("%-24s %14.4g %14.4g\n", t.rows[i].event, a[i], b[i]);
+	}
+	free(a);
+	free(b);
+	weft_energy_table_free(&t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .node = 40, .from = NAN, .to = NAN, .vdd = 1.0, .basis = "horowitz45",
+			  .rule = WEFT_SCALING_STILLMAKER, .fmt = FMT_TABLE };
+	if (argc < 2)
+		return usage(stderr), 2;
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	o.cmd = argv[1];
+	if (strcmp(o.cmd, "show") && strcmp(o.cmd, "scale"))
+		return bad_usage("unknown command '%s': use show or scale", o.cmd);
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (i + 1 >= argc)
+			return bad_usage("option %s needs a value", a);
+		const char *v = argv[++i];
+		if (!strcmp(a, "--node")) {
+			if (parse_num(v, &o.node) < 0 || o.node <= 0)
+				return bad_usage("--node %s: expected a node in nm, e.g. --node 45", v);
+		} else if (!strcmp(a, "--from")) {
+			if (parse_num(v, &o.from) < 0 || o.from <= 0)
+				return bad_usage("--from %s: expected a node in nm", v);
+		} else if (!strcmp(a, "--to")) {
+			if (parse_num(v, &o.to) < 0 || o.to <= 0)
+				return bad_usage("--to %s: expected a node in nm", v);
+		} else if (!strcmp(a, "--vdd")) {
+			if (parse_num(v, &o.vdd) < 0)
+				return bad_usage("--vdd %s: expected a supply in volts", v);
+		} else if (!strcmp(a, "--basis")) {
+			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40"))
+				return bad_usage("--basis %s: expected horowitz45 or aladdin40", v);
+			o.basis = v;
+		} else if (!strcmp(a, "--table")) {
+			o.table = v;
+		} else if (!strcmp(a, "--rule")) {
+			o.rule = weft_scaling_rule_parse(v);
+			if (o.rule < 0)
+				return bad_usage("--rule %s: expected classic or stillmaker", v);
+		} else if (!strcmp(a, "--format")) {
+			if (!strcmp(v, "table"))
+				o.fmt = FMT_TABLE;
+			else if (!strcmp(v, "csv"))
+				o.fmt = FMT_CSV;
+			else if (!strcmp(v, "json"))
+				o.fmt = FMT_JSON;
+			else
+				return bad_usage("--format %s: expected table, csv or json", v);
+		} else {
+			return bad_usage("unknown option %s", a);
+		}
+	}
+	if (!strcmp(o.cmd, "show"))
+		return cmd_show(&o);
+	if (isnan(o.from) || isnan(o.to))
+		return bad_usage("%s needs --from N and --to M (nodes in nm)", "scale");
+	return cmd_scale(&o);
+}
