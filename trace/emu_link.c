@@ -791,6 +791,14 @@ static int reconvergence(struct lk *k, struct weft_emu_prog *p)
 			continue;
 		uint32_t b = bof[i], r = ipdom[b];
 		ei->reconv = (r == UINT32_MAX || r == X) ? WEFT_EMU_NO_PC : start[r];
+		/* Reconverging only to exit is no reconvergence: let each side run
+		 * to its own exit. This makes nvcc's `if (i >= n) return; ...
+		 * __syncthreads();` (the early-return lanes branch to the shared
+		 * final `ret`) exit those lanes first instead of parking them at the
+		 * `ret` while the others wait at the barrier. */
+		if (ei->reconv != WEFT_EMU_NO_PC && k->ins[ei->reconv].kind == WEFT_EK_EXIT &&
+		    k->ins[ei->reconv].guard < 0)
+			ei->reconv = WEFT_EMU_NO_PC;
 	}
 	p->nblocks = nb;
 out:

@@ -434,6 +434,84 @@ static void test_observer(void **state)
 	assert_int_equal(st.launches, 1);
 }
 
+
+/* nvcc -O3 output of `if (i >= n) return; s[i] = a[i]; __syncthreads();
+ * a[i] = s[(i+1)%n];`: the returning lanes branch to the kernel's shared
+ * final `ret`; they must exit rather than wait there. */
+static const char *early_ret_ptx =
+	"\n"
+	".version 9.0\n"
+	".target sm_75\n"
+	".address_size 64\n"
+	"\n"
+	" // .globl er\n"
+	"\n"
+	".visible .entry er(\n"
+	" .param .u64 er_param_0,\n"
+	" .param .u32 er_param_1\n"
+	")\n"
+	"{\n"
+	" .reg .pred  %p<2>;\n"
+	" .reg .f32  %f<3>;\n"
+	" .reg .b32  %r<10>;\n"
+	" .reg .b64  %rd<5>;\n"
+	" // demoted variable\n"
+	" .shared .align 4 .b8 _ZZ2erE1s[1024];\n"
+	"\n"
+	" ld.param.u64  %rd1, [er_param_0];\n"
+	" ld.param.u32  %r2, [er_param_1];\n"
+	" mov.u32  %r1, %tid.x;\n"
+	" setp.ge.s32  %p1, %r1, %r2;\n"
+	" @%p1 bra  $L__BB0_2;\n"
+	"\n"
+	" cvta.to.global.u64  %rd2, %rd1;\n"
+	" mul.wide.s32  %rd3, %r1, 4;\n"
+	" add.s64  %rd4, %rd2, %rd3;\n"
+	" ld.global.f32  %f1, [%rd4];\n"
+	" shl.b32  %r3, %r1, 2;\n"
+	" mov.u32  %r4, _ZZ2erE1s;\n"
+	" add.s32  %r5, %r4, %r3;\n"
+	" st.shared.f32  [%r5], %f1;\n"
+	" bar.sync  0;\n"
+	" add.s32  %r6, %r1, 1;\n"
+	" rem.s32  %r7, %r6, %r2;\n"
+	" shl.b32  %r8, %r7, 2;\n"
+	" add.s32  %r9, %r4, %r8;\n"
+	" ld.shared.f32  %f2, [%r9];\n"
+	" st.global.f32  [%rd4], %f2;\n"
+	"\n"
+	"$L__BB0_2:\n"
+	" ret;\n"
+	"\n"
+	"}\n"
+	"\n"
+	"\n"
+;
+
+static void test_early_return_then_barrier(void **state)
+{
+	(void)state;
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(early_ret_ptx, &mod, NULL);
+	assert_non_null(ctx);
+	float a[64];
+	for (int i = 0; i < 64; i++)
+		a[i] = (float)i;
+	uint64_t d;
+	int n = 20;
+	assert_int_equal(weft_malloc(ctx, sizeof(a), &d, &op_err), 0);
+	assert_int_equal(weft_memcpy_htod(ctx, d, a, sizeof(a), &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(d), WEFT_ARG(n) };
+	int rc = weft_launch(ctx, mod, "er", weft_dim3(1, 1, 1), weft_dim3(64, 1, 1), 0, args, 2, &op_err);
+	if (rc)
+		fprintf(stderr, "%s\n", op_err.message);
+	assert_int_equal(rc, 0);
+	assert_int_equal(weft_memcpy_dtoh(ctx, a, d, sizeof(a), &op_err), 0);
+	for (int i = 0; i < 64; i++)
+		assert_true(a[i] == (i < n ? (float)((i + 1) % n) : (float)i));
+	weft_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_trap),
 		cmocka_unit_test(test_predication),
 		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_early_return_then_barrier),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
