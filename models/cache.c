@@ -173,6 +173,19 @@ uint64_t weft_cache_flush(struct weft_cache *c)
 	return dirty;
 }
 
+uint64_t weft_cache_clean(struct weft_cache *c)
+{
+	uint64_t dirty = 0;
+	size_t n = (size_t)c->nsets * c->g.assoc;
+	for (size_t i = 0; i < n; i++)
+		if (c->dirty[i]) {
+			dirty++;
+			c->dirty[i] = 0;
+		}
+	c->st.writebacks += dirty;
+	return dirty;
+}
+
 void weft_cache_reset_stats(struct weft_cache *c)
 {
 	memset(&c->st, 0, sizeof(c->st));

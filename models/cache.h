@@ -98,6 +98,10 @@ int weft_cache_probe(const struct weft_cache *c, uint64_t addr);
  * writebacks: their data goes to the next level). */
 uint64_t weft_cache_flush(struct weft_cache *c);
 
+/* Writes every dirty line back (counted as writebacks) and keeps the
+ * lines, now clean; returns how many were dirty. */
+uint64_t weft_cache_clean(struct weft_cache *c);
+
 /* Zeroes the statistics (contents stay). */
 void weft_cache_reset_stats(struct weft_cache *c);
 

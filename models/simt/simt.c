@@ -44,18 +44,25 @@
  *   B_dram    = DRAM bytes / dram_gbps x clock                    (dram_bw)
  *   B_latency = max over SMs of the makespan of the SM's CTAs list-
  *               scheduled onto its `occupancy` resident slots, where a
- *               CTA lasts as long as its slowest warp's dependence chain:
- *                 start(i) = max(issue_free, ready(r) for r used by i,
- *                                [warp_serial] done(i-1))
- *                 done(i)  = start(i) + latency(i)
- *                 issue_free = start(i) + occupancy(i)
+ *               CTA lasts as long as its slowest warp, and a warp as long
+ *               as its dataflow critical path through its issue slots:
+ *                 start(i)  = max(slot(i), ready(r) for r read by i)
+ *                 done(i)   = start(i) + latency(i);  ready(d) = done(i)
+ *                 slot(i+1) = slot(i) + occupancy(i)
+ *               (slots are taken in program order, but a stalled
+ *               instruction does not hold back independent later ones:
+ *               PTX order is not the machine order, ptxas hoists loads).
+ *               warp_serial (no forwarding, Tesla-like): strictly in
+ *               order, start(i) >= done(i-1), slot(i+1) = start(i) +
+ *               occupancy(i).
  *               latency(i): alu_latency, sfu_latency, shmem_latency (+ the
  *               conflict cycles beyond the conflict-free ones), or the
  *               slowest of a load's transactions (l1/l2/dram latency by
  *               where the cache models found the line); occupancy(i): R,
  *               or the SFU/shmem/L1 cycles the instruction needs if more.
- *               Warps of a CTA meet at bar.sync (everyone waits for the
- *               latest). This is the interval-analysis view of a GPU (a
+ *               Warps of a CTA meet at bar.sync: each arrives when all
+ *               it issued before has completed; all leave at the latest
+ *               arrival. This is the interval-analysis view of a GPU (a
  *               warp's time = its issue time plus the stalls of its
  *               dependence chain; Karkhanis & Smith ISCA 2004 for the
  *               interval idea, applied to warps as in Huang et al.'s
@@ -86,7 +93,9 @@
  *
  * Sampling: when only some CTAs are read, bounds, events and instruction
  * counts are scaled by (CTAs in the launch / CTAs read). L1s start cold in
- * each launch; the L2 keeps its lines across launches.
+ * each launch; the L2 keeps its lines across launches, but its dirty lines
+ * are written back at the end of each launch (so a launch's output is
+ * charged to its DRAM traffic) and stay cached, clean.
  */
 #include <math.h>
 #include <stdio.h>
@@ -377,6 +386,17 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		weft_error_prefix(err, "SIMT model, launch %u (kernel %s): ", launch, L->program->kernel);
 		return rc;
 	}
+
+	/* A launch's output reaches DRAM: the L2's dirty lines are written back
+	 * at its end and stay cached, clean (the next launch may still hit). */
+	if (sp->caches && sp->l2.write == WEFT_CACHE_WRITE_BACK)
+		s->dram_bytes += (double)weft_cache_clean(&s->l2) * sp->l2.line_bytes;
+	if (sp->caches && sp->l1.write == WEFT_CACHE_WRITE_BACK)
+		for (uint32_t i = 0; i < sp->num_sm; i++) {
+			double n = (double)weft_cache_clean(&s->sms[i].l1);
+			s->ev[SIMT_EV_L2] += n; /* into the L2 (already clean there: no DRAM) */
+			s->dram_bytes += n * sp->l2.line_bytes;
+		}
 
 	/* scale a sample up to the whole launch */
 	double f = s->cta_seq ? (double)L->nctas / s->cta_seq : 1;

@@ -297,6 +297,13 @@ static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w,
 	if (pi->is_barrier)
 		s->ls.barriers++;
 
+	/* The warp's issue slots are taken in program order (w->t); an
+	 * instruction starts when its slot comes and its operands are ready.
+	 * PTX order is not the machine's (ptxas schedules loads early), so a
+	 * stalled instruction does not hold back independent later ones: the
+	 * warp's time is its dataflow critical path or its issue slots,
+	 * whichever is longer. Without forwarding (warp_serial) the warp is
+	 * strictly in order: nothing starts before the previous one is done. */
 	double start = w->t;
 	for (uint32_t u = 0; u < ii->nuses; u++) {
 		int32_t r = ii->uses[u];
@@ -311,7 +318,7 @@ static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w,
 		if (r >= 0 && (uint32_t)r < s->p->nregs)
 			ready[r] = done;
 	}
-	w->t = start + occupy;
+	w->t = (sp->warp_serial || pi->is_barrier ? start : w->t) + occupy;
 	w->last_done = done;
 	if (done > w->end)
 		w->end = done;
@@ -368,10 +375,17 @@ int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, stru
 		}
 		if (!waiting)
 			break;
+		/* a warp arrives once what it issued before the barrier has
+		 * completed (its shared-memory writes must be visible) */
 		double T = 0;
-		for (uint32_t w = 0; w < nw; w++)
-			if (s->warps[w].waiting && s->warps[w].t > T)
-				T = s->warps[w].t;
+		for (uint32_t w = 0; w < nw; w++) {
+			const struct simt_warp *W = &s->warps[w];
+			if (!W->waiting)
+				continue;
+			double a = W->end > W->t ? W->end : W->t;
+			if (a > T)
+				T = a;
+		}
 		for (uint32_t w = 0; w < nw; w++)
 			if (s->warps[w].waiting) {
 				s->warps[w].t = T;
