@@ -185,7 +185,16 @@ static void stats(struct weft_sbuf *out, const struct weft_est_report *r, int w)
 		any |= r->configs[i].total.nstats > 0;
 	if (!any)
 		return;
-	weft_sbuf_printf(out, "\n%-*s\n", LABEL_W, "model statistics");
+	/* labels are "key (unit)": widen the label column to the longest */
+	int lw = LABEL_W;
+	for (uint32_t i = 0; i < r->nconfigs; i++)
+		for (uint32_t s = 0; s < r->configs[i].total.nstats; s++) {
+			const struct weft_stat *st = &r->configs[i].total.stats[s];
+			int n = (int)strlen(st->key) + (st->unit[0] ? (int)strlen(st->unit) + 3 : 0) + 1;
+			if (n > lw)
+				lw = n;
+		}
+	weft_sbuf_puts(out, "\nmodel statistics\n");
 	for (uint32_t i = 0; i < r->nconfigs; i++) {
 		const struct weft_est_figures *t = &r->configs[i].total;
 		for (uint32_t s = 0; s < t->nstats; s++) {
@@ -206,9 +215,7 @@ static void stats(struct weft_sbuf *out, const struct weft_est_report *r, int w)
 				snprintf(label, sizeof(label), "%s (%s)", key, t->stats[s].unit);
 			else
 				snprintf(label, sizeof(label), "%s", key);
-			weft_sbuf_printf(out, "%-*s", LABEL_W, label);
-			if ((int)strlen(label) >= LABEL_W)
-				weft_sbuf_printf(out, "\n%-*s", LABEL_W, "");
+			weft_sbuf_printf(out, "%-*s", lw, label);
 			for (uint32_t j = 0; j < r->nconfigs; j++) {
 				const struct weft_est_figures *u = &r->configs[j].total;
 				char cell[64] = "-";
