@@ -221,29 +221,18 @@ int wt_tab_build(struct wt_tab *t, const struct weft_program *p)
 }
 
 /* ---- predictor ---- */
-int wt_vec_grow(struct wt_vec *v)
-{
-	uint32_t nc = v->cap ? v->cap * 2 : 16;
-	uint64_t *na = realloc(v->a, (size_t)nc * sizeof(uint64_t));
-	if (!na)
-		return -1;
-	v->a = na;
-	v->cap = nc;
-	return 0;
-}
-
 int wt_pred_init(struct wt_pred *s, uint32_t nm)
 {
 	memset(s, 0, sizeof(*s));
 	s->nm = nm;
 	size_t k = (size_t)nm + 1;
+	s->last = calloc(k, sizeof(uint32_t));
 	s->f = calloc(k, sizeof(uint64_t));
 	s->d0 = calloc(k, sizeof(uint64_t));
+	s->ls = calloc(k, sizeof(uint64_t));
 	s->has_f = calloc(k, 1);
 	s->lastsp = calloc(k, 1);
-	s->cur = calloc(k, sizeof(struct wt_vec));
-	s->prev = calloc(k, sizeof(struct wt_vec));
-	if (!s->f || !s->d0 || !s->has_f || !s->lastsp || !s->cur || !s->prev) {
+	if (!s->last || !s->f || !s->d0 || !s->ls || !s->has_f || !s->lastsp) {
 		wt_pred_free(s);
 		return -1;
 	}
@@ -252,18 +241,12 @@ int wt_pred_init(struct wt_pred *s, uint32_t nm)
 
 void wt_pred_free(struct wt_pred *s)
 {
-	if (s->cur)
-		for (uint32_t m = 0; m < s->nm; m++)
-			free(s->cur[m].a);
-	if (s->prev)
-		for (uint32_t m = 0; m < s->nm; m++)
-			free(s->prev[m].a);
+	free(s->last);
 	free(s->f);
 	free(s->d0);
+	free(s->ls);
 	free(s->has_f);
 	free(s->lastsp);
-	free(s->cur);
-	free(s->prev);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -272,19 +255,11 @@ void wt_pred_cta(struct wt_pred *s)
 	for (uint32_t m = 0; m < s->nm; m++) {
 		s->f[m] = 0;
 		s->d0[m] = 0;
+		s->ls[m] = 0;
 		s->has_f[m] = 0;
 		s->lastsp[m] = WEFT_SPACE_GLOBAL;
-		s->cur[m].n = 0;
-		s->prev[m].n = 0;
 	}
-}
-
-void wt_pred_thread_end(struct wt_pred *s)
-{
-	for (uint32_t m = 0; m < s->nm; m++) {
-		struct wt_vec t = s->prev[m];
-		s->prev[m] = s->cur[m];
-		s->cur[m] = t;
-		s->cur[m].n = 0;
-	}
+	s->pa = NULL;
+	s->pm = NULL;
+	s->pn = 0;
 }

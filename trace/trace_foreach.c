@@ -152,19 +152,23 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		goto out;
 	}
 	if (nthreads == 1) {
-		/* no threads: decode and consume in turn */
+		/* no threads: decode one CTA at a time into the same buffers, so
+		 * the decoded CTA is still in cache when fn reads it */
 		struct fe_dec d = { ZSTD_createDCtx(), { 0 }, { 0 } };
+		struct weft_cta_trace ct;
+		weft_cta_trace_init(&ct);
 		if (!d.dctx)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
-			struct fe_slot *sl = &F.slots[0];
-			if ((rc = decode_work(&F, &d, j, sl))) {
-				*err = sl->err;
-				break;
+			const struct wt_chunk *c = &t->chunks[work[j].chunk];
+			rc = wt_load_chunk(t, c, d.dctx, &d.comp, &d.raw, err);
+			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
+				rc = wt_decode_cta(t, c, &d.raw, ctas[k], &ct, err);
+				if (!rc)
+					rc = fn(user, &ct, err);
 			}
-			for (uint32_t k = 0; !rc && k < sl->n; k++)
-				rc = fn(user, &sl->ctas[k], err);
 		}
+		weft_cta_trace_free(&ct);
 		ZSTD_freeDCtx(d.dctx);
 		wt_buf_free(&d.comp);
 		wt_buf_free(&d.raw);

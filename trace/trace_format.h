@@ -41,6 +41,11 @@
  * the per-record overhead vanishes, small enough that a reader holding a
  * few decoded chunks stays small. */
 #define WT_CHUNK_TARGET (256u * 1024u)
+/* ... or once its decoded form (what a reader holds: 4 bytes per path
+ * block, 1 per guard, 13 per address) reaches this: highly predictable
+ * traces compress so well that 256 KiB of payload could decode into
+ * hundreds of MiB. */
+#define WT_CHUNK_DECODED_TARGET (8u * 1024u * 1024u)
 
 /* CHNK payload: u32 launch | u32 first CTA | u32 CTA count | u32 raw bytes |
  * zstd frame of the raw payload. Raw payload: per CTA (u32 linear CTA id,
@@ -49,6 +54,10 @@
  * space streams. */
 #define WT_CHUNK_HDR 16
 #define WT_CTA_ENTRY 20
+
+/* LNCH: the program is the one of an earlier launch (its index) or follows
+ * (WT_NO_REF, then u32 raw length and a zstd frame). */
+#define WT_NO_REF 0xffffffffu
 
 /* Path codes after a two-successor block. */
 #define WT_PATH_SUCC0 0
@@ -168,56 +177,66 @@ struct wt_tab {
 int wt_tab_build(struct wt_tab *t, const struct weft_program *p);
 void wt_tab_free(struct wt_tab *t);
 
-/* ---- address predictor: per memory instruction, from the previous
- * thread's access with the same occurrence number (its stride from the
- * occurrence before), else this thread's own stride, else for a first
- * occurrence the last thread's first address plus the tid stride. Reset at
- * every CTA. ---- */
-struct wt_vec {
-	uint64_t *a;
-	uint32_t n, cap;
-};
+/* ---- address predictor (docs/trace-format.md "Address prediction") ----
+ * For access i of a thread, by memory instruction m:
+ *  - m's first access in this thread: the last thread's first access by m
+ *    plus the stride between the last two threads' first accesses (tid
+ *    stride), 0 for the first thread of a CTA;
+ *  - else, with k this thread's previous access by m: when the previous
+ *    thread's accesses i and k were by m too (the threads' access sequences
+ *    line up), this thread's k plus the previous thread's step from k to i
+ *    (the loop stride the previous thread took at this point);
+ *  - else this thread's k plus m's last loop stride.
+ * State resets at every CTA; all arrays are indexed by access number. */
+#define WT_NONE 0xffffffffu
 struct wt_pred {
 	uint32_t nm;
-	uint64_t *f, *d0;   /* last first-occurrence address, its tid stride */
+	uint32_t *last;     /* [nm] this thread's previous access by m, or WT_NONE */
+	uint64_t *f, *d0;   /* m's last first-access address and its tid stride */
+	uint64_t *ls;       /* m's last loop stride */
 	uint8_t *has_f;
-	uint8_t *lastsp;    /* last resolved space (generic accesses) */
-	struct wt_vec *cur, *prev;
-	int oom;
+	uint8_t *lastsp;    /* m's last resolved space */
+	const uint64_t *pa; /* previous thread's addresses and instructions */
+	const uint32_t *pm;
+	uint32_t pn;
 };
 int wt_pred_init(struct wt_pred *s, uint32_t nm);
 void wt_pred_free(struct wt_pred *s);
 void wt_pred_cta(struct wt_pred *s);
-void wt_pred_thread_end(struct wt_pred *s);
-static inline uint64_t wt_pred_next(const struct wt_pred *s, uint32_t m)
+/* ca/cm: this thread's addresses and instructions so far ([0..n)). */
+static inline void wt_pred_thread(struct wt_pred *s)
 {
-	const struct wt_vec *c = &s->cur[m], *p = &s->prev[m];
-	uint32_t n = c->n;
-	if (n == 0)
-		return s->has_f[m] ? s->f[m] + s->d0[m] : 0;
-	if (n < p->n)
-		return c->a[n - 1] + (p->a[n] - p->a[n - 1]);
-	if (n >= 2)
-		return c->a[n - 1] + (c->a[n - 1] - c->a[n - 2]);
-	return c->a[n - 1];
+	memset(s->last, 0xff, (size_t)s->nm * sizeof(uint32_t));
 }
-int wt_vec_grow(struct wt_vec *v);
-static inline int wt_pred_push(struct wt_pred *s, uint32_t m, uint64_t a)
+static inline void wt_pred_thread_end(struct wt_pred *s, const uint64_t *ca, const uint32_t *cm, uint32_t n)
 {
-	struct wt_vec *c = &s->cur[m];
-	if (c->n == 0) {
-		if (s->has_f[m])
-			s->d0[m] = a - s->f[m];
+	s->pa = ca;
+	s->pm = cm;
+	s->pn = n;
+}
+static inline uint64_t wt_pred_addr(const struct wt_pred *s, const uint64_t *ca, uint32_t i, uint32_t m)
+{
+	uint32_t k = s->last[m];
+	if (k == WT_NONE)
+		return s->f[m] + s->d0[m];
+	if (i < s->pn && s->pm[i] == m && s->pm[k] == m)
+		return ca[k] + (s->pa[i] - s->pa[k]);
+	return ca[k] + s->ls[m];
+}
+static inline void wt_pred_update(struct wt_pred *s, const uint64_t *ca, uint32_t i, uint32_t m, uint64_t a)
+{
+	uint32_t k = s->last[m];
+	if (k == WT_NONE) {
+		s->d0[m] = s->has_f[m] ? a - s->f[m] : 0;
 		s->f[m] = a;
 		s->has_f[m] = 1;
+	} else {
+		s->ls[m] = a - ca[k];
 	}
-	if (c->n == c->cap && wt_vec_grow(c))
-		return -1;
-	c->a[c->n++] = a;
-	return 0;
+	s->last[m] = i;
 }
-/* Predicted resolved space of a generic access; the stored byte is 0 when
- * the prediction holds, else space + 1. */
+/* Predicted resolved space: the static one, or for generic accesses the
+ * last one m resolved to (global at the start of a CTA). */
 static inline uint8_t wt_pred_space(const struct wt_pred *s, uint32_t m, uint8_t stat)
 {
 	return stat != 0 ? stat : s->lastsp[m];

@@ -172,19 +172,46 @@ static int read_launch(struct weft_trace *t, uint32_t i, uint64_t lo, uint64_t l
 		return wt_corrupt(err, t->path, lo, "malformed launch record %u", i);
 	P->nctas = (uint32_t)nctas;
 	P->threads_per_cta = (uint32_t)tpc;
-	char why[512] = "";
-	struct weft_program *prog;
-	rc = wt_program_read(&r, &prog, why, sizeof(why));
-	if (rc == WEFT_ERR_NOMEM)
-		return weft_error_set(err, rc, "out of memory reading trace %s", t->path);
-	if (rc || r.p != r.end) {
-		if (!rc)
-			weft_program_free(prog);
-		return wt_corrupt(err, t->path, lo, "launch %u: %s", i, rc ? why : "trailing bytes after the program");
+	uint32_t ref = wt_rd_u32(&r);
+	if (r.bad || (ref != WT_NO_REF && ref >= i))
+		return wt_corrupt(err, t->path, lo, "malformed launch record %u (program reference)", i);
+	if (ref != WT_NO_REF) {
+		if (r.p != r.end)
+			return wt_corrupt(err, t->path, lo, "launch %u: trailing bytes", i);
+		L->prog = t->launches[ref].prog;
+		L->shared_prog = 1;
+	} else {
+		uint32_t rawlen = wt_rd_u32(&r);
+		/* programs compress far less than 1024-fold; the bound keeps a
+		 * corrupt length from asking for a huge allocation */
+		if (r.bad || rawlen > (uint64_t)(r.end - r.p) * 1024 + 4096)
+			return wt_corrupt(err, t->path, lo, "malformed launch record %u (program length)", i);
+		struct wt_buf pb = { 0 };
+		if (wt_buf_reserve(&pb, (size_t)rawlen + 1))
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+		size_t z = ZSTD_decompressDCtx(t->dctx, pb.p, rawlen, r.p, (size_t)(r.end - r.p));
+		if (ZSTD_isError(z) || z != rawlen) {
+			wt_buf_free(&pb);
+			return wt_corrupt(err, t->path, lo, "launch %u: the static program does not decompress", i);
+		}
+		struct wt_rd pr = { pb.p, pb.p + rawlen, 0 };
+		char why[512] = "";
+		struct weft_program *prog;
+		rc = wt_program_read(&pr, &prog, why, sizeof(why));
+		int trailing = !rc && pr.p != pr.end;
+		wt_buf_free(&pb);
+		if (rc == WEFT_ERR_NOMEM)
+			return weft_error_set(err, rc, "out of memory reading trace %s", t->path);
+		if (rc || trailing) {
+			if (!rc)
+				weft_program_free(prog);
+			return wt_corrupt(err, t->path, lo, "launch %u: %s", i,
+					  rc ? why : "trailing bytes after the program");
+		}
+		L->prog = prog;
 	}
-	L->prog = prog;
-	P->program = prog;
-	if (wt_tab_build(&L->tab, prog))
+	P->program = L->prog;
+	if (wt_tab_build(&L->tab, L->prog))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 	rc = wt_read_record(t->fd, t->path, t->fsize, le, WT_TAG_LEND, b, err);
 	if (rc)
@@ -370,7 +397,8 @@ void weft_trace_close(struct weft_trace *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	for (uint32_t i = 0; i < t->nlaunches; i++) {
-		weft_program_free(t->launches[i].prog);
+		if (!t->launches[i].shared_prog)
+			weft_program_free(t->launches[i].prog);
 		wt_tab_free(&t->launches[i].tab);
 	}
 	free(t->launches);
@@ -481,6 +509,9 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 		free(q->guards);
 		free(q->addrs);
 		free(q->spaces);
+		free(q->ms);
+		free(q->seq);
+		free(q->dm);
 		free(q->threads);
 		free(q->offs);
 		wt_pred_free(&q->pred);
@@ -501,7 +532,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			goto nomem;
 		c->priv = q;
 	}
-	if (!q->pred.f || q->pred.nm != T->nm) {
+	if (!q->pred.last || q->pred.nm != T->nm) {
 		wt_pred_free(&q->pred);
 		if (wt_pred_init(&q->pred, T->nm))
 			goto nomem;
@@ -528,8 +559,19 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	    ensure((void **)&q->offs, &q->capo, (size_t)nth * 3 + 3, sizeof(size_t)))
 		goto nomem;
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
-	wt_pred_cta(&q->pred);
+	struct wt_pred *P = &q->pred;
+	wt_pred_cta(P);
+	uint32_t nm = T->nm;
+	if (ensure((void **)&q->seq, &q->capseq, (size_t)nm * 3 + 1, sizeof(uint32_t)) ||
+	    ensure((void **)&q->dm, &q->capdm, (size_t)nm + 1, sizeof(uint64_t)))
+		goto nomem;
+	int seq_valid = 0; /* q->seq describes the previous thread's accesses */
+	size_t pnb = 0, png = 0; /* previous thread's path and guard counts */
 	const char *what = NULL;
+	/* runs of zero address residuals / right space predictions */
+	uint64_t zrun = wt_rd_varint(&ra), srun = wt_rd_varint(&rs);
+	const uint8_t *nsucc = T->nsucc;
+	const uint32_t(*succ)[2] = T->succ;
 	for (uint32_t th = 0; th < nth; th++) {
 		q->offs[3 * th] = nb_all;
 		q->offs[3 * th + 1] = ng_all;
@@ -545,41 +587,34 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			goto nomem;
 		uint32_t *bl = q->blocks + nb_all;
 		uint32_t cur = 0;
-		size_t ng = 0;
+		size_t ng = 0, nev = 0;
+		const uint8_t *pp = rp.p, *pe = rp.end;
 		for (uint64_t i = 0; i < nb; i++) {
 			if (i > 0) {
-				uint8_t ns = T->nsucc[cur];
-				if (ns == 2) {
-					uint8_t code = wt_rd_u8(&rp);
-					if (code == WT_PATH_SUCC0)
-						cur = T->succ[cur][0];
-					else if (code == WT_PATH_SUCC1)
-						cur = T->succ[cur][1];
-					else if (code == WT_PATH_ESCAPE) {
-						uint64_t x = wt_rd_varint(&rp);
-						if (x >= T->nblocks) {
-							what = "path escape block";
-							goto bad;
-						}
-						cur = (uint32_t)x;
-					} else {
-						what = "path code";
+				uint8_t ns = nsucc[cur];
+				if (ns == 1) {
+					cur = succ[cur][0];
+				} else if (ns == 2 && pp < pe && *pp <= WT_PATH_SUCC1) {
+					cur = succ[cur][*pp++];
+				} else if (ns == 2 && pp < pe && *pp == WT_PATH_ESCAPE) {
+					rp.p = pp + 1;
+					uint64_t x = wt_rd_varint(&rp);
+					pp = rp.p;
+					if (rp.bad || x >= T->nblocks) {
+						what = "path escape block";
 						goto bad;
 					}
-				} else if (ns == 1) {
-					cur = T->succ[cur][0];
+					cur = (uint32_t)x;
 				} else {
-					what = "path (continues after an exit)";
+					what = ns == 2 ? "path code" : "path (continues after an exit)";
 					goto bad;
 				}
 			}
 			bl[i] = cur;
 			ng += T->nguard[cur];
+			nev += T->ev_start[cur + 1] - T->ev_start[cur];
 		}
-		if (rp.bad) {
-			what = "path stream";
-			goto bad;
-		}
+		rp.p = pp;
 		nb_all += nb;
 		/* guards: packed bits -> one byte each */
 		size_t gbytes = (ng + 7) / 8;
@@ -598,43 +633,154 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		}
 		rg.p += gbytes;
 		ng_all += ng;
-		/* addresses: walk the path's memory and guarded instructions */
+		int same = th > 0 && nb == pnb && ng == png && P->pn > 0 &&
+			   memcmp(bl, q->blocks + q->offs[3 * (th - 1)], (size_t)nb * sizeof(uint32_t)) == 0 &&
+			   memcmp(gd, q->guards + q->offs[3 * (th - 1) + 1], ng) == 0;
+		pnb = nb;
+		png = ng;
+		/* addresses: at most one per stored event on the path */
+		if (na_all + nev + 1 > q->capa) {
+			size_t ca = q->capa, cm = q->capa;
+			if (ensure((void **)&q->addrs, &ca, na_all + nev + 1, sizeof(uint64_t)) ||
+			    ensure((void **)&q->ms, &cm, na_all + nev + 1, sizeof(uint32_t)) ||
+			    ensure((void **)&q->spaces, &q->capa, na_all + nev + 1, 1))
+				goto nomem;
+		}
+		if (th > 0) /* the arrays may have moved: the previous thread's part again */
+			wt_pred_thread_end(P, q->addrs + q->offs[3 * (th - 1) + 2], q->ms + q->offs[3 * (th - 1) + 2],
+					   P->pn);
+		uint64_t *A = q->addrs + na_all;
+		uint32_t *M = q->ms + na_all;
+		uint8_t *S = q->spaces + na_all;
+		uint32_t n = 0;
+		if (same) {
+			/* Same path and guards as the previous thread, so the same
+			 * memory instructions in the same order: every access lines
+			 * up, and the predictor reduces to "the previous thread's
+			 * address plus m's current offset from it" (D[m], starting
+			 * at m's tid stride). Same results as the general loop
+			 * below, without its bookkeeping per access. */
+			const uint64_t *PA = P->pa;
+			const uint32_t *PM = P->pm;
+			uint32_t pn = P->pn;
+			uint32_t *first = q->seq, *l1 = q->seq + nm, *l2 = q->seq + 2 * nm;
+			uint64_t *D = q->dm;
+			const uint8_t *mspace = T->mspace;
+			uint8_t *lastsp = P->lastsp;
+			if (!seq_valid) {
+				memset(q->seq, 0xff, (size_t)nm * 3 * sizeof(uint32_t));
+				for (uint32_t i = 0; i < pn; i++) {
+					uint32_t m = PM[i];
+					if (first[m] == WT_NONE)
+						first[m] = i;
+					l2[m] = l1[m];
+					l1[m] = i;
+				}
+				seq_valid = 1;
+			}
+			memcpy(D, P->d0, (size_t)nm * sizeof(uint64_t));
+			for (uint32_t i = 0; i < pn; i++) {
+				uint32_t m = PM[i];
+				uint64_t a = PA[i] + D[m];
+				if (zrun) {
+					zrun--;
+				} else {
+					uint64_t res = wt_rd_varint(&ra);
+					zrun = wt_rd_varint(&ra);
+					if (ra.bad || res == 0) {
+						what = "address stream";
+						goto bad;
+					}
+					a += (uint64_t)wt_unzigzag(res);
+					D[m] = a - PA[i];
+				}
+				uint8_t sp;
+				if (srun) {
+					srun--;
+					sp = mspace[m] ? mspace[m] : lastsp[m];
+				} else {
+					sp = wt_rd_u8(&rs);
+					srun = wt_rd_varint(&rs);
+					if (rs.bad || sp >= WEFT_SPACE_COUNT) {
+						what = "space stream";
+						goto bad;
+					}
+					lastsp[m] = sp;
+				}
+				A[i] = a;
+				M[i] = m;
+				S[i] = sp;
+			}
+			for (uint32_t m = 0; m < nm; m++) {
+				if (first[m] == WT_NONE)
+					continue;
+				uint64_t af = A[first[m]];
+				P->d0[m] = P->has_f[m] ? af - P->f[m] : 0;
+				P->f[m] = af;
+				P->has_f[m] = 1;
+				if (l2[m] != WT_NONE)
+					P->ls[m] = A[l1[m]] - A[l2[m]];
+			}
+			wt_pred_thread_end(P, A, M, pn);
+			na_all += pn;
+			continue;
+		}
+		seq_valid = 0;
 		size_t gi = 0;
+		/* a local copy: stores through A/M/S cannot alias it, so the
+		 * compiler keeps its pointers in registers */
+		struct wt_pred Pl = *P;
+		wt_pred_thread(&Pl);
+		const struct wt_ev *evs = T->ev;
+		const uint32_t *evst = T->ev_start;
 		for (uint64_t i = 0; i < nb; i++) {
 			uint32_t b = bl[i];
-			for (uint32_t e = T->ev_start[b]; e < T->ev_start[b + 1]; e++) {
-				const struct wt_ev *ev = &T->ev[e];
-				int exec = 1;
-				if (ev->flags & WEFT_II_GUARD)
-					exec = gd[gi++];
-				if (!(ev->flags & WEFT_II_ADDR) || !exec)
+			for (uint32_t e = evst[b], ee = evst[b + 1]; e < ee; e++) {
+				const struct wt_ev *ev = &evs[e];
+				if (ev->flags & WEFT_II_GUARD) {
+					if (!gd[gi++])
+						continue;
+				}
+				if (!(ev->flags & WEFT_II_ADDR))
 					continue;
-				if (na_all + 1 > q->capa) {
-					size_t ca = q->capa;
-					if (ensure((void **)&q->addrs, &ca, na_all + 1, sizeof(uint64_t)) ||
-					    ensure((void **)&q->spaces, &q->capa, na_all + 1, 1))
-						goto nomem;
+				uint32_t m = ev->m;
+				uint64_t a = wt_pred_addr(&Pl, A, n, m);
+				if (zrun) {
+					zrun--;
+				} else {
+					uint64_t res = wt_rd_varint(&ra);
+					zrun = wt_rd_varint(&ra);
+					if (ra.bad || res == 0) {
+						what = "address stream";
+						goto bad;
+					}
+					a += (uint64_t)wt_unzigzag(res);
 				}
-				uint64_t res = wt_rd_varint(&ra);
-				uint8_t sc = wt_rd_u8(&rs);
-				if (ra.bad || rs.bad || sc > WEFT_SPACE_COUNT) {
-					what = ra.bad ? "address stream" : "space stream";
-					goto bad;
+				uint8_t sp = wt_pred_space(&Pl, m, ev->space);
+				if (srun) {
+					srun--;
+				} else {
+					sp = wt_rd_u8(&rs);
+					srun = wt_rd_varint(&rs);
+					if (rs.bad || sp >= WEFT_SPACE_COUNT) {
+						what = "space stream";
+						goto bad;
+					}
 				}
-				uint64_t a = wt_pred_next(&q->pred, ev->m) + (uint64_t)wt_unzigzag(res);
-				uint8_t ps = wt_pred_space(&q->pred, ev->m, ev->space);
-				uint8_t sp = sc ? (uint8_t)(sc - 1) : ps;
-				q->pred.lastsp[ev->m] = sp;
-				q->addrs[na_all] = a;
-				q->spaces[na_all] = sp;
-				na_all++;
-				if (wt_pred_push(&q->pred, ev->m, a))
-					goto nomem;
+				Pl.lastsp[m] = sp;
+				wt_pred_update(&Pl, A, n, m, a);
+				A[n] = a;
+				M[n] = m;
+				S[n] = sp;
+				n++;
 			}
 		}
-		wt_pred_thread_end(&q->pred);
+		wt_pred_thread_end(&Pl, A, M, n);
+		*P = Pl;
+		na_all += n;
 	}
-	if (rp.p != rp.end || rg.p != rg.end || ra.p != ra.end || rs.p != rs.end) {
+	if (rp.p != rp.end || rg.p != rg.end || ra.p != ra.end || rs.p != rs.end || zrun || srun ||
+	    ra.bad || rs.bad) {
 		what = "stream lengths (bytes left over after the last thread)";
 		goto bad;
 	}
@@ -685,49 +831,4 @@ int weft_trace_read_cta(struct weft_trace *t, uint32_t launch, uint32_t cta, str
 		t->cached = (uint32_t)ci;
 	}
 	return wt_decode_cta(t, &t->chunks[ci], &t->raw, cta, c, err);
-}
-
-/* ---- iteration ---- */
-
-void weft_thread_iter_init(struct weft_thread_iter *it, const struct weft_program *p,
-			   const struct weft_thread_trace *t)
-{
-	it->p = p;
-	it->t = t;
-	it->bi = 0;
-	it->pc = it->end = 0;
-	it->gi = it->ai = 0;
-}
-
-int weft_thread_iter_next(struct weft_thread_iter *it, struct weft_dyn_inst *out)
-{
-	const struct weft_thread_trace *t = it->t;
-	if (it->pc == it->end) {
-		if (it->bi >= t->nblocks)
-			return 0;
-		const struct weft_block *B = &it->p->blocks[t->blocks[it->bi++]];
-		it->pc = B->first;
-		it->end = B->first + B->count;
-	}
-	uint32_t pc = it->pc++;
-	uint8_t f = it->p->info[pc].flags;
-	out->pc = pc;
-	out->exec = 1;
-	out->has_addr = 0;
-	out->space = 0;
-	out->addr = 0;
-	if (f & (WEFT_II_GUARD | WEFT_II_GCTRL | WEFT_II_ADDR)) {
-		if (f & WEFT_II_GUARD)
-			out->exec = t->guards[it->gi++];
-		else if (f & WEFT_II_GCTRL)
-			/* taken (or exited) unless the path goes on to the fall-through */
-			out->exec = it->bi < t->nblocks ? t->blocks[it->bi] != t->blocks[it->bi - 1] + 1 : 1;
-		if ((f & WEFT_II_ADDR) && out->exec) {
-			out->has_addr = 1;
-			out->addr = t->addrs[it->ai];
-			out->space = t->spaces[it->ai];
-			it->ai++;
-		}
-	}
-	return 1;
 }

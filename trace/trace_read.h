@@ -23,6 +23,7 @@ struct wt_launch {
 	struct wt_tab tab;
 	uint32_t chunk0;   /* first of its chunks in weft_trace.chunks (sorted) */
 	int nloaded;
+	int shared_prog;   /* prog belongs to an earlier launch */
 };
 
 struct weft_trace {
@@ -48,6 +49,11 @@ struct wt_ctapriv {
 	size_t capg;
 	uint64_t *addrs;
 	uint8_t *spaces;
+	uint32_t *ms;      /* memory instruction of each address (the predictor's) */
+	uint32_t *seq;     /* [3 nm] first, last and second-to-last access by m (fast path) */
+	size_t capseq;
+	uint64_t *dm;      /* [nm] address offset from the previous thread (fast path) */
+	size_t capdm;
 	size_t capa;
 	struct weft_thread_trace *threads;
 	size_t capt;

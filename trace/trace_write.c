@@ -22,18 +22,14 @@
 #include "trace.h"
 #include "trace_format.h"
 
-struct wt_acc {
-	uint64_t a;
-	uint32_t m;
-	uint8_t sp;
-};
-
 struct wt_thread {
 	uint32_t *blocks;
 	uint32_t nb, capb;
 	uint8_t *gbits;     /* guard bits, LSB first */
 	uint32_t ng, capg;  /* bits, bytes */
-	struct wt_acc *acc;
+	uint64_t *aa;       /* accesses: address, memory instruction, space */
+	uint32_t *am;
+	uint8_t *asp;
 	uint32_t na, capa;
 };
 
@@ -74,9 +70,15 @@ struct weft_trace_writer {
 	/* current chunk */
 	struct wt_buf ctatab, s[4];
 	uint32_t chunk_first, chunk_ncta;
+	uint64_t chunk_decoded; /* decoded size of the chunk's CTAs (WT_CHUNK_DECODED_TARGET) */
 	struct wt_buf raw, rec;
 	struct wt_index_ent *index;
 	uint32_t nindex, capindex;
+	/* distinct static programs written so far: launches with the same
+	 * program refer to the first one */
+	struct wt_buf *progs;
+	uint32_t *prog_launch;
+	uint32_t nprogs;
 	/* run info */
 	char workload[64], size[16];
 	int has_baseline;
@@ -258,6 +260,7 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 	for (int k = 0; k < 4; k++)
 		w->s[k].n = 0;
 	w->chunk_ncta = 0;
+	w->chunk_decoded = 0;
 	return 0;
 }
 
@@ -270,8 +273,10 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	for (int k = 0; k < 4; k++)
 		n0[k] = w->s[k].n;
 	wt_pred_cta(&w->pred);
+	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
 	for (uint32_t t = 0; t < w->tpc; t++) {
 		const struct wt_thread *th = &w->th[t];
+		w->chunk_decoded += (uint64_t)th->nb * 4 + th->ng + (uint64_t)th->na * 13 + 64;
 		wt_buf_varint(sp, th->nb);
 		if (th->nb && th->blocks[0] != 0) {
 			w->failed = 1;
@@ -299,18 +304,33 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 			}
 		}
 		wt_buf_bytes(sg, th->gbits, (th->ng + 7) / 8);
+		wt_pred_thread(&w->pred);
 		for (uint32_t i = 0; i < th->na; i++) {
-			const struct wt_acc *a = &th->acc[i];
-			uint64_t pred = wt_pred_next(&w->pred, a->m);
-			wt_buf_varint(sa, wt_zigzag((int64_t)(a->a - pred)));
-			uint8_t ps = wt_pred_space(&w->pred, a->m, T->mspace[a->m]);
-			wt_buf_u8(ss, a->sp == ps ? 0 : (uint8_t)(a->sp + 1));
-			w->pred.lastsp[a->m] = a->sp;
-			if (wt_pred_push(&w->pred, a->m, a->a))
-				return nomem(w, err);
+			uint32_t m = th->am[i];
+			uint64_t a = th->aa[i];
+			uint64_t pred = wt_pred_addr(&w->pred, th->aa, i, m);
+			if (a == pred) {
+				zrun++;
+			} else {
+				wt_buf_varint(sa, zrun);
+				wt_buf_varint(sa, wt_zigzag((int64_t)(a - pred)));
+				zrun = 0;
+			}
+			uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
+			if (th->asp[i] == ps) {
+				srun++;
+			} else {
+				wt_buf_varint(ss, srun);
+				wt_buf_u8(ss, th->asp[i]);
+				srun = 0;
+			}
+			w->pred.lastsp[m] = th->asp[i];
+			wt_pred_update(&w->pred, th->aa, i, m, a);
 		}
-		wt_pred_thread_end(&w->pred);
+		wt_pred_thread_end(&w->pred, th->aa, th->am, th->na);
 	}
+	wt_buf_varint(sa, zrun);
+	wt_buf_varint(ss, srun);
 	wt_buf_u32(&w->ctatab, w->cta);
 	for (int k = 0; k < 4; k++) {
 		uint64_t len = w->s[k].n - n0[k];
@@ -330,7 +350,7 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	size_t rawn = w->ctatab.n;
 	for (int k = 0; k < 4; k++)
 		rawn += w->s[k].n;
-	if (rawn >= WT_CHUNK_TARGET)
+	if (rawn >= WT_CHUNK_TARGET || w->chunk_decoded >= WT_CHUNK_DECODED_TARGET)
 		return flush_chunk(w, err);
 	return 0;
 }
@@ -388,6 +408,7 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	memset(w->stream_bytes, 0, sizeof(w->stream_bytes));
 	w->ctas_seen = 0;
 	w->chunk_ncta = 0;
+	w->chunk_decoded = 0;
 	struct wt_buf b = { 0 };
 	wt_buf_u32(&b, w->nlaunches - 1);
 	wt_buf_u32(&b, grid.x);
@@ -397,7 +418,49 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	wt_buf_u32(&b, block.y);
 	wt_buf_u32(&b, block.z);
 	wt_buf_u32(&b, dyn_shared);
-	if (wt_program_write(&b, w->prog) || b.oom) {
+	struct wt_buf pb = { 0 };
+	if (wt_program_write(&pb, w->prog) || pb.oom) {
+		wt_buf_free(&pb);
+		wt_buf_free(&b);
+		return nomem(w, err);
+	}
+	uint32_t ref = WT_NO_REF;
+	for (uint32_t i = 0; i < w->nprogs && ref == WT_NO_REF; i++)
+		if (w->progs[i].n == pb.n && memcmp(w->progs[i].p, pb.p, pb.n) == 0)
+			ref = w->prog_launch[i];
+	wt_buf_u32(&b, ref);
+	if (ref == WT_NO_REF) {
+		/* the program compresses well (fixed-width fields) and is written once */
+		size_t bound = ZSTD_compressBound(pb.n);
+		wt_buf_u32(&b, (uint32_t)pb.n);
+		if (!wt_buf_reserve(&b, bound)) {
+			size_t z = ZSTD_compressCCtx(w->cctx, b.p + b.n, bound, pb.p, pb.n, 19);
+			if (ZSTD_isError(z)) {
+				wt_buf_free(&pb);
+				wt_buf_free(&b);
+				w->failed = 1;
+				return weft_error_set(err, WEFT_ERR_INTERNAL, "zstd compression failed: %s",
+						      ZSTD_getErrorName(z));
+			}
+			b.n += z;
+		}
+		void *np1 = realloc(w->progs, (w->nprogs + 1) * sizeof(*w->progs));
+		if (np1)
+			w->progs = np1;
+		void *np2 = realloc(w->prog_launch, (w->nprogs + 1) * sizeof(uint32_t));
+		if (np2)
+			w->prog_launch = np2;
+		if (!np1 || !np2) {
+			wt_buf_free(&pb);
+			wt_buf_free(&b);
+			return nomem(w, err);
+		}
+		w->progs[w->nprogs] = pb;
+		w->prog_launch[w->nprogs++] = w->nlaunches - 1;
+	} else {
+		wt_buf_free(&pb);
+	}
+	if (b.oom) {
 		wt_buf_free(&b);
 		return nomem(w, err);
 	}
@@ -498,12 +561,20 @@ static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct wef
 		for (uint32_t m = ev->active; m; m &= m - 1) {
 			int l = __builtin_ctz(m);
 			struct wt_thread *th = &w->th[base + (uint32_t)l];
-			if (th->na == th->capa && grow((void **)&th->acc, &th->capa, sizeof(struct wt_acc)))
-				return nomem(w, err);
-			struct wt_acc *a = &th->acc[th->na++];
-			a->a = ev->addr[l];
-			a->m = mi;
-			a->sp = ev->space;
+			if (th->na == th->capa) {
+				uint32_t c = th->capa;
+				if (grow((void **)&th->aa, &c, sizeof(uint64_t)))
+					return nomem(w, err);
+				c = th->capa;
+				if (grow((void **)&th->am, &c, sizeof(uint32_t)))
+					return nomem(w, err);
+				if (grow((void **)&th->asp, &th->capa, 1))
+					return nomem(w, err);
+			}
+			th->aa[th->na] = ev->addr[l];
+			th->am[th->na] = mi;
+			th->asp[th->na] = ev->space;
+			th->na++;
 			w->mem_accesses++;
 		}
 	}
@@ -559,7 +630,9 @@ static void free_writer(struct weft_trace_writer *w)
 	for (uint32_t t = 0; t < w->capth; t++) {
 		free(w->th[t].blocks);
 		free(w->th[t].gbits);
-		free(w->th[t].acc);
+		free(w->th[t].aa);
+		free(w->th[t].am);
+		free(w->th[t].asp);
 	}
 	free(w->th);
 	wt_buf_free(&w->ctatab);
@@ -569,6 +642,10 @@ static void free_writer(struct weft_trace_writer *w)
 	wt_buf_free(&w->rec);
 	free(w->index);
 	free(w->launches);
+	for (uint32_t i = 0; i < w->nprogs; i++)
+		wt_buf_free(&w->progs[i]);
+	free(w->progs);
+	free(w->prog_launch);
 	free(w->path);
 	free(w->tmp);
 	free(w);

@@ -9,13 +9,16 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "cli.h"
 #include "trace.h"
 
 static const char info_usage[] =
-	"usage: weft-trace info FILE.wtr [--format text|json]\n"
+	"usage: weft-trace info FILE.wtr [--format text|json] [--decode [--threads N]]\n"
 	"\n"
 	"Prints what a trace holds: the workload and size it came from, every\n"
 	"launch (kernel, PTX hash, grid and block, CTAs, static instructions and\n"
@@ -26,6 +29,10 @@ static const char info_usage[] =
 	"\n"
 	"Options:\n"
 	"  --format F   text (default) or json (keys: docs/trace-format.md)\n"
+	"  --decode     also decode every CTA and walk every thread's dynamic\n"
+	"               instructions, and report the speed (thread instructions\n"
+	"               per second) and the process's peak memory\n"
+	"  --threads N  decoder threads for --decode (default 1; 0 = one per core)\n"
 	"  --help       show this help\n";
 
 static const char *const stream_names[4] = { "path", "guard", "address", "space" };
@@ -65,7 +72,58 @@ static void sum(struct weft_trace *t, struct totals *T)
 	}
 }
 
-static void print_json(const char *path, struct weft_trace *t)
+struct decode {
+	int done;
+	unsigned threads;
+	double seconds;
+	uint64_t insts;
+	double peak_mib;
+};
+
+struct dec_ctx {
+	const struct weft_program *p;
+	uint64_t insts;
+};
+
+static int walk_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	(void)err;
+	struct dec_ctx *d = user;
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < c->nthreads; i++) {
+		struct weft_thread_iter it;
+		struct weft_dyn_inst di;
+		weft_thread_iter_init(&it, d->p, &c->threads[i]);
+		while (weft_thread_iter_next(&it, &di))
+			n += di.exec;
+	}
+	d->insts += n;
+	return 0;
+}
+
+/* Decodes the whole trace, timing it. */
+static int run_decode(struct weft_trace *t, struct decode *D, struct weft_error *err)
+{
+	struct timespec a, b;
+	const struct weft_trace_info *I = weft_trace_info(t);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (uint32_t l = 0; l < I->nlaunches; l++) {
+		struct dec_ctx d = { weft_trace_launch(t, l)->program, 0 };
+		int rc = weft_trace_for_each_cta(t, l, NULL, D->threads, walk_cta, &d, err);
+		if (rc)
+			return rc;
+		D->insts += d.insts;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	D->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) /* Linux: ru_maxrss in KiB */
+		D->peak_mib = (double)ru.ru_maxrss / 1024.0;
+	D->done = 1;
+	return 0;
+}
+
+static void print_json(const char *path, struct weft_trace *t, const struct decode *D)
 {
 	const struct weft_trace_info *I = weft_trace_info(t);
 	struct totals T;
@@ -111,6 +169,11 @@ static void print_json(const char *path, struct weft_trace *t)
 		}
 		printf("\n    ]\n  }");
 	}
+	if (D->done)
+		printf(",\n  \"decode\": {\"threads\": %u, \"thread_insts\": %llu, \"seconds\": %.6f, "
+		       "\"thread_insts_per_second\": %.6g, \"peak_memory_mib\": %.1f}",
+		       D->threads, (unsigned long long)D->insts, D->seconds,
+		       D->seconds > 0 ? (double)D->insts / D->seconds : 0.0, D->peak_mib);
 	printf(",\n  \"launch_list\": [");
 	for (uint32_t l = 0; l < I->nlaunches; l++) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, l);
@@ -130,7 +193,7 @@ static void print_json(const char *path, struct weft_trace *t)
 	printf("\n  ]\n}\n");
 }
 
-static void print_text(const char *path, struct weft_trace *t)
+static void print_text(const char *path, struct weft_trace *t, const struct decode *D)
 {
 	const struct weft_trace_info *I = weft_trace_info(t);
 	struct totals T;
@@ -178,6 +241,12 @@ static void print_text(const char *path, struct weft_trace *t)
 		printf("%-16snot recorded (trace with `run --verify` to measure the CPU reference)\n",
 		       "host baseline");
 	}
+	if (D->done)
+		printf("%-16s%llu thread insts in %.6f s, %.3g thread insts/s (%u decoder thread%s); "
+		       "peak memory %.1f MiB\n",
+		       "decode", (unsigned long long)D->insts, D->seconds,
+		       D->seconds > 0 ? (double)D->insts / D->seconds : 0.0, D->threads,
+		       D->threads == 1 ? "" : "s", D->peak_mib);
 	for (uint32_t l = 0; l < I->nlaunches; l++) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, l);
 		const struct weft_program *p = L->program;
@@ -197,10 +266,14 @@ int weft_cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "decode", no_argument, NULL, 'd' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int json = 0, c;
+	struct decode D = { 0, 1, 0, 0, 0 };
+	int decode = 0;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -218,6 +291,19 @@ int weft_cmd_info(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'd':
+			decode = 1;
+			break;
+		case 't': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 0 || v > 1024) {
+				fprintf(stderr, "weft-trace info: bad --threads `%s` (0..1024)\n", optarg);
+				return 2;
+			}
+			D.threads = (unsigned)v;
+			break;
+		}
 		default:
 			fprintf(stderr, "weft-trace info: unknown option or missing value `%s`; see `weft-trace info --help`\n",
 				argv[optind - 1]);
@@ -235,10 +321,14 @@ int weft_cmd_info(int argc, char **argv)
 	int rc = weft_trace_open(path, &t, &err);
 	if (rc)
 		return weft_cli_error("info", &err);
+	if (decode && (rc = run_decode(t, &D, &err))) {
+		weft_trace_close(t);
+		return weft_cli_error("info", &err);
+	}
 	if (json)
-		print_json(path, t);
+		print_json(path, t, &D);
 	else
-		print_text(path, t);
+		print_text(path, t, &D);
 	weft_trace_close(t);
 	return 0;
 }
