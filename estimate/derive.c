@@ -102,7 +102,7 @@ int weft_est_find_config(const struct weft_est_report *r, const char *name)
 int weft_est_parse_override(const char *s, char *target, size_t target_len, const char **assign,
 			    struct weft_error *err)
 {
-	static const char form[] = "expected [CONFIG:]section.key=value, e.g. --set simt.num_sm=4";
+	static const char form[] = "expected [CONFIG:]section.key=value, e.g. --set core.num_sm=4";
 	target[0] = 0;
 	const char *eq = strchr(s, '=');
 	if (!eq)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh - CLI tests for bin/weft-trace (`make cli-tests`): golden output for
+# run.sh - CLI tests for bin/weft-trace and bin/weft-estimate (`make cli-tests`): golden output for
 # help and list, and every documented error with its exit code and the key
 # phrase of its message. POSIX sh and coreutils only.
 #
@@ -202,6 +202,127 @@ expect "stats: no file" 2 "missing the trace file" stats
 expect "stats: bad format" 2 "unknown format \`xml\`" stats --format xml "$tmp/vvadd.wtr"
 expect "stats: launch out of range" 2 "--launch 3 is out of range (use 0..0)" stats --launch 3 "$tmp/vvadd.wtr"
 expect "stats: help" 0 "usage: weft-trace stats" stats --help
+
+# ---- weft-estimate ---------------------------------------------------------
+# Golden reports of a small bundled trace on the Fermi and Tesla-like SMs.
+# The trace is made here, so its path, size and hash are normalised away
+# (its hash is checked separately); everything else must match byte for byte.
+E=bin/weft-estimate
+FC=configs/fermi-sm.ini
+TC=configs/tesla-sm.ini
+# est_golden NAME FILE ARGS...: normalised stdout of weft-estimate ARGS must
+# equal golden FILE and the exit status must be 0.
+est_golden() {
+	name=$1 file=$G/$2
+	shift 2
+	"$E" "$@" >"$tmp/raw" 2>"$tmp/err"
+	rc=$?
+	sed -e "s|$tmp/|TMP/|g" -e "s|$PWD/||g" \
+	    -e 's/fnv1a64-file\([: ]\)[0-9a-f]\{16\}/fnv1a64-file\1HASH/g' \
+	    -e 's/([0-9]* bytes, fnv1a64-file/(BYTES bytes, fnv1a64-file/' \
+	    -e 's/fnv1a64-file:HASH,[0-9]*,/fnv1a64-file:HASH,BYTES,/' \
+	    -e 's/"bytes": [0-9]*/"bytes": BYTES/' "$tmp/raw" >"$tmp/out"
+	if [ "${WEFT_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$file"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		bad "$name" "exit status $rc, expected 0"
+	elif [ ! -f "$file" ]; then
+		bad "$name" "no golden file $file (WEFT_UPDATE_GOLDEN=1 creates it)"
+	elif ! diff -u "$file" "$tmp/out" >"$tmp/diff"; then
+		cp "$tmp/diff" "$tmp/out"
+		: >"$tmp/err"
+		bad "$name" "output differs from $file"
+	else
+		ok "$name"
+	fi
+}
+if [ ! -x "$E" ]; then
+	: >"$tmp/out"; : >"$tmp/err"; bad "weft-estimate" "$E is missing; run make first"
+elif ! bin/weft-trace run vvadd --size small -o "$tmp/vvadd.wtr" >/dev/null 2>"$tmp/err" ||
+     ! bin/weft-trace run bfs --size small -o "$tmp/bfs.wtr" >/dev/null 2>>"$tmp/err"; then
+	: >"$tmp/out"; bad "estimate: traces" "weft-trace run -o failed"
+else
+	T_SAVED=$T
+	T=$E
+	W=$tmp/vvadd.wtr
+	golden "estimate: help" estimate-help.txt --help
+	expect "estimate: version" 0 "weft-estimate 0." --version
+	est_golden "estimate: table" estimate-vvadd.txt "$W" -c $FC -c $TC
+	est_golden "estimate: csv" estimate-vvadd.csv "$W" -c $FC -c $TC --format csv
+	est_golden "estimate: json" estimate-vvadd.json "$W" -c $FC -c $TC --format json
+
+	# the hash is FNV-1a 64 of the file: recompute it in awk-free sh with od
+	if command -v python3 >/dev/null 2>&1; then
+		want=$(python3 -c 'import sys
+h=0xcbf29ce484222325
+for b in open(sys.argv[1],"rb").read(): h=((h^b)*0x100000001b3)&0xffffffffffffffff
+print("%016x"%h)' "$W")
+		expect "estimate: trace hash is FNV-1a of the file" 0 "fnv1a64-file $want" "$W" -c $FC
+		"$E" "$W" -c $FC -c $TC --format json >"$tmp/out" 2>"$tmp/err"
+		if python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/err"; then ok "estimate: json parses"
+		else bad "estimate: json parses" "python3 -m json.tool rejects it"; fi
+		"$E" "$tmp/bfs.wtr" -c $FC -c $TC --format csv >"$tmp/out" 2>"$tmp/err"
+		if python3 -c 'import csv,sys
+rows=list(csv.reader(open(sys.argv[1])))
+n=len(rows[0]); assert all(len(r)==n for r in rows), "ragged rows"
+L=int(sys.argv[2]); assert len(rows)==1+2*(L+1), "%d rows for %d launches"%(len(rows),L)
+tot=[r for r in rows[1:] if r[11]=="total"]; assert len(tot)==2
+assert tot[0][rows[0].index("speedup")]=="1"' "$tmp/out" \
+		    "$(bin/weft-trace info "$tmp/bfs.wtr" 2>/dev/null | awk '/^launches/ { print $2 }')" 2>"$tmp/err"
+		then ok "estimate: csv rows (launches + total per config, same width)"
+		else bad "estimate: csv rows" "see the python error"; fi
+	fi
+
+	# -o: the same bytes as stdout, atomically, no temp file left
+	"$E" "$W" -c $FC -c $TC --format csv >"$tmp/stdout.csv" 2>"$tmp/err"
+	if "$E" "$W" -c $FC -c $TC --format csv -o "$tmp/est.csv" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/out" ]
+	then ok "estimate: -o exits 0, stdout empty"
+	else bad "estimate: -o" "failed or wrote to stdout"; fi
+	if cmp -s "$tmp/stdout.csv" "$tmp/est.csv"; then ok "estimate: -o writes what stdout shows"
+	else : >"$tmp/out"; bad "estimate: -o content" "$tmp/est.csv differs from stdout"; fi
+	if ls "$tmp" | grep -q '\.tmp\.'; then : >"$tmp/out"; : >"$tmp/err"; bad "estimate: no temp files left" "found $(ls "$tmp")"
+	else ok "estimate: no temp files left"; fi
+
+	# provenance and options
+	expect "estimate: baseline by name" 0 "config     tesla-sm (baseline)" "$W" -c $FC -c $TC --baseline tesla-sm
+	expect "estimate: overrides recorded" 0 "overrides core.num_sm=2" "$W" -c $FC --set core.num_sm=2
+	expect "estimate: override for one config" 0 "tesla-sm: $TC, model simt, hash" "$W" -c $FC -c $TC --set fermi-sm:core.num_sm=2
+	expect "estimate: sampling recorded" 0 "sampling   every 2" "$W" -c $FC --sample every:2
+	expect "estimate: random sampling" 0 "sampling   random" "$W" -c $FC --sample random:2:7
+	h1=$("$E" "$W" -c $FC --format csv 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
+	h2=$("$E" "$W" -c $FC --format csv --set core.num_sm=2 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
+	if [ -n "$h1" ] && [ "$h1" != "$h2" ]; then ok "estimate: overrides change the config hash"
+	else : >"$tmp/out"; : >"$tmp/err"; bad "estimate: config hash" "same hash with and without --set ($h1)"; fi
+
+	# errors: exit 2 with a message that says what and where
+	head -c 100 "$W" >"$tmp/trunc.wtr"
+	cp "$W" "$tmp/flip.wtr"
+	printf 'X' | dd of="$tmp/flip.wtr" bs=1 seek=200 conv=notrunc 2>/dev/null
+	printf '[model]\nname = simt\n[core]\nnum_smm = 2\n' >"$tmp/typo.ini"
+	expect "estimate: no arguments" 2 "which trace?"
+	expect "estimate: no config" 2 "add -c CONFIG.ini" "$W"
+	expect "estimate: missing trace" 2 "cannot open trace $tmp/none.wtr" "$tmp/none.wtr" -c $FC
+	expect "estimate: truncated trace" 2 "$tmp/trunc.wtr" "$tmp/trunc.wtr" -c $FC
+	expect "estimate: corrupt trace" 2 "offset" "$tmp/flip.wtr" -c $FC
+	expect "estimate: missing config" 2 "$tmp/none.ini" "$W" -c "$tmp/none.ini"
+	expect "estimate: unknown key in a config" 2 "typo.ini:4" "$W" -c "$tmp/typo.ini"
+	expect "estimate: unknown key names a close one" 2 "num_sm" "$W" -c "$tmp/typo.ini"
+	expect "estimate: unknown key in --set" 2 "--set core.num_smm=2: unknown key" "$W" -c $FC --set core.num_smm=2
+	expect "estimate: --set out of range" 2 "--set core.num_sm=0" "$W" -c $FC --set core.num_sm=0
+	expect "estimate: bad --set, no =" 2 "--set core.num_sm: no '='" "$W" -c $FC --set core.num_sm
+	expect "estimate: bad --set, no section" 2 "no section before the key" "$W" -c $FC --set num_sm=2
+	expect "estimate: --set for an unknown config" 2 "no config named \`gtx\`" "$W" -c $FC --set gtx:core.num_sm=2
+	expect "estimate: unknown baseline" 2 "unknown baseline \`nope\`; --baseline takes a config name" "$W" -c $FC -c $TC --baseline nope
+	expect "estimate: unknown baseline lists names" 2 "fermi-sm, tesla-sm" "$W" -c $FC -c $TC --baseline nope
+	expect "estimate: same config twice" 2 "two configs are named \`fermi-sm\`" "$W" -c $FC -c $FC
+	expect "estimate: bad format" 2 "bad --format \`xml\`" "$W" -c $FC --format xml
+	expect "estimate: bad sample" 2 "bad --sample \`every:0\`" "$W" -c $FC --sample every:0
+	expect "estimate: unknown option" 2 "unknown option \`--frob\`" "$W" -c $FC --frob
+	expect "estimate: two traces" 2 "one trace per run" "$W" "$W" -c $FC
+	expect "estimate: -o into a missing directory" 2 "$tmp/no/such/out.csv" "$W" -c $FC -o "$tmp/no/such/out.csv"
+	T=$T_SAVED
+fi
 
 echo "cli tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -203,14 +203,14 @@ static void test_parse_override(void **state)
 	char target[64];
 	const char *a = NULL;
 	struct weft_error err;
-	assert_int_equal(weft_est_parse_override("simt.num_sm=4", target, sizeof(target), &a, &err), 0);
+	assert_int_equal(weft_est_parse_override("core.num_sm=4", target, sizeof(target), &a, &err), 0);
 	assert_string_equal(target, "");
-	assert_string_equal(a, "simt.num_sm=4");
-	assert_int_equal(weft_est_parse_override("tesla-sm:simt.num_sm=4", target, sizeof(target), &a,
+	assert_string_equal(a, "core.num_sm=4");
+	assert_int_equal(weft_est_parse_override("tesla-sm:core.num_sm=4", target, sizeof(target), &a,
 						 &err),
 			 0);
 	assert_string_equal(target, "tesla-sm");
-	assert_string_equal(a, "simt.num_sm=4");
+	assert_string_equal(a, "core.num_sm=4");
 	/* a ':' in the value is part of the value */
 	assert_int_equal(weft_est_parse_override("tech.table=a:b", target, sizeof(target), &a, &err), 0);
 	assert_string_equal(target, "");
@@ -219,13 +219,13 @@ static void test_parse_override(void **state)
 	static const struct {
 		const char *s, *phrase;
 	} bad[] = {
-		{ "simt.num_sm", "no '='" },
+		{ "core.num_sm", "no '='" },
 		{ "num_sm=4", "no section" },
 		{ ".num_sm=4", "empty section" },
 		{ "simt.=4", "empty key" },
-		{ "simt.num_sm=", "empty value" },
-		{ ":simt.num_sm=4", "empty config name" },
-		{ "simt.num sm=4", "a space" },
+		{ "core.num_sm=", "empty value" },
+		{ ":core.num_sm=4", "empty config name" },
+		{ "core.num sm=4", "a space" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		weft_error_clear(&err);

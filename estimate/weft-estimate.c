@@ -1,0 +1,244 @@
+/*
+ * weft-estimate.c - the weft-estimate CLI: one trace, one or more machine
+ * configurations, a PPA report (table, CSV or JSON) with ratios against a
+ * baseline. A thin main over estimate/estimate.h and estimate/report.h;
+ * docs/estimate.md documents the report.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate/estimate.h"
+#include "estimate/report.h"
+
+static const char usage[] =
+	"usage: weft-estimate FILE.wtr -c CONFIG.ini [-c CONFIG.ini]... [options]\n"
+	"\n"
+	"Replays a trace (made by `weft-trace run WORKLOAD -o FILE.wtr`) on each\n"
+	"machine configuration and reports, per launch and in total: cycles, time,\n"
+	"thread instructions, IPC, energy by category, average power, area, the\n"
+	"model's limiter, and versus the baseline: speedup, energy efficiency\n"
+	"(instructions-per-joule ratio, total-energy ratio) and performance per area.\n"
+	"\n"
+	"options:\n"
+	"  -c, --config FILE.ini     a machine configuration (repeat for more; e.g.\n"
+	"                            configs/fermi-sm.ini, configs/tesla-sm.ini)\n"
+	"  --baseline NAME           the config ratios are taken against (its file name\n"
+	"                            without .ini); default: the first -c\n"
+	"  --set [CONFIG:]SEC.KEY=V  override a config key (repeatable); with CONFIG:\n"
+	"                            only that config, else every config\n"
+	"  --format table|csv|json   report format (default table)\n"
+	"  -o, --output FILE         write the report to FILE (atomically) instead of stdout\n"
+	"  --sample every:K|random:N:SEED\n"
+	"                            replay only some CTAs of each launch: every K-th,\n"
+	"                            or N distinct ones chosen with SEED (default: all)\n"
+	"  --version                 print the weft version\n"
+	"  -h, --help                this text\n"
+	"\n"
+	"exit status: 0 ok, 2 bad usage or input (missing or corrupt trace, unknown\n"
+	"config key, unknown baseline, bad --set), 3 internal or I/O error.\n"
+	"docs/estimate.md lists every report column with its unit.\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("weft-estimate: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nsee `weft-estimate --help`\n", stderr);
+	return 2;
+}
+
+static int fail(const struct weft_error *err)
+{
+	char buf[WEFT_ERROR_MSG_MAX + 512];
+	fprintf(stderr, "weft-estimate: %s\n", weft_error_format(err, buf, sizeof(buf)));
+	/* weft-estimate verifies nothing: a failed check is a damaged trace,
+	 * which is bad input (exit 2), not a failed verification (exit 1) */
+	if (err->code == WEFT_ERR_VERIFY) {
+		fputs("weft-estimate: the trace file is damaged; make it again with "
+		      "`weft-trace run WORKLOAD -o FILE.wtr`\n",
+		      stderr);
+		return 2;
+	}
+	return weft_err_exit_code(err->code);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (!*s || *s == '-')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* every:K | random:N:SEED | all */
+static int parse_sample(const char *s, struct weft_cta_sample *out)
+{
+	memset(out, 0, sizeof(*out));
+	uint64_t a, b;
+	if (strcmp(s, "all") == 0) {
+		out->kind = WEFT_SAMPLE_ALL;
+		return 0;
+	}
+	if (strncmp(s, "every:", 6) == 0) {
+		if (parse_u64(s + 6, &a) || a < 1 || a > UINT32_MAX)
+			return -1;
+		out->kind = a == 1 ? WEFT_SAMPLE_ALL : WEFT_SAMPLE_EVERY;
+		out->every = (uint32_t)a;
+		return 0;
+	}
+	if (strncmp(s, "random:", 7) == 0) {
+		const char *c = strchr(s + 7, ':');
+		if (!c)
+			return -1;
+		char n[32];
+		snprintf(n, sizeof(n), "%.*s", (int)(c - (s + 7)), s + 7);
+		if (parse_u64(n, &a) || a < 1 || a > UINT32_MAX || parse_u64(c + 1, &b))
+			return -1;
+		out->kind = WEFT_SAMPLE_RANDOM;
+		out->count = (uint32_t)a;
+		out->seed = b;
+		return 0;
+	}
+	return -1;
+}
+
+/* configs and sets have room for argc entries each */
+static int run(int argc, char **argv, const char **configs, const char **sets)
+{
+	const char *trace = NULL, *baseline = NULL, *outpath = NULL;
+	int fmt = WEFT_FMT_TABLE;
+	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
+	uint32_t nconfigs = 0, nsets = 0;
+	if (argc < 2)
+		return usage_error("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		/* --opt=value and --opt value */
+		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		char opt[64];
+		if (eq) {
+			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
+			val = eq + 1;
+		} else {
+			snprintf(opt, sizeof(opt), "%s", a);
+		}
+		if (strcmp(opt, "-o") == 0)
+			snprintf(opt, sizeof(opt), "--output");
+		if (strcmp(opt, "-c") == 0)
+			snprintf(opt, sizeof(opt), "--config");
+		int takes = strcmp(opt, "--config") == 0 || strcmp(opt, "--baseline") == 0 ||
+			    strcmp(opt, "--set") == 0 || strcmp(opt, "--format") == 0 ||
+			    strcmp(opt, "--output") == 0 || strcmp(opt, "--sample") == 0;
+		if (takes && !val) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a value", opt);
+			val = argv[++i];
+		} else if (!takes && eq) {
+			return usage_error("%s takes no value", opt);
+		}
+		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(opt, "--version") == 0) {
+			printf("weft-estimate %s\n", WEFT_VERSION);
+			return 0;
+		} else if (strcmp(opt, "--config") == 0) {
+			configs[nconfigs++] = val;
+		} else if (strcmp(opt, "--baseline") == 0) {
+			baseline = val;
+		} else if (strcmp(opt, "--set") == 0) {
+			char target[64];
+			const char *assign;
+			struct weft_error err;
+			if (weft_est_parse_override(val, target, sizeof(target), &assign, &err) < 0)
+				return usage_error("%s", err.message);
+			sets[nsets++] = val;
+		} else if (strcmp(opt, "--format") == 0) {
+			fmt = weft_est_format_parse(val);
+			if (fmt < 0)
+				return usage_error("bad --format `%s` (table, csv or json)", val);
+		} else if (strcmp(opt, "--output") == 0) {
+			if (!*val)
+				return usage_error("%s", "-o needs a file name");
+			outpath = val;
+		} else if (strcmp(opt, "--sample") == 0) {
+			if (parse_sample(val, &sample) < 0)
+				return usage_error("bad --sample `%s` (every:K with K >= 1, or "
+						   "random:N:SEED with N >= 1, e.g. random:64:1)",
+						   val);
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option `%s`", a);
+		} else if (trace) {
+			return usage_error("unexpected argument `%s` (one trace per run; configs go "
+					   "after -c)",
+					   a);
+		} else {
+			trace = a;
+		}
+	}
+	if (!trace)
+		return usage_error("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
+	if (nconfigs == 0)
+		return usage_error("%s", "no configuration; add -c CONFIG.ini (e.g. -c configs/fermi-sm.ini)");
+
+	struct weft_est_request req = {
+		.trace_path = trace,
+		.config_paths = configs,
+		.nconfigs = nconfigs,
+		.overrides = sets,
+		.noverrides = nsets,
+		.baseline = baseline,
+		.sample = sample,
+	};
+	struct weft_est_report rep;
+	struct weft_error err;
+	weft_error_clear(&err);
+	int rc = weft_estimate_run(&req, &rep, &err);
+	if (rc < 0)
+		return fail(&err);
+
+	struct weft_sbuf text;
+	weft_sbuf_init(&text);
+	rc = weft_est_report_format(&rep, (enum weft_est_format)fmt, &text, &err);
+	weft_est_report_free(&rep);
+	if (rc == 0) {
+		if (outpath) {
+			rc = weft_est_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
+		} else {
+			fputs(weft_sbuf_str(&text), stdout);
+			if (fflush(stdout) != 0 || ferror(stdout))
+				rc = weft_error_set(&err, WEFT_ERR_IO, "writing the report to stdout failed");
+		}
+	}
+	weft_sbuf_free(&text);
+	if (rc < 0)
+		return fail(&err);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char **configs = calloc((size_t)argc + 1, sizeof(*configs));
+	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	int rc = 3;
+	if (configs && sets)
+		rc = run(argc, argv, configs, sets);
+	else
+		fputs("weft-estimate: out of memory\n", stderr);
+	free(configs);
+	free(sets);
+	return rc;
+}

@@ -1,0 +1,311 @@
+/*
+ * test_estimate_run.c - weft_model_run (models/model.c) with a test-only
+ * model over a real trace: every launch is consumed once with the CTA
+ * sample, finish fills the result, the state is freed on success and on
+ * failure, errors name model, config and launch, and the run fills what
+ * every model would otherwise repeat (seconds, sampling, totals).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "models/model.h"
+#include "trace.h"
+#include "workload_run.h"
+
+/* ---- a model that counts what it is given -------------------------------
+ * Per launch: cycles = 100 x CTAs read; thread insts = those of the CTAs
+ * read (counted from the trace); event "test_cta" = CTAs read. Clock 1 MHz.
+ * finish leaves seconds and the totals 0 so weft_model_run must fill them. */
+
+static const struct weft_config_key fixed_keys[] = {
+	{ "fixed", "fail_launch", WEFT_CFG_INT, "-1", "", -1, 1000, NULL,
+	  "launch whose consume fails (-1: none)" },
+	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
+};
+static const struct weft_event_def fixed_events[] = {
+	{ "test_cta", WEFT_CAT_COMP, "CTA", "one CTA read" },
+};
+
+static int frees, inits;
+
+struct fixed {
+	int fail_launch;
+	uint32_t n;
+	double cycles[64];
+	uint64_t insts[64];
+	double ctas[64];
+	char kernel[64][64];
+};
+
+static int fixed_init(const struct weft_config *cfg, void **state, struct weft_error *err)
+{
+	(void)err;
+	struct fixed *f = calloc(1, sizeof(*f));
+	f->fail_launch = (int)weft_config_int(cfg, "fixed", "fail_launch");
+	*state = f;
+	inits++;
+	return 0;
+}
+
+struct count {
+	const struct weft_program *p;
+	uint64_t insts;
+	uint32_t ctas;
+};
+
+static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	(void)err;
+	struct count *k = user;
+	k->ctas++;
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		struct weft_thread_iter it;
+		struct weft_dyn_inst d;
+		weft_thread_iter_init(&it, k->p, &c->threads[t]);
+		while (weft_thread_iter_next(&it, &d))
+			k->insts += d.exec;
+	}
+	return 0;
+}
+
+static int fixed_consume(void *state, struct weft_trace *t, uint32_t launch,
+			 const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	struct fixed *f = state;
+	if ((int)launch == f->fail_launch)
+		return weft_error_set(err, WEFT_ERR_INPUT, "refusing this launch");
+	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+	struct count k = { L->program, 0, 0 };
+	int rc = weft_trace_for_each_cta(t, launch, sample, 1, on_cta, &k, err);
+	if (rc < 0)
+		return rc;
+	f->cycles[f->n] = 100.0 * k.ctas;
+	f->insts[f->n] = k.insts;
+	f->ctas[f->n] = k.ctas;
+	snprintf(f->kernel[f->n], sizeof(f->kernel[0]), "%s", L->program->kernel);
+	f->n++;
+	return 0;
+}
+
+static int fixed_finish(void *state, struct weft_model_result *r, struct weft_error *err)
+{
+	(void)err;
+	struct fixed *f = state;
+	r->clock_hz = 1e6;
+	r->nlaunches = f->n;
+	r->launches = calloc(f->n, sizeof(*r->launches));
+	r->events = calloc(1, sizeof(double));
+	for (uint32_t l = 0; l < f->n; l++) {
+		struct weft_launch_result *lr = &r->launches[l];
+		lr->launch = l;
+		snprintf(lr->kernel, sizeof(lr->kernel), "%s", f->kernel[l]);
+		lr->cycles = f->cycles[l];
+		lr->thread_insts = f->insts[l];
+		snprintf(lr->limiter, sizeof(lr->limiter), "issue");
+		lr->events = calloc(1, sizeof(double));
+		lr->events[0] = f->ctas[l];
+		r->events[0] += f->ctas[l];
+		weft_stat_add(lr->stats, &lr->nstats, "ctas_read", f->ctas[l], "CTAs");
+	}
+	struct weft_component *c = &r->components[r->ncomponents++];
+	snprintf(c->name, sizeof(c->name), "test_unit");
+	c->count = 1;
+	return 0;
+}
+
+static void fixed_free(void *state)
+{
+	free(state);
+	frees++;
+}
+
+static const struct weft_model fixed_model = {
+	.name = "fixed",
+	.description = "test-only model with fixed per-CTA costs",
+	.keys = fixed_keys,
+	.events = fixed_events,
+	.nevents = 1,
+	.init = fixed_init,
+	.consume_launch = fixed_consume,
+	.finish = fixed_finish,
+	.free = fixed_free,
+};
+
+/* ---- fixture: a small multi-launch trace ---------------------------------- */
+
+static char trace_path[64];
+static struct weft_trace_info info;
+static uint32_t launch_ctas[64];
+static uint64_t launch_insts[64];
+
+static int make_trace(void **state)
+{
+	(void)state;
+	snprintf(trace_path, sizeof(trace_path), "/tmp/weft-est-run-XXXXXX");
+	int fd = mkstemp(trace_path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	if (weft_trace_writer_open(trace_path, 1, &w, &err))
+		return -1;
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = weft_trace_writer_observer(w);
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_workload_run_opts ro = { WEFT_SIZE_SMALL, 0 };
+	struct weft_workload_result res;
+	/* bfs: one launch per level, so several launches of two kernels */
+	if (weft_workload_run(weft_workload_find("bfs"), ctx, &ro, &res, &err)) {
+		fprintf(stderr, "bfs: %s\n", err.message);
+		return -1;
+	}
+	weft_ctx_destroy(ctx);
+	if (weft_trace_writer_commit(w, &err))
+		return -1;
+	struct weft_trace *t;
+	if (weft_trace_open(trace_path, &t, &err))
+		return -1;
+	info = *weft_trace_info(t);
+	for (uint32_t l = 0; l < info.nlaunches && l < 64; l++) {
+		launch_ctas[l] = weft_trace_launch(t, l)->nctas;
+		launch_insts[l] = weft_trace_launch(t, l)->thread_insts;
+	}
+	weft_trace_close(t);
+	return info.nlaunches >= 2 && info.nlaunches <= 64 ? 0 : -1;
+}
+
+static int drop_trace(void **state)
+{
+	(void)state;
+	unlink(trace_path);
+	return 0;
+}
+
+static void load_cfg(struct weft_config *cfg, const char *text)
+{
+	struct weft_error err;
+	int rc = weft_config_load_text_schema(text, "fixed.ini", fixed_keys, NULL, 0, cfg, &err);
+	if (rc)
+		fail_msg("config: %s", err.message);
+}
+
+static void test_run_all(void **state)
+{
+	(void)state;
+	struct weft_config cfg;
+	load_cfg(&cfg, "[model]\nname = fixed\n");
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(trace_path, &t, &err), 0);
+	struct weft_model_result r;
+	inits = frees = 0;
+	assert_int_equal(weft_model_run(&fixed_model, &cfg, t, NULL, &r, &err), 0);
+	assert_int_equal(inits, 1);
+	assert_int_equal(frees, 1);          /* state freed after finish */
+	assert_ptr_equal(r.model, &fixed_model);
+	assert_int_equal(r.nlaunches, info.nlaunches);
+	double cycles = 0;
+	uint64_t insts = 0;
+	for (uint32_t l = 0; l < r.nlaunches; l++) {
+		/* every CTA read, every executed instruction counted */
+		assert_true(r.launches[l].cycles == 100.0 * launch_ctas[l]);
+		assert_true(r.launches[l].thread_insts == launch_insts[l]);
+		cycles += r.launches[l].cycles;
+		insts += r.launches[l].thread_insts;
+	}
+	/* totals and seconds filled by weft_model_run */
+	assert_true(r.cycles == cycles);
+	assert_true(r.thread_insts == insts);
+	assert_true(insts == info.thread_insts);
+	assert_true(r.seconds == cycles / 1e6);
+	char all[96];
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_ALL };
+	weft_cta_sample_describe(&s, all, sizeof(all));
+	assert_string_equal(r.sampling, all);
+	weft_model_result_free(&r);
+	assert_null(r.launches);
+	assert_int_equal(r.nlaunches, 0);
+	weft_trace_close(t);
+	weft_config_free(&cfg);
+}
+
+static void test_run_sampled(void **state)
+{
+	(void)state;
+	struct weft_config cfg;
+	load_cfg(&cfg, "[model]\nname = fixed\n");
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(trace_path, &t, &err), 0);
+	struct weft_model_result r;
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_EVERY, .every = 2 };
+	assert_int_equal(weft_model_run(&fixed_model, &cfg, t, &s, &r, &err), 0);
+	for (uint32_t l = 0; l < r.nlaunches; l++) {
+		/* CTAs 0, 2, 4, ...: ceil(n / 2) */
+		double want = 100.0 * ((launch_ctas[l] + 1) / 2);
+		assert_true(r.launches[l].cycles == want);
+	}
+	char desc[96];
+	weft_cta_sample_describe(&s, desc, sizeof(desc));
+	assert_string_equal(r.sampling, desc);
+	weft_model_result_free(&r);
+	weft_trace_close(t);
+	weft_config_free(&cfg);
+}
+
+static void test_run_error(void **state)
+{
+	(void)state;
+	struct weft_config cfg;
+	load_cfg(&cfg, "[model]\nname = fixed\n[fixed]\nfail_launch = 1\n");
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(trace_path, &t, &err), 0);
+	struct weft_model_result r;
+	inits = frees = 0;
+	assert_int_equal(weft_model_run(&fixed_model, &cfg, t, NULL, &r, &err), WEFT_ERR_INPUT);
+	assert_int_equal(frees, 1);          /* state freed on failure too */
+	assert_non_null(strstr(err.message, "model fixed, config fixed.ini, launch 1: refusing this launch"));
+	assert_null(r.launches);
+	weft_trace_close(t);
+	weft_config_free(&cfg);
+}
+
+static void test_stat_add(void **state)
+{
+	(void)state;
+	struct weft_stat s[WEFT_MAX_STATS];
+	uint32_t n = 0;
+	weft_stat_add(s, &n, "occupancy_warps", 48, "warps");
+	assert_int_equal(n, 1);
+	assert_string_equal(s[0].key, "occupancy_warps");
+	assert_string_equal(s[0].unit, "warps");
+	assert_true(s[0].value == 48);
+	for (int i = 0; i < 2 * WEFT_MAX_STATS; i++)
+		weft_stat_add(s, &n, "x", i, NULL);
+	assert_int_equal(n, WEFT_MAX_STATS);  /* keeps the first ones */
+	assert_string_equal(s[1].key, "x");
+	assert_true(s[1].value == 0);
+	assert_string_equal(s[1].unit, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_all),
+		cmocka_unit_test(test_run_sampled),
+		cmocka_unit_test(test_run_error),
+		cmocka_unit_test(test_stat_add),
+	};
+	return cmocka_run_group_tests(tests, make_trace, drop_trace);
+}
