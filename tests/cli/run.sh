@@ -324,5 +324,70 @@ assert tot[0][rows[0].index("speedup")]=="1"' "$tmp/out" \
 	T=$T_SAVED
 fi
 
+# ---- weft-energy and weft-area -------------------------------------------
+# Tables, scaling and area breakdowns (docs/energy.md, docs/area.md): key
+# figures, every output format, and the errors with their exit codes.
+if [ ! -x bin/weft-energy ] || [ ! -x bin/weft-area ]; then
+	: >"$tmp/out"; : >"$tmp/err"; bad "weft-energy/weft-area" "bin/weft-energy or bin/weft-area is missing; run make first"
+else
+	T_SAVED=$T
+	T=bin/weft-energy
+	expect "energy: help" 0 "usage: weft-energy show" --help
+	expect "energy: show names the rule" 0 "at 40 nm, rule stillmaker" show
+	expect "energy: show cites sources" 0 "Horowitz ISSCC 2014: 32-bit FP mult 3.7 pJ" show
+	expect "energy: show at the table node is unscaled" 0 "fp32_mul                 comp            3.7        45" show --node 45
+	expect "energy: aladdin basis" 0 "Aladdin common/power_func.h: fp32 mul 35.32 pJ" show --basis aladdin40 --node 40
+	expect "energy: show csv" 0 "fp32_mul,comp,3.7,45,45,3.7,no,stillmaker," show --node 45 --format csv
+	expect "energy: show json" 0 '"event": "dram_access", "category": "dram", "energy_pj": 3584' show --format json
+	expect "energy: scale stillmaker 65->45 area" 0 "area x0.66" scale --from 65 --to 45
+	expect "energy: scale interpolates 40 nm and says so" 0 "40 nm interpolated log-log between 45 and 32 nm" scale --from 65 --to 40
+	expect "energy: scale classic" 0 "energy x0.125   area x0.25" scale --from 65 --to 32.5 --rule classic
+	expect "energy: scale reports the other rule" 0 "(the classic rule gives" scale --from 65 --to 40
+	expect "energy: scale json" 0 '"area_factor": 0.31' scale --from 65 --to 32 --format json
+	expect "energy: scale needs --to" 2 "scale needs --from N and --to M" scale --from 65
+	expect "energy: unknown command" 2 "unknown command 'shwo'" shwo
+	expect "energy: bad rule" 2 "--rule dennard: expected classic or stillmaker" show --rule dennard
+	expect "energy: node out of the rule's range" 2 "covers 7..180 nm" scale --from 65 --to 3
+	expect "energy: missing table" 2 "cannot open the table" show --table "$tmp/none.csv"
+	printf 'event,node_nm,energy_pj,unit,source\nx,45,1,op,\n' >"$tmp/nosrc.csv"
+	expect "energy: a row without a source" 2 "nosrc.csv:2: the source column is empty" show --table "$tmp/nosrc.csv"
+	if command -v python3 >/dev/null 2>&1; then
+		bin/weft-energy show --format json >"$tmp/out" 2>"$tmp/err"
+		if python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/err"; then ok "energy: json parses"
+		else bad "energy: json parses" "python3 -m json.tool rejects it"; fi
+	fi
+
+	T=bin/weft-area
+	expect "area: help" 0 "usage: weft-area CONFIG.ini" --help
+	expect "area: tesla-sm total" 0 "total                                                 1.58813" configs/tesla-sm.ini
+	expect "area: 16 Tesla SMs are the synthesised 25.41 mm^2" 0 '"total_area_mm2": 25.41,' configs/tesla-sm.ini --set core.num_sm=16 --format json
+	expect "area: json has one entry per component" 0 '{"component": "tesla_sp_quadratic", "count": 64,' configs/tesla-sm.ini --format json
+	expect "area: gtx480" 0 "fermi_sm                       15          33.07       496.05" configs/gtx480.ini
+	expect "area: --node scales and says how" 0 "* scaled: stillmaker 65->40 nm" configs/tesla-sm.ini --node 40
+	expect "area: csv total row" 0 "tesla-sm,total,,,,1.58813,65,,,stillmaker,," configs/tesla-sm.ini --format csv
+	expect "area: fit coefficients" 0 "tesla_sm_fixed (a)       = 1.50526787 mm^2/SM" fit
+	expect "area: fit reports leave-one-out" 0 "leave-one-out MAPE" fit
+	expect "area: fit json" 0 '"r2": ' fit --format json
+	printf '[model]\nname = simt\n[tech]\nnode_nm = 45\narea_tabel = x.csv\n' >"$tmp/typo.ini"
+	expect "area: unknown key names file:line and a close key" 2 "typo.ini:5: unknown key [tech] area_tabel (model simt); did you mean [tech] area_table?" "$tmp/typo.ini"
+	printf '[model]\nname = simt\n[tech]\nnode_nm = 2\n' >"$tmp/range.ini"
+	expect "area: out-of-range value" 2 "range.ini:4: [tech] node_nm: 2 is out of range [7, 180] nm" "$tmp/range.ini"
+	printf '[model]\nname = simt\n[tech]\narea_table = ./missing.csv\n' >"$tmp/miss.ini"
+	expect "area: missing table names the config line" 2 "miss.ini:4: [tech] area_table: area table: " "$tmp/miss.ini"
+	printf 'component,node_nm,area_mm2,unit,source\nfermi_sm,40,1,SM,test\n' >"$tmp/partial.csv"
+	printf '[model]\nname = simt\n[tech]\narea_table = ./partial.csv\n' >"$tmp/partial.ini"
+	expect "area: missing component row" 2 "no area for component fermi_l2_kib at 40 nm" "$tmp/partial.ini"
+	expect "area: bad --set" 2 "--set core.num_sm=0: [core] num_sm: 0 is out of range" configs/tesla-sm.ini --set core.num_sm=0
+	expect "area: missing config" 2 "cannot open the config" "$tmp/none.ini"
+	expect "area: bad format" 2 "--format xml: expected table, csv or json" configs/tesla-sm.ini --format xml
+	if command -v python3 >/dev/null 2>&1; then
+		bin/weft-area configs/gtx480.ini --format json >"$tmp/out" 2>"$tmp/err"
+		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(sum(c["area_mm2"] for c in d["components"])-d["total_area_mm2"])<1e-6' "$tmp/out" 2>"$tmp/err"
+		then ok "area: json parses and components sum to total_area_mm2"
+		else bad "area: json" "does not parse or does not sum"; fi
+	fi
+	T=$T_SAVED
+fi
+
 echo "cli tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
