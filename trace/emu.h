@@ -196,9 +196,11 @@ struct weft_emu_launch {
 	uint64_t clock;
 	uint64_t next_progress;
 	struct weft_error *err;
-	/* global allocation cache (copy of the last hit) */
-	uint64_t c_base, c_size;
-	uint8_t *c_host;
+	/* global allocation cache: the last allocation each instruction hit */
+	struct weft_emu_acache {
+		uint64_t base, size;
+		uint8_t *host;
+	} *acache; /* [prog->ninsts] */
 };
 
 /* --- emu_link.c --- */
@@ -242,13 +244,14 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 		}
 		return weft_emu_mem_slow(L, W, ei, lane, space, addr, bytes, write, rspace);
 	}
-	/* fast path: global (or generic into global) hitting the cached allocation */
+	/* fast path: global (or generic into global) hitting the allocation
+	 * this instruction hit last */
+	const struct weft_emu_acache *c = &L->acache[ei - L->prog->insts];
 	if ((space == WEFT_SPACE_GLOBAL || space == WEFT_SPACE_GENERIC ||
 	     space == WEFT_SPACE_CONST) &&
-	    addr - L->c_base <= L->c_size - bytes && L->c_size >= bytes &&
-	    !(addr & (bytes - 1))) {
+	    addr - c->base <= c->size - bytes && c->size >= bytes && !(addr & (bytes - 1))) {
 		*rspace = space == WEFT_SPACE_CONST ? WEFT_SPACE_CONST : WEFT_SPACE_GLOBAL;
-		return L->c_host + (addr - L->c_base);
+		return c->host + (addr - c->base);
 	}
 	return weft_emu_mem_slow(L, W, ei, lane, space, addr, bytes, write, rspace);
 }
@@ -315,5 +318,15 @@ static inline int64_t weft_emu_sext(uint64_t v, unsigned bits)
 	} while (0)
 
 #define WEFT_SLOT(W, s) ((W)->r + (size_t)(s) * 32)
+
+/* Population count without a libgcc call (the build targets baseline
+ * x86-64, which has no popcnt instruction). */
+static inline uint32_t weft_emu_popc32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0fu;
+	return (x * 0x01010101u) >> 24;
+}
 
 #endif

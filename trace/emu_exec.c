@@ -138,7 +138,7 @@ static int do_exit(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t 
 	W->exited |= lanes;
 	for (uint32_t i = 0; i < W->sp; i++)
 		W->stk[i].mask &= ~lanes;
-	L->live_threads -= (uint32_t)__builtin_popcount(lanes);
+	L->live_threads -= (uint32_t)weft_emu_popc32(lanes);
 	bars_check_all(L);
 	return 0;
 }
@@ -168,14 +168,14 @@ static int do_bar(struct weft_emu_launch *L, struct weft_emu_warp *W, const stru
 		B->mode = (uint8_t)mode;
 		B->red_and = 1;
 	}
-	B->arrived += (uint32_t)__builtin_popcount(g);
+	B->arrived += (uint32_t)weft_emu_popc32(g);
 	if (red) {
 		const uint64_t *P = WEFT_SLOT(W, ei->s[ei->ns - 1]);
 		uint32_t pm = 0;
 		WEFT_LANES(g, l, pm |= (uint32_t)(P[l] & 1) << l);
 		if ((ei->sneg >> (ei->ns - 1)) & 1)
 			pm = ~pm & g;
-		B->red_popc += (uint32_t)__builtin_popcount(pm);
+		B->red_popc += (uint32_t)weft_emu_popc32(pm);
 		if (pm != g)
 			B->red_and = 0;
 		if (pm)
@@ -230,7 +230,7 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 		}
 		quantum--;
 		wi++;
-		ti += (uint32_t)__builtin_popcount(g);
+		ti += (uint32_t)weft_emu_popc32(g);
 		L->clock++;
 		W->insts++;
 		if (limit && ti > limit) {
@@ -400,15 +400,13 @@ int weft_emu_run(struct weft_emu_launch *L)
 	L->shared_bytes = P->shared_dyn_offset + L->dyn_shared;
 	L->local_bytes = P->local_bytes;
 	L->next_progress = ctx->stats.warp_insts + PROGRESS_EVERY;
-	L->c_base = 0;
-	L->c_size = 0;
-	L->c_host = NULL;
+	L->acache = calloc(P->ninsts, sizeof(*L->acache));
 	size_t per_warp = (size_t)P->nslots * 32;
 	L->warps = calloc(L->nwarps, sizeof(*L->warps));
 	uint64_t *regs = calloc((size_t)L->nwarps * per_warp, sizeof(uint64_t));
 	L->shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1);
 	L->local = calloc((size_t)L->nthreads * (L->local_bytes ? L->local_bytes : 1), 1);
-	if (!L->warps || !regs || !L->shared || !L->local) {
+	if (!L->warps || !regs || !L->shared || !L->local || !L->acache) {
 		rc = weft_error_set(L->err, WEFT_ERR_NOMEM,
 				    "out of memory setting up kernel %s (%u threads per CTA, %u bytes of shared memory)",
 				    L->kname, L->nthreads, L->shared_bytes);
@@ -474,6 +472,8 @@ out:
 		for (uint32_t w = 0; w < L->nwarps; w++)
 			free(L->warps[w].stk);
 	free(L->warps);
+	free(L->acache);
+	L->acache = NULL;
 	free(regs);
 	free(L->shared);
 	free(L->local);

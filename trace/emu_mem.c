@@ -211,9 +211,12 @@ uint8_t *weft_emu_mem_slow(struct weft_emu_launch *L, struct weft_emu_warp *W,
 		int i = weft_emu_alloc_find(L->ctx, a, bytes);
 		if (i >= 0) {
 			const struct weft_emu_alloc *al = &L->ctx->allocs[i];
-			L->c_base = al->base;
-			L->c_size = al->size;
-			L->c_host = al->host;
+			if (ei) {
+				struct weft_emu_acache *c = &L->acache[ei - L->prog->insts];
+				c->base = al->base;
+				c->size = al->size;
+				c->host = al->host;
+			}
 			return al->host + (a - al->base);
 		}
 		char near[400];

@@ -65,6 +65,26 @@ static int h_ld(ARGS)
 	unsigned ebits = eb * 8;
 	uint64_t dm = weft_emu_wmask(ei->dbits);
 	uint8_t rs = ei->space;
+	if (!B && ei->space != WEFT_SPACE_LOCAL && ei->space != WEFT_SPACE_GENERIC) {
+		/* one address for every lane (kernel parameters, [symbol]) */
+		uint64_t a = (uint64_t)off, v[4];
+		const uint8_t *p = weft_emu_mem(L, W, ei, __builtin_ctz(mask), ei->space, a, total, 0, &rs);
+		if (!p)
+			return WEFT_ERR_RUNTIME;
+		for (unsigned i = 0; i < nv; i++) {
+			v[i] = rd(p + i * eb, eb);
+			if (sg && ebits < 64)
+				v[i] = (uint64_t)weft_emu_sext(v[i], ebits);
+			v[i] &= dm;
+		}
+		WEFT_LANES(mask, l, W->addr[l] = a);
+		for (unsigned i = 0; i < nv; i++) {
+			uint64_t *d = WEFT_SLOT(W, ei->d[i]), x = v[i];
+			WEFT_LANES(mask, l, d[l] = x);
+		}
+		W->addr_space = rs;
+		return 0;
+	}
 	WEFT_LANES(mask, l, {
 		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
 		W->addr[l] = a;
