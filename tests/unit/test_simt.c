@@ -1,0 +1,440 @@
+/*
+ * test_simt.c - the SIMT model's mechanisms on hand-computed cases:
+ * coalescing into 128-byte segments, shared-memory bank conflicts,
+ * occupancy (each of threads, CTAs, registers and shared memory binding),
+ * rows per warp instruction (Fermi 2, Tesla-like 4), the limiter rule, and
+ * end to end through the emulator, trace and model: the cost of a
+ * divergent if/else (both paths issue), coalesced versus scattered loads,
+ * bank conflicts by stride, the Tesla-like SM's rows and its pipeline
+ * without forwarding (one warp is latency bound, two fill the pipeline).
+ */
+#include "simt_testutil.h"
+
+#include <math.h>
+
+#include "models/simt/simt.h"
+
+/* ---- coalescing ---- */
+
+static void test_coalesce(void **st)
+{
+	(void)st;
+	uint64_t a[32], segs[128];
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1000 + 4 * i;                 /* unit stride, aligned */
+	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 1);
+	assert_int_equal(segs[0], 0x1000);
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1000 + 128 * i;               /* one line per lane */
+	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 32);
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1000 + 8 * i;                 /* stride 2 words */
+	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 2);
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1004 + 4 * i;                 /* misaligned by a word */
+	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 2);
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1000 + 16 * i;                /* float4 per lane: 512 B */
+	assert_int_equal(simt_coalesce(a, ~0u, 16, 7, segs), 4);
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1000 + 4 * (i % 2);           /* two words, all lanes */
+	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 1);
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x1000 + 128 * i;
+	assert_int_equal(simt_coalesce(a, 0x5u, 4, 7, segs), 2); /* only active lanes count */
+	assert_int_equal(simt_coalesce(a, 0, 4, 7, segs), 0);
+	a[0] = 0x107e;                                   /* 4 bytes across a boundary */
+	assert_int_equal(simt_coalesce(a, 1, 4, 7, segs), 2);
+}
+
+/* ---- bank conflicts ---- */
+
+static uint32_t banks_stride(uint32_t stride_words, uint32_t banks, uint32_t bytes)
+{
+	uint64_t a[32];
+	for (int i = 0; i < 32; i++)
+		a[i] = 0x400 + 4ull * stride_words * i;
+	return simt_bank_cycles(a, 0xffffffffull, 32, bytes, banks, NULL);
+}
+
+static void test_bank_conflicts(void **st)
+{
+	(void)st;
+	assert_int_equal(banks_stride(1, 32, 4), 1);   /* conflict-free */
+	assert_int_equal(banks_stride(2, 32, 4), 2);   /* 2-way */
+	assert_int_equal(banks_stride(4, 32, 4), 4);
+	assert_int_equal(banks_stride(32, 32, 4), 32); /* every lane in bank 0 */
+	assert_int_equal(banks_stride(33, 32, 4), 1);  /* odd stride: no conflict */
+	assert_int_equal(banks_stride(0, 32, 4), 1);   /* broadcast: same word */
+	/* 8-byte accesses at unit stride touch 64 words: 2 per bank */
+	assert_int_equal(banks_stride(2, 32, 8), 2);
+	/* Tesla-like: 8 banks serve 4 groups of 8 lanes */
+	assert_int_equal(banks_stride(1, 8, 4), 4);
+	assert_int_equal(banks_stride(2, 8, 4), 8);
+	assert_int_equal(banks_stride(8, 8, 4), 32);
+	/* half the lanes broadcast one word, half hit distinct banks */
+	uint64_t a[32], words = 0;
+	for (int i = 0; i < 32; i++)
+		a[i] = i < 16 ? 0 : 4 * i;
+	assert_int_equal(simt_bank_cycles(a, 0xffffffffull, 32, 4, 32, &words), 1);
+	assert_int_equal(words, 32);
+	/* lanes 0 and 1 on the same bank, different words; others inactive */
+	a[0] = 0;
+	a[1] = 128;
+	assert_int_equal(simt_bank_cycles(a, 0x3, 32, 4, 32, NULL), 2);
+	assert_int_equal(simt_bank_cycles(a, 0, 32, 4, 32, NULL), 0);
+}
+
+/* ---- occupancy ---- */
+
+static struct simt_params fermi(void)
+{
+	struct simt_params p;
+	memset(&p, 0, sizeof(p));
+	p.warp_size = 32;
+	p.max_threads = 1536;
+	p.max_ctas = 8;
+	p.registers = 32768;
+	p.max_regs_per_thread = 63;
+	p.shmem_bytes = 49152;
+	return p;
+}
+
+static void test_occupancy(void **st)
+{
+	(void)st;
+	struct simt_params p = fermi();
+	struct simt_occupancy o;
+	struct weft_error err;
+	/* threads: 1536 / 512 = 3 (CTAs 8, regs 32768 / (10 x 512) = 6) */
+	assert_int_equal(simt_occupancy(&p, 512, 0, 10, &o, &err), 0);
+	assert_int_equal(o.ctas, 3);
+	assert_int_equal(o.warps, 48);
+	assert_int_equal(o.limit, SIMT_OCC_THREADS);
+	/* CTAs: 64-thread CTAs, threads would allow 24 */
+	assert_int_equal(simt_occupancy(&p, 64, 0, 10, &o, &err), 0);
+	assert_int_equal(o.ctas, 8);
+	assert_int_equal(o.warps, 16);
+	assert_int_equal(o.limit, SIMT_OCC_CTAS);
+	/* registers: 32768 / (32 x 256) = 4 (threads allow 6) */
+	assert_int_equal(simt_occupancy(&p, 256, 0, 32, &o, &err), 0);
+	assert_int_equal(o.ctas, 4);
+	assert_int_equal(o.limit, SIMT_OCC_REGS);
+	/* shared memory: 48 KB / 16 KB = 3 */
+	assert_int_equal(simt_occupancy(&p, 128, 16384, 10, &o, &err), 0);
+	assert_int_equal(o.ctas, 3);
+	assert_int_equal(o.limit, SIMT_OCC_SHMEM);
+	/* threads are allocated in whole warps: 33 threads take 2 warps */
+	assert_int_equal(simt_occupancy(&p, 33, 0, 1, &o, &err), 0);
+	assert_int_equal(o.warps_per_cta, 2);
+	assert_int_equal(o.by[SIMT_OCC_THREADS], 24);
+	/* registers are clamped to 63, then to what fits one CTA */
+	assert_int_equal(simt_occupancy(&p, 128, 0, 200, &o, &err), 0);
+	assert_int_equal(o.regs_per_thread, 63);
+	assert_int_equal(simt_occupancy(&p, 1024, 0, 63, &o, &err), 0);
+	assert_int_equal(o.regs_per_thread, 32);
+	assert_int_equal(o.ctas, 1);
+	/* a CTA that cannot fit at all */
+	assert_int_equal(simt_occupancy(&p, 2048, 0, 10, &o, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "max_threads"));
+	assert_int_equal(simt_occupancy(&p, 128, 65536, 10, &o, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "shmem_bytes"));
+}
+
+/* ---- rows and the limiter ---- */
+
+static void load_params(const char *path, const char *const *sets, uint32_t n, struct simt_params *p)
+{
+	struct weft_config cfg;
+	struct weft_error err;
+	st_check(weft_config_load(path, sets, n, &cfg, &err), &err, path);
+	st_check(simt_params_from_config(&cfg, p, &err), &err, path);
+	weft_config_free(&cfg);
+}
+
+static void test_rows(void **st)
+{
+	(void)st;
+	struct simt_params p;
+	load_params("configs/fermi-sm.ini", NULL, 0, &p);
+	assert_int_equal(p.lanes_per_sched, 16);
+	assert_int_equal(p.issue_cycles, 2);       /* 32 threads on 16 lanes */
+	assert_int_equal(p.sfu_cycles, 8);         /* 32 / 4 SFUs */
+	assert_int_equal(p.l1_cycles_per_tx, 1);   /* 32 banks x 4 B = 128 B */
+	load_params("configs/tesla-sm.ini", NULL, 0, &p);
+	assert_int_equal(p.issue_cycles, 4);       /* 32 threads on 8 SPs: 4 rows */
+	assert_true(p.warp_serial);
+	assert_false(p.caches);
+	const char *sets[] = { "core.sp_per_sm=16" };
+	load_params("configs/tesla-sm.ini", sets, 1, &p);
+	assert_int_equal(p.issue_cycles, 2);
+	const char *sets2[] = { "core.sp_per_sm=12" };
+	load_params("configs/tesla-sm.ini", sets2, 1, &p);
+	assert_int_equal(p.issue_cycles, 3);       /* ceil(32 / 12) */
+}
+
+static void test_limiter_rule(void **st)
+{
+	(void)st;
+	double b[SIMT_B_COUNT] = { 100, 10, 0, 20, 30, 90, 50 };
+	assert_string_equal(simt_limiter(b, 0, 1.0), "issue");
+	assert_string_equal(simt_limiter(b, 0, 0.95), "issue");      /* 95 > 90: still issue */
+	assert_string_equal(simt_limiter(b, 0, 0.5), "divergence"); /* 50 < 90 */
+	b[SIMT_B_DRAM] = 200;
+	assert_string_equal(simt_limiter(b, 1, 0.5), "dram_bw");
+	double c[SIMT_B_COUNT] = { 10, 0, 0, 0, 0, 0, 100 };
+	assert_string_equal(simt_limiter(c, 0, 1.0), "latency");
+	assert_string_equal(simt_limiter(c, 1, 1.0), "occupancy");
+	double d[SIMT_B_COUNT] = { 10, 0, 40, 0, 0, 0, 5 };
+	assert_string_equal(simt_limiter(d, 0, 0.3), "shmem_banks");
+}
+
+static void test_schema(void **st)
+{
+	(void)st;
+	const struct weft_model *m = weft_model_find("simt");
+	assert_non_null(m);
+	assert_ptr_equal(m, &weft_model_simt);
+	for (const struct weft_config_key *k = m->keys; k->section; k++) {
+		assert_non_null(k->def);
+		assert_non_null(k->doc);
+		assert_true(strlen(k->doc) > 10);
+	}
+	struct weft_config cfg;
+	struct weft_error err;
+	const char *bad[] = { "core.sp_per_sm=1" };
+	assert_int_equal(weft_config_load("configs/fermi-sm.ini", bad, 1, &cfg, &err), 0);
+	void *state = NULL;
+	assert_int_equal(m->init(&cfg, &state, &err), WEFT_ERR_INPUT); /* 1 lane, 2 schedulers */
+	assert_non_null(strstr(err.message, "schedulers"));
+	weft_config_free(&cfg);
+	const char *typo[] = { "core.sp_per_smm=8" };
+	assert_int_equal(weft_config_load("configs/fermi-sm.ini", typo, 1, &cfg, &err), WEFT_ERR_INPUT);
+	const char *range[] = { "core.warp_size=65" };
+	assert_int_equal(weft_config_load("configs/fermi-sm.ini", range, 1, &cfg, &err), WEFT_ERR_INPUT);
+	/* components without a trace */
+	assert_int_equal(weft_config_load("configs/tesla-sm.ini", NULL, 0, &cfg, &err), 0);
+	assert_int_equal(m->init(&cfg, &state, &err), 0);
+	struct weft_component comp[8];
+	uint32_t n = 0;
+	assert_int_equal(m->components(state, comp, 8, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(comp[2].name, "tesla_sp_quadratic");
+	assert_true(comp[2].count == 64);
+	m->free(state);
+	weft_config_free(&cfg);
+}
+
+/* ---- end to end ---- */
+
+#define PTX_HEAD ".version 7.0\n.target sm_75\n.address_size 64\n"
+
+/* One warp; odd lanes add four times, even lanes multiply four times (or,
+ * with UNIFORM, every lane takes the multiply path). */
+static const char *ifelse_ptx(int uniform)
+{
+	static char buf[2048];
+	snprintf(buf, sizeof(buf),
+		 PTX_HEAD
+		 ".visible .entry ifelse(.param .u64 p_out)\n{\n"
+		 "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<5>;\n"
+		 "  mov.u32 %%r1, %%tid.x;\n"
+		 "  and.b32 %%r2, %%r1, 1;\n"
+		 "  %s\n"
+		 "  @%%p1 bra EVEN;\n"
+		 "  add.s32 %%r3, %%r1, 1;\n  add.s32 %%r3, %%r3, 2;\n"
+		 "  add.s32 %%r3, %%r3, 3;\n  add.s32 %%r3, %%r3, 4;\n"
+		 "  bra DONE;\n"
+		 "EVEN:\n"
+		 "  mul.lo.s32 %%r3, %%r1, 3;\n  mul.lo.s32 %%r3, %%r3, 5;\n"
+		 "  mul.lo.s32 %%r3, %%r3, 7;\n  mul.lo.s32 %%r3, %%r3, 9;\n"
+		 "DONE:\n"
+		 "  ld.param.u64 %%rd1, [p_out];\n"
+		 "  cvta.to.global.u64 %%rd2, %%rd1;\n"
+		 "  mul.wide.u32 %%rd3, %%r1, 4;\n"
+		 "  add.s64 %%rd4, %%rd2, %%rd3;\n"
+		 "  st.global.u32 [%%rd4], %%r3;\n"
+		 "  ret;\n}\n",
+		 uniform ? "setp.lt.u32 %p1, %r1, 64;" : "setp.eq.s32 %p1, %r2, 0;");
+	return buf;
+}
+
+static void trace_ifelse(int uniform, uint32_t threads, const char *path)
+{
+	struct st_kernel k;
+	st_kernel_open(&k, ifelse_ptx(uniform), path);
+	uint64_t out = st_kernel_alloc(&k, 4 * threads);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	st_kernel_launch(&k, "ifelse", 1, threads, args, 1);
+	st_kernel_close(&k);
+}
+
+/*
+ * Blocks: entry 4 instructions (mov, and, setp, bra), odd path 5 (4 adds,
+ * bra), even path 4 (muls), join 6 (ld.param, cvta, mul.wide, add, st,
+ * ret). Divergent warp: 4 + 5 + 4 + 6 = 19 warp instructions. A thread
+ * instruction is one executed with its guard true, so odd lanes (whose
+ * guarded bra is off) run 3 + 5 + 6 = 14 and even lanes 4 + 4 + 6 = 14:
+ * 448 either way. Uniform: 4 + 4 + 6 = 14 warp instructions, 448 thread
+ * instructions. Divergence costs the 5 warp instructions of the other path.
+ */
+static void test_divergence_cost(void **st)
+{
+	(void)st;
+	struct weft_model_result r;
+	trace_ifelse(0, 32, st_path("div.wtr"));
+	st_run(st_path("div.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+	const struct weft_launch_result *l = &r.launches[0];
+	assert_int_equal(l->thread_insts, 448);
+	assert_true(st_stat(l, "warp_insts") == 19);
+	assert_true(st_event(&r, l, "simt_warp_fetch_decode") == 19);
+	assert_true(st_event(&r, l, "int_mul") == 16 * 4 + 32);  /* even path + mul.wide */
+	assert_true(st_stat(l, "bound_issue") == 19 * 2);         /* one warp, 2 cycles each */
+	assert_true(fabs(st_stat(l, "simd_efficiency") - 100.0 * 448 / (19 * 32)) < 1e-9);
+	weft_model_result_free(&r);
+
+	trace_ifelse(1, 32, st_path("uni.wtr"));
+	st_run(st_path("uni.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+	l = &r.launches[0];
+	assert_int_equal(l->thread_insts, 448);
+	assert_true(st_stat(l, "warp_insts") == 14);
+	assert_true(st_stat(l, "bound_issue") == 14 * 2);
+	assert_true(st_stat(l, "simd_efficiency") == 100);
+	weft_model_result_free(&r);
+}
+
+/* Tesla-like SM: 4 rows per warp instruction; without forwarding each
+ * instruction of a warp waits for the previous one's writeback (7 cycles:
+ * 4 rows + 4 stages - 1), so one warp is latency bound (14 x 7 = 98 cycles
+ * against 14 x 4 = 56 of issue) and two warps fill the pipeline (issue 2 x
+ * 56 = 112 > 98). */
+static void test_tesla_rows(void **st)
+{
+	(void)st;
+	struct weft_model_result r;
+	trace_ifelse(1, 32, st_path("t1.wtr"));
+	st_run(st_path("t1.wtr"), "configs/tesla-sm.ini", NULL, 0, &r);
+	const struct weft_launch_result *l = &r.launches[0];
+	assert_true(st_stat(l, "bound_issue") == 14 * 4);
+	assert_true(st_stat(l, "bound_latency") == 14 * 7);
+	assert_true(l->cycles == 98);
+	assert_string_equal(l->limiter, "latency");
+	/* the store went to the banked memory (no caches): 32 words, 4 groups */
+	assert_true(st_event(&r, l, "shmem_access") == 32);
+	assert_true(st_event(&r, l, "l1_access") == 0);
+	assert_true(st_stat(l, "bound_shmem_banks") == 4);
+	weft_model_result_free(&r);
+
+	trace_ifelse(1, 64, st_path("t2.wtr"));
+	st_run(st_path("t2.wtr"), "configs/tesla-sm.ini", NULL, 0, &r);
+	l = &r.launches[0];
+	assert_true(st_stat(l, "bound_issue") == 2 * 14 * 4);
+	assert_true(st_stat(l, "bound_latency") == 14 * 7);
+	assert_string_equal(l->limiter, "issue");
+	/* the same warps on Fermi: 2 schedulers, 2 cycles per warp instruction */
+	weft_model_result_free(&r);
+	st_run(st_path("t2.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+	assert_true(st_stat(&r.launches[0], "bound_issue") == 14 * 2);
+	weft_model_result_free(&r);
+}
+
+/* One load per lane at a stride of `stride` words. */
+static const char *strided_ptx =
+	PTX_HEAD
+	".visible .entry strided(.param .u64 p_in, .param .u32 p_stride)\n{\n"
+	"  .reg .b32 %r<6>;\n  .reg .b64 %rd<5>;\n"
+	"  mov.u32 %r1, %tid.x;\n"
+	"  ld.param.u32 %r2, [p_stride];\n"
+	"  mul.lo.s32 %r3, %r1, %r2;\n"
+	"  ld.param.u64 %rd1, [p_in];\n"
+	"  cvta.to.global.u64 %rd2, %rd1;\n"
+	"  mul.wide.u32 %rd3, %r3, 4;\n"
+	"  add.s64 %rd4, %rd2, %rd3;\n"
+	"  ld.global.u32 %r4, [%rd4];\n"
+	"  ret;\n}\n";
+
+static void test_coalescing_e2e(void **st)
+{
+	(void)st;
+	const uint32_t strides[] = { 1, 2, 32 }, tx[] = { 1, 2, 32 };
+	for (int i = 0; i < 3; i++) {
+		struct st_kernel k;
+		st_kernel_open(&k, strided_ptx, st_path("co.wtr"));
+		uint64_t in = st_kernel_alloc(&k, 32 * 32 * 4);
+		uint32_t s = strides[i];
+		struct weft_arg args[] = { WEFT_ARG(in), WEFT_ARG(s) };
+		st_kernel_launch(&k, "strided", 1, 32, args, 2);
+		st_kernel_close(&k);
+		struct weft_model_result r;
+		st_run(st_path("co.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+		const struct weft_launch_result *l = &r.launches[0];
+		assert_true(st_event(&r, l, "l1_access") == tx[i]);
+		assert_true(st_event(&r, l, "l2_access") == tx[i]);       /* cold L1: all miss */
+		assert_true(st_event(&r, l, "dram_access") == tx[i] * 4); /* 128 B lines, 32 B units */
+		assert_true(st_stat(l, "bound_l1_bw") == tx[i]);
+		/* the load's latency is a DRAM round trip */
+		assert_true(st_stat(l, "bound_latency") >= 510);
+		weft_model_result_free(&r);
+	}
+}
+
+/* One shared-memory load per lane at a stride of `stride` words. */
+static const char *shared_ptx =
+	PTX_HEAD
+	".visible .entry shstride(.param .u32 p_stride)\n{\n"
+	"  .shared .align 4 .b8 buf[8192];\n"
+	"  .reg .b32 %r<8>;\n"
+	"  mov.u32 %r1, %tid.x;\n"
+	"  ld.param.u32 %r2, [p_stride];\n"
+	"  mul.lo.s32 %r3, %r1, %r2;\n"
+	"  shl.b32 %r4, %r3, 2;\n"
+	"  mov.u32 %r5, buf;\n"
+	"  add.s32 %r6, %r5, %r4;\n"
+	"  ld.shared.u32 %r7, [%r6];\n"
+	"  ret;\n}\n";
+
+static void test_banks_e2e(void **st)
+{
+	(void)st;
+	const uint32_t strides[] = { 0, 1, 2, 32 }, cyc[] = { 1, 1, 2, 32 };
+	for (int i = 0; i < 4; i++) {
+		struct st_kernel k;
+		st_kernel_open(&k, shared_ptx, st_path("sh.wtr"));
+		uint32_t s = strides[i];
+		struct weft_arg args[] = { WEFT_ARG(s) };
+		st_kernel_launch(&k, "shstride", 1, 32, args, 1);
+		st_kernel_close(&k);
+		struct weft_model_result r;
+		st_run(st_path("sh.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+		const struct weft_launch_result *l = &r.launches[0];
+		assert_true(st_stat(l, "bound_shmem_banks") == cyc[i]);
+		assert_true(st_event(&r, l, "shmem_access") == 32);
+		assert_true(st_event(&r, l, "l1_access") == 0);
+		weft_model_result_free(&r);
+	}
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	const char *names[] = { "div.wtr", "uni.wtr", "t1.wtr", "t2.wtr", "co.wtr", "sh.wtr" };
+	st_tmp_done(names, 6);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_coalesce),
+		cmocka_unit_test(test_bank_conflicts),
+		cmocka_unit_test(test_occupancy),
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_limiter_rule),
+		cmocka_unit_test(test_schema),
+		cmocka_unit_test(test_divergence_cost),
+		cmocka_unit_test(test_tesla_rows),
+		cmocka_unit_test(test_coalescing_e2e),
+		cmocka_unit_test(test_banks_e2e),
+	};
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
