@@ -47,7 +47,7 @@ help:
 	@echo "make          build build/libweft.a and bin/weft-*"
 	@echo "make check    unit tests, CLI tests, every workload at small size with --verify"
 	@echo "make bench    emulation speed per workload (thread instructions per second)"
-	@echo "make demo     emulate and verify the bundled workloads at their default size"
+	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make install  copy bin/weft-* to \$$(PREFIX)/bin (PREFIX=/usr/local)"
 
@@ -128,12 +128,14 @@ workload-tests: all
 bench: deps all
 	@sh tests/bench.sh
 
-# One workload's full summary, then every bundled workload verified at its
-# default size.
+# The pipeline end to end: emulate one bundled workload (checked against its
+# CPU reference) into a trace, then estimate that trace on one Fermi SM and
+# on the Tesla-like SM side by side (docs/estimate.md).
 demo: deps all
-	bin/weft-trace run bfs --size default --verify
+	@mkdir -p $(BUILD)/demo
+	bin/weft-trace run sgemm --size default --verify -o $(BUILD)/demo/sgemm.wtr
 	@echo
-	@sh tests/workloads.sh default
+	bin/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini
 
 ptx:
 	@if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then \
