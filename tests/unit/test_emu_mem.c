@@ -748,6 +748,33 @@ static void test_recursion_rejected(void **state)
 	weft_ctx_destroy(ctx);
 }
 
+
+/* With -lineinfo the fault names the CUDA source line too. */
+static const char *loc_ptx = HEAD
+	".file 1 \"/src/oob.cu\"\n"
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+	".loc 1 2 0\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	".loc 1 7 5\n"
+	"st.global.u32 [%rd1+4096], %r1;\n"
+	"ret;\n}\n";
+
+static void test_fault_source_line(void **state)
+{
+	(void)state;
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(loc_ptx, &mod, NULL);
+	assert_non_null(ctx);
+	uint64_t out;
+	assert_int_equal(weft_malloc(ctx, 16, &out, &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	int rc = weft_launch(ctx, mod, "k", weft_dim3(1, 1, 1), weft_dim3(1, 1, 1), 0, args, 1, &op_err);
+	assert_int_equal(rc, WEFT_ERR_RUNTIME);
+	assert_non_null(strstr(op_err.message, "/src/oob.cu:7"));
+	weft_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -760,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_func_call_and_sinf),
 		cmocka_unit_test(test_recursion_rejected),
+		cmocka_unit_test(test_fault_source_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
