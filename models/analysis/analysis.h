@@ -115,6 +115,9 @@ void weft_trips_add_path(struct weft_trips *t, const uint32_t *path, uint32_t n)
 /* Brackets the threads of one CTA (for ctas / ctas_varying). */
 void weft_trips_cta_begin(struct weft_trips *t);
 void weft_trips_cta_end(struct weft_trips *t);
+/* All threads of a decoded CTA (trace.h), bracketed as one CTA. */
+struct weft_cta_trace;
+void weft_trips_add_cta(struct weft_trips *t, const struct weft_cta_trace *c);
 double weft_trip_mean(const struct weft_trip_stat *s);
 void weft_trips_free(struct weft_trips *t);
 

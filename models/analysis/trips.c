@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "models/analysis/analysis.h"
+#include "trace.h"
 
 int weft_trips_init(struct weft_trips *t, const struct weft_loops *l, struct weft_error *err)
 {
@@ -110,6 +111,14 @@ void weft_trips_cta_end(struct weft_trips *t)
 			s->ctas_varying++;
 		s->cta_entries = 0;
 	}
+}
+
+void weft_trips_add_cta(struct weft_trips *t, const struct weft_cta_trace *c)
+{
+	weft_trips_cta_begin(t);
+	for (uint32_t i = 0; i < c->nthreads; i++)
+		weft_trips_add_path(t, c->threads[i].blocks, c->threads[i].nblocks);
+	weft_trips_cta_end(t);
 }
 
 double weft_trip_mean(const struct weft_trip_stat *s)

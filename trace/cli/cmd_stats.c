@@ -132,7 +132,7 @@ static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error 
 	int rc;
 	s->ctas++;
 	s->threads += c->nthreads;
-	weft_trips_cta_begin(&s->trips);
+	weft_trips_add_cta(&s->trips, c);
 	for (uint32_t t = 0; t < c->nthreads; t++) {
 		struct weft_thread_iter it;
 		struct weft_dyn_inst di;
@@ -153,9 +153,7 @@ static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error 
 					return weft_error_set(err, rc, "out of memory for the memory footprint");
 			}
 		}
-		weft_trips_add_path(&s->trips, c->threads[t].blocks, c->threads[t].nblocks);
 	}
-	weft_trips_cta_end(&s->trips);
 	weft_footprint_cta_end(&s->fp);
 	for (unsigned w = 0; w < NWIDTHS; w++)
 		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++)
