@@ -479,7 +479,8 @@ static int h_cvt(ARGS)
 	const uint64_t *A = S(0);
 	const struct weft_inst *in = &ei->in;
 	int dt = in->type, st = in->type2;
-	if (!is_flt(dt) && !is_flt(st) && !(in->flags & WEFT_F_SAT)) {
+	if (!is_flt(dt) && !is_flt(st) && !(in->flags & WEFT_F_SAT) &&
+	    !(weft_emu_signed(dt) && weft_emu_bits(dt) < ei->dbits)) {
 		unsigned sb = weft_emu_bits(st);
 		uint64_t dm = weft_emu_wmask(weft_emu_bits(dt));
 		if (weft_emu_signed(st))
@@ -502,6 +503,12 @@ static int h_cvt(ARGS)
 		struct weft_inst t = *in;
 		t.type = WEFT_T_F16;
 		WEFT_LANES(mask, l, d[l] = (weft_emu_cvt1(&t, A[l]) << 16) | weft_emu_cvt1(&t, B[l]));
+	} else if (weft_emu_signed(dt) && weft_emu_bits(dt) < ei->dbits) {
+		/* a signed result narrower than its register is sign-extended
+		 * to the register's width (PTX's relaxed destination rule) */
+		unsigned db = weft_emu_bits(dt);
+		uint64_t rm = weft_emu_wmask(ei->dbits);
+		WEFT_LANES(mask, l, d[l] = (uint64_t)weft_emu_sext(weft_emu_cvt1(in, A[l]), db) & rm);
 	} else {
 		WEFT_LANES(mask, l, d[l] = weft_emu_cvt1(in, A[l]));
 	}

@@ -111,11 +111,16 @@ static const struct icase cases[] = {
 	/* integer cvt */
 	{ "cvt.s32.s8 %r13, %r10;" R32, 0x80, 0, 0, 0xffffff80 },
 	{ "cvt.u32.u8 %r13, %r10;" R32, 0x1ff, 0, 0, 0xff },
-	{ "cvt.sat.s8.s32 %r13, %r10; and.b32 %r13, %r13, 0xff;" R32, 300, 0, 0, 127 },
+	{ "cvt.sat.s8.s32 %r13, %r10;" R32, 300, 0, 0, 127 },
+	{ "cvt.sat.s8.s32 %r13, %r10;" R32, (uint32_t)-300, 0, 0, 0xffffff80 },
 	{ "cvt.sat.u8.s32 %r13, %r10;" R32, (uint32_t)-5, 0, 0, 0 },
 	{ "cvt.sat.u32.s64 %r13, %rd10;" R32, 0x100000000ull, 0, 0, 0xffffffff },
 	{ "cvt.sat.s32.u32 %r13, %r10;" R32, 0x80000000, 0, 0, 0x7fffffff },
 	{ "cvt.s64.s32 %rd13, %r10;", 0xffffffff, 0, 0, 0xffffffffffffffffull },
+	/* a signed result narrower than its register is sign-extended */
+	{ "cvt.s8.s32 %r13, %r10;" R32, 0x1ff80, 0, 0, 0xffffff80 },
+	{ "cvt.u8.s32 %r13, %r10;" R32, 0x1ff80, 0, 0, 0x80 },
+	{ "cvt.rzi.s16.f32 %r13, %r10;" R32, 0xc0a00000 /* -5.0 */, 0, 0, 0xfffffffb },
 	{ "cvt.u64.u32 %rd13, %r10;", 0xffffffff, 0, 0, 0xffffffffull },
 	{ "cvt.s64.s16 %rd13, %rd10;", 0x8000, 0, 0, 0xffffffffffff8000ull },
 	/* compare, select */
