@@ -2,8 +2,9 @@
  * analysis.h - static analyses of a kernel's program (program.h) that the
  * timing models share: dominators, natural loops and their nesting, trip
  * counts measured on traced thread paths, reaching definitions / def-use
- * chains, and a uniformity / affine analysis of register values and memory
- * addresses.
+ * chains, control dependence, dataflow-graph depth, a uniformity / affine
+ * analysis of register values and memory addresses, and the memory
+ * footprint of a trace (distinct lines and words per state space).
  *
  * Every analysis takes a struct weft_program whose blocks, block_of and info
  * are filled (weft_program_analyse does that) and builds its own result;
@@ -18,6 +19,9 @@
  *     weft_loops_build(p, &dom, &loops, &err);
  *     weft_uniform_build(p, &dom, &loops, &u, &err);
  *     ... u.inst[pc].cls, u.inst[pc].addr_stride[0] ...
+ *
+ * The static results depend only on the program; trip counts and
+ * footprints are fed from decoded CTAs (trace.h) by the caller.
  */
 #ifndef WEFT_ANALYSIS_H
 #define WEFT_ANALYSIS_H
