@@ -82,19 +82,46 @@ uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, u
 		banks = 1;
 	if (banks > 64)
 		banks = 64;
+	uint64_t bmask = (banks & (banks - 1)) ? 0 : banks - 1; /* power of two: mask */
 	for (uint32_t g0 = 0; g0 < width; g0 += banks) {
-		uint32_t n = 0;
-		uint32_t g1 = g0 + banks < width ? g0 + banks : width;
+		uint32_t n = 0, g1 = g0 + banks < width ? g0 + banks : width;
+		/* one pass: the distinct words of each bank, kept inline up to 4
+		 * per bank (the usual conflict degrees); beyond that, sort */
+		uint64_t seen = 0, bw[64][4];
+		uint32_t cnt[64], worst = 0;
+		int overflow = 0;
 		for (uint32_t lane = g0; lane < g1; lane++) {
 			if (!((mask >> lane) & 1))
 				continue;
-			uint64_t first = addr[lane] >> 2;
-			for (uint32_t k = 0; k < nw; k++)
-				w[n++] = first + k;
+			uint64_t x = addr[lane] >> 2;
+			for (uint32_t k = 0; k < nw; k++, x++) {
+				uint32_t b = (uint32_t)(bmask ? (x & bmask) : x % banks);
+				w[n++] = x;
+				if (!((seen >> b) & 1)) {
+					seen |= 1ull << b;
+					cnt[b] = 1;
+					bw[b][0] = x;
+					if (!worst)
+						worst = 1;
+					continue;
+				}
+				uint32_t c = cnt[b], j = 0, m = c < 4 ? c : 4;
+				while (j < m && bw[b][j] != x)
+					j++;
+				if (j < m)
+					continue; /* same word: broadcast */
+				if (c < 4)
+					bw[b][c] = x;
+				else
+					overflow = 1;
+				cnt[b] = c + 1;
+				if (c + 1 > worst)
+					worst = c + 1;
+			}
 		}
 		nwords += n;
 		if (n)
-			total += group_cost(w, n, banks);
+			total += overflow ? group_cost(w, n, banks) : worst;
 	}
 	if (words)
 		*words = nwords;
