@@ -96,6 +96,13 @@ static void c_ipj(const struct weft_est_config *c, char *b, size_t n)
 	else
 		snprintf(b, n, "-");
 }
+static void c_ppa(const struct weft_est_config *c, char *b, size_t n)
+{
+	if (isfinite(c->total.perf_per_area))
+		snprintf(b, n, "%.4g", c->total.perf_per_area);
+	else
+		snprintf(b, n, "-");
+}
 static void c_limiter(const struct weft_est_config *c, char *b, size_t n)
 {
 	snprintf(b, n, "%s", c->total.limiter[0] ? c->total.limiter : "-");
@@ -168,6 +175,7 @@ static void totals(struct weft_sbuf *out, const struct weft_est_report *r, int w
 	row(out, r, w, "average power", c_power);
 	row(out, r, w, "area", c_area);
 	row(out, r, w, "thread insts / J", c_ipj);
+	row(out, r, w, "thread insts/s/mm2", c_ppa);
 	char label[LABEL_W + 64];
 	snprintf(label, sizeof(label), "vs %s:", r->configs[r->baseline].name);
 	weft_sbuf_printf(out, "%s\n", label);

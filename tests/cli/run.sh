@@ -313,6 +313,10 @@ assert tot[0][rows[0].index("speedup")]=="1"' "$tmp/out" \
 	expect "estimate: bad --set, no =" 2 "--set core.num_sm: no '='" "$W" -c $FC --set core.num_sm
 	expect "estimate: bad --set, no section" 2 "no section before the key" "$W" -c $FC --set num_sm=2
 	expect "estimate: --set for an unknown config" 2 "no config named \`gtx\`" "$W" -c $FC --set gtx:core.num_sm=2
+	printf 'event,node_nm,energy_pj,unit,source\nint_alu,45,1,op,test\n' >"$tmp/short.csv"
+	expect "estimate: missing energy table" 2 "$tmp/none.csv" "$W" -c $FC --set tech.energy_table="$tmp/none.csv"
+	expect "estimate: energy table without an event's row" 2 "the table has no \`simt_warp_fetch_decode\` row" \
+		"$W" -c $FC --set tech.energy_table="$tmp/short.csv"
 	expect "estimate: unknown baseline" 2 "unknown baseline \`nope\`; --baseline takes a config name" "$W" -c $FC -c $TC --baseline nope
 	expect "estimate: unknown baseline lists names" 2 "fermi-sm, tesla-sm" "$W" -c $FC -c $TC --baseline nope
 	expect "estimate: same config twice" 2 "two configs are named \`fermi-sm\`" "$W" -c $FC -c $FC
