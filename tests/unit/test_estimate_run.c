@@ -3,8 +3,12 @@
  * model over a real trace: every launch is consumed once with the CTA
  * sample, finish fills the result, the state is freed on success and on
  * failure, errors name model, config and launch, and the run fills what
- * every model would otherwise repeat (seconds, sampling, totals).
+ * every model would otherwise repeat (seconds, sampling, totals). Then
+ * weft_estimate_run with the bundled configs on the same trace: the totals
+ * are the sums of the launches, static energy is static power x time, the
+ * ratios follow from the figures, and user errors fail before any replay.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "estimate/estimate.h"
 #include "models/model.h"
 #include "trace.h"
 #include "workload_run.h"
@@ -170,6 +175,7 @@ static int make_trace(void **state)
 		return -1;
 	}
 	weft_ctx_destroy(ctx);
+	weft_trace_writer_set_workload(w, "bfs", "small");
 	if (weft_trace_writer_commit(w, &err))
 		return -1;
 	struct weft_trace *t;
@@ -299,6 +305,115 @@ static void test_stat_add(void **state)
 	assert_string_equal(s[1].unit, "");
 }
 
+static int close_to(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b) + 1e-300;
+}
+
+static void run_estimate(const char *baseline, const char *const *sets, uint32_t nsets,
+			 struct weft_est_report *rep)
+{
+	static const char *const cfgs[] = { "configs/fermi-sm.ini", "configs/tesla-sm.ini" };
+	struct weft_est_request req = { .trace_path = trace_path, .config_paths = cfgs, .nconfigs = 2,
+					.overrides = sets, .noverrides = nsets, .baseline = baseline };
+	struct weft_error err;
+	int rc = weft_estimate_run(&req, rep, &err);
+	if (rc)
+		fail_msg("weft_estimate_run: %s", err.message);
+}
+
+static void test_estimate_sums(void **state)
+{
+	(void)state;
+	struct weft_est_report rep;
+	run_estimate(NULL, NULL, 0, &rep);
+	assert_int_equal(rep.nconfigs, 2);
+	assert_int_equal(rep.baseline, 0);
+	assert_int_equal(rep.nlaunches, info.nlaunches);
+	assert_string_equal(rep.workload, "bfs");
+	assert_string_equal(rep.configs[0].name, "fermi-sm");
+	assert_string_equal(rep.configs[1].name, "tesla-sm");
+	for (uint32_t i = 0; i < 2; i++) {
+		const struct weft_est_config *c = &rep.configs[i];
+		assert_int_equal(c->nlaunches, info.nlaunches);
+		double cycles = 0, e[WEFT_CAT_COUNT] = { 0 };
+		uint64_t insts = 0;
+		for (uint32_t l = 0; l < c->nlaunches; l++) {
+			const struct weft_est_figures *f = &c->launches[l];
+			cycles += f->cycles;
+			insts += f->thread_insts;
+			for (int k = 0; k < WEFT_CAT_COUNT; k++)
+				e[k] += f->energy_j[k];
+			assert_true(close_to(f->energy_j[WEFT_CAT_STATIC], c->static_w * f->seconds));
+		}
+		const struct weft_est_figures *t = &c->total;
+		assert_true(close_to(t->cycles, cycles));
+		assert_true(t->thread_insts == insts);
+		assert_true(insts == info.thread_insts);
+		double sum = 0;
+		for (int k = 0; k < WEFT_CAT_COUNT; k++) {
+			if (!close_to(t->energy_j[k], e[k]))
+				fail_msg("%s: energy %s: total %g, sum of launches %g", c->name,
+					 weft_energy_cat_name((enum weft_energy_cat)k), t->energy_j[k], e[k]);
+			sum += t->energy_j[k];
+		}
+		assert_true(close_to(t->energy_total_j, sum));
+		assert_true(t->energy_total_j > 0);
+		assert_true(close_to(t->seconds, t->cycles / c->clock_hz));
+		assert_true(close_to(t->power_w, t->energy_total_j / t->seconds));
+		assert_true(c->area_mm2 > 0);
+		assert_true(t->limiter[0] != 0);
+	}
+	const struct weft_est_figures *a = &rep.configs[0].total, *b = &rep.configs[1].total;
+	assert_true(a->speedup == 1 && a->energy_ratio == 1);
+	assert_true(close_to(b->speedup, a->seconds / b->seconds));
+	assert_true(close_to(b->energy_ratio, b->energy_total_j / a->energy_total_j));
+	assert_true(close_to(b->perf_per_area_ratio,
+			     b->speedup * rep.configs[0].area_mm2 / rep.configs[1].area_mm2));
+	weft_est_report_free(&rep);
+}
+
+static void test_estimate_baseline_and_targets(void **state)
+{
+	(void)state;
+	struct weft_est_report rep;
+	static const char *const sets[] = { "tesla-sm:core.num_sm=2" };
+	run_estimate("tesla-sm", sets, 1, &rep);
+	assert_int_equal(rep.baseline, 1);
+	assert_true(rep.configs[1].total.speedup == 1);
+	assert_string_equal(rep.configs[0].overrides, "");
+	assert_string_equal(rep.configs[1].overrides, "core.num_sm=2");
+	weft_est_report_free(&rep);
+}
+
+/* Mistakes in what the user typed are reported before the trace is read:
+ * here the trace does not even exist. */
+static void test_estimate_fails_fast(void **state)
+{
+	(void)state;
+	static const char *const cfgs[] = { "configs/fermi-sm.ini", "configs/tesla-sm.ini" };
+	static const char *const bad_set[] = { "nope:core.num_sm=2" };
+	struct weft_est_request req = { .trace_path = "/nonexistent/t.wtr", .config_paths = cfgs,
+					.nconfigs = 2, .baseline = "gtx" };
+	struct weft_est_report rep;
+	struct weft_error err;
+	assert_int_equal(weft_estimate_run(&req, &rep, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "unknown baseline `gtx`"));
+	req.baseline = NULL;
+	req.overrides = bad_set;
+	req.noverrides = 1;
+	assert_int_equal(weft_estimate_run(&req, &rep, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "no config named `nope`"));
+	req.noverrides = 0;
+	req.config_paths = (const char *const[]){ "configs/fermi-sm.ini", "other/fermi-sm.ini" };
+	assert_int_equal(weft_estimate_run(&req, &rep, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "two configs are named `fermi-sm`"));
+	req.nconfigs = 0;
+	assert_int_equal(weft_estimate_run(&req, &rep, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "-c CONFIG.ini"));
+	assert_int_equal(rep.nconfigs, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +421,9 @@ int main(void)
 		cmocka_unit_test(test_run_sampled),
 		cmocka_unit_test(test_run_error),
 		cmocka_unit_test(test_stat_add),
+		cmocka_unit_test(test_estimate_sums),
+		cmocka_unit_test(test_estimate_baseline_and_targets),
+		cmocka_unit_test(test_estimate_fails_fast),
 	};
 	return cmocka_run_group_tests(tests, make_trace, drop_trace);
 }
