@@ -216,6 +216,8 @@ int weft_program_analyse(struct weft_program *p, struct weft_error *err)
 	free(p->info);
 	free(p->block_of);
 	free(p->blocks);
+	free(p->iflags);
+	p->iflags = NULL;
 	p->info = NULL;
 	p->block_of = NULL;
 	p->blocks = NULL;
@@ -313,6 +315,11 @@ int weft_program_analyse(struct weft_program *p, struct weft_error *err)
 		goto out;
 	for (uint32_t b = 0; b < nb; b++)
 		p->blocks[b].ipdom = ipdom[b] >= nb ? WEFT_NO_BLOCK : ipdom[b];
+	p->iflags = malloc((size_t)n + 1);
+	if (!p->iflags)
+		goto nomem;
+	for (uint32_t i = 0; i < n; i++)
+		p->iflags[i] = p->info[i].flags & (WEFT_II_ADDR | WEFT_II_GUARD | WEFT_II_GCTRL);
 	if (fmt_build(p))
 		goto nomem;
 	goto out;
@@ -336,6 +343,7 @@ void weft_program_free(struct weft_program *p)
 	free(p->info);
 	free(p->block_of);
 	free(p->blocks);
+	free(p->iflags);
 	free(p->reg_type);
 	if (p->reg_names)
 		for (uint32_t r = 0; r < p->nregs; r++)

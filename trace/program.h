@@ -98,6 +98,7 @@ struct weft_program {
 	uint32_t local_bytes;      /* .local bytes per thread (depots, inlined frames) */
 	char **sym_names;          /* [nsyms] module symbol names (operands' sym indexes this), may hold NULLs */
 	uint32_t nsyms;
+	uint8_t *iflags;           /* [ninsts] info[pc].flags & (ADDR | GUARD | GCTRL): compact, for iterators */
 	void *priv;                /* internal: formatting tables built by weft_program_analyse */
 };
 

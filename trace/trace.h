@@ -137,6 +137,7 @@ struct weft_thread_iter {
 	const struct weft_program *p;
 	const struct weft_thread_trace *t;
 	uint32_t bi, pc, end, gi, ai;
+	const uint8_t *flags; /* p->iflags */
 };
 /* Inline: a model's innermost loop runs once per thread instruction. */
 static inline void weft_thread_iter_init(struct weft_thread_iter *it, const struct weft_program *p,
@@ -144,40 +145,47 @@ static inline void weft_thread_iter_init(struct weft_thread_iter *it, const stru
 {
 	it->p = p;
 	it->t = t;
+	it->flags = p->iflags;
 	it->bi = 0;
 	it->pc = it->end = 0;
 	it->gi = it->ai = 0;
 }
+/* The less common cases of weft_thread_iter_next: guards and addresses. */
+static inline void weft_thread_iter_data_(struct weft_thread_iter *it, struct weft_dyn_inst *out, uint8_t f)
+{
+	const struct weft_thread_trace *t = it->t;
+	if (f & WEFT_II_GUARD)
+		out->exec = t->guards[it->gi++];
+	else if (f & WEFT_II_GCTRL) /* taken (or exited) unless the path goes on to the fall-through */
+		out->exec = it->bi < t->nblocks ? t->blocks[it->bi] != t->blocks[it->bi - 1] + 1 : 1;
+	if ((f & WEFT_II_ADDR) && out->exec) {
+		out->has_addr = 1;
+		out->addr = t->addrs[it->ai];
+		out->space = t->spaces[it->ai];
+		it->ai++;
+	}
+}
 /* 1 and *out filled, or 0 at the end of the thread. */
 static inline int weft_thread_iter_next(struct weft_thread_iter *it, struct weft_dyn_inst *out)
 {
-	const struct weft_thread_trace *t = it->t;
-	if (it->pc == it->end) {
+	uint32_t pc = it->pc;
+	if (__builtin_expect(pc == it->end, 0)) {
+		const struct weft_thread_trace *t = it->t;
 		if (it->bi >= t->nblocks)
 			return 0;
 		const struct weft_block *B = &it->p->blocks[t->blocks[it->bi++]];
-		it->pc = B->first;
+		pc = B->first;
 		it->end = B->first + B->count;
 	}
-	uint32_t pc = it->pc++;
-	uint8_t f = it->p->info[pc].flags;
+	it->pc = pc + 1;
+	uint8_t f = it->flags[pc];
 	out->pc = pc;
 	out->exec = 1;
 	out->has_addr = 0;
 	out->space = 0;
 	out->addr = 0;
-	if (f & (WEFT_II_GUARD | WEFT_II_GCTRL | WEFT_II_ADDR)) {
-		if (f & WEFT_II_GUARD)
-			out->exec = t->guards[it->gi++];
-		else if (f & WEFT_II_GCTRL) /* taken (or exited) unless the path goes on to the fall-through */
-			out->exec = it->bi < t->nblocks ? t->blocks[it->bi] != t->blocks[it->bi - 1] + 1 : 1;
-		if ((f & WEFT_II_ADDR) && out->exec) {
-			out->has_addr = 1;
-			out->addr = t->addrs[it->ai];
-			out->space = t->spaces[it->ai];
-			it->ai++;
-		}
-	}
+	if (f)
+		weft_thread_iter_data_(it, out, f);
 	return 1;
 }
 

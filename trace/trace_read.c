@@ -562,11 +562,13 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	struct wt_pred *P = &q->pred;
 	wt_pred_cta(P);
 	uint32_t nm = T->nm;
-	if (ensure((void **)&q->seq, &q->capseq, (size_t)nm * 3 + 1, sizeof(uint32_t)) ||
+	if (ensure((void **)&q->seq, &q->capseq, (size_t)nm * 4 + 1, sizeof(uint32_t)) ||
 	    ensure((void **)&q->dm, &q->capdm, (size_t)nm + 1, sizeof(uint64_t)))
 		goto nomem;
 	int seq_valid = 0; /* q->seq describes the previous thread's accesses */
-	size_t pnb = 0, png = 0; /* previous thread's path and guard counts */
+	size_t pnb = 0, png = 0, pnev = 0; /* previous thread's blocks, guards, stored events */
+	const uint8_t *pcode = NULL;       /* previous thread's path codes */
+	size_t pcode_len = 0;
 	const char *what = NULL;
 	/* runs of zero address residuals / right space predictions */
 	uint64_t zrun = wt_rd_varint(&ra), srun = wt_rd_varint(&rs);
@@ -589,6 +591,17 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		uint32_t cur = 0;
 		size_t ng = 0, nev = 0;
 		const uint8_t *pp = rp.p, *pe = rp.end;
+		/* the same codes as the previous thread decode to the same blocks */
+		int path_same = th > 0 && nb == pnb && (size_t)(pe - pp) >= pcode_len &&
+				memcmp(pp, pcode, pcode_len) == 0;
+		if (path_same) {
+			memcpy(bl, q->blocks + q->offs[3 * (th - 1)], (size_t)nb * sizeof(uint32_t));
+			ng = png;
+			nev = pnev;
+			pp += pcode_len;
+			nb = 0; /* skip the decoding loop */
+		}
+		const uint8_t *code0 = pp;
 		for (uint64_t i = 0; i < nb; i++) {
 			if (i > 0) {
 				uint8_t ns = nsucc[cur];
@@ -614,6 +627,12 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			ng += T->nguard[cur];
 			nev += T->ev_start[cur + 1] - T->ev_start[cur];
 		}
+		if (path_same) {
+			nb = pnb;
+		} else {
+			pcode = code0;
+			pcode_len = (size_t)(pp - code0);
+		}
 		rp.p = pp;
 		nb_all += nb;
 		/* guards: packed bits -> one byte each */
@@ -633,11 +652,10 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		}
 		rg.p += gbytes;
 		ng_all += ng;
-		int same = th > 0 && nb == pnb && ng == png && P->pn > 0 &&
-			   memcmp(bl, q->blocks + q->offs[3 * (th - 1)], (size_t)nb * sizeof(uint32_t)) == 0 &&
-			   memcmp(gd, q->guards + q->offs[3 * (th - 1) + 1], ng) == 0;
+		int same = path_same && P->pn > 0 && memcmp(gd, q->guards + q->offs[3 * (th - 1) + 1], ng) == 0;
 		pnb = nb;
 		png = ng;
+		pnev = nev;
 		/* addresses: at most one per stored event on the path */
 		if (na_all + nev + 1 > q->capa) {
 			size_t ca = q->capa, cm = q->capa;
@@ -664,15 +682,19 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			const uint32_t *PM = P->pm;
 			uint32_t pn = P->pn;
 			uint32_t *first = q->seq, *l1 = q->seq + nm, *l2 = q->seq + 2 * nm;
+			uint32_t *used = q->seq + 3 * nm; /* the m that occur, q->nused of them */
 			uint64_t *D = q->dm;
 			const uint8_t *mspace = T->mspace;
 			uint8_t *lastsp = P->lastsp;
 			if (!seq_valid) {
 				memset(q->seq, 0xff, (size_t)nm * 3 * sizeof(uint32_t));
+				q->nused = 0;
 				for (uint32_t i = 0; i < pn; i++) {
 					uint32_t m = PM[i];
-					if (first[m] == WT_NONE)
+					if (first[m] == WT_NONE) {
 						first[m] = i;
+						used[q->nused++] = m;
+					}
 					l2[m] = l1[m];
 					l1[m] = i;
 				}
@@ -711,9 +733,8 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 				M[i] = m;
 				S[i] = sp;
 			}
-			for (uint32_t m = 0; m < nm; m++) {
-				if (first[m] == WT_NONE)
-					continue;
+			for (uint32_t u = 0; u < q->nused; u++) {
+				uint32_t m = used[u];
 				uint64_t af = A[first[m]];
 				P->d0[m] = P->has_f[m] ? af - P->f[m] : 0;
 				P->f[m] = af;

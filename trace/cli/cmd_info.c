@@ -31,7 +31,8 @@ static const char info_usage[] =
 	"  --format F   text (default) or json (keys: docs/trace-format.md)\n"
 	"  --decode     also decode every CTA and walk every thread's dynamic\n"
 	"               instructions, and report the speed (thread instructions\n"
-	"               per second) and the process's peak memory\n"
+	"               per second of wall and of CPU time) and the process's\n"
+	"               peak memory\n"
 	"  --threads N  decoder threads for --decode (default 1; 0 = one per core)\n"
 	"  --help       show this help\n";
 
@@ -75,7 +76,7 @@ static void sum(struct weft_trace *t, struct totals *T)
 struct decode {
 	int done;
 	unsigned threads;
-	double seconds;
+	double seconds, cpu_seconds;
 	uint64_t insts;
 	double peak_mib;
 };
@@ -104,9 +105,10 @@ static int walk_cta(void *user, const struct weft_cta_trace *c, struct weft_erro
 /* Decodes the whole trace, timing it. */
 static int run_decode(struct weft_trace *t, struct decode *D, struct weft_error *err)
 {
-	struct timespec a, b;
+	struct timespec a, b, ca, cb;
 	const struct weft_trace_info *I = weft_trace_info(t);
 	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
 	for (uint32_t l = 0; l < I->nlaunches; l++) {
 		struct dec_ctx d = { weft_trace_launch(t, l)->program, 0 };
 		int rc = weft_trace_for_each_cta(t, l, NULL, D->threads, walk_cta, &d, err);
@@ -115,7 +117,9 @@ static int run_decode(struct weft_trace *t, struct decode *D, struct weft_error 
 		D->insts += d.insts;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	D->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+	D->cpu_seconds = (double)(cb.tv_sec - ca.tv_sec) + (double)(cb.tv_nsec - ca.tv_nsec) * 1e-9;
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* Linux: ru_maxrss in KiB */
 		D->peak_mib = (double)ru.ru_maxrss / 1024.0;
@@ -171,9 +175,11 @@ static void print_json(const char *path, struct weft_trace *t, const struct deco
 	}
 	if (D->done)
 		printf(",\n  \"decode\": {\"threads\": %u, \"thread_insts\": %llu, \"seconds\": %.6f, "
-		       "\"thread_insts_per_second\": %.6g, \"peak_memory_mib\": %.1f}",
-		       D->threads, (unsigned long long)D->insts, D->seconds,
-		       D->seconds > 0 ? (double)D->insts / D->seconds : 0.0, D->peak_mib);
+		       "\"cpu_seconds\": %.6f, \"thread_insts_per_second\": %.6g, "
+		       "\"thread_insts_per_cpu_second\": %.6g, \"peak_memory_mib\": %.1f}",
+		       D->threads, (unsigned long long)D->insts, D->seconds, D->cpu_seconds,
+		       D->seconds > 0 ? (double)D->insts / D->seconds : 0.0,
+		       D->cpu_seconds > 0 ? (double)D->insts / D->cpu_seconds : 0.0, D->peak_mib);
 	printf(",\n  \"launch_list\": [");
 	for (uint32_t l = 0; l < I->nlaunches; l++) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, l);
@@ -242,10 +248,11 @@ static void print_text(const char *path, struct weft_trace *t, const struct deco
 		       "host baseline");
 	}
 	if (D->done)
-		printf("%-16s%llu thread insts in %.6f s, %.3g thread insts/s (%u decoder thread%s); "
-		       "peak memory %.1f MiB\n",
-		       "decode", (unsigned long long)D->insts, D->seconds,
-		       D->seconds > 0 ? (double)D->insts / D->seconds : 0.0, D->threads,
+		printf("%-16s%llu thread insts in %.6f s (%.6f s CPU), %.3g thread insts/s, "
+		       "%.3g per CPU second (%u decoder thread%s); peak memory %.1f MiB\n",
+		       "decode", (unsigned long long)D->insts, D->seconds, D->cpu_seconds,
+		       D->seconds > 0 ? (double)D->insts / D->seconds : 0.0,
+		       D->cpu_seconds > 0 ? (double)D->insts / D->cpu_seconds : 0.0, D->threads,
 		       D->threads == 1 ? "" : "s", D->peak_mib);
 	for (uint32_t l = 0; l < I->nlaunches; l++) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, l);
@@ -272,7 +279,7 @@ int weft_cmd_info(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int json = 0, c;
-	struct decode D = { 0, 1, 0, 0, 0 };
+	struct decode D = { 0, 1, 0, 0, 0, 0 };
 	int decode = 0;
 	optind = 1;
 	opterr = 0;
