@@ -791,14 +791,6 @@ static int reconvergence(struct lk *k, struct weft_emu_prog *p)
 			continue;
 		uint32_t b = bof[i], r = ipdom[b];
 		ei->reconv = (r == UINT32_MAX || r == X) ? WEFT_EMU_NO_PC : start[r];
-		/* Reconverging only to exit is no reconvergence: let each side run
-		 * to its own exit. This makes nvcc's `if (i >= n) return; ...
-		 * __syncthreads();` (the early-return lanes branch to the shared
-		 * final `ret`) exit those lanes first instead of parking them at the
-		 * `ret` while the others wait at the barrier. */
-		if (ei->reconv != WEFT_EMU_NO_PC && k->ins[ei->reconv].kind == WEFT_EK_EXIT &&
-		    k->ins[ei->reconv].guard < 0)
-			ei->reconv = WEFT_EMU_NO_PC;
 	}
 	p->nblocks = nb;
 out:
@@ -904,6 +896,24 @@ int weft_emu_link(struct weft_module *mod, uint32_t func, struct weft_emu_prog *
 		if (k.ins[i].kind == WEFT_EK_BRA && k.ins[i].target > k.n - 1)
 			k.ins[i].target = k.n - 1;
 
+	/* A branch to an unguarded exit is an exit: `@p bra $L_ret` with
+	 * `$L_ret: ret;` becomes `@p exit`. This is nvcc's early return (`if
+	 * (i >= n) return; ... __syncthreads();`): the returning lanes leave at
+	 * once instead of waiting at the shared final `ret` (the branch's
+	 * reconvergence point) while the others wait at the barrier. Observers
+	 * see the rewritten instruction (op exit). */
+	for (uint32_t i = 0; i < k.n; i++) {
+		struct weft_emu_inst *e = &k.ins[i];
+		if (e->kind != WEFT_EK_BRA || e->target >= k.n)
+			continue;
+		const struct weft_emu_inst *t = &k.ins[e->target];
+		if (t->kind != WEFT_EK_EXIT || t->guard >= 0)
+			continue;
+		e->kind = WEFT_EK_EXIT;
+		e->in.op = WEFT_OP_EXIT;
+		e->in.nopnd = 0;
+		e->target = WEFT_EMU_NO_PC;
+	}
 	if ((rc = reconvergence(&k, p)))
 		goto fail;
 	p->kernel = func;
