@@ -512,6 +512,44 @@ static void test_early_return_then_barrier(void **state)
 	weft_ctx_destroy(ctx);
 }
 
+
+/* nanosleep ends a warp's turn: with a huge quantum the spinning warp
+ * still lets the other one run. */
+static const char *sleep_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	".shared .align 4 .u32 flag;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"setp.lt.u32 %p1, %r1, 32;\n"
+	"@%p1 bra WAIT;\n"
+	"mov.u32 %r5, 9;\n"
+	"st.volatile.shared.u32 [flag], %r5;\n"
+	"bra OUT;\n"
+	"WAIT: nanosleep.u32 100;\n"
+	"ld.volatile.shared.u32 %r5, [flag];\n"
+	"setp.eq.u32 %p3, %r5, 0;\n"
+	"@%p3 bra WAIT;\n"
+	"OUT: mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r5;\n"
+	"ret;\n}\n";
+
+static void test_nanosleep_yields(void **state)
+{
+	(void)state;
+	uint32_t out[64];
+	struct weft_ctx_options o = { 0 };
+	o.max_thread_insts = 1000000;
+	o.quantum = 100000000;
+	int rc = run_out(sleep_ptx, 1, 64, out, 64, &o, NULL);
+	if (rc)
+		fprintf(stderr, "%s\n", op_err.message);
+	assert_int_equal(rc, 0);
+	for (uint32_t i = 0; i < 64; i++)
+		assert_int_equal(out[i], 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_predication),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_early_return_then_barrier),
+		cmocka_unit_test(test_nanosleep_yields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
