@@ -10,8 +10,8 @@
  * order the sample lists them). Per warp instruction the model charges:
  *
  *   issue:   R = ceil(warp_size / (sp_per_sm / schedulers)) cycles of the
- *            warp's scheduler (warp w of a CTA -> scheduler w mod
- *            schedulers). Fermi: 32 / 16 = 2; Tesla-like: 32 / 8 = 4 rows
+ *            warp's scheduler (the warps dealt to an SM alternate between
+ *            its schedulers: the k-th goes to scheduler k mod schedulers). Fermi: 32 / 16 = 2; Tesla-like: 32 / 8 = 4 rows
  *            (models.md 1 "Lanes").
  *   sfu:     ceil(warp_size / sfu_per_sm) cycles of the SM's SFUs for an
  *            SFU-class instruction (Fermi: 32 / 4 = 8; models.md 1). With

@@ -127,6 +127,7 @@ struct simt_sm {
 	double sfu, shmem, l1_tx;       /* SFU busy cycles, shmem cycles, L1 transactions */
 	double slot_free[SIMT_MAX_SLOTS]; /* resident CTA slots: when each frees */
 	uint32_t nctas;                 /* CTAs dealt to this SM */
+	uint32_t warps_seen;            /* warps dealt to this SM (scheduler choice) */
 	struct weft_cache l1;
 };
 

@@ -129,6 +129,7 @@ int simt_launch_begin(struct simt_state *s, const struct weft_program *p, uint32
 		memset(sm->slot_free, 0, sizeof(sm->slot_free));
 		sm->sfu = sm->shmem = sm->l1_tx = 0;
 		sm->nctas = 0;
+		sm->warps_seen = 0;
 		if (sp->caches) {
 			weft_cache_flush(&sm->l1); /* L1s start cold each kernel (GPGPU-Sim flushes them) */
 			weft_cache_reset_stats(&sm->l1);
@@ -341,7 +342,7 @@ int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, stru
 		if (rc)
 			return rc;
 		W->t = W->last_done = W->end = 0;
-		W->sched = w % sp->schedulers;
+		W->sched = (sm->warps_seen + w) % sp->schedulers; /* warps alternate schedulers */
 		W->done = W->waiting = 0;
 		double *ready = s->ready + (size_t)w * nregs;
 		for (uint32_t r = 0; r < nregs; r++)
@@ -405,5 +406,6 @@ int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, stru
 			best = i;
 	sm->slot_free[best] += dur;
 	sm->nctas++;
+	sm->warps_seen += nw;
 	return 0;
 }

@@ -117,9 +117,11 @@ static inline void st_trace_workload(const char *name, enum weft_size size, cons
 	weft_ctx_destroy(ctx);
 }
 
-/* Runs the model a config names on a trace (all CTAs). */
-static inline void st_run(const char *trace_path, const char *config, const char *const *sets, uint32_t nsets,
-		   struct weft_model_result *r)
+/* Runs the model a config names on a trace, on the CTAs `sample` picks
+ * (NULL: all). */
+static inline void st_run_sample(const char *trace_path, const char *config, const char *const *sets,
+				 uint32_t nsets, const struct weft_cta_sample *sample,
+				 struct weft_model_result *r)
 {
 	struct weft_error err;
 	struct weft_config cfg;
@@ -132,9 +134,16 @@ static inline void st_run(const char *trace_path, const char *config, const char
 	struct weft_cta_sample s;
 	memset(&s, 0, sizeof(s));
 	s.kind = WEFT_SAMPLE_ALL;
-	st_check(weft_model_run(m, &cfg, t, &s, r, &err), &err, "model run");
+	st_check(weft_model_run(m, &cfg, t, sample ? sample : &s, r, &err), &err, "model run");
 	weft_trace_close(t);
 	weft_config_free(&cfg);
+}
+
+/* Runs the model a config names on a trace (all CTAs). */
+static inline void st_run(const char *trace_path, const char *config, const char *const *sets,
+			  uint32_t nsets, struct weft_model_result *r)
+{
+	st_run_sample(trace_path, config, sets, nsets, NULL, r);
 }
 
 static inline double st_stat(const struct weft_launch_result *l, const char *key)

@@ -259,14 +259,19 @@ static const char *ifelse_ptx(int uniform)
 	return buf;
 }
 
-static void trace_ifelse(int uniform, uint32_t threads, const char *path)
+static void trace_ifelse_grid(int uniform, uint32_t ctas, uint32_t threads, const char *path)
 {
 	struct st_kernel k;
 	st_kernel_open(&k, ifelse_ptx(uniform), path);
 	uint64_t out = st_kernel_alloc(&k, 4 * threads);
 	struct weft_arg args[] = { WEFT_ARG(out) };
-	st_kernel_launch(&k, "ifelse", 1, threads, args, 1);
+	st_kernel_launch(&k, "ifelse", ctas, threads, args, 1);
 	st_kernel_close(&k);
+}
+
+static void trace_ifelse(int uniform, uint32_t threads, const char *path)
+{
+	trace_ifelse_grid(uniform, 1, threads, path);
 }
 
 /*
@@ -335,6 +340,42 @@ static void test_tesla_rows(void **st)
 	weft_model_result_free(&r);
 	st_run(st_path("t2.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
 	assert_true(st_stat(&r.launches[0], "bound_issue") == 14 * 2);
+	weft_model_result_free(&r);
+}
+
+/* 30 one-warp CTAs. On the 15-SM GTX480 each SM gets 2 (round-robin),
+ * one per scheduler: 14 x 2 = 28 issue cycles. On one SM the 30 warps
+ * alternate between the 2 schedulers: 15 x 28 = 420. Every CTA stores the
+ * same 128-byte line (the kernel indexes by tid only): written back once. */
+static void test_multi_sm(void **st)
+{
+	(void)st;
+	struct weft_model_result r;
+	trace_ifelse_grid(1, 30, 32, st_path("g30.wtr"));
+	st_run(st_path("g30.wtr"), "configs/gtx480.ini", NULL, 0, &r);
+	const struct weft_launch_result *l = &r.launches[0];
+	assert_int_equal(l->thread_insts, 30 * 448);
+	assert_true(st_stat(l, "bound_issue") == 28);
+	assert_true(st_stat(l, "dram_bytes") == 128);
+	assert_true(st_event(&r, l, "l1_access") == 30);
+	assert_true(st_event(&r, l, "l2_access") == 30);
+	weft_model_result_free(&r);
+	st_run(st_path("g30.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+	l = &r.launches[0];
+	assert_true(st_stat(l, "bound_issue") == 15 * 28);
+	weft_model_result_free(&r);
+
+	/* every 2nd CTA: counts and bounds are scaled by 30 / 15 */
+	struct weft_cta_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.kind = WEFT_SAMPLE_EVERY;
+	smp.every = 2;
+	st_run_sample(st_path("g30.wtr"), "configs/fermi-sm.ini", NULL, 0, &smp, &r);
+	l = &r.launches[0];
+	assert_true(st_stat(l, "ctas_read") == 15);
+	assert_int_equal(l->thread_insts, 30 * 448);
+	assert_true(st_event(&r, l, "simt_warp_fetch_decode") == 30 * 14);
+	assert_true(st_stat(l, "bound_issue") == 2 * 8 * 28); /* 8 of the 15 on scheduler 0 */
 	weft_model_result_free(&r);
 }
 
@@ -417,8 +458,8 @@ static void test_banks_e2e(void **st)
 static int teardown(void **st)
 {
 	(void)st;
-	const char *names[] = { "div.wtr", "uni.wtr", "t1.wtr", "t2.wtr", "co.wtr", "sh.wtr" };
-	st_tmp_done(names, 6);
+	const char *names[] = { "div.wtr", "uni.wtr", "t1.wtr", "t2.wtr", "co.wtr", "sh.wtr", "g30.wtr" };
+	st_tmp_done(names, 7);
 	return 0;
 }
 
@@ -433,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_divergence_cost),
 		cmocka_unit_test(test_tesla_rows),
+		cmocka_unit_test(test_multi_sm),
 		cmocka_unit_test(test_coalescing_e2e),
 		cmocka_unit_test(test_banks_e2e),
 	};
