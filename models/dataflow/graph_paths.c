@@ -1,0 +1,104 @@
+/*
+ * graph_paths.c - critical path and path balancing of a dataflow graph or
+ * of one sub-kernel's share of it (graph.h, weft_dfg_paths).
+ *
+ * A pipelined fabric starts one thread per cycle per replica; a node fires
+ * when all its input tokens of a thread are there. When one input of a
+ * node arrives d cycles after another, the early token must wait d cycles,
+ * and with a new thread every cycle the wait needs d buffer slots: the
+ * compiler inserts delay FIFOs in control units (models.md section 2, "path
+ * balancing"). So per node: start = max over inputs of arrival, and each
+ * balanced input edge gets slack = start - arrival; delay slots = the sum
+ * of slacks. Arrival of an input = finish of its source; finish = start +
+ * latency. Constants and parameters are re-supplied by their constant units
+ * on demand and need no FIFO; thread-initiation tokens do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/dataflow/graph.h"
+
+int weft_dfg_paths(struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
+		   uint64_t *finish, struct weft_dfg_paths *out, struct weft_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	uint64_t *cn = malloc(((size_t)g->nnodes + 1) * sizeof(uint64_t));
+	if (!cn)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory computing the critical path");
+	const uint32_t lat_edge = g->params.lat[WEFT_DFU_EDGE];
+	const uint32_t lat_ldst = g->params.lat[WEFT_DFU_LDST];
+	for (uint32_t t = 0; t < g->nnodes; t++) {
+		uint32_t v = g->topo[t];
+		const struct weft_dfg_node *nd = &g->nodes[v];
+		finish[v] = 0;
+		cn[v] = 0;
+		if (nd->unit == WEFT_DFU_EDGE) {
+			finish[v] = lat_edge;
+			continue;
+		}
+		if (member && !member[v])
+			continue;
+		/* arrival of each forward input */
+		uint64_t start = 0, cstart = 0;
+		for (uint32_t k = 0; k < nd->nin; k++) {
+			const struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
+			if (e->back)
+				continue;
+			const struct weft_dfg_node *s = &g->nodes[e->from];
+			uint64_t arr, carr;
+			if (s->unit == WEFT_DFU_EDGE || !member || member[e->from]) {
+				arr = finish[e->from];
+				carr = cn[e->from];
+			} else if (e->kind == WEFT_DFE_ORDER) {
+				continue; /* an earlier sub-kernel finished before this one started */
+			} else {
+				arr = lat_ldst; /* spilled value: a spill load at thread start */
+				carr = 1;
+			}
+			if (arr > start)
+				start = arr;
+			if (carr > cstart)
+				cstart = carr;
+		}
+		finish[v] = start + nd->lat;
+		cn[v] = cstart + 1;
+		for (uint32_t k = 0; k < nd->nin; k++) {
+			struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
+			if (e->back || !e->balanced)
+				continue;
+			uint64_t arr;
+			if (g->nodes[e->from].unit == WEFT_DFU_EDGE || !member || member[e->from])
+				arr = finish[e->from];
+			else if (e->kind == WEFT_DFE_ORDER)
+				continue;
+			else
+				arr = lat_ldst;
+			uint64_t slack = start - arr;
+			if (!member)
+				e->slack = (uint32_t)(slack > UINT32_MAX ? UINT32_MAX : slack);
+			if (slack) {
+				out->delay_slots += slack;
+				out->delay_edges++;
+				out->delay_units += fifo_depth ? (uint32_t)((slack + fifo_depth - 1) / fifo_depth) : 1;
+			}
+		}
+		uint64_t f = finish[v], c = cn[v];
+		if (member) {
+			/* a value leaving the sub-kernel is written by a spill store */
+			for (uint32_t k = 0; k < nd->nout; k++) {
+				const struct weft_dfg_edge *e = &g->edges[g->out[nd->out_start + k]];
+				if (weft_dfg_edge_spillable(g, e) && (e->back || !member[e->to])) {
+					f += lat_ldst;
+					c += 1;
+					break;
+				}
+			}
+		}
+		if (f > out->critical_path)
+			out->critical_path = f;
+		if (c > out->critical_nodes)
+			out->critical_nodes = c;
+	}
+	free(cn);
+	return 0;
+}
