@@ -578,6 +578,58 @@ static int h_testp(ARGS)
 	return 0;
 }
 
+/* Half precision arithmetic (.f16, .f16x2): each half is computed in double
+ * (exact for add, sub and mul of halves) and rounded once to f16; fma is
+ * the double fma rounded to f16 (a double rounding is possible in rare
+ * cases). */
+static uint16_t f16_ftz(uint16_t h)
+{
+	return ((h & 0x7c00) == 0 && (h & 0x3ff)) ? (uint16_t)(h & 0x8000) : h;
+}
+
+static uint16_t f16_op(int op, uint16_t a, uint16_t b, uint16_t c, int ftz, int sat, int nanmode, int rnd)
+{
+	if (ftz) {
+		a = f16_ftz(a);
+		b = f16_ftz(b);
+		c = f16_ftz(c);
+	}
+	double x = f16_to_double(a), y = f16_to_double(b), z = f16_to_double(c), r;
+	switch (op) {
+	case WEFT_OP_ADD: r = x + y; break;
+	case WEFT_OP_SUB: r = x - y; break;
+	case WEFT_OP_MUL: r = x * y; break;
+	case WEFT_OP_FMA: case WEFT_OP_MAD: r = fma(x, y, z); break;
+	case WEFT_OP_NEG: return (uint16_t)(a ^ 0x8000);
+	case WEFT_OP_ABS: return (uint16_t)(a & 0x7fff);
+	case WEFT_OP_MIN: r = pmin(x, y, nanmode); break;
+	case WEFT_OP_MAX: r = pmax(x, y, nanmode); break;
+	default: r = NAN; break;
+	}
+	if (sat)
+		r = satd(r);
+	uint16_t h = double_to_f16(r, rnd == WEFT_RND_NONE ? WEFT_RND_RN : rnd);
+	return ftz ? f16_ftz(h) : h;
+}
+
+static int h_f16(ARGS)
+{
+	(void)L;
+	uint64_t *d = D(0);
+	const uint64_t *A = S(0), *B = S(1), *C = S(2);
+	int op = ei->in.op, ftz = (ei->in.flags & WEFT_F_FTZ) != 0, sat = (ei->in.flags & WEFT_F_SAT) != 0;
+	int nanmode = (ei->in.flags & WEFT_F_NAN) != 0, rnd = ei->in.rnd;
+	int two = ei->in.type == WEFT_T_F16X2;
+	WEFT_LANES(mask, l, {
+		uint64_t r = f16_op(op, (uint16_t)A[l], (uint16_t)B[l], (uint16_t)C[l], ftz, sat, nanmode, rnd);
+		if (two)
+			r |= (uint64_t)f16_op(op, (uint16_t)(A[l] >> 16), (uint16_t)(B[l] >> 16),
+					      (uint16_t)(C[l] >> 16), ftz, sat, nanmode, rnd) << 16;
+		d[l] = r;
+	});
+	return 0;
+}
+
 weft_emu_fn weft_emu_float_fn(const struct weft_inst *in)
 {
 	int t = in->type, op = in->op;
@@ -586,6 +638,15 @@ weft_emu_fn weft_emu_float_fn(const struct weft_inst *in)
 		return h_cvt;
 	if (op == WEFT_OP_TESTP)
 		return (t == WEFT_T_F32 || t == WEFT_T_F64) ? h_testp : NULL;
+	if (t == WEFT_T_F16 || t == WEFT_T_F16X2) {
+		switch (op) {
+		case WEFT_OP_ADD: case WEFT_OP_SUB: case WEFT_OP_MUL: case WEFT_OP_FMA:
+		case WEFT_OP_MAD: case WEFT_OP_NEG: case WEFT_OP_ABS: case WEFT_OP_MIN:
+		case WEFT_OP_MAX:
+			return h_f16;
+		default: return NULL;
+		}
+	}
 	if (t == WEFT_T_F32) {
 		if (plain) {
 			switch (op) {

@@ -3,7 +3,8 @@
  * modes (.rn .rz .rm .rp) of add/mul/fma/cvt, true fused fma and mad,
  * .ftz, .sat, NaN handling of min/max and of every compare, testp,
  * copysign, approximate ops (the C library value), float<->int cvt with
- * saturation and NaN -> 0, integer rounding modes, and f16 conversions.
+ * saturation and NaN -> 0, integer rounding modes, f16 conversions and
+ * half-precision arithmetic.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -143,6 +144,12 @@ static const struct fcase cases[] = {
 	{ "cvt.u16.u32 %h1, %r10; cvt.f32.f16 %f13, %h1;" F32OUT, 0x3555, 0, 0, 0x3eaaa000 },
 	{ "cvt.u16.u32 %h1, %r10; cvt.f32.f16 %f13, %h1;" F32OUT, 0x0001, 0, 0, 0x33800000 },
 	{ "cvt.u16.u32 %h1, %r10; cvt.f32.f16 %f13, %h1;" F32OUT, 0xfc00, 0, 0, 0xff800000 },
+	/* half-precision arithmetic */
+	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; add.f16 %h3, %h1, %h2; cvt.u32.u16 %r13, %h3;" R32, 0x3c00, 0x3c00, 0, 0x4000 },
+	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; cvt.u16.u32 %h4, %r12; fma.rn.f16 %h3, %h1, %h2, %h4; cvt.u32.u16 %r13, %h3;" R32, 0x3c00, 0x1000, 0x3c00, 0x3c00 },
+	{ "cvt.u16.u32 %h1, %r10; neg.f16 %h3, %h1; cvt.u32.u16 %r13, %h3;" R32, 0x3c00, 0, 0, 0xbc00 },
+	{ "mul.f16x2 %r13, %r10, %r11;" R32, 0x40003c00, 0x40004000, 0, 0x44004000 },
+	{ "fma.rn.f16x2 %r13, %r10, %r11, %r12;" R32, 0x3c003c00, 0x3c003c00, 0xbc00bc00, 0 },
 };
 
 static void test_float_cases(void **state)
