@@ -227,8 +227,9 @@ struct weft_uinst {
 	uint8_t stride_known; /* is_mem, affine: bit c when addr_stride[c] is known */
 	uint8_t unit_stride;  /* is_mem: stride in tid.x == access bytes and tid.y/z strides are 0 or unknown */
 	uint8_t access_bytes; /* is_mem: bytes per thread */
-	uint8_t divergent;    /* the instruction ends its block with a branch whose
-				 condition is not uniform (threads may split) */
+	uint8_t divergent;    /* the instruction ends its block with a branch, or a
+				 guarded exit/ret, whose condition is not uniform
+				 (threads may split) */
 	int64_t addr_stride[3]; /* is_mem: byte stride per unit of tid.x/y/z */
 	struct weft_uval val;   /* value of the first defined register */
 	struct weft_uval addr;  /* is_mem: the address */
@@ -237,8 +238,9 @@ struct weft_uinst {
 struct weft_uniform {
 	uint32_t ninsts, nblocks;
 	struct weft_uinst *inst;  /* [ninsts] */
-	uint8_t *block_divergent; /* [nblocks] block ends in a divergent branch */
-	uint8_t *loop_divergent;  /* [nloops] some exit of the loop is divergent
+	uint8_t *block_divergent; /* [nblocks] block ends in a divergent branch or guarded exit */
+	uint8_t *loop_divergent;  /* [nloops] some exit of the loop, or a guarded exit
+				     from the kernel inside it, is divergent
 				     (trip counts may differ between threads) */
 	uint32_t iterations;      /* outer fixed-point rounds, for tests */
 };

@@ -671,6 +671,18 @@ static void branch_floors(struct uctx *c, uint32_t b, unsigned cls)
 
 /* ---- driver ----------------------------------------------------------- */
 
+/* Block b ends in a guarded exit/ret/trap: threads whose guard holds leave
+ * the kernel there (the linker turns an early `return` into one). */
+static int exits_guarded(const struct weft_program *p, uint32_t b)
+{
+	const struct weft_block *bl = &p->blocks[b];
+	if (!bl->count)
+		return 0;
+	const struct weft_inst *last = &p->insts[bl->first + bl->count - 1];
+	return last->guard != WEFT_NO_REG &&
+	       (last->op == WEFT_OP_EXIT || last->op == WEFT_OP_RET || last->op == WEFT_OP_TRAP);
+}
+
 static int propagate(struct uctx *c, uint32_t s)
 {
 	uv *si = c->in + (size_t)s * c->R;
@@ -818,7 +830,7 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 		for (uint32_t b = 0; b < c.B; b++) {
 			const struct weft_block *bl = &p->blocks[b];
 			unsigned cls = WEFT_UC_NONE;
-			if (bl->nsucc == 2 && bl->count) {
+			if ((bl->nsucc == 2 || exits_guarded(p, b)) && bl->count) {
 				uint32_t last = bl->first + bl->count - 1;
 				cls = u->inst[last].guard_cls;
 				if (cls == WEFT_UC_NONE && p->insts[last].guard != WEFT_NO_REG && c.reached[b])
@@ -833,7 +845,7 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 			break;
 		memset(c.floor, 0, (size_t)c.B * c.R);
 		for (uint32_t b = 0; b < c.B; b++)
-			if (c.bcls[b] != WEFT_UC_NONE && c.bcls[b] != WEFT_UC_CONST)
+			if (c.bcls[b] != WEFT_UC_NONE && c.bcls[b] != WEFT_UC_CONST && !exits_guarded(p, b))
 				branch_floors(&c, b, c.bcls[b]);
 	}
 	for (uint32_t b = 0; b < c.B; b++) {
@@ -841,10 +853,19 @@ int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 		if (u->block_divergent[b] && p->blocks[b].count)
 			u->inst[p->blocks[b].first + p->blocks[b].count - 1].divergent = 1;
 	}
-	for (uint32_t li = 0; l && li < l->nloops; li++)
+	/* a loop is divergent when threads may leave it at different
+	 * iterations: through a divergent exit edge, or by exiting the kernel
+	 * under a thread-dependent guard inside it */
+	for (uint32_t li = 0; l && li < l->nloops; li++) {
 		for (uint32_t e = 0; e < l->loops[li].nexits; e++)
 			if (u->block_divergent[l->loops[li].exits[e].from])
 				u->loop_divergent[li] = 1;
+		for (uint32_t j = 0; j < l->loops[li].nblocks; j++) {
+			uint32_t b = l->loops[li].blocks[j];
+			if (u->block_divergent[b] && exits_guarded(p, b))
+				u->loop_divergent[li] = 1;
+		}
+	}
 	addr_facts(&c);
 out:
 	free(c.in), free(c.reached), free(c.cur), free(c.floor), free(c.bcls);

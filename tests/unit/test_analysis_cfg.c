@@ -255,12 +255,52 @@ static void test_early_exit(void **state)
 	an_free(&a);
 }
 
+/* An early return inside a loop: the linker turns the branch to the final
+ * ret into a guarded exit, so threads leave the loop (and the kernel) at
+ * different iterations. */
+static const char early_ret_ptx[] = PTX_HEAD
+	".visible .entry eret(.param .u64 a)\n{\n"
+	" .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+	" ld.param.u64 %rd1, [a];\n"
+	" mov.u32 %r1, %tid.x;\n"
+	" mov.u32 %r2, 0;\n"
+	"L_h:\n"
+	" setp.eq.u32 %p1, %r2, %r1;\n"
+	" @%p1 bra L_ret;\n"
+	" add.u32 %r2, %r2, 1;\n"
+	" setp.lt.u32 %p2, %r2, 64;\n"
+	" @%p2 bra L_h;\n"
+	" st.global.u32 [%rd1], %r2;\n"
+	"L_ret:\n"
+	" ret;\n}\n";
+
+static void test_early_return(void **state)
+{
+	(void)state;
+	struct an_all a;
+	assert_int_equal(an_build(&a, an_program(early_ret_ptx, "eret")), 0);
+	assert_int_equal(a.loops.nloops, 1);
+	uint32_t ex = an_pc(a.p, WEFT_OP_EXIT, 0);
+	assert_int_not_equal(ex, UINT32_MAX);
+	assert_int_not_equal(a.p->insts[ex].guard, WEFT_NO_REG);
+	assert_true(weft_loop_contains(&a.loops, 0, a.p->block_of[ex]));
+	assert_true(a.u.inst[ex].divergent);
+	assert_true(a.u.block_divergent[a.p->block_of[ex]]);
+	/* the latch test depends only on the counter, yet threads leave the
+	 * loop at different iterations */
+	uint32_t latch = an_pc(a.p, WEFT_OP_BRA, 0);
+	assert_false(a.u.inst[latch].divergent);
+	assert_true(a.u.loop_divergent[0]);
+	an_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_two_latches),
 		cmocka_unit_test(test_early_exit),
+		cmocka_unit_test(test_early_return),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,8 @@
  * test_analysis_sound.c - checks the uniformity analysis against what the
  * emulator really did, on every bundled workload (small size): for every
  * executed warp instruction,
- *   - a branch the analysis calls non-divergent is taken by all or none of
- *     the lanes that reach it;
+ *   - a branch (or guarded exit) the analysis calls non-divergent is taken
+ *     by all or none of the lanes that reach it;
  *   - an address the analysis calls uniform is the same in every active
  *     lane, and the k-th execution of the instruction has the same address
  *     in every thread of the CTA (CTA-uniform) or of the launch
@@ -140,7 +140,8 @@ static int on_inst(void *user, const struct weft_warp_event *ev, struct weft_err
 	if (s->fail[0])
 		return 0;
 	const struct weft_inst *in = &p->insts[ev->pc];
-	if (in->op == WEFT_OP_BRA && in->guard != WEFT_NO_REG) {
+	if ((in->op == WEFT_OP_BRA || in->op == WEFT_OP_EXIT || in->op == WEFT_OP_RET) &&
+	    in->guard != WEFT_NO_REG) {
 		s->branches++;
 		if (!u->divergent && ev->active && ev->guard_false)
 			snprintf(s->fail, sizeof(s->fail), "%s pc %u: branch called uniform splits the warp",
