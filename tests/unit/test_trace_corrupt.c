@@ -1,0 +1,284 @@
+/*
+ * test_trace_corrupt.c - damaged traces are always caught, with the byte
+ * offset in the message:
+ *  - every single flipped byte of a small trace (three different bit
+ *    patterns, on every byte) makes verify fail, and makes a reader fail
+ *    either at open or when reading some CTA;
+ *  - truncation at every length makes verify and open fail;
+ *  - an interrupted write (the temporary file as it stands before commit,
+ *    and after a failed launch) never passes verify, and leaves nothing at
+ *    the target name;
+ *  - an unknown version is refused with the documented message.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host.h"
+#include "trace.h"
+#include "trace_edge_ptx.h"
+
+static uint8_t *good;
+static size_t good_len;
+static char dir[] = "/tmp/weft-corrupt-XXXXXX";
+
+static void path_in(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* Traces two small launches of the edge kernel into path; when stop_before
+ * is set, copies the temporary file (before commit) to that name instead
+ * and aborts. */
+static void make_trace(const char *path, const char *stop_before)
+{
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(path, 3, &w, &err), 0);
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = weft_trace_writer_observer(w);
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_module *mod;
+	assert_int_equal(weft_module_load_text(ctx, trace_edge_ptx, strlen(trace_edge_ptx), "edge.ptx", &mod, &err), 0);
+	uint64_t out;
+	assert_int_equal(weft_malloc(ctx, 4 * 48 * 64 + 64, &out, &err), 0);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	assert_int_equal(weft_launch(ctx, mod, "edge", weft_dim3(4, 1, 1), weft_dim3(48, 1, 1), 0, args, 1, &err), 0);
+	assert_int_equal(weft_launch(ctx, mod, "edge", weft_dim3(2, 2, 1), weft_dim3(8, 2, 2), 0, args, 1, &err), 0);
+	weft_ctx_destroy(ctx);
+	if (stop_before) {
+		const char *tmp = weft_trace_writer_temp_path(w);
+		FILE *in = fopen(tmp, "rb"), *outf = fopen(stop_before, "wb");
+		assert_non_null(in);
+		assert_non_null(outf);
+		char buf[4096];
+		size_t k;
+		while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, k, outf);
+		fclose(in);
+		fclose(outf);
+		weft_trace_writer_abort(w);
+		struct stat st;
+		assert_int_equal(stat(tmp, &st), -1); /* the temporary file is gone */
+		return;
+	}
+	assert_int_equal(weft_trace_writer_commit(w, &err), 0);
+}
+
+static void write_file(const char *path, const uint8_t *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+/* Every reader path: open, then every CTA of every launch. Returns the
+ * first error code (0 if all worked). */
+static int read_all(const char *path, struct weft_error *err)
+{
+	struct weft_trace *t;
+	int rc = weft_trace_open(path, &t, err);
+	if (rc)
+		return rc;
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	for (uint32_t l = 0; !rc && l < weft_trace_info(t)->nlaunches; l++)
+		for (uint32_t k = 0; !rc && k < weft_trace_launch(t, l)->nctas; k++)
+			rc = weft_trace_read_cta(t, l, k, &c, err);
+	weft_cta_trace_free(&c);
+	weft_trace_close(t);
+	return rc;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	char p[256];
+	path_in(p, sizeof(p), "good.wtr");
+	make_trace(p, NULL);
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	good_len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	good = malloc(good_len);
+	if (fread(good, 1, good_len, f) != good_len)
+		return -1;
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	free(good);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_good(void **state)
+{
+	(void)state;
+	char p[256];
+	struct weft_error err;
+	path_in(p, sizeof(p), "good.wtr");
+	assert_int_equal(weft_trace_verify(p, &err), 0);
+	assert_int_equal(read_all(p, &err), 0);
+	assert_true(good_len > 200);
+	struct weft_trace *t;
+	assert_int_equal(weft_trace_open(p, &t, &err), 0);
+	assert_int_equal(weft_trace_info(t)->nlaunches, 2);
+	weft_trace_close(t);
+}
+
+static void test_flipped_bytes(void **state)
+{
+	(void)state;
+	char p[256];
+	path_in(p, sizeof(p), "flip.wtr");
+	uint8_t *b = malloc(good_len);
+	const uint8_t pats[] = { 0x01, 0x80, 0xff };
+	size_t checked = 0;
+	for (size_t i = 0; i < good_len; i++) {
+		for (size_t k = 0; k < sizeof(pats); k++) {
+			memcpy(b, good, good_len);
+			b[i] ^= pats[k];
+			write_file(p, b, good_len);
+			struct weft_error err;
+			memset(&err, 0, sizeof(err));
+			int rc = weft_trace_verify(p, &err);
+			if (rc == 0)
+				fprintf(stderr, "byte %zu ^ 0x%02x passed verify\n", i, pats[k]);
+			assert_int_not_equal(rc, 0);
+			/* verify names the offset (or, for the version field, refuses it) */
+			assert_true(err.offset >= 0);
+			assert_true(strstr(err.message, "offset") || strstr(err.message, "version"));
+			memset(&err, 0, sizeof(err));
+			rc = read_all(p, &err);
+			if (rc == 0)
+				fprintf(stderr, "byte %zu ^ 0x%02x passed every reader\n", i, pats[k]);
+			assert_int_not_equal(rc, 0);
+			assert_true(err.offset >= 0);
+			checked++;
+		}
+	}
+	free(b);
+	assert_true(checked == good_len * 3);
+}
+
+static void test_truncation(void **state)
+{
+	(void)state;
+	char p[256];
+	path_in(p, sizeof(p), "trunc.wtr");
+	for (size_t n = 0; n < good_len; n++) {
+		write_file(p, good, n);
+		struct weft_error err;
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(weft_trace_verify(p, &err), WEFT_ERR_VERIFY);
+		assert_true(err.offset >= 0);
+		assert_non_null(strstr(err.message, "offset"));
+		memset(&err, 0, sizeof(err));
+		struct weft_trace *t = NULL;
+		assert_int_not_equal(weft_trace_open(p, &t, &err), 0);
+		assert_null(t);
+		assert_true(err.offset >= 0);
+	}
+}
+
+static void test_interrupted_write(void **state)
+{
+	(void)state;
+	char p[256], snap[256];
+	path_in(p, sizeof(p), "never.wtr");
+	path_in(snap, sizeof(snap), "snapshot.wtr");
+	make_trace(p, snap);
+	struct stat st;
+	assert_int_equal(stat(p, &st), -1); /* nothing at the target name */
+	struct weft_error err;
+	assert_int_equal(weft_trace_verify(snap, &err), WEFT_ERR_VERIFY);
+	assert_non_null(strstr(err.message, "footer"));
+	/* a launch that faults: the writer refuses to commit and removes its file */
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(p, 0, &w, &err), 0);
+	char tmp[300];
+	snprintf(tmp, sizeof(tmp), "%s", weft_trace_writer_temp_path(w));
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = weft_trace_writer_observer(w);
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_module *mod;
+	assert_int_equal(weft_module_load_text(ctx, trace_edge_ptx, strlen(trace_edge_ptx), "edge.ptx", &mod, &err), 0);
+	uint64_t bogus = 16; /* not a device pointer: the kernel faults */
+	struct weft_arg args[] = { WEFT_ARG(bogus) };
+	assert_int_not_equal(weft_launch(ctx, mod, "edge", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, args, 1, &err), 0);
+	weft_ctx_destroy(ctx);
+	assert_int_not_equal(weft_trace_writer_commit(w, &err), 0);
+	assert_int_equal(stat(p, &st), -1);
+	assert_int_equal(stat(tmp, &st), -1);
+}
+
+static void test_versions(void **state)
+{
+	(void)state;
+	char p[256];
+	path_in(p, sizeof(p), "v7.wtr");
+	uint8_t *b = malloc(good_len);
+	memcpy(b, good, good_len);
+	/* version 7 with a correct header CRC: a genuine newer file */
+	b[8] = 7;
+	/* CRC-32 of the first 12 bytes, as the writer computes it */
+	uint32_t c = 0xffffffffu;
+	for (int i = 0; i < 12; i++) {
+		c ^= b[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+	}
+	c = ~c;
+	b[12] = (uint8_t)c;
+	b[13] = (uint8_t)(c >> 8);
+	b[14] = (uint8_t)(c >> 16);
+	b[15] = (uint8_t)(c >> 24);
+	write_file(p, b, good_len);
+	free(b);
+	struct weft_trace *t = NULL;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "trace version 7 is newer than this weft (reads version 1); upgrade weft"));
+	assert_int_not_equal(weft_trace_verify(p, &err), 0);
+	assert_non_null(strstr(err.message, "version 7"));
+	/* not a trace at all */
+	path_in(p, sizeof(p), "text.wtr");
+	write_file(p, (const uint8_t *)"hello, this is not a trace file\n", 32);
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_VERIFY);
+	assert_non_null(strstr(err.message, "not a weft trace"));
+	path_in(p, sizeof(p), "missing.wtr");
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_INPUT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_flipped_bytes),
+		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_interrupted_write),
+		cmocka_unit_test(test_versions),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,255 @@
+/*
+ * test_trace_edge.c - trace encoding edge cases, each checked by a full
+ * round trip against the emulator's own events (trace_testutil.h): whole
+ * CTAs that exit at once, threads that exit immediately, 1024-thread CTAs,
+ * 3-D grids and blocks, partial warps, guarded loads and stores, many
+ * launches (programs shared between launches), chunks that split inside a
+ * launch, every zstd level extreme; plus CTA sampling and the parallel
+ * decoder's order.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host.h"
+#include "trace.h"
+#include "trace_edge_ptx.h"
+#include "trace_testutil.h"
+
+struct launch_desc {
+	struct weft_dim3 grid, block;
+};
+
+/* Runs the edge kernel for each launch in ds through the writer and the
+ * recorder, then reads the trace back and compares. */
+static void run_edge(const char *what, const struct launch_desc *ds, int n, int level)
+{
+	char path[] = "/tmp/weft-edge-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(path, level, &w, &err), 0);
+	struct rec r;
+	memset(&r, 0, sizeof(r));
+	r.w = weft_trace_writer_observer(w);
+	struct weft_emu_observer obs = rec_observer(&r);
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = &obs;
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_module *mod;
+	int rc = weft_module_load_text(ctx, trace_edge_ptx, strlen(trace_edge_ptx), "edge.ptx", &mod, &err);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", what, err.message);
+	assert_int_equal(rc, 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t threads = (uint64_t)ds[i].grid.x * ds[i].grid.y * ds[i].grid.z * ds[i].block.x *
+				   ds[i].block.y * ds[i].block.z;
+		uint64_t out;
+		assert_int_equal(weft_malloc(ctx, threads * 64 + 64, &out, &err), 0);
+		struct weft_arg args[] = { WEFT_ARG(out) };
+		rc = weft_launch(ctx, mod, "edge", ds[i].grid, ds[i].block, 0, args, 1, &err);
+		if (rc)
+			fprintf(stderr, "%s: launch %d: %s\n", what, i, err.message);
+		assert_int_equal(rc, 0);
+		assert_int_equal(weft_free(ctx, out, &err), 0);
+	}
+	rc = weft_trace_writer_commit(w, &err);
+	if (rc)
+		fprintf(stderr, "%s: commit: %s\n", what, err.message);
+	assert_int_equal(rc, 0);
+	assert_int_equal(rec_check_trace(what, &r, path), 0);
+	rc = weft_trace_verify(path, &err);
+	if (rc)
+		fprintf(stderr, "%s: verify: %s\n", what, err.message);
+	assert_int_equal(rc, 0);
+	weft_ctx_destroy(ctx);
+	rec_free(&r);
+	unlink(path);
+}
+
+static void test_empty_and_early_exit(void **state)
+{
+	(void)state;
+	/* CTA 1 exits at once; tid % 5 == 3 exits at its first branch */
+	struct launch_desc d[] = { { { 3, 1, 1 }, { 40, 1, 1 } } };
+	run_edge("empty CTAs", d, 1, 0);
+}
+
+static void test_big_cta(void **state)
+{
+	(void)state;
+	struct launch_desc d[] = { { { 2, 1, 1 }, { 1024, 1, 1 } }, { { 1, 1, 1 }, { 32, 32, 1 } } };
+	run_edge("1024-thread CTAs", d, 2, 0);
+}
+
+static void test_3d(void **state)
+{
+	(void)state;
+	struct launch_desc d[] = { { { 3, 2, 2 }, { 5, 3, 2 } }, { { 2, 3, 4 }, { 1, 1, 1 } } };
+	run_edge("3-D grids", d, 2, 0);
+}
+
+static void test_many_launches(void **state)
+{
+	(void)state;
+	struct launch_desc d[100];
+	for (int i = 0; i < 100; i++) {
+		d[i].grid = weft_dim3((uint32_t)(i % 4) + 1, 1, 1);
+		d[i].block = weft_dim3((uint32_t)(i % 33) + 1, 1, 1);
+	}
+	run_edge("many launches", d, 100, 0);
+}
+
+static void test_many_chunks(void **state)
+{
+	(void)state;
+	/* enough CTAs that a launch spans several chunks */
+	struct launch_desc d[] = { { { 600, 1, 1 }, { 256, 1, 1 } } };
+	run_edge("many chunks", d, 1, 1);
+	struct launch_desc e[] = { { { 5, 1, 1 }, { 64, 1, 1 } } };
+	run_edge("level 19", e, 1, 19);
+}
+
+/* ---- sampling ---- */
+
+static void test_sampling(void **state)
+{
+	(void)state;
+	uint32_t ids[100];
+	struct weft_cta_sample s = { WEFT_SAMPLE_EVERY, 7, 0, 0 };
+	uint32_t n = weft_cta_sample_select(&s, 100, ids);
+	assert_int_equal(n, 15);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(ids[i], i * 7);
+	s.kind = WEFT_SAMPLE_RANDOM;
+	s.count = 10;
+	s.seed = 42;
+	n = weft_cta_sample_select(&s, 100, ids);
+	assert_int_equal(n, 10);
+	for (uint32_t i = 1; i < n; i++)
+		assert_true(ids[i] > ids[i - 1]);
+	assert_true(ids[n - 1] < 100);
+	uint32_t again[100];
+	assert_int_equal(weft_cta_sample_select(&s, 100, again), 10);
+	assert_memory_equal(ids, again, 10 * sizeof(uint32_t));
+	s.seed = 43;
+	weft_cta_sample_select(&s, 100, again);
+	assert_true(memcmp(ids, again, 10 * sizeof(uint32_t)) != 0);
+	s.count = 1000; /* more than there are: all of them */
+	assert_int_equal(weft_cta_sample_select(&s, 100, ids), 100);
+	assert_int_equal(weft_cta_sample_select(NULL, 5, ids), 5);
+	char buf[80];
+	s.count = 10;
+	s.seed = 42;
+	weft_cta_sample_describe(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "random 10 CTAs (seed 42)");
+	s.kind = WEFT_SAMPLE_EVERY;
+	s.every = 4;
+	weft_cta_sample_describe(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "every 4th CTA (CTA 0, 4, ...)");
+	s.kind = WEFT_SAMPLE_ALL;
+	weft_cta_sample_describe(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "all CTAs");
+}
+
+struct order {
+	uint32_t last;
+	int first;
+	uint32_t n;
+	const uint32_t *want;
+};
+
+static int order_cb(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	(void)err;
+	struct order *o = user;
+	if (o->want && c->cta != o->want[o->n])
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u out of order (want %u)", c->cta, o->want[o->n]);
+	if (!o->first && c->cta <= o->last)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u after %u", c->cta, o->last);
+	o->first = 0;
+	o->last = c->cta;
+	o->n++;
+	return 0;
+}
+
+static void test_parallel_order(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/weft-order-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(path, 1, &w, &err), 0);
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = weft_trace_writer_observer(w);
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_module *mod;
+	assert_int_equal(weft_module_load_text(ctx, trace_edge_ptx, strlen(trace_edge_ptx), "edge.ptx", &mod, &err), 0);
+	uint64_t out;
+	assert_int_equal(weft_malloc(ctx, 700 * 256 * 64, &out, &err), 0);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	assert_int_equal(weft_launch(ctx, mod, "edge", weft_dim3(700, 1, 1), weft_dim3(256, 1, 1), 0, args, 1, &err), 0);
+	assert_int_equal(weft_trace_writer_commit(w, &err), 0);
+	weft_ctx_destroy(ctx);
+	struct weft_trace *t;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	assert_true(weft_trace_launch(t, 0)->nchunks > 1);
+	unsigned threads[] = { 1, 2, 3, 8 };
+	for (int i = 0; i < 4; i++) {
+		struct order ord = { 0, 1, 0, NULL };
+		assert_int_equal(weft_trace_for_each_cta(t, 0, NULL, threads[i], order_cb, &ord, &err), 0);
+		assert_int_equal(ord.n, 700);
+		uint32_t want[700];
+		struct weft_cta_sample s = { WEFT_SAMPLE_RANDOM, 0, 50, 7 };
+		uint32_t nw = weft_cta_sample_select(&s, 700, want);
+		struct order o2 = { 0, 1, 0, want };
+		assert_int_equal(weft_trace_for_each_cta(t, 0, &s, threads[i], order_cb, &o2, &err), 0);
+		assert_int_equal(o2.n, nw);
+		struct weft_cta_sample e = { WEFT_SAMPLE_EVERY, 9, 0, 0 };
+		struct order o3 = { 0, 1, 0, NULL };
+		assert_int_equal(weft_trace_for_each_cta(t, 0, &e, threads[i], order_cb, &o3, &err), 0);
+		assert_int_equal(o3.n, (700 + 8) / 9);
+	}
+	/* the callback's error stops the walk and comes back */
+	uint32_t bad[1] = { 5 };
+	struct order ob = { 0, 1, 0, bad };
+	assert_int_equal(weft_trace_for_each_cta(t, 0, NULL, 2, order_cb, &ob, &err), WEFT_ERR_INTERNAL);
+	assert_non_null(strstr(err.message, "out of order"));
+	/* out of range requests */
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	assert_int_equal(weft_trace_read_cta(t, 0, 700, &c, &err), WEFT_ERR_INPUT);
+	assert_int_equal(weft_trace_read_cta(t, 1, 0, &c, &err), WEFT_ERR_INPUT);
+	assert_int_equal(weft_trace_read_cta(t, 0, 699, &c, &err), 0);
+	assert_int_equal(c.cta, 699);
+	weft_cta_trace_free(&c);
+	weft_trace_close(t);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_and_early_exit),
+		cmocka_unit_test(test_big_cta),
+		cmocka_unit_test(test_3d),
+		cmocka_unit_test(test_many_launches),
+		cmocka_unit_test(test_many_chunks),
+		cmocka_unit_test(test_sampling),
+		cmocka_unit_test(test_parallel_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
