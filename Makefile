@@ -127,6 +127,8 @@ workload-tests: all
 
 bench: deps all
 	@sh tests/bench.sh
+	@echo
+	@sh tests/bench_simt.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and
