@@ -66,6 +66,7 @@ struct lstats {
 	uint64_t static_u[WEFT_UC_COUNT], dyn_u[WEFT_UC_COUNT];
 	uint64_t static_ap[AP_COUNT], dyn_ap[AP_COUNT];
 	uint64_t static_mem, dyn_mem, divergent_branches;
+	uint64_t dfg_depth;       /* longest register dependence chain (dfg.c) */
 };
 
 static unsigned addr_pattern(const struct weft_uinst *ui)
@@ -106,8 +107,21 @@ static int lstats_init(struct lstats *s, const struct weft_trace_launch *L, stru
 	    (rc = weft_group_prog_init(&s->gp, p, err)) || (rc = weft_trips_init(&s->trips, &s->loops, err)))
 		return rc;
 	s->ap = calloc((size_t)p->ninsts + 1, 1);
-	if (!s->ap)
+	uint64_t *depth = calloc((size_t)p->ninsts + 1, sizeof(uint64_t));
+	struct weft_defuse du;
+	if (!s->ap || !depth) {
+		free(depth);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for stats");
+	}
+	if ((rc = weft_defuse_build(p, &s->dom, &du, err))) {
+		free(depth);
+		return rc;
+	}
+	rc = weft_dfg_depth(p, &s->dom, &du, NULL, depth, &s->dfg_depth, err);
+	weft_defuse_free(&du);
+	free(depth);
+	if (rc)
+		return rc;
 	for (unsigned w = 0; w < NWIDTHS; w++)
 		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++)
 			weft_group_stats_init(&s->gs[w][pol], widths[w], (enum weft_div_policy)pol);
@@ -201,8 +215,9 @@ static void print_json_launch(FILE *f, const struct lstats *s, int last)
 		   ",\n",
 		L->nctas, s->ctas, s->threads);
 	fprintf(f, "      \"thread_insts\": %" PRIu64 ",\n      \"predicated_off\": %" PRIu64
-		   ",\n      \"static_insts\": %u,\n      \"static_blocks\": %u,\n",
-		s->thread_insts, s->pred_off, p->ninsts, p->nblocks);
+		   ",\n      \"static_insts\": %u,\n      \"static_blocks\": %u,\n"
+		   "      \"dfg_depth\": %" PRIu64 ",\n      \"irreducible_edges\": %u,\n",
+		s->thread_insts, s->pred_off, p->ninsts, p->nblocks, s->dfg_depth, s->loops.nirreducible);
 	fprintf(f, "      \"mix\": {");
 	for (unsigned c = 0; c < WEFT_IC_COUNT; c++)
 		fprintf(f, "%s\n        \"%s\": { \"static\": %" PRIu64 ", \"dynamic\": %" PRIu64
@@ -292,6 +307,8 @@ static void print_text_launch(FILE *f, const struct lstats *s)
 		L->block.z, s->ctas, L->nctas, s->threads);
 	fprintf(f, "  thread instructions %" PRIu64 " executed, %" PRIu64 " predicated off; program %u instructions, %u blocks\n",
 		s->thread_insts, s->pred_off, p->ninsts, p->nblocks);
+	fprintf(f, "  longest register dependence chain %" PRIu64 " instructions (loop-carried edges left out)\n",
+		s->dfg_depth);
 	fprintf(f, "\n  instruction mix     static    dynamic   dyn %%\n");
 	for (unsigned c = 0; c < WEFT_IC_COUNT; c++)
 		if (s->static_cls[c])
