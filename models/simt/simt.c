@@ -332,12 +332,16 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u SMs", n);
 	}
 	if (s->sp.caches) {
+		const char *which = "l1";
 		for (uint32_t i = 0; i < s->sp.num_sm && !rc; i++)
 			rc = weft_cache_init(&s->sms[i].l1, &s->sp.l1, err);
-		if (!rc)
+		if (!rc) {
+			which = "l2";
 			rc = weft_cache_init(&s->l2, &s->sp.l2, err);
+		}
 		if (rc) {
-			weft_error_prefix(err, "%s: [mem] cache geometry: ", cfg->path[0] ? cfg->path : "config");
+			weft_error_prefix(err, "%s: [mem] %s_bytes/%s_line/%s_assoc: ",
+					  cfg->path[0] ? cfg->path : "config", which, which, which);
 			simt_free(s);
 			return rc;
 		}
