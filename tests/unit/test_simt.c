@@ -296,6 +296,9 @@ static void test_divergence_cost(void **st)
 	assert_true(st_event(&r, l, "int_mul") == 16 * 4 + 32);  /* even path + mul.wide */
 	assert_true(st_stat(l, "bound_issue") == 19 * 2);         /* one warp, 2 cycles each */
 	assert_true(fabs(st_stat(l, "simd_efficiency") - 100.0 * 448 / (19 * 32)) < 1e-9);
+	/* register pressure peaks across mul.wide: r3 + rd2 + rd3 live after it
+	 * = 1 + 2 + 2 words (a result may reuse a dying operand's register) */
+	assert_true(st_stat(l, "regs_per_thread") == 5);
 	weft_model_result_free(&r);
 
 	trace_ifelse(1, 32, st_path("uni.wtr"));
