@@ -11,8 +11,9 @@
  *
  *   issue:   R = ceil(warp_size / (sp_per_sm / schedulers)) cycles of the
  *            warp's scheduler (the warps dealt to an SM alternate between
- *            its schedulers: the k-th goes to scheduler k mod schedulers). Fermi: 32 / 16 = 2; Tesla-like: 32 / 8 = 4 rows
- *            (models.md 1 "Lanes").
+ *            its schedulers: the k-th goes to scheduler k mod schedulers).
+ *            Fermi: 32 / 16 = 2; Tesla-like: 32 / 8 = 4 rows (models.md 1
+ *            "Lanes").
  *   sfu:     ceil(warp_size / sfu_per_sm) cycles of the SM's SFUs for an
  *            SFU-class instruction (Fermi: 32 / 4 = 8; models.md 1). With
  *            sfu_per_sm = 0 SFU ops run on the lanes (issue cost only).
@@ -86,7 +87,8 @@
  * warps per CTA x warp_size), shmem_bytes / shared bytes per CTA).
  * Registers per thread are not in PTX (ptxas allocates them): the model
  * uses the most simultaneously live 32-bit values of the program
- * (liveness over its CFG; 64-bit registers count 2, predicates 0),
+ * (liveness over its CFG; 64-bit registers count 2, predicates 0; a
+ * result may take a dying operand's register),
  * clamped to max_regs_per_thread and to what lets one CTA fit (the
  * compiler would spill). That ignores ptxas's temporaries and allocation
  * granularity, so it can overestimate occupancy a little.
