@@ -161,6 +161,26 @@ static inline double f64_op(int op, double a, double b, double c, int nanmode)
 	}
 }
 
+/* fmaf in round-to-nearest without a libm call: the product of two floats
+ * is exact in double; the sum is rounded once to double and then to float,
+ * which equals the single rounding of the exact value unless the double sum
+ * was inexact and lands exactly on a float rounding tie, or the result is
+ * tiny (float subnormal range): those rare cases take libm's fmaf. */
+static inline float fmaf_rn(float a, float b, float c)
+{
+	double p = (double)a * (double)b;
+	double s = p + (double)c;
+	double bb = s - p;
+	double e = (p - (s - bb)) + ((double)c - bb);
+	if (e == 0)
+		return (float)s;
+	uint64_t u;
+	memcpy(&u, &s, 8);
+	if ((u & 0x1fffffffull) != 0x10000000ull && fabs(s) >= 0x1p-125)
+		return (float)s;
+	return fmaf(a, b, c);
+}
+
 /* Fast paths: round-to-nearest, no ftz/sat. */
 static int h_fadd32(ARGS)
 {
@@ -191,7 +211,7 @@ static int h_ffma32(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1), *C = S(2);
-	WEFT_LANES(mask, l, d[l] = f32b(fmaf(f32v(A[l]), f32v(B[l]), f32v(C[l]))));
+	WEFT_LANES(mask, l, d[l] = f32b(fmaf_rn(f32v(A[l]), f32v(B[l]), f32v(C[l]))));
 	return 0;
 }
 static int h_fadd64(ARGS)

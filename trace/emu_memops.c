@@ -56,6 +56,46 @@ static int h_ld_global32(ARGS)
 	return 0;
 }
 
+/* Shared-memory load of 32-bit elements (scalar, .v2, .v4) into 32-bit
+ * registers: the tile loads of matrix and stencil kernels. */
+static int h_ld_shared32(ARGS)
+{
+	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
+	uint64_t off = (uint64_t)ei->aoff;
+	unsigned nv = ei->nd, total = 4 * nv;
+	uint64_t *d0 = WEFT_SLOT(W, ei->d[0]), *d1 = WEFT_SLOT(W, ei->d[1]);
+	uint64_t *d2 = WEFT_SLOT(W, ei->d[2]), *d3 = WEFT_SLOT(W, ei->d[3]);
+	uint64_t sz = L->shared_bytes;
+	const uint8_t *sh = L->shared;
+	WEFT_LANES(mask, l, {
+		uint64_t a = (B ? B[l] : 0) + off;
+		W->addr[l] = a;
+		const uint8_t *p;
+		if (a < sz && total <= sz - a && !(a & (total - 1))) {
+			p = sh + a;
+		} else {
+			uint8_t rs;
+			p = weft_emu_mem_slow(L, W, ei, l, WEFT_SPACE_SHARED, a, total, 0, &rs);
+			if (!p)
+				return WEFT_ERR_RUNTIME;
+		}
+		uint32_t v[4];
+		memcpy(v, p, 4);
+		d0[l] = v[0];
+		if (nv > 1) {
+			memcpy(v + 1, p + 4, 4);
+			d1[l] = v[1];
+			if (nv > 2) {
+				memcpy(v + 2, p + 8, 8);
+				d2[l] = v[2];
+				d3[l] = v[3];
+			}
+		}
+	});
+	W->addr_space = WEFT_SPACE_SHARED;
+	return 0;
+}
+
 static int h_ld(ARGS)
 {
 	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
@@ -304,5 +344,8 @@ weft_emu_fn weft_emu_mem_special(const struct weft_emu_inst *ei)
 	    ei->elem_bytes == 4 && ei->dbits == 32 && ei->abase >= 0 &&
 	    (ei->space == WEFT_SPACE_GLOBAL || ei->space == WEFT_SPACE_GENERIC))
 		return h_ld_global32;
+	if ((ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) && ei->space == WEFT_SPACE_SHARED &&
+	    ei->elem_bytes == 4 && ei->dbits == 32 && (ei->nd == 1 || ei->nd == 2 || ei->nd == 4))
+		return h_ld_shared32;
 	return NULL;
 }
