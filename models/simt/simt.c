@@ -476,6 +476,10 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	}
 	weft_stat_add(r->stats, &r->nstats, "warp_insts", s->ls.warp_insts * f, "");
 	weft_stat_add(r->stats, &r->nstats, "simd_efficiency", 100.0 * simd, "%");
+	/* extra warp instructions that idle lanes (divergence, predication,
+	 * partial warps) cost over fully converged warps */
+	weft_stat_add(r->stats, &r->nstats, "divergence_overhead", simd > 0 ? 100.0 * (1 / simd - 1) : 0,
+		      "%");
 	weft_stat_add(r->stats, &r->nstats, "regs_per_thread", s->occ.regs_per_thread, "");
 	weft_stat_add(r->stats, &r->nstats, "resident_ctas", s->occ.ctas, "");
 	weft_stat_add(r->stats, &r->nstats, "resident_warps", s->occ.warps, "");

@@ -125,6 +125,7 @@ static void test_bsearch_divergence(void **st)
 	double simd = st_stat(l, "simd_efficiency");
 	assert_true(simd < 85);
 	assert_true(!strcmp(l->limiter, "issue") || !strcmp(l->limiter, "divergence"));
+	assert_true(st_stat(l, "divergence_overhead") > 25);
 	/* warp instructions exceed the converged count thread_insts / 32 */
 	double converged = (double)l->thread_insts / 32;
 	assert_true(st_stat(l, "warp_insts") > 1.15 * converged);
