@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfg.h"
 #include "emu.h"
 
 struct lk {
@@ -648,8 +649,10 @@ static void mark_reach(struct lk *k, uint32_t f, uint8_t *used)
 	}
 }
 
-/* Immediate post-dominators of the lowered CFG (Cooper, Harvey, Kennedy:
- * "A Simple, Fast Dominance Algorithm", on the reverse graph). */
+/* Basic blocks of the lowered program and each branch's reconvergence pc:
+ * the start of the immediate post-dominator of its block (cfg.h, the code
+ * the static program and the models use too, so that traces replay with
+ * the emulator's reconvergence points). */
 static int reconvergence(struct lk *k, struct weft_emu_prog *p)
 {
 	uint32_t n = k->n;
@@ -675,21 +678,13 @@ static int reconvergence(struct lk *k, struct weft_emu_prog *p)
 		bof[i] = nb - 1;
 		k->ins[i].block = nb - 1;
 	}
-	uint32_t X = nb; /* virtual exit */
+	uint32_t X = nb; /* the virtual exit, as cfg.h numbers it */
 	uint32_t *start = malloc((nb + 1) * sizeof(uint32_t));
-	uint32_t (*succ)[2] = malloc((nb + 1) * sizeof(*succ));
-	uint32_t *nsucc = calloc(nb + 1, sizeof(uint32_t));
+	uint32_t *gs = malloc((nb + 1) * sizeof(uint32_t)); /* CSR successor lists */
+	uint32_t *adj = malloc((2 * (size_t)nb + 1) * sizeof(uint32_t));
 	uint32_t *ipdom = malloc((nb + 1) * sizeof(uint32_t));
-	uint32_t *po = malloc((nb + 1) * sizeof(uint32_t));
-	uint32_t *order = malloc((nb + 1) * sizeof(uint32_t));
-	/* predecessor lists (the reverse graph's successors) */
-	uint32_t *npred = calloc(nb + 1, sizeof(uint32_t));
-	uint32_t *pstart = calloc(nb + 2, sizeof(uint32_t));
-	uint32_t *preds = malloc((2 * (nb + 1)) * sizeof(uint32_t));
-	uint32_t *stack = malloc((nb + 1) * 2 * sizeof(uint32_t));
-	uint8_t *seen = calloc(nb + 1, 1);
 	int rc = 0;
-	if (!start || !succ || !nsucc || !ipdom || !po || !order || !npred || !pstart || !preds || !stack || !seen) {
+	if (!start || !gs || !adj || !ipdom) {
 		rc = nomem(k);
 		goto out;
 	}
@@ -697,116 +692,48 @@ static int reconvergence(struct lk *k, struct weft_emu_prog *p)
 		if (leader[i])
 			start[b++] = i;
 	start[nb] = n;
+	uint32_t ne = 0;
 	for (uint32_t b = 0; b < nb; b++) {
 		uint32_t last = (b + 1 < nb ? start[b + 1] : n) - 1;
 		const struct weft_emu_inst *ei = &k->ins[last];
 		uint32_t fall = last + 1 < n ? bof[last + 1] : X;
+		gs[b] = ne;
 		switch (ei->kind) {
-		case WEFT_EK_BRA:
-			succ[b][nsucc[b]++] = ei->target < n ? bof[ei->target] : X;
-			if (ei->guard >= 0 && succ[b][0] != fall)
-				succ[b][nsucc[b]++] = fall;
+		case WEFT_EK_BRA: {
+			uint32_t tb = ei->target < n ? bof[ei->target] : X;
+			adj[ne++] = tb;
+			if (ei->guard >= 0 && tb != fall)
+				adj[ne++] = fall;
 			break;
+		}
 		case WEFT_EK_EXIT: case WEFT_EK_TRAP:
-			succ[b][nsucc[b]++] = X;
+			adj[ne++] = X;
 			if (ei->guard >= 0 && fall != X)
-				succ[b][nsucc[b]++] = fall;
+				adj[ne++] = fall;
 			break;
 		default:
-			succ[b][nsucc[b]++] = fall;
+			adj[ne++] = fall;
 			break;
 		}
 	}
-	for (uint32_t b = 0; b < nb; b++)
-		for (uint32_t j = 0; j < nsucc[b]; j++)
-			npred[succ[b][j]]++;
-	for (uint32_t b = 0; b <= nb; b++)
-		pstart[b + 1] = pstart[b] + npred[b];
-	memset(npred, 0, (nb + 1) * sizeof(uint32_t));
-	for (uint32_t b = 0; b < nb; b++)
-		for (uint32_t j = 0; j < nsucc[b]; j++) {
-			uint32_t s = succ[b][j];
-			preds[pstart[s] + npred[s]++] = b;
-		}
-	/* postorder DFS from X over predecessor edges (iterative) */
-	uint32_t cnt = 0, sp = 0;
-	for (uint32_t b = 0; b <= nb; b++)
-		po[b] = UINT32_MAX;
-	stack[sp++] = X;
-	stack[sp++] = 0;
-	seen[X] = 1;
-	while (sp) {
-		uint32_t b = stack[sp - 2], j = stack[sp - 1];
-		if (j < npred[b]) {
-			stack[sp - 1]++;
-			uint32_t q = preds[pstart[b] + j];
-			if (!seen[q]) {
-				seen[q] = 1;
-				stack[sp++] = q;
-				stack[sp++] = 0;
-			}
-		} else {
-			po[b] = cnt;
-			order[cnt++] = b;
-			sp -= 2;
-		}
-	}
-	for (uint32_t b = 0; b <= nb; b++)
-		ipdom[b] = UINT32_MAX;
-	ipdom[X] = X;
-	int changed = 1;
-	while (changed) {
-		changed = 0;
-		for (int32_t oi = (int32_t)cnt - 1; oi >= 0; oi--) {
-			uint32_t b = order[oi];
-			if (b == X)
-				continue;
-			uint32_t nw = UINT32_MAX;
-			for (uint32_t j = 0; j < nsucc[b]; j++) {
-				uint32_t s = succ[b][j];
-				if (ipdom[s] == UINT32_MAX)
-					continue;
-				if (nw == UINT32_MAX) {
-					nw = s;
-					continue;
-				}
-				uint32_t a = s, c = nw;
-				while (a != c) {
-					while (po[a] < po[c])
-						a = ipdom[a];
-					while (po[c] < po[a])
-						c = ipdom[c];
-				}
-				nw = a;
-			}
-			if (nw != UINT32_MAX && ipdom[b] != nw) {
-				ipdom[b] = nw;
-				changed = 1;
-			}
-		}
-	}
+	gs[nb] = ne;
+	if ((rc = weft_cfg_ipdom(nb, gs, adj, ipdom, k->err)))
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		struct weft_emu_inst *ei = &k->ins[i];
 		if (ei->kind != WEFT_EK_BRA)
 			continue;
-		uint32_t b = bof[i], r = ipdom[b];
-		ei->reconv = (r == UINT32_MAX || r == X) ? WEFT_EMU_NO_PC : start[r];
+		uint32_t r = ipdom[bof[i]];
+		ei->reconv = (r == WEFT_CFG_NONE || r >= nb) ? WEFT_EMU_NO_PC : start[r];
 	}
 	p->nblocks = nb;
 out:
 	free(leader);
 	free(bof);
 	free(start);
-	free(succ);
-	free(nsucc);
+	free(gs);
+	free(adj);
 	free(ipdom);
-	free(po);
-	free(order);
-	free(npred);
-	free(pstart);
-	free(preds);
-	free(stack);
-	free(seen);
 	return rc;
 }
 
