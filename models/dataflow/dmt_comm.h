@@ -1,0 +1,201 @@
+/*
+ * dmt_comm.h - inter-thread communication analysis for the dMT-CGRA
+ * (models.md section 2b): from a trace, which values pass between threads
+ * of a CTA through shared memory at a constant thread-id distance (what
+ * elevator nodes would carry), which loads fetch an address another thread
+ * of the CTA already loaded with the same instruction (what an eLSU would
+ * forward), and which instructions a dMT compilation would remove.
+ *
+ * The analysis only reads the trace; the dMT timing/energy estimate is done
+ * by the fabric model, which subtracts what this analysis removes. The
+ * rules below are described with examples in docs/models/dmt.md.
+ *
+ * Communication (shared memory, per CTA):
+ *   Every shared-memory load is matched with the store that produced the
+ *   bytes it reads. Order inside the CTA: barrier epochs (the number of
+ *   bar.sync / barrier.sync / bar.red a thread has passed), and inside an
+ *   epoch the lock-step order of the thread's warp (width `warp_width`,
+ *   IPDOM reconvergence, models/group.h; the order in which the emulator
+ *   ran them). A load in epoch e by warp w sees the last store to the byte
+ *   made in an epoch < e, or made earlier in epoch e by warp w (the same
+ *   thread, or another lane in lock-step: warp-synchronous code). A store
+ *   in epoch e by another warp is a race; the load is counted `racy` and
+ *   matched with the last store of an earlier epoch.
+ *   The distance is dTID = reader_tid - writer_tid (linear thread ids in
+ *   the block); 0 is a thread reading its own store ("self").
+ *   A static shared load is elevator-carried when the most common distance
+ *   covers at least `min_fraction` of its executed instances.
+ *
+ * Memory value reuse (global, const and shared loads):
+ *   The k-th execution of a static load by thread T is matched with the
+ *   k-th execution of the same load by the nearest lower thread T' of the
+ *   CTA that read the same address and, for shared memory, the same stored
+ *   value (same producing store): dTID = T - T'. A group of threads reading
+ *   one value needs one memory access; the others are forwarded.
+ *
+ * Removable instructions (weft_dmt_finish):
+ *   - ELEVATOR_LOAD: elevator-carried shared loads;
+ *   - ELEVATOR_STORE: shared stores read at least once, and only by
+ *     elevator-carried loads;
+ *   - BARRIER: every bar of the kernel, when every executed shared access
+ *     (loads, stores, atomics) of the kernel is removed;
+ *   - ADDR_ARITH: value instructions whose every use, through def-use
+ *     chains, ends in the address of a removed access.
+ *
+ * Cost: one pass of group iterators (lock-step order) and one pass of
+ * thread iterators per CTA; memory bounded by one CTA's accesses plus a
+ * per-byte last-writer table over the CTA's shared window.
+ */
+#ifndef WEFT_DMT_COMM_H
+#define WEFT_DMT_COMM_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "program.h"
+#include "trace.h"
+
+/* Largest CTA (threads) and hence |dTID| the analysis handles (CUDA's
+ * limit of 1024 threads per block). */
+#define WEFT_DMT_MAX_THREADS 1024u
+#define WEFT_DMT_MAX_DIST (WEFT_DMT_MAX_THREADS - 1u)
+/* Histograms over signed dTID: bucket d + WEFT_DMT_MAX_DIST. */
+#define WEFT_DMT_NDIST (2u * WEFT_DMT_MAX_DIST + 1u)
+/* Histograms over elevators per distance: 0..WEFT_DMT_MAX_CASC-1 exact,
+ * the last bucket holds everything larger. */
+#define WEFT_DMT_MAX_CASC 66u
+
+struct weft_dmt_params {
+	uint32_t token_buffer;  /* entries per unit: an elevator carries |dTID| <= this.
+				   Default 16 (models.md section 2, reference design) */
+	uint32_t max_cascade;   /* elevators one communication may chain before its
+				   values spill to the live value cache. Default 16:
+				   the reference dMT core's 16 control/elevator units
+				   (models.md section 2b) */
+	double min_fraction;    /* a static shared load is elevator-carried when its
+				   most common dTID covers at least this share of
+				   its executed instances. Default 0.9 (weft's
+				   choice, docs/models/dmt.md) */
+	uint32_t warp_width;    /* lock-step width for warp-synchronous code (32); 1 =
+				   no lock-step: only barriers and the thread's own
+				   order make a store visible */
+	uint64_t lvc_bytes;     /* live value cache, informational. Default 65536
+				   (models.md section 2b) */
+};
+void weft_dmt_params_default(struct weft_dmt_params *prm);
+
+/* Role of a static instruction in the analysis. */
+enum weft_dmt_role {
+	WEFT_DMT_OTHER = 0,
+	WEFT_DMT_SH_LOAD,   /* load whose accesses all resolved to shared */
+	WEFT_DMT_SH_STORE,
+	WEFT_DMT_SH_ATOMIC,
+	WEFT_DMT_LOAD,      /* global/const load (or a generic one not always shared) */
+	WEFT_DMT_BAR,       /* bar.sync / barrier.sync / bar.red */
+};
+
+/* Why an instruction is removable (0: kept). */
+enum weft_dmt_removal {
+	WEFT_DMT_KEEP = 0,
+	WEFT_DMT_RM_ELEVATOR_LOAD,
+	WEFT_DMT_RM_ELEVATOR_STORE,
+	WEFT_DMT_RM_BARRIER,
+	WEFT_DMT_RM_ADDR_ARITH,
+	WEFT_DMT_RM_COUNT
+};
+const char *weft_dmt_removal_name(enum weft_dmt_removal r);
+
+/* Per static instruction (index pc). Counts are thread instances summed
+ * over the analysed CTAs. */
+struct weft_dmt_inst {
+	uint8_t role;          /* enum weft_dmt_role */
+	uint8_t removal;       /* enum weft_dmt_removal (after weft_dmt_finish) */
+	uint8_t elevator;      /* SH_LOAD carried by elevators */
+	uint8_t spill;         /* elevator-carried but cascade > max_cascade: LVC */
+	uint64_t exec;         /* executed instances (guard true) */
+	/* SH_LOAD (and SH_ATOMIC's read): where the value came from */
+	uint64_t comm;         /* from another thread of the CTA */
+	uint64_t self;         /* from the thread's own store */
+	uint64_t nowriter;     /* no store in this CTA before it (uninitialised) */
+	uint64_t mixed;        /* its bytes come from several threads (the first
+				  byte's writer gives the distance) */
+	uint64_t racy;         /* a same-epoch store of another warp was skipped */
+	int32_t dtid;          /* most common distance (ties: smallest |d|, then d > 0) */
+	uint64_t dtid_count;   /* instances at that distance */
+	double dtid_fraction;  /* dtid_count / exec */
+	uint32_t cascade;      /* elevators for dtid: ceil(|dtid| / token_buffer) */
+	uint64_t *hist;        /* [WEFT_DMT_NDIST] by dTID (self at 0), NULL if none */
+	/* loads: memory value reuse */
+	uint64_t reuse_fwd;    /* instances whose value a lower thread loaded already */
+	uint64_t reuse_groups; /* distinct values loaded (= memory accesses left) */
+	uint32_t reuse_window; /* widest group: last - first thread + 1 */
+	int32_t reuse_dtid;    /* most common forwarding distance (0: none) */
+	uint64_t reuse_dtid_count;
+	uint64_t *reuse_hist;  /* [WEFT_DMT_NDIST] by dTID (> 0), NULL if none */
+};
+
+/* Totals over the kernel. "Communication" = shared-load instances whose
+ * value another thread stored (dTID != 0). */
+struct weft_dmt_totals {
+	uint64_t ctas, threads;
+	uint64_t thread_insts;          /* executed, all instructions */
+	uint64_t sh_loads, sh_stores;   /* executed shared load/store instances */
+	uint64_t comm, self, nowriter, racy, mixed;
+	uint64_t hist[WEFT_DMT_NDIST];  /* comm + self by dTID */
+	uint64_t abs_hist[WEFT_DMT_MAX_THREADS]; /* comm by |dTID| (bucket 0 unused) */
+	uint64_t comm_within_buffer;    /* comm with |dTID| <= token_buffer */
+	uint64_t casc_hist[WEFT_DMT_MAX_CASC]; /* comm by elevators needed */
+	uint64_t comm_spilled;          /* comm needing more than max_cascade */
+	uint64_t carried;               /* comm + self instances of elevator loads */
+	/* memory value reuse */
+	uint64_t loads;                 /* executed global/const/shared load instances */
+	uint64_t reuse_fwd;             /* forwarded by an eLSU */
+	uint64_t reuse_groups;
+	uint64_t reuse_hist[WEFT_DMT_NDIST];
+	uint64_t reuse_within_buffer;
+	/* removal (after weft_dmt_finish) */
+	uint32_t removed_static[WEFT_DMT_RM_COUNT];   /* instructions, by reason */
+	uint64_t removed_dynamic[WEFT_DMT_RM_COUNT];  /* executed thread instances */
+	uint64_t removed_total;                       /* sum of removed_dynamic */
+};
+
+struct weft_dmt_scratch;
+
+struct weft_dmt {
+	const struct weft_program *p;
+	struct weft_dmt_params prm;
+	uint32_t ninsts;
+	struct weft_dmt_inst *inst;     /* [ninsts] */
+	struct weft_dmt_totals tot;
+	int finished;
+	struct weft_dmt_scratch *s;     /* per-CTA tables, freed by weft_dmt_free */
+};
+
+/* prm NULL: defaults. Checks the parameters (token_buffer >= 1,
+ * 0 < min_fraction <= 1, warp_width 1..64). */
+int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
+		  const struct weft_dmt_params *prm, struct weft_error *err);
+/* Adds one CTA (any order; each CTA is independent). */
+int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct weft_error *err);
+/* Decides elevators, spills and removals; fills the totals. Call once after
+ * the last CTA; weft_dmt_add_cta is refused afterwards. */
+int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err);
+void weft_dmt_free(struct weft_dmt *d);
+
+/* Convenience: init, every sampled CTA of `launch` (s NULL: all), finish. */
+int weft_dmt_analyse_launch(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+			    const struct weft_dmt_params *prm, struct weft_dmt *d,
+			    struct weft_error *err);
+
+/* Elevators needed to carry distance dtid: ceil(|dtid| / token_buffer). */
+uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer);
+/* Share of the communication with |dTID| <= dist (CDF over |dTID|); 0 when
+ * there is none. */
+double weft_dmt_comm_cdf(const struct weft_dmt *d, uint32_t dist);
+
+struct weft_sbuf;
+/* Human-readable report (distribution, CDF, cascades, spills, per-instruction
+ * table, removable instructions) appended to b. */
+void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b);
+
+#endif

@@ -1,0 +1,622 @@
+/*
+ * test_dmt_comm.c - the dMT communication analysis (models/dataflow/
+ * dmt_comm.h) on hand-written PTX kernels and on bundled workloads.
+ *
+ * Every case runs through the emulator with a trace writer and analyses
+ * the trace read back, so the analysis sees exactly what a user's trace
+ * holds. Hand-written kernels pin: a constant-distance producer/consumer
+ * (with the stores, barrier and address arithmetic it makes removable), a
+ * broadcast (one writer, many readers: not an elevator, but eLSU reuse),
+ * barrier epochs (a value rewritten between barriers; a same-epoch store
+ * of another warp is a race), lock-step order for warp-synchronous code,
+ * cascaded elevators and spills for distances beyond the token buffer.
+ * Workloads: reduce, scan, convsep, matmul, hotspot and pathfinder at
+ * small size each show their communication with the distances their
+ * source code implies.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "estimate/sbuf.h"
+#include "host.h"
+#include "models/dataflow/dmt_comm.h"
+#include "trace.h"
+#include "workload.h"
+#include "workload_run.h"
+
+/* ---- running kernels into a trace ---- */
+
+struct traced {
+	char path[64];
+	struct weft_trace *t;
+};
+
+static void traced_open(struct traced *tr)
+{
+	struct weft_error err;
+	if (weft_trace_open(tr->path, &tr->t, &err))
+		fail_msg("open %s: %s", tr->path, err.message);
+}
+
+static void traced_close(struct traced *tr)
+{
+	weft_trace_close(tr->t);
+	unlink(tr->path);
+}
+
+static struct weft_trace_writer *writer_start(struct traced *tr, struct weft_ctx **ctx)
+{
+	snprintf(tr->path, sizeof(tr->path), "/tmp/weft-dmt-XXXXXX");
+	int fd = mkstemp(tr->path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	if (weft_trace_writer_open(tr->path, 1, &w, &err))
+		fail_msg("%s", err.message);
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = weft_trace_writer_observer(w);
+	*ctx = weft_ctx_create(&o);
+	assert_non_null(*ctx);
+	return w;
+}
+
+static void writer_commit(struct traced *tr, struct weft_trace_writer *w, struct weft_ctx *ctx)
+{
+	struct weft_error err;
+	weft_ctx_destroy(ctx);
+	if (weft_trace_writer_commit(w, &err))
+		fail_msg("commit: %s", err.message);
+	traced_open(tr);
+}
+
+/* A kernel `k(.param .u64 out)` with 4 bytes of output per thread. */
+static void trace_ptx(struct traced *tr, const char *body, uint32_t nctas, uint32_t nthreads)
+{
+	static char text[8192];
+	snprintf(text, sizeof(text),
+		 ".version 8.0\n.target sm_75\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 pout)\n{\n"
+		 ".reg .pred %%p<8>;\n.reg .b32 %%r<32>;\n.reg .b64 %%rd<16>;\n"
+		 ".shared .align 4 .b32 s[256];\n"
+		 "ld.param.u64 %%rd1, [pout];\n"
+		 "mov.u32 %%r1, %%tid.x;\n"
+		 "%s"
+		 "ret;\n}\n",
+		 body);
+	struct weft_ctx *ctx;
+	struct weft_trace_writer *w = writer_start(tr, &ctx);
+	struct weft_error err;
+	struct weft_module *mod;
+	if (weft_module_load_text(ctx, text, strlen(text), "dmt.ptx", &mod, &err))
+		fail_msg("load: %s", err.message);
+	uint64_t out;
+	if (weft_malloc(ctx, (size_t)nctas * nthreads * 4, &out, &err))
+		fail_msg("%s", err.message);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	if (weft_launch(ctx, mod, "k", weft_dim3(nctas, 1, 1), weft_dim3(nthreads, 1, 1), 0, args, 1, &err))
+		fail_msg("launch: %s", err.message);
+	writer_commit(tr, w, ctx);
+}
+
+static void trace_workload(struct traced *tr, const char *name)
+{
+	struct weft_ctx *ctx;
+	struct weft_trace_writer *w = writer_start(tr, &ctx);
+	struct weft_workload_run_opts ro = { WEFT_SIZE_SMALL, 0 };
+	struct weft_workload_result res;
+	struct weft_error err;
+	const struct weft_workload *wl = weft_workload_find(name);
+	assert_non_null(wl);
+	if (weft_workload_run(wl, ctx, &ro, &res, &err))
+		fail_msg("%s: %s", name, err.message);
+	writer_commit(tr, w, ctx);
+}
+
+static void analyse(struct traced *tr, uint32_t launch, const struct weft_dmt_params *prm,
+		    struct weft_dmt *d)
+{
+	struct weft_error err;
+	if (weft_dmt_analyse_launch(tr->t, launch, NULL, prm, d, &err))
+		fail_msg("analyse: %s", err.message);
+	if (getenv("WEFT_DMT_DUMP")) {
+		struct weft_sbuf b;
+		weft_sbuf_init(&b);
+		weft_dmt_format(d, &b);
+		fputs(weft_sbuf_str(&b), stderr);
+		weft_sbuf_free(&b);
+	}
+}
+
+static uint64_t hist_at(const uint64_t *h, int32_t dtid)
+{
+	return h ? h[dtid + (int32_t)WEFT_DMT_MAX_DIST] : 0;
+}
+
+/* The n-th (0-based) instruction whose text contains `what`. */
+static uint32_t find_pc(const struct weft_dmt *d, const char *what, unsigned n)
+{
+	char buf[160];
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		weft_program_format_inst(d->p, pc, buf, sizeof(buf));
+		if (strstr(buf, what) && n-- == 0)
+			return pc;
+	}
+	fail_msg("no instruction %s", what);
+	return UINT32_MAX;
+}
+
+/* ---- hand-written kernels ---- */
+
+/* Thread t stores s[t]; after a barrier, threads t >= 3 read s[t-3]. The
+ * byte offset t*4 (%r2) also addresses the global output, so it stays;
+ * the shared base and the sum (%r3, %r4) feed only shared addresses. */
+static const char *PRODCONS =
+	"shl.b32 %r2, %r1, 2;\n"
+	"mov.u32 %r3, s;\n"
+	"add.s32 %r4, %r3, %r2;\n"
+	"st.shared.u32 [%r4], %r1;\n"
+	"bar.sync 0;\n"
+	"setp.lt.u32 %p1, %r1, 3;\n"
+	"@%p1 bra DONE;\n"
+	"ld.shared.u32 %r5, [%r4+-12];\n"
+	"cvt.u64.u32 %rd2, %r2;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r5;\n"
+	"DONE:\n";
+
+static void test_producer_consumer(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr, PRODCONS, 2, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	uint32_t ld = find_pc(&d, "ld.shared", 0), st = find_pc(&d, "st.shared", 0);
+	uint32_t bar = find_pc(&d, "bar.sync", 0);
+	const struct weft_dmt_inst *L = &d.inst[ld];
+	assert_int_equal(L->role, WEFT_DMT_SH_LOAD);
+	assert_int_equal(L->exec, 2 * 61);
+	assert_int_equal(L->comm, 2 * 61);
+	assert_int_equal(L->self + L->nowriter + L->racy + L->mixed, 0);
+	assert_int_equal(L->dtid, 3);
+	assert_int_equal(L->dtid_count, 2 * 61);
+	assert_true(L->dtid_fraction == 1.0);
+	assert_int_equal(L->cascade, 1);
+	assert_true(L->elevator);
+	assert_false(L->spill);
+	assert_int_equal(L->removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[st].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[bar].removal, WEFT_DMT_RM_BARRIER);
+	/* address arithmetic: only the shared base and the sum */
+	assert_int_equal(d.inst[find_pc(&d, "mov.u32 %r3", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r4", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "shl.b32 %r2", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "mov.u32 %r1", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_ADDR_ARITH], 2);
+	assert_int_equal(d.tot.removed_dynamic[WEFT_DMT_RM_ADDR_ARITH], 2 * 2 * 64);
+	assert_int_equal(d.tot.removed_dynamic[WEFT_DMT_RM_ELEVATOR_LOAD], 2 * 61);
+	assert_int_equal(d.tot.removed_dynamic[WEFT_DMT_RM_ELEVATOR_STORE], 2 * 64);
+	assert_int_equal(d.tot.removed_dynamic[WEFT_DMT_RM_BARRIER], 2 * 64);
+	assert_int_equal(d.tot.removed_total, 2 * (61 + 64 + 64 + 2 * 64));
+	/* totals and CDF */
+	assert_int_equal(d.tot.ctas, 2);
+	assert_int_equal(d.tot.comm, 2 * 61);
+	assert_int_equal(hist_at(d.tot.hist, 3), 2 * 61);
+	assert_int_equal(d.tot.abs_hist[3], 2 * 61);
+	assert_int_equal(d.tot.comm_within_buffer, 2 * 61);
+	assert_int_equal(d.tot.casc_hist[1], 2 * 61);
+	assert_true(weft_dmt_comm_cdf(&d, 2) == 0.0);
+	assert_true(weft_dmt_comm_cdf(&d, 3) == 1.0);
+	/* each thread reads a different address: no reuse */
+	assert_int_equal(d.tot.reuse_fwd, 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Thread 0 writes s[0]; after a barrier every thread reads it. */
+static void test_broadcast(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "setp.ne.u32 %p1, %r1, 0;\n"
+		  "mov.u32 %r2, 42;\n"
+		  "@!%p1 st.shared.u32 [s], %r2;\n"
+		  "bar.sync 0;\n"
+		  "ld.shared.u32 %r5, [s];\n",
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	const struct weft_dmt_inst *L = &d.inst[find_pc(&d, "ld.shared", 0)];
+	assert_int_equal(L->exec, 64);
+	assert_int_equal(L->self, 1);
+	assert_int_equal(L->comm, 63);
+	for (int32_t t = 0; t < 64; t++)
+		assert_int_equal(hist_at(L->hist, t), 1);
+	assert_false(L->elevator); /* 1/64 of the instances share a distance */
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	/* memory value reuse: one access, forwarded 63 times at distance 1 */
+	assert_int_equal(L->reuse_groups, 1);
+	assert_int_equal(L->reuse_fwd, 63);
+	assert_int_equal(L->reuse_dtid, 1);
+	assert_int_equal(hist_at(L->reuse_hist, 1), 63);
+	assert_int_equal(L->reuse_window, 64);
+	assert_int_equal(d.tot.reuse_within_buffer, 63);
+	assert_int_equal(d.tot.comm_within_buffer, 16);
+	assert_int_equal(d.tot.casc_hist[1], 16);
+	assert_int_equal(d.tot.casc_hist[4], 15);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Epochs: s[t] written in epoch 0 (A) and rewritten in epoch 2 (B);
+ * reads of the neighbours in epochs 1 and 3 see A and B; in epoch 3 the
+ * threads write s[t] again (C) and read s[t ^ 32]: the other warp's C is
+ * a same-epoch race, so the value comes from B. */
+static void test_barrier_epochs(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.shared.u32 [%r4], %r1;\n"      /* A, epoch 0 */
+		  "bar.sync 0;\n"
+		  "ld.shared.u32 %r5, [%r4+4];\n"    /* s[t+1]: A of t+1 */
+		  "bar.sync 0;\n"
+		  "st.shared.u32 [%r4], %r5;\n"      /* B, epoch 2 */
+		  "ld.shared.u32 %r6, [%r4];\n"      /* own B */
+		  "bar.sync 0;\n"
+		  "ld.shared.u32 %r7, [%r4+8];\n"    /* s[t+2]: B of t+2 */
+		  "st.shared.u32 [%r4], %r7;\n"      /* C, epoch 3 */
+		  "xor.b32 %r8, %r2, 128;\n"
+		  "add.s32 %r9, %r3, %r8;\n"
+		  "ld.shared.u32 %r10, [%r9];\n",    /* s[t^32]: race with C */
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	const struct weft_dmt_inst *L1 = &d.inst[find_pc(&d, "ld.shared", 0)];
+	const struct weft_dmt_inst *L2 = &d.inst[find_pc(&d, "ld.shared", 1)];
+	const struct weft_dmt_inst *L3 = &d.inst[find_pc(&d, "ld.shared", 2)];
+	const struct weft_dmt_inst *L4 = &d.inst[find_pc(&d, "ld.shared", 3)];
+	/* s[t+1] for t = 63 reads s[64], never written (the array is 256 words) */
+	assert_int_equal(L1->comm, 63);
+	assert_int_equal(L1->nowriter, 1);
+	assert_int_equal(hist_at(L1->hist, -1), 63);
+	assert_int_equal(L2->self, 64);
+	assert_int_equal(L2->comm, 0);
+	assert_int_equal(L3->comm, 62);
+	assert_int_equal(L3->nowriter, 2);
+	assert_int_equal(hist_at(L3->hist, -2), 62);
+	assert_int_equal(L3->racy, 0);
+	/* warp 1 reads warp 0's C of the same epoch (a race): B instead */
+	assert_int_equal(L4->comm, 64);
+	assert_int_equal(L4->racy, 32);
+	assert_int_equal(hist_at(L4->hist, -32), 32);
+	assert_int_equal(hist_at(L4->hist, 32), 32);
+	/* A is read only by the carried s[t+1] load (63 of 64 at -1); B also
+	 * by the racy load, which no elevator carries; C is never read */
+	assert_true(L1->elevator && L2->elevator && L3->elevator);
+	assert_false(L4->elevator);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 1)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 2)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_BARRIER], 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Warp-synchronous code: lanes store s[t], then (no barrier) read
+ * s[t ^ 1]. In lock-step (width 32) the neighbour's store came first;
+ * without lock-step (width 1) it is a same-epoch store of another thread. */
+static void test_lock_step(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.volatile.shared.u32 [%r4], %r1;\n"
+		  "xor.b32 %r8, %r2, 4;\n"
+		  "add.s32 %r9, %r3, %r8;\n"
+		  "ld.volatile.shared.u32 %r10, [%r9];\n",
+		  1, 32);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	const struct weft_dmt_inst *L = &d.inst[find_pc(&d, "ld.volatile.shared", 0)];
+	assert_int_equal(L->comm, 32);
+	assert_int_equal(L->racy, 0);
+	assert_int_equal(hist_at(L->hist, 1), 16);
+	assert_int_equal(hist_at(L->hist, -1), 16);
+	weft_dmt_free(&d);
+	struct weft_dmt_params prm;
+	weft_dmt_params_default(&prm);
+	prm.warp_width = 1;
+	analyse(&tr, 0, &prm, &d);
+	L = &d.inst[find_pc(&d, "ld.volatile.shared", 0)];
+	assert_int_equal(L->comm, 0);
+	assert_int_equal(L->nowriter, 32);
+	/* races are seen from the later thread of each pair (replay order) */
+	assert_int_equal(L->racy, 16);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Distance 40: three 16-entry elevators; spills when at most two may chain. */
+static void test_cascades(void **state)
+{
+	(void)state;
+	assert_int_equal(weft_dmt_cascades(0, 16), 0);
+	assert_int_equal(weft_dmt_cascades(1, 16), 1);
+	assert_int_equal(weft_dmt_cascades(16, 16), 1);
+	assert_int_equal(weft_dmt_cascades(17, 16), 2);
+	assert_int_equal(weft_dmt_cascades(-33, 16), 3);
+	assert_int_equal(weft_dmt_cascades(40, 1), 40);
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.shared.u32 [%r4], %r1;\n"
+		  "bar.sync 0;\n"
+		  "setp.lt.u32 %p1, %r1, 40;\n"
+		  "@%p1 bra DONE;\n"
+		  "ld.shared.u32 %r5, [%r4+-160];\n"
+		  "DONE:\n",
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	uint32_t ld = find_pc(&d, "ld.shared", 0);
+	assert_int_equal(d.inst[ld].dtid, 40);
+	assert_int_equal(d.inst[ld].cascade, 3);
+	assert_true(d.inst[ld].elevator);
+	assert_false(d.inst[ld].spill);
+	assert_int_equal(d.inst[ld].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.tot.casc_hist[3], 24);
+	assert_int_equal(d.tot.comm_within_buffer, 0);
+	assert_int_equal(d.tot.comm_spilled, 0);
+	weft_dmt_free(&d);
+
+	struct weft_dmt_params prm;
+	weft_dmt_params_default(&prm);
+	prm.max_cascade = 2;
+	analyse(&tr, 0, &prm, &d);
+	assert_true(d.inst[ld].elevator);
+	assert_true(d.inst[ld].spill);
+	assert_int_equal(d.inst[ld].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.comm_spilled, 24);
+	assert_int_equal(d.tot.removed_total, 0);
+	weft_dmt_free(&d);
+
+	prm.max_cascade = 16;
+	prm.token_buffer = 64;
+	analyse(&tr, 0, &prm, &d);
+	assert_int_equal(d.inst[ld].cascade, 1);
+	assert_int_equal(d.tot.comm_within_buffer, 24);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+static void test_params(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr, "", 1, 32);
+	struct weft_dmt_params prm;
+	weft_dmt_params_default(&prm);
+	assert_int_equal(prm.token_buffer, 16);
+	assert_int_equal(prm.max_cascade, 16);
+	assert_int_equal(prm.lvc_bytes, 65536);
+	struct weft_dmt d;
+	struct weft_error err;
+	prm.token_buffer = 0;
+	assert_int_equal(weft_dmt_analyse_launch(tr.t, 0, NULL, &prm, &d, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "token_buffer"));
+	weft_dmt_params_default(&prm);
+	prm.min_fraction = 0;
+	assert_int_equal(weft_dmt_analyse_launch(tr.t, 0, NULL, &prm, &d, &err), WEFT_ERR_INPUT);
+	assert_int_equal(weft_dmt_analyse_launch(tr.t, 5, NULL, NULL, &d, &err), WEFT_ERR_INPUT);
+	traced_close(&tr);
+}
+
+/* ---- bundled workloads ---- */
+
+/* Shared loads whose mode distance is dtid and that elevators carry. */
+static unsigned carried_at(const struct weft_dmt *d, int32_t dtid)
+{
+	unsigned n = 0;
+	for (uint32_t pc = 0; pc < d->ninsts; pc++)
+		n += d->inst[pc].elevator && d->inst[pc].dtid == dtid;
+	return n;
+}
+
+static unsigned removed_bars(const struct weft_dmt *d)
+{
+	return d->tot.removed_static[WEFT_DMT_RM_BARRIER];
+}
+
+/* reduce_smem: the tree reads s[tid + d], d = 128, 64 (barriers) and then
+ * 32 .. 1 warp-synchronously: thread tid receives from tid + d. */
+static void test_reduce(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "reduce");
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	for (int32_t k = 128; k >= 1; k /= 2) {
+		assert_int_equal(carried_at(&d, -k), 1);
+		assert_true(hist_at(d.tot.hist, -k) > 0);
+	}
+	assert_int_equal(d.tot.racy, 0);
+	assert_int_equal(d.tot.nowriter, 0);
+	/* 128 needs 8 elevators, 64 four, 32 two */
+	assert_true(d.tot.casc_hist[8] > 0 && d.tot.casc_hist[4] > 0 && d.tot.casc_hist[2] > 0);
+	/* all shared traffic is carried: the barriers go too */
+	assert_true(removed_bars(&d) > 0);
+	assert_true(d.tot.removed_static[WEFT_DMT_RM_ADDR_ARITH] > 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* scan_block (Blelloch): each level reads tile[offset * (2 tid + 1) - 1],
+ * written by a thread about twice as far along at the level before, so
+ * the distance grows with tid: communication at every distance up to 128,
+ * not a constant per instruction. */
+static void test_scan(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "scan");
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	assert_true(d.tot.comm > d.tot.self);
+	unsigned distinct = 0;
+	for (uint32_t a = 1; a < WEFT_DMT_MAX_THREADS; a++) {
+		if (d.tot.abs_hist[a])
+			distinct++;
+		if (a > 255)
+			assert_int_equal(d.tot.abs_hist[a], 0);
+	}
+	assert_true(distinct >= 128);
+	assert_true(d.tot.abs_hist[1] > 0 && d.tot.abs_hist[128] > 0);
+	assert_true(weft_dmt_comm_cdf(&d, 16) < 0.5);
+	assert_int_equal(d.tot.racy, 0);
+	assert_int_equal(removed_bars(&d), 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* conv_rows: thread tx of a 16-wide row reads s[ty][tx + 16 i + j] for
+ * j = -8..8, written by thread (tx + j) mod 16 of the same row: distances
+ * within one row (|dTID| <= 15), and +-1 for the neighbouring taps in 15
+ * of 16 threads. The filter taps (.const) are read by every thread. */
+static void test_convsep(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "convsep");
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	assert_true(d.tot.comm > 0);
+	for (uint32_t a = 16; a < WEFT_DMT_MAX_THREADS; a++)
+		assert_int_equal(d.tot.abs_hist[a], 0);
+	assert_int_equal(d.tot.comm_within_buffer, d.tot.comm);
+	assert_true(carried_at(&d, 1) > 0 && carried_at(&d, -1) > 0);
+	for (uint32_t pc = 0; pc < d.ninsts; pc++)
+		if (d.inst[pc].elevator && d.inst[pc].dtid)
+			assert_true(d.inst[pc].dtid_fraction >= 15.0 / 16 - 1e-9);
+	/* c_kernel taps: one access per CTA, forwarded to the next thread */
+	unsigned taps = 0;
+	for (uint32_t pc = 0; pc < d.ninsts; pc++)
+		if (d.p->insts[pc].space == WEFT_SPACE_CONST && d.inst[pc].reuse_fwd) {
+			taps++;
+			assert_int_equal(d.inst[pc].reuse_dtid, 1);
+			assert_int_equal(d.inst[pc].reuse_groups, d.tot.ctas);
+		}
+	assert_true(taps >= 17);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* matmul_tiled: As[ty][j] is read by the 16 threads of a row (forwarded
+ * at distance 1), Bs[j][tx] by the 16 threads of a column (distance 16). */
+static void test_matmul(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "matmul");
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	unsigned at1 = 0, at16 = 0;
+	for (uint32_t pc = 0; pc < d.ninsts; pc++) {
+		const struct weft_dmt_inst *I = &d.inst[pc];
+		if (I->role != WEFT_DMT_SH_LOAD)
+			continue;
+		assert_true(I->comm > 0);
+		assert_int_equal(I->reuse_dtid_count, I->reuse_fwd);
+		assert_int_equal(I->reuse_fwd, I->exec / 16 * 15);
+		at1 += I->reuse_dtid == 1;
+		at16 += I->reuse_dtid == 16;
+	}
+	assert_int_equal(at1, 16);
+	assert_int_equal(at16, 16);
+	/* the tiles are written by every thread of a row/column: the
+	 * distance depends on the reader, so no elevator carries them */
+	assert_int_equal(d.tot.carried, 0);
+	assert_int_equal(d.tot.reuse_within_buffer, d.tot.reuse_fwd);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* hotspot_step: the 5-point stencil reads t_s of the west/east (+-1) and
+ * north/south (+-16) neighbours; t_s[ty][tx] and p_s are the thread's own. */
+static void test_hotspot(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "hotspot");
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	assert_int_equal(carried_at(&d, 1), 1);
+	assert_int_equal(carried_at(&d, -1), 1);
+	assert_int_equal(carried_at(&d, 16), 1);
+	assert_int_equal(carried_at(&d, -16), 1);
+	assert_true(carried_at(&d, 0) >= 2);
+	assert_int_equal(d.tot.comm_within_buffer, d.tot.comm);
+	assert_true(removed_bars(&d) > 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* pathfinder_step: min over prev[tx - 1], prev[tx], prev[tx + 1]. */
+static void test_pathfinder(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "pathfinder");
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	assert_int_equal(carried_at(&d, 1), 1);
+	assert_int_equal(carried_at(&d, -1), 1);
+	assert_true(d.tot.comm > 0);
+	for (uint32_t a = 2; a < WEFT_DMT_MAX_THREADS; a++)
+		assert_int_equal(d.tot.abs_hist[a], 0);
+	assert_true(removed_bars(&d) > 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_producer_consumer),
+		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_barrier_epochs),
+		cmocka_unit_test(test_lock_step),
+		cmocka_unit_test(test_cascades),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_reduce),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_convsep),
+		cmocka_unit_test(test_matmul),
+		cmocka_unit_test(test_hotspot),
+		cmocka_unit_test(test_pathfinder),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
