@@ -550,6 +550,50 @@ static void test_nanosleep_yields(void **state)
 		assert_int_equal(out[i], 9);
 }
 
+
+/* Producer/consumer with a named barrier: warp 0 writes and bar.arrive's,
+ * warp 1 bar.sync's (64 threads) and reads. */
+static const char *arrive_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<6>;\n"
+	".shared .align 4 .b8 buf[128];\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"and.b32 %r2, %r1, 31;\n"
+	"shl.b32 %r3, %r2, 2;\n"
+	"mov.u32 %r4, buf;\n"
+	"add.s32 %r4, %r4, %r3;\n"
+	"setp.ge.u32 %p1, %r1, 32;\n"
+	"@%p1 bra CONSUME;\n"
+	"mul.lo.s32 %r5, %r1, 7;\n"
+	"st.shared.u32 [%r4], %r5;\n"
+	"bar.arrive 1, 64;\n"
+	"mov.u32 %r6, 0;\n"
+	"bra OUT;\n"
+	"CONSUME: bar.sync 1, 64;\n"
+	"ld.shared.u32 %r6, [%r4];\n"
+	"OUT: mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r6;\n"
+	"ret;\n}\n";
+
+static void test_bar_arrive(void **state)
+{
+	(void)state;
+	uint32_t out[64];
+	/* warp 1 reaches its bar.sync first under quantum 1, or after warp 0 */
+	for (uint32_t q = 1; q <= 64; q *= 64) {
+		struct weft_ctx_options o = { 0 };
+		o.quantum = q;
+		int rc = run_out(arrive_ptx, 1, 64, out, 64, &o, NULL);
+		if (rc)
+			fprintf(stderr, "%s\n", op_err.message);
+		assert_int_equal(rc, 0);
+		for (uint32_t i = 0; i < 64; i++)
+			assert_int_equal(out[i], i < 32 ? 0 : (i - 32) * 7);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_early_return_then_barrier),
 		cmocka_unit_test(test_nanosleep_yields),
+		cmocka_unit_test(test_bar_arrive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
