@@ -2,9 +2,10 @@
  * analysis.h - static analyses of a kernel's program (program.h) that the
  * timing models share: dominators, natural loops and their nesting, trip
  * counts measured on traced thread paths, reaching definitions / def-use
- * chains, control dependence, dataflow-graph depth, a uniformity / affine
- * analysis of register values and memory addresses, and the memory
- * footprint of a trace (distinct lines and words per state space).
+ * chains, control dependence, dataflow-graph depth, live registers, a
+ * uniformity / affine analysis of register values and memory addresses,
+ * and the memory footprint of a trace (distinct lines and words per state
+ * space).
  *
  * Every analysis takes a struct weft_program whose blocks, block_of and info
  * are filled (weft_program_analyse does that) and builds its own result;
@@ -178,6 +179,22 @@ void weft_cdep_free(struct weft_cdep *c);
  * the critical path length of the whole kernel. Unreachable blocks get 0. */
 int weft_dfg_depth(const struct weft_program *p, const struct weft_dom *d, const struct weft_defuse *du,
 		   const uint32_t *lat, uint64_t *depth, uint64_t *max_depth, struct weft_error *err);
+
+/* ---- live registers ------------------------------------------------- */
+
+/* Registers live just before each instruction, in 32-bit words (64-bit
+ * registers count two) and predicates apart; the maxima estimate what a
+ * register allocator needs per thread (without spills). Guarded
+ * definitions do not end a live range. Unreachable instructions get 0. */
+struct weft_liveness {
+	uint32_t ninsts;
+	uint32_t *words_at;  /* [ninsts] */
+	uint32_t *preds_at;  /* [ninsts] */
+	uint32_t max_words, max_preds;
+};
+int weft_liveness_build(const struct weft_program *p, const struct weft_dom *d,
+			struct weft_liveness *lv, struct weft_error *err);
+void weft_liveness_free(struct weft_liveness *lv);
 
 /* ---- uniformity and affine addresses ---------------------------------- */
 

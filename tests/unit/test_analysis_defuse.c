@@ -88,6 +88,17 @@ static void test_predicated(void **state)
 		lat[i] = 2;
 	assert_int_equal(weft_dfg_depth(p, &a.dom, &a.du, lat, depth, &maxd, NULL), 0);
 	assert_int_equal(maxd, 10);
+	/* live registers (r7 is read uninitialised: live from the entry) */
+	struct weft_liveness lv;
+	assert_int_equal(weft_liveness_build(p, &a.dom, &lv, NULL), 0);
+	static const uint32_t want_words[8] = { 1, 2, 3, 2, 2, 2, 3, 1 };
+	for (uint32_t pc = 0; pc < 8; pc++)
+		assert_int_equal(lv.words_at[pc], want_words[pc]);
+	assert_int_equal(lv.preds_at[3], 1); /* the guard */
+	assert_int_equal(lv.preds_at[4], 0);
+	assert_int_equal(lv.max_words, 3);
+	assert_int_equal(lv.max_preds, 1);
+	weft_liveness_free(&lv);
 	/* uniformity: r2 after the tid-guarded def differs between threads */
 	assert_int_equal(a.u.inst[3].guard_cls, WEFT_UC_VARYING); /* a compare of tid */
 	assert_int_equal(a.u.inst[3].cls, WEFT_UC_VARYING);

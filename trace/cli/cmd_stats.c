@@ -67,6 +67,7 @@ struct lstats {
 	uint64_t static_ap[AP_COUNT], dyn_ap[AP_COUNT];
 	uint64_t static_mem, dyn_mem, divergent_branches;
 	uint64_t dfg_depth;       /* longest register dependence chain (dfg.c) */
+	uint32_t live_words, live_preds; /* most registers live at once (liveness.c) */
 };
 
 static unsigned addr_pattern(const struct weft_uinst *ui)
@@ -122,6 +123,12 @@ static int lstats_init(struct lstats *s, const struct weft_trace_launch *L, stru
 	free(depth);
 	if (rc)
 		return rc;
+	struct weft_liveness lv;
+	if ((rc = weft_liveness_build(p, &s->dom, &lv, err)))
+		return rc;
+	s->live_words = lv.max_words;
+	s->live_preds = lv.max_preds;
+	weft_liveness_free(&lv);
 	for (unsigned w = 0; w < NWIDTHS; w++)
 		for (unsigned pol = 0; pol < WEFT_DIV_COUNT; pol++)
 			weft_group_stats_init(&s->gs[w][pol], widths[w], (enum weft_div_policy)pol);
@@ -216,8 +223,10 @@ static void print_json_launch(FILE *f, const struct lstats *s, int last)
 		L->nctas, s->ctas, s->threads);
 	fprintf(f, "      \"thread_insts\": %" PRIu64 ",\n      \"predicated_off\": %" PRIu64
 		   ",\n      \"static_insts\": %u,\n      \"static_blocks\": %u,\n"
-		   "      \"dfg_depth\": %" PRIu64 ",\n      \"irreducible_edges\": %u,\n",
-		s->thread_insts, s->pred_off, p->ninsts, p->nblocks, s->dfg_depth, s->loops.nirreducible);
+		   "      \"dfg_depth\": %" PRIu64 ",\n      \"irreducible_edges\": %u,\n"
+		   "      \"max_live_words\": %u,\n      \"max_live_preds\": %u,\n      \"ptx_registers\": %u,\n",
+		s->thread_insts, s->pred_off, p->ninsts, p->nblocks, s->dfg_depth, s->loops.nirreducible,
+		s->live_words, s->live_preds, p->nregs);
 	fprintf(f, "      \"mix\": {");
 	for (unsigned c = 0; c < WEFT_IC_COUNT; c++)
 		fprintf(f, "%s\n        \"%s\": { \"static\": %" PRIu64 ", \"dynamic\": %" PRIu64
@@ -309,6 +318,8 @@ static void print_text_launch(FILE *f, const struct lstats *s)
 		s->thread_insts, s->pred_off, p->ninsts, p->nblocks);
 	fprintf(f, "  longest register dependence chain %" PRIu64 " instructions (loop-carried edges left out)\n",
 		s->dfg_depth);
+	fprintf(f, "  registers live at once: at most %u 32-bit words and %u predicates (of %u PTX registers)\n",
+		s->live_words, s->live_preds, p->nregs);
 	fprintf(f, "\n  instruction mix     static    dynamic   dyn %%\n");
 	for (unsigned c = 0; c < WEFT_IC_COUNT; c++)
 		if (s->static_cls[c])
