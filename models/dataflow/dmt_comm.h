@@ -19,8 +19,10 @@
  *   ran them). A load in epoch e by warp w sees the last store to the byte
  *   made in an epoch < e, or made earlier in epoch e by warp w (the same
  *   thread, or another lane in lock-step: warp-synchronous code). A store
- *   in epoch e by another warp is a race; the load is counted `racy` and
- *   matched with the last store of an earlier epoch.
+ *   in epoch e by another warp is a race; the load is matched with the
+ *   last store of an earlier epoch and counted `racy` (replay goes warp by
+ *   warp inside an epoch, so a race is seen from the higher warp's side
+ *   only: `racy` flags races, it does not count every racing pair).
  *   The distance is dTID = reader_tid - writer_tid (linear thread ids in
  *   the block); 0 is a thread reading its own store ("self").
  *   A static shared load is elevator-carried when the most common distance
@@ -110,7 +112,8 @@ const char *weft_dmt_removal_name(enum weft_dmt_removal r);
 struct weft_dmt_inst {
 	uint8_t role;          /* enum weft_dmt_role */
 	uint8_t removal;       /* enum weft_dmt_removal (after weft_dmt_finish) */
-	uint8_t elevator;      /* SH_LOAD carried by elevators */
+	uint8_t elevator;      /* SH_LOAD carried by elevators (mode dTID 0: the value
+				  stays in the thread, no elevator unit needed) */
 	uint8_t spill;         /* elevator-carried but cascade > max_cascade: LVC */
 	uint64_t exec;         /* executed instances (guard true) */
 	/* SH_LOAD (and SH_ATOMIC's read): where the value came from */
@@ -146,7 +149,12 @@ struct weft_dmt_totals {
 	uint64_t comm_within_buffer;    /* comm with |dTID| <= token_buffer */
 	uint64_t casc_hist[WEFT_DMT_MAX_CASC]; /* comm by elevators needed */
 	uint64_t comm_spilled;          /* comm needing more than max_cascade */
-	uint64_t carried;               /* comm + self instances of elevator loads */
+	uint64_t carried;               /* instances at the mode distance of elevator
+					   loads with dTID != 0 (spilled ones included) */
+	uint64_t local;                 /* ... of carried loads with mode dTID 0: the value
+					   stays in the thread (a plain dataflow edge) */
+	uint32_t elevator_nodes;        /* elevators the removed loads need: sum of
+					   their cascades (static, per graph copy) */
 	/* memory value reuse */
 	uint64_t loads;                 /* executed global/const/shared load instances */
 	uint64_t reuse_fwd;             /* forwarded by an eLSU */

@@ -203,8 +203,12 @@ static void totals(struct weft_dmt *d)
 			T->sh_stores += I->exec;
 		T->comm += I->comm, T->self += I->self, T->nowriter += I->nowriter;
 		T->racy += I->racy, T->mixed += I->mixed;
-		if (I->elevator)
+		if (I->elevator && I->dtid)
 			T->carried += I->dtid_count;
+		if (I->elevator && !I->dtid)
+			T->local += I->dtid_count;
+		if (I->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
+			T->elevator_nodes += I->cascade;
 		T->loads += I->reuse_fwd + I->reuse_groups;
 		T->reuse_fwd += I->reuse_fwd;
 		T->reuse_groups += I->reuse_groups;

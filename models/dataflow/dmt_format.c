@@ -103,8 +103,10 @@ void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 			 (unsigned long long)rd, (unsigned long long)T->comm, pct(T->comm, rd),
 			 (unsigned long long)T->self, pct(T->self, rd), (unsigned long long)T->nowriter,
 			 pct(T->nowriter, rd), (unsigned long long)T->racy, (unsigned long long)T->mixed);
-	weft_sbuf_printf(b, "carried by elevators: %llu (%.2f%% of shared-load values)\n",
-			 (unsigned long long)T->carried, pct(T->carried, rd));
+	weft_sbuf_printf(b, "carried by elevators: %llu (%.2f%% of shared-load values), %u elevator nodes; "
+			 "kept in the thread: %llu (%.2f%%)\n",
+			 (unsigned long long)T->carried, pct(T->carried, rd), T->elevator_nodes,
+			 (unsigned long long)T->local, pct(T->local, rd));
 	weft_sbuf_printf(b, "loads (global/const/shared): %llu; forwarded by eLSUs %llu (%.2f%%), "
 			 "within one token buffer %.2f%% of those\n",
 			 (unsigned long long)T->loads, (unsigned long long)T->reuse_fwd,

@@ -215,6 +215,9 @@ static void test_producer_consumer(void **state)
 	assert_int_equal(d.tot.abs_hist[3], 2 * 61);
 	assert_int_equal(d.tot.comm_within_buffer, 2 * 61);
 	assert_int_equal(d.tot.casc_hist[1], 2 * 61);
+	assert_int_equal(d.tot.carried, 2 * 61);
+	assert_int_equal(d.tot.local, 0);
+	assert_int_equal(d.tot.elevator_nodes, 1);
 	assert_true(weft_dmt_comm_cdf(&d, 2) == 0.0);
 	assert_true(weft_dmt_comm_cdf(&d, 3) == 1.0);
 	/* each thread reads a different address: no reuse */
@@ -386,6 +389,7 @@ static void test_cascades(void **state)
 	assert_false(d.inst[ld].spill);
 	assert_int_equal(d.inst[ld].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
 	assert_int_equal(d.tot.casc_hist[3], 24);
+	assert_int_equal(d.tot.elevator_nodes, 3);
 	assert_int_equal(d.tot.comm_within_buffer, 0);
 	assert_int_equal(d.tot.comm_spilled, 0);
 	weft_dmt_free(&d);
@@ -400,6 +404,7 @@ static void test_cascades(void **state)
 	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_KEEP);
 	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
 	assert_int_equal(d.tot.comm_spilled, 24);
+	assert_int_equal(d.tot.elevator_nodes, 0);
 	assert_int_equal(d.tot.removed_total, 0);
 	weft_dmt_free(&d);
 
@@ -465,6 +470,8 @@ static void test_reduce(void **state)
 	}
 	assert_int_equal(d.tot.racy, 0);
 	assert_int_equal(d.tot.nowriter, 0);
+	/* 8 + 4 + 2 elevators for 128, 64, 32 and one each for 16 .. 1 */
+	assert_int_equal(d.tot.elevator_nodes, 8 + 4 + 2 + 5);
 	/* 128 needs 8 elevators, 64 four, 32 two */
 	assert_true(d.tot.casc_hist[8] > 0 && d.tot.casc_hist[4] > 0 && d.tot.casc_hist[2] > 0);
 	/* all shared traffic is carried: the barriers go too */
