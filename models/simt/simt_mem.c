@@ -71,7 +71,6 @@ static uint32_t group_cost(const uint64_t *w, uint32_t n, uint32_t banks)
 uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, uint32_t bytes,
 			  uint32_t banks, uint64_t *words)
 {
-	uint64_t w[MAX_WORDS];
 	uint32_t nw = (bytes + 3) / 4, total = 0;
 	uint64_t nwords = 0;
 	if (nw < 1)
@@ -82,33 +81,35 @@ uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, u
 		banks = 1;
 	if (banks > 64)
 		banks = 64;
+	if (width < 64)
+		mask &= (1ull << width) - 1;
 	uint64_t bmask = (banks & (banks - 1)) ? 0 : banks - 1; /* power of two: mask */
 	for (uint32_t g0 = 0; g0 < width; g0 += banks) {
-		uint32_t n = 0, g1 = g0 + banks < width ? g0 + banks : width;
-		/* one pass: the distinct words of each bank, kept inline up to 4
-		 * per bank (the usual conflict degrees); beyond that, sort */
+		uint64_t gm = mask >> g0;
+		if (banks < 64)
+			gm &= (1ull << banks) - 1;
+		if (!gm)
+			continue;
+		/* the distinct words of each bank, kept inline up to 4 per bank
+		 * (the usual conflict degrees); past that, sort them all */
 		uint64_t seen = 0, bw[64][4];
-		uint32_t cnt[64], worst = 0;
+		uint32_t cnt[64], worst = 1, n = 0;
 		int overflow = 0;
-		for (uint32_t lane = g0; lane < g1; lane++) {
-			if (!((mask >> lane) & 1))
-				continue;
-			uint64_t x = addr[lane] >> 2;
+		for (uint64_t m = gm; m; m &= m - 1) {
+			uint64_t x = addr[g0 + (uint32_t)__builtin_ctzll(m)] >> 2;
 			for (uint32_t k = 0; k < nw; k++, x++) {
 				uint32_t b = (uint32_t)(bmask ? (x & bmask) : x % banks);
-				w[n++] = x;
+				n++;
 				if (!((seen >> b) & 1)) {
 					seen |= 1ull << b;
 					cnt[b] = 1;
 					bw[b][0] = x;
-					if (!worst)
-						worst = 1;
 					continue;
 				}
-				uint32_t c = cnt[b], j = 0, m = c < 4 ? c : 4;
-				while (j < m && bw[b][j] != x)
+				uint32_t c = cnt[b], j = 0, lim = c < 4 ? c : 4;
+				while (j < lim && bw[b][j] != x)
 					j++;
-				if (j < m)
+				if (j < lim)
 					continue; /* same word: broadcast */
 				if (c < 4)
 					bw[b][c] = x;
@@ -120,8 +121,17 @@ uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, u
 			}
 		}
 		nwords += n;
-		if (n)
-			total += overflow ? group_cost(w, n, banks) : worst;
+		if (overflow) {
+			uint64_t w[MAX_WORDS];
+			uint32_t i = 0;
+			for (uint64_t m = gm; m; m &= m - 1) {
+				uint64_t x = addr[g0 + (uint32_t)__builtin_ctzll(m)] >> 2;
+				for (uint32_t k = 0; k < nw; k++)
+					w[i++] = x + k;
+			}
+			worst = group_cost(w, i, banks);
+		}
+		total += worst;
 	}
 	if (words)
 		*words = nwords;
