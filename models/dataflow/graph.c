@@ -487,8 +487,9 @@ static void build_inst(struct builder *b, uint32_t pc, uint32_t blk)
 		n = add_node(b, WEFT_DFN_BRANCH, WEFT_DFU_CONTROL, pc, blk);
 		if (n == WEFT_DFG_NONE)
 			return;
-		b->g->node_of_pc[pc] = n;
 		add_inputs(b, pc, n, blk);
+		/* only now: a use of its own result is loop-carried (pending) */
+		b->g->node_of_pc[pc] = n;
 		edge_from_label(b, blk, n);
 		return;
 	case WEFT_OP_CALL: case WEFT_OP_NANOSLEEP:
@@ -544,8 +545,8 @@ static void build_inst(struct builder *b, uint32_t pc, uint32_t blk)
 	} else {
 		nd->bytes = (uint8_t)value_bytes_reg(p, ii->ndefs ? ii->defs[0] : -1);
 	}
-	b->g->node_of_pc[pc] = n;
 	add_inputs(b, pc, n, blk);
+	b->g->node_of_pc[pc] = n;
 	if (mem || kind == WEFT_DFN_BARRIER)
 		edge_from_label(b, blk, n);
 	if (kind == WEFT_DFN_BARRIER) {
@@ -567,6 +568,34 @@ static int cmp_edge(const void *a, const void *b)
 	if (x->from != y->from)
 		return x->from < y->from ? -1 : 1;
 	return (int)x->kind - (int)y->kind;
+}
+
+static void heap_push(uint32_t *h, uint32_t *n, uint32_t v)
+{
+	uint32_t i = (*n)++;
+	while (i && h[(i - 1) / 2] > v) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static uint32_t heap_pop(uint32_t *h, uint32_t *n)
+{
+	uint32_t top = h[0], v = h[--*n], i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+	return top;
 }
 
 /* Sorts edges by target, drops duplicates (keeping data over predicate over
@@ -617,17 +646,21 @@ static int finish_graph(struct weft_dfg *g, struct weft_error *err)
 		if (!e->back)
 			indeg[e->to]++;
 	}
-	uint32_t head = 0, tail = 0;
+	/* Kahn's algorithm taking the smallest ready node id first: ids follow
+	 * program order, so the order stays close to it (short live ranges
+	 * for the partitioner); fill is reused as the heap */
+	uint32_t *heap = fill, nheap = 0, tail = 0;
 	for (uint32_t i = 0; i < g->nnodes; i++)
 		if (!indeg[i])
-			g->topo[tail++] = i;
-	while (head < tail) {
-		uint32_t v = g->topo[head++];
+			heap_push(heap, &nheap, i);
+	while (nheap) {
+		uint32_t v = heap_pop(heap, &nheap);
+		g->topo[tail++] = v;
 		const struct weft_dfg_node *nd = &g->nodes[v];
 		for (uint32_t k = 0; k < nd->nout; k++) {
 			const struct weft_dfg_edge *e = &g->edges[g->out[nd->out_start + k]];
 			if (!e->back && --indeg[e->to] == 0)
-				g->topo[tail++] = e->to;
+				heap_push(heap, &nheap, e->to);
 		}
 	}
 	free(fill);
@@ -703,19 +736,26 @@ int weft_dfg_build(const struct weft_program *p, const struct weft_dom *d,
 			g->specials[nd->special]++;
 	}
 	uint64_t *finish = malloc(((size_t)g->nnodes + 1) * sizeof(uint64_t));
-	if (!finish)
+	uint32_t *slack = malloc(((size_t)g->nedges + 1) * sizeof(uint32_t));
+	if (!finish || !slack) {
+		free(finish);
+		free(slack);
 		goto oom;
+	}
 	struct weft_dfg_paths ps;
-	rc = weft_dfg_paths(g, NULL, 0, finish, &ps, err);
+	rc = weft_dfg_paths(g, NULL, 0, finish, slack, &ps, err);
 	if (!rc) {
 		for (uint32_t i = 0; i < g->nnodes; i++)
 			g->nodes[i].finish = finish[i];
+		for (uint32_t i = 0; i < g->nedges; i++)
+			g->edges[i].slack = slack[i];
 		g->critical_path = ps.critical_path;
 		g->critical_nodes = ps.critical_nodes;
 		g->delay_slots = ps.delay_slots;
 		g->delay_edges = ps.delay_edges;
 	}
 	free(finish);
+	free(slack);
 	goto out;
 oom:
 	rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory building the dataflow graph of %s",

@@ -178,8 +178,9 @@ void weft_dfg_free(struct weft_dfg *g);
  * latency) at thread start. Constants and parameters need no balancing (a
  * constant unit supplies its value whenever asked); every other forward
  * input whose token arrives before the node's last input waits that many
- * cycles in a delay FIFO. finish[] (nnodes, caller's) receives finish times;
- * edge slack is written into g->edges only when member is NULL.
+ * cycles in a delay FIFO. finish[] (nnodes, caller's) receives finish times,
+ * slack[] (nedges, or NULL) each edge's delay slots (0 for edges not in the
+ * set, back edges and unbalanced ones).
  * delay_units counts ceil(slack / fifo_depth) control units per edge
  * (fifo_depth 0 counts one per edge). */
 struct weft_dfg_paths {
@@ -189,8 +190,9 @@ struct weft_dfg_paths {
 	uint32_t delay_edges;
 	uint32_t delay_units;
 };
-int weft_dfg_paths(struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
-		   uint64_t *finish, struct weft_dfg_paths *out, struct weft_error *err);
+int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
+		   uint64_t *finish, uint32_t *slack, struct weft_dfg_paths *out,
+		   struct weft_error *err);
 
 /* Bytes a spilled value of node n takes (its register's size, at least a
  * 4-byte word). */

@@ -18,10 +18,13 @@
 
 #include "models/dataflow/graph.h"
 
-int weft_dfg_paths(struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
-		   uint64_t *finish, struct weft_dfg_paths *out, struct weft_error *err)
+int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
+		   uint64_t *finish, uint32_t *slack, struct weft_dfg_paths *out,
+		   struct weft_error *err)
 {
 	memset(out, 0, sizeof(*out));
+	if (slack)
+		memset(slack, 0, (size_t)g->nedges * sizeof(uint32_t));
 	uint64_t *cn = malloc(((size_t)g->nnodes + 1) * sizeof(uint64_t));
 	if (!cn)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory computing the critical path");
@@ -63,7 +66,7 @@ int weft_dfg_paths(struct weft_dfg *g, const uint8_t *member, uint32_t fifo_dept
 		finish[v] = start + nd->lat;
 		cn[v] = cstart + 1;
 		for (uint32_t k = 0; k < nd->nin; k++) {
-			struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
+			const struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
 			if (e->back || !e->balanced)
 				continue;
 			uint64_t arr;
@@ -73,13 +76,13 @@ int weft_dfg_paths(struct weft_dfg *g, const uint8_t *member, uint32_t fifo_dept
 				continue;
 			else
 				arr = lat_ldst;
-			uint64_t slack = start - arr;
-			if (!member)
-				e->slack = (uint32_t)(slack > UINT32_MAX ? UINT32_MAX : slack);
-			if (slack) {
-				out->delay_slots += slack;
+			uint64_t sl = start - arr;
+			if (slack)
+				slack[nd->in_start + k] = (uint32_t)(sl > UINT32_MAX ? UINT32_MAX : sl);
+			if (sl) {
+				out->delay_slots += sl;
 				out->delay_edges++;
-				out->delay_units += fifo_depth ? (uint32_t)((slack + fifo_depth - 1) / fifo_depth) : 1;
+				out->delay_units += fifo_depth ? (uint32_t)((sl + fifo_depth - 1) / fifo_depth) : 1;
 			}
 		}
 		uint64_t f = finish[v], c = cn[v];
