@@ -21,6 +21,7 @@
 #include "host.h"
 #include "trace.h"
 #include "trace_edge_ptx.h"
+#include "trace_format.h"
 #include "trace_testutil.h"
 
 struct launch_desc {
@@ -118,6 +119,15 @@ static void test_many_chunks(void **state)
 	run_edge("many chunks", d, 1, 1);
 	struct launch_desc e[] = { { { 5, 1, 1 }, { 64, 1, 1 } } };
 	run_edge("level 19", e, 1, 19);
+}
+
+/* docs/trace-format.md: zlib's CRC-32 (check value of "123456789") */
+static void test_crc(void **state)
+{
+	(void)state;
+	assert_int_equal(wt_crc32(0, "123456789", 9), 0xCBF43926u);
+	assert_int_equal(wt_crc32(wt_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
+	assert_int_equal(wt_crc32(0, "", 0), 0);
 }
 
 /* ---- sampling ---- */
@@ -248,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_3d),
 		cmocka_unit_test(test_many_launches),
 		cmocka_unit_test(test_many_chunks),
+		cmocka_unit_test(test_crc),
 		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_parallel_order),
 	};
