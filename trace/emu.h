@@ -70,6 +70,9 @@ struct weft_emu_inst {
 	uint8_t sneg;        /* bit i: source i is a negated predicate `!%p` */
 	uint8_t elem_bytes;  /* ld/st/atom: bytes per element */
 	uint8_t dbits;       /* width of the destination register(s) */
+	uint8_t is_assert;   /* trap from `call __assertfail`: aoff, target,
+				reconv hold the local offsets of its message,
+				file and line arguments */
 	int32_t guard;       /* guard slot or -1 */
 	int32_t d[4];        /* destination slots (sink: the scratch slot) */
 	int32_t d2;          /* second destination of `d|p` forms, or -1 */

@@ -18,6 +18,7 @@
  * complete and the launch stops with WEFT_ERR_RUNTIME.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,45 @@ static int do_bar(struct weft_emu_launch *L, struct weft_emu_warp *W, const stru
 	return 0;
 }
 
+/* Reads a NUL-terminated string from device memory (at most len-1 chars). */
+static void device_string(struct weft_emu_launch *L, uint64_t addr, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	while (n + 1 < len) {
+		int i = weft_emu_alloc_find(L->ctx, addr + n, 1);
+		if (i < 0)
+			break;
+		char c = (char)L->ctx->allocs[i].host[addr + n - L->ctx->allocs[i].base];
+		if (!c)
+			break;
+		buf[n++] = c;
+	}
+	buf[n] = 0;
+	if (!n)
+		snprintf(buf, len, "?");
+}
+
+/* A failed device-side assert(): __assertfail's message, file and line. */
+static int assert_failed(struct weft_emu_launch *L, struct weft_emu_warp *W, int lane,
+			 const struct weft_emu_inst *ei)
+{
+	const uint8_t *frame = L->local + (size_t)(W->id * 32 + (uint32_t)lane) * L->local_bytes;
+	uint64_t msg = 0, file = 0;
+	uint32_t line = 0;
+	if ((uint64_t)ei->aoff + 8 <= L->local_bytes && (uint64_t)ei->target + 8 <= L->local_bytes &&
+	    (uint64_t)ei->reconv + 4 <= L->local_bytes) {
+		memcpy(&msg, frame + ei->aoff, 8);
+		memcpy(&file, frame + ei->target, 8);
+		memcpy(&line, frame + ei->reconv, 4);
+	}
+	char m[200], f[200];
+	device_string(L, msg, m, sizeof(m));
+	device_string(L, file, f, sizeof(f));
+	return weft_emu_fault(L, W, lane, ei, WEFT_ERR_RUNTIME, "device-side assert failed: `%s` (%s:%u)", m, f,
+			      line);
+}
+
 static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t quantum)
 {
 	const struct weft_emu_prog *P = L->prog;
@@ -278,9 +318,11 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 			t->pc = pc + 1;
 			break;
 		case WEFT_EK_TRAP:
-			if (g)
+			if (g && ei->is_assert)
+				rc = assert_failed(L, W, __builtin_ctz(g), ei);
+			else if (g)
 				rc = weft_emu_fault(L, W, __builtin_ctz(g), ei, WEFT_ERR_RUNTIME,
-						    "trap instruction executed (the kernel aborted, e.g. a failed assert)");
+						    "trap instruction executed (the kernel aborted)");
 			t->pc = pc + 1;
 			break;
 		case WEFT_EK_BAR:

@@ -505,6 +505,38 @@ static int emit_func(struct lk *k, struct inst *ic)
 			}
 			uint32_t callee = (uint32_t)fo->imm;
 			const struct weft_ptx_func *cf = &k->m->funcs[callee];
+			if ((cf->is_extern || cf->ninsts == 0) && !strcmp(cf->name, "vprintf"))
+				continue; /* device printf: output discarded, returns 0 */
+			if ((cf->is_extern || cf->ninsts == 0) && !strcmp(cf->name, "__assertfail") &&
+			    src->ncall_args >= 3) {
+				/* assert(): a trap that reports the message */
+				struct weft_emu_inst *ei;
+				if ((rc = push_inst(k, &ei)))
+					break;
+				uint32_t idx = k->n - 1;
+				copy_renumbered(ei, src, ic);
+				ei->kind = WEFT_EK_TRAP;
+				ei->in.op = WEFT_OP_TRAP;
+				ei->in.nopnd = 0;
+				ei->src_func = ic->func;
+				ei->src_pc = i;
+				if (src->guard != WEFT_NO_REG)
+					ei->guard = reg_slot(ic, src->guard);
+				int64_t a[3];
+				int sp[3];
+				for (int j = 0; j < 3 && !rc; j++)
+					rc = resolve(k, ic, src->call_args[j], &sp[j], &a[j]);
+				if (rc)
+					break;
+				ei = &k->ins[idx];
+				if (sp[0] == WEFT_SPACE_LOCAL && sp[1] == WEFT_SPACE_LOCAL && sp[2] == WEFT_SPACE_LOCAL) {
+					ei->is_assert = 1;
+					ei->aoff = a[0];
+					ei->target = (uint32_t)a[1];
+					ei->reconv = (uint32_t)a[2];
+				}
+				continue;
+			}
 			if (cf->is_extern || cf->ninsts == 0) {
 				char d[300];
 				snprintf(d, sizeof(d), "function %s has no body in this module (external functions, e.g. vprintf or malloc, are not supported)", cf->name);

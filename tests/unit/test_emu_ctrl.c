@@ -594,6 +594,157 @@ static void test_bar_arrive(void **state)
 	}
 }
 
+
+/* nvcc output of `if (i == 3) printf(...); assert(a[i] < n); a[i] += 1;`:
+ * printf output is discarded, a failed assert stops the launch with its
+ * message, file and line. */
+static const char *printf_assert_ptx =
+	"\n"
+	".version 9.0\n"
+	".target sm_75\n"
+	".address_size 64\n"
+	"\n"
+	" // .globl pa\n"
+	".extern .func  (.param .b32 func_retval0) vprintf\n"
+	"(\n"
+	" .param .b64 vprintf_param_0,\n"
+	" .param .b64 vprintf_param_1\n"
+	")\n"
+	";\n"
+	".extern .func __assertfail\n"
+	"(\n"
+	" .param .b64 __assertfail_param_0,\n"
+	" .param .b64 __assertfail_param_1,\n"
+	" .param .b32 __assertfail_param_2,\n"
+	" .param .b64 __assertfail_param_3,\n"
+	" .param .b64 __assertfail_param_4\n"
+	")\n"
+	";\n"
+	".global .align 1 .b8 __unnamed_1[20] = {118, 111, 105, 100, 32, 112, 97, 40, 105, 110, 116, 32, 42, 44, 32, 105, 110, 116, 41};\n"
+	".global .align 1 .b8 $str[10] = {104, 101, 108, 108, 111, 32, 37, 100, 10};\n"
+	".global .align 1 .b8 $str$1[9] = {97, 91, 105, 93, 32, 60, 32, 110};\n"
+	".global .align 1 .b8 $str$2[6] = {112, 97, 46, 99, 117};\n"
+	"\n"
+	".visible .entry pa(\n"
+	" .param .u64 pa_param_0,\n"
+	" .param .u32 pa_param_1\n"
+	")\n"
+	"{\n"
+	" .local .align 8 .b8  __local_depot0[8];\n"
+	" .reg .b64  %SP;\n"
+	" .reg .b64  %SPL;\n"
+	" .reg .pred  %p<3>;\n"
+	" .reg .b32  %r<10>;\n"
+	" .reg .b64  %rd<15>;\n"
+	"\n"
+	"\n"
+	" mov.u64  %SPL, __local_depot0;\n"
+	" cvta.local.u64  %SP, %SPL;\n"
+	" ld.param.u64  %rd2, [pa_param_0];\n"
+	" ld.param.u32  %r5, [pa_param_1];\n"
+	" mov.u32  %r1, %tid.x;\n"
+	" setp.ne.s32  %p1, %r1, 3;\n"
+	" @%p1 bra  $L__BB0_2;\n"
+	"\n"
+	" add.u64  %rd3, %SP, 0;\n"
+	" add.u64  %rd4, %SPL, 0;\n"
+	" mov.u32  %r6, 3;\n"
+	" st.local.u32  [%rd4], %r6;\n"
+	" mov.u64  %rd5, $str;\n"
+	" cvta.global.u64  %rd6, %rd5;\n"
+	" { // callseq 0, 0\n"
+	" .reg .b32 temp_param_reg;\n"
+	" .param .b64 param0;\n"
+	" st.param.b64  [param0+0], %rd6;\n"
+	" .param .b64 param1;\n"
+	" st.param.b64  [param1+0], %rd3;\n"
+	" .param .b32 retval0;\n"
+	" call.uni (retval0), \n"
+	" vprintf, \n"
+	" (\n"
+	" param0, \n"
+	" param1\n"
+	" );\n"
+	" ld.param.b32  %r7, [retval0+0];\n"
+	" } // callseq 0\n"
+	"\n"
+	"$L__BB0_2:\n"
+	" cvta.to.global.u64  %rd7, %rd2;\n"
+	" mul.wide.s32  %rd8, %r1, 4;\n"
+	" add.s64  %rd1, %rd7, %rd8;\n"
+	" ld.global.u32  %r9, [%rd1];\n"
+	" setp.lt.s32  %p2, %r9, %r5;\n"
+	" @%p2 bra  $L__BB0_4;\n"
+	"\n"
+	" mov.u64  %rd9, $str$1;\n"
+	" cvta.global.u64  %rd10, %rd9;\n"
+	" mov.u64  %rd11, $str$2;\n"
+	" cvta.global.u64  %rd12, %rd11;\n"
+	" mov.u64  %rd13, __unnamed_1;\n"
+	" cvta.global.u64  %rd14, %rd13;\n"
+	" { // callseq 1, 0\n"
+	" .reg .b32 temp_param_reg;\n"
+	" .param .b64 param0;\n"
+	" st.param.b64  [param0+0], %rd10;\n"
+	" .param .b64 param1;\n"
+	" st.param.b64  [param1+0], %rd12;\n"
+	" .param .b32 param2;\n"
+	" st.param.b32  [param2+0], 6;\n"
+	" .param .b64 param3;\n"
+	" st.param.b64  [param3+0], %rd14;\n"
+	" .param .b64 param4;\n"
+	" st.param.b64  [param4+0], 1;\n"
+	" call.uni \n"
+	" __assertfail, \n"
+	" (\n"
+	" param0, \n"
+	" param1, \n"
+	" param2, \n"
+	" param3, \n"
+	" param4\n"
+	" );\n"
+	" } // callseq 1\n"
+	" ld.global.u32  %r9, [%rd1];\n"
+	"\n"
+	"$L__BB0_4:\n"
+	" add.s32  %r8, %r9, 1;\n"
+	" st.global.u32  [%rd1], %r8;\n"
+	" ret;\n"
+	"\n"
+	"}\n"
+	"\n"
+	"\n"
+;
+
+static void test_printf_and_assert(void **state)
+{
+	(void)state;
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(printf_assert_ptx, &mod, NULL);
+	assert_non_null(ctx);
+	int a[32];
+	for (int i = 0; i < 32; i++)
+		a[i] = i;
+	uint64_t d;
+	int n = 100;
+	assert_int_equal(weft_malloc(ctx, sizeof(a), &d, &op_err), 0);
+	assert_int_equal(weft_memcpy_htod(ctx, d, a, sizeof(a), &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(d), WEFT_ARG(n) };
+	int rc = weft_launch(ctx, mod, "pa", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, args, 2, &op_err);
+	if (rc)
+		fprintf(stderr, "%s\n", op_err.message);
+	assert_int_equal(rc, 0);
+	assert_int_equal(weft_memcpy_dtoh(ctx, a, d, sizeof(a), &op_err), 0);
+	for (int i = 0; i < 32; i++)
+		assert_int_equal(a[i], i + 1);
+	n = 20;
+	rc = weft_launch(ctx, mod, "pa", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, args, 2, &op_err);
+	assert_int_equal(rc, WEFT_ERR_RUNTIME);
+	assert_non_null(strstr(op_err.message, "device-side assert failed: `a[i] < n` (pa.cu:6)"));
+	assert_non_null(strstr(op_err.message, "thread (19,0,0)"));
+	weft_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_early_return_then_barrier),
 		cmocka_unit_test(test_nanosleep_yields),
 		cmocka_unit_test(test_bar_arrive),
+		cmocka_unit_test(test_printf_and_assert),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
