@@ -283,6 +283,15 @@ void weft_addrset_free(struct weft_addrset *s);
 #define WEFT_FOOTPRINT_LINE 128u /* bytes: the L1/L2 line and coalescing segment of models.md */
 #define WEFT_FOOTPRINT_WORD 4u   /* bytes: a shared-memory bank word */
 
+/* Lines touched, each with a mask of its words touched (a line holds
+ * WEFT_FOOTPRINT_LINE / WEFT_FOOTPRINT_WORD = 32 words), so a densely used
+ * line costs one entry rather than 32. */
+struct weft_linemap {
+	uint64_t *keys;     /* line index + 1; 0 = empty slot */
+	uint32_t *masks;
+	uint64_t cap, n;
+};
+
 /* Per resolved state space (enum weft_ptx_space): accesses, bytes, and
  * distinct lines / words. Shared and local are counted per CTA and summed
  * over CTAs (call weft_footprint_cta_end after each CTA); the others over
@@ -292,7 +301,7 @@ struct weft_footprint {
 	uint64_t bytes[WEFT_SPACE_COUNT];
 	uint64_t lines[WEFT_SPACE_COUNT];
 	uint64_t words[WEFT_SPACE_COUNT];
-	struct weft_addrset line_set[WEFT_SPACE_COUNT], word_set[WEFT_SPACE_COUNT];
+	struct weft_linemap map[WEFT_SPACE_COUNT];
 };
 void weft_footprint_init(struct weft_footprint *f);
 int weft_footprint_add(struct weft_footprint *f, unsigned space, uint64_t addr, unsigned bytes);
