@@ -358,6 +358,67 @@ static void test_lock_step(void **state)
 	traced_close(&tr);
 }
 
+/* A generic 8-byte load of s[t & ~1], s[(t & ~1) + 1]: resolved to shared,
+ * its bytes come from two threads (mixed); the first byte's writer gives
+ * dTID 0 for even and 1 for odd threads. */
+static void test_generic_vector(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.shared.u32 [%r4], %r1;\n"
+		  "bar.sync 0;\n"
+		  "and.b32 %r5, %r2, -8;\n"
+		  "add.s32 %r7, %r3, %r5;\n"
+		  "cvt.u64.u32 %rd2, %r7;\n"
+		  "cvta.shared.u64 %rd3, %rd2;\n"
+		  "ld.v2.u32 {%r8, %r9}, [%rd3];\n",
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	const struct weft_dmt_inst *L = &d.inst[find_pc(&d, "ld.v2", 0)];
+	assert_int_equal(L->role, WEFT_DMT_SH_LOAD);
+	assert_int_equal(L->exec, 64);
+	assert_int_equal(L->mixed, 64);
+	assert_int_equal(L->self, 32);
+	assert_int_equal(L->comm, 32);
+	assert_int_equal(hist_at(L->hist, 1), 32);
+	assert_false(L->elevator); /* half at 0, half at 1 */
+	/* both threads of a pair load the same 8 bytes of the same stores */
+	assert_int_equal(L->reuse_fwd, 32);
+	assert_int_equal(L->reuse_dtid, 1);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* The report names the distances, the removable instructions and reasons. */
+static void test_format(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr, PRODCONS, 1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	struct weft_sbuf b;
+	weft_sbuf_init(&b);
+	weft_dmt_format(&d, &b);
+	const char *t = weft_sbuf_str(&b);
+	assert_false(b.failed);
+	assert_non_null(strstr(t, "kernel k, 1 CTAs, 64 threads"));
+	assert_non_null(strstr(t, "within one token buffer (|dTID| <= 16): 100.00% of 61"));
+	assert_non_null(strstr(t, "elevator-load"));
+	assert_non_null(strstr(t, "elevator-store"));
+	assert_non_null(strstr(t, "barrier"));
+	assert_non_null(strstr(t, "addr-arith"));
+	assert_non_null(strstr(t, "ld.shared.u32 %r5"));
+	weft_sbuf_free(&b);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
 /* Distance 40: three 16-entry elevators; spills when at most two may chain. */
 static void test_cascades(void **state)
 {
@@ -616,6 +677,8 @@ int main(void)
 		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_barrier_epochs),
 		cmocka_unit_test(test_lock_step),
+		cmocka_unit_test(test_generic_vector),
+		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_cascades),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_reduce),
