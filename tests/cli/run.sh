@@ -393,5 +393,59 @@ else
 	T=$T_SAVED
 fi
 
+# ---- traces: run -o, info, dump, verify (docs/trace-format.md) -----------
+expect "trace: run -o" 0 "bytes per thread inst" run vvadd --size small -o "$tmp/tr.wtr"
+expect "trace: run -o --level 19" 0 "bytes per thread inst" run vvadd --size small -o "$tmp/tr19.wtr" --level 19
+expect "trace: --spec -o" 0 "bytes per thread inst" run --spec $F/spec/saxpy.ini --output-dir "$tmp" -o "$tmp/saxpy.wtr"
+expect "trace: bad --level" 2 "bad --level \`42\`" run vvadd -o "$tmp/x.wtr" --level 42
+expect "trace: --level needs -o" 2 "--level applies only with -o" run vvadd --level 3
+expect "trace: unwritable -o" 3 "cannot create trace $tmp/no/such/dir.wtr" run vvadd --size small -o "$tmp/no/such/dir.wtr"
+expect "trace: failed run leaves no trace" 2 "exceeded --max-thread-insts" run vvadd --size small --max-thread-insts 100 -o "$tmp/fail.wtr"
+if ls "$tmp" | grep -q -e '\.tmp\.' -e '^fail\.wtr$' -e '^x\.wtr$'; then : >"$tmp/out"; : >"$tmp/err"; bad "trace: no temp files left" "found $(ls "$tmp")"
+else ok "trace: no temp files left"; fi
+expect "trace: verify" 0 "tr.wtr: OK (version 1, 1 launches" verify "$tmp/tr.wtr"
+expect "trace: info" 0 "vvadd, size small" info "$tmp/tr.wtr"
+expect "trace: info names the kernel" 0 "launch 0        vvadd (ptx " info "$tmp/tr.wtr"
+expect "trace: info --decode" 0 "per CPU second (1 decoder thread)" info "$tmp/tr.wtr" --decode
+expect "trace: info --decode --threads 2" 0 "(2 decoder threads)" info "$tmp/tr.wtr" --decode --threads 2
+expect "trace: info spec has no workload" 0 "none recorded (a launch spec" info "$tmp/saxpy.wtr"
+if command -v python3 >/dev/null 2>&1; then
+	"$T" info --format json "$tmp/tr.wtr" >"$tmp/out" 2>"$tmp/err"
+	if python3 -c 'import json,os,sys; d=json.load(open(sys.argv[1])); assert d["file_bytes"] == os.path.getsize(sys.argv[2]); assert d["thread_insts"] > 0; assert d["launch_list"][0]["kernel"] == "vvadd"' "$tmp/out" "$tmp/tr.wtr" 2>"$tmp/err"
+	then ok "trace: info json has thread_insts and file_bytes"
+	else bad "trace: info json" "does not parse or lacks keys"; fi
+fi
+golden "trace: dump one thread" dump-vvadd.txt dump "$tmp/tr.wtr" --cta 1 --thread 5 --limit 25
+expect "trace: dump --limit" 0 "stopped after 3 instruction lines" dump "$tmp/tr.wtr" --limit 3
+expect "trace: dump bad --cta" 2 "--cta 99: launch 0 has" dump "$tmp/tr.wtr" --cta 99
+expect "trace: dump bad --launch" 2 "--launch 4: the trace has 1 launches" dump "$tmp/tr.wtr" --launch 4
+expect "trace: dump bad number" 2 "bad --thread \`x\`" dump "$tmp/tr.wtr" --thread x
+cp "$tmp/tr.wtr" "$tmp/flip.wtr"
+printf '\377' | dd of="$tmp/flip.wtr" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect "trace: verify a flipped byte" 1 "is corrupt at byte offset" verify "$tmp/flip.wtr"
+head -c 500 "$tmp/tr.wtr" >"$tmp/short.wtr"
+expect "trace: verify a truncated file" 1 "is corrupt at byte offset" verify "$tmp/short.wtr"
+expect "trace: info on a truncated file" 1 "no valid footer" info "$tmp/short.wtr"
+expect "trace: dump on a truncated file" 1 "is corrupt at byte offset" dump "$tmp/short.wtr"
+expect "trace: verify not a trace" 1 "not a weft trace" verify $F/spec/saxpy.ini
+expect "trace: verify missing file" 2 "cannot open trace" verify "$tmp/none.wtr"
+expect "trace: verify no file" 2 "which trace?" verify
+expect "trace: info bad format" 2 "bad --format \`xml\`" info --format xml "$tmp/tr.wtr"
+expect "trace: info help" 0 "usage: weft-trace info" info --help
+expect "trace: dump help" 0 "usage: weft-trace dump" dump --help
+expect "trace: verify help" 0 "usage: weft-trace verify" verify --help
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sys,zlib,struct; b=bytearray(open(sys.argv[1],"rb").read()); b[8:12]=struct.pack("<I",7); b[12:16]=struct.pack("<I",zlib.crc32(bytes(b[:12]))); open(sys.argv[2],"wb").write(b)' "$tmp/tr.wtr" "$tmp/v7.wtr"
+	expect "trace: a newer version is refused" 2 "trace version 7 is newer than this weft (reads version 1); upgrade weft" info "$tmp/v7.wtr"
+fi
+# an interrupted run leaves neither the trace nor its temporary file
+"$T" run bfs --size large -o "$tmp/int.wtr" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid 2>/dev/null
+wait $pid 2>/dev/null
+if ls "$tmp" | grep -q -e '^int\.wtr' ; then : >"$tmp/out"; : >"$tmp/err"; bad "trace: interrupt removes the temporary file" "found $(ls "$tmp" | grep int)"
+else ok "trace: interrupt removes the temporary file"; fi
+
 echo "cli tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
