@@ -93,6 +93,15 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 		if (s->is_bar[pc])
 			d->inst[pc].role = WEFT_DMT_BAR;
 	}
+	/* global communication matters only for removing barriers */
+	int has_bar = 0, has_gstore = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		uint8_t sp = p->insts[pc].space;
+		has_bar |= s->is_bar[pc];
+		has_gstore |= (s->kind[pc] == DMT_K_STORE || s->kind[pc] == DMT_K_ATOMIC) &&
+			      (sp == WEFT_SPACE_GLOBAL || sp == WEFT_SPACE_GENERIC);
+	}
+	s->track_global = has_bar && has_gstore;
 	s->edge = calloc((size_t)s->nmem * s->nmem + 1, 1);
 	s->kcount = calloc(s->nmem + 1, sizeof(uint32_t));
 	if (!s->edge || !s->kcount)
@@ -119,6 +128,7 @@ void weft_dmt_free(struct weft_dmt *d)
 		free(s->acc_all), free(s->acc_shared), free(s->edge);
 		free(s->rec), free(s->rec2), free(s->epoch_count), free(s->ver), free(s->abase);
 		free(s->bytes), free(s->vals), free(s->kcount);
+		dmt_global_free(s);
 		free(s);
 	}
 	memset(d, 0, sizeof(*d));
@@ -185,6 +195,12 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					     sp == WEFT_SPACE_SHARED))
 						(*nloads)++;
 					s->acc_all[pc]++;
+					if (sp == WEFT_SPACE_GLOBAL && s->track_global &&
+					    dmt_global_push(s, gi.addr[lane], tid, epoch[lane], g, k,
+							    p->info[pc].access_bytes))
+						return weft_error_set(err, WEFT_ERR_NOMEM,
+								      "dmt: out of memory recording CTA %u's global accesses",
+								      c->cta);
 					if (sp != WEFT_SPACE_SHARED)
 						continue;
 					s->acc_shared[pc]++;
@@ -432,6 +448,9 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 				      c->cta);
 	if ((rc = replay(d, c, err)))
 		return rc;
+	if (dmt_global_replay(d))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory replaying CTA %u's global accesses",
+				      c->cta);
 	if ((rc = pass_reuse(d, c, nloads, err)))
 		return rc;
 	d->tot.ctas++;

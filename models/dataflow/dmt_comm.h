@@ -40,7 +40,8 @@
  *   - ELEVATOR_STORE: shared stores read at least once, and only by
  *     elevator-carried loads;
  *   - BARRIER: every bar of the kernel, when every executed shared access
- *     (loads, stores, atomics) of the kernel is removed;
+ *     (loads, stores, atomics) of the kernel is removed and no thread reads
+ *     a global word another thread of its CTA stored (dmt_global.c);
  *   - ADDR_ARITH: value instructions whose every use, through def-use
  *     chains, ends in the address of a removed access.
  *
@@ -144,6 +145,10 @@ struct weft_dmt_totals {
 	uint64_t thread_insts;          /* executed, all instructions */
 	uint64_t sh_loads, sh_stores;   /* executed shared load/store instances */
 	uint64_t comm, self, nowriter, racy, mixed;
+	uint64_t global_comm;           /* global loads of a word another thread of the
+					   CTA stored before (epoch order); tracked only in
+					   kernels with a barrier and a global store.
+					   Non-zero keeps the barriers */
 	uint64_t hist[WEFT_DMT_NDIST];  /* comm + self by dTID */
 	uint64_t abs_hist[WEFT_DMT_MAX_THREADS]; /* comm by |dTID| (bucket 0 unused) */
 	uint64_t comm_within_buffer;    /* comm with |dTID| <= token_buffer */

@@ -291,7 +291,7 @@ int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err)
 		nshared++;
 		nremoved += d->inst[pc].removal != WEFT_DMT_KEEP;
 	}
-	if (nshared && nshared == nremoved)
+	if (nshared && nshared == nremoved && !d->tot.global_comm)
 		for (uint32_t pc = 0; pc < d->ninsts; pc++)
 			if (s->is_bar[pc] && p->insts[pc].mode == WEFT_BAR_SYNC)
 				d->inst[pc].removal = WEFT_DMT_RM_BARRIER;

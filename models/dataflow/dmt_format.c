@@ -107,6 +107,9 @@ void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 			 "kept in the thread: %llu (%.2f%%)\n",
 			 (unsigned long long)T->carried, pct(T->carried, rd), T->elevator_nodes,
 			 (unsigned long long)T->local, pct(T->local, rd));
+	if (T->global_comm)
+		weft_sbuf_printf(b, "global loads of another thread's store in the CTA: %llu (barriers kept)\n",
+				 (unsigned long long)T->global_comm);
 	weft_sbuf_printf(b, "loads (global/const/shared): %llu; forwarded by eLSUs %llu (%.2f%%), "
 			 "within one token buffer %.2f%% of those\n",
 			 (unsigned long long)T->loads, (unsigned long long)T->reuse_fwd,

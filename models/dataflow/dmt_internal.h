@@ -23,6 +23,20 @@ struct dmt_rec {
 	uint8_t kind, bytes;
 };
 
+/* One global access of the CTA (only tracked when the kernel has both a
+ * barrier and a store that may reach global memory). */
+struct dmt_grec {
+	uint64_t addr;
+	uint32_t tid, epoch, warp;
+	uint8_t kind, bytes;
+};
+
+/* Last writer of one global 4-byte word (hash table slot). */
+struct dmt_gword {
+	uint64_t word;      /* address / 4 + 1; 0: empty slot */
+	uint32_t tid, epoch, warp;
+};
+
 /* Last writers of one shared byte: record indices + 1 (0: none). */
 struct dmt_byte {
 	uint32_t cur, cur_epoch, cur_warp, prev;
@@ -58,7 +72,22 @@ struct weft_dmt_scratch {
 	struct dmt_val *vals;     /* open-addressed hash table */
 	uint64_t capvals;
 	uint32_t *kcount;         /* [nmem] per-thread instance counters */
+	/* global communication between threads of a CTA (dmt_global.c) */
+	int track_global;
+	struct dmt_grec *grec, *grec2;
+	uint64_t ngrec, capgrec, capgrec2;
+	uint32_t *gepoch_count;
+	uint64_t capgepoch;
+	struct dmt_gword *gw;
+	uint64_t capgw;
 };
+
+/* dmt_global.c */
+int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
+		    uint32_t warp, uint8_t kind, uint8_t bytes);
+/* Replays the CTA's global records; adds to d->tot.global_comm. */
+int dmt_global_replay(struct weft_dmt *d);
+void dmt_global_free(struct weft_dmt_scratch *s);
 
 /* A histogram over signed dTID, allocated on first use. */
 static inline int dmt_hist_add(uint64_t **h, int32_t dtid, uint64_t n)

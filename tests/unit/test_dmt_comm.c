@@ -226,6 +226,38 @@ static void test_producer_consumer(void **state)
 	traced_close(&tr);
 }
 
+/* As the producer/consumer, but the threads also read their neighbour's
+ * global output after the barrier: the barrier orders global memory too,
+ * so it stays although the shared traffic is carried. */
+static void test_global_keeps_barrier(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.shared.u32 [%r4], %r1;\n"
+		  "cvt.u64.u32 %rd2, %r2;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "st.global.u32 [%rd3], %r1;\n"
+		  "bar.sync 0;\n"
+		  "setp.lt.u32 %p1, %r1, 3;\n"
+		  "@%p1 bra DONE;\n"
+		  "ld.shared.u32 %r5, [%r4+-12];\n"
+		  "ld.global.u32 %r6, [%rd3+-4];\n"
+		  "DONE:\n",
+		  2, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	assert_int_equal(d.tot.global_comm, 2 * 61);
+	assert_int_equal(d.inst[find_pc(&d, "ld.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
 /* Thread 0 writes s[0]; after a barrier every thread reads it. */
 static void test_broadcast(void **state)
 {
@@ -674,6 +706,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_producer_consumer),
+		cmocka_unit_test(test_global_keeps_barrier),
 		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_barrier_epochs),
 		cmocka_unit_test(test_lock_step),

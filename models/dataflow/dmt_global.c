@@ -1,0 +1,124 @@
+/*
+ * dmt_global.c - does a kernel pass values between threads of a CTA through
+ * GLOBAL memory? The dMT analysis (dmt_comm.h) removes a kernel's barriers
+ * when all its shared traffic is carried by elevators; a barrier that also
+ * orders a global store of one thread before another thread's load of the
+ * same word must stay. This file finds such loads.
+ *
+ * Only kernels with a barrier and a store that may reach global memory are
+ * tracked (the scratch's track_global). The CTA's global accesses are
+ * recorded with their barrier epoch and warp (pass A of dmt_comm.c),
+ * stably sorted by epoch, and replayed through a hash table of the last
+ * writer of each 4-byte word: a load of a word last stored by another
+ * thread in an earlier epoch, or earlier in the same warp, counts in
+ * d->tot.global_comm.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/dataflow/dmt_internal.h"
+
+static int grow(void **buf, uint64_t *cap, uint64_t n, size_t sz)
+{
+	if (n <= *cap)
+		return 0;
+	uint64_t c = *cap ? *cap : 64;
+	while (c < n)
+		c *= 2;
+	void *nb = realloc(*buf, c * sz);
+	if (!nb)
+		return WEFT_ERR_NOMEM;
+	*buf = nb;
+	*cap = c;
+	return 0;
+}
+
+int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
+		    uint32_t warp, uint8_t kind, uint8_t bytes)
+{
+	if (grow((void **)&s->grec, &s->capgrec, s->ngrec + 1, sizeof(*s->grec)))
+		return WEFT_ERR_NOMEM;
+	struct dmt_grec *g = &s->grec[s->ngrec++];
+	g->addr = addr, g->tid = tid, g->epoch = epoch, g->warp = warp;
+	g->kind = kind, g->bytes = bytes;
+	return 0;
+}
+
+static uint64_t word_hash(uint64_t w)
+{
+	w *= 0x9e3779b97f4a7c15ull;
+	return w ^ (w >> 31);
+}
+
+static struct dmt_gword *slot(struct weft_dmt_scratch *s, uint64_t word)
+{
+	uint64_t mask = s->capgw - 1, h = word_hash(word) & mask;
+	while (s->gw[h].word && s->gw[h].word != word)
+		h = (h + 1) & mask;
+	return &s->gw[h];
+}
+
+int dmt_global_replay(struct weft_dmt *d)
+{
+	struct weft_dmt_scratch *s = d->s;
+	uint64_t n = s->ngrec, words = 0;
+	s->ngrec = 0;
+	if (!n)
+		return 0;
+	uint32_t maxe = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (s->grec[i].epoch > maxe)
+			maxe = s->grec[i].epoch;
+		if (s->grec[i].kind != DMT_K_LOAD)
+			words += (s->grec[i].bytes + 3u) / 4u + 1u;
+	}
+	if (!words)
+		return 0; /* no store in this CTA */
+	if (grow((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
+	    grow((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
+		return WEFT_ERR_NOMEM;
+	memset(s->gepoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
+	for (uint64_t i = 0; i < n; i++)
+		s->gepoch_count[s->grec[i].epoch + 1]++;
+	for (uint32_t e = 1; e <= maxe + 1; e++)
+		s->gepoch_count[e] += s->gepoch_count[e - 1];
+	for (uint64_t i = 0; i < n; i++)
+		s->grec2[s->gepoch_count[s->grec[i].epoch]++] = s->grec[i];
+	uint64_t cap = 64;
+	while (cap < 2 * words)
+		cap *= 2;
+	if (cap > s->capgw) {
+		free(s->gw);
+		s->gw = malloc(cap * sizeof(*s->gw));
+		if (!s->gw) {
+			s->capgw = 0;
+			return WEFT_ERR_NOMEM;
+		}
+		s->capgw = cap;
+	}
+	memset(s->gw, 0, s->capgw * sizeof(*s->gw));
+	for (uint64_t i = 0; i < n; i++) {
+		const struct dmt_grec *g = &s->grec2[i];
+		uint64_t w0 = g->addr / 4, w1 = (g->addr + (g->bytes ? g->bytes : 1) - 1) / 4;
+		if (g->kind == DMT_K_LOAD || g->kind == DMT_K_ATOMIC) {
+			for (uint64_t w = w0; w <= w1; w++) {
+				const struct dmt_gword *x = slot(s, w + 1);
+				if (x->word && x->tid != g->tid && (x->epoch < g->epoch || x->warp == g->warp)) {
+					d->tot.global_comm++;
+					break;
+				}
+			}
+		}
+		if (g->kind == DMT_K_STORE || g->kind == DMT_K_ATOMIC)
+			for (uint64_t w = w0; w <= w1; w++) {
+				struct dmt_gword *x = slot(s, w + 1);
+				x->word = w + 1, x->tid = g->tid, x->epoch = g->epoch, x->warp = g->warp;
+			}
+	}
+	return 0;
+}
+
+void dmt_global_free(struct weft_dmt_scratch *s)
+{
+	free(s->grec), free(s->grec2), free(s->gepoch_count), free(s->gw);
+}
