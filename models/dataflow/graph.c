@@ -349,11 +349,14 @@ static void add_inputs(struct builder *b, uint32_t pc, uint32_t n, uint32_t blk)
 			c = const_node(b, o->imm, WEFT_DFN_CONST, WEFT_DFG_NONE);
 		else if (o->kind == WEFT_OPND_SYM ||
 			 (o->kind == WEFT_OPND_ADDR && o->reg == WEFT_NO_REG && o->sym >= 0))
-			/* symbol address: key apart from plain immediates */
-			c = const_node(b, INT64_MIN + ((int64_t)o->sym << 24) + o->imm, WEFT_DFN_CONST,
+			/* symbol address: a key apart from plain immediates (which are
+			 * never near INT64_MIN in practice) */
+			c = const_node(b, INT64_MIN + (int64_t)o->sym * ((int64_t)1 << 32) + (o->imm & 0xffffffff),
+				       WEFT_DFN_CONST,
 				       WEFT_DFG_NONE);
 		else if (o->kind == WEFT_OPND_SREG)
-			c = const_node(b, -(int64_t)(o->sreg * 16 + o->comp) - 1, sreg_kind(o->sreg),
+			/* a key far from immediates and symbol keys */
+			c = const_node(b, INT64_MIN / 2 + (int64_t)o->sreg * 65536 + o->comp, sreg_kind(o->sreg),
 				       WEFT_DFG_NONE);
 		if (c != WEFT_DFG_NONE)
 			add_edge(b, c, n, WEFT_DFE_DATA, 0);
