@@ -65,6 +65,12 @@ static void fill_sregs(struct weft_emu_launch *L, struct weft_emu_warp *W, int o
 		if (only_cta && !cta_dep)
 			continue;
 		uint64_t *r = WEFT_SLOT(W, s->slot);
+		if (cta_dep) {
+			uint64_t v = L->ctaid[s->comp < 3 ? s->comp : 0];
+			for (int l = 0; l < 32; l++)
+				r[l] = v;
+			continue;
+		}
 		for (int l = 0; l < 32; l++)
 			r[l] = sreg_value(L, W, l, s->sreg, s->comp);
 	}

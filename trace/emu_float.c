@@ -72,12 +72,13 @@ static inline double satd(double x)
 
 static int set_round(int rnd)
 {
+	if (rnd != WEFT_RND_RZ && rnd != WEFT_RND_RM && rnd != WEFT_RND_RP)
+		return -1;
 	int old = fegetround();
 	switch (rnd) {
 	case WEFT_RND_RZ: fesetround(FE_TOWARDZERO); break;
 	case WEFT_RND_RM: fesetround(FE_DOWNWARD); break;
-	case WEFT_RND_RP: fesetround(FE_UPWARD); break;
-	default: return -1;
+	default: fesetround(FE_UPWARD); break;
 	}
 	return old;
 }
@@ -513,6 +514,40 @@ static int h_cvt(ARGS)
 	}
 	if (dt == WEFT_T_F64 && st == WEFT_T_F32 && !(in->flags & (WEFT_F_FTZ | WEFT_F_SAT))) {
 		WEFT_LANES(mask, l, d[l] = f64b((double)f32v(A[l])));
+		return 0;
+	}
+	/* common conversions in round-to-nearest, no ftz/sat */
+	if (!(in->flags & (WEFT_F_FTZ | WEFT_F_SAT | WEFT_F_RELU)) &&
+	    (in->rnd == WEFT_RND_RN || in->rnd == WEFT_RND_NONE)) {
+		if (dt == WEFT_T_F32 && st == WEFT_T_S32) {
+			WEFT_LANES(mask, l, d[l] = f32b((float)(int32_t)A[l]));
+			return 0;
+		}
+		if (dt == WEFT_T_F32 && st == WEFT_T_U32) {
+			WEFT_LANES(mask, l, d[l] = f32b((float)(uint32_t)A[l]));
+			return 0;
+		}
+		if (dt == WEFT_T_F64 && st == WEFT_T_S32) {
+			WEFT_LANES(mask, l, d[l] = f64b((double)(int32_t)A[l]));
+			return 0;
+		}
+		if (dt == WEFT_T_F64 && st == WEFT_T_U32) {
+			WEFT_LANES(mask, l, d[l] = f64b((double)(uint32_t)A[l]));
+			return 0;
+		}
+		if (dt == WEFT_T_F32 && st == WEFT_T_F64) {
+			WEFT_LANES(mask, l, d[l] = f32b((float)f64v(A[l])));
+			return 0;
+		}
+	}
+	if (dt == WEFT_T_S32 && (st == WEFT_T_F32 || st == WEFT_T_F64) && in->rnd == WEFT_RND_RZI &&
+	    !(in->flags & WEFT_F_FTZ)) {
+		/* truncate, saturate, NaN -> 0 */
+		WEFT_LANES(mask, l, {
+			double x = st == WEFT_T_F32 ? (double)f32v(A[l]) : f64v(A[l]);
+			int32_t r = x != x ? 0 : x >= 2147483647.0 ? INT32_MAX : x <= -2147483648.0 ? INT32_MIN : (int32_t)x;
+			d[l] = (uint32_t)r;
+		});
 		return 0;
 	}
 	int old = -1;

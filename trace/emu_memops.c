@@ -96,6 +96,59 @@ static int h_ld_shared32(ARGS)
 	return 0;
 }
 
+/* Scalar loads and stores of one element size (any space), the common
+ * case of h_ld/h_st without the per-lane size switch. */
+#define LD_SCALAR(name, T, ST)                                                             \
+	static int name(ARGS)                                                              \
+	{                                                                                  \
+		const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;       \
+		uint64_t off = (uint64_t)ei->aoff;                                         \
+		uint64_t *d = WEFT_SLOT(W, ei->d[0]);                                      \
+		int sg = weft_emu_signed(ei->in.type);                                     \
+		uint64_t dm = weft_emu_wmask(ei->dbits);                                   \
+		uint8_t rs = ei->space;                                                    \
+		WEFT_LANES(mask, l, {                                                      \
+			uint64_t a = (B ? B[l] : 0) + off;                                 \
+			W->addr[l] = a;                                                    \
+			const uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, sizeof(T), 0, &rs); \
+			if (!p)                                                            \
+				return WEFT_ERR_RUNTIME;                                   \
+			T v;                                                               \
+			memcpy(&v, p, sizeof(T));                                          \
+			d[l] = (sg ? (uint64_t)(int64_t)(ST)v : (uint64_t)v) & dm;         \
+		});                                                                        \
+		W->addr_space = rs;                                                        \
+		return 0;                                                                  \
+	}
+LD_SCALAR(h_ld1, uint8_t, int8_t)
+LD_SCALAR(h_ld2, uint16_t, int16_t)
+LD_SCALAR(h_ld4, uint32_t, int32_t)
+LD_SCALAR(h_ld8, uint64_t, int64_t)
+
+#define ST_SCALAR(name, T)                                                                 \
+	static int name(ARGS)                                                              \
+	{                                                                                  \
+		const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;       \
+		uint64_t off = (uint64_t)ei->aoff;                                         \
+		const uint64_t *S0 = WEFT_SLOT(W, ei->s[0]);                               \
+		uint8_t rs = ei->space;                                                    \
+		WEFT_LANES(mask, l, {                                                      \
+			uint64_t a = (B ? B[l] : 0) + off;                                 \
+			W->addr[l] = a;                                                    \
+			uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, sizeof(T), 1, &rs); \
+			if (!p)                                                            \
+				return WEFT_ERR_RUNTIME;                                   \
+			T v = (T)S0[l];                                                    \
+			memcpy(p, &v, sizeof(T));                                          \
+		});                                                                        \
+		W->addr_space = rs;                                                        \
+		return 0;                                                                  \
+	}
+ST_SCALAR(h_st1, uint8_t)
+ST_SCALAR(h_st2, uint16_t)
+ST_SCALAR(h_st4, uint32_t)
+ST_SCALAR(h_st8, uint64_t)
+
 static int h_ld(ARGS)
 {
 	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
@@ -347,5 +400,25 @@ weft_emu_fn weft_emu_mem_special(const struct weft_emu_inst *ei)
 	if ((ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) && ei->space == WEFT_SPACE_SHARED &&
 	    ei->elem_bytes == 4 && ei->dbits == 32 && (ei->nd == 1 || ei->nd == 2 || ei->nd == 4))
 		return h_ld_shared32;
+	/* scalar loads with a per-lane address (uniform ones stay in h_ld,
+	 * which reads them once) */
+	if ((ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) && ei->nd == 1 && ei->abase >= 0) {
+		switch (ei->elem_bytes) {
+		case 1: return h_ld1;
+		case 2: return h_ld2;
+		case 4: return h_ld4;
+		case 8: return h_ld8;
+		default: break;
+		}
+	}
+	if (ei->in.op == WEFT_OP_ST && ei->ns == 1) {
+		switch (ei->elem_bytes) {
+		case 1: return h_st1;
+		case 2: return h_st2;
+		case 4: return h_st4;
+		case 8: return h_st8;
+		default: break;
+		}
+	}
 	return NULL;
 }
