@@ -27,6 +27,20 @@ void weft_dmt_params_default(struct weft_dmt_params *prm)
 	prm->lvc_bytes = 65536;
 }
 
+int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err)
+{
+	if (prm->token_buffer < 1)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "dmt: token_buffer must be at least 1 (got %u)", prm->token_buffer);
+	if (!(prm->min_fraction > 0 && prm->min_fraction <= 1))
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "dmt: min_fraction must be in (0, 1] (got %g)", prm->min_fraction);
+	if (prm->warp_width < 1 || prm->warp_width > WEFT_GROUP_MAX_WIDTH)
+		return weft_error_set(err, WEFT_ERR_INPUT, "dmt: warp_width must be 1..%u (got %u)",
+				      WEFT_GROUP_MAX_WIDTH, prm->warp_width);
+	return 0;
+}
+
 static uint8_t inst_kind(const struct weft_inst *in)
 {
 	switch (in->op) {
@@ -49,22 +63,16 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 		d->prm = *prm;
 	else
 		weft_dmt_params_default(&d->prm);
-	if (d->prm.token_buffer < 1)
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "dmt: token_buffer must be at least 1 (got %u)", d->prm.token_buffer);
-	if (!(d->prm.min_fraction > 0 && d->prm.min_fraction <= 1))
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "dmt: min_fraction must be in (0, 1] (got %g)", d->prm.min_fraction);
-	if (d->prm.warp_width < 1 || d->prm.warp_width > WEFT_GROUP_MAX_WIDTH)
-		return weft_error_set(err, WEFT_ERR_INPUT, "dmt: warp_width must be 1..%u (got %u)",
-				      WEFT_GROUP_MAX_WIDTH, d->prm.warp_width);
+	int rc = dmt_params_check(&d->prm, err);
+	if (rc)
+		return rc;
 	d->p = p;
 	d->ninsts = p->ninsts;
 	d->inst = calloc(p->ninsts ? p->ninsts : 1, sizeof(*d->inst));
 	struct weft_dmt_scratch *s = d->s = calloc(1, sizeof(*s));
 	if (!d->inst || !s)
 		goto nomem;
-	int rc = weft_group_prog_init(&s->gp, p, err);
+	rc = weft_group_prog_init(&s->gp, p, err);
 	if (rc) {
 		free(s);
 		d->s = NULL;

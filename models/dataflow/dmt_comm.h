@@ -193,6 +193,10 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 /* Decides elevators, spills and removals; fills the totals. Call once after
  * the last CTA; weft_dmt_add_cta is refused afterwards. */
 int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err);
+/* Decides again under other token_buffer / max_cascade / min_fraction /
+ * lvc_bytes (warp_width must stay: it shapes the per-CTA replay), from the
+ * same CTAs: a parameter sweep reads the trace once. */
+int weft_dmt_redecide(struct weft_dmt *d, const struct weft_dmt_params *prm, struct weft_error *err);
 void weft_dmt_free(struct weft_dmt *d);
 
 /* Convenience: init, every sampled CTA of `launch` (s NULL: all), finish. */

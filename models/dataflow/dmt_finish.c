@@ -242,12 +242,25 @@ static void totals(struct weft_dmt *d)
 	}
 }
 
-int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err)
+/* Clears what decide() computes; keeps what the CTAs accumulated. */
+static void reset_decisions(struct weft_dmt *d)
+{
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		struct weft_dmt_inst *I = &d->inst[pc];
+		I->removal = WEFT_DMT_KEEP;
+		I->elevator = I->spill = 0;
+	}
+	struct weft_dmt_totals *T = &d->tot;
+	uint64_t ctas = T->ctas, threads = T->threads, ti = T->thread_insts, gc = T->global_comm;
+	memset(T, 0, sizeof(*T));
+	T->ctas = ctas, T->threads = threads, T->thread_insts = ti, T->global_comm = gc;
+}
+
+static int decide(struct weft_dmt *d, struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
-	if (!s || d->finished)
-		return weft_error_set(err, WEFT_ERR_INTERNAL, "dmt: weft_dmt_finish called twice");
 	const struct weft_program *p = d->p;
+	reset_decisions(d);
 	set_roles(d);
 	/* shared loads: distance and elevators */
 	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
@@ -299,6 +312,31 @@ int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err)
 	if (rc)
 		return rc;
 	totals(d);
-	d->finished = 1;
 	return 0;
+}
+
+int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err)
+{
+	if (!d->s || d->finished)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "dmt: weft_dmt_finish called twice");
+	int rc = decide(d, err);
+	if (!rc)
+		d->finished = 1;
+	return rc;
+}
+
+int weft_dmt_redecide(struct weft_dmt *d, const struct weft_dmt_params *prm, struct weft_error *err)
+{
+	if (!d->s || !d->finished)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "dmt: weft_dmt_redecide before weft_dmt_finish");
+	int rc = dmt_params_check(prm, err);
+	if (rc)
+		return rc;
+	if (prm->warp_width != d->prm.warp_width)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "dmt: warp_width %u differs from the %u the CTAs were replayed with; "
+				      "analyse the trace again to change it",
+				      prm->warp_width, d->prm.warp_width);
+	d->prm = *prm;
+	return decide(d, err);
 }

@@ -82,6 +82,9 @@ struct weft_dmt_scratch {
 	uint64_t capgw;
 };
 
+/* dmt_comm.c */
+int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err);
+
 /* dmt_global.c */
 int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes);

@@ -506,7 +506,66 @@ static void test_cascades(void **state)
 	analyse(&tr, 0, &prm, &d);
 	assert_int_equal(d.inst[ld].cascade, 1);
 	assert_int_equal(d.tot.comm_within_buffer, 24);
+
+	/* the same decisions from one replay of the CTAs */
+	struct weft_error err;
+	prm.token_buffer = 16;
+	prm.max_cascade = 2;
+	assert_int_equal(weft_dmt_redecide(&d, &prm, &err), 0);
+	assert_int_equal(d.inst[ld].cascade, 3);
+	assert_true(d.inst[ld].spill);
+	assert_int_equal(d.tot.comm_spilled, 24);
+	assert_int_equal(d.tot.removed_total, 0);
+	assert_int_equal(d.tot.ctas, 1);
+	prm.max_cascade = 16;
+	assert_int_equal(weft_dmt_redecide(&d, &prm, &err), 0);
+	assert_false(d.inst[ld].spill);
+	assert_int_equal(d.inst[ld].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.tot.casc_hist[3], 24);
+	assert_true(d.tot.removed_total > 0);
+	prm.warp_width = 8;
+	assert_int_equal(weft_dmt_redecide(&d, &prm, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "warp_width"));
 	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* A token-buffer sweep by weft_dmt_redecide equals fresh analyses. */
+static void test_redecide_sweep(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_workload(&tr, "reduce");
+	struct weft_dmt once;
+	analyse(&tr, 0, NULL, &once);
+	static const uint32_t tbs[] = { 1, 2, 4, 8, 16, 32 };
+	for (unsigned i = 0; i < sizeof(tbs) / sizeof(tbs[0]); i++) {
+		struct weft_dmt_params prm;
+		weft_dmt_params_default(&prm);
+		prm.token_buffer = tbs[i];
+		struct weft_error err;
+		assert_int_equal(weft_dmt_redecide(&once, &prm, &err), 0);
+		struct weft_dmt fresh;
+		analyse(&tr, 0, &prm, &fresh);
+		assert_int_equal(once.tot.removed_total, fresh.tot.removed_total);
+		assert_int_equal(once.tot.comm_within_buffer, fresh.tot.comm_within_buffer);
+		assert_int_equal(once.tot.comm_spilled, fresh.tot.comm_spilled);
+		assert_int_equal(once.tot.elevator_nodes, fresh.tot.elevator_nodes);
+		assert_memory_equal(once.tot.casc_hist, fresh.tot.casc_hist, sizeof(once.tot.casc_hist));
+		for (uint32_t pc = 0; pc < once.ninsts; pc++) {
+			assert_int_equal(once.inst[pc].removal, fresh.inst[pc].removal);
+			assert_int_equal(once.inst[pc].cascade, fresh.inst[pc].cascade);
+		}
+		/* token buffer 1: distances 128, 64 and 32 need more than 16
+		 * elevators and spill; from 8 on nothing spills */
+		if (tbs[i] == 1)
+			assert_int_equal(once.tot.comm_spilled, hist_at(once.tot.hist, -128) +
+					 hist_at(once.tot.hist, -64) + hist_at(once.tot.hist, -32));
+		if (tbs[i] >= 8)
+			assert_int_equal(once.tot.comm_spilled, 0);
+		weft_dmt_free(&fresh);
+	}
+	weft_dmt_free(&once);
 	traced_close(&tr);
 }
 
@@ -713,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_generic_vector),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_cascades),
+		cmocka_unit_test(test_redecide_sweep),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_reduce),
 		cmocka_unit_test(test_scan),
