@@ -33,6 +33,16 @@
  * - Replication: replicas = min over unit types (and special kinds) with
  *   nodes > 0 of floor(units / nodes), delay units counted as control
  *   nodes when they fit (capped by max_replicas when non-zero).
+ *
+ * Typical use by a timing model:
+ *
+ *     struct weft_dfg_analyses a; struct weft_dfg g; struct weft_dfg_map m;
+ *     weft_dfg_analyses_build(prog, &a, &err);
+ *     ... optionally weft_trips_init(&trips, &a.loops, &err) + each thread's block path ...
+ *     weft_dfg_build(prog, &a.dom, &a.du, &a.cdep, &lat_or_NULL, &g, &err);
+ *     weft_dfg_map_build(prog, &g, &a.dom, &a.loops, &trips_or_NULL, &units_or_NULL, &m, &err);
+ *     for each m.kernels[k]: units[], critical_path, replicas, ldst[] (pc -> trace
+ *     addresses), special[], delay_slots, role/loop/trip_* /reps (repetition)
  */
 #ifndef WEFT_DATAFLOW_MAP_H
 #define WEFT_DATAFLOW_MAP_H
