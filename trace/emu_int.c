@@ -732,6 +732,40 @@ static int h_set(ARGS)
 	return 0;
 }
 
+/* dp4a.atype.btype d, a, b, c: c + the four byte products of a and b;
+ * dp2a.{lo,hi}: c + the two 16-bit halves of a times bytes 0,1 (lo) or
+ * 2,3 (hi) of b. Bytes/halves are signed per their type; the sum wraps at
+ * 32 bits. */
+static int h_dp(ARGS)
+{
+	UNUSED_L;
+	uint64_t *d = D(0);
+	const uint64_t *A = S(0), *B = S(1), *C = S(2);
+	int sa = weft_emu_signed(ei->in.type), sb = weft_emu_signed(ei->in.type2);
+	int two = ei->in.op == WEFT_OP_DP2A, hi = ei->in.mode == WEFT_MUL_HI;
+	WEFT_LANES(mask, l, {
+		uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
+		int64_t acc = (int64_t)(int32_t)(uint32_t)C[l];
+		if (two) {
+			for (int i = 0; i < 2; i++) {
+				uint32_t ah = (a >> (16 * i)) & 0xffff, bb = (b >> (8 * (i + (hi ? 2 : 0)))) & 0xff;
+				int64_t x = sa ? weft_emu_sext(ah, 16) : (int64_t)ah;
+				int64_t y = sb ? weft_emu_sext(bb, 8) : (int64_t)bb;
+				acc += x * y;
+			}
+		} else {
+			for (int i = 0; i < 4; i++) {
+				uint32_t ab = (a >> (8 * i)) & 0xff, bb = (b >> (8 * i)) & 0xff;
+				int64_t x = sa ? weft_emu_sext(ab, 8) : (int64_t)ab;
+				int64_t y = sb ? weft_emu_sext(bb, 8) : (int64_t)bb;
+				acc += x * y;
+			}
+		}
+		d[l] = (uint32_t)acc;
+	});
+	return 0;
+}
+
 weft_emu_fn weft_emu_int_fn(const struct weft_inst *in)
 {
 	int t = in->type;
@@ -786,6 +820,7 @@ weft_emu_fn weft_emu_int_fn(const struct weft_inst *in)
 	case WEFT_OP_SLCT: return h_slct;
 	case WEFT_OP_SETP: return h_setp;
 	case WEFT_OP_SET: return h_set;
+	case WEFT_OP_DP4A: case WEFT_OP_DP2A: return h_dp;
 	default: return NULL;
 	}
 }

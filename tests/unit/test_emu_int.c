@@ -139,6 +139,12 @@ static const struct icase cases[] = {
 	{ "mov.b64 {%r13, %r14}, %rd10; mov.b64 %rd13, {%r14, %r13};", 0x1111111122222222ull, 0, 0, 0x2222222211111111ull },
 	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; mov.b32 %r13, {%h1, %h2};" R32, 0xaaaa, 0xbbbb, 0, 0xbbbbaaaa },
 	{ "mov.u32 %r13, -1;" R32, 0, 0, 0, 0xffffffff },
+	/* dot products */
+	{ "dp4a.u32.u32 %r13, %r10, %r11, %r12;" R32, 0x01020304, 0x01010101, 10, 20 },
+	{ "dp4a.s32.s32 %r13, %r10, %r11, %r12;" R32, 0xff020304, 0x02010101, 0, (uint32_t)(-2 + 2 + 3 + 4) },
+	{ "dp4a.s32.u32 %r13, %r10, %r11, %r12;" R32, 0x000000ff, 0x000000ff, 1, (uint32_t)(-255 + 1) },
+	{ "dp2a.lo.u32.u32 %r13, %r10, %r11, %r12;" R32, 0x00030002, 0x00000504, 0, 2 * 4 + 3 * 5 },
+	{ "dp2a.hi.s32.s32 %r13, %r10, %r11, %r12;" R32, 0xffff0002, 0x05040000, 7, (uint32_t)(7 + 2 * 4 - 5) },
 	{ "and.b64 %rd13, %rd10, 0xff00;", 0xffffffffffffffffull, 0, 0, 0xff00 },
 };
 
