@@ -64,9 +64,9 @@
 #define WEFT_DMT_MAX_DIST (WEFT_DMT_MAX_THREADS - 1u)
 /* Histograms over signed dTID: bucket d + WEFT_DMT_MAX_DIST. */
 #define WEFT_DMT_NDIST (2u * WEFT_DMT_MAX_DIST + 1u)
-/* Histograms over elevators per distance: 0..WEFT_DMT_MAX_CASC-1 exact,
- * the last bucket holds everything larger. */
-#define WEFT_DMT_MAX_CASC 66u
+/* Histograms over elevators per distance: ceil(|dTID| / token_buffer) is
+ * at most WEFT_DMT_MAX_DIST (token_buffer >= 1), so every count is exact. */
+#define WEFT_DMT_MAX_CASC WEFT_DMT_MAX_THREADS
 
 struct weft_dmt_params {
 	uint32_t token_buffer;  /* entries per unit: an elevator carries |dTID| <= this.

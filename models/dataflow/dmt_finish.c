@@ -223,7 +223,7 @@ static void totals(struct weft_dmt *d)
 					if (a <= tb)
 						T->comm_within_buffer += n;
 					uint32_t cs = weft_dmt_cascades(dt, tb);
-					T->casc_hist[cs < WEFT_DMT_MAX_CASC ? cs : WEFT_DMT_MAX_CASC - 1] += n;
+					T->casc_hist[cs] += n;
 					if (cs > d->prm.max_cascade)
 						T->comm_spilled += n;
 				}

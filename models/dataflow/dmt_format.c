@@ -52,8 +52,7 @@ static void format_dist(const struct weft_dmt *d, struct weft_sbuf *b)
 	weft_sbuf_printf(b, "  cascaded elevators needed:");
 	for (uint32_t c = 1; c < WEFT_DMT_MAX_CASC; c++)
 		if (T->casc_hist[c])
-			weft_sbuf_printf(b, " %u%s: %.2f%%", c, c == WEFT_DMT_MAX_CASC - 1 ? "+" : "",
-					 pct(T->casc_hist[c], comm));
+			weft_sbuf_printf(b, " %u: %.2f%%", c, pct(T->casc_hist[c], comm));
 	weft_sbuf_printf(b, "\n  spilled to the %llu-byte live value cache (> %u elevators): %.2f%%\n",
 			 (unsigned long long)d->prm.lvc_bytes, d->prm.max_cascade, pct(T->comm_spilled, comm));
 }
