@@ -488,9 +488,11 @@ int weft_emu_run(struct weft_emu_launch *L)
 		L->ctaid[0] = c % L->grid.x;
 		L->ctaid[1] = (c / L->grid.x) % L->grid.y;
 		L->ctaid[2] = c / (L->grid.x * L->grid.y);
+		/* shared memory starts zeroed in every CTA; local frames are
+		 * zeroed once per launch (calloc) and not per CTA: they can be
+		 * large (every inlined call has its own frame) and threads write
+		 * before they read */
 		memset(L->shared, 0, L->shared_bytes);
-		if (L->local_bytes)
-			memset(L->local, 0, (size_t)L->nthreads * L->local_bytes);
 		memset(L->bars, 0, sizeof(L->bars));
 		L->live_threads = L->nthreads;
 		for (uint32_t w = 0; w < L->nwarps; w++) {
