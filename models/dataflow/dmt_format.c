@@ -75,6 +75,14 @@ static void format_insts(const struct weft_dmt *d, struct weft_sbuf *b)
 				 I->spill ? "spill" : I->elevator ? "elevator" : "no", txt);
 	}
 	weft_sbuf_printf(b, "\nmemory value reuse (eLSU forwarding; dTID to the previous thread loading the value)\n");
+	if (d->tot.reuse_fwd) {
+		weft_sbuf_printf(b, "  forwarding distances:");
+		for (uint32_t i = WEFT_DMT_MAX_DIST + 1; i < WEFT_DMT_NDIST; i++)
+			if (d->tot.reuse_hist[i])
+				weft_sbuf_printf(b, " %u: %.2f%%", i - WEFT_DMT_MAX_DIST,
+						 pct(d->tot.reuse_hist[i], d->tot.reuse_fwd));
+		weft_sbuf_printf(b, "\n");
+	}
 	weft_sbuf_printf(b, "  %5s %10s %10s %10s %6s %7s %6s %s\n", "pc", "loads", "forwarded", "accesses",
 			 "dTID", "share", "window", "instruction");
 	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
