@@ -174,8 +174,9 @@ void weft_dfg_free(struct weft_dfg *g);
 
 /* Critical path and path balancing over the nodes with member[node] != 0
  * (member NULL: all nodes), in topological order. An input from a grid node
- * outside the set is a spilled value: it arrives from a spill load (LDST
- * latency) at thread start. Constants and parameters need no balancing (a
+ * outside the set, and with a set every loop-carried data/predicate input,
+ * is a spilled value: it arrives from a spill load (LDST latency) at thread
+ * start. Constants and parameters need no balancing (a
  * constant unit supplies its value whenever asked); every other forward
  * input whose token arrives before the node's last input waits that many
  * cycles in a delay FIFO. finish[] (nnodes, caller's) receives finish times,

@@ -11,7 +11,9 @@
  * balanced input edge gets slack = start - arrival; delay slots = the sum
  * of slacks. Arrival of an input = finish of its source; finish = start +
  * latency. Constants and parameters are re-supplied by their constant units
- * on demand and need no FIFO; thread-initiation tokens do.
+ * on demand and need no FIFO; thread-initiation tokens do. In a sub-kernel
+ * (member set) values from outside and loop-carried values come from spill
+ * loads issued at thread start.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +47,14 @@ int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fif
 		uint64_t start = 0, cstart = 0;
 		for (uint32_t k = 0; k < nd->nin; k++) {
 			const struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
-			if (e->back)
+			if (e->back && !(member && weft_dfg_edge_spillable(g, e)))
 				continue;
 			const struct weft_dfg_node *s = &g->nodes[e->from];
 			uint64_t arr, carr;
-			if (s->unit == WEFT_DFU_EDGE || !member || member[e->from]) {
+			if (e->back) {
+				arr = lat_ldst; /* a sub-kernel reads loop-carried values from spill loads */
+				carr = 1;
+			} else if (s->unit == WEFT_DFU_EDGE || !member || member[e->from]) {
 				arr = finish[e->from];
 				carr = cn[e->from];
 			} else if (e->kind == WEFT_DFE_ORDER) {
@@ -67,10 +72,13 @@ int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fif
 		cn[v] = cstart + 1;
 		for (uint32_t k = 0; k < nd->nin; k++) {
 			const struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
-			if (e->back || !e->balanced)
+			int back_spill = e->back && member && weft_dfg_edge_spillable(g, e);
+			if ((e->back && !back_spill) || (!e->back && !e->balanced))
 				continue;
 			uint64_t arr;
-			if (g->nodes[e->from].unit == WEFT_DFU_EDGE || !member || member[e->from])
+			if (back_spill)
+				arr = lat_ldst;
+			else if (g->nodes[e->from].unit == WEFT_DFU_EDGE || !member || member[e->from])
 				arr = finish[e->from];
 			else if (e->kind == WEFT_DFE_ORDER)
 				continue;

@@ -556,6 +556,27 @@ void weft_dfg_map_free(struct weft_dfg_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void weft_dfg_map_thread_iters(const struct weft_dfg_map *m, const struct weft_loops *l,
+			       const uint32_t *path, uint32_t n, uint64_t *iters)
+{
+	for (uint32_t k = 0; k < m->nkernels; k++) {
+		const struct weft_dfg_kernel *K = &m->kernels[k];
+		iters[k] = 1;
+		if (K->loop == WEFT_NO_LOOP || K->loop >= l->nloops)
+			continue;
+		/* sub-kernels of one segment share the count */
+		if (K->part > 0) {
+			iters[k] = iters[k - 1];
+			continue;
+		}
+		uint32_t h = l->loops[K->loop].header;
+		uint64_t c = 0;
+		for (uint32_t i = 0; i < n; i++)
+			c += path[i] == h;
+		iters[k] = c;
+	}
+}
+
 int weft_dfg_map_format(const struct weft_dfg_map *m, char *buf, size_t len)
 {
 	size_t n = 0;

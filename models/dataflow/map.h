@@ -160,6 +160,15 @@ void weft_dfg_map_free(struct weft_dfg_map *m);
 uint32_t weft_dfg_replicas(const struct weft_dfg_units *u, const uint32_t units[WEFT_DFU_COUNT],
 			   const uint32_t specials[WEFT_DFS_COUNT]);
 
+/* Per-thread repetition: iters[k] (nkernels, caller's) = how many times
+ * thread with block path `path` (struct weft_thread_trace.blocks) takes
+ * part in kernel k: for BODY and OUTER kernels the visits of their loop's
+ * header in the path (all entries of the loop summed), else 1. The body
+ * runs max over threads of iters times; a thread is predicated off after
+ * its own count. */
+void weft_dfg_map_thread_iters(const struct weft_dfg_map *m, const struct weft_loops *l,
+			       const uint32_t *path, uint32_t n, uint64_t *iters);
+
 /* Human-readable summary (one line per kernel) into buf; returns the length
  * it needed (as snprintf). */
 int weft_dfg_map_format(const struct weft_dfg_map *m, char *buf, size_t len);

@@ -275,6 +275,14 @@ static void test_loop_split(void **state)
 	assert_int_equal(t.m.reconfigs, 2);
 	assert_int_equal(t.m.spill_loads, 5);
 	assert_int_equal(t.m.spill_stores, 4);
+	/* per thread: the body runs 3 times for thread 0, once for thread 1 */
+	uint64_t it[3];
+	weft_dfg_map_thread_iters(&t.m, &t.a.loops, path0, 5, it);
+	assert_int_equal(it[0], 1);
+	assert_int_equal(it[1], 3);
+	assert_int_equal(it[2], 1);
+	weft_dfg_map_thread_iters(&t.m, &t.a.loops, path1, 3, it);
+	assert_int_equal(it[1], 1);
 
 	/* a body cut in two reloads both parts every iteration */
 	struct weft_dfg_units u;
