@@ -153,25 +153,19 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	}
 	if (nthreads == 1) {
 		/* no threads: decode one CTA at a time into the same buffers, so
-		 * the decoded CTA is still in cache when fn reads it */
-		struct fe_dec d = { ZSTD_createDCtx(), { 0 }, { 0 } };
-		struct weft_cta_trace ct;
-		weft_cta_trace_init(&ct);
-		if (!d.dctx)
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
+		 * the decoded CTA is still in cache when fn reads it; the trace's
+		 * own zstd context and buffers serve (no allocation per call) */
+		struct weft_cta_trace *ct = &t->fe_cta;
+		t->cached = UINT32_MAX;
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
-			rc = wt_load_chunk(t, c, d.dctx, &d.comp, &d.raw, err);
+			rc = wt_load_chunk(t, c, t->dctx, &t->comp, &t->raw, err);
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
-				rc = wt_decode_cta(t, c, &d.raw, ctas[k], &ct, err);
+				rc = wt_decode_cta(t, c, &t->raw, ctas[k], ct, err);
 				if (!rc)
-					rc = fn(user, &ct, err);
+					rc = fn(user, ct, err);
 			}
 		}
-		weft_cta_trace_free(&ct);
-		ZSTD_freeDCtx(d.dctx);
-		wt_buf_free(&d.comp);
-		wt_buf_free(&d.raw);
 	} else {
 		pthread_t *tids = calloc(nthreads, sizeof(pthread_t));
 		unsigned started = 0;

@@ -404,6 +404,7 @@ void weft_trace_close(struct weft_trace *t)
 	free(t->launches);
 	free(t->chunks);
 	ZSTD_freeDCtx(t->dctx);
+	weft_cta_trace_free(&t->fe_cta);
 	wt_buf_free(&t->comp);
 	wt_buf_free(&t->raw);
 	free(t->path);
@@ -480,6 +481,16 @@ int wt_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCt
 }
 
 /* ---- CTA decoding ---- */
+
+/* Short compares and copies inline: threads of a few dozen instructions
+ * are common, and a libc call per thread would cost more than the work. */
+static inline int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
 
 static int ensure(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -566,6 +577,9 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	    ensure((void **)&q->dm, &q->capdm, (size_t)nm + 1, sizeof(uint64_t)))
 		goto nomem;
 	int seq_valid = 0; /* q->seq describes the previous thread's accesses */
+	/* After fast-path threads, P's f and ls are stale (they follow from the
+	 * last thread's addresses, P->pa) and q->dm may differ from P->d0. */
+	int lazy = 0, d_dirty = 1;
 	size_t pnb = 0, png = 0, pnev = 0; /* previous thread's blocks, guards, stored events */
 	const uint8_t *pcode = NULL;       /* previous thread's path codes */
 	size_t pcode_len = 0;
@@ -593,9 +607,11 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		const uint8_t *pp = rp.p, *pe = rp.end;
 		/* the same codes as the previous thread decode to the same blocks */
 		int path_same = th > 0 && nb == pnb && (size_t)(pe - pp) >= pcode_len &&
-				memcmp(pp, pcode, pcode_len) == 0;
+				same_bytes(pp, pcode, pcode_len);
 		if (path_same) {
-			memcpy(bl, q->blocks + q->offs[3 * (th - 1)], (size_t)nb * sizeof(uint32_t));
+			const uint32_t *pb = q->blocks + q->offs[3 * (th - 1)];
+			for (uint64_t i = 0; i < nb; i++)
+				bl[i] = pb[i];
 			ng = png;
 			nev = pnev;
 			pp += pcode_len;
@@ -652,7 +668,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		}
 		rg.p += gbytes;
 		ng_all += ng;
-		int same = path_same && P->pn > 0 && memcmp(gd, q->guards + q->offs[3 * (th - 1) + 1], ng) == 0;
+		int same = path_same && P->pn > 0 && (ng == 0 || same_bytes(gd, q->guards + q->offs[3 * (th - 1) + 1], ng));
 		pnb = nb;
 		png = ng;
 		pnev = nev;
@@ -700,7 +716,11 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 				}
 				seq_valid = 1;
 			}
-			memcpy(D, P->d0, (size_t)nm * sizeof(uint64_t));
+			if (d_dirty) {
+				for (uint32_t m = 0; m < nm; m++)
+					D[m] = P->d0[m];
+				d_dirty = 0;
+			}
 			for (uint32_t i = 0; i < pn; i++) {
 				uint32_t m = PM[i];
 				uint64_t a = PA[i] + D[m];
@@ -715,6 +735,9 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 					}
 					a += (uint64_t)wt_unzigzag(res);
 					D[m] = a - PA[i];
+					d_dirty = 1;
+					if (i == first[m]) /* a new tid stride */
+						P->d0[m] = D[m];
 				}
 				uint8_t sp;
 				if (srun) {
@@ -733,20 +756,26 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 				M[i] = m;
 				S[i] = sp;
 			}
-			for (uint32_t u = 0; u < q->nused; u++) {
-				uint32_t m = used[u];
-				uint64_t af = A[first[m]];
-				P->d0[m] = P->has_f[m] ? af - P->f[m] : 0;
-				P->f[m] = af;
-				P->has_f[m] = 1;
-				if (l2[m] != WT_NONE)
-					P->ls[m] = A[l1[m]] - A[l2[m]];
-			}
+			lazy = 1;
 			wt_pred_thread_end(P, A, M, pn);
 			na_all += pn;
 			continue;
 		}
+		if (lazy) {
+			/* bring f and ls up to date from the last fast-path thread */
+			const uint32_t *first = q->seq, *l1 = q->seq + nm, *l2 = q->seq + 2 * nm;
+			const uint32_t *used = q->seq + 3 * nm;
+			for (uint32_t u = 0; u < q->nused; u++) {
+				uint32_t m = used[u];
+				P->f[m] = P->pa[first[m]];
+				P->has_f[m] = 1;
+				if (l2[m] != WT_NONE)
+					P->ls[m] = P->pa[l1[m]] - P->pa[l2[m]];
+			}
+			lazy = 0;
+		}
 		seq_valid = 0;
+		d_dirty = 1;
 		size_t gi = 0;
 		/* a local copy: stores through A/M/S cannot alias it, so the
 		 * compiler keeps its pointers in registers */

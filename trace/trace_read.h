@@ -39,6 +39,7 @@ struct weft_trace {
 	ZSTD_DCtx *dctx;
 	struct wt_buf comp, raw;
 	uint32_t cached;
+	struct weft_cta_trace fe_cta; /* single-threaded for_each's decoded CTA */
 };
 
 /* What a decoded struct weft_cta_trace owns. */

@@ -182,21 +182,21 @@ elif ! diff -u $G/stats-vvadd.txt "$tmp/out" >"$tmp/diff"; then
 	cp "$tmp/diff" "$tmp/out"; : >"$tmp/err"; bad "stats text" "output differs from $G/stats-vvadd.txt"
 else ok "stats text (golden)"; fi
 stats_json "stats json: valid, thread_insts and file_bytes" \
-	"d['thread_insts'] == sum(L['thread_insts'] for L in d['launches']) > 0 and d['file_bytes'] > 0" \
+	"d['thread_insts'] == sum(L['thread_insts'] for L in d['launch_list']) > 0 and d['file_bytes'] > 0" \
 	"$tmp/vvadd.wtr"
 stats_json "stats json: 4 widths x 5 policies, every lane instruction counted" \
 	"all(len(L['divergence']) == 20 and all(g['thread_insts'] == L['thread_insts'] for g in L['divergence'])
-	     for L in d['launches'])" "$tmp/vvadd.wtr"
+	     for L in d['launch_list'])" "$tmp/vvadd.wtr"
 stats_json "stats json: vvadd global accesses are unit-stride" \
-	"d['launches'][0]['uniformity']['memory_static']['unit_stride'] == 3" "$tmp/vvadd.wtr"
+	"d['launch_list'][0]['uniformity']['memory_static']['unit_stride'] == 3" "$tmp/vvadd.wtr"
 stats_json "stats json: bsearch trip counts vary" \
-	"[(l['static_divergent'], l['trip_min'] < l['trip_max']) for l in d['launches'][0]['loops']] == [(True, True)]" \
+	"[(l['static_divergent'], l['trip_min'] < l['trip_max']) for l in d['launch_list'][0]['loops']] == [(True, True)]" \
 	"$tmp/bsearch.wtr"
 stats_json "stats json: matmul tile loop trip count is uniform" \
-	"[(l['static_divergent'], l['trip_min'] == l['trip_max'], l['ctas_varying']) for l in d['launches'][0]['loops']] == [(False, True, 0)]" \
+	"[(l['static_divergent'], l['trip_min'] == l['trip_max'], l['ctas_varying']) for l in d['launch_list'][0]['loops']] == [(False, True, 0)]" \
 	"$tmp/matmul.wtr"
 stats_json "stats json: --launch and --every" \
-	"len(d['launches']) == 1 and d['launches'][0]['ctas_read'] == 2 and d['sample'] != ''" \
+	"len(d['launch_list']) == 1 and d['launch_list'][0]['ctas_read'] == 2 and d['sample'] != ''" \
 	--launch 0 --every 2 "$tmp/vvadd.wtr"
 expect "stats: no file" 2 "missing the trace file" stats
 expect "stats: bad format" 2 "unknown format \`xml\`" stats --format xml "$tmp/vvadd.wtr"
@@ -406,8 +406,8 @@ else ok "trace: no temp files left"; fi
 expect "trace: verify" 0 "tr.wtr: OK (version 1, 1 launches" verify "$tmp/tr.wtr"
 expect "trace: info" 0 "vvadd, size small" info "$tmp/tr.wtr"
 expect "trace: info names the kernel" 0 "launch 0        vvadd (ptx " info "$tmp/tr.wtr"
-expect "trace: info --decode" 0 "per CPU second (1 decoder thread)" info "$tmp/tr.wtr" --decode
-expect "trace: info --decode --threads 2" 0 "(2 decoder threads)" info "$tmp/tr.wtr" --decode --threads 2
+expect "trace: info --decode" 0 "per CPU second (1 decoder thread, " info "$tmp/tr.wtr" --decode
+expect "trace: info --decode --threads 2" 0 "(2 decoder threads, " info "$tmp/tr.wtr" --decode --threads 2
 expect "trace: info spec has no workload" 0 "none recorded (a launch spec" info "$tmp/saxpy.wtr"
 if command -v python3 >/dev/null 2>&1; then
 	"$T" info --format json "$tmp/tr.wtr" >"$tmp/out" 2>"$tmp/err"
