@@ -481,7 +481,7 @@ int weft_cmd_stats(int argc, char **argv)
 		json_str(stdout, info->size);
 		printf(",\n  \"sample\": ");
 		json_str(stdout, sdesc);
-		printf(",\n  \"nlaunches\": %u,\n  \"thread_insts\": %" PRIu64 ",\n  \"launches\": [\n",
+		printf(",\n  \"launches\": %u,\n  \"thread_insts\": %" PRIu64 ",\n  \"launch_list\": [\n",
 		       info->nlaunches, total);
 		for (uint32_t i = 0; i < n; i++)
 			print_json_launch(stdout, &ls[i], i + 1 == n);
