@@ -406,8 +406,8 @@ else ok "trace: no temp files left"; fi
 expect "trace: verify" 0 "tr.wtr: OK (version 1, 1 launches" verify "$tmp/tr.wtr"
 expect "trace: info" 0 "vvadd, size small" info "$tmp/tr.wtr"
 expect "trace: info names the kernel" 0 "launch 0        vvadd (ptx " info "$tmp/tr.wtr"
-expect "trace: info --decode" 0 "per CPU second (1 decoder thread)" info "$tmp/tr.wtr" --decode
-expect "trace: info --decode --threads 2" 0 "(2 decoder threads)" info "$tmp/tr.wtr" --decode --threads 2
+expect "trace: info --decode" 0 "per CPU second (1 decoder thread, " info "$tmp/tr.wtr" --decode
+expect "trace: info --decode --threads 2" 0 "(2 decoder threads, " info "$tmp/tr.wtr" --decode --threads 2
 expect "trace: info spec has no workload" 0 "none recorded (a launch spec" info "$tmp/saxpy.wtr"
 if command -v python3 >/dev/null 2>&1; then
 	"$T" info --format json "$tmp/tr.wtr" >"$tmp/out" 2>"$tmp/err"
