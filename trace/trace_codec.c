@@ -3,6 +3,7 @@
  * (trace_format.h): CRC-32, byte buffers, bounded reads, the per-program
  * codec tables and the address predictor.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@
 
 /* ---- CRC-32, slicing by 4 ---- */
 static uint32_t crc_tab[4][256];
-static int crc_ready;
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
 
 static void crc_init(void)
 {
@@ -23,13 +24,11 @@ static void crc_init(void)
 	for (uint32_t i = 0; i < 256; i++)
 		for (int t = 1; t < 4; t++)
 			crc_tab[t][i] = crc_tab[0][crc_tab[t - 1][i] & 0xff] ^ (crc_tab[t - 1][i] >> 8);
-	__atomic_store_n(&crc_ready, 1, __ATOMIC_RELEASE);
 }
 
 uint32_t wt_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	if (!__atomic_load_n(&crc_ready, __ATOMIC_ACQUIRE))
-		crc_init(); /* idempotent: concurrent first calls compute the same table */
+	pthread_once(&crc_once, crc_init); /* decoder threads may race to the first call */
 	const uint8_t *p = buf;
 	uint32_t c = ~crc;
 	while (len >= 4) {
