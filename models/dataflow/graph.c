@@ -86,12 +86,17 @@ struct mux_rec {
 /* Memory ordering state of one domain. */
 struct domain {
 	uint32_t last;       /* last store / atomic / barrier, or NONE */
-	uint32_t split;      /* split node of the current load group, or NONE */
-	uint32_t first_edge; /* edge last -> first load of the group */
 	uint32_t *pend;      /* loads since last */
 	uint32_t npend, cap;
 };
 #define NDOMAINS 3
+
+/* The loads waiting for one store (shared by the domains it orders). */
+struct fanout {
+	uint32_t store, split; /* split: NONE until a second load follows */
+	uint32_t first_edge;   /* store -> first load, moved to the split later */
+	uint32_t nloads;
+};
 
 struct builder {
 	const struct weft_program *p;
@@ -111,6 +116,8 @@ struct builder {
 	uint32_t *const_node;
 	uint32_t nconst, cap_const;
 	struct domain dom[NDOMAINS];
+	struct fanout fan[NDOMAINS];
+	uint32_t nfan;
 	uint32_t *scratch;
 	uint32_t nscratch, cap_scratch;
 	int oom;
@@ -389,28 +396,56 @@ static int push_u32(uint32_t **arr, uint32_t *n, uint32_t *cap, uint32_t v)
 
 static void order_load(struct builder *b, uint32_t n, unsigned mask, uint32_t blk)
 {
+	/* the distinct stores this load waits for (one per domain at most) */
+	uint32_t lasts[NDOMAINS], nl = 0;
 	for (unsigned k = 0; k < NDOMAINS; k++) {
 		if (!(mask & (1u << k)))
 			continue;
-		struct domain *dm = &b->dom[k];
-		if (dm->last != WEFT_DFG_NONE) {
-			if (dm->npend == 0) {
-				dm->first_edge = add_edge(b, dm->last, n, WEFT_DFE_ORDER, 0);
-			} else {
-				if (dm->split == WEFT_DFG_NONE) {
-					/* a second load after the same store: fan the token out */
-					dm->split = add_node(b, WEFT_DFN_SPLIT, WEFT_DFU_CONTROL, WEFT_DFG_NONE, blk);
-					if (dm->split == WEFT_DFG_NONE)
-						return;
-					add_edge(b, dm->last, dm->split, WEFT_DFE_ORDER, 0);
-					if (dm->first_edge != WEFT_DFG_NONE)
-						b->g->edges[dm->first_edge].from = dm->split;
-				}
-				add_edge(b, dm->split, n, WEFT_DFE_ORDER, 0);
-			}
-		}
-		if (push_u32(&dm->pend, &dm->npend, &dm->cap, n))
+		uint32_t s = b->dom[k].last;
+		int seen = s == WEFT_DFG_NONE;
+		for (uint32_t i = 0; i < nl; i++)
+			seen |= lasts[i] == s;
+		if (!seen)
+			lasts[nl++] = s;
+		if (push_u32(&b->dom[k].pend, &b->dom[k].npend, &b->dom[k].cap, n))
 			b->oom = 1;
+	}
+	/* forget the fan-outs of stores no domain waits on any more */
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < b->nfan; i++) {
+		int live = 0;
+		for (unsigned k = 0; k < NDOMAINS; k++)
+			live |= b->dom[k].last == b->fan[i].store;
+		if (live)
+			b->fan[w++] = b->fan[i];
+	}
+	b->nfan = w;
+	for (uint32_t i = 0; i < nl; i++) {
+		struct fanout *f = NULL;
+		for (uint32_t j = 0; j < b->nfan; j++)
+			if (b->fan[j].store == lasts[i])
+				f = &b->fan[j];
+		if (!f) {
+			if (b->nfan == sizeof(b->fan) / sizeof(b->fan[0]))
+				continue; /* cannot happen: at most one live store per domain */
+			f = &b->fan[b->nfan++];
+			*f = (struct fanout){ .store = lasts[i], .split = WEFT_DFG_NONE,
+					      .first_edge = WEFT_DFG_NONE, .nloads = 0 };
+		}
+		if (f->nloads++ == 0) {
+			f->first_edge = add_edge(b, f->store, n, WEFT_DFE_ORDER, 0);
+			continue;
+		}
+		if (f->split == WEFT_DFG_NONE) {
+			/* a second load after the same store: fan its token out */
+			f->split = add_node(b, WEFT_DFN_SPLIT, WEFT_DFU_CONTROL, WEFT_DFG_NONE, blk);
+			if (f->split == WEFT_DFG_NONE)
+				return;
+			add_edge(b, f->store, f->split, WEFT_DFE_ORDER, 0);
+			if (f->first_edge != WEFT_DFG_NONE)
+				b->g->edges[f->first_edge].from = f->split;
+		}
+		add_edge(b, f->split, n, WEFT_DFE_ORDER, 0);
 	}
 }
 
@@ -446,8 +481,6 @@ static void order_store(struct builder *b, uint32_t n, unsigned mask, uint32_t b
 		struct domain *dm = &b->dom[k];
 		dm->last = n;
 		dm->npend = 0;
-		dm->split = WEFT_DFG_NONE;
-		dm->first_edge = WEFT_DFG_NONE;
 	}
 }
 
@@ -698,7 +731,7 @@ int weft_dfg_build(const struct weft_program *p, const struct weft_dom *d,
 	for (uint32_t i = 0; i < p->nblocks; i++)
 		g->label_of_block[i] = WEFT_DFG_NONE;
 	for (unsigned k = 0; k < NDOMAINS; k++)
-		b.dom[k].last = b.dom[k].split = b.dom[k].first_edge = WEFT_DFG_NONE;
+		b.dom[k].last = WEFT_DFG_NONE;
 
 	for (uint32_t r = 0; r < d->nrpo && !b.oom; r++) {
 		uint32_t blk = d->rpo[r];

@@ -25,7 +25,7 @@
  * - memory operations are chained per ordering domain (global+generic,
  *   shared, local; a generic access is in all three): a load waits for the
  *   previous store of its domain, loads after one store run in parallel
- *   behind a split node, a store (or atomic) waits for every load since the
+ *   behind one split node per store, a store (or atomic) waits for every load since the
  *   previous store (a join node when there are several) or for that store;
  *   barriers and fences order all domains like a store;
  * - label nodes enable the memory operations of their block (the

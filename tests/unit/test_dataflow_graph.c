@@ -377,6 +377,41 @@ static void test_barrier_orders_all(void **state)
 	dg_free(&t);
 }
 
+/* a generic access may touch any space: it orders against all domains */
+static const char generic_ptx[] = PTX_HEAD
+	".visible .entry gen(.param .u64 buf)\n{\n"
+	" .shared .align 4 .b32 sh[64];\n"
+	" .reg .b32 %r<6>; .reg .b64 %rd<3>;\n"
+	" ld.param.u64 %rd1, [buf];\n"
+	" ld.shared.u32 %r1, [sh];\n"
+	" ld.global.u32 %r2, [%rd1];\n"
+	" add.u32 %r3, %r1, %r2;\n"
+	" st.u32 [%rd1+4], %r3;\n"
+	" ld.shared.u32 %r4, [sh+4];\n"
+	" ld.global.u32 %r5, [%rd1+8];\n"
+	" ret;\n}\n";
+
+static void test_generic_orders_all(void **state)
+{
+	(void)state;
+	struct dg t;
+	assert_int_equal(dg_build(&t, an_program(generic_ptx, "gen"), NULL), 0);
+	const struct weft_dfg *g = &t.g;
+	uint32_t st = node_op(&t, WEFT_OP_ST, 0);
+	assert_int_equal(g->nodes[st].space, WEFT_SPACE_GENERIC);
+	uint32_t j = only_input_of_kind(g, st, WEFT_DFN_JOIN);
+	assert_int_not_equal(j, WEFT_DFG_NONE);
+	assert_non_null(edge(g, node_op(&t, WEFT_OP_LD, 1), j));
+	assert_non_null(edge(g, node_op(&t, WEFT_OP_LD, 2), j));
+	/* the shared and the global load after it share one split */
+	assert_int_equal(g->kinds[WEFT_DFN_SPLIT], 1);
+	uint32_t sp = only_input_of_kind(g, node_op(&t, WEFT_OP_LD, 3), WEFT_DFN_SPLIT);
+	assert_int_not_equal(sp, WEFT_DFG_NONE);
+	assert_int_equal(only_input_of_kind(g, node_op(&t, WEFT_OP_LD, 4), WEFT_DFN_SPLIT), sp);
+	assert_non_null(edge(g, st, sp));
+	dg_free(&t);
+}
+
 /* ---- classification ------------------------------------------------------- */
 
 static const char special_ptx[] = PTX_HEAD
@@ -476,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_merge_muxes),
 		cmocka_unit_test(test_memory_chain),
 		cmocka_unit_test(test_barrier_orders_all),
+		cmocka_unit_test(test_generic_orders_all),
 		cmocka_unit_test(test_special_classes),
 		cmocka_unit_test(test_loop_back_edges),
 	};
