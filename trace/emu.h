@@ -36,6 +36,9 @@
 #define WEFT_EMU_SHARED_BASE 0x00007e0000000000ull
 #define WEFT_EMU_LOCAL_BASE  0x00007f0000000000ull
 #define WEFT_EMU_WINDOW_SIZE 0x0000010000000000ull
+/* `mov.u64 %rd, func` gives WEFT_EMU_FUNC_BASE + 16 * function index (not
+ * memory: only indirect calls use it) */
+#define WEFT_EMU_FUNC_BASE   0x00007c0000000000ull
 
 #define WEFT_EMU_NO_PC 0xffffffffu
 

@@ -43,6 +43,7 @@ struct lk {
 	uint32_t shared_static, shared_dyn;
 	uint8_t *onstack;    /* [nfuncs] */
 	uint8_t *reach;      /* [nfuncs] */
+	uint8_t *addr_taken; /* [nfuncs] functions whose address a `mov` takes */
 };
 
 /* Symbol storage of one inlined instance of a function. */
@@ -318,6 +319,8 @@ static int src_slot(struct lk *k, struct inst *ic, struct weft_emu_inst *ei,
 	case WEFT_OPND_SINK:
 		*slot = k->scratch;
 		return 0;
+	case WEFT_OPND_FUNC: /* a function's address (for indirect calls) */
+		return const_slot(k, WEFT_EMU_FUNC_BASE + 16ull * (uint64_t)o->imm, slot);
 	default:
 		return lk_err(k, &ei->in, WEFT_ERR_PARSE, "unsupported operand in", "operand kind not handled by the emulator");
 	}
@@ -482,6 +485,177 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 	return 0;
 }
 
+
+/* Inlines `call` src (instruction i of ic's function) to callee. */
+static int inline_call(struct lk *k, struct inst *ic, const struct weft_inst *src, uint32_t i,
+		       uint32_t callee)
+{
+	const struct weft_ptx_func *cf = &k->m->funcs[callee];
+	char d[300];
+	int rc = 0;
+	(void)i;
+	if (cf->is_extern || cf->ninsts == 0) {
+		snprintf(d, sizeof(d), "function %s has no body in this module (external functions, e.g. malloc, are not supported)", cf->name);
+		return lk_err(k, src, WEFT_ERR_PARSE, "unsupported call", d);
+	}
+	if (k->onstack[callee]) {
+		snprintf(d, sizeof(d), "function %s is called recursively; the emulator inlines calls and cannot run recursion", cf->name);
+		return lk_err(k, src, WEFT_ERR_PARSE, "unsupported call", d);
+	}
+	if (src->ncall_args != cf->nparams || src->ncall_rets != cf->nrets) {
+		snprintf(d, sizeof(d), "function %s takes %u parameters and %u return values, the call passes %u and %u",
+			 cf->name, cf->nparams, cf->nrets, src->ncall_args, src->ncall_rets);
+		return lk_err(k, src, WEFT_ERR_PARSE, "bad call", d);
+	}
+	struct inst *child = inst_new(k, callee, ic);
+	if (!child)
+		return nomem(k);
+	int32_t base;
+	if ((rc = new_slots(k, cf->nregs, &base))) {
+		inst_free(child);
+		return rc;
+	}
+	for (uint32_t r = 0; r < cf->nregs; r++)
+		k->stype[base + r] = cf->regs[r].type;
+	child->reg_base = (uint32_t)base;
+	for (uint32_t j = 0; j < cf->nparams && !rc; j++) {
+		int sp;
+		int64_t a;
+		rc = resolve(k, ic, src->call_args[j], &sp, &a);
+		child->sp[cf->params[j].sym] = (int8_t)sp;
+		child->addr[cf->params[j].sym] = a;
+	}
+	for (uint32_t j = 0; j < cf->nrets && !rc; j++) {
+		int sp;
+		int64_t a;
+		rc = resolve(k, ic, src->call_rets[j], &sp, &a);
+		child->sp[cf->rets[j].sym] = (int8_t)sp;
+		child->addr[cf->rets[j].sym] = a;
+	}
+	if (!rc) {
+		k->onstack[callee] = 1;
+		rc = emit_func(k, child);
+		k->onstack[callee] = 0;
+	}
+	inst_free(child);
+	return rc;
+}
+
+/* A synthesised branch (target patched by the caller). */
+static int push_branch(struct lk *k, struct inst *ic, const struct weft_inst *src, uint32_t i,
+		       int32_t guard, int neg, uint32_t *idx)
+{
+	struct weft_emu_inst *ei;
+	int rc = push_inst(k, &ei);
+	if (rc)
+		return rc;
+	copy_renumbered(ei, src, ic);
+	ei->in.op = WEFT_OP_BRA;
+	ei->in.nopnd = 0;
+	ei->in.guard = guard >= 0 ? guard : WEFT_NO_REG;
+	ei->in.guard_neg = (uint8_t)neg;
+	ei->guard = guard;
+	ei->kind = WEFT_EK_BRA;
+	ei->src_func = ic->func;
+	ei->src_pc = i;
+	*idx = k->n - 1;
+	return 0;
+}
+
+/* An indirect call (`call (r), %rd, (a), proto;`, emitted with -G): the
+ * pointer comes from `mov.u64 %rd, func`, whose value is
+ * WEFT_EMU_FUNC_BASE + 16 * func. It becomes a chain that compares the
+ * pointer with every address-taken function of a matching signature and
+ * runs that function inlined; no match is a trap. */
+static int indirect_call(struct lk *k, struct inst *ic, const struct weft_inst *src, uint32_t i)
+{
+	int rc;
+	int32_t ptr = reg_slot(ic, src->opnd[0].reg), pred;
+	uint32_t *ends = NULL, nends = 0;
+	if ((rc = new_slots(k, 1, &pred)))
+		return rc;
+	k->stype[pred] = WEFT_T_PRED;
+	uint32_t skip = WEFT_EMU_NO_PC;
+	if (src->guard != WEFT_NO_REG && (rc = push_branch(k, ic, src, i, reg_slot(ic, src->guard),
+							  !src->guard_neg, &skip)))
+		return rc;
+	ends = calloc(k->m->nfuncs + 1, sizeof(uint32_t));
+	if (!ends)
+		return nomem(k);
+	for (uint32_t f = 0; f < k->m->nfuncs && !rc; f++) {
+		const struct weft_ptx_func *cf = &k->m->funcs[f];
+		if (!k->addr_taken[f] || cf->is_entry || cf->is_extern || !cf->ninsts ||
+		    cf->nparams != src->ncall_args || cf->nrets != src->ncall_rets)
+			continue;
+		/* setp.ne.u64 pred, ptr, addr(f); @pred bra next; <f>; bra end; next: */
+		struct weft_emu_inst *ei;
+		if ((rc = push_inst(k, &ei)))
+			break;
+		uint32_t sidx = k->n - 1;
+		copy_renumbered(ei, src, ic);
+		ei->in.op = WEFT_OP_SETP;
+		ei->in.type = WEFT_T_U64;
+		ei->in.cmp = WEFT_CMP_NE;
+		ei->in.boolop = WEFT_BOOL_NONE;
+		ei->in.guard = WEFT_NO_REG;
+		ei->in.nopnd = 3;
+		memset(ei->in.opnd, 0, sizeof(ei->in.opnd));
+		for (int j = 0; j < 3; j++) {
+			ei->in.opnd[j].reg = ei->in.opnd[j].reg2 = WEFT_NO_REG;
+			ei->in.opnd[j].sym = -1;
+		}
+		ei->in.opnd[0].kind = WEFT_OPND_REG;
+		ei->in.opnd[0].reg = pred;
+		ei->in.opnd[1].kind = WEFT_OPND_REG;
+		ei->in.opnd[1].reg = ptr;
+		ei->in.opnd[2].kind = WEFT_OPND_IMM;
+		ei->in.opnd[2].imm = (int64_t)(WEFT_EMU_FUNC_BASE + 16ull * f);
+		ei->kind = WEFT_EK_ALU;
+		ei->src_func = ic->func;
+		ei->src_pc = i;
+		ei->d[0] = pred;
+		ei->nd = 1;
+		ei->s[0] = ptr;
+		int32_t cs;
+		if ((rc = const_slot(k, WEFT_EMU_FUNC_BASE + 16ull * f, &cs)))
+			break;
+		ei = &k->ins[sidx];
+		ei->s[1] = cs;
+		ei->ns = 2;
+		if ((rc = select_fn(k, ei)))
+			break;
+		uint32_t next;
+		if ((rc = push_branch(k, ic, src, i, pred, 0, &next)))
+			break;
+		if ((rc = inline_call(k, ic, src, i, f)))
+			break;
+		if ((rc = push_branch(k, ic, src, i, -1, 0, &ends[nends])))
+			break;
+		nends++;
+		k->ins[next].target = k->n;
+	}
+	if (!rc) { /* no function matched: trap */
+		struct weft_emu_inst *ei;
+		if (!(rc = push_inst(k, &ei))) {
+			copy_renumbered(ei, src, ic);
+			ei->kind = WEFT_EK_TRAP;
+			ei->in.op = WEFT_OP_TRAP;
+			ei->in.nopnd = 0;
+			ei->in.guard = WEFT_NO_REG;
+			ei->src_func = ic->func;
+			ei->src_pc = i;
+		}
+	}
+	if (!rc) {
+		for (uint32_t e = 0; e < nends; e++)
+			k->ins[ends[e]].target = k->n;
+		if (skip != WEFT_EMU_NO_PC)
+			k->ins[skip].target = k->n;
+	}
+	free(ends);
+	return rc;
+}
+
 /* Emits the body of ic->func (inlining its calls). */
 static int emit_func(struct lk *k, struct inst *ic)
 {
@@ -498,9 +672,14 @@ static int emit_func(struct lk *k, struct inst *ic)
 		pcmap[i] = k->n;
 		if (src->op == WEFT_OP_CALL) {
 			const struct weft_operand *fo = &src->opnd[0];
+			if (fo->kind == WEFT_OPND_REG) {
+				rc = indirect_call(k, ic, src, i);
+				if (rc)
+					break;
+				continue;
+			}
 			if (fo->kind != WEFT_OPND_FUNC) {
-				rc = lk_err(k, src, WEFT_ERR_PARSE, "unsupported call",
-					    "indirect calls are not supported by the emulator");
+				rc = lk_err(k, src, WEFT_ERR_PARSE, "unsupported call", "the call target is not a function");
 				break;
 			}
 			uint32_t callee = (uint32_t)fo->imm;
@@ -537,25 +716,6 @@ static int emit_func(struct lk *k, struct inst *ic)
 				}
 				continue;
 			}
-			if (cf->is_extern || cf->ninsts == 0) {
-				char d[300];
-				snprintf(d, sizeof(d), "function %s has no body in this module (external functions, e.g. vprintf or malloc, are not supported)", cf->name);
-				rc = lk_err(k, src, WEFT_ERR_PARSE, "unsupported call", d);
-				break;
-			}
-			if (k->onstack[callee]) {
-				char d[300];
-				snprintf(d, sizeof(d), "function %s is called recursively; the emulator inlines calls and cannot run recursion", cf->name);
-				rc = lk_err(k, src, WEFT_ERR_PARSE, "unsupported call", d);
-				break;
-			}
-			if (src->ncall_args != cf->nparams || src->ncall_rets != cf->nrets) {
-				char d[300];
-				snprintf(d, sizeof(d), "function %s takes %u parameters and %u return values, the call passes %u and %u",
-					 cf->name, cf->nparams, cf->nrets, src->ncall_args, src->ncall_rets);
-				rc = lk_err(k, src, WEFT_ERR_PARSE, "bad call", d);
-				break;
-			}
 			uint32_t skip = WEFT_EMU_NO_PC;
 			if (src->guard != WEFT_NO_REG) { /* @p call: branch around the body */
 				struct weft_emu_inst *ei;
@@ -571,39 +731,7 @@ static int emit_func(struct lk *k, struct inst *ic)
 				ei->src_pc = i;
 				skip = k->n - 1;
 			}
-			struct inst *child = inst_new(k, callee, ic);
-			if (!child) {
-				rc = nomem(k);
-				break;
-			}
-			int32_t base;
-			if ((rc = new_slots(k, cf->nregs, &base))) {
-				inst_free(child);
-				break;
-			}
-			for (uint32_t r = 0; r < cf->nregs; r++)
-				k->stype[base + r] = cf->regs[r].type;
-			child->reg_base = (uint32_t)base;
-			for (uint32_t j = 0; j < cf->nparams && !rc; j++) {
-				int sp;
-				int64_t a;
-				rc = resolve(k, ic, src->call_args[j], &sp, &a);
-				child->sp[cf->params[j].sym] = (int8_t)sp;
-				child->addr[cf->params[j].sym] = a;
-			}
-			for (uint32_t j = 0; j < cf->nrets && !rc; j++) {
-				int sp;
-				int64_t a;
-				rc = resolve(k, ic, src->call_rets[j], &sp, &a);
-				child->sp[cf->rets[j].sym] = (int8_t)sp;
-				child->addr[cf->rets[j].sym] = a;
-			}
-			if (!rc) {
-				k->onstack[callee] = 1;
-				rc = emit_func(k, child);
-				k->onstack[callee] = 0;
-			}
-			inst_free(child);
+			rc = inline_call(k, ic, src, i, callee);
 			if (!rc && skip != WEFT_EMU_NO_PC)
 				k->ins[skip].target = k->n;
 			continue;
@@ -675,8 +803,11 @@ static void mark_reach(struct lk *k, uint32_t f, uint8_t *used)
 			if ((o->kind == WEFT_OPND_SYM || o->kind == WEFT_OPND_ADDR) && o->sym >= 0 &&
 			    (uint32_t)o->sym < k->m->nsyms)
 				used[o->sym] = 1;
-			if (o->kind == WEFT_OPND_FUNC && o->imm >= 0 && (uint64_t)o->imm < k->m->nfuncs)
+			if (o->kind == WEFT_OPND_FUNC && o->imm >= 0 && (uint64_t)o->imm < k->m->nfuncs) {
+				if (in->op != WEFT_OP_CALL)
+					k->addr_taken[o->imm] = 1;
 				mark_reach(k, (uint32_t)o->imm, used);
+			}
 		}
 	}
 }
@@ -784,11 +915,12 @@ int weft_emu_link(struct weft_module *mod, uint32_t func, struct weft_emu_prog *
 	k.shared_off = malloc(ns * sizeof(int64_t));
 	k.onstack = calloc(k.m->nfuncs + 1, 1);
 	k.reach = calloc(k.m->nfuncs + 1, 1);
+	k.addr_taken = calloc(k.m->nfuncs + 1, 1);
 	uint8_t *used = calloc(ns, 1);
 	struct inst *top = NULL;
 	struct weft_emu_prog *p = calloc(1, sizeof(*p));
 	int rc = 0;
-	if (!k.shared_off || !k.onstack || !k.reach || !used || !p) {
+	if (!k.shared_off || !k.onstack || !k.reach || !k.addr_taken || !used || !p) {
 		rc = nomem(&k);
 		goto fail;
 	}
@@ -901,6 +1033,7 @@ fail:
 	free(k.shared_off);
 	free(k.onstack);
 	free(k.reach);
+	free(k.addr_taken);
 	free(used);
 	free(k.ins);
 	free(k.stype);

@@ -775,6 +775,53 @@ static void test_fault_source_line(void **state)
 	weft_ctx_destroy(ctx);
 }
 
+
+/* Indirect calls (nvcc -G emits them for libcu++ atomics): the pointer comes
+ * from `mov.u64 %rd, func`; lanes with different targets diverge. */
+static const char *indirect_ptx = HEAD
+	".func (.param .b32 rv) f1(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 100;\nst.param.b32 [rv], %r2;\nret;\n}\n"
+	".func (.param .b32 rv) f2(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.b32 %r1, [a];\nmul.lo.s32 %r2, %r1, 3;\nst.param.b32 [rv], %r2;\nret;\n}\n"
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"and.b32 %r2, %r1, 1;\n"
+	"setp.eq.u32 %p1, %r2, 0;\n"
+	"mov.u64 %rd2, f1;\n"
+	"mov.u64 %rd3, f2;\n"
+	"selp.b64 %rd4, %rd2, %rd3, %p1;\n"
+	"{\n.param .b32 p0;\n.param .b32 r0;\n"
+	"st.param.b32 [p0], %r1;\n"
+	"proto : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+	"call (r0), %rd4, (p0), proto;\n"
+	"ld.param.b32 %r3, [r0];\n}\n"
+	"mul.wide.u32 %rd5, %r1, 4;\n"
+	"add.s64 %rd6, %rd1, %rd5;\n"
+	"st.global.u32 [%rd6], %r3;\n"
+	"ret;\n}\n";
+
+static void test_indirect_call(void **state)
+{
+	(void)state;
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(indirect_ptx, &mod, NULL);
+	assert_non_null(ctx);
+	uint64_t out;
+	assert_int_equal(weft_malloc(ctx, 32 * 4, &out, &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	int rc = weft_launch(ctx, mod, "k", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, args, 1, &op_err);
+	if (rc)
+		fprintf(stderr, "%s\n", op_err.message);
+	assert_int_equal(rc, 0);
+	uint32_t o[32];
+	assert_int_equal(weft_memcpy_dtoh(ctx, o, out, sizeof(o), &op_err), 0);
+	for (uint32_t i = 0; i < 32; i++)
+		assert_int_equal(o[i], (i & 1) ? i * 3 : i + 100);
+	weft_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -788,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_func_call_and_sinf),
 		cmocka_unit_test(test_recursion_rejected),
 		cmocka_unit_test(test_fault_source_line),
+		cmocka_unit_test(test_indirect_call),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
