@@ -202,6 +202,8 @@ expect "stats: no file" 2 "missing the trace file" stats
 expect "stats: bad format" 2 "unknown format \`xml\`" stats --format xml "$tmp/vvadd.wtr"
 expect "stats: launch out of range" 2 "--launch 3 is out of range (use 0..0)" stats --launch 3 "$tmp/vvadd.wtr"
 expect "stats: help" 0 "usage: weft-trace stats" stats --help
+head -c 200 "$tmp/vvadd.wtr" >"$tmp/stats-trunc.wtr"
+expect "stats: truncated trace" 1 "is corrupt at byte offset" stats "$tmp/stats-trunc.wtr"
 
 # ---- weft-estimate ---------------------------------------------------------
 # Golden reports of a small bundled trace on the Fermi and Tesla-like SMs.
