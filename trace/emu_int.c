@@ -732,6 +732,22 @@ static int h_set(ARGS)
 	return 0;
 }
 
+/* Predicate logic with negated sources (`and.pred %p3, %p1, !%p2`). */
+static int h_pred_logic(ARGS)
+{
+	UNUSED_L;
+	uint64_t *d = D(0);
+	const uint64_t *A = S(0), *B = S(1);
+	uint64_t na = ei->sneg & 1, nb = (ei->sneg >> 1) & 1;
+	int op = ei->in.op;
+	WEFT_LANES(mask, l, {
+		uint64_t a = (A[l] & 1) ^ na, b = (B[l] & 1) ^ nb;
+		d[l] = op == WEFT_OP_AND ? (a & b) : op == WEFT_OP_OR ? (a | b) : op == WEFT_OP_XOR ? (a ^ b)
+		     : op == WEFT_OP_NOT ? (a ^ 1) : a;
+	});
+	return 0;
+}
+
 /* dp4a.atype.btype d, a, b, c: c + the four byte products of a and b;
  * dp2a.{lo,hi}: c + the two 16-bit halves of a times bytes 0,1 (lo) or
  * 2,3 (hi) of b. Bytes/halves are signed per their type; the sum wraps at
@@ -770,6 +786,13 @@ weft_emu_fn weft_emu_int_fn(const struct weft_inst *in)
 {
 	int t = in->type;
 	int sg = weft_emu_signed(t);
+	int negsrc = 0;
+	for (int i = 1; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++)
+		negsrc |= in->opnd[i].neg;
+	if (t == WEFT_T_PRED && negsrc &&
+	    (in->op == WEFT_OP_AND || in->op == WEFT_OP_OR || in->op == WEFT_OP_XOR ||
+	     in->op == WEFT_OP_NOT || in->op == WEFT_OP_MOV))
+		return h_pred_logic;
 	switch (in->op) {
 	case WEFT_OP_ADD:
 		if (in->flags & WEFT_F_CC)

@@ -132,6 +132,8 @@ static const struct icase cases[] = {
 	{ "setp.ne.s32 %p3, %r12, 0; setp.lt.and.s32 %p1|%p2, %r10, %r11, %p3; selp.u32 %r13, 1, 0, %p1; selp.u32 %r14, 2, 0, %p2; or.b32 %r13, %r13, %r14;" R32, 3, 2, 1, 2 },
 	{ "setp.ne.s32 %p3, %r12, 0; setp.lt.or.s32 %p1, %r10, %r11, !%p3; selp.u32 %r13, 1, 0, %p1;" R32, 3, 2, 0, 1 },
 	{ "setp.eq.s32 %p1, %r10, 1; setp.eq.s32 %p2, %r11, 1; xor.pred %p3, %p1, %p2; not.pred %p4, %p3; selp.u32 %r13, 1, 0, %p4;" R32, 1, 1, 0, 1 },
+	{ "setp.eq.s32 %p1, %r10, 1; setp.eq.s32 %p2, %r11, 1; and.pred %p3, %p1, !%p2; selp.u32 %r13, 1, 0, %p3;" R32, 1, 0, 0, 1 },
+	{ "setp.eq.s32 %p1, %r10, 1; setp.eq.s32 %p2, %r11, 1; or.pred %p3, !%p1, %p2; selp.u32 %r13, 1, 0, %p3;" R32, 1, 0, 0, 0 },
 	{ "set.lt.u32.s32 %r13, %r10, %r11;" R32, (uint32_t)-1, 0, 0, 0xffffffff },
 	{ "set.ge.u32.u32 %r13, %r10, %r11;" R32, (uint32_t)-1, 0, 0, 0xffffffff },
 	{ "slct.s32.s32 %r13, %r10, %r11, %r12;" R32, 10, 20, (uint32_t)-1, 20 },
