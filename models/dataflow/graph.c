@@ -39,6 +39,8 @@ void weft_dfg_params_default(struct weft_dfg_params *prm)
 	for (unsigned u = 0; u < WEFT_DFU_COUNT; u++)
 		prm->lat[u] = 1;
 	prm->lat[WEFT_DFU_EDGE] = 0;
+	for (unsigned k = 0; k < WEFT_DFS_COUNT; k++)
+		prm->lat_special[k] = 0;
 }
 
 int weft_dfg_analyses_build(const struct weft_program *p, struct weft_dfg_analyses *a,
@@ -766,6 +768,9 @@ int weft_dfg_build(const struct weft_program *p, const struct weft_dom *d,
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		struct weft_dfg_node *nd = &g->nodes[i];
 		nd->lat = g->params.lat[nd->unit];
+		if (nd->unit == WEFT_DFU_SPECIAL && nd->special < WEFT_DFS_COUNT &&
+		    g->params.lat_special[nd->special])
+			nd->lat = g->params.lat_special[nd->special];
 		g->units[nd->unit]++;
 		g->kinds[nd->kind]++;
 		if (nd->unit == WEFT_DFU_SPECIAL && nd->special < WEFT_DFS_COUNT)

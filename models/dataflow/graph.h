@@ -130,6 +130,7 @@ struct weft_dfg_node {
  * overrides these from its config. */
 struct weft_dfg_params {
 	uint32_t lat[WEFT_DFU_COUNT + 1]; /* by enum weft_dfg_unit, EDGE last */
+	uint32_t lat_special[WEFT_DFS_COUNT]; /* per special kind; 0 = lat[WEFT_DFU_SPECIAL] */
 };
 void weft_dfg_params_default(struct weft_dfg_params *prm);
 

@@ -465,6 +465,16 @@ static void test_special_classes(void **state)
 	/* a straight chain: each node one cycle */
 	assert_int_equal(g->critical_path, 10); /* div rem cvt div rcp sqrt ex2 sin fma st */
 	dg_free(&t);
+	/* per-kind special latencies: 2 int div (5 each), 2 fp div (7), 3 sqrt (9) */
+	struct weft_dfg_params prm;
+	weft_dfg_params_default(&prm);
+	prm.lat_special[WEFT_DFS_INT_DIV] = 5;
+	prm.lat_special[WEFT_DFS_FP_DIV] = 7;
+	prm.lat_special[WEFT_DFS_SQRT] = 9;
+	assert_int_equal(dg_build(&t, an_program(special_ptx, "spec"), &prm), 0);
+	assert_int_equal(t.g.critical_path, 2 * 5 + 2 * 7 + 3 * 9 + 3);
+	assert_int_equal(t.g.critical_nodes, 10);
+	dg_free(&t);
 }
 
 /* loop-carried values are back edges and stay out of the critical path */
