@@ -204,6 +204,13 @@ int weft_dmt_analyse_launch(struct weft_trace *t, uint32_t launch, const struct 
 			    const struct weft_dmt_params *prm, struct weft_dmt *d,
 			    struct weft_error *err);
 
+/* The stores (pcs, increasing) whose values the memory instruction at
+ * load_pc read in the analysed CTAs (shared loads and atomics): the source
+ * nodes of the edges elevators would carry. Fills up to max entries and
+ * returns how many there are. */
+uint32_t weft_dmt_load_writers(const struct weft_dmt *d, uint32_t load_pc, uint32_t *store_pcs,
+			       uint32_t max);
+
 /* Elevators needed to carry distance dtid: ceil(|dtid| / token_buffer). */
 uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer);
 /* Share of the communication with |dTID| <= dist (CDF over |dTID|); 0 when

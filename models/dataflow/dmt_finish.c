@@ -45,6 +45,22 @@ double weft_dmt_comm_cdf(const struct weft_dmt *d, uint32_t dist)
 	return all ? (double)in / (double)all : 0.0;
 }
 
+uint32_t weft_dmt_load_writers(const struct weft_dmt *d, uint32_t load_pc, uint32_t *store_pcs,
+			       uint32_t max)
+{
+	const struct weft_dmt_scratch *s = d->s;
+	if (!s || load_pc >= d->ninsts || s->memidx[load_pc] == UINT32_MAX)
+		return 0;
+	uint32_t j = s->memidx[load_pc], n = 0;
+	for (uint32_t i = 0; i < s->nmem; i++) /* mempc is increasing */
+		if (s->edge[(size_t)i * s->nmem + j]) {
+			if (n < max)
+				store_pcs[n] = s->mempc[i];
+			n++;
+		}
+	return n;
+}
+
 /* Most common entry of h; ties go to the smaller |d|, then to d > 0.
  * Only d >= lo is considered. */
 static int32_t hist_mode(const uint64_t *h, int32_t lo, uint64_t *count)

@@ -761,6 +761,211 @@ static void test_pathfinder(void **state)
 	traced_close(&tr);
 }
 
+/* ---- ground truth: the emulator's own execution order ----
+ *
+ * An observer beside the trace writer replays every shared access in the
+ * order the emulator ran it (warps interleaved as it scheduled them) and
+ * notes, for each load, the thread whose store its first byte returned.
+ * For race-free kernels that writer must be the one the analysis finds
+ * from the trace alone (barrier epochs + lock-step): every workload's
+ * per-instruction distance histogram must match exactly. */
+
+#define GT_SHARED_MAX (256u * 1024u)
+
+struct gt {
+	const struct weft_emu_observer *w;
+	uint32_t launch, nthreads_x, nthreads_y;
+	struct weft_dim3 block;
+	int32_t *writer;          /* [GT_SHARED_MAX] tid + 1 of the last store, 0 none */
+	uint32_t *writer_pc;      /* [GT_SHARED_MAX] its pc */
+	uint64_t **pairs;         /* per launch: load pc * 65536 + store pc, per byte read */
+	uint64_t *npairs, *cappairs;
+	uint64_t **keys;          /* per launch: pc * 4096 + (dTID + 1023), or + 2047 for none */
+	uint64_t *nkeys, *capkeys;
+	uint32_t nlaunches;
+};
+
+static int gt_launch_begin(void *user, const struct weft_module *mod, uint32_t kernel, struct weft_dim3 grid,
+			   struct weft_dim3 block, uint32_t dyn_shared, struct weft_error *err)
+{
+	struct gt *g = user;
+	g->block = block;
+	g->keys = realloc(g->keys, (g->nlaunches + 1) * sizeof(*g->keys));
+	g->nkeys = realloc(g->nkeys, (g->nlaunches + 1) * sizeof(*g->nkeys));
+	g->capkeys = realloc(g->capkeys, (g->nlaunches + 1) * sizeof(*g->capkeys));
+	g->keys[g->nlaunches] = NULL;
+	g->nkeys[g->nlaunches] = g->capkeys[g->nlaunches] = 0;
+	g->pairs = realloc(g->pairs, (g->nlaunches + 1) * sizeof(*g->pairs));
+	g->npairs = realloc(g->npairs, (g->nlaunches + 1) * sizeof(*g->npairs));
+	g->cappairs = realloc(g->cappairs, (g->nlaunches + 1) * sizeof(*g->cappairs));
+	g->pairs[g->nlaunches] = NULL;
+	g->npairs[g->nlaunches] = g->cappairs[g->nlaunches] = 0;
+	g->launch = g->nlaunches++;
+	return g->w->launch_begin(g->w->user, mod, kernel, grid, block, dyn_shared, err);
+}
+
+static int gt_launch_end(void *user, struct weft_error *err)
+{
+	struct gt *g = user;
+	return g->w->launch_end(g->w->user, err);
+}
+
+static int gt_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct gt *g = user;
+	memset(g->writer, 0, GT_SHARED_MAX * sizeof(int32_t));
+	memset(g->writer_pc, 0, GT_SHARED_MAX * sizeof(uint32_t));
+	return g->w->cta_begin(g->w->user, cta, err);
+}
+
+static int gt_cta_end(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct gt *g = user;
+	return g->w->cta_end(g->w->user, cta, err);
+}
+
+static int gt_warp(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	struct gt *g = user;
+	if (ev->addr && ev->space == WEFT_SPACE_SHARED) {
+		int op = ev->inst->op;
+		int ld = op == WEFT_OP_LD || op == WEFT_OP_LDU, st = op == WEFT_OP_ST;
+		int at = op == WEFT_OP_ATOM || op == WEFT_OP_RED;
+		for (uint32_t l = 0; l < 32; l++) {
+			if (!(ev->active >> l & 1))
+				continue;
+			uint64_t a = ev->addr[l];
+			if (a >= 0x00007e0000000000ull)
+				a -= 0x00007e0000000000ull;
+			assert_true(a + ev->access_bytes <= GT_SHARED_MAX);
+			int32_t tid = (int32_t)(ev->warp * 32 + l);
+			if (ld || at) {
+				int32_t w = g->writer[a];
+				uint64_t key = (uint64_t)ev->pc * 4096 + (w ? (uint64_t)(tid - (w - 1) + 1023) : 2047);
+				uint64_t *n = &g->nkeys[g->launch], *c = &g->capkeys[g->launch];
+				if (*n == *c) {
+					*c = *c ? 2 * *c : 1024;
+					g->keys[g->launch] = realloc(g->keys[g->launch], *c * sizeof(uint64_t));
+				}
+				g->keys[g->launch][(*n)++] = key;
+				for (uint32_t b = 0; b < ev->access_bytes; b++) {
+					if (!g->writer[a + b])
+						continue;
+					n = &g->npairs[g->launch], c = &g->cappairs[g->launch];
+					if (*n == *c) {
+						*c = *c ? 2 * *c : 1024;
+						g->pairs[g->launch] = realloc(g->pairs[g->launch], *c * sizeof(uint64_t));
+					}
+					g->pairs[g->launch][(*n)++] = (uint64_t)ev->pc * 65536 + g->writer_pc[a + b];
+				}
+			}
+			if (st || at)
+				for (uint32_t b = 0; b < ev->access_bytes; b++) {
+					g->writer[a + b] = tid + 1;
+					g->writer_pc[a + b] = ev->pc;
+				}
+		}
+	}
+	return g->w->warp_inst(g->w->user, ev, err);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Returns the shared loads compared. */
+static uint64_t check_ground_truth(const struct weft_workload *wl)
+{
+	struct traced tr;
+	snprintf(tr.path, sizeof(tr.path), "/tmp/weft-dmt-XXXXXX");
+	int fd = mkstemp(tr.path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(tr.path, 1, &w, &err), 0);
+	struct gt g;
+	memset(&g, 0, sizeof(g));
+	g.w = weft_trace_writer_observer(w);
+	g.writer = malloc(GT_SHARED_MAX * sizeof(int32_t));
+	g.writer_pc = malloc(GT_SHARED_MAX * sizeof(uint32_t));
+	struct weft_emu_observer obs = { &g, gt_launch_begin, gt_launch_end, gt_cta_begin, gt_cta_end, gt_warp };
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = &obs;
+	o.quantum = 1; /* warps interleaved instruction by instruction */
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_workload_run_opts ro = { WEFT_SIZE_SMALL, 0 };
+	struct weft_workload_result res;
+	if (weft_workload_run(wl, ctx, &ro, &res, &err))
+		fail_msg("%s: %s", wl->name, err.message);
+	writer_commit(&tr, w, ctx);
+	uint64_t total = 0;
+	for (uint32_t l = 0; l < g.nlaunches; l++) {
+		struct weft_dmt d;
+		analyse(&tr, l, NULL, &d);
+		uint64_t *k = g.keys[l], n = g.nkeys[l], mine = 0;
+		qsort(k, n, sizeof(uint64_t), cmp_u64);
+		for (uint64_t i = 0; i < n;) {
+			uint64_t j = i;
+			while (j < n && k[j] == k[i])
+				j++;
+			uint32_t pc = (uint32_t)(k[i] / 4096), b = (uint32_t)(k[i] % 4096);
+			const struct weft_dmt_inst *I = &d.inst[pc];
+			uint64_t got = b == 2047 ? I->nowriter : I->hist ? I->hist[b] : 0;
+			if (got != j - i)
+				fail_msg("%s launch %u pc %u dTID %d: emulator order %llu, analysis %llu", wl->name, l,
+					 pc, b == 2047 ? 9999 : (int)b - 1023, (unsigned long long)(j - i),
+					 (unsigned long long)got);
+			i = j;
+		}
+		for (uint32_t pc = 0; pc < d.ninsts; pc++)
+			mine += d.inst[pc].comm + d.inst[pc].self + d.inst[pc].nowriter;
+		assert_int_equal(mine, n);
+		assert_int_equal(d.tot.racy, 0);
+		total += n;
+		/* the producing stores of each load (every byte), as sets */
+		uint64_t *pr = g.pairs[l], np = g.npairs[l];
+		qsort(pr, np, sizeof(uint64_t), cmp_u64);
+		uint64_t ndistinct = 0;
+		for (uint64_t i = 0; i < np; i++) {
+			if (i && pr[i] == pr[i - 1])
+				continue;
+			ndistinct++;
+			uint32_t lpc = (uint32_t)(pr[i] / 65536), spc = (uint32_t)(pr[i] % 65536);
+			uint32_t ws[64], nw = weft_dmt_load_writers(&d, lpc, ws, 64), found = 0;
+			for (uint32_t x = 0; x < nw && x < 64; x++)
+				found |= ws[x] == spc;
+			if (!found)
+				fail_msg("%s launch %u: load pc %u read store pc %u in emulator order, not in the analysis",
+					 wl->name, l, lpc, spc);
+		}
+		uint64_t nedges = 0;
+		for (uint32_t pc = 0; pc < d.ninsts; pc++)
+			nedges += weft_dmt_load_writers(&d, pc, NULL, 0);
+		assert_int_equal(nedges, ndistinct);
+		free(pr);
+		weft_dmt_free(&d);
+		free(k);
+	}
+	free(g.keys), free(g.nkeys), free(g.capkeys), free(g.writer), free(g.writer_pc);
+	free(g.pairs), free(g.npairs), free(g.cappairs);
+	traced_close(&tr);
+	return total;
+}
+
+static void test_ground_truth(void **state)
+{
+	(void)state;
+	unsigned with_shared = 0;
+	for (const struct weft_workload *const *wl = weft_workloads; *wl; wl++)
+		with_shared += check_ground_truth(*wl) > 0;
+	/* reduce, scan, convsep, matmul, hotspot, pathfinder at least */
+	assert_true(with_shared >= 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -780,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_matmul),
 		cmocka_unit_test(test_hotspot),
 		cmocka_unit_test(test_pathfinder),
+		cmocka_unit_test(test_ground_truth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
