@@ -907,7 +907,8 @@ static uint64_t check_ground_truth(const struct weft_workload *wl)
 		struct weft_dmt d;
 		analyse(&tr, l, NULL, &d);
 		uint64_t *k = g.keys[l], n = g.nkeys[l], mine = 0;
-		qsort(k, n, sizeof(uint64_t), cmp_u64);
+		if (n)
+			qsort(k, n, sizeof(uint64_t), cmp_u64);
 		for (uint64_t i = 0; i < n;) {
 			uint64_t j = i;
 			while (j < n && k[j] == k[i])
@@ -928,7 +929,8 @@ static uint64_t check_ground_truth(const struct weft_workload *wl)
 		total += n;
 		/* the producing stores of each load (every byte), as sets */
 		uint64_t *pr = g.pairs[l], np = g.npairs[l];
-		qsort(pr, np, sizeof(uint64_t), cmp_u64);
+		if (np)
+			qsort(pr, np, sizeof(uint64_t), cmp_u64);
 		uint64_t ndistinct = 0;
 		for (uint64_t i = 0; i < np; i++) {
 			if (i && pr[i] == pr[i - 1])
