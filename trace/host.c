@@ -315,6 +315,10 @@ int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
 		const struct weft_arg *args, uint32_t nargs, struct weft_error *err)
 {
 	const struct weft_ptx_module *m = mod->ptx;
+	if (mod->ctx != ctx)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "launch of kernel %s: module %s was loaded into another context", name,
+				      m->path ? m->path : "<ptx>");
 	int k = weft_ptx_find_func(m, name);
 	if (k < 0 || !m->funcs[k].is_entry)
 		return no_kernel(mod, name, err);
