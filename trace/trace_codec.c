@@ -262,3 +262,74 @@ void wt_pred_cta(struct wt_pred *s)
 	s->pm = NULL;
 	s->pn = 0;
 }
+
+/* ---- the predictor's fast path ---- */
+int wt_fast_init(struct wt_fast *f, uint32_t nm)
+{
+	memset(f, 0, sizeof(*f));
+	f->nm = nm;
+	size_t k = (size_t)nm + 1;
+	f->first = malloc(k * 4 * sizeof(uint32_t));
+	f->D = calloc(k, sizeof(uint64_t));
+	if (!f->first || !f->D) {
+		wt_fast_free(f);
+		return -1;
+	}
+	f->l1 = f->first + k;
+	f->l2 = f->first + 2 * k;
+	f->used = f->first + 3 * k;
+	wt_fast_cta(f);
+	return 0;
+}
+
+void wt_fast_free(struct wt_fast *f)
+{
+	free(f->first);
+	free(f->D);
+	memset(f, 0, sizeof(*f));
+}
+
+void wt_fast_begin(struct wt_fast *f, const struct wt_pred *s)
+{
+	uint32_t nm = f->nm;
+	if (!f->seq_valid) {
+		memset(f->first, 0xff, (size_t)nm * sizeof(uint32_t));
+		memset(f->l1, 0xff, (size_t)nm * sizeof(uint32_t));
+		memset(f->l2, 0xff, (size_t)nm * sizeof(uint32_t));
+		f->nused = 0;
+		for (uint32_t i = 0; i < s->pn; i++) {
+			uint32_t m = s->pm[i];
+			if (f->first[m] == WT_NONE) {
+				f->first[m] = i;
+				f->used[f->nused++] = m;
+			}
+			f->l2[m] = f->l1[m];
+			f->l1[m] = i;
+		}
+		f->seq_valid = 1;
+	}
+	if (f->d_dirty) {
+		for (uint32_t m = 0; m < nm; m++)
+			f->D[m] = s->d0[m];
+		f->d_dirty = 0;
+	}
+	f->lazy = 1;
+}
+
+void wt_fast_flush(struct wt_fast *f, struct wt_pred *s)
+{
+	if (f->lazy) {
+		/* f and ls as the general predictor would have left them after
+		 * the last fast-path thread (s->pa) */
+		for (uint32_t u = 0; u < f->nused; u++) {
+			uint32_t m = f->used[u];
+			s->f[m] = s->pa[f->first[m]];
+			s->has_f[m] = 1;
+			if (f->l2[m] != WT_NONE)
+				s->ls[m] = s->pa[f->l1[m]] - s->pa[f->l2[m]];
+		}
+		f->lazy = 0;
+	}
+	f->seq_valid = 0;
+	f->d_dirty = 1;
+}

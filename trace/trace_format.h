@@ -235,6 +235,47 @@ static inline void wt_pred_update(struct wt_pred *s, const uint64_t *ca, uint32_
 	}
 	s->last[m] = i;
 }
+/* ---- the predictor's fast path, shared by writer and reader ----
+ * When a thread makes the same sequence of memory instructions as the
+ * previous thread, every access lines up and rule 2 (or rule 1 for first
+ * accesses) reduces to "the previous thread's address plus D[m]", where
+ * D[m] starts at m's tid stride and only changes where a residual is
+ * nonzero. Same predictions as wt_pred_addr, with no bookkeeping per access;
+ * f and ls are brought up to date lazily (wt_fast_flush) before the next
+ * thread that needs the general predictor. */
+struct wt_fast {
+	uint32_t nm;
+	uint32_t *first, *l1, *l2; /* [nm] for the current sequence: first, last, second-to-last access by m */
+	uint32_t *used;            /* the m that occur */
+	uint32_t nused;
+	uint64_t *D;               /* [nm] */
+	int seq_valid;             /* the tables describe the previous thread's sequence */
+	int lazy;                  /* fast-path threads ran since the last flush */
+	int d_dirty;               /* D may differ from the predictor's d0 */
+};
+int wt_fast_init(struct wt_fast *f, uint32_t nm);
+void wt_fast_free(struct wt_fast *f);
+/* New CTA (after wt_pred_cta). */
+static inline void wt_fast_cta(struct wt_fast *f)
+{
+	f->seq_valid = 0;
+	f->lazy = 0;
+	f->d_dirty = 1;
+}
+/* Before a fast-path thread: pm/pn are the previous thread's (and this
+ * one's) memory instructions. */
+void wt_fast_begin(struct wt_fast *f, const struct wt_pred *s);
+/* A nonzero residual at access i: a is the actual address. */
+static inline void wt_fast_fix(struct wt_fast *f, struct wt_pred *s, uint32_t i, uint32_t m, uint64_t a)
+{
+	f->D[m] = a - s->pa[i];
+	f->d_dirty = 1;
+	if (i == f->first[m]) /* a new tid stride */
+		s->d0[m] = f->D[m];
+}
+/* Before a general-path thread. */
+void wt_fast_flush(struct wt_fast *f, struct wt_pred *s);
+
 /* Predicted resolved space: the static one, or for generic accesses the
  * last one m resolved to (global at the start of a CTA). */
 static inline uint8_t wt_pred_space(const struct wt_pred *s, uint32_t m, uint8_t stat)

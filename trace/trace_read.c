@@ -521,8 +521,7 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 		free(q->addrs);
 		free(q->spaces);
 		free(q->ms);
-		free(q->seq);
-		free(q->dm);
+		wt_fast_free(&q->fast);
 		free(q->threads);
 		free(q->offs);
 		wt_pred_free(&q->pred);
@@ -573,13 +572,13 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	struct wt_pred *P = &q->pred;
 	wt_pred_cta(P);
 	uint32_t nm = T->nm;
-	if (ensure((void **)&q->seq, &q->capseq, (size_t)nm * 4 + 1, sizeof(uint32_t)) ||
-	    ensure((void **)&q->dm, &q->capdm, (size_t)nm + 1, sizeof(uint64_t)))
-		goto nomem;
-	int seq_valid = 0; /* q->seq describes the previous thread's accesses */
-	/* After fast-path threads, P's f and ls are stale (they follow from the
-	 * last thread's addresses, P->pa) and q->dm may differ from P->d0. */
-	int lazy = 0, d_dirty = 1;
+	if (!q->fast.first || q->fast.nm != nm) {
+		wt_fast_free(&q->fast);
+		if (wt_fast_init(&q->fast, nm))
+			goto nomem;
+	}
+	struct wt_fast *F = &q->fast;
+	wt_fast_cta(F);
 	size_t pnb = 0, png = 0, pnev = 0; /* previous thread's blocks, guards, stored events */
 	const uint8_t *pcode = NULL;       /* previous thread's path codes */
 	size_t pcode_len = 0;
@@ -697,30 +696,10 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			const uint64_t *PA = P->pa;
 			const uint32_t *PM = P->pm;
 			uint32_t pn = P->pn;
-			uint32_t *first = q->seq, *l1 = q->seq + nm, *l2 = q->seq + 2 * nm;
-			uint32_t *used = q->seq + 3 * nm; /* the m that occur, q->nused of them */
-			uint64_t *D = q->dm;
 			const uint8_t *mspace = T->mspace;
 			uint8_t *lastsp = P->lastsp;
-			if (!seq_valid) {
-				memset(q->seq, 0xff, (size_t)nm * 3 * sizeof(uint32_t));
-				q->nused = 0;
-				for (uint32_t i = 0; i < pn; i++) {
-					uint32_t m = PM[i];
-					if (first[m] == WT_NONE) {
-						first[m] = i;
-						used[q->nused++] = m;
-					}
-					l2[m] = l1[m];
-					l1[m] = i;
-				}
-				seq_valid = 1;
-			}
-			if (d_dirty) {
-				for (uint32_t m = 0; m < nm; m++)
-					D[m] = P->d0[m];
-				d_dirty = 0;
-			}
+			wt_fast_begin(F, P);
+			const uint64_t *D = F->D;
 			for (uint32_t i = 0; i < pn; i++) {
 				uint32_t m = PM[i];
 				uint64_t a = PA[i] + D[m];
@@ -734,10 +713,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 						goto bad;
 					}
 					a += (uint64_t)wt_unzigzag(res);
-					D[m] = a - PA[i];
-					d_dirty = 1;
-					if (i == first[m]) /* a new tid stride */
-						P->d0[m] = D[m];
+					wt_fast_fix(F, P, i, m, a);
 				}
 				uint8_t sp;
 				if (srun) {
@@ -756,26 +732,12 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 				M[i] = m;
 				S[i] = sp;
 			}
-			lazy = 1;
 			wt_pred_thread_end(P, A, M, pn);
 			na_all += pn;
 			continue;
 		}
-		if (lazy) {
-			/* bring f and ls up to date from the last fast-path thread */
-			const uint32_t *first = q->seq, *l1 = q->seq + nm, *l2 = q->seq + 2 * nm;
-			const uint32_t *used = q->seq + 3 * nm;
-			for (uint32_t u = 0; u < q->nused; u++) {
-				uint32_t m = used[u];
-				P->f[m] = P->pa[first[m]];
-				P->has_f[m] = 1;
-				if (l2[m] != WT_NONE)
-					P->ls[m] = P->pa[l1[m]] - P->pa[l2[m]];
-			}
-			lazy = 0;
-		}
-		seq_valid = 0;
-		d_dirty = 1;
+		wt_fast_flush(F, P);
+
 		size_t gi = 0;
 		/* a local copy: stores through A/M/S cannot alias it, so the
 		 * compiler keeps its pointers in registers */

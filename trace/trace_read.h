@@ -51,11 +51,7 @@ struct wt_ctapriv {
 	uint64_t *addrs;
 	uint8_t *spaces;
 	uint32_t *ms;      /* memory instruction of each address (the predictor's) */
-	uint32_t *seq;     /* [4 nm] first, last and second-to-last access by m, the m used (fast path) */
-	size_t capseq;
-	uint32_t nused;
-	uint64_t *dm;      /* [nm] address offset from the previous thread (fast path) */
-	size_t capdm;
+	struct wt_fast fast; /* the predictor's fast path */
 	size_t capa;
 	struct weft_thread_trace *threads;
 	size_t capt;

@@ -58,6 +58,7 @@ struct weft_trace_writer {
 	struct weft_program *prog;
 	struct wt_tab tab;
 	struct wt_pred pred;
+	struct wt_fast fast;
 	uint32_t tpc;             /* threads per CTA */
 	uint32_t nctas;
 	uint64_t thread_insts, warp_insts, mem_accesses;
@@ -273,6 +274,7 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	for (int k = 0; k < 4; k++)
 		n0[k] = w->s[k].n;
 	wt_pred_cta(&w->pred);
+	wt_fast_cta(&w->fast);
 	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
 	for (uint32_t t = 0; t < w->tpc; t++) {
 		const struct wt_thread *th = &w->th[t];
@@ -304,6 +306,41 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 			}
 		}
 		wt_buf_bytes(sg, th->gbits, (th->ng + 7) / 8);
+		if (wt_buf_reserve(sa, (size_t)th->na * 20 + 20) || wt_buf_reserve(ss, (size_t)th->na * 11 + 11))
+			return nomem(w, err);
+		if (t > 0 && th->na == w->pred.pn && th->na &&
+		    memcmp(th->am, w->pred.pm, (size_t)th->na * sizeof(uint32_t)) == 0) {
+			/* the previous thread's sequence of memory instructions:
+			 * the predictor's fast path (same predictions) */
+			struct wt_fast *F = &w->fast;
+			wt_fast_begin(F, &w->pred);
+			const uint64_t *PA = w->pred.pa;
+			for (uint32_t i = 0; i < th->na; i++) {
+				uint32_t m = th->am[i];
+				uint64_t a = th->aa[i];
+				uint64_t pred = PA[i] + F->D[m];
+				if (a == pred) {
+					zrun++;
+				} else {
+					wt_buf_varint(sa, zrun);
+					wt_buf_varint(sa, wt_zigzag((int64_t)(a - pred)));
+					zrun = 0;
+					wt_fast_fix(F, &w->pred, i, m, a);
+				}
+				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
+				if (th->asp[i] == ps) {
+					srun++;
+				} else {
+					wt_buf_varint(ss, srun);
+					wt_buf_u8(ss, th->asp[i]);
+					srun = 0;
+					w->pred.lastsp[m] = th->asp[i];
+				}
+			}
+			wt_pred_thread_end(&w->pred, th->aa, th->am, th->na);
+			continue;
+		}
+		wt_fast_flush(&w->fast, &w->pred);
 		wt_pred_thread(&w->pred);
 		for (uint32_t i = 0; i < th->na; i++) {
 			uint32_t m = th->am[i];
@@ -375,7 +412,9 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 		w->failed = 1;
 		return rc;
 	}
-	if (wt_tab_build(&w->tab, w->prog) || wt_pred_init(&w->pred, w->tab.nm))
+	wt_fast_free(&w->fast);
+	if (wt_tab_build(&w->tab, w->prog) || wt_pred_init(&w->pred, w->tab.nm) ||
+	    wt_fast_init(&w->fast, w->tab.nm))
 		return nomem(w, err);
 	uint64_t tpc = (uint64_t)block.x * block.y * block.z;
 	uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
@@ -627,6 +666,7 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_program_free(w->prog);
 	wt_tab_free(&w->tab);
 	wt_pred_free(&w->pred);
+	wt_fast_free(&w->fast);
 	for (uint32_t t = 0; t < w->capth; t++) {
 		free(w->th[t].blocks);
 		free(w->th[t].gbits);
