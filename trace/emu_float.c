@@ -286,6 +286,8 @@ static int h_f64_gen(ARGS)
 
 /* ---- f16 / bf16 ---- */
 
+static uint16_t f16_ftz(uint16_t h);
+
 static double f16_to_double(uint16_t h)
 {
 	int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
@@ -577,7 +579,17 @@ uint32_t weft_emu_fcmp(int cmp, int type, int ftz, const uint64_t *A, const uint
 	uint32_t r = 0;
 #define FC(expr)                                                              \
 	do {                                                                  \
-		if (type == WEFT_T_F32)                                       \
+		if (type == WEFT_T_F16)                                       \
+			WEFT_LANES(mask, l, {                                 \
+				double a = f16_to_double((uint16_t)A[l]);     \
+				double b = f16_to_double((uint16_t)B[l]);     \
+				if (ftz) {                                    \
+					a = f16_to_double(f16_ftz((uint16_t)A[l])); \
+					b = f16_to_double(f16_ftz((uint16_t)B[l])); \
+				}                                             \
+				r |= (uint32_t)(expr) << l;                   \
+			});                                                   \
+		else if (type == WEFT_T_F32)                                  \
 			WEFT_LANES(mask, l, {                                 \
 				double a = ftz ? ftzf(f32v(A[l])) : f32v(A[l]); \
 				double b = ftz ? ftzf(f32v(B[l])) : f32v(B[l]); \

@@ -676,7 +676,7 @@ static uint32_t icmp(int cmp, int type, const uint64_t *A, const uint64_t *B, ui
 static uint32_t cmp_mask(const struct weft_emu_inst *ei, struct weft_emu_warp *W, uint32_t mask)
 {
 	int t = ei->in.op == WEFT_OP_SETP ? ei->in.type : ei->in.type2;
-	if (t == WEFT_T_F32 || t == WEFT_T_F64)
+	if (t == WEFT_T_F32 || t == WEFT_T_F64 || t == WEFT_T_F16)
 		return weft_emu_fcmp(ei->in.cmp, t, (ei->in.flags & WEFT_F_FTZ) != 0, S(0), S(1), mask);
 	return icmp(ei->in.cmp, t, S(0), S(1), mask);
 }
@@ -697,6 +697,37 @@ static uint32_t boolop(int op, uint32_t x, uint32_t c)
 	case WEFT_BOOL_XOR: return x ^ c;
 	default: return x;
 	}
+}
+
+/* setp.f16x2 p|q, a, b: p compares the low halves, q the high halves. */
+static int h_setp_f16x2(ARGS)
+{
+	UNUSED_L;
+	const uint64_t *A = S(0), *B = S(1);
+	uint64_t ah[32], bh[32];
+	WEFT_LANES(mask, l, {
+		ah[l] = (A[l] >> 16) & 0xffff;
+		bh[l] = (B[l] >> 16) & 0xffff;
+	});
+	int ftz = (ei->in.flags & WEFT_F_FTZ) != 0;
+	uint32_t lo = weft_emu_fcmp(ei->in.cmp, WEFT_T_F16, ftz, A, B, mask);
+	uint32_t hi = weft_emu_fcmp(ei->in.cmp, WEFT_T_F16, ftz, ah, bh, mask);
+	if (ei->in.boolop != WEFT_BOOL_NONE && ei->ns >= 3) {
+		const uint64_t *P = S(2);
+		uint32_t c = 0;
+		WEFT_LANES(mask, l, c |= (uint32_t)(P[l] & 1) << l);
+		if ((ei->sneg >> 2) & 1)
+			c = ~c & mask;
+		lo = ei->in.boolop == WEFT_BOOL_AND ? lo & c : ei->in.boolop == WEFT_BOOL_OR ? lo | c : lo ^ c;
+		hi = ei->in.boolop == WEFT_BOOL_AND ? hi & c : ei->in.boolop == WEFT_BOOL_OR ? hi | c : hi ^ c;
+	}
+	uint64_t *d = D(0);
+	WEFT_LANES(mask, l, d[l] = (lo >> l) & 1);
+	if (ei->d2 >= 0) {
+		uint64_t *q = WEFT_SLOT(W, ei->d2);
+		WEFT_LANES(mask, l, q[l] = (hi >> l) & 1);
+	}
+	return 0;
 }
 
 static int h_setp(ARGS)
@@ -841,7 +872,7 @@ weft_emu_fn weft_emu_int_fn(const struct weft_inst *in)
 	case WEFT_OP_MOV: return h_mov;
 	case WEFT_OP_SELP: return h_selp;
 	case WEFT_OP_SLCT: return h_slct;
-	case WEFT_OP_SETP: return h_setp;
+	case WEFT_OP_SETP: return t == WEFT_T_F16X2 ? h_setp_f16x2 : h_setp;
 	case WEFT_OP_SET: return h_set;
 	case WEFT_OP_DP4A: case WEFT_OP_DP2A: return h_dp;
 	default: return NULL;

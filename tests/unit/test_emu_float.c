@@ -150,6 +150,8 @@ static const struct fcase cases[] = {
 	{ "cvt.u16.u32 %h1, %r10; neg.f16 %h3, %h1; cvt.u32.u16 %r13, %h3;" R32, 0x3c00, 0, 0, 0xbc00 },
 	{ "mul.f16x2 %r13, %r10, %r11;" R32, 0x40003c00, 0x40004000, 0, 0x44004000 },
 	{ "fma.rn.f16x2 %r13, %r10, %r11, %r12;" R32, 0x3c003c00, 0x3c003c00, 0xbc00bc00, 0 },
+	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; setp.lt.f16 %p1, %h1, %h2;" PRED, 0xbc00, 0x3c00, 0, 1 },
+	{ "setp.gt.f16x2 %p1|%p2, %r10, %r11; selp.u32 %r13, 1, 0, %p1; selp.u32 %r14, 2, 0, %p2; or.b32 %r13, %r13, %r14;" R32, 0x3c004000, 0x40003c00, 0, 1 },
 };
 
 static void test_float_cases(void **state)
