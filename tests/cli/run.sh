@@ -264,6 +264,22 @@ print("%016x"%h)' "$W")
 		"$E" "$W" -c $FC -c $TC --format json >"$tmp/out" 2>"$tmp/err"
 		if python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/err"; then ok "estimate: json parses"
 		else bad "estimate: json parses" "python3 -m json.tool rejects it"; fi
+		"$E" "$W" -c $FC -c $TC --format csv >"$tmp/est.csv" 2>"$tmp/err"
+		"$E" "$W" -c $FC -c $TC --format json >"$tmp/est.json" 2>>"$tmp/err"
+		if python3 -c 'import csv,json,sys
+rows=list(csv.reader(open(sys.argv[1]))); d=json.load(open(sys.argv[2]))
+h=rows[0]; first=h.index("cycles")
+for c in d["configs"]:
+    for f,launch in [(l,str(l["launch"])) for l in c["launches"]]+[(c["total"],"total")]:
+        keys=[k for k in f if k not in ("launch","kernel","stats")]
+        assert keys==h[first:], "json keys %s != csv columns %s"%(keys,h[first:])
+        row=[r for r in rows[1:] if r[h.index("config")]==c["name"] and r[h.index("launch")]==launch][0]
+        for k in keys:
+            v=f[k]; cell=row[h.index(k)]
+            assert (cell=="" if v is None else (cell==v if isinstance(v,str) else float(cell)==v)), (k,cell,v)' \
+		    "$tmp/est.csv" "$tmp/est.json" 2>"$tmp/err"
+		then ok "estimate: json keys are the csv columns, same values"
+		else bad "estimate: json vs csv" "see the python error"; fi
 		"$E" "$tmp/bfs.wtr" -c $FC -c $TC --format csv >"$tmp/out" 2>"$tmp/err"
 		if python3 -c 'import csv,sys
 rows=list(csv.reader(open(sys.argv[1])))
