@@ -279,6 +279,8 @@ weft_emu_fn weft_emu_mem_special(const struct weft_emu_inst *ei);
  * used by setp/set (emu_int.c). type is F32 or F64. */
 uint32_t weft_emu_fcmp(int cmp, int type, int ftz, const uint64_t *a, const uint64_t *b,
 		       uint32_t mask);
+/* f16 + f16 rounded to nearest (atom.add.noftz.f16; emu_float.c). */
+uint16_t weft_emu_f16_add(uint16_t a, uint16_t b);
 /* One cvt for one value (emu_float.c); integer-only conversions too. */
 uint64_t weft_emu_cvt1(const struct weft_inst *in, uint64_t v);
 

@@ -679,6 +679,11 @@ static uint16_t f16_op(int op, uint16_t a, uint16_t b, uint16_t c, int ftz, int 
 	return ftz ? f16_ftz(h) : h;
 }
 
+uint16_t weft_emu_f16_add(uint16_t a, uint16_t b)
+{
+	return f16_op(WEFT_OP_ADD, a, b, 0, 0, 0, 0, WEFT_RND_RN);
+}
+
 static int h_f16(ARGS)
 {
 	(void)L;

@@ -249,6 +249,11 @@ static uint64_t atom_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
 	b &= wm;
 	switch (op) {
 	case WEFT_ATOM_ADD:
+		if (t == WEFT_T_F16)
+			return weft_emu_f16_add((uint16_t)old, (uint16_t)b);
+		if (t == WEFT_T_F16X2)
+			return weft_emu_f16_add((uint16_t)old, (uint16_t)b) |
+			       ((uint64_t)weft_emu_f16_add((uint16_t)(old >> 16), (uint16_t)(b >> 16)) << 16);
 		if (t == WEFT_T_F32)
 			return f32b(f32v(old) + f32v(b));
 		if (t == WEFT_T_F64)
@@ -376,7 +381,10 @@ weft_emu_fn weft_emu_mem_fn(const struct weft_inst *in)
 	case WEFT_OP_ST: return h_st;
 	case WEFT_OP_ATOM: case WEFT_OP_RED: {
 		int t = in->type;
-		if (t == WEFT_T_F16 || t == WEFT_T_BF16 || t == WEFT_T_F16X2 || in->vec > 1)
+		if (t == WEFT_T_BF16 || in->vec > 1)
+			return NULL;
+		if ((t == WEFT_T_F16 || t == WEFT_T_F16X2) && in->mode != WEFT_ATOM_ADD &&
+		    in->mode != WEFT_ATOM_EXCH && in->mode != WEFT_ATOM_CAS)
 			return NULL;
 		if ((in->mode == WEFT_ATOM_INC || in->mode == WEFT_ATOM_DEC) && weft_emu_bits(t) != 32)
 			return NULL;

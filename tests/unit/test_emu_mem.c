@@ -822,6 +822,42 @@ static void test_indirect_call(void **state)
 	weft_ctx_destroy(ctx);
 }
 
+
+/* Half-precision atomic adds (atomicAdd on __half / __half2). */
+static const char *atomh_ptx = HEAD
+	".visible .entry k(.param .u64 ph, .param .u64 ph2)\n{\n"
+	".reg .b16 %rs<4>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [ph];\n"
+	"ld.param.u64 %rd2, [ph2];\n"
+	"mov.b16 %rs1, 0x3800;\n"
+	"atom.global.add.noftz.f16 %rs2, [%rd1], %rs1;\n"
+	"mov.b32 %r1, 0x34003c00;\n"
+	"atom.global.add.noftz.f16x2 %r2, [%rd2], %r1;\n"
+	"ret;\n}\n";
+
+static void test_atomic_half(void **state)
+{
+	(void)state;
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(atomh_ptx, &mod, NULL);
+	assert_non_null(ctx);
+	uint64_t h, h2;
+	assert_int_equal(weft_malloc(ctx, 2, &h, &op_err), 0);
+	assert_int_equal(weft_malloc(ctx, 4, &h2, &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(h), WEFT_ARG(h2) };
+	int rc = weft_launch(ctx, mod, "k", weft_dim3(2, 1, 1), weft_dim3(32, 1, 1), 0, args, 2, &op_err);
+	if (rc)
+		fprintf(stderr, "%s\n", op_err.message);
+	assert_int_equal(rc, 0);
+	uint16_t a, b[2];
+	assert_int_equal(weft_memcpy_dtoh(ctx, &a, h, 2, &op_err), 0);
+	assert_int_equal(weft_memcpy_dtoh(ctx, b, h2, 4, &op_err), 0);
+	assert_int_equal(a, 0x5000);    /* 64 x 0.5 = 32 */
+	assert_int_equal(b[0], 0x5400); /* 64 x 1 = 64 */
+	assert_int_equal(b[1], 0x4c00); /* 64 x 0.25 = 16 */
+	weft_ctx_destroy(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -836,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_recursion_rejected),
 		cmocka_unit_test(test_fault_source_line),
 		cmocka_unit_test(test_indirect_call),
+		cmocka_unit_test(test_atomic_half),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
