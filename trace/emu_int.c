@@ -68,6 +68,15 @@ static int h_umax(ARGS) { UNUSED_L; UBIN(a > b ? a : b); return 0; }
 static int h_smin(ARGS) { UNUSED_L; SBIN(a < b ? a : b); return 0; }
 static int h_smax(ARGS) { UNUSED_L; SBIN(a > b ? a : b); return 0; }
 
+/* min.relu / max.relu (signed): the result clamped at 0 */
+static int h_sminmax_relu(ARGS)
+{
+	UNUSED_L;
+	int mx = ei->in.op == WEFT_OP_MAX;
+	SBIN((mx ? (a > b ? a : b) : (a < b ? a : b)) < 0 ? 0 : (mx ? (a > b ? a : b) : (a < b ? a : b)));
+	return 0;
+}
+
 static int h_add_s32_sat(ARGS)
 {
 	UNUSED_L;
@@ -850,8 +859,14 @@ weft_emu_fn weft_emu_int_fn(const struct weft_inst *in)
 	case WEFT_OP_DIV: case WEFT_OP_REM: return h_div;
 	case WEFT_OP_ABS: return h_iabs;
 	case WEFT_OP_NEG: return h_ineg;
-	case WEFT_OP_MIN: return sg ? h_smin : h_umin;
-	case WEFT_OP_MAX: return sg ? h_smax : h_umax;
+	case WEFT_OP_MIN:
+		if (in->flags & WEFT_F_RELU)
+			return sg ? h_sminmax_relu : NULL;
+		return sg ? h_smin : h_umin;
+	case WEFT_OP_MAX:
+		if (in->flags & WEFT_F_RELU)
+			return sg ? h_sminmax_relu : NULL;
+		return sg ? h_smax : h_umax;
 	case WEFT_OP_POPC: return h_popc;
 	case WEFT_OP_CLZ: return h_clz;
 	case WEFT_OP_BREV: return h_brev;
