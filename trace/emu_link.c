@@ -35,6 +35,8 @@ struct lk {
 	uint32_t nslots, cap_slots;
 	struct weft_emu_const *consts;
 	uint32_t nconsts, cap_consts;
+	uint32_t *chash; /* open-addressing index of consts by value */
+	uint32_t chash_cap;
 	struct weft_emu_sregslot *sregs;
 	uint32_t nsregs, cap_sregs;
 	int32_t scratch;
@@ -86,21 +88,56 @@ static int new_slots(struct lk *k, uint32_t count, int32_t *first)
 	return 0;
 }
 
+static uint32_t hash64(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdull;
+	v ^= v >> 33;
+	return (uint32_t)v;
+}
+
+/* Rebuilds the open-addressing index of k->consts (value -> index + 1). */
+static int const_rehash(struct lk *k, uint32_t cap)
+{
+	uint32_t *h = calloc(cap, sizeof(uint32_t));
+	if (!h)
+		return nomem(k);
+	for (uint32_t i = 0; i < k->nconsts; i++) {
+		uint32_t j = hash64(k->consts[i].value) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = i + 1;
+	}
+	free(k->chash);
+	k->chash = h;
+	k->chash_cap = cap;
+	return 0;
+}
+
 static int const_slot(struct lk *k, uint64_t v, int32_t *slot)
 {
-	for (uint32_t i = 0; i < k->nconsts; i++)
-		if (k->consts[i].value == v) {
-			*slot = k->consts[i].slot;
+	int rc;
+	if (k->nconsts * 2 + 2 > k->chash_cap &&
+	    (rc = const_rehash(k, k->chash_cap ? k->chash_cap * 2 : 256)))
+		return rc;
+	uint32_t j = hash64(v) & (k->chash_cap - 1);
+	while (k->chash[j]) {
+		const struct weft_emu_const *c = &k->consts[k->chash[j] - 1];
+		if (c->value == v) {
+			*slot = c->slot;
 			return 0;
 		}
+		j = (j + 1) & (k->chash_cap - 1);
+	}
 	if (grow((void **)&k->consts, &k->cap_consts, k->nconsts + 1, sizeof(*k->consts)))
 		return nomem(k);
-	int rc = new_slots(k, 1, slot);
+	rc = new_slots(k, 1, slot);
 	if (rc)
 		return rc;
 	k->consts[k->nconsts].slot = *slot;
 	k->consts[k->nconsts].value = v;
 	k->nconsts++;
+	k->chash[j] = k->nconsts;
 	return 0;
 }
 
@@ -1038,6 +1075,7 @@ fail:
 	free(k.ins);
 	free(k.stype);
 	free(k.consts);
+	free(k.chash);
 	free(k.sregs);
 	free(p);
 	return rc;
