@@ -8,7 +8,9 @@
  *  - an interrupted write (the temporary file as it stands before commit,
  *    and after a failed launch) never passes verify, and leaves nothing at
  *    the target name;
- *  - an unknown version is refused with the documented message.
+ *  - an unknown version is refused with the documented message;
+ *  - payloads that pass their checksums but are malformed (mutated after
+ *    decompression) are rejected by the decoder, never crash it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -26,6 +28,7 @@
 #include "host.h"
 #include "trace.h"
 #include "trace_edge_ptx.h"
+#include "trace_read.h"
 
 static uint8_t *good;
 static size_t good_len;
@@ -271,6 +274,66 @@ static void test_versions(void **state)
 	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_INPUT);
 }
 
+/* Mutates decompressed chunk payloads (so no checksum can catch it) and
+ * decodes every CTA: each decode must succeed or fail cleanly. */
+static void test_malformed_payloads(void **state)
+{
+	(void)state;
+	char p[256];
+	path_in(p, sizeof(p), "good.wtr");
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(p, &t, &err), 0);
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	struct wt_buf comp = { 0 }, raw = { 0 };
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	uint64_t seed = 12345, bad = 0, good_decodes = 0;
+	for (uint32_t ci = 0; ci < t->nchunks; ci++) {
+		const struct wt_chunk *ch = &t->chunks[ci];
+		assert_int_equal(wt_load_chunk(t, ch, dctx, &comp, &raw, &err), 0);
+		uint8_t *orig = malloc(raw.n);
+		memcpy(orig, raw.p, raw.n);
+		size_t tab = (size_t)ch->ncta * 20;
+		for (int trial = 0; trial < 3000; trial++) {
+			memcpy(raw.p, orig, raw.n);
+			int nmut = 1 + trial % 4;
+			for (int k = 0; k < nmut; k++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				/* mostly the streams; sometimes the CTA table too */
+				size_t pos = trial % 10 == 0 ? (size_t)(seed >> 33) % raw.n
+							     : tab + (size_t)(seed >> 33) % (raw.n - tab);
+				raw.p[pos] = (uint8_t)(seed >> 16);
+			}
+			/* the table's lengths are checked by wt_load_chunk; keep
+			 * mutations that break them out of the decoder */
+			uint64_t sum = tab;
+			for (uint32_t k = 0; k < ch->ncta; k++)
+				for (int sidx = 0; sidx < 4; sidx++)
+					sum += wt_get32(raw.p + (size_t)k * 20 + 4 + 4 * sidx);
+			if (sum != raw.n)
+				continue;
+			for (uint32_t k = 0; k < ch->ncta; k++) {
+				int rc = wt_decode_cta(t, ch, &raw, ch->first + k, &c, &err);
+				assert_true(rc == 0 || rc == WEFT_ERR_VERIFY);
+				if (rc) {
+					bad++;
+					assert_true(err.offset >= 0);
+				} else {
+					good_decodes++;
+				}
+			}
+		}
+		free(orig);
+	}
+	assert_true(bad > 0);
+	weft_cta_trace_free(&c);
+	wt_buf_free(&comp);
+	wt_buf_free(&raw);
+	ZSTD_freeDCtx(dctx);
+	weft_trace_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_interrupted_write),
 		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_malformed_payloads),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
