@@ -205,7 +205,9 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 
 /* Decodes the chosen CTAs of a launch with nthreads decoder threads (0 = one
  * per core) and calls fn for each, serialised (fn never runs concurrently
- * with itself), in increasing CTA order. Stops at the first error. */
+ * with itself), in increasing CTA order. Stops at the first error. The CTA
+ * passed to fn is valid only during the call. fn may call
+ * weft_trace_read_cta on the same trace, but not weft_trace_for_each_cta. */
 typedef int (*weft_cta_fn)(void *user, const struct weft_cta_trace *c, struct weft_error *err);
 int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err);

@@ -153,15 +153,16 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	}
 	if (nthreads == 1) {
 		/* no threads: decode one CTA at a time into the same buffers, so
-		 * the decoded CTA is still in cache when fn reads it; the trace's
-		 * own zstd context and buffers serve (no allocation per call) */
+		 * the decoded CTA is still in cache when fn reads it; buffers kept
+		 * in the trace serve every call (no allocation per launch) */
 		struct weft_cta_trace *ct = &t->fe_cta;
-		t->cached = UINT32_MAX;
+		if (!t->fe_dctx && !(t->fe_dctx = ZSTD_createDCtx()))
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
-			rc = wt_load_chunk(t, c, t->dctx, &t->comp, &t->raw, err);
+			rc = wt_load_chunk(t, c, t->fe_dctx, &t->fe_comp, &t->fe_raw, err);
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
-				rc = wt_decode_cta(t, c, &t->raw, ctas[k], ct, err);
+				rc = wt_decode_cta(t, c, &t->fe_raw, ctas[k], ct, err);
 				if (!rc)
 					rc = fn(user, ct, err);
 			}

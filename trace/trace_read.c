@@ -404,6 +404,9 @@ void weft_trace_close(struct weft_trace *t)
 	free(t->launches);
 	free(t->chunks);
 	ZSTD_freeDCtx(t->dctx);
+	ZSTD_freeDCtx(t->fe_dctx);
+	wt_buf_free(&t->fe_comp);
+	wt_buf_free(&t->fe_raw);
 	weft_cta_trace_free(&t->fe_cta);
 	wt_buf_free(&t->comp);
 	wt_buf_free(&t->raw);

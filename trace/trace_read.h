@@ -39,7 +39,11 @@ struct weft_trace {
 	ZSTD_DCtx *dctx;
 	struct wt_buf comp, raw;
 	uint32_t cached;
-	struct weft_cta_trace fe_cta; /* single-threaded for_each's decoded CTA */
+	/* single-threaded for_each's own context, buffers and decoded CTA (a
+	 * callback may still call weft_trace_read_cta) */
+	ZSTD_DCtx *fe_dctx;
+	struct wt_buf fe_comp, fe_raw;
+	struct weft_cta_trace fe_cta;
 };
 
 /* What a decoded struct weft_cta_trace owns. */

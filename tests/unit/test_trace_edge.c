@@ -193,6 +193,30 @@ static int order_cb(void *user, const struct weft_cta_trace *c, struct weft_erro
 	return 0;
 }
 
+/* A callback that reads another CTA by random access meanwhile. */
+struct peek {
+	struct weft_trace *t;
+	struct weft_cta_trace other;
+	uint32_t next;
+	uint32_t sum_threads;
+};
+
+static int peek_cb(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct peek *p = user;
+	if (c->cta != p->next)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u, expected %u", c->cta, p->next);
+	uint32_t before = c->threads[c->nthreads - 1].nblocks;
+	int rc = weft_trace_read_cta(p->t, 0, (c->cta * 7919u) % 700u, &p->other, err);
+	if (rc)
+		return rc;
+	if (c->threads[c->nthreads - 1].nblocks != before)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u changed under the callback", c->cta);
+	p->next++;
+	p->sum_threads += c->nthreads;
+	return 0;
+}
+
 static void test_parallel_order(void **state)
 {
 	(void)state;
@@ -232,6 +256,14 @@ static void test_parallel_order(void **state)
 		struct order o3 = { 0, 1, 0, NULL };
 		assert_int_equal(weft_trace_for_each_cta(t, 0, &e, threads[i], order_cb, &o3, &err), 0);
 		assert_int_equal(o3.n, (700 + 8) / 9);
+	}
+	/* random access from inside the callback does not disturb the walk */
+	for (int i = 0; i < 2; i++) {
+		struct peek pk = { t, { 0 }, 0, 0 };
+		weft_cta_trace_init(&pk.other);
+		assert_int_equal(weft_trace_for_each_cta(t, 0, NULL, threads[i], peek_cb, &pk, &err), 0);
+		assert_int_equal(pk.next, 700);
+		weft_cta_trace_free(&pk.other);
 	}
 	/* the callback's error stops the walk and comes back */
 	uint32_t bad[1] = { 5 };
