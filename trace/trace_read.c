@@ -35,8 +35,8 @@ int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	weft_error_set(err, WEFT_ERR_VERIFY, "trace %s is corrupt at byte offset %llu: %s", path,
-		       (unsigned long long)off, msg);
+	weft_error_set(err, WEFT_ERR_VERIFY, "trace %s is corrupt at byte offset %llu: %s; re-create it "
+		       "(weft-trace run ... -o FILE)", path, (unsigned long long)off, msg);
 	if (err)
 		err->offset = (int64_t)off;
 	return WEFT_ERR_VERIFY;
