@@ -104,6 +104,8 @@ int weft_malloc(struct weft_ctx *ctx, size_t bytes, uint64_t *dptr, struct weft_
 
 int weft_free(struct weft_ctx *ctx, uint64_t dptr, struct weft_error *err)
 {
+	if (!dptr) /* as cudaFree(NULL) */
+		return 0;
 	for (uint32_t i = 0; i < ctx->nallocs; i++) {
 		if (ctx->allocs[i].base != dptr)
 			continue;
