@@ -9,6 +9,11 @@
  * exist at a time (memory bounded by S chunks whatever the trace length).
  * The caller's thread waits for chunk j's slot, runs the callback on each
  * of its CTAs, frees the slot and moves on.
+ *
+ * The slots' decoded CTAs and the workers' zstd contexts and buffers live
+ * in the trace (struct wt_fe_pool) and serve every later call: a model
+ * that walks a trace launch by launch allocates (and page-faults) them
+ * once, not once per launch.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -35,6 +40,59 @@ struct fe_dec {
 	struct wt_buf comp, raw;
 };
 
+struct wt_fe_pool {
+	struct fe_slot *slots;
+	uint32_t nslots;
+	struct fe_dec *dec;
+	unsigned ndec;
+};
+
+void wt_fe_pool_free(struct wt_fe_pool *p)
+{
+	if (!p)
+		return;
+	for (uint32_t k = 0; k < p->nslots; k++) {
+		for (uint32_t c = 0; c < p->slots[k].cap; c++)
+			weft_cta_trace_free(&p->slots[k].ctas[c]);
+		free(p->slots[k].ctas);
+	}
+	free(p->slots);
+	for (unsigned k = 0; k < p->ndec; k++) {
+		ZSTD_freeDCtx(p->dec[k].dctx);
+		wt_buf_free(&p->dec[k].comp);
+		wt_buf_free(&p->dec[k].raw);
+	}
+	free(p->dec);
+	free(p);
+}
+
+/* Makes the pool hold at least nslots slots and ndec decoders. */
+static int pool_reserve(struct weft_trace *t, uint32_t nslots, unsigned ndec)
+{
+	struct wt_fe_pool *p = t->fe_pool;
+	if (!p && !(p = t->fe_pool = calloc(1, sizeof(*p))))
+		return -1;
+	if (nslots > p->nslots) {
+		struct fe_slot *ns = realloc(p->slots, nslots * sizeof(*ns));
+		if (!ns)
+			return -1;
+		memset(ns + p->nslots, 0, (nslots - p->nslots) * sizeof(*ns));
+		p->slots = ns;
+		p->nslots = nslots;
+	}
+	if (ndec > p->ndec) {
+		struct fe_dec *nd = realloc(p->dec, ndec * sizeof(*nd));
+		if (!nd)
+			return -1;
+		memset(nd + p->ndec, 0, (ndec - p->ndec) * sizeof(*nd));
+		p->dec = nd;
+		for (; p->ndec < ndec; p->ndec++)
+			if (!(p->dec[p->ndec].dctx = ZSTD_createDCtx()))
+				return -1;
+	}
+	return 0;
+}
+
 struct fe {
 	struct weft_trace *t;
 	const uint32_t *ctas;
@@ -44,6 +102,11 @@ struct fe {
 	int stop;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+};
+
+struct fe_arg {
+	struct fe *F;
+	struct fe_dec *d;
 };
 
 static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slot *s)
@@ -69,8 +132,8 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 
 static void *worker(void *arg)
 {
-	struct fe *F = arg;
-	struct fe_dec d = { ZSTD_createDCtx(), { 0 }, { 0 } };
+	struct fe *F = ((struct fe_arg *)arg)->F;
+	struct fe_dec *d = ((struct fe_arg *)arg)->d;
 	pthread_mutex_lock(&F->mu);
 	for (;;) {
 		while (!F->stop && F->next_claim < F->nwork &&
@@ -82,17 +145,13 @@ static void *worker(void *arg)
 		struct fe_slot *s = &F->slots[j % F->nslots];
 		s->state = 1;
 		pthread_mutex_unlock(&F->mu);
-		int rc = d.dctx ? decode_work(F, &d, j, s)
-				: weft_error_set(&s->err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
+		int rc = decode_work(F, d, j, s);
 		pthread_mutex_lock(&F->mu);
 		s->rc = rc;
 		s->state = 2;
 		pthread_cond_broadcast(&F->cv);
 	}
 	pthread_mutex_unlock(&F->mu);
-	ZSTD_freeDCtx(d.dctx);
-	wt_buf_free(&d.comp);
-	wt_buf_free(&d.raw);
 	return NULL;
 }
 
@@ -139,18 +198,6 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	if (nthreads > nwork)
 		nthreads = nwork ? nwork : 1;
 
-	struct fe F;
-	memset(&F, 0, sizeof(F));
-	F.t = t;
-	F.ctas = ctas;
-	F.work = work;
-	F.nwork = nwork;
-	F.nslots = nthreads == 1 ? 1 : 2 * nthreads;
-	F.slots = calloc(F.nslots, sizeof(*F.slots));
-	if (!F.slots) {
-		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
-		goto out;
-	}
 	if (nthreads == 1) {
 		/* no threads: decode one CTA at a time into the same buffers, so
 		 * the decoded CTA is still in cache when fn reads it; buffers kept
@@ -167,56 +214,72 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 					rc = fn(user, ct, err);
 			}
 		}
-	} else {
-		pthread_t *tids = calloc(nthreads, sizeof(pthread_t));
-		unsigned started = 0;
-		pthread_mutex_init(&F.mu, NULL);
-		pthread_cond_init(&F.cv, NULL);
-		if (!tids)
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
-		for (unsigned k = 0; !rc && k < nthreads; k++) {
-			if (pthread_create(&tids[k], NULL, worker, &F))
-				break;
-			started++;
-		}
-		if (!rc && !started)
-			rc = weft_error_set(err, WEFT_ERR_INTERNAL, "cannot start decoder threads");
-		for (uint32_t j = 0; !rc && j < nwork; j++) {
-			struct fe_slot *sl = &F.slots[j % F.nslots];
-			pthread_mutex_lock(&F.mu);
-			while (!(sl->state == 2 && F.next_claim > j))
-				pthread_cond_wait(&F.cv, &F.mu);
-			pthread_mutex_unlock(&F.mu);
-			if (sl->rc) {
-				rc = sl->rc;
-				if (err)
-					*err = sl->err;
-				break;
-			}
-			for (uint32_t k = 0; !rc && k < sl->n; k++)
-				rc = fn(user, &sl->ctas[k], err);
-			pthread_mutex_lock(&F.mu);
-			sl->state = 0;
-			F.next_consume++;
-			pthread_cond_broadcast(&F.cv);
-			pthread_mutex_unlock(&F.mu);
-		}
+		goto out;
+	}
+
+	struct fe F;
+	memset(&F, 0, sizeof(F));
+	F.t = t;
+	F.ctas = ctas;
+	F.work = work;
+	F.nwork = nwork;
+	F.nslots = 2 * nthreads;
+	if (pool_reserve(t, F.nslots, nthreads)) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+		goto out;
+	}
+	F.slots = t->fe_pool->slots;
+	for (uint32_t k = 0; k < F.nslots; k++) {
+		F.slots[k].state = 0;
+		F.slots[k].rc = 0;
+		F.slots[k].n = 0;
+	}
+	pthread_t *tids = calloc(nthreads, sizeof(pthread_t));
+	struct fe_arg *args = calloc(nthreads, sizeof(*args));
+	unsigned started = 0;
+	pthread_mutex_init(&F.mu, NULL);
+	pthread_cond_init(&F.cv, NULL);
+	if (!tids || !args)
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+	for (unsigned k = 0; !rc && k < nthreads; k++) {
+		args[k].F = &F;
+		args[k].d = &t->fe_pool->dec[k];
+		if (pthread_create(&tids[k], NULL, worker, &args[k]))
+			break;
+		started++;
+	}
+	if (!rc && !started)
+		rc = weft_error_set(err, WEFT_ERR_INTERNAL, "cannot start decoder threads");
+	for (uint32_t j = 0; !rc && j < nwork; j++) {
+		struct fe_slot *sl = &F.slots[j % F.nslots];
 		pthread_mutex_lock(&F.mu);
-		F.stop = 1;
+		while (sl->state != 2)
+			pthread_cond_wait(&F.cv, &F.mu);
+		pthread_mutex_unlock(&F.mu);
+		if (sl->rc) {
+			rc = sl->rc;
+			if (err)
+				*err = sl->err;
+			break;
+		}
+		for (uint32_t k = 0; !rc && k < sl->n; k++)
+			rc = fn(user, &sl->ctas[k], err);
+		pthread_mutex_lock(&F.mu);
+		sl->state = 0;
+		F.next_consume++;
 		pthread_cond_broadcast(&F.cv);
 		pthread_mutex_unlock(&F.mu);
-		for (unsigned k = 0; k < started; k++)
-			pthread_join(tids[k], NULL);
-		free(tids);
-		pthread_mutex_destroy(&F.mu);
-		pthread_cond_destroy(&F.cv);
 	}
-	for (uint32_t k = 0; k < F.nslots; k++) {
-		for (uint32_t c = 0; c < F.slots[k].cap; c++)
-			weft_cta_trace_free(&F.slots[k].ctas[c]);
-		free(F.slots[k].ctas);
-	}
-	free(F.slots);
+	pthread_mutex_lock(&F.mu);
+	F.stop = 1;
+	pthread_cond_broadcast(&F.cv);
+	pthread_mutex_unlock(&F.mu);
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(tids[k], NULL);
+	free(tids);
+	free(args);
+	pthread_mutex_destroy(&F.mu);
+	pthread_cond_destroy(&F.cv);
 out:
 	free(ctas);
 	free(work);

@@ -408,6 +408,7 @@ void weft_trace_close(struct weft_trace *t)
 	wt_buf_free(&t->fe_comp);
 	wt_buf_free(&t->fe_raw);
 	weft_cta_trace_free(&t->fe_cta);
+	wt_fe_pool_free(t->fe_pool);
 	wt_buf_free(&t->comp);
 	wt_buf_free(&t->raw);
 	free(t->path);

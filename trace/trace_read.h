@@ -44,6 +44,7 @@ struct weft_trace {
 	ZSTD_DCtx *fe_dctx;
 	struct wt_buf fe_comp, fe_raw;
 	struct weft_cta_trace fe_cta;
+	struct wt_fe_pool *fe_pool; /* multi-threaded for_each's slots and decoders */
 };
 
 /* What a decoded struct weft_cta_trace owns. */
@@ -63,6 +64,10 @@ struct wt_ctapriv {
 	size_t capo;
 	struct wt_pred pred;
 };
+
+/* trace_foreach.c's decoded slots and decoder contexts, kept between calls. */
+struct wt_fe_pool;
+void wt_fe_pool_free(struct wt_fe_pool *p);
 
 /* Fills err (WEFT_ERR_VERIFY, err->offset = off) with "trace PATH is
  * corrupt at byte offset OFF: ..." and returns WEFT_ERR_VERIFY. */
