@@ -427,6 +427,9 @@ expect "trace: info names the kernel" 0 "launch 0        vvadd (ptx " info "$tmp
 expect "trace: info --decode" 0 "per CPU second (1 decoder thread, " info "$tmp/tr.wtr" --decode
 expect "trace: info --decode --threads 2" 0 "(2 decoder threads, " info "$tmp/tr.wtr" --decode --threads 2
 expect "trace: info spec has no workload" 0 "none recorded (a launch spec" info "$tmp/saxpy.wtr"
+"$T" run vvadd --size small --verify -o "$tmp/hb.wtr" >/dev/null 2>&1
+expect "trace: --verify records the host baseline" 0 "host baseline   CPU reference, wall" info "$tmp/hb.wtr"
+expect "trace: no baseline without --verify" 0 "host baseline   not recorded" info "$tmp/tr.wtr"
 if command -v python3 >/dev/null 2>&1; then
 	"$T" info --format json "$tmp/tr.wtr" >"$tmp/out" 2>"$tmp/err"
 	if python3 -c 'import json,os,sys; d=json.load(open(sys.argv[1])); assert d["file_bytes"] == os.path.getsize(sys.argv[2]); assert d["thread_insts"] > 0; assert d["launch_list"][0]["kernel"] == "vvadd"' "$tmp/out" "$tmp/tr.wtr" 2>"$tmp/err"
