@@ -8,9 +8,13 @@
 #include "model.h"
 
 extern const struct weft_model weft_model_simt;
+extern const struct weft_model weft_model_sgmf;
+extern const struct weft_model weft_model_dmt;
 
 const struct weft_model *const weft_models[] = {
 	&weft_model_simt,
+	&weft_model_sgmf,
+	&weft_model_dmt,
 	NULL,
 };
 

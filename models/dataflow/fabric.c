@@ -1,0 +1,594 @@
+/*
+ * fabric.c - the dataflow-fabric timing model: SGMF / MT-CGRA ("sgmf") and
+ * dMT-CGRA ("dmt") (models.md sections 2 and 2b; docs/models/dataflow.md
+ * "Timing" has worked examples).
+ *
+ * Sources: D. Voitsechov and Y. Etsion, "Single-Graph Multiple Flows:
+ * Energy Efficient Design Alternative for GPGPUs", ISCA 2014 (SGMF: the
+ * core, token buffers, TLP = critical path x token buffer, epochs,
+ * reservation buffers, partitioning, loops, the 54.30 mm^2 synthesis);
+ * D. Voitsechov, O. Port and Y. Etsion, "Inter-Thread Communication in
+ * Multithreaded, Reconfigurable Coarse-Grain Arrays", MICRO 2018 (dMT-CGRA:
+ * elevators, eLSUs, cascades, live value cache; its baseline is called
+ * MT-CGRA); D. Voitsechov and Y. Etsion, "Control Flow Coalescing on a
+ * Hybrid Dataflow/von Neumann GPGPU", MICRO 2015 (VGIW: restates SGMF's
+ * predication cost). All three as summarised in models.md 2 / 2b, whose
+ * numbers are the config defaults.
+ *
+ * The kernel's graph (graph.h) is mapped onto one core (map.h): loops
+ * split into init / body / epilogue kernels, kernels too big for the
+ * units partitioned into sub-kernels with spilled live values, small ones
+ * replicated. The (sub-)kernels run one after another for all threads.
+ * Per (sub-)kernel k with R_k replicas, V_k thread visits on the busiest
+ * core (threads for straight kernels; sum of trip counts for a loop body:
+ * a thread is streamed once per iteration it runs), the bounds are:
+ *
+ *  (1) issue:    B_issue = V_k / R_k        one new thread per cycle per
+ *                replica (a fully pipelined unit accepts one token set per
+ *                cycle; models.md 2 "Timing").
+ *  (2) latency:  Little's law. Threads in flight TLP = N_k x T x R_k with
+ *                N_k the grid nodes on the critical path and T the token
+ *                buffer entries (models.md 2: "critical path 3 x 16-entry
+ *                buffers holds 48 threads"); per-thread latency L_k = the
+ *                critical path in cycles with every load node at the
+ *                average latency its accesses saw in the cache models
+ *                (fabric_replay.c) and spills at theirs. Throughput =
+ *                min(R_k, TLP / L_k) threads per cycle, B_lat = V_k / that.
+ *                Example: N = 10, T = 16, one replica, L = 400 -> 160
+ *                threads in flight -> 0.4 threads/cycle.
+ *  (3) ldst:     each LDST node keeps a reservation buffer of T entries
+ *                and serves threads in epochs of T (models.md 2): an epoch
+ *                enters one per cycle and the next waits until all of it
+ *                left, so an epoch takes max_i (i + lat_i) >= T cycles;
+ *                the node needs the sum over its epochs (with epochs =
+ *                false: max(ops, sum lat / T), the reservation buffer
+ *                alone). B_ldst = the busiest node's time / R_k. Accesses
+ *                are fed in the order of fabric_replay.c; lat_i = LDST
+ *                pipeline + L1 / L2 / DRAM latency as the caches decided.
+ *  (4) special:  a special unit holds `special_blocks` non-pipelined blocks
+ *                of latency `special_latency`; the i-th operation of an
+ *                epoch starts at max(i, floor(i / blocks) x lat), so an
+ *                epoch of T takes max(T-1, floor((T-1)/blocks) x lat) + lat
+ *                (without epochs: lat / blocks per operation, at least 1).
+ *  (5) loop:     a loop body's thread runs its iterations one after
+ *                another: B_loop = trip_max x L_k.
+ *  (6) kernel:   C_k = max(B_issue, B_lat, B_ldst, B_special, B_loop) + L_k
+ *                (fill and drain: the last thread leaves L_k after it
+ *                entered).
+ *  (7) launch:   C_fabric = sum_k C_k + config_loads x (l2_latency +
+ *                config_bytes / config_bytes_per_cycle) + barrier drains.
+ *                Configuration: loaded from memory through the L2 (an
+ *                assumption: no published load time; 8 KB of configuration
+ *                storage per core, models.md 2b). Barrier: every thread of
+ *                a CTA must reach it, so the pipeline drains: per barrier
+ *                episode L / (CTAs in flight = TLP / threads per CTA, at
+ *                least 1) (weft's assumption).
+ *  (8) memory:   B_l1 = the busiest L1 bank's word accesses (no warp
+ *                coalescing: each thread access is its own L1 access, one
+ *                word per bank per cycle); B_shmem likewise for shared
+ *                memory banks; B_l2 = busiest L2 bank's 128 B accesses x
+ *                ceil(line / port) x clock / l2 clock; B_dram = DRAM bytes
+ *                / bandwidth. L1 write-back, write-allocate (models.md 2),
+ *                private per core; L2 shared; DRAM as the Fermi config.
+ *  (9) cycles = max(C_fabric, B_l1, B_shmem, B_l2, B_dram). The limiter is
+ *                the memory bound that exceeds C_fabric, else the kernel
+ *                bound that contributed most cycles (summed over kernels),
+ *                or "reconfig" when fill/drain, configuration loads and
+ *                barrier drains together contributed more.
+ *
+ * Several cores (sgmf-15core): CTAs are dealt round robin (CTA i on core i
+ * mod cores); the busiest core's share of V_k is ceil(CTAs / cores) / CTAs;
+ * L2 and DRAM are shared.
+ *
+ * dMT-CGRA (model "dmt"): the communication analysis (dmt_comm.h) runs
+ * first over the launch. Removed instructions (elevator-carried shared
+ * loads, the stores only they read, barriers, address arithmetic) take no
+ * unit and no memory access; each elevator load becomes ceil(|dTID| / T)
+ * elevator control nodes (cascades) with that many control latencies on
+ * its path; communication needing more than max_cascade elevators goes
+ * through the live value cache (lvc_latency, one write and one read per
+ * value); a global load whose previous thread (in the fabric order) at the
+ * same load read the same address is forwarded by the eLSU (no L1
+ * access) when the analysis found reuse at that load. Thread instructions
+ * reported = executed - removed; the removed ones are listed in stats
+ * dmt_removed_*.
+ *
+ * Energy events (models.md 2): every node of a configuration fires once
+ * per thread visit (predication computes both sides of a branch), each
+ * firing on a compute/special unit counts its functional-unit event (the
+ * SIMT model's names: int_alu ... sfu_op), on a control unit
+ * fabric_control_fire; each token delivered writes and reads a token
+ * buffer entry and crosses hops_per_token switches; each LDST/special
+ * operation uses a reservation entry; each thread memory access is an L1
+ * word access (fabric_l1_word), L2 lines and DRAM bytes as in the SIMT
+ * model; configuration bytes loaded; elevator re-tags, eLSU forwards, LVC
+ * accesses. No fetch/decode/register-file events.
+ *
+ * Sampling: counts from the CTAs read are scaled by CTAs / CTAs read.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+
+/* ---- schema ---- */
+
+#define GPGPUSIM "accel-sim/gpgpu-sim configs/tested-cfgs/SM2_GTX480/gpgpusim.config"
+
+#define FABRIC_KEYS \
+	{ "fabric", "cores", WEFT_CFG_INT, "1", "", 1, 1024, NULL, \
+	  "fabric cores; CTAs are dealt round robin; sgmf-15core has 15, one per GTX480 SM " \
+	  "(models.md 2: one core re-organises one Fermi SM)" }, \
+	{ "fabric", "clock_mhz", WEFT_CFG_DOUBLE, "1400", "MHz", 1, 10000, NULL, \
+	  "core clock; the Fermi SM clock 1.4 GHz the SGMF core replaces (models.md 1, 2)" }, \
+	{ "fabric", "compute_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
+	  "compute units (ALU + FPU, FMA, fully pipelined); SGMF core 32 (models.md 2)" }, \
+	{ "fabric", "control_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
+	  "control units (labels, branch conditions, muxes, split/join, delay FIFOs; dMT: " \
+	  "elevators); SGMF core 32 (models.md 2)" }, \
+	{ "fabric", "ldst_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
+	  "load/store units on the perimeter; SGMF core 32 (models.md 2)" }, \
+	{ "fabric", "special_units", WEFT_CFG_INT, "12", "", 0, 65536, NULL, \
+	  "special compute units; SGMF core 12 (models.md 2)" }, \
+	{ "fabric", "int_div_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
+	  "special units that divide integers; 4 (models.md 2)" }, \
+	{ "fabric", "fp_div_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
+	  "special units that divide floats (rcp too); 4 (models.md 2)" }, \
+	{ "fabric", "sqrt_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
+	  "special square-root units (weft maps the transcendentals to them, graph.h); 4 " \
+	  "(models.md 2)" }, \
+	{ "fabric", "alu_units", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
+	  "integer-only compute units when ALUs and FPUs are separate (dMT-CGRA: 32, models.md " \
+	  "2b); 0 = every compute unit has both" }, \
+	{ "fabric", "fpu_units", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
+	  "float-only compute units when separate (dMT-CGRA: 32, models.md 2b); 0 = combined" }, \
+	{ "fabric", "token_buffer", WEFT_CFG_INT, "16", "entries", 1, 4096, NULL, \
+	  "token buffer entries per unit (= reservation buffer, = epoch size); 16 in the " \
+	  "reference design, studies sweep 1..32 (models.md 2)" }, \
+	{ "fabric", "token_entry_bytes", WEFT_CFG_DOUBLE, "10.6667", "B", 0, 1e6, NULL, \
+	  "token buffer bytes per entry per unit (area only); 18 KB / (108 units x 16 entries) " \
+	  "(models.md 2: about 18 KB of token buffering per core)" }, \
+	{ "fabric", "compute_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
+	  "cycles per compute node; the publications give none: 1, as models.md 2's TLP example " \
+	  "counts nodes (graph.h)" }, \
+	{ "fabric", "control_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
+	  "cycles per control node (and per elevator); 1 as compute_latency" }, \
+	{ "fabric", "ldst_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
+	  "LDST unit pipeline cycles on top of the memory latency; 1 as compute_latency" }, \
+	{ "fabric", "special_latency", WEFT_CFG_INT, "8", "cycles", 1, 100000, NULL, \
+	  "latency of one non-pipelined special block; 8: models.md 2 says a unit of 8 blocks " \
+	  "accepts a new operation almost every cycle, i.e. a block takes about 8 cycles" }, \
+	{ "fabric", "special_blocks", WEFT_CFG_INT, "8", "", 1, 1024, NULL, \
+	  "non-pipelined blocks per special unit; 8 (models.md 2: e.g. 8 dividers)" }, \
+	{ "fabric", "epochs", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
+	  "thread epochs at LDST/special units (models.md 2 deadlock avoidance); false = only " \
+	  "the reservation buffer bounds them" }, \
+	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
+	  "loops become init / body / epilogue kernels (models.md 2)" }, \
+	{ "fabric", "max_replicas", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
+	  "cap on graph replicas; 0 = as many as fit (models.md 2)" }, \
+	{ "fabric", "hops_per_token", WEFT_CFG_DOUBLE, "1", "", 0, 1000, NULL, \
+	  "interconnect switches a token crosses (energy); assumption: producer and consumer on " \
+	  "neighbouring units (models.md 2: 8-nearest-neighbour interconnect), no placement model" }, \
+	{ "fabric", "config_bytes", WEFT_CFG_INT, "8192", "B", 0, 1073741824, NULL, \
+	  "configuration loaded per (sub-)kernel; 8 KB configuration storage (models.md 2b)" }, \
+	{ "fabric", "config_bytes_per_cycle", WEFT_CFG_INT, "128", "B", 1, 1048576, NULL, \
+	  "configuration load rate; assumption: one 128 B L2 line per cycle (no published " \
+	  "figure)" }, \
+	{ "mem", "l1_bytes", WEFT_CFG_INT, "65536", "B", 128, 1073741824, NULL, \
+	  "L1 data cache per core; 64 KB (models.md 2: Fermi-like memory system, L1 64 KB as " \
+	  "the SGMF study configured GPGPU-Sim, models.md 1)" }, \
+	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L1 line; 128 B (models.md 1)" }, \
+	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL, "L1 associativity; 4 (models.md 1)" }, \
+	{ "mem", "l1_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
+	  "L1 banks of 4-byte words, one word per bank per cycle; 32 (models.md 1)" }, \
+	{ "mem", "l1_write", WEFT_CFG_ENUM, "back", "", 0, 0, "through|back", \
+	  "L1 store policy; write-back write-allocate on the fabric (models.md 2)" }, \
+	{ "mem", "l1_write_fetch", WEFT_CFG_BOOL, "false", "", 0, 1, NULL, \
+	  "a store miss fetches the line; false: allocated without a fetch (per-byte valid " \
+	  "bits; weft's assumption, no published policy)" }, \
+	{ "mem", "l1_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL, \
+	  "L1 hit latency; 70 = 2 x gpgpu_l1_latency 35 of " GPGPUSIM }, \
+	{ "mem", "l2_latency", WEFT_CFG_INT, "310", "cycles", 1, 100000, NULL, \
+	  "L2 hit latency; 310 = 70 + 2 x gpgpu_l2_rop_latency 120 of " GPGPUSIM }, \
+	{ "mem", "dram_latency", WEFT_CFG_INT, "510", "cycles", 1, 100000, NULL, \
+	  "L2 miss latency; 510 = 310 + 2 x dram_latency 100 of " GPGPUSIM }, \
+	{ "mem", "shmem_latency", WEFT_CFG_INT, "52", "cycles", 1, 100000, NULL, \
+	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
+	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
+	  "shared-memory banks of 4-byte words; 32 (models.md 1)" }, \
+	{ "mem", "l2_bytes", WEFT_CFG_INT, "786432", "B", 128, 1073741824, NULL, \
+	  "shared L2; 768 KiB (models.md 1)" }, \
+	{ "mem", "l2_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L2 line; 128 B (models.md 1)" }, \
+	{ "mem", "l2_assoc", WEFT_CFG_INT, "16", "ways", 1, 64, NULL, "L2 associativity; 16 (models.md 1)" }, \
+	{ "mem", "l2_banks", WEFT_CFG_INT, "6", "", 1, 1024, NULL, \
+	  "L2 banks, one per memory channel; 6 (models.md 1)" }, \
+	{ "mem", "l2_write", WEFT_CFG_ENUM, "back", "", 0, 0, "through|back", \
+	  "L2 write policy; write-back (" GPGPUSIM " dl2 'B')" }, \
+	{ "mem", "l2_clock_mhz", WEFT_CFG_DOUBLE, "700", "MHz", 1, 10000, NULL, \
+	  "L2 clock; 0.7 GHz (models.md 1)" }, \
+	{ "mem", "l2_port_bytes", WEFT_CFG_INT, "64", "B", 1, 4096, NULL, \
+	  "bytes per L2 clock per bank; 64 = 2 sub-partitions x 32-B port (" GPGPUSIM ")" }, \
+	{ "mem", "dram_gbps", WEFT_CFG_DOUBLE, "177.4", "GB/s", 0, 100000, NULL, \
+	  "DRAM bandwidth; GTX480 177.4 GB/s (models.md 1); 0 = no DRAM bound" }
+
+#define DMT_KEYS \
+	{ "dmt", "min_fraction", WEFT_CFG_DOUBLE, "0.9", "", 0.000001, 1, NULL, \
+	  "a shared load is elevator-carried when its most common dTID covers this share of " \
+	  "its instances (dmt_comm.h; weft's choice, docs/models/dmt.md)" }, \
+	{ "dmt", "max_cascade", WEFT_CFG_INT, "16", "", 1, 65536, NULL, \
+	  "elevators one communication may chain before its values spill to the live value " \
+	  "cache; 16 = the reference core's control/elevator units (models.md 2b)" }, \
+	{ "dmt", "warp_width", WEFT_CFG_INT, "32", "", 1, 64, NULL, \
+	  "lock-step width the analysis assumes for warp-synchronous code (dmt_comm.h)" }, \
+	{ "dmt", "lvc_bytes", WEFT_CFG_INT, "65536", "B", 0, 1073741824, NULL, \
+	  "live value cache; 64 KB (models.md 2b)" }, \
+	{ "dmt", "lvc_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL, \
+	  "live value cache access; assumption: as an L1 hit (same 64 KB SRAM size, mem.l1_latency)" }
+
+static const struct weft_config_key sgmf_keys[] = {
+	FABRIC_KEYS,
+	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
+};
+
+static const struct weft_config_key dmt_keys[] = {
+	FABRIC_KEYS,
+	DMT_KEYS,
+	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
+};
+
+static const struct weft_event_def fabric_events[FAB_EV_COUNT] = {
+	{ "int_alu", WEFT_CAT_COMP, "thread op", "integer add/logic/shift/compare/mov/cvt firing" },
+	{ "int_mul", WEFT_CAT_COMP, "thread op", "32-bit integer multiply firing" },
+	{ "int_div", WEFT_CAT_COMP, "thread op", "integer div/rem on a special unit" },
+	{ "fp32_add", WEFT_CAT_COMP, "thread op", "f32 add/compare/min/max/cvt firing" },
+	{ "fp32_mul", WEFT_CAT_COMP, "thread op", "f32 multiply firing" },
+	{ "fp32_fma", WEFT_CAT_COMP, "thread op", "f32 fma/mad firing" },
+	{ "fp64_op", WEFT_CAT_COMP, "thread op", "f64 firing" },
+	{ "sfu_op", WEFT_CAT_COMP, "thread op", "float div, sqrt, transcendental on a special unit" },
+	{ "fabric_control_fire", WEFT_CAT_COMP, "firing", "label/branch/mux/split/join firing" },
+	{ "fabric_token_write", WEFT_CAT_BUFFERS, "32-bit token", "token written into a unit's buffer" },
+	{ "fabric_token_read", WEFT_CAT_BUFFERS, "32-bit token", "token read out of a unit's buffer" },
+	{ "fabric_noc_hop", WEFT_CAT_NOC, "32-bit token x switch", "token crossing one switch" },
+	{ "fabric_reservation", WEFT_CAT_BUFFERS, "operation", "LDST/special reservation entry written and read" },
+	{ "fabric_l1_word", WEFT_CAT_L1, "thread access", "one thread's L1 access (no coalescing)" },
+	{ "shmem_access", WEFT_CAT_SHMEM, "32-bit word", "shared-memory word accessed" },
+	{ "l2_access", WEFT_CAT_L2, "128 B transaction", "L2 lookup: L1 fills, writebacks, atomics" },
+	{ "dram_access", WEFT_CAT_DRAM, "32 B", "bytes to/from DRAM / 32" },
+	{ "fabric_config_byte", WEFT_CAT_CONFIG, "byte", "configuration byte loaded into the grid" },
+	{ "fabric_elevator", WEFT_CAT_BUFFERS, "value x elevator", "dMT elevator re-tagging a token" },
+	{ "fabric_elsu_forward", WEFT_CAT_BUFFERS, "value", "dMT eLSU forwarding a loaded value" },
+	{ "fabric_lvc_access", WEFT_CAT_BUFFERS, "32-bit value", "dMT live value cache write or read" },
+};
+
+/* ---- params ---- */
+
+static uint32_t cfg_u(const struct weft_config *cfg, const char *sec, const char *key)
+{
+	int64_t v = weft_config_int(cfg, sec, key);
+	return v < 0 ? 0 : (uint32_t)v;
+}
+
+int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fabric_params *fp,
+			      struct weft_error *err)
+{
+	memset(fp, 0, sizeof(*fp));
+	const char *where = cfg->path[0] ? cfg->path : "config";
+	fp->dmt = dmt;
+	fp->cores = cfg_u(cfg, "fabric", "cores");
+	fp->clock_hz = weft_config_num(cfg, "fabric", "clock_mhz") * 1e6;
+	fp->units.n[WEFT_DFU_COMPUTE] = cfg_u(cfg, "fabric", "compute_units");
+	fp->units.n[WEFT_DFU_CONTROL] = cfg_u(cfg, "fabric", "control_units");
+	fp->units.n[WEFT_DFU_LDST] = cfg_u(cfg, "fabric", "ldst_units");
+	fp->units.n[WEFT_DFU_SPECIAL] = cfg_u(cfg, "fabric", "special_units");
+	fp->units.special[WEFT_DFS_INT_DIV] = cfg_u(cfg, "fabric", "int_div_units");
+	fp->units.special[WEFT_DFS_FP_DIV] = cfg_u(cfg, "fabric", "fp_div_units");
+	fp->units.special[WEFT_DFS_SQRT] = cfg_u(cfg, "fabric", "sqrt_units");
+	fp->alu_units = cfg_u(cfg, "fabric", "alu_units");
+	fp->fpu_units = cfg_u(cfg, "fabric", "fpu_units");
+	fp->token_buffer = cfg_u(cfg, "fabric", "token_buffer");
+	fp->units.fifo_depth = fp->token_buffer;
+	fp->units.max_replicas = cfg_u(cfg, "fabric", "max_replicas");
+	fp->units.split_loops = weft_config_num(cfg, "fabric", "split_loops") != 0;
+	fp->token_entry_bytes = weft_config_num(cfg, "fabric", "token_entry_bytes");
+	fp->lat[WEFT_DFU_COMPUTE] = cfg_u(cfg, "fabric", "compute_latency");
+	fp->lat[WEFT_DFU_CONTROL] = cfg_u(cfg, "fabric", "control_latency");
+	fp->lat[WEFT_DFU_LDST] = cfg_u(cfg, "fabric", "ldst_latency");
+	fp->lat[WEFT_DFU_SPECIAL] = cfg_u(cfg, "fabric", "special_latency");
+	fp->special_blocks = cfg_u(cfg, "fabric", "special_blocks");
+	fp->epochs = weft_config_num(cfg, "fabric", "epochs") != 0;
+	fp->hops_per_token = weft_config_num(cfg, "fabric", "hops_per_token");
+	fp->config_bytes = cfg_u(cfg, "fabric", "config_bytes");
+	fp->config_bytes_per_cycle = cfg_u(cfg, "fabric", "config_bytes_per_cycle");
+
+	fp->l1.size_bytes = cfg_u(cfg, "mem", "l1_bytes");
+	fp->l1.line_bytes = cfg_u(cfg, "mem", "l1_line");
+	fp->l1.assoc = cfg_u(cfg, "mem", "l1_assoc");
+	fp->l1.banks = cfg_u(cfg, "mem", "l1_banks");
+	if (weft_cache_write_parse(weft_config_str(cfg, "mem", "l1_write"), &fp->l1.write))
+		fp->l1.write = WEFT_CACHE_WRITE_BACK;
+	fp->l1.write_fetch = weft_config_num(cfg, "mem", "l1_write_fetch") != 0;
+	fp->l1_latency = cfg_u(cfg, "mem", "l1_latency");
+	fp->l2_latency = cfg_u(cfg, "mem", "l2_latency");
+	fp->dram_latency = cfg_u(cfg, "mem", "dram_latency");
+	fp->shmem_latency = cfg_u(cfg, "mem", "shmem_latency");
+	fp->shmem_banks = cfg_u(cfg, "mem", "shmem_banks");
+	fp->l2.size_bytes = cfg_u(cfg, "mem", "l2_bytes");
+	fp->l2.line_bytes = cfg_u(cfg, "mem", "l2_line");
+	fp->l2.assoc = cfg_u(cfg, "mem", "l2_assoc");
+	fp->l2.banks = cfg_u(cfg, "mem", "l2_banks");
+	if (weft_cache_write_parse(weft_config_str(cfg, "mem", "l2_write"), &fp->l2.write))
+		fp->l2.write = WEFT_CACHE_WRITE_BACK;
+	fp->l2_clock_hz = weft_config_num(cfg, "mem", "l2_clock_mhz") * 1e6;
+	fp->l2_port_bytes = cfg_u(cfg, "mem", "l2_port_bytes");
+	fp->dram_bytes_per_s = weft_config_num(cfg, "mem", "dram_gbps") * 1e9;
+
+	weft_dmt_params_default(&fp->dp);
+	fp->dp.token_buffer = fp->token_buffer;
+	fp->lvc_latency = fp->l1_latency;
+	if (dmt) {
+		fp->dp.min_fraction = weft_config_num(cfg, "dmt", "min_fraction");
+		fp->dp.max_cascade = cfg_u(cfg, "dmt", "max_cascade");
+		fp->dp.warp_width = cfg_u(cfg, "dmt", "warp_width");
+		fp->dp.lvc_bytes = cfg_u(cfg, "dmt", "lvc_bytes");
+		fp->lvc_latency = cfg_u(cfg, "dmt", "lvc_latency");
+	}
+
+	if (!fp->cores || !fp->clock_hz || !fp->token_buffer || !fp->l2_clock_hz || !fp->l2_port_bytes ||
+	    !fp->shmem_banks || !fp->l1.banks)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: a [fabric]/[mem] value the fabric model divides by is 0 (is the "
+				      "config's [model] name = sgmf or dmt?)", where);
+	uint32_t sp = 0;
+	for (unsigned k = 0; k < WEFT_DFS_COUNT; k++)
+		sp += fp->units.special[k];
+	if (sp > fp->units.n[WEFT_DFU_SPECIAL])
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: fabric.int_div_units + fp_div_units + sqrt_units = %u exceeds "
+				      "fabric.special_units = %u; make them add up",
+				      where, sp, fp->units.n[WEFT_DFU_SPECIAL]);
+	if (fp->l1.line_bytes != fp->l2.line_bytes)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: mem.l1_line = %u differs from mem.l2_line = %u; the model moves "
+				      "whole lines between L1 and L2, so make them equal",
+				      where, fp->l1.line_bytes, fp->l2.line_bytes);
+	return 0;
+}
+
+/* ---- ops ---- */
+
+static void fabric_free(void *state)
+{
+	struct fabric_state *s = state;
+	if (!s)
+		return;
+	fabric_launch_end(s);
+	if (s->cores)
+		for (uint32_t i = 0; i < s->fp.cores; i++) {
+			weft_cache_free(&s->cores[i].l1);
+			free(s->cores[i].l1_bank);
+			free(s->cores[i].sh_bank);
+		}
+	free(s->cores);
+	if (s->l2.tag)
+		weft_cache_free(&s->l2);
+	free(s->acc);
+	free(s->acc_start);
+	free(s->acc_n);
+	for (uint32_t i = 0; i < s->nlaunches; i++)
+		free(s->launches[i].events);
+	free(s->launches);
+	free(s);
+}
+
+static int fabric_init_mode(const struct weft_config *cfg, int dmt, void **state, struct weft_error *err)
+{
+	struct fabric_state *s = calloc(1, sizeof(*s));
+	*state = NULL;
+	if (!s)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the fabric model");
+	int rc = fabric_params_from_config(cfg, dmt, &s->fp, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	s->cores = calloc(s->fp.cores, sizeof(*s->cores));
+	if (!s->cores) {
+		free(s);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the fabric cores");
+	}
+	const char *which = "l1";
+	for (uint32_t i = 0; i < s->fp.cores && !rc; i++) {
+		rc = weft_cache_init(&s->cores[i].l1, &s->fp.l1, err);
+		s->cores[i].l1_bank = calloc(s->fp.l1.banks, sizeof(uint64_t));
+		s->cores[i].sh_bank = calloc(s->fp.shmem_banks, sizeof(uint64_t));
+		if (!rc && (!s->cores[i].l1_bank || !s->cores[i].sh_bank))
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for bank counters");
+	}
+	if (!rc) {
+		which = "l2";
+		rc = weft_cache_init(&s->l2, &s->fp.l2, err);
+	}
+	if (rc) {
+		weft_error_prefix(err, "%s: [mem] %s_bytes/%s_line/%s_assoc: ",
+				  cfg->path[0] ? cfg->path : "config", which, which, which);
+		fabric_free(s);
+		return rc;
+	}
+	*state = s;
+	return 0;
+}
+
+static int sgmf_init(const struct weft_config *cfg, void **state, struct weft_error *err)
+{
+	return fabric_init_mode(cfg, 0, state, err);
+}
+
+static int dmt_init(const struct weft_config *cfg, void **state, struct weft_error *err)
+{
+	return fabric_init_mode(cfg, 1, state, err);
+}
+
+static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return fabric_replay_cta(user, c, err);
+}
+
+static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
+			  const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	struct fabric_state *s = state;
+	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+	if (!L)
+		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
+	const char *kname = L->program->kernel ? L->program->kernel : "?";
+	int rc = fabric_launch_begin(s, L->program, err);
+	if (!rc && s->fp.dmt) {
+		/* the communication analysis first: what the replay must skip */
+		rc = weft_dmt_analyse_launch(t, launch, sample, &s->fp.dp, &s->dmt, err);
+		if (!rc) {
+			s->dmt_ok = 1;
+			for (uint32_t pc = 0; pc < L->program->ninsts; pc++) {
+				const struct weft_dmt_inst *di = &s->dmt.inst[pc];
+				s->dmt_rm[pc] = di->removal;
+				s->dmt_fwd[pc] = di->role == WEFT_DMT_LOAD && di->reuse_fwd > 0;
+			}
+		}
+	}
+	if (!rc)
+		rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
+	if (!rc) {
+		fabric_replay_flush(s);
+		if (s->nlaunches == s->launches_cap) {
+			uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
+			struct weft_launch_result *nl = realloc(s->launches, cap * sizeof(*nl));
+			if (!nl) {
+				rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
+				goto out;
+			}
+			s->launches = nl;
+			s->launches_cap = cap;
+		}
+		struct weft_launch_result *r = &s->launches[s->nlaunches];
+		memset(r, 0, sizeof(*r));
+		r->events = calloc(FAB_EV_COUNT, sizeof(double));
+		if (!r->events) {
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
+			goto out;
+		}
+		r->launch = launch;
+		snprintf(r->kernel, sizeof(r->kernel), "%s", kname);
+		rc = fabric_time_launch(s, L, launch, r, err);
+		if (rc) {
+			free(r->events);
+			goto out;
+		}
+		s->nlaunches++;
+		for (int i = 0; i < FAB_EV_COUNT; i++)
+			s->total_ev[i] += r->events[i];
+		s->total_cycles += r->cycles;
+		s->total_insts += r->thread_insts;
+	}
+out:
+	fabric_launch_end(s);
+	if (rc)
+		weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
+				  launch, kname);
+	return rc;
+}
+
+static void comp_set(struct weft_component *c, const char *name, double count, const char *why)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->count = count;
+	snprintf(c->why, sizeof(c->why), "%s", why);
+}
+
+static int fabric_components(void *state, struct weft_component *out, uint32_t max, uint32_t *n,
+			     struct weft_error *err)
+{
+	const struct fabric_params *fp = &((struct fabric_state *)state)->fp;
+	struct weft_component c[8];
+	double cores = fp->cores;
+	double units = 0;
+	for (unsigned u = 0; u < WEFT_DFU_COUNT; u++)
+		units += fp->units.n[u];
+	double alu = fp->alu_units ? fp->alu_units : fp->units.n[WEFT_DFU_COMPUTE];
+	double fpu = fp->fpu_units ? fp->fpu_units : fp->units.n[WEFT_DFU_COMPUTE];
+	double token_bits = units * fp->token_buffer * fp->token_entry_bytes * 8;
+	double cfg_bits = (double)fp->config_bytes * 8;
+	double kib = fp->l1.size_bytes / 1024.0 + (fp->dmt ? fp->dp.lvc_bytes / 1024.0 : 0);
+	comp_set(&c[0], "fabric_alu_unit", cores * alu,
+		 fp->alu_units ? "cores x alu_units" : "cores x compute_units (ALU part)");
+	comp_set(&c[1], "fabric_fpu_unit", cores * fpu,
+		 fp->fpu_units ? "cores x fpu_units" : "cores x compute_units (FPU part)");
+	comp_set(&c[2], "fabric_control_unit", cores * fp->units.n[WEFT_DFU_CONTROL], "cores x control_units");
+	comp_set(&c[3], "fabric_ldst_unit", cores * fp->units.n[WEFT_DFU_LDST], "cores x ldst_units");
+	comp_set(&c[4], "fabric_special_unit", cores * fp->units.n[WEFT_DFU_SPECIAL], "cores x special_units");
+	comp_set(&c[5], "register_bit", cores * (token_bits + cfg_bits),
+		 "cores x (units x token_buffer x token_entry_bytes + config_bytes) x 8");
+	comp_set(&c[6], "sram_kib", cores * kib,
+		 fp->dmt ? "cores x (l1_bytes + lvc_bytes) / 1024" : "cores x l1_bytes / 1024");
+	comp_set(&c[7], "fabric_switch", cores * units, "cores x units (one switch per unit)");
+	if (max < 8)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "room for %u components, need 8", max);
+	memcpy(out, c, sizeof(c));
+	*n = 8;
+	return 0;
+}
+
+static int fabric_finish(void *state, struct weft_model_result *res, struct weft_error *err)
+{
+	struct fabric_state *s = state;
+	res->clock_hz = s->fp.clock_hz;
+	res->cycles = s->total_cycles;
+	res->seconds = s->total_cycles / s->fp.clock_hz;
+	res->thread_insts = s->total_insts;
+	res->events = calloc(FAB_EV_COUNT, sizeof(double));
+	if (!res->events)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for results");
+	memcpy(res->events, s->total_ev, sizeof(s->total_ev));
+	res->launches = s->launches;
+	res->nlaunches = s->nlaunches;
+	s->launches = NULL;
+	s->nlaunches = s->launches_cap = 0;
+	int rc = fabric_components(s, res->components, WEFT_MAX_COMPONENTS, &res->ncomponents, err);
+	if (rc)
+		return rc;
+	weft_stat_add(res->stats, &res->nstats, "cores", s->fp.cores, "");
+	weft_stat_add(res->stats, &res->nstats, "token_buffer", s->fp.token_buffer, "entries");
+	if (s->fp.dmt)
+		weft_stat_add(res->stats, &res->nstats, "dmt_removed_insts", s->total_removed, "");
+	return 0;
+}
+
+const struct weft_model weft_model_sgmf = {
+	.name = "sgmf",
+	.description = "dataflow fabric SGMF / MT-CGRA: threads streamed through a mapped graph, "
+		       "token buffers, epochs, replication/partitioning, L1/L2/DRAM without coalescing",
+	.keys = sgmf_keys,
+	.events = fabric_events,
+	.nevents = FAB_EV_COUNT,
+	.init = sgmf_init,
+	.consume_launch = fabric_consume,
+	.finish = fabric_finish,
+	.free = fabric_free,
+	.components = fabric_components,
+};
+
+const struct weft_model weft_model_dmt = {
+	.name = "dmt",
+	.description = "dMT-CGRA: the SGMF fabric with inter-thread communication through elevators "
+		       "and eLSUs (barriers and address arithmetic that served it removed)",
+	.keys = dmt_keys,
+	.events = fabric_events,
+	.nevents = FAB_EV_COUNT,
+	.init = dmt_init,
+	.consume_launch = fabric_consume,
+	.finish = fabric_finish,
+	.free = fabric_free,
+	.components = fabric_components,
+};

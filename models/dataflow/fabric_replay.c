@@ -1,0 +1,308 @@
+/*
+ * fabric_replay.c - one pass over a launch's CTAs for the dataflow-fabric
+ * model (fabric.c): per thread, the blocks it visited and the guard
+ * outcomes (executed instructions per pc), loop trip counts (for the loop
+ * kernels of map.h), and its memory accesses; then the CTA's accesses go
+ * through the caches in the order a pipelined graph issues them.
+ *
+ * Order of memory accesses (fabric.c (7)): CTAs one after another on core
+ * (CTA index mod cores); inside a CTA, round robin over its threads by
+ * access index: the j-th access of every thread before any thread's
+ * (j+1)-th. A graph streams the CTA's threads one per cycle, so a static
+ * memory node sees thread t's access right after thread t-1's; a loop body
+ * runs iteration i of every thread before iteration i+1. The order does
+ * not depend on the token buffer or unit counts, so the cache results are
+ * the same for every point of a sweep over those.
+ *
+ * No warp coalescing: every thread access is one L1 access (one word per
+ * L1 bank per cycle; bank = 4-byte word address mod banks). Consecutive
+ * accesses to the L1's most recently used line skip the cache model's
+ * lookup (it would be a hit that changes no state) to keep the per-access
+ * cost low.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+
+int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err)
+{
+	const struct fabric_params *fp = &s->fp;
+	fabric_launch_end(s);
+	s->p = p;
+	s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
+	s->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*s->bvisit));
+	s->flag_start = calloc((size_t)p->nblocks + 2, sizeof(uint32_t));
+	s->flag_pcs = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
+	s->dmt_rm = calloc((size_t)p->ninsts + 1, 1);
+	s->dmt_fwd = calloc((size_t)p->ninsts + 1, 1);
+	if (!s->pc || !s->bvisit || !s->flag_start || !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < p->nblocks; b++) {
+		s->flag_start[b] = n;
+		const struct weft_block *B = &p->blocks[b];
+		for (uint32_t pc = B->first; pc < B->first + B->count; pc++)
+			if (p->iflags[pc])
+				s->flag_pcs[n++] = pc;
+	}
+	s->flag_start[p->nblocks] = n;
+	int rc = weft_dfg_analyses_build(p, &s->an, err);
+	if (rc)
+		return rc;
+	s->an_ok = 1;
+	rc = weft_trips_init(&s->trips, &s->an.loops, err);
+	if (rc)
+		return rc;
+	s->trips_ok = 1;
+	for (uint32_t i = 0; i < fp->cores; i++) {
+		struct fabric_core *c = &s->cores[i];
+		weft_cache_flush(&c->l1); /* L1s start cold each kernel */
+		weft_cache_reset_stats(&c->l1);
+		c->memo_valid = c->memo_dirty = 0;
+		memset(c->l1_bank, 0, fp->l1.banks * sizeof(uint64_t));
+		memset(c->sh_bank, 0, fp->shmem_banks * sizeof(uint64_t));
+		c->ctas = 0;
+	}
+	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
+	s->cta_seq = 0;
+	memset(s->ev, 0, sizeof(s->ev));
+	memset(&s->la, 0, sizeof(s->la));
+	return 0;
+}
+
+void fabric_launch_end(struct fabric_state *s)
+{
+	free(s->pc);
+	free(s->bvisit);
+	free(s->flag_start);
+	free(s->flag_pcs);
+	free(s->dmt_rm);
+	free(s->dmt_fwd);
+	s->pc = NULL;
+	s->bvisit = NULL;
+	s->flag_start = s->flag_pcs = NULL;
+	s->dmt_rm = s->dmt_fwd = NULL;
+	if (s->trips_ok)
+		weft_trips_free(&s->trips);
+	if (s->an_ok)
+		weft_dfg_analyses_free(&s->an);
+	if (s->dmt_ok)
+		weft_dmt_free(&s->dmt);
+	s->trips_ok = s->an_ok = s->dmt_ok = 0;
+}
+
+/* ---- memory ---- */
+
+static double l2_access(struct fabric_state *s, uint64_t addr, int is_write)
+{
+	const struct fabric_params *fp = &s->fp;
+	uint64_t victim = 0;
+	s->ev[FAB_EV_L2]++;
+	unsigned r = weft_cache_access(&s->l2, addr, is_write, &victim);
+	if (r & WEFT_CACHE_WRITEBACK)
+		s->la.dram_bytes += fp->l2.line_bytes;
+	if (r & WEFT_CACHE_HIT) {
+		s->la.l2_hits++;
+		return fp->l2_latency;
+	}
+	if (r & WEFT_CACHE_FILL) {
+		s->la.dram_bytes += fp->l2.line_bytes;
+		return fp->dram_latency;
+	}
+	return fp->l2_latency; /* write miss allocated without a fetch */
+}
+
+static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t addr, int is_write)
+{
+	const struct fabric_params *fp = &s->fp;
+	uint64_t line = addr >> c->l1.line_shift;
+	if (!is_write)
+		s->la.l1_reads++;
+	if (c->memo_valid && c->memo_line == line && (!is_write || c->memo_dirty)) {
+		/* the MRU line: a hit that changes no cache state */
+		if (!is_write)
+			s->la.l1_read_hits++;
+		return fp->l1_latency;
+	}
+	uint64_t victim = 0;
+	unsigned r = weft_cache_access(&c->l1, addr, is_write, &victim);
+	double lat = fp->l1_latency;
+	if (!is_write && (r & WEFT_CACHE_HIT))
+		s->la.l1_read_hits++;
+	if (r & WEFT_CACHE_WRITEBACK)
+		l2_access(s, victim, 1);
+	if (r & WEFT_CACHE_THROUGH)
+		l2_access(s, addr, 1);
+	if (r & WEFT_CACHE_FILL)
+		lat = l2_access(s, addr, 0);
+	int present = (r & (WEFT_CACHE_HIT | WEFT_CACHE_FILL)) ||
+		      (is_write && fp->l1.write == WEFT_CACHE_WRITE_BACK);
+	int was_dirty = c->memo_valid && c->memo_line == line && c->memo_dirty;
+	c->memo_valid = present;
+	c->memo_line = line;
+	c->memo_dirty = present && fp->l1.write == WEFT_CACHE_WRITE_BACK && (is_write || was_dirty);
+	if (is_write && !fp->l1.write_fetch)
+		lat = fp->l1_latency; /* nothing waits for a store's line */
+	return lat;
+}
+
+static void access_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a,
+		       uint32_t cta)
+{
+	const struct fabric_params *fp = &s->fp;
+	struct fabric_pc *P = &s->pc[a->pc];
+	const struct weft_inst_info *ii = &s->p->info[a->pc];
+	if (s->dmt_rm[a->pc]) {
+		/* dMT: the access is gone (carried by an elevator, or a store
+		 * only elevator-carried loads read) */
+		P->removed_acc++;
+		s->la.removed_acc++;
+		return;
+	}
+	uint32_t bytes = ii->access_bytes ? ii->access_bytes : 4;
+	uint32_t words = (bytes + 3) / 4;
+	int is_store = ii->cls == WEFT_IC_STORE, is_atomic = ii->cls == WEFT_IC_ATOMIC;
+	double lat;
+	if (a->space == WEFT_SPACE_SHARED) {
+		uint64_t w0 = a->addr >> 2;
+		for (uint32_t w = 0; w < words; w++)
+			c->sh_bank[(w0 + w) % fp->shmem_banks]++;
+		s->ev[FAB_EV_SHMEM] += words;
+		lat = fp->shmem_latency;
+	} else if (a->space == WEFT_SPACE_CONST || a->space == WEFT_SPACE_PARAM) {
+		lat = fp->l1_latency; /* constant cache (not priced, as in the SIMT model) */
+	} else if (s->dmt_fwd[a->pc] && !is_store && !is_atomic && P->last_cta == cta + 1 &&
+		   P->last_addr == a->addr) {
+		/* dMT eLSU: the previous thread at this load read the same
+		 * address; the value is forwarded from its token buffer */
+		P->fwd++;
+		s->la.fwd++;
+		s->ev[FAB_EV_ELSU_FORWARD]++;
+		lat = fp->lat[WEFT_DFU_CONTROL];
+	} else {
+		uint64_t w0 = a->addr >> 2;
+		for (uint32_t w = 0; w < words; w++)
+			c->l1_bank[(w0 + w) % fp->l1.banks]++;
+		s->ev[FAB_EV_L1_WORD]++;
+		s->la.l1_words++;
+		if (is_atomic) {
+			lat = l2_access(s, a->addr, 1); /* atomics at the L2, as on Fermi */
+			s->la.atomics++;
+		} else {
+			lat = l1_access(s, c, a->addr, is_store);
+		}
+	}
+	P->last_addr = a->addr;
+	P->last_cta = cta + 1;
+	s->ev[FAB_EV_RESERVATION]++;
+	fabric_epoch_add(&P->ep, fp->token_buffer, lat + fp->lat[WEFT_DFU_LDST]);
+}
+
+static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct weft_error *err)
+{
+	if (nthreads > s->thr_cap) {
+		free(s->acc_start);
+		free(s->acc_n);
+		s->acc_start = malloc(nthreads * sizeof(uint32_t));
+		s->acc_n = malloc(nthreads * sizeof(uint32_t));
+		s->thr_cap = s->acc_start && s->acc_n ? nthreads : 0;
+		if (!s->thr_cap)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u threads", nthreads);
+	}
+	if (nacc > s->acc_cap) {
+		size_t cap = s->acc_cap ? s->acc_cap : 4096;
+		while (cap < nacc)
+			cap *= 2;
+		struct fabric_acc *a = realloc(s->acc, cap * sizeof(*a));
+		if (!a)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
+		s->acc = a;
+		s->acc_cap = cap;
+	}
+	return 0;
+}
+
+int fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	const struct weft_program *p = s->p;
+	struct fabric_core *core = &s->cores[s->cta_seq % s->fp.cores];
+	s->cta_seq++;
+	core->ctas++;
+	weft_trips_add_cta(&s->trips, cta);
+	size_t nacc = 0;
+	for (uint32_t t = 0; t < cta->nthreads; t++)
+		nacc += cta->threads[t].naddrs;
+	int rc = grow(s, cta->nthreads, nacc, err);
+	if (rc)
+		return rc;
+	const uint8_t *iflags = p->iflags;
+	uint32_t total = 0, maxn = 0;
+	for (uint32_t t = 0; t < cta->nthreads; t++) {
+		const struct weft_thread_trace *T = &cta->threads[t];
+		uint32_t gi = 0, ai = 0;
+		s->acc_start[t] = total;
+		for (uint32_t bi = 0; bi < T->nblocks; bi++) {
+			uint32_t b = T->blocks[bi];
+			if (b >= p->nblocks)
+				return weft_error_set(err, WEFT_ERR_INPUT,
+						      "CTA %u thread %u: block %u on its path, the kernel has %u "
+						      "(corrupt trace? run weft-trace verify)",
+						      cta->cta, t, b, p->nblocks);
+			s->bvisit[b]++;
+			for (uint32_t k = s->flag_start[b]; k < s->flag_start[b + 1]; k++) {
+				uint32_t pc = s->flag_pcs[k];
+				uint8_t f = iflags[pc];
+				int exec = 1;
+				if (f & WEFT_II_GUARD) {
+					if (gi >= T->nguards)
+						goto short_trace;
+					exec = T->guards[gi++];
+				} else if (f & WEFT_II_GCTRL) {
+					exec = bi + 1 < T->nblocks ? T->blocks[bi + 1] != b + 1 : 1;
+				}
+				if (!exec) {
+					s->pc[pc].notexec++;
+				} else if (f & WEFT_II_ADDR) {
+					if (ai >= T->naddrs)
+						goto short_trace;
+					struct fabric_acc *a = &s->acc[total++];
+					a->addr = T->addrs[ai];
+					a->space = T->spaces[ai];
+					a->pc = pc;
+					ai++;
+				}
+			}
+		}
+		s->acc_n[t] = total - s->acc_start[t];
+		if (s->acc_n[t] > maxn)
+			maxn = s->acc_n[t];
+		continue;
+	short_trace:
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "CTA %u thread %u: its path needs more guard bits or addresses than "
+				      "the trace holds (corrupt trace? run weft-trace verify)",
+				      cta->cta, t);
+	}
+	s->la.threads += cta->nthreads;
+	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
+	for (uint32_t j = 0; j < maxn; j++)
+		for (uint32_t t = 0; t < cta->nthreads; t++)
+			if (s->acc_n[t] > j)
+				access_one(s, core, &s->acc[s->acc_start[t] + j], cta->cta);
+	return 0;
+}
+
+void fabric_replay_flush(struct fabric_state *s)
+{
+	const struct fabric_params *fp = &s->fp;
+	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)
+		for (uint32_t i = 0; i < fp->cores; i++) {
+			double n = (double)weft_cache_clean(&s->cores[i].l1);
+			s->ev[FAB_EV_L2] += n; /* into the L2, already clean there: on to DRAM */
+			s->la.dram_bytes += n * fp->l2.line_bytes;
+			s->cores[i].memo_dirty = 0;
+		}
+	if (fp->l2.write == WEFT_CACHE_WRITE_BACK)
+		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * fp->l2.line_bytes;
+}

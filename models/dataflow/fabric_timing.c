@@ -1,0 +1,569 @@
+/*
+ * fabric_timing.c - the dataflow-fabric equations (fabric.c (1)-(9)) and
+ * one launch's timing: the kernel's dataflow graph (graph.h) with the
+ * config's node latencies, its mapping onto the core's units (map.h),
+ * per (sub-)kernel the bounds of fabric.c, the launch's memory bounds, the
+ * limiter, the events and the statistics. For the dMT-CGRA the
+ * communication analysis (dmt_comm.h) removes instructions, adds
+ * elevators and routes spilled values through the live value cache.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+
+const char *const fabric_bound_names[FAB_B_COUNT] = {
+	"issue", "latency", "ldst", "special", "loop", "reconfig", "l1_bw", "shmem_banks", "l2_bw",
+	"dram_bw",
+};
+
+/* ---- the equations ---- */
+
+double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,
+			 double latency)
+{
+	double issue = replicas;
+	if (latency <= 0)
+		return issue;
+	double tlp = (double)crit_nodes * token_buffer * replicas;
+	double little = tlp / latency;
+	return little < issue ? little : issue;
+}
+
+double fabric_epoch_cycles(const struct fabric_epoch *e, uint32_t token_buffer, int epochs)
+{
+	if (!epochs) {
+		double r = e->lat_sum / (token_buffer ? token_buffer : 1);
+		return r > e->ops ? r : e->ops;
+	}
+	double open = e->n ? (e->max > e->n ? e->max : e->n) : 0;
+	return e->sum + open;
+}
+
+/* n operations of one latency at an LDST unit (spills, LVC accesses). */
+static double uniform_ldst_cycles(double n, double lat, uint32_t tb, int epochs)
+{
+	if (n <= 0)
+		return 0;
+	if (epochs) /* epochs of tb: the last enters at tb - 1 and leaves lat later */
+		return n / tb * fmax(tb, tb - 1 + lat);
+	return fmax(n, n * lat / tb);
+}
+
+double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
+			     int epochs)
+{
+	if (n <= 0)
+		return 0;
+	if (!blocks)
+		blocks = 1;
+	if (!epochs)
+		return n * fmax(1.0, (double)lat / blocks);
+	/* the i-th operation of an epoch starts at max(i, floor(i / blocks) x lat)
+	 * (a block frees lat cycles after it started); the epoch ends when the
+	 * last one (i = tb - 1) is done */
+	uint32_t last = token_buffer ? token_buffer - 1 : 0;
+	double start = fmax((double)last, (double)(last / blocks) * lat);
+	return n / (token_buffer ? token_buffer : 1) * (start + lat);
+}
+
+uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer)
+{
+	uint32_t d = (uint32_t)(dtid < 0 ? -(int64_t)dtid : dtid);
+	if (!token_buffer)
+		token_buffer = 1;
+	return (d + token_buffer - 1) / token_buffer;
+}
+
+void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (in->visits <= 0)
+		return;
+	uint32_t R = in->replicas ? in->replicas : 1;
+	out->bound[FAB_B_ISSUE] = in->visits / R;
+	double rate = fabric_throughput(R, in->crit_nodes ? in->crit_nodes : 1, in->token_buffer,
+					in->latency);
+	out->bound[FAB_B_LATENCY] = in->visits / rate;
+	out->bound[FAB_B_LDST] = in->ldst_cycles / R;
+	out->bound[FAB_B_SPECIAL] = in->special_cycles / R;
+	out->bound[FAB_B_LOOP] = in->loop_chain;
+	double m = 0;
+	out->limiter = FAB_B_ISSUE;
+	for (int b = 0; b < FAB_B_RECONFIG; b++)
+		if (out->bound[b] > m) {
+			m = out->bound[b];
+			out->limiter = b;
+		}
+	out->fill = in->latency;
+	out->cycles = m + out->fill;
+}
+
+/* Where spilled values are found again: the L1 when the bytes written
+ * before they are read back fit in it, else the L2, else DRAM. */
+double fabric_spill_latency(const struct fabric_params *fp, double bytes)
+{
+	if (bytes <= (double)fp->l1.size_bytes)
+		return fp->l1_latency;
+	if (bytes <= (double)fp->l2.size_bytes)
+		return fp->l2_latency;
+	return fp->dram_latency;
+}
+
+/* ---- events per node ---- */
+
+static int comp_event(const struct weft_inst *in, const struct weft_inst_info *ii)
+{
+	enum weft_ptx_type t = (enum weft_ptx_type)in->type;
+	int f64 = t == WEFT_T_F64 || in->type2 == WEFT_T_F64;
+	switch (ii->cls) {
+	case WEFT_IC_INT:
+		switch (in->op) {
+		case WEFT_OP_MUL: case WEFT_OP_MAD: case WEFT_OP_MUL24: case WEFT_OP_MAD24:
+		case WEFT_OP_SAD: case WEFT_OP_MADC: case WEFT_OP_DP4A: case WEFT_OP_DP2A:
+			return FAB_EV_INT_MUL;
+		default:
+			return FAB_EV_INT_ALU;
+		}
+	case WEFT_IC_FP:
+		if (f64)
+			return FAB_EV_FP64;
+		if (in->op == WEFT_OP_FMA || in->op == WEFT_OP_MAD)
+			return FAB_EV_FP32_FMA;
+		if (in->op == WEFT_OP_MUL)
+			return FAB_EV_FP32_MUL;
+		return FAB_EV_FP32_ADD;
+	case WEFT_IC_SFU:
+		if ((in->op == WEFT_OP_DIV || in->op == WEFT_OP_REM) && !weft_ptx_type_is_float(t))
+			return FAB_EV_INT_DIV;
+		return FAB_EV_SFU;
+	default:
+		return FAB_EV_INT_ALU;
+	}
+}
+
+/* ---- one launch ---- */
+
+struct ktime {
+	double visits_total, visits_core, latency, cycles;
+	uint64_t crit_nodes;
+	uint32_t replicas;
+	struct fabric_kernel_out out;
+};
+
+static uint64_t exec_of(const struct fabric_state *s, uint32_t pc, const uint32_t *block_of)
+{
+	uint64_t r = s->bvisit[block_of[pc]];
+	uint64_t n = s->pc[pc].notexec;
+	return r > n ? r - n : 0;
+}
+
+int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,
+		       struct weft_launch_result *r, struct weft_error *err)
+{
+	const struct fabric_params *fp = &s->fp;
+	const struct weft_program *p = s->p;
+	const uint32_t tb = fp->token_buffer;
+	struct weft_dfg g;
+	struct weft_dfg_map m;
+	memset(&g, 0, sizeof(g));
+	memset(&m, 0, sizeof(m));
+	uint8_t *member = NULL, *removed = NULL;
+	uint64_t *finish = NULL;
+	uint32_t *block_of = NULL;
+	struct ktime *kt = NULL;
+	int rc;
+	(void)launch;
+
+	struct weft_dfg_params gp;
+	weft_dfg_params_default(&gp);
+	for (unsigned u = 0; u < WEFT_DFU_COUNT; u++)
+		gp.lat[u] = fp->lat[u];
+	rc = weft_dfg_build(p, &s->an.dom, &s->an.du, &s->an.cdep, &gp, &g, err);
+	if (!rc)
+		rc = weft_dfg_map_build(p, &g, &s->an.dom, &s->an.loops, &s->trips, &fp->units, &m, err);
+	if (rc)
+		goto out;
+	member = calloc(g.nnodes + 1, 1);
+	removed = calloc(g.nnodes + 1, 1);
+	finish = calloc(g.nnodes + 1, sizeof(uint64_t));
+	block_of = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
+	kt = calloc(m.nkernels + 1, sizeof(*kt));
+	if (!member || !removed || !finish || !block_of || !kt) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory timing kernel %s", p->kernel);
+		goto out;
+	}
+	for (uint32_t b = 0; b < p->nblocks; b++)
+		for (uint32_t pc = p->blocks[b].first; pc < p->blocks[b].first + p->blocks[b].count; pc++)
+			block_of[pc] = b;
+
+	const double nread = s->la.threads;
+	const double ctas_read = s->cta_seq ? s->cta_seq : 1;
+	const double f = L->nctas && s->cta_seq ? (double)L->nctas / s->cta_seq : 1;
+	const uint32_t per_core_ctas = (L->nctas + fp->cores - 1) / fp->cores;
+	const double core_scale = per_core_ctas / ctas_read; /* read counts -> busiest core */
+	uint32_t active_cores = L->nctas < fp->cores ? L->nctas : fp->cores;
+	if (!active_cores)
+		active_cores = 1;
+
+	/* executed thread instructions */
+	double insts = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		insts += (double)exec_of(s, pc, block_of);
+
+	/* memory latency per LDST node: the average its accesses saw */
+	double lat_acc_sum = 0, lat_acc_n = 0;
+	for (uint32_t n = 0; n < g.nnodes; n++) {
+		struct weft_dfg_node *nd = &g.nodes[n];
+		if (nd->unit != WEFT_DFU_LDST || nd->kind != WEFT_DFN_OP || nd->pc == WEFT_DFG_NONE)
+			continue;
+		const struct fabric_epoch *e = &s->pc[nd->pc].ep;
+		nd->lat = e->ops > 0 ? (uint32_t)llround(e->lat_sum / e->ops)
+				     : fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+		lat_acc_sum += e->lat_sum;
+		lat_acc_n += e->ops;
+	}
+
+	/* dMT: removed instructions, elevators, LVC spills */
+	double lvc_values = 0;
+	if (s->dmt_ok) {
+		for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+			const struct weft_dmt_inst *di = &s->dmt.inst[pc];
+			uint32_t n = g.node_of_pc[pc];
+			if (!di->removal || n == WEFT_DFG_NONE)
+				continue;
+			removed[n] = 1;
+			g.nodes[n].lat = 0;
+			if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD) {
+				if (di->spill) {
+					g.nodes[n].lat = fp->lvc_latency;
+					lvc_values += (double)di->exec;
+				} else {
+					g.nodes[n].lat = di->cascade * fp->lat[WEFT_DFU_CONTROL];
+				}
+			}
+		}
+		s->ev[FAB_EV_LVC] += 2 * lvc_values; /* written by the producer, read by the consumer */
+		s->la.lvc = lvc_values;
+	}
+
+	/* spilled live values: one word per value per thread; where they
+	 * live depends on how many threads' spills are written before they are
+	 * read back (spill_latency) */
+	uint32_t spill_words = 0;
+	for (uint32_t k = 0; k < m.nkernels; k++)
+		spill_words += m.kernels[k].spill_stores;
+
+	double el[FAB_EV_COUNT] = { 0 }; /* per-launch counts (replay counts in s->ev scale by f) */
+	double spill_dram = 0;
+	double attributed[FAB_B_COUNT] = { 0 };
+	double bsum[FAB_B_COUNT] = { 0 };
+	double fabric_cycles = 0, fill_total = 0, max_lat = 0, main_tlp = 0;
+	uint32_t main_k = 0;
+	for (uint32_t ki = 0; ki < m.nkernels; ki++) {
+		const struct weft_dfg_kernel *k = &m.kernels[ki];
+		struct ktime *x = &kt[ki];
+		double vread = nread;
+		if ((k->role == WEFT_DFK_BODY || k->role == WEFT_DFK_OUTER) && k->has_trips)
+			vread = (double)k->trip_visits;
+		x->visits_total = vread * f;
+		x->visits_core = vread * core_scale;
+		double spill_lat = 0;
+
+		memset(member, 0, g.nnodes);
+		uint32_t counts[WEFT_DFU_COUNT], specials[WEFT_DFS_COUNT];
+		memcpy(counts, k->units, sizeof(counts));
+		memcpy(specials, k->specials, sizeof(specials));
+		uint32_t n_int = 0, n_fp = 0, elevators = 0;
+		for (uint32_t i = 0; i < k->nnodes; i++) {
+			uint32_t n = k->nodes[i];
+			const struct weft_dfg_node *nd = &g.nodes[n];
+			member[n] = 1;
+			if (removed[n]) {
+				if (nd->unit < WEFT_DFU_COUNT && counts[nd->unit])
+					counts[nd->unit]--;
+				if (nd->unit == WEFT_DFU_SPECIAL && nd->special < WEFT_DFS_COUNT &&
+				    specials[nd->special])
+					specials[nd->special]--;
+				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
+				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD && !di->spill)
+					elevators += di->cascade;
+				continue;
+			}
+			if (nd->unit == WEFT_DFU_COMPUTE && nd->pc != WEFT_DFG_NONE) {
+				if (p->info[nd->pc].cls == WEFT_IC_FP)
+					n_fp++;
+				else
+					n_int++;
+			}
+		}
+		counts[WEFT_DFU_CONTROL] += elevators;
+		uint32_t R = k->replicas;
+		if (s->dmt_ok || fp->alu_units || fp->fpu_units) {
+			uint32_t c2[WEFT_DFU_COUNT];
+			memcpy(c2, counts, sizeof(c2));
+			if (k->delays_fit)
+				c2[WEFT_DFU_CONTROL] += k->delay_units;
+			uint32_t R2 = weft_dfg_replicas(&fp->units, c2, specials);
+			if (!R2) /* the delay FIFOs no longer fit beside the elevators */
+				R2 = weft_dfg_replicas(&fp->units, counts, specials);
+			if (fp->alu_units && n_int && fp->alu_units / n_int < R2)
+				R2 = fp->alu_units / n_int;
+			if (fp->fpu_units && n_fp && fp->fpu_units / n_fp < R2)
+				R2 = fp->fpu_units / n_fp;
+			R = R2;
+		}
+		if (!R)
+			R = 1; /* a partition always fits once (map.h) */
+		x->replicas = R;
+
+		struct weft_dfg_paths po;
+		rc = weft_dfg_paths(&g, member, tb, finish, NULL, &po, err);
+		if (rc)
+			goto out;
+		double latency = (double)po.critical_path;
+		uint64_t crit = po.critical_nodes;
+		{
+			/* a loop body's threads recirculate: a thread reads its spilled
+			 * loop-carried values back one iteration later, after the
+			 * threads in flight wrote theirs; sub-kernels run one after
+			 * another for all the core's threads */
+			double threads = (double)L->threads_per_cta * per_core_ctas;
+			if (k->role == WEFT_DFK_BODY) {
+				double tlp = (double)(crit + 2) * tb * R;
+				if (tlp < threads)
+					threads = tlp;
+			}
+			spill_lat = fabric_spill_latency(fp, threads * spill_words * 4.0);
+		}
+		if (k->spill_loads) {
+			latency += spill_lat;
+			crit++;
+		}
+		if (k->spill_stores) {
+			latency += fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+			crit++;
+		}
+		x->latency = latency;
+		x->crit_nodes = crit;
+
+		/* LDST units: the busiest node (reservation buffers, epochs) */
+		double ldst = 0;
+		for (uint32_t i = 0; i < k->nldst; i++) {
+			const struct weft_dfg_ldst *o = &k->ldst[i];
+			double c;
+			if (o->pc == WEFT_DFG_NONE) {
+				/* a spill store waits only for the L1 to take it */
+				double l = o->mem == WEFT_DFM_SPILL_STORE ? fp->l1_latency : spill_lat;
+				c = uniform_ldst_cycles(x->visits_core, fp->lat[WEFT_DFU_LDST] + l, tb, fp->epochs);
+			} else if (o->node < g.nnodes && removed[o->node]) {
+				const struct weft_dmt_inst *di = &s->dmt.inst[o->pc];
+				if (!(di->removal == WEFT_DMT_RM_ELEVATOR_LOAD && di->spill))
+					continue;
+				c = uniform_ldst_cycles((double)di->exec * core_scale,
+							fp->lat[WEFT_DFU_LDST] + fp->lvc_latency, tb, fp->epochs);
+			} else {
+				c = fabric_epoch_cycles(&s->pc[o->pc].ep, tb, fp->epochs) * core_scale;
+			}
+			if (c > ldst)
+				ldst = c;
+		}
+		double special = 0;
+		for (uint32_t i = 0; i < k->nspecial; i++) {
+			const struct weft_dfg_special_op *o = &k->special[i];
+			if (o->node < g.nnodes && removed[o->node])
+				continue;
+			double n = (double)exec_of(s, o->pc, block_of) * core_scale;
+			double c = fabric_special_cycles(n, fp->special_blocks, fp->lat[WEFT_DFU_SPECIAL], tb,
+							 fp->epochs);
+			if (c > special)
+				special = c;
+		}
+		struct fabric_kernel_in in = {
+			.visits = x->visits_core, .replicas = R, .crit_nodes = crit, .latency = latency,
+			.ldst_cycles = ldst, .special_cycles = special,
+			.loop_chain = k->role == WEFT_DFK_BODY && k->has_trips ? (double)k->trip_max * latency
+										: 0,
+			.token_buffer = tb,
+		};
+		fabric_kernel_time(&in, &x->out);
+		x->cycles = x->out.cycles;
+		fabric_cycles += x->cycles;
+		fill_total += x->out.fill;
+		attributed[x->out.limiter] += x->cycles - x->out.fill;
+		for (int b = 0; b < FAB_B_RECONFIG; b++)
+			bsum[b] += x->out.bound[b];
+		if (x->visits_core > 0 && latency > max_lat)
+			max_lat = latency;
+		if (x->cycles > kt[main_k].cycles)
+			main_k = ki;
+
+		/* events: every node of the configuration fires once per thread
+		 * visit (both sides of a branch are computed: predication) */
+		double V = x->visits_total;
+		for (uint32_t i = 0; i < k->nnodes; i++) {
+			uint32_t n = k->nodes[i];
+			const struct weft_dfg_node *nd = &g.nodes[n];
+			if (removed[n]) {
+				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
+				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD && !di->spill)
+					el[FAB_EV_ELEVATOR] += V * di->cascade;
+				continue;
+			}
+			double tokens = V * nd->nin;
+			el[FAB_EV_TOKEN_WRITE] += tokens;
+			el[FAB_EV_TOKEN_READ] += tokens;
+			el[FAB_EV_NOC_HOP] += tokens * fp->hops_per_token;
+			if (nd->unit == WEFT_DFU_CONTROL)
+				el[FAB_EV_CONTROL] += V;
+			else if ((nd->unit == WEFT_DFU_COMPUTE || nd->unit == WEFT_DFU_SPECIAL) &&
+				 nd->pc != WEFT_DFG_NONE)
+				el[comp_event(&p->insts[nd->pc], &p->info[nd->pc])] += V;
+		}
+		/* delay FIFOs: one more buffer write and read per delayed token */
+		el[FAB_EV_TOKEN_WRITE] += V * k->delay_edges;
+		el[FAB_EV_TOKEN_READ] += V * k->delay_edges;
+		/* spills: an L1 word access and a reservation each */
+		double sp = V * (k->spill_loads + k->spill_stores);
+		el[FAB_EV_L1_WORD] += sp;
+		el[FAB_EV_RESERVATION] += sp;
+		if (spill_lat > fp->l1_latency) /* one L2 line per 32 spilled words, both ways */
+			el[FAB_EV_L2] += sp / 32;
+		if (spill_lat >= fp->dram_latency)
+			spill_dram += sp * 4 * 2; /* written and read back */
+	}
+	main_tlp = (double)kt[main_k].crit_nodes * tb * kt[main_k].replicas;
+
+	/* configuration loads and barrier drains */
+	double cfg_cycles = (double)m.config_loads *
+			    (fp->l2_latency + (double)fp->config_bytes / fp->config_bytes_per_cycle);
+	el[FAB_EV_CONFIG_BYTE] += (double)m.config_loads * fp->config_bytes * active_cores;
+	double bar_execs = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		if (p->insts[pc].op == WEFT_OP_BAR && p->insts[pc].mode != WEFT_BAR_ARRIVE &&
+		    !s->dmt_rm[pc])
+			bar_execs += (double)exec_of(s, pc, block_of);
+	double bar_cycles = 0, bar_per_cta = 0;
+	if (bar_execs > 0 && L->threads_per_cta) {
+		bar_per_cta = bar_execs / (nread > 0 ? nread : 1); /* barriers a thread passes */
+		double in_flight = floor(main_tlp / L->threads_per_cta);
+		if (in_flight < 1)
+			in_flight = 1;
+		bar_cycles = bar_per_cta * per_core_ctas * max_lat / in_flight;
+	}
+	s->la.barriers_per_cta = bar_per_cta;
+	double overhead = fill_total + cfg_cycles + bar_cycles;
+	attributed[FAB_B_RECONFIG] = overhead;
+	fabric_cycles += cfg_cycles + bar_cycles;
+	bsum[FAB_B_RECONFIG] = overhead;
+
+	/* memory bandwidth bounds */
+	double l1b = 0, shb = 0;
+	for (uint32_t c = 0; c < fp->cores; c++) {
+		for (uint32_t b = 0; b < fp->l1.banks; b++)
+			if (s->cores[c].l1_bank[b] > l1b)
+				l1b = (double)s->cores[c].l1_bank[b];
+		for (uint32_t b = 0; b < fp->shmem_banks; b++)
+			if (s->cores[c].sh_bank[b] > shb)
+				shb = (double)s->cores[c].sh_bank[b];
+	}
+	/* cores got CTAs round robin: a core's share of the full launch */
+	double mem_core = fp->cores > 1 ? f : core_scale;
+	bsum[FAB_B_L1] = l1b * mem_core;
+	bsum[FAB_B_SHMEM] = shb * mem_core;
+	uint32_t per = (fp->l2.line_bytes + fp->l2_port_bytes - 1) / fp->l2_port_bytes;
+	bsum[FAB_B_L2] = (double)weft_cache_max_bank_accesses(&s->l2) * per * fp->clock_hz / fp->l2_clock_hz * f;
+	bsum[FAB_B_DRAM] = fp->dram_bytes_per_s > 0 ? (s->la.dram_bytes * f + spill_dram) / fp->dram_bytes_per_s * fp->clock_hz
+						    : 0;
+	double cycles = fabric_cycles;
+	int limiter = FAB_B_ISSUE;
+	double best = -1;
+	for (int b = 0; b <= FAB_B_RECONFIG; b++)
+		if (attributed[b] > best) {
+			best = attributed[b];
+			limiter = b;
+		}
+	for (int b = FAB_B_L1; b < FAB_B_COUNT; b++)
+		if (bsum[b] > cycles) {
+			cycles = bsum[b];
+			limiter = b;
+		}
+
+	/* dMT: removed thread instructions */
+	double removed_insts = s->dmt_ok ? (double)s->dmt.tot.removed_total : 0;
+
+	/* ---- result ---- */
+	r->cycles = cycles;
+	r->thread_insts = (uint64_t)llround((insts - removed_insts) * f);
+	snprintf(r->limiter, sizeof(r->limiter), "%s", fabric_bound_names[limiter]);
+	s->ev[FAB_EV_DRAM] = s->la.dram_bytes / 32.0;
+	el[FAB_EV_DRAM] += spill_dram / 32.0;
+	for (int i = 0; i < FAB_EV_COUNT; i++)
+		r->events[i] = s->ev[i] * f + el[i];
+
+	char key[48];
+	for (int b = 0; b < FAB_B_COUNT; b++) {
+		snprintf(key, sizeof(key), "bound_%s", fabric_bound_names[b]);
+		weft_stat_add(r->stats, &r->nstats, key, bsum[b], "cycles");
+	}
+	const struct ktime *mk = &kt[main_k];
+	weft_stat_add(r->stats, &r->nstats, "kernels", m.nkernels, "");
+	weft_stat_add(r->stats, &r->nstats, "partitioned_segments", m.partitioned, "");
+	weft_stat_add(r->stats, &r->nstats, "config_loads", m.config_loads, "");
+	weft_stat_add(r->stats, &r->nstats, "nodes_compute", g.units[WEFT_DFU_COMPUTE], "");
+	weft_stat_add(r->stats, &r->nstats, "nodes_control", g.units[WEFT_DFU_CONTROL], "");
+	weft_stat_add(r->stats, &r->nstats, "nodes_ldst", g.units[WEFT_DFU_LDST], "");
+	weft_stat_add(r->stats, &r->nstats, "nodes_special", g.units[WEFT_DFU_SPECIAL], "");
+	weft_stat_add(r->stats, &r->nstats, "delay_slots", (double)m.delay_slots, "");
+	weft_stat_add(r->stats, &r->nstats, "main_kernel", main_k, "");
+	weft_stat_add(r->stats, &r->nstats, "main_replicas", mk->replicas, "");
+	weft_stat_add(r->stats, &r->nstats, "main_critical_path", mk->latency, "cycles");
+	weft_stat_add(r->stats, &r->nstats, "main_critical_nodes", (double)mk->crit_nodes, "");
+	weft_stat_add(r->stats, &r->nstats, "threads_in_flight", main_tlp, "");
+	weft_stat_add(r->stats, &r->nstats, "main_threads_per_cycle",
+		      mk->cycles > 0 ? mk->visits_core / mk->cycles : 0, "");
+	if (m.nkernels) {
+		const struct weft_dfg_kernel *k = &m.kernels[main_k];
+		for (unsigned u = 0; u < WEFT_DFU_COUNT; u++) {
+			snprintf(key, sizeof(key), "main_util_%s", weft_dfg_unit_name(u));
+			weft_stat_add(r->stats, &r->nstats, key, 100.0 * k->util[u], "%");
+		}
+	}
+	weft_stat_add(r->stats, &r->nstats, "avg_mem_latency", lat_acc_n > 0 ? lat_acc_sum / lat_acc_n : 0,
+		      "cycles");
+	weft_stat_add(r->stats, &r->nstats, "l1_read_hit_rate",
+		      s->la.l1_reads > 0 ? 100.0 * s->la.l1_read_hits / s->la.l1_reads : 0, "%");
+	double l2n = s->ev[FAB_EV_L2];
+	weft_stat_add(r->stats, &r->nstats, "l2_hit_rate", l2n > 0 ? 100.0 * s->la.l2_hits / l2n : 0, "%");
+	weft_stat_add(r->stats, &r->nstats, "dram_bytes", s->la.dram_bytes * f + spill_dram, "B");
+	weft_stat_add(r->stats, &r->nstats, "barriers_per_thread", bar_per_cta, "");
+	weft_stat_add(r->stats, &r->nstats, "executed_insts", insts * f, "");
+	if (s->dmt_ok) {
+		const struct weft_dmt_totals *T = &s->dmt.tot;
+		weft_stat_add(r->stats, &r->nstats, "dmt_removed_insts", removed_insts * f, "");
+		for (int why = 1; why < WEFT_DMT_RM_COUNT; why++) {
+			snprintf(key, sizeof(key), "dmt_removed_%s", weft_dmt_removal_name(why));
+			weft_stat_add(r->stats, &r->nstats, key, (double)T->removed_dynamic[why] * f, "");
+		}
+		weft_stat_add(r->stats, &r->nstats, "dmt_comm", (double)T->comm * f, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_comm_within_buffer",
+			      T->comm ? 100.0 * (double)T->comm_within_buffer / (double)T->comm : 0, "%");
+		weft_stat_add(r->stats, &r->nstats, "dmt_comm_spilled", (double)T->comm_spilled * f, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_elevator_nodes", T->elevator_nodes, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_forwarded_loads", s->la.fwd * f, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_lvc_values", lvc_values * f, "");
+	}
+	weft_stat_add(r->stats, &r->nstats, "ctas_read", s->cta_seq, "");
+	s->total_removed += removed_insts * f;
+out:
+	free(member);
+	free(removed);
+	free(finish);
+	free(block_of);
+	free(kt);
+	weft_dfg_map_free(&m);
+	weft_dfg_free(&g);
+	return rc;
+}
