@@ -19,7 +19,10 @@
 #include "cfg.h"
 #include "emu.h"
 #include "program.h"
+#include "trace.h"
+#include "trace_testutil.h"
 #include "workload.h"
+#include <unistd.h>
 
 /* CSR from an edge list; edges to n mean "to the virtual exit". */
 static void csr(uint32_t n, const uint32_t (*e)[2], uint32_t ne, uint32_t *start, uint32_t *adj)
@@ -149,6 +152,101 @@ static void test_workload_programs(void **state)
 	}
 }
 
+/* A kernel calling a .func twice (once guarded) whose body returns early:
+ * the linker inlines both, turning the callee's rets into branches and the
+ * guarded call into a branch around the body. */
+static const char call_ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".func (.param .b32 rv) clampadd(.param .b32 a, .param .b32 b)\n{\n"
+	".reg .b32 %r<6>;\n.reg .pred %p<2>;\n"
+	"ld.param.b32 %r1, [a];\nld.param.b32 %r2, [b];\nadd.s32 %r3, %r1, %r2;\n"
+	"setp.gt.s32 %p1, %r3, 100;\n@%p1 bra BIG;\nst.param.b32 [rv], %r3;\nret;\n"
+	"BIG:\nmov.b32 %r4, 100;\nst.param.b32 [rv], %r4;\nret;\n}\n"
+	".visible .entry callk(.param .u64 pout)\n{\n"
+	".reg .b32 %r<10>;\n.reg .b64 %rd<5>;\n.reg .pred %p<2>;\n"
+	"ld.param.u64 %rd1, [pout];\ncvta.to.global.u64 %rd1, %rd1;\n"
+	"mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 7;\nmov.u32 %r5, 0;\n"
+	"{\n.param .b32 pa;\n.param .b32 pb;\n.param .b32 pr;\n"
+	"st.param.b32 [pa], %r1;\nst.param.b32 [pb], %r2;\n"
+	"call.uni (pr), clampadd, (pa, pb);\nld.param.b32 %r3, [pr];\n}\n"
+	"and.b32 %r4, %r1, 1;\nsetp.eq.s32 %p1, %r4, 1;\n"
+	"{\n.param .b32 pa2;\n.param .b32 pb2;\n.param .b32 pr2;\n"
+	"st.param.b32 [pa2], %r3;\nst.param.b32 [pb2], %r1;\n"
+	"@%p1 call.uni (pr2), clampadd, (pa2, pb2);\nld.param.b32 %r5, [pr2];\n}\n"
+	"add.s32 %r6, %r3, %r5;\n"
+	"mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+
+static void test_inlined_calls(void **state)
+{
+	(void)state;
+	struct weft_ctx *ctx = weft_ctx_create(NULL);
+	struct weft_module *mod;
+	struct weft_error err;
+	int rc = weft_module_load_text(ctx, call_ptx, strlen(call_ptx), "call.ptx", &mod, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.message);
+	assert_int_equal(rc, 0);
+	int k = weft_ptx_find_func(weft_module_ptx(mod), "callk");
+	assert_true(k >= 0);
+	check_kernel(mod, (uint32_t)k, "call.ptx");
+	struct weft_program *p;
+	assert_int_equal(weft_module_program(mod, (uint32_t)k, &p, &err), 0);
+	/* callee registers are named after their function */
+	int callee = 0, nbra = 0;
+	for (uint32_t r = 0; r < p->nregs; r++)
+		if (p->reg_names[r] && strncmp(p->reg_names[r], "clampadd:%r", 11) == 0)
+			callee = 1;
+	assert_true(callee);
+	/* every branch, synthesised ones included, names its target */
+	for (uint32_t i = 0; i < p->ninsts; i++) {
+		if (p->insts[i].op != WEFT_OP_BRA)
+			continue;
+		nbra++;
+		char buf[128];
+		weft_program_format_inst(p, i, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "BB"));
+	}
+	assert_true(nbra >= 4); /* 2 x (callee branch + early ret) + the guarded call's skip */
+	assert_string_equal(p->kernel, "callk");
+	weft_program_free(p);
+	weft_ctx_destroy(ctx);
+
+	/* and a trace of it reproduces the emulator's streams */
+	char path[] = "/tmp/weft-call-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(path, 0, &w, &err), 0);
+	struct rec r;
+	memset(&r, 0, sizeof(r));
+	r.w = weft_trace_writer_observer(w);
+	struct weft_emu_observer obs = rec_observer(&r);
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = &obs;
+	ctx = weft_ctx_create(&o);
+	assert_int_equal(weft_module_load_text(ctx, call_ptx, strlen(call_ptx), "call.ptx", &mod, &err), 0);
+	uint64_t out;
+	assert_int_equal(weft_malloc(ctx, 4 * 64, &out, &err), 0);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	assert_int_equal(weft_launch(ctx, mod, "callk", weft_dim3(2, 1, 1), weft_dim3(32, 1, 1), 0, args, 1, &err), 0);
+	uint32_t res[64];
+	assert_int_equal(weft_memcpy_dtoh(ctx, res, out, sizeof(res), &err), 0);
+	for (uint32_t t = 0; t < 32; t++) { /* both CTAs: tid.x 0..31 */
+		uint32_t a = t + 7 * t > 100 ? 100 : t + 7 * t;
+		uint32_t b = (t & 1) ? (a + t > 100 ? 100 : a + t) : 0;
+		assert_int_equal(res[t], a + b);
+		assert_int_equal(res[32 + t], 0); /* out is indexed by tid.x only */
+	}
+	assert_int_equal(weft_trace_writer_commit(w, &err), 0);
+	assert_int_equal(rec_check_trace("call.ptx", &r, path), 0);
+	assert_int_equal(weft_trace_verify(path, &err), 0);
+	weft_ctx_destroy(ctx);
+	rec_free(&r);
+	unlink(path);
+}
+
 static void test_class_names(void **state)
 {
 	(void)state;
@@ -165,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_cfg_loop_nested),
 		cmocka_unit_test(test_cfg_infinite),
 		cmocka_unit_test(test_workload_programs),
+		cmocka_unit_test(test_inlined_calls),
 		cmocka_unit_test(test_class_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
