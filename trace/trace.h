@@ -203,9 +203,11 @@ struct weft_cta_sample {
 uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas, uint32_t *ctas);
 void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t len);
 
-/* Decodes the chosen CTAs of a launch with nthreads decoder threads (0 = one
- * per core) and calls fn for each, serialised (fn never runs concurrently
- * with itself), in increasing CTA order. Stops at the first error. The CTA
+/* Decodes the chosen CTAs of a launch and calls fn for each, serialised (fn
+ * never runs concurrently with itself), in increasing CTA order. nthreads:
+ * 1 = decode in the caller's thread, CTA by CTA; N >= 2 = N decoder threads
+ * working ahead while the caller runs fn; 0 = one thread per core counting
+ * the caller's (cores - 1 decoders; inline on one core). Stops at the first error. The CTA
  * passed to fn is valid only during the call. fn may call
  * weft_trace_read_cta on the same trace, but not weft_trace_for_each_cta. */
 typedef int (*weft_cta_fn)(void *user, const struct weft_cta_trace *c, struct weft_error *err);

@@ -191,14 +191,21 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		nwork++;
 		i = j;
 	}
+	/* 0: one thread per core counting the caller's, which runs fn: with
+	 * two cores, one decoder works ahead while fn consumes */
+	unsigned workers = nthreads;
 	if (nthreads == 0) {
 		long np = sysconf(_SC_NPROCESSORS_ONLN);
-		nthreads = np > 0 ? (unsigned)np : 1;
+		workers = np > 1 ? (unsigned)np - 1 : 0;
+	} else if (nthreads == 1) {
+		workers = 0;
 	}
-	if (nthreads > nwork)
-		nthreads = nwork ? nwork : 1;
+	if (workers > nwork)
+		workers = nwork;
+	if (nwork <= 1)
+		workers = 0; /* nothing to overlap */
 
-	if (nthreads == 1) {
+	if (workers == 0) {
 		/* no threads: decode one CTA at a time into the same buffers, so
 		 * the decoded CTA is still in cache when fn reads it; buffers kept
 		 * in the trace serve every call (no allocation per launch) */
@@ -223,8 +230,8 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	F.ctas = ctas;
 	F.work = work;
 	F.nwork = nwork;
-	F.nslots = 2 * nthreads;
-	if (pool_reserve(t, F.nslots, nthreads)) {
+	F.nslots = 2 * workers;
+	if (pool_reserve(t, F.nslots, workers)) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;
 	}
@@ -234,14 +241,14 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		F.slots[k].rc = 0;
 		F.slots[k].n = 0;
 	}
-	pthread_t *tids = calloc(nthreads, sizeof(pthread_t));
-	struct fe_arg *args = calloc(nthreads, sizeof(*args));
+	pthread_t *tids = calloc(workers, sizeof(pthread_t));
+	struct fe_arg *args = calloc(workers, sizeof(*args));
 	unsigned started = 0;
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	if (!tids || !args)
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
-	for (unsigned k = 0; !rc && k < nthreads; k++) {
+	for (unsigned k = 0; !rc && k < workers; k++) {
 		args[k].F = &F;
 		args[k].d = &t->fe_pool->dec[k];
 		if (pthread_create(&tids[k], NULL, worker, &args[k]))

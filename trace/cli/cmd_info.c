@@ -33,7 +33,8 @@ static const char info_usage[] =
 	"               instructions (whole passes, repeated for at least 0.2 s of\n"
 	"               CPU time), and report the speed (thread instructions per\n"
 	"               second of wall and of CPU time) and the peak memory\n"
-	"  --threads N  decoder threads for --decode (default 1; 0 = one per core)\n"
+	"  --threads N  decoder threads for --decode (default 1: decode in the\n"
+	"               walking thread; 0 = one thread per core in all)\n"
 	"  --help       show this help\n";
 
 static const char *const stream_names[4] = { "path", "guard", "address", "space" };
