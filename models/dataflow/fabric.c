@@ -86,8 +86,9 @@
  * unit and no memory access; each elevator load becomes ceil(|dTID| / T)
  * elevator control nodes (cascades) with that many control latencies on
  * its path; communication needing more than max_cascade elevators goes
- * through the live value cache (lvc_latency, one write and one read per
- * value); a global load whose previous thread (in the fabric order) at the
+ * through the live value cache (the analysis keeps that shared load and
+ * its store; weft prices the load as an LVC access: lvc_latency, one
+ * write and one read per value); a global load whose previous thread (in the fabric order) at the
  * same load read the same address is forwarded by the eLSU (no L1
  * access) when the analysis found reuse at that load. Thread instructions
  * reported = executed - removed; the removed ones are listed in stats
@@ -453,7 +454,10 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 			for (uint32_t pc = 0; pc < L->program->ninsts; pc++) {
 				const struct weft_dmt_inst *di = &s->dmt.inst[pc];
 				s->dmt_rm[pc] = di->removal;
-				s->dmt_fwd[pc] = di->role == WEFT_DMT_LOAD && di->reuse_fwd > 0;
+				s->dmt_fwd[pc] = di->role == WEFT_DMT_LOAD && di->reuse_fwd > 0 ? FABRIC_FWD_LOAD
+						 : di->role == WEFT_DMT_SH_LOAD && di->elevator && di->spill
+							 ? FABRIC_LVC_LOAD
+							 : 0;
 			}
 		}
 	}

@@ -182,6 +182,9 @@ struct fabric_launch_acc {
 	double atomics, barriers_per_cta, fwd, removed_acc, lvc;
 };
 
+#define FABRIC_FWD_LOAD 1 /* a load an eLSU may forward */
+#define FABRIC_LVC_LOAD 2 /* a shared load whose communication spills to the LVC */
+
 struct fabric_state {
 	struct fabric_params fp;
 	struct fabric_core *cores;      /* [cores] */
@@ -198,7 +201,7 @@ struct fabric_state {
 	struct weft_dmt dmt;
 	int dmt_ok;
 	uint8_t *dmt_rm;                /* [ninsts] removal reason (dMT) */
-	uint8_t *dmt_fwd;               /* [ninsts] loads an eLSU may forward (dMT) */
+	uint8_t *dmt_fwd;               /* [ninsts] FABRIC_FWD_LOAD / FABRIC_LVC_LOAD (dMT) */
 	struct fabric_acc *acc;         /* CTA's accesses, thread-major */
 	uint32_t *acc_start, *acc_n;    /* per thread */
 	size_t acc_cap;

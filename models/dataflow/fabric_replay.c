@@ -164,7 +164,13 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	uint32_t words = (bytes + 3) / 4;
 	int is_store = ii->cls == WEFT_IC_STORE, is_atomic = ii->cls == WEFT_IC_ATOMIC;
 	double lat;
-	if (a->space == WEFT_SPACE_SHARED) {
+	if (a->space == WEFT_SPACE_SHARED && s->dmt_fwd[a->pc] == FABRIC_LVC_LOAD) {
+		/* dMT: communication too far for the elevators (more than
+		 * max_cascade): the value comes from the live value cache */
+		s->ev[FAB_EV_LVC] += 2; /* the producer's write and this read */
+		s->la.lvc++;
+		lat = s->fp.lvc_latency;
+	} else if (a->space == WEFT_SPACE_SHARED) {
 		uint64_t w0 = a->addr >> 2;
 		for (uint32_t w = 0; w < words; w++)
 			c->sh_bank[(w0 + w) % fp->shmem_banks]++;
@@ -172,7 +178,7 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 		lat = fp->shmem_latency;
 	} else if (a->space == WEFT_SPACE_CONST || a->space == WEFT_SPACE_PARAM) {
 		lat = fp->l1_latency; /* constant cache (not priced, as in the SIMT model) */
-	} else if (s->dmt_fwd[a->pc] && !is_store && !is_atomic && P->last_cta == cta + 1 &&
+	} else if (s->dmt_fwd[a->pc] == FABRIC_FWD_LOAD && !is_store && !is_atomic && P->last_cta == cta + 1 &&
 		   P->last_addr == a->addr) {
 		/* dMT eLSU: the previous thread at this load read the same
 		 * address; the value is forwarded from its token buffer */

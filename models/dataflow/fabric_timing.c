@@ -226,8 +226,8 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		lat_acc_n += e->ops;
 	}
 
-	/* dMT: removed instructions, elevators, LVC spills */
-	double lvc_values = 0;
+	/* dMT: removed instructions take no unit; an elevator load becomes its
+	 * cascade of elevators (one control latency each) */
 	if (s->dmt_ok) {
 		for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 			const struct weft_dmt_inst *di = &s->dmt.inst[pc];
@@ -235,18 +235,10 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			if (!di->removal || n == WEFT_DFG_NONE)
 				continue;
 			removed[n] = 1;
-			g.nodes[n].lat = 0;
-			if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD) {
-				if (di->spill) {
-					g.nodes[n].lat = fp->lvc_latency;
-					lvc_values += (double)di->exec;
-				} else {
-					g.nodes[n].lat = di->cascade * fp->lat[WEFT_DFU_CONTROL];
-				}
-			}
+			g.nodes[n].lat = di->removal == WEFT_DMT_RM_ELEVATOR_LOAD
+						 ? di->cascade * fp->lat[WEFT_DFU_CONTROL]
+						 : 0;
 		}
-		s->ev[FAB_EV_LVC] += 2 * lvc_values; /* written by the producer, read by the consumer */
-		s->la.lvc = lvc_values;
 	}
 
 	/* spilled live values: one word per value per thread; where they
@@ -288,7 +280,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				    specials[nd->special])
 					specials[nd->special]--;
 				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
-				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD && !di->spill)
+				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
 					elevators += di->cascade;
 				continue;
 			}
@@ -359,11 +351,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				double l = o->mem == WEFT_DFM_SPILL_STORE ? fp->l1_latency : spill_lat;
 				c = uniform_ldst_cycles(x->visits_core, fp->lat[WEFT_DFU_LDST] + l, tb, fp->epochs);
 			} else if (o->node < g.nnodes && removed[o->node]) {
-				const struct weft_dmt_inst *di = &s->dmt.inst[o->pc];
-				if (!(di->removal == WEFT_DMT_RM_ELEVATOR_LOAD && di->spill))
-					continue;
-				c = uniform_ldst_cycles((double)di->exec * core_scale,
-							fp->lat[WEFT_DFU_LDST] + fp->lvc_latency, tb, fp->epochs);
+				continue;
 			} else {
 				c = fabric_epoch_cycles(&s->pc[o->pc].ep, tb, fp->epochs) * core_scale;
 			}
@@ -408,7 +396,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			const struct weft_dfg_node *nd = &g.nodes[n];
 			if (removed[n]) {
 				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
-				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD && !di->spill)
+				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
 					el[FAB_EV_ELEVATOR] += V * di->cascade;
 				continue;
 			}
@@ -545,6 +533,9 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		weft_stat_add(r->stats, &r->nstats, "dmt_removed_insts", removed_insts * f, "");
 		for (int why = 1; why < WEFT_DMT_RM_COUNT; why++) {
 			snprintf(key, sizeof(key), "dmt_removed_%s", weft_dmt_removal_name(why));
+			for (char *c = key; *c; c++)
+				if (*c == '-')
+					*c = '_'; /* stat keys are identifiers */
 			weft_stat_add(r->stats, &r->nstats, key, (double)T->removed_dynamic[why] * f, "");
 		}
 		weft_stat_add(r->stats, &r->nstats, "dmt_comm", (double)T->comm * f, "");
@@ -553,7 +544,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		weft_stat_add(r->stats, &r->nstats, "dmt_comm_spilled", (double)T->comm_spilled * f, "");
 		weft_stat_add(r->stats, &r->nstats, "dmt_elevator_nodes", T->elevator_nodes, "");
 		weft_stat_add(r->stats, &r->nstats, "dmt_forwarded_loads", s->la.fwd * f, "");
-		weft_stat_add(r->stats, &r->nstats, "dmt_lvc_values", lvc_values * f, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_lvc_values", s->la.lvc * f, "");
 	}
 	weft_stat_add(r->stats, &r->nstats, "ctas_read", s->cta_seq, "");
 	s->total_removed += removed_insts * f;

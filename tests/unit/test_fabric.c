@@ -1,0 +1,413 @@
+/*
+ * test_fabric.c - the dataflow-fabric timing model (models/dataflow/
+ * fabric*.c): its equations on hand-computed numbers (Little's law with a
+ * given miss latency and buffer size, epoch throttling at an LDST unit,
+ * special units, cascades, a kernel's bounds), then the model on traces of
+ * hand-written PTX kernels: replication raising throughput of a
+ * compute-bound kernel, partitioning into sub-kernels with its
+ * reconfiguration cost, epochs against the reservation buffer alone,
+ * elevator cascades for distances beyond the token buffer (dMT), totals =
+ * sums of launches, and the configs' area.
+ */
+#include <math.h>
+
+#include "area/area.h"
+#include "models/dataflow/fabric.h"
+#include "simt_testutil.h"
+
+#define PTX_HEAD ".version 7.0\n.target sm_75\n.address_size 64\n"
+
+#define NEAR(a, b) (fabs((double)(a) - (double)(b)) <= 1e-9 * fmax(1.0, fabs((double)(b))))
+
+/* ---- equations ---- */
+
+static void test_little(void **state)
+{
+	(void)state;
+	/* critical path 10 nodes, 16-entry buffers, 400-cycle latency: 160
+	 * threads in flight -> 0.4 threads per cycle */
+	assert_true(NEAR(fabric_throughput(1, 10, 16, 400), 0.4));
+	assert_true(NEAR(fabric_throughput(2, 10, 16, 400), 0.8));
+	assert_true(NEAR(fabric_throughput(1, 10, 32, 400), 0.8));
+	/* latency hidden: the issue rate (one thread per cycle per replica) */
+	assert_true(NEAR(fabric_throughput(1, 10, 16, 100), 1.0));
+	assert_true(NEAR(fabric_throughput(3, 10, 16, 100), 3.0));
+
+	struct fabric_kernel_in in = { .visits = 1600, .replicas = 1, .crit_nodes = 10, .latency = 400,
+				       .token_buffer = 16 };
+	struct fabric_kernel_out out;
+	fabric_kernel_time(&in, &out);
+	assert_true(NEAR(out.bound[FAB_B_ISSUE], 1600));
+	assert_true(NEAR(out.bound[FAB_B_LATENCY], 4000));
+	assert_int_equal(out.limiter, FAB_B_LATENCY);
+	assert_true(NEAR(out.fill, 400));
+	assert_true(NEAR(out.cycles, 4400));
+	/* four replicas of a short graph: issue bound, 4x the threads per cycle */
+	struct fabric_kernel_in in4 = { .visits = 1600, .replicas = 4, .crit_nodes = 10, .latency = 20,
+					.token_buffer = 16 };
+	fabric_kernel_time(&in4, &out);
+	assert_int_equal(out.limiter, FAB_B_ISSUE);
+	assert_true(NEAR(out.cycles, 400 + 20));
+	/* nothing to run: no time */
+	struct fabric_kernel_in none = { .visits = 0, .replicas = 1, .crit_nodes = 3, .latency = 9,
+					 .token_buffer = 16 };
+	fabric_kernel_time(&none, &out);
+	assert_true(out.cycles == 0);
+}
+
+static void test_epochs(void **state)
+{
+	(void)state;
+	struct fabric_epoch e;
+	/* 32 L1 hits of 10 cycles through a 16-entry unit: each epoch lasts
+	 * until its last thread (entered at 15) leaves at 25 */
+	memset(&e, 0, sizeof(e));
+	for (int i = 0; i < 32; i++)
+		fabric_epoch_add(&e, 16, 10);
+	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 50));
+	/* reservation buffer alone: 32 x 10 / 16 = 20 < 32 operations */
+	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 0), 32));
+	/* one 400-cycle miss holds its whole epoch: the next waits */
+	memset(&e, 0, sizeof(e));
+	fabric_epoch_add(&e, 16, 400);
+	for (int i = 1; i < 32; i++)
+		fabric_epoch_add(&e, 16, 10);
+	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 400 + 25));
+	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 0), (400 + 31 * 10) / 16.0));
+	/* an open (partial) epoch counts too */
+	memset(&e, 0, sizeof(e));
+	for (int i = 0; i < 20; i++)
+		fabric_epoch_add(&e, 16, 10);
+	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 25 + 13));
+	/* bigger epochs throttle less per thread */
+	struct fabric_epoch e32;
+	memset(&e, 0, sizeof(e));
+	memset(&e32, 0, sizeof(e32));
+	for (int i = 0; i < 64; i++) {
+		double lat = i % 32 == 0 ? 400 : 10;
+		fabric_epoch_add(&e, 16, lat);
+		fabric_epoch_add(&e32, 32, lat);
+	}
+	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 2 * (400 + 25)));
+	assert_true(NEAR(fabric_epoch_cycles(&e32, 32, 1), 2 * 400));
+}
+
+static void test_special_units(void **state)
+{
+	(void)state;
+	/* 8 blocks of 8 cycles: 16 ops enter one per cycle (the second 8 wait
+	 * for free blocks at 8, then 15 is the last entry), last done at 23 */
+	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, 1), 23));
+	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, 0), 16));
+	/* 80-cycle blocks: 8 per 80 cycles */
+	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, 0), 160));
+	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, 1), 80 + 80));
+	assert_true(fabric_special_cycles(0, 8, 8, 16, 1) == 0);
+	/* a 1-entry buffer serialises the blocks: one op per latency */
+	assert_true(NEAR(fabric_special_cycles(10, 8, 8, 1, 1), 80));
+}
+
+static void test_cascades(void **state)
+{
+	(void)state;
+	assert_int_equal(fabric_cascades(1, 16), 1);
+	assert_int_equal(fabric_cascades(16, 16), 1);
+	assert_int_equal(fabric_cascades(17, 16), 2);
+	assert_int_equal(fabric_cascades(-40, 16), 3);
+	assert_int_equal(fabric_cascades(40, 8), 5);
+	assert_int_equal(fabric_cascades(40, 1), 40);
+	assert_int_equal(fabric_cascades(0, 16), 0);
+}
+
+/* ---- traced kernels ---- */
+
+/* a memory that answers in one cycle and no epochs: nothing but the
+ * graph limits */
+static const char *const comp_sets_perfect[] = {
+	"mem.l1_latency=1", "mem.l2_latency=1", "mem.dram_latency=1", "fabric.epochs=false",
+};
+
+/* out[gid] = f(gid): a chain of 6 integer ops, one store */
+static const char comp_ptx[] = PTX_HEAD
+	".visible .entry comp(.param .u64 out)\n{\n"
+	" .reg .b32 %r<16>; .reg .b64 %rd<6>;\n"
+	" ld.param.u64 %rd1, [out];\n"
+	" mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n"
+	" mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+	" xor.b32 %r5, %r4, 1234;\n add.u32 %r6, %r5, %r4;\n shl.b32 %r7, %r6, 3;\n"
+	" sub.u32 %r8, %r7, %r5;\n"
+	" mul.wide.u32 %rd2, %r4, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+	" st.global.u32 [%rd3], %r8;\n ret;\n}\n";
+
+static void trace_kernel(const char *ptx, const char *name, uint32_t grid, uint32_t block,
+			 const char *path, size_t out_bytes)
+{
+	struct st_kernel k;
+	st_kernel_open(&k, ptx, path);
+	uint64_t out = st_kernel_alloc(&k, out_bytes);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	st_kernel_launch(&k, name, grid, block, args, 1);
+	st_kernel_close(&k);
+}
+
+static void test_replication(void **state)
+{
+	(void)state;
+	const char *tp = st_path("comp.wtr");
+	trace_kernel(comp_ptx, "comp", 16, 256, tp, 16 * 256 * 4);
+	struct weft_model_result r1, rn;
+	const char *sets1[] = { "mem.l1_latency=1", "mem.l2_latency=1", "mem.dram_latency=1",
+				"fabric.epochs=false", "fabric.max_replicas=1" };
+	st_run(tp, "configs/sgmf-core.ini", comp_sets_perfect, 4, &rn);
+	st_run(tp, "configs/sgmf-core.ini", sets1, 5, &r1);
+	double R = st_stat(&rn.launches[0], "main_replicas");
+	assert_true(R >= 2);
+	assert_true(st_stat(&r1.launches[0], "main_replicas") == 1);
+	assert_string_equal(rn.launches[0].limiter, "issue");
+	assert_string_equal(r1.launches[0].limiter, "issue");
+	/* issue bound: threads / replicas */
+	assert_true(NEAR(st_stat(&rn.launches[0], "bound_issue"), 4096 / R));
+	assert_true(NEAR(st_stat(&r1.launches[0], "bound_issue"), 4096));
+	/* the replicas shorten the run by about their count (fill, drain and
+	 * the configuration load do not shrink) */
+	double speedup = r1.cycles / rn.cycles;
+	assert_true(speedup > 0.8 * R && speedup <= R);
+	/* same thread instructions, same functional-unit firings */
+	assert_int_equal(r1.thread_insts, rn.thread_insts);
+	assert_true(NEAR(st_event(&rn, &rn.launches[0], "int_alu"), st_event(&r1, &r1.launches[0], "int_alu")));
+	/* totals are the sums of launches */
+	assert_true(NEAR(rn.cycles, rn.launches[0].cycles));
+	weft_model_result_free(&r1);
+	weft_model_result_free(&rn);
+	unlink(tp);
+}
+
+/* 40 chained adds: two sub-kernels on 32 compute units */
+static void chain_ptx(char *text, size_t len, int nadds)
+{
+	size_t n = (size_t)snprintf(text, len,
+				    PTX_HEAD ".visible .entry chain(.param .u64 out)\n{\n"
+					     " .reg .b32 %%r<64>; .reg .b64 %%rd<4>;\n"
+					     " ld.param.u64 %%rd1, [out];\n"
+					     " mov.u32 %%r50, %%tid.x;\n"
+					     " mul.lo.u32 %%r1, %%r50, 2;\n");
+	for (int i = 2; i <= nadds - 1; i++)
+		n += (size_t)snprintf(text + n, len - n, " add.u32 %%r%d, %%r%d, %d;\n", i, i - 1, i);
+	snprintf(text + n, len - n,
+		 " add.u32 %%r%d, %%r%d, %%r1;\n"
+		 " mul.wide.u32 %%rd2, %%r50, 4;\n add.s64 %%rd3, %%rd1, %%rd2;\n"
+		 " st.global.u32 [%%rd3], %%r%d;\n ret;\n}\n",
+		 nadds, nadds - 1, nadds);
+}
+
+static void test_partition(void **state)
+{
+	(void)state;
+	static char t40[8192], t20[8192];
+	chain_ptx(t40, sizeof(t40), 40);
+	chain_ptx(t20, sizeof(t20), 20);
+	const char *p40 = st_path("c40.wtr"), *p20 = st_path("c20.wtr");
+	trace_kernel(t40, "chain", 4, 256, p40, 1024 * 4);
+	trace_kernel(t20, "chain", 4, 256, p20, 1024 * 4);
+	struct weft_model_result a, b;
+	st_run(p40, "configs/sgmf-core.ini", NULL, 0, &a);
+	st_run(p20, "configs/sgmf-core.ini", NULL, 0, &b);
+	const struct weft_launch_result *A = &a.launches[0], *B = &b.launches[0];
+	assert_true(st_stat(A, "kernels") == 2);
+	assert_true(st_stat(A, "partitioned_segments") == 1);
+	assert_true(st_stat(A, "config_loads") == 2);
+	assert_true(st_stat(B, "kernels") == 1);
+	assert_true(st_stat(B, "config_loads") == 1);
+	/* each configuration load: l2_latency + config_bytes / bytes per cycle */
+	double load = 310 + 8192.0 / 128;
+	assert_true(st_stat(A, "bound_reconfig") >= 2 * load);
+	assert_true(st_stat(B, "bound_reconfig") >= load);
+	assert_true(st_stat(A, "bound_reconfig") - st_stat(B, "bound_reconfig") >= load);
+	/* the spilled live values cost L1 accesses and reservation entries
+	 * that the unpartitioned chain does not have */
+	assert_true(st_event(&a, A, "fabric_l1_word") > st_event(&b, B, "fabric_l1_word"));
+	assert_true(st_event(&a, A, "fabric_config_byte") == 2 * 8192);
+	assert_true(a.cycles > b.cycles);
+	weft_model_result_free(&a);
+	weft_model_result_free(&b);
+	unlink(p40);
+	unlink(p20);
+}
+
+static void test_epoch_throttling(void **state)
+{
+	(void)state;
+	/* a streaming load + store: cold misses every 32 threads */
+	const char *tp = st_path("stream.wtr");
+	static const char ptx[] = PTX_HEAD
+		".visible .entry stream(.param .u64 out)\n{\n"
+		" .reg .b32 %r<8>; .reg .b64 %rd<6>;\n"
+		" ld.param.u64 %rd1, [out];\n"
+		" mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n"
+		" mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+		" mul.wide.u32 %rd2, %r4, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+		" ld.global.u32 %r5, [%rd3];\n add.u32 %r6, %r5, 1;\n"
+		" st.global.u32 [%rd3], %r6;\n ret;\n}\n";
+	trace_kernel(ptx, "stream", 8, 256, tp, 8 * 256 * 4);
+	struct weft_model_result e, n, e32;
+	const char *off[] = { "fabric.epochs=false" };
+	const char *tb32[] = { "fabric.token_buffer=32" };
+	st_run(tp, "configs/sgmf-core.ini", NULL, 0, &e);
+	st_run(tp, "configs/sgmf-core.ini", off, 1, &n);
+	st_run(tp, "configs/sgmf-core.ini", tb32, 1, &e32);
+	double le = st_stat(&e.launches[0], "bound_ldst"), ln = st_stat(&n.launches[0], "bound_ldst");
+	double l32 = st_stat(&e32.launches[0], "bound_ldst");
+	/* an epoch with a DRAM miss holds the next epoch for the miss latency:
+	 * slower than the reservation buffer alone, less so with bigger epochs */
+	assert_true(le > 1.5 * ln);
+	assert_true(l32 < le);
+	assert_string_equal(e.launches[0].limiter, "ldst");
+	/* the cache sees the same accesses either way */
+	assert_true(NEAR(st_event(&e, &e.launches[0], "fabric_l1_word"), 2 * 2048));
+	assert_true(NEAR(st_event(&e, &e.launches[0], "fabric_l1_word"),
+			 st_event(&n, &n.launches[0], "fabric_l1_word")));
+	assert_true(NEAR(st_event(&e, &e.launches[0], "dram_access"),
+			 st_event(&e32, &e32.launches[0], "dram_access")));
+	/* 8 KB read and written back: 64 lines each way */
+	assert_true(NEAR(st_stat(&e.launches[0], "dram_bytes"), 2 * 8192));
+	weft_model_result_free(&e);
+	weft_model_result_free(&n);
+	weft_model_result_free(&e32);
+	unlink(tp);
+}
+
+/* Thread t stores s[t], and after a barrier threads t >= D read s[t - D]:
+ * communication at distance D. */
+static void shift_ptx(char *text, size_t len, int dist)
+{
+	snprintf(text, len,
+		 PTX_HEAD ".visible .entry shift(.param .u64 out)\n{\n"
+		 " .reg .pred %%p<4>; .reg .b32 %%r<16>; .reg .b64 %%rd<6>;\n"
+		 " .shared .align 4 .b32 s[256];\n"
+		 " ld.param.u64 %%rd1, [out];\n"
+		 " mov.u32 %%r1, %%tid.x;\n"
+		 " shl.b32 %%r2, %%r1, 2;\n mov.u32 %%r3, s;\n add.s32 %%r4, %%r3, %%r2;\n"
+		 " st.shared.u32 [%%r4], %%r1;\n bar.sync 0;\n"
+		 " setp.lt.u32 %%p1, %%r1, %d;\n @%%p1 bra DONE;\n"
+		 " ld.shared.u32 %%r5, [%%r4+-%d];\n"
+		 " cvt.u64.u32 %%rd2, %%r2;\n add.s64 %%rd3, %%rd1, %%rd2;\n"
+		 " st.global.u32 [%%rd3], %%r5;\n"
+		 "DONE:\n ret;\n}\n",
+		 dist, 4 * dist);
+}
+
+static void test_elevator_cascades(void **state)
+{
+	(void)state;
+	static char text[4096];
+	shift_ptx(text, sizeof(text), 20);
+	const char *tp = st_path("shift.wtr");
+	trace_kernel(text, "shift", 2, 256, tp, 256 * 4);
+	struct weft_model_result d16, d32, dsp, sg;
+	const char *tb32[] = { "fabric.token_buffer=32" };
+	const char *casc1[] = { "dmt.max_cascade=1" };
+	st_run(tp, "configs/dmt-cgra.ini", NULL, 0, &d16);
+	st_run(tp, "configs/dmt-cgra.ini", tb32, 1, &d32);
+	st_run(tp, "configs/dmt-cgra.ini", casc1, 1, &dsp);
+	st_run(tp, "configs/mt-cgra.ini", NULL, 0, &sg);
+	const struct weft_launch_result *A = &d16.launches[0], *B = &d32.launches[0], *C = &dsp.launches[0];
+	double readers = 2 * (256 - 20);
+	/* dTID 20 > 16 entries: two cascaded elevators; 32 entries: one */
+	assert_true(st_stat(A, "dmt_elevator_nodes") == 2);
+	assert_true(st_stat(B, "dmt_elevator_nodes") == 1);
+	/* every thread visit passes the elevators (the first 20 threads with
+	 * the constant: predication) */
+	assert_true(NEAR(st_event(&d16, A, "fabric_elevator"), 2 * 512));
+	assert_true(NEAR(st_event(&d32, B, "fabric_elevator"), 512));
+	assert_true(NEAR(st_stat(A, "dmt_comm"), readers));
+	assert_true(st_stat(A, "dmt_comm_within_buffer") == 0);
+	assert_true(st_stat(B, "dmt_comm_within_buffer") == 100);
+	/* at most one elevator: the values spill to the live value cache */
+	assert_true(NEAR(st_stat(C, "dmt_lvc_values"), readers));
+	assert_true(NEAR(st_event(&dsp, C, "fabric_lvc_access"), 2 * readers));
+	assert_true(st_event(&dsp, C, "fabric_elevator") == 0);
+	/* removed: the shared load and store, the barrier, the shared address
+	 * arithmetic; the MT-CGRA executes all of them */
+	assert_true(st_stat(A, "dmt_removed_insts") > 0);
+	assert_true(NEAR(d16.thread_insts + st_stat(A, "dmt_removed_insts"), (double)sg.thread_insts));
+	assert_true(NEAR(st_stat(A, "dmt_removed_barrier"), 512));
+	assert_true(NEAR(st_stat(A, "dmt_removed_elevator_load"), readers));
+	assert_true(st_event(&d16, A, "shmem_access") == 0);
+	assert_true(NEAR(st_event(&sg, &sg.launches[0], "shmem_access"), 512 + readers));
+	weft_model_result_free(&d16);
+	weft_model_result_free(&d32);
+	weft_model_result_free(&dsp);
+	weft_model_result_free(&sg);
+	unlink(tp);
+}
+
+/* ---- configs ---- */
+
+static void test_area_sgmf_core(void **state)
+{
+	(void)state;
+	struct weft_error err;
+	struct weft_config cfg;
+	struct weft_area_report rep;
+	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "sgmf-core");
+	st_check(weft_area_of_config(&cfg, 65, &rep, &err), &err, "area");
+	/* the synthesised SGMF core (data/calibration/sgmf_core_65nm.csv):
+	 * 54.30 mm^2, reproduced from its components within 0.01 mm^2 */
+	assert_true(fabs(rep.total_mm2 - 54.30) < 0.01);
+	assert_true(rep.nlines == 8);
+	weft_config_free(&cfg);
+	/* mt-cgra is the same machine */
+	st_check(weft_config_load("configs/mt-cgra.ini", NULL, 0, &cfg, &err), &err, "mt-cgra");
+	st_check(weft_area_of_config(&cfg, 65, &rep, &err), &err, "area");
+	assert_true(fabs(rep.total_mm2 - 54.30) < 0.01);
+	weft_config_free(&cfg);
+	/* 15 cores: 15 x the core (the L2 and memory controllers are not
+	 * counted: docs/models/dataflow.md) */
+	st_check(weft_config_load("configs/sgmf-15core.ini", NULL, 0, &cfg, &err), &err, "15core");
+	st_check(weft_area_of_config(&cfg, 65, &rep, &err), &err, "area");
+	assert_true(fabs(rep.total_mm2 - 15 * 54.30) < 0.15);
+	weft_config_free(&cfg);
+	/* dMT-CGRA: 140 units, 50 KB token buffers, 64 KB LVC: larger */
+	st_check(weft_config_load("configs/dmt-cgra.ini", NULL, 0, &cfg, &err), &err, "dmt");
+	st_check(weft_area_of_config(&cfg, 65, &rep, &err), &err, "area");
+	assert_true(rep.total_mm2 > 54.30 && rep.total_mm2 < 2 * 54.30);
+	weft_config_free(&cfg);
+}
+
+static void test_bad_config(void **state)
+{
+	(void)state;
+	struct weft_error err;
+	struct weft_config cfg;
+	const struct weft_model *m = weft_model_find("sgmf");
+	assert_non_null(m);
+	assert_non_null(weft_model_find("dmt"));
+	const char *sets[] = { "fabric.int_div_units=12" };
+	st_check(weft_config_load("configs/sgmf-core.ini", sets, 1, &cfg, &err), &err, "load");
+	void *st = NULL;
+	assert_int_equal(m->init(&cfg, &st, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "special_units"));
+	weft_config_free(&cfg);
+	/* dmt keys are not sgmf keys */
+	const char *dset[] = { "dmt.max_cascade=2" };
+	assert_int_equal(weft_config_load("configs/sgmf-core.ini", dset, 1, &cfg, &err), WEFT_ERR_INPUT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_little),
+		cmocka_unit_test(test_epochs),
+		cmocka_unit_test(test_special_units),
+		cmocka_unit_test(test_cascades),
+		cmocka_unit_test(test_replication),
+		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_epoch_throttling),
+		cmocka_unit_test(test_elevator_cascades),
+		cmocka_unit_test(test_area_sgmf_core),
+		cmocka_unit_test(test_bad_config),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	st_tmp_done(NULL, 0);
+	return rc;
+}
