@@ -271,7 +271,8 @@ int wt_fast_init(struct wt_fast *f, uint32_t nm)
 	size_t k = (size_t)nm + 1;
 	f->first = malloc(k * 4 * sizeof(uint32_t));
 	f->D = calloc(k, sizeof(uint64_t));
-	if (!f->first || !f->D) {
+	f->sp = calloc(k, 1);
+	if (!f->first || !f->D || !f->sp) {
 		wt_fast_free(f);
 		return -1;
 	}
@@ -286,6 +287,7 @@ void wt_fast_free(struct wt_fast *f)
 {
 	free(f->first);
 	free(f->D);
+	free(f->sp);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -251,6 +251,7 @@ struct wt_fast {
 	uint32_t *used;            /* the m that occur */
 	uint32_t nused;
 	uint64_t *D;               /* [nm] */
+	uint8_t *sp;               /* [nm] scratch: predicted space per m */
 	int seq_valid;             /* the tables describe the previous thread's sequence */
 	int lazy;                  /* fast-path threads ran since the last flush */
 	int d_dirty;               /* D may differ from the predictor's d0 */

@@ -584,6 +584,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	struct wt_fast *F = &q->fast;
 	wt_fast_cta(F);
 	size_t pnb = 0, png = 0, pnev = 0; /* previous thread's blocks, guards, stored events */
+	size_t pm_off = 0; /* where the previous thread's memory instructions are in q->ms */
 	const uint8_t *pcode = NULL;       /* previous thread's path codes */
 	size_t pcode_len = 0;
 	const char *what = NULL;
@@ -683,9 +684,9 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			    ensure((void **)&q->spaces, &q->capa, na_all + nev + 1, 1))
 				goto nomem;
 		}
-		if (th > 0) /* the arrays may have moved: the previous thread's part again */
-			wt_pred_thread_end(P, q->addrs + q->offs[3 * (th - 1) + 2], q->ms + q->offs[3 * (th - 1) + 2],
-					   P->pn);
+		if (th > 0) /* the arrays may have moved: the previous thread's part again
+			     (its memory instructions: where they were last written) */
+			wt_pred_thread_end(P, q->addrs + q->offs[3 * (th - 1) + 2], q->ms + pm_off, P->pn);
 		uint64_t *A = q->addrs + na_all;
 		uint32_t *M = q->ms + na_all;
 		uint8_t *S = q->spaces + na_all;
@@ -704,39 +705,55 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			uint8_t *lastsp = P->lastsp;
 			wt_fast_begin(F, P);
 			const uint64_t *D = F->D;
-			for (uint32_t i = 0; i < pn; i++) {
-				uint32_t m = PM[i];
-				uint64_t a = PA[i] + D[m];
-				if (zrun) {
-					zrun--;
-				} else {
-					uint64_t res = wt_rd_varint(&ra);
-					zrun = wt_rd_varint(&ra);
-					if (ra.bad || res == 0) {
-						what = "address stream";
-						goto bad;
-					}
-					a += (uint64_t)wt_unzigzag(res);
-					wt_fast_fix(F, P, i, m, a);
+			if (zrun >= pn && srun >= pn) {
+				/* every prediction holds: no stream to read */
+				uint8_t *SP = F->sp;
+				for (uint32_t u = 0; u < F->nused; u++) {
+					uint32_t m = F->used[u];
+					SP[m] = mspace[m] ? mspace[m] : lastsp[m];
 				}
-				uint8_t sp;
-				if (srun) {
-					srun--;
-					sp = mspace[m] ? mspace[m] : lastsp[m];
-				} else {
-					sp = wt_rd_u8(&rs);
-					srun = wt_rd_varint(&rs);
-					if (rs.bad || sp >= WEFT_SPACE_COUNT) {
-						what = "space stream";
-						goto bad;
-					}
-					lastsp[m] = sp;
+				for (uint32_t i = 0; i < pn; i++) {
+					uint32_t m = PM[i];
+					A[i] = PA[i] + D[m];
+					S[i] = SP[m];
 				}
-				A[i] = a;
-				M[i] = m;
-				S[i] = sp;
+				zrun -= pn;
+				srun -= pn;
+			} else {
+				for (uint32_t i = 0; i < pn; i++) {
+					uint32_t m = PM[i];
+					uint64_t a = PA[i] + D[m];
+					if (zrun) {
+						zrun--;
+					} else {
+						uint64_t res = wt_rd_varint(&ra);
+						zrun = wt_rd_varint(&ra);
+						if (ra.bad || res == 0) {
+							what = "address stream";
+							goto bad;
+						}
+						a += (uint64_t)wt_unzigzag(res);
+						wt_fast_fix(F, P, i, m, a);
+					}
+					uint8_t sp;
+					if (srun) {
+						srun--;
+						sp = mspace[m] ? mspace[m] : lastsp[m];
+					} else {
+						sp = wt_rd_u8(&rs);
+						srun = wt_rd_varint(&rs);
+						if (rs.bad || sp >= WEFT_SPACE_COUNT) {
+							what = "space stream";
+							goto bad;
+						}
+						lastsp[m] = sp;
+					}
+					A[i] = a;
+					S[i] = sp;
+				}
 			}
-			wt_pred_thread_end(P, A, M, pn);
+			/* the memory instructions are the previous thread's: not copied */
+			wt_pred_thread_end(P, A, P->pm, pn);
 			na_all += pn;
 			continue;
 		}
@@ -792,6 +809,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			}
 		}
 		wt_pred_thread_end(&Pl, A, M, n);
+		pm_off = na_all;
 		*P = Pl;
 		na_all += n;
 	}
