@@ -166,6 +166,10 @@
 	{ "fabric", "epochs", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "thread epochs at LDST/special units (models.md 2 deadlock avoidance); false = only " \
 	  "the reservation buffer bounds them" }, \
+	{ "fabric", "hit_pipelined", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
+	  "L1 hits flow through the LDST/L1 pipeline in order and hold no reservation entry " \
+	  "(only misses do, like MSHRs); false = every in-flight operation holds one for its " \
+	  "whole latency (models.md 2, literally). weft's choice, see docs/models/dataflow.md" }, \
 	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "loops become init / body / epilogue kernels (models.md 2)" }, \
 	{ "fabric", "max_replicas", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
@@ -300,6 +304,7 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->lat[WEFT_DFU_SPECIAL] = cfg_u(cfg, "fabric", "special_latency");
 	fp->special_blocks = cfg_u(cfg, "fabric", "special_blocks");
 	fp->epochs = weft_config_num(cfg, "fabric", "epochs") != 0;
+	fp->hit_pipelined = weft_config_num(cfg, "fabric", "hit_pipelined") != 0;
 	fp->hops_per_token = weft_config_num(cfg, "fabric", "hops_per_token");
 	fp->config_bytes = cfg_u(cfg, "fabric", "config_bytes");
 	fp->config_bytes_per_cycle = cfg_u(cfg, "fabric", "config_bytes_per_cycle");

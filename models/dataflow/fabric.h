@@ -66,6 +66,7 @@ struct fabric_params {
 	uint32_t lat[WEFT_DFU_COUNT];     /* node latencies by unit type (ldst: unit pipeline) */
 	uint32_t special_blocks;          /* non-pipelined blocks per special unit */
 	int epochs;                       /* thread epochs at LDST/special units */
+	int hit_pipelined;                /* L1 hits hold no reservation entry */
 	double hops_per_token;
 	uint32_t config_bytes, config_bytes_per_cycle;
 	/* memory */
@@ -124,7 +125,8 @@ double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t t
 			     int epochs);
 
 /* Latency of a spilled value when `bytes` of spills are written before it
- * is read back: L1, L2 or DRAM latency by which holds them. */
+ * is read back: L1 latency while they fit, then a blend of L1, L2 and DRAM
+ * latencies by the share each can hold. */
 double fabric_spill_latency(const struct fabric_params *fp, double bytes);
 
 /* Elevators one communication at distance dtid needs (models.md 2b). */
@@ -155,7 +157,8 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 /* Per static instruction, summed over the launch's CTAs read. */
 struct fabric_pc {
 	uint64_t reached, notexec;      /* thread instances that reached it / were guarded off */
-	struct fabric_epoch ep;         /* LDST/special unit of this instruction */
+	struct fabric_epoch ep;         /* LDST unit of this instruction: reservation latencies */
+	double lat_full;                /* sum of its accesses' full latencies (Little's law) */
 	uint64_t removed_acc, fwd;      /* dMT: accesses not made (removed, forwarded) */
 	uint64_t last_addr;             /* dMT forwarding: previous address at this pc */
 	uint32_t last_cta;

@@ -202,7 +202,12 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	P->last_addr = a->addr;
 	P->last_cta = cta + 1;
 	s->ev[FAB_EV_RESERVATION]++;
-	fabric_epoch_add(&P->ep, fp->token_buffer, lat + fp->lat[WEFT_DFU_LDST]);
+	/* the reservation entry is held for the whole latency, or, with
+	 * hit_pipelined, only for what exceeds an L1 hit (the hit pipeline
+	 * returns in order and needs no entry) */
+	double held = fp->hit_pipelined ? (lat > fp->l1_latency ? lat - fp->l1_latency : 0) : lat;
+	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
+	fabric_epoch_add(&P->ep, fp->token_buffer, held + fp->lat[WEFT_DFU_LDST]);
 }
 
 static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct weft_error *err)

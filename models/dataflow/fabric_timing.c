@@ -101,15 +101,18 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 	out->cycles = m + out->fill;
 }
 
-/* Where spilled values are found again: the L1 when the bytes written
- * before they are read back fit in it, else the L2, else DRAM. */
+/* Where spilled values are found again: a share min(1, L1 / bytes) in the
+ * L1 (the spills written before a value is read back compete for it),
+ * of the rest a share min(1, L2 / bytes) in the L2, the remainder in DRAM
+ * (a blend rather than a threshold, so that a sweep does not jump). */
 double fabric_spill_latency(const struct fabric_params *fp, double bytes)
 {
 	if (bytes <= (double)fp->l1.size_bytes)
 		return fp->l1_latency;
-	if (bytes <= (double)fp->l2.size_bytes)
-		return fp->l2_latency;
-	return fp->dram_latency;
+	double h1 = (double)fp->l1.size_bytes / bytes;
+	double h2 = bytes <= (double)fp->l2.size_bytes ? 1.0 : (double)fp->l2.size_bytes / bytes;
+	double beyond = h2 * fp->l2_latency + (1 - h2) * fp->dram_latency;
+	return h1 * fp->l1_latency + (1 - h1) * beyond;
 }
 
 /* ---- events per node ---- */
@@ -219,11 +222,11 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		struct weft_dfg_node *nd = &g.nodes[n];
 		if (nd->unit != WEFT_DFU_LDST || nd->kind != WEFT_DFN_OP || nd->pc == WEFT_DFG_NONE)
 			continue;
-		const struct fabric_epoch *e = &s->pc[nd->pc].ep;
-		nd->lat = e->ops > 0 ? (uint32_t)llround(e->lat_sum / e->ops)
-				     : fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
-		lat_acc_sum += e->lat_sum;
-		lat_acc_n += e->ops;
+		const struct fabric_pc *P = &s->pc[nd->pc];
+		nd->lat = P->ep.ops > 0 ? (uint32_t)llround(P->lat_full / P->ep.ops)
+					: fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+		lat_acc_sum += P->lat_full;
+		lat_acc_n += P->ep.ops;
 	}
 
 	/* dMT: removed instructions take no unit; an elevator load becomes its
@@ -349,6 +352,8 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			if (o->pc == WEFT_DFG_NONE) {
 				/* a spill store waits only for the L1 to take it */
 				double l = o->mem == WEFT_DFM_SPILL_STORE ? fp->l1_latency : spill_lat;
+				if (fp->hit_pipelined)
+					l -= fp->l1_latency;
 				c = uniform_ldst_cycles(x->visits_core, fp->lat[WEFT_DFU_LDST] + l, tb, fp->epochs);
 			} else if (o->node < g.nnodes && removed[o->node]) {
 				continue;
