@@ -1,7 +1,7 @@
 /*
  * trace_read.h - internal: the reader's state, shared by trace_read.c
- * (open, random access, iteration), trace_foreach.c (parallel decoding)
- * and trace_verify.c.
+ * (open, random access), trace_decode.c (one CTA), trace_foreach.c
+ * (parallel decoding) and trace_verify.c.
  */
 #ifndef WEFT_TRACE_READ_H
 #define WEFT_TRACE_READ_H
