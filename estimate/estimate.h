@@ -47,7 +47,7 @@
 #include "trace.h"
 
 /* The weft release these reports come from (same as `weft-trace --version`). */
-#define WEFT_VERSION "0.1.0"
+#include "version.h"
 
 /* How the trace is identified in reports. */
 #define WEFT_EST_TRACE_HASH "fnv1a64-file" /* FNV-1a 64 over every byte of the .wtr file */

@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "error.h"
 
-#define WEFT_TRACE_VERSION "0.1.0"
+#include "version.h"
 
 struct command {
 	const char *name;
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		printf("weft-trace %s\n", WEFT_TRACE_VERSION);
+		printf("weft-trace %s\n", WEFT_VERSION);
 		return 0;
 	}
 	if (strcmp(cmd, "help") == 0) {
