@@ -170,6 +170,10 @@
 	  "L1 hits flow through the LDST/L1 pipeline in order and hold no reservation entry " \
 	  "(only misses do, like MSHRs); false = every in-flight operation holds one for its " \
 	  "whole latency (models.md 2, literally). weft's choice, see docs/models/dataflow.md" }, \
+	{ "fabric", "replay_cache", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
+	  "reuse a launch's replay (caches, epochs for token buffers 1..256) from an earlier run " \
+	  "in the same process with the same memory parameters: sweeps re-time only; results " \
+	  "are identical (fabric_cache.c)" }, \
 	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "loops become init / body / epilogue kernels (models.md 2)" }, \
 	{ "fabric", "max_replicas", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
@@ -305,6 +309,7 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->special_blocks = cfg_u(cfg, "fabric", "special_blocks");
 	fp->epochs = weft_config_num(cfg, "fabric", "epochs") != 0;
 	fp->hit_pipelined = weft_config_num(cfg, "fabric", "hit_pipelined") != 0;
+	fp->replay_cache = weft_config_num(cfg, "fabric", "replay_cache") != 0;
 	fp->hops_per_token = weft_config_num(cfg, "fabric", "hops_per_token");
 	fp->config_bytes = cfg_u(cfg, "fabric", "config_bytes");
 	fp->config_bytes_per_cycle = cfg_u(cfg, "fabric", "config_bytes_per_cycle");
@@ -466,10 +471,15 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 			}
 		}
 	}
-	if (!rc)
+	int cached = !rc && fabric_cache_lookup(s, t, launch, sample);
+	if (!rc && !cached) {
 		rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
+		if (!rc) {
+			fabric_replay_flush(s);
+			fabric_cache_store(s, t, launch, sample);
+		}
+	}
 	if (!rc) {
-		fabric_replay_flush(s);
 		if (s->nlaunches == s->launches_cap) {
 			uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
 			struct weft_launch_result *nl = realloc(s->launches, cap * sizeof(*nl));

@@ -67,6 +67,7 @@ struct fabric_params {
 	uint32_t special_blocks;          /* non-pipelined blocks per special unit */
 	int epochs;                       /* thread epochs at LDST/special units */
 	int hit_pipelined;                /* L1 hits hold no reservation entry */
+	int replay_cache;                 /* reuse replays across runs (fabric_cache.c) */
 	double hops_per_token;
 	uint32_t config_bytes, config_bytes_per_cycle;
 	/* memory */
@@ -154,10 +155,32 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 
 /* ---- fabric_replay.c ---- */
 
+/* Epoch state for one token-buffer size (fabric_epoch without the sums
+ * that do not depend on it). */
+struct fabric_epoch_tb {
+	uint32_t n;
+	double max, sum;
+};
+/* The replay keeps epoch times for token buffers 1, 2, 4, ..., 256 at once
+ * (and the configured size when it is not one of them, in the last slot),
+ * so a token-buffer sweep reuses one replay (fabric_cache.c). */
+#define FAB_NTB_POW 9
+#define FAB_NTB (FAB_NTB_POW + 1)
+/* The slot of a token-buffer size: log2 for powers of two up to 256, else
+ * the last slot. */
+static inline uint32_t fabric_tb_slot(uint32_t tb)
+{
+	for (uint32_t k = 0; k < FAB_NTB_POW; k++)
+		if (tb == 1u << k)
+			return k;
+	return FAB_NTB - 1;
+}
+
 /* Per static instruction, summed over the launch's CTAs read. */
 struct fabric_pc {
 	uint64_t reached, notexec;      /* thread instances that reached it / were guarded off */
-	struct fabric_epoch ep;         /* LDST unit of this instruction: reservation latencies */
+	double ops, held_sum;           /* LDST accesses; reservation-held latencies summed */
+	struct fabric_epoch_tb ept[FAB_NTB]; /* epochs per token-buffer size */
 	double lat_full;                /* sum of its accesses' full latencies (Little's law) */
 	uint64_t removed_acc, fwd;      /* dMT: accesses not made (removed, forwarded) */
 	uint64_t last_addr;             /* dMT forwarding: previous address at this pc */
@@ -221,11 +244,30 @@ struct fabric_state {
 	double total_removed;
 };
 
+/* The epoch view (fabric_epoch) of a pc's LDST unit for token buffer tb
+ * (which must be the configured one or a power of two up to 256). */
+void fabric_pc_epoch(const struct fabric_pc *P, uint32_t tb, struct fabric_epoch *out);
+
 int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void fabric_launch_end(struct fabric_state *s);
 int fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
 /* End of a launch: dirty L1 lines to the L2, dirty L2 lines to DRAM. */
 void fabric_replay_flush(struct fabric_state *s);
+
+/* ---- fabric_cache.c: replays reused across runs in one process ---- */
+
+/* Restores the replay of this launch (same trace, launch, CTA sample and
+ * replay parameters) made by an earlier run in this process: 1 when
+ * restored (the caller skips the replay), 0 when not cached. */
+int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+			const struct weft_cta_sample *sample);
+/* Saves the replay just made (after fabric_replay_flush). Silently skips
+ * when memory for it is short or the cache is full. */
+void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+			const struct weft_cta_sample *sample);
+/* Frees every cached replay (tests; the cache otherwise lives as long as
+ * the process). */
+void weft_fabric_cache_clear(void);
 
 /* ---- fabric_timing.c: one launch ---- */
 int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,

@@ -92,6 +92,16 @@ void fabric_launch_end(struct fabric_state *s)
 	s->trips_ok = s->an_ok = s->dmt_ok = 0;
 }
 
+void fabric_pc_epoch(const struct fabric_pc *P, uint32_t tb, struct fabric_epoch *out)
+{
+	const struct fabric_epoch_tb *e = &P->ept[fabric_tb_slot(tb)];
+	out->n = e->n;
+	out->max = e->max;
+	out->sum = e->sum;
+	out->ops = P->ops;
+	out->lat_sum = P->held_sum;
+}
+
 /* ---- memory ---- */
 
 static double l2_access(struct fabric_state *s, uint64_t addr, int is_write)
@@ -206,8 +216,33 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * hit_pipelined, only for what exceeds an L1 hit (the hit pipeline
 	 * returns in order and needs no entry) */
 	double held = fp->hit_pipelined ? (lat > fp->l1_latency ? lat - fp->l1_latency : 0) : lat;
+	held += fp->lat[WEFT_DFU_LDST];
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
-	fabric_epoch_add(&P->ep, fp->token_buffer, held + fp->lat[WEFT_DFU_LDST]);
+	P->ops += 1;
+	P->held_sum += held;
+	/* epochs for every power-of-two buffer (fabric.h FAB_NTB) */
+	for (uint32_t k = 0; k < FAB_NTB_POW; k++) {
+		struct fabric_epoch_tb *e = &P->ept[k];
+		double t = (double)e->n + held;
+		if (t > e->max)
+			e->max = t;
+		if (++e->n == 1u << k) {
+			e->sum += e->max > e->n ? e->max : e->n;
+			e->n = 0;
+			e->max = 0;
+		}
+	}
+	if (fabric_tb_slot(fp->token_buffer) == FAB_NTB - 1) {
+		struct fabric_epoch_tb *e = &P->ept[FAB_NTB - 1];
+		double t = (double)e->n + held;
+		if (t > e->max)
+			e->max = t;
+		if (++e->n == fp->token_buffer) {
+			e->sum += e->max > e->n ? e->max : e->n;
+			e->n = 0;
+			e->max = 0;
+		}
+	}
 }
 
 static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct weft_error *err)

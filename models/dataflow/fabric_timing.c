@@ -223,10 +223,10 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		if (nd->unit != WEFT_DFU_LDST || nd->kind != WEFT_DFN_OP || nd->pc == WEFT_DFG_NONE)
 			continue;
 		const struct fabric_pc *P = &s->pc[nd->pc];
-		nd->lat = P->ep.ops > 0 ? (uint32_t)llround(P->lat_full / P->ep.ops)
-					: fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+		nd->lat = P->ops > 0 ? (uint32_t)llround(P->lat_full / P->ops)
+				     : fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
 		lat_acc_sum += P->lat_full;
-		lat_acc_n += P->ep.ops;
+		lat_acc_n += P->ops;
 	}
 
 	/* dMT: removed instructions take no unit; an elevator load becomes its
@@ -358,7 +358,9 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			} else if (o->node < g.nnodes && removed[o->node]) {
 				continue;
 			} else {
-				c = fabric_epoch_cycles(&s->pc[o->pc].ep, tb, fp->epochs) * core_scale;
+				struct fabric_epoch e;
+				fabric_pc_epoch(&s->pc[o->pc], tb, &e);
+				c = fabric_epoch_cycles(&e, tb, fp->epochs) * core_scale;
 			}
 			if (c > ldst)
 				ldst = c;

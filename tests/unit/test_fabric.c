@@ -341,6 +341,47 @@ static void test_elevator_cascades(void **state)
 	unlink(tp);
 }
 
+/* A sweep restores the replay from an earlier run: the same results as a
+ * fresh replay, for token buffers that are powers of two and others. */
+static void test_replay_cache(void **state)
+{
+	(void)state;
+	const char *tp = st_path("mm.wtr");
+	st_trace_workload("matmul", WEFT_SIZE_SMALL, tp);
+	weft_fabric_cache_clear();
+	static const char *const tbs[] = { "fabric.token_buffer=16", "fabric.token_buffer=4",
+					   "fabric.token_buffer=5", "fabric.token_buffer=256" };
+	for (int i = 0; i < 4; i++) {
+		const char *fresh[] = { tbs[i], "fabric.replay_cache=false" };
+		const char *cached[] = { tbs[i] };
+		struct weft_model_result a, b, c;
+		st_run(tp, "configs/sgmf-core.ini", fresh, 2, &a);
+		st_run(tp, "configs/sgmf-core.ini", cached, 1, &b); /* stores (or restores) */
+		st_run(tp, "configs/sgmf-core.ini", cached, 1, &c); /* restores */
+		assert_int_equal(a.nlaunches, c.nlaunches);
+		for (uint32_t l = 0; l < a.nlaunches; l++) {
+			assert_true(a.launches[l].cycles == b.launches[l].cycles);
+			assert_true(a.launches[l].cycles == c.launches[l].cycles);
+			assert_string_equal(a.launches[l].limiter, c.launches[l].limiter);
+			for (uint32_t e = 0; e < a.model->nevents; e++)
+				assert_true(a.launches[l].events[e] == c.launches[l].events[e]);
+		}
+		weft_model_result_free(&a);
+		weft_model_result_free(&b);
+		weft_model_result_free(&c);
+	}
+	/* a different memory parameter is a different replay */
+	const char *l1[] = { "mem.l1_latency=20" };
+	struct weft_model_result d, e;
+	st_run(tp, "configs/sgmf-core.ini", l1, 1, &d);
+	st_run(tp, "configs/sgmf-core.ini", NULL, 0, &e);
+	assert_true(d.cycles != e.cycles);
+	weft_model_result_free(&d);
+	weft_model_result_free(&e);
+	weft_fabric_cache_clear();
+	unlink(tp);
+}
+
 /* ---- configs ---- */
 
 static void test_area_sgmf_core(void **state)
@@ -404,10 +445,12 @@ int main(void)
 		cmocka_unit_test(test_partition),
 		cmocka_unit_test(test_epoch_throttling),
 		cmocka_unit_test(test_elevator_cascades),
+		cmocka_unit_test(test_replay_cache),
 		cmocka_unit_test(test_area_sgmf_core),
 		cmocka_unit_test(test_bad_config),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	weft_fabric_cache_clear();
 	st_tmp_done(NULL, 0);
 	return rc;
 }

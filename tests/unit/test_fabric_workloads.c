@@ -10,6 +10,7 @@
  */
 #include <math.h>
 
+#include "models/dataflow/fabric.h"
 #include "simt_testutil.h"
 #include "workload.h"
 
@@ -142,6 +143,7 @@ int main(void)
 		cmocka_unit_test(test_all_workloads),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	weft_fabric_cache_clear();
 	st_tmp_done(NULL, 0);
 	return rc;
 }
