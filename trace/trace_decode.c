@@ -95,8 +95,14 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	struct wt_rd ra = { raw->p + pos[2], raw->p + pos[2] + len[2], 0 };
 	struct wt_rd rs = { raw->p + pos[3], raw->p + pos[3] + len[3], 0 };
 	uint32_t nth = L->pub.threads_per_cta;
+	size_t ca0 = q->capa, cm0 = q->capa;
 	if (ensure((void **)&q->threads, &q->capt, nth + 1, sizeof(*q->threads)) ||
-	    ensure((void **)&q->offs, &q->capo, (size_t)nth * 3 + 3, sizeof(size_t)))
+	    ensure((void **)&q->offs, &q->capo, (size_t)nth * 3 + 3, sizeof(size_t)) ||
+	    ensure((void **)&q->blocks, &q->capb, 1, sizeof(uint32_t)) ||
+	    ensure((void **)&q->guards, &q->capg, 8, 1) || /* never NULL, even when unused */
+	    ensure((void **)&q->addrs, &ca0, 1, sizeof(uint64_t)) ||
+	    ensure((void **)&q->ms, &cm0, 1, sizeof(uint32_t)) ||
+	    ensure((void **)&q->spaces, &q->capa, 1, 1))
 		goto nomem;
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
 	struct wt_pred *P = &q->pred;
@@ -118,10 +124,9 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	uint64_t zrun = wt_rd_varint(&ra), srun = wt_rd_varint(&rs);
 	const uint8_t *nsucc = T->nsucc;
 	const uint32_t(*succ)[2] = T->succ;
+	const uint8_t *pgpk = NULL; /* previous thread's packed guard bits */
 	for (uint32_t th = 0; th < nth; th++) {
-		q->offs[3 * th] = nb_all;
-		q->offs[3 * th + 1] = ng_all;
-		q->offs[3 * th + 2] = na_all;
+		struct weft_thread_trace *tt = &q->threads[th];
 		uint64_t nb = wt_rd_varint(&rp);
 		/* every two-successor block on the path costs a path byte, and
 		 * one-successor chains are at most nblocks long */
@@ -129,19 +134,21 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			what = "path length";
 			goto bad;
 		}
-		if (ensure((void **)&q->blocks, &q->capb, nb_all + nb + 1, sizeof(uint32_t)))
-			goto nomem;
-		uint32_t *bl = q->blocks + nb_all;
 		uint32_t cur = 0;
 		size_t ng = 0, nev = 0;
 		const uint8_t *pp = rp.p, *pe = rp.end;
-		/* the same codes as the previous thread decode to the same blocks */
+		/* the same codes as the previous thread decode to the same blocks:
+		 * the two threads share them */
 		int path_same = th > 0 && nb == pnb && (size_t)(pe - pp) >= pcode_len &&
 				same_bytes(pp, pcode, pcode_len);
+		size_t boff = nb_all;
 		if (path_same) {
-			const uint32_t *pb = q->blocks + q->offs[3 * (th - 1)];
-			for (uint64_t i = 0; i < nb; i++)
-				bl[i] = pb[i];
+			boff = q->offs[3 * (th - 1)];
+		} else if (ensure((void **)&q->blocks, &q->capb, nb_all + nb + 1, sizeof(uint32_t))) {
+			goto nomem;
+		}
+		uint32_t *bl = q->blocks + boff;
+		if (path_same) {
 			ng = png;
 			nev = pnev;
 			pp += pcode_len;
@@ -178,27 +185,41 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		} else {
 			pcode = code0;
 			pcode_len = (size_t)(pp - code0);
+			nb_all += nb;
 		}
 		rp.p = pp;
-		nb_all += nb;
 		/* guards: packed bits -> one byte each */
 		size_t gbytes = (ng + 7) / 8;
 		if ((size_t)(rg.end - rg.p) < gbytes) {
 			what = "guard stream";
 			goto bad;
 		}
-		if (ensure((void **)&q->guards, &q->capg, ng_all + ng + 8, 1))
-			goto nomem;
-		uint8_t *gd = q->guards + ng_all;
-		for (size_t i = 0; i < ng; i++)
-			gd[i] = (rg.p[i >> 3] >> (i & 7)) & 1;
-		if (ng & 7 && rg.p[gbytes - 1] >> (ng & 7)) {
-			what = "guard stream padding";
-			goto bad;
+		/* the same packed bits as the previous thread: share its bytes */
+		int guards_same = path_same && (ng == 0 || same_bytes(rg.p, pgpk, gbytes));
+		size_t goff = ng_all;
+		if (guards_same && ng) {
+			goff = q->offs[3 * (th - 1) + 1];
+		} else if (ng) {
+			if (ensure((void **)&q->guards, &q->capg, ng_all + ng + 8, 1))
+				goto nomem;
+			uint8_t *g = q->guards + ng_all;
+			for (size_t i = 0; i < ng; i++)
+				g[i] = (rg.p[i >> 3] >> (i & 7)) & 1;
+			if (ng & 7 && rg.p[gbytes - 1] >> (ng & 7)) {
+				what = "guard stream padding";
+				goto bad;
+			}
+			ng_all += ng;
 		}
+		const uint8_t *gd = q->guards + goff;
+		pgpk = rg.p;
 		rg.p += gbytes;
-		ng_all += ng;
-		int same = path_same && P->pn > 0 && (ng == 0 || same_bytes(gd, q->guards + q->offs[3 * (th - 1) + 1], ng));
+		int same = guards_same && P->pn > 0;
+		q->offs[3 * th] = boff;
+		q->offs[3 * th + 1] = goff;
+		q->offs[3 * th + 2] = na_all;
+		tt->nblocks = (uint32_t)nb;
+		tt->nguards = (uint32_t)ng;
 		pnb = nb;
 		png = ng;
 		pnev = nev;
@@ -281,6 +302,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			/* the memory instructions are the previous thread's: not copied */
 			wt_pred_thread_end(P, A, P->pm, pn);
 			na_all += pn;
+			tt->naddrs = pn;
 			continue;
 		}
 		wt_fast_flush(F, P);
@@ -338,23 +360,20 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		pm_off = na_all;
 		*P = Pl;
 		na_all += n;
+		tt->naddrs = n;
 	}
 	if (rp.p != rp.end || rg.p != rg.end || ra.p != ra.end || rs.p != rs.end || zrun || srun ||
 	    ra.bad || rs.bad) {
 		what = "stream lengths (bytes left over after the last thread)";
 		goto bad;
 	}
-	q->offs[3 * nth] = nb_all;
-	q->offs[3 * nth + 1] = ng_all;
-	q->offs[3 * nth + 2] = na_all;
+	/* the arrays no longer move: pointers from offsets (threads with the
+	 * same path share blocks, and guards when those agree too) */
 	for (uint32_t th = 0; th < nth; th++) {
 		struct weft_thread_trace *tt = &q->threads[th];
-		size_t *o = q->offs + 3 * th;
-		tt->nblocks = (uint32_t)(o[3] - o[0]);
+		const size_t *o = q->offs + 3 * th;
 		tt->blocks = q->blocks + o[0];
-		tt->nguards = (uint32_t)(o[4] - o[1]);
 		tt->guards = q->guards + o[1];
-		tt->naddrs = (uint32_t)(o[5] - o[2]);
 		tt->addrs = q->addrs + o[2];
 		tt->spaces = q->spaces + o[2];
 	}
