@@ -111,6 +111,32 @@ struct weft_model {
 	 * trace; weft-area uses it. */
 	int (*components)(void *state, struct weft_component *out, uint32_t max, uint32_t *n,
 			  struct weft_error *err);
+
+	/* ---- optional: several configurations from one read of the trace ----
+	 * (weft_model_run_many). consume_launch split in three so that each CTA
+	 * is decoded once and handed to every state. For each launch:
+	 * begin_launch, then consume_cta for every CTA weft_trace_for_each_cta
+	 * yields for the sample (in that order), then end_launch; together they
+	 * must leave the state exactly as consume_launch would (a model's
+	 * consume_launch is best written as these three). begin_launch returns
+	 * 0 (feed me the CTAs), 1 (this launch needs no CTAs, e.g. a replay
+	 * restored from a cache; end_launch is still called) or a negative
+	 * error. A model sets all three or none (then run_many runs one pass
+	 * per configuration). */
+	int (*begin_launch)(void *state, struct weft_trace *t, uint32_t launch,
+			    const struct weft_cta_sample *sample, struct weft_error *err);
+	int (*consume_cta)(void *state, const struct weft_cta_trace *cta, struct weft_error *err);
+	int (*end_launch)(void *state, struct weft_trace *t, uint32_t launch,
+			  const struct weft_cta_sample *sample, struct weft_error *err);
+	/* Optional, with the three above: asks `state` to take every launch's
+	 * replay from `leader` (an earlier state of the same model in the same
+	 * run_many call, itself no follower) because their configurations
+	 * differ only in keys the replay does not read (clock, bandwidths,
+	 * [tech], ...). Returns 1 when it will: run_many then still calls its
+	 * begin_launch and end_launch but never consume_cta, and calls the
+	 * leader's end_launch before the follower's, both before the leader's
+	 * next begin_launch. Returns 0 when the replays would differ. */
+	int (*follow)(void *state, void *leader);
 };
 
 /* NULL-terminated table (models/registry.c). */
@@ -122,5 +148,17 @@ const struct weft_model *weft_model_find(const char *name);
 int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, struct weft_trace *t,
 		   const struct weft_cta_sample *sample, struct weft_model_result *result,
 		   struct weft_error *err);
+
+/* Runs one model over n configurations (all naming model m) into
+ * results[0..n-1], each identical to what weft_model_run gives for that
+ * config. With the per-CTA ops, each launch's CTAs are decoded once and
+ * handed to every state (followers skip even the replay); without them,
+ * one weft_model_run per config. *passes (may be NULL) gets how many
+ * times the trace was read: 1 with the per-CTA ops, n without (reports,
+ * benches).
+ * On failure every result is left empty (models/model_many.c). */
+int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
+			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
+			struct weft_model_result *results, uint32_t *passes, struct weft_error *err);
 
 #endif

@@ -355,29 +355,23 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 	return 0;
 }
 
-struct cta_ctx {
-	struct simt_state *s;
-};
-
-static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
-{
-	struct cta_ctx *x = user;
-	return simt_replay_cta(x->s, c, err);
-}
+/* ---- per launch: begin, every CTA, end (model.h's per-CTA ops) ---- */
 
 static double hit_pct(double hits, double n)
 {
 	return n > 0 ? 100.0 * hits / n : 0;
 }
 
-static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
-			const struct weft_cta_sample *sample, struct weft_error *err)
+static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
+			     const struct weft_cta_sample *sample, struct weft_error *err)
 {
+	(void)sample;
 	struct simt_state *s = state;
-	const struct simt_params *sp = &s->sp;
 	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
+	if (s->leader)
+		return 0; /* the leader replays; end_launch times its replay */
 	uint32_t shmem = L->program->shared_static_bytes + L->dyn_shared;
 	int rc = simt_launch_begin(s, L->program, L->threads_per_cta, shmem, err);
 	if (rc) {
@@ -385,32 +379,29 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		simt_launch_end(s);
 		return rc;
 	}
-	struct cta_ctx x = { s };
-	rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, &x, err);
-	simt_launch_end(s);
-	if (rc) {
-		weft_error_prefix(err, "SIMT model, launch %u (kernel %s): ", launch, L->program->kernel);
-		return rc;
-	}
+	return 0;
+}
 
-	/* A launch's output reaches DRAM: the L2's dirty lines are written back
-	 * at its end and stay cached, clean (the next launch may still hit). */
-	if (sp->caches && sp->l2.write == WEFT_CACHE_WRITE_BACK)
-		s->dram_bytes += (double)weft_cache_clean(&s->l2) * sp->l2.line_bytes;
-	if (sp->caches && sp->l1.write == WEFT_CACHE_WRITE_BACK)
-		for (uint32_t i = 0; i < sp->num_sm; i++) {
-			double n = (double)weft_cache_clean(&s->sms[i].l1);
-			s->ev[SIMT_EV_L2] += n; /* into the L2 (already clean there: no DRAM) */
-			s->dram_bytes += n * sp->l2.line_bytes;
-		}
+static int simt_consume_cta(void *state, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return simt_replay_cta(state, c, err);
+}
 
+/* The per-launch timing of state s from the replay in rp (s itself, or
+ * the leader s follows): the bounds, the limiter, events and stats. Reads
+ * rp's replay (SMs, occupancy, L2, counts) and s's parameters; writes only
+ * s's results. */
+static int simt_time_launch(struct simt_state *s, const struct simt_state *rp,
+			    const struct weft_trace_launch *L, uint32_t launch, struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
 	/* scale a sample up to the whole launch */
-	double f = s->cta_seq ? (double)L->nctas / s->cta_seq : 1;
+	double f = rp->cta_seq ? (double)L->nctas / rp->cta_seq : 1;
 	double b[SIMT_B_COUNT] = { 0 };
 	int occ_bound = 0;
 	double l1_reads = 0, l1_hits = 0;
 	for (uint32_t i = 0; i < sp->num_sm; i++) {
-		const struct simt_sm *sm = &s->sms[i];
+		const struct simt_sm *sm = &rp->sms[i];
 		for (uint32_t k = 0; k < sp->schedulers; k++)
 			if (sm->sched[k] > b[SIMT_B_ISSUE])
 				b[SIMT_B_ISSUE] = sm->sched[k];
@@ -420,10 +411,10 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 			b[SIMT_B_SHMEM] = sm->shmem;
 		if (sm->l1_tx * sp->l1_cycles_per_tx > b[SIMT_B_L1])
 			b[SIMT_B_L1] = sm->l1_tx * sp->l1_cycles_per_tx;
-		for (uint32_t k = 0; k < s->occ.ctas && k < SIMT_MAX_SLOTS; k++)
+		for (uint32_t k = 0; k < rp->occ.ctas && k < SIMT_MAX_SLOTS; k++)
 			if (sm->slot_free[k] > b[SIMT_B_LATENCY])
 				b[SIMT_B_LATENCY] = sm->slot_free[k];
-		if (sm->nctas > s->occ.ctas)
+		if (sm->nctas > rp->occ.ctas)
 			occ_bound = 1;
 		if (sp->caches) {
 			l1_reads += (double)sm->l1.st.reads;
@@ -432,10 +423,10 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	}
 	if (sp->caches) {
 		uint32_t per = (sp->l2.line_bytes + sp->l2_port_bytes - 1) / sp->l2_port_bytes;
-		b[SIMT_B_L2] = (double)weft_cache_max_bank_accesses(&s->l2) * per * sp->clock_hz /
+		b[SIMT_B_L2] = (double)weft_cache_max_bank_accesses(&rp->l2) * per * sp->clock_hz /
 			       sp->l2_clock_hz;
 		if (sp->dram_bytes_per_s > 0)
-			b[SIMT_B_DRAM] = s->dram_bytes / sp->dram_bytes_per_s * sp->clock_hz;
+			b[SIMT_B_DRAM] = rp->dram_bytes / sp->dram_bytes_per_s * sp->clock_hz;
 	}
 	double cycles = 0;
 	for (int i = 0; i < SIMT_B_COUNT; i++) {
@@ -443,8 +434,10 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		if (b[i] > cycles)
 			cycles = b[i];
 	}
-	double simd = s->ls.warp_insts > 0 ? s->ls.thread_insts / (s->ls.warp_insts * sp->warp_size) : 0;
-	s->ev[SIMT_EV_DRAM] = s->dram_bytes / 32.0;
+	double simd = rp->ls.warp_insts > 0 ? rp->ls.thread_insts / (rp->ls.warp_insts * sp->warp_size) : 0;
+	double ev[SIMT_EV_COUNT];
+	memcpy(ev, rp->ev, sizeof(ev));
+	ev[SIMT_EV_DRAM] = rp->dram_bytes / 32.0;
 
 	if (s->nlaunches == s->launches_cap) {
 		uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
@@ -463,10 +456,10 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	r->launch = launch;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", L->program->kernel ? L->program->kernel : "?");
 	r->cycles = cycles;
-	r->thread_insts = (uint64_t)llround(s->ls.thread_insts * f);
+	r->thread_insts = (uint64_t)llround(rp->ls.thread_insts * f);
 	snprintf(r->limiter, sizeof(r->limiter), "%s", simt_limiter(b, occ_bound, simd));
 	for (int i = 0; i < SIMT_EV_COUNT; i++) {
-		r->events[i] = s->ev[i] * f;
+		r->events[i] = ev[i] * f;
 		s->total_ev[i] += r->events[i];
 	}
 	char key[48];
@@ -474,34 +467,101 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		snprintf(key, sizeof(key), "bound_%s", simt_bound_names[i]);
 		weft_stat_add(r->stats, &r->nstats, key, b[i], "cycles");
 	}
-	weft_stat_add(r->stats, &r->nstats, "warp_insts", s->ls.warp_insts * f, "");
+	weft_stat_add(r->stats, &r->nstats, "warp_insts", rp->ls.warp_insts * f, "");
 	weft_stat_add(r->stats, &r->nstats, "simd_efficiency", 100.0 * simd, "%");
 	/* extra warp instructions that idle lanes (divergence, predication,
 	 * partial warps) cost over fully converged warps */
 	weft_stat_add(r->stats, &r->nstats, "divergence_overhead", simd > 0 ? 100.0 * (1 / simd - 1) : 0,
 		      "%");
-	weft_stat_add(r->stats, &r->nstats, "regs_per_thread", s->occ.regs_per_thread, "");
-	weft_stat_add(r->stats, &r->nstats, "resident_ctas", s->occ.ctas, "");
-	weft_stat_add(r->stats, &r->nstats, "resident_warps", s->occ.warps, "");
-	snprintf(key, sizeof(key), "occupancy_limited_by_%s", simt_occ_names[s->occ.limit]);
+	weft_stat_add(r->stats, &r->nstats, "regs_per_thread", rp->occ.regs_per_thread, "");
+	weft_stat_add(r->stats, &r->nstats, "resident_ctas", rp->occ.ctas, "");
+	weft_stat_add(r->stats, &r->nstats, "resident_warps", rp->occ.warps, "");
+	snprintf(key, sizeof(key), "occupancy_limited_by_%s", simt_occ_names[rp->occ.limit]);
 	weft_stat_add(r->stats, &r->nstats, key, 1, "");
 	weft_stat_add(r->stats, &r->nstats, "l1_tx_per_mem_inst",
-		      s->ls.mem_insts > 0 ? s->ls.l1_tx / s->ls.mem_insts : 0, "");
+		      rp->ls.mem_insts > 0 ? rp->ls.l1_tx / rp->ls.mem_insts : 0, "");
 	weft_stat_add(r->stats, &r->nstats, "shmem_cycles_per_access",
-		      s->ls.shmem_accesses > 0 ? s->ls.shmem_cycles / s->ls.shmem_accesses : 0, "");
+		      rp->ls.shmem_accesses > 0 ? rp->ls.shmem_cycles / rp->ls.shmem_accesses : 0, "");
 	if (sp->caches) {
 		weft_stat_add(r->stats, &r->nstats, "l1_read_hit_rate", hit_pct(l1_hits, l1_reads), "%");
 		weft_stat_add(r->stats, &r->nstats, "l2_hit_rate",
-			      hit_pct((double)(s->l2.st.read_hits + s->l2.st.write_hits),
-				      (double)(s->l2.st.reads + s->l2.st.writes)),
+			      hit_pct((double)(rp->l2.st.read_hits + rp->l2.st.write_hits),
+				      (double)(rp->l2.st.reads + rp->l2.st.writes)),
 			      "%");
-		weft_stat_add(r->stats, &r->nstats, "dram_bytes", s->dram_bytes * f, "B");
+		weft_stat_add(r->stats, &r->nstats, "dram_bytes", rp->dram_bytes * f, "B");
 	}
-	weft_stat_add(r->stats, &r->nstats, "barriers", s->ls.barriers * f, "");
-	weft_stat_add(r->stats, &r->nstats, "ctas_read", s->cta_seq, "");
+	weft_stat_add(r->stats, &r->nstats, "barriers", rp->ls.barriers * f, "");
+	weft_stat_add(r->stats, &r->nstats, "ctas_read", rp->cta_seq, "");
 	s->total_cycles += cycles;
 	s->total_insts += r->thread_insts;
 	return 0;
+}
+
+static int simt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
+			   const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	(void)sample;
+	struct simt_state *s = state;
+	const struct simt_params *sp = &s->sp;
+	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+	if (!L)
+		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
+	if (s->leader)
+		return simt_time_launch(s, s->leader, L, launch, err);
+	simt_launch_end(s);
+
+	/* A launch's output reaches DRAM: the L2's dirty lines are written back
+	 * at its end and stay cached, clean (the next launch may still hit). */
+	if (sp->caches && sp->l2.write == WEFT_CACHE_WRITE_BACK)
+		s->dram_bytes += (double)weft_cache_clean(&s->l2) * sp->l2.line_bytes;
+	if (sp->caches && sp->l1.write == WEFT_CACHE_WRITE_BACK)
+		for (uint32_t i = 0; i < sp->num_sm; i++) {
+			double n = (double)weft_cache_clean(&s->sms[i].l1);
+			s->ev[SIMT_EV_L2] += n; /* into the L2 (already clean there: no DRAM) */
+			s->dram_bytes += n * sp->l2.line_bytes;
+		}
+	return simt_time_launch(s, s, L, launch, err);
+}
+
+/* Follows leader when the two configs differ only in what the replay does
+ * not read: core.clock_mhz, mem.l2_clock_mhz, mem.l2_port_bytes,
+ * mem.dram_gbps, mem.dram_channels, core.area_basis (and every [tech]
+ * key, which the model never sees). Everything else in simt_params reaches
+ * the replay (simt_replay.c, simt_mem.c, simt_timing.c's occupancy). */
+static int simt_follow(void *state, void *leader)
+{
+	struct simt_state *s = state, *ld = leader;
+	struct simt_params a, b;
+	memcpy(&a, &s->sp, sizeof(a));
+	memcpy(&b, &ld->sp, sizeof(b));
+	a.clock_hz = b.clock_hz = 0;
+	a.l2_clock_hz = b.l2_clock_hz = 0;
+	a.l2_port_bytes = b.l2_port_bytes = 0;
+	a.dram_bytes_per_s = b.dram_bytes_per_s = 0;
+	a.dram_channels = b.dram_channels = 0;
+	a.area_basis = b.area_basis = SIMT_AREA_FERMI;
+	if (ld->leader || memcmp(&a, &b, sizeof(a)) != 0)
+		return 0;
+	s->leader = ld;
+	return 1;
+}
+
+/* One launch through the three ops above (the single-config path). */
+static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
+			const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	struct simt_state *s = state;
+	int rc = simt_begin_launch(s, t, launch, sample, err);
+	if (rc < 0)
+		return rc;
+	rc = weft_trace_for_each_cta(t, launch, sample, 0, simt_consume_cta, s, err);
+	if (rc) {
+		simt_launch_end(s);
+		const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+		weft_error_prefix(err, "SIMT model, launch %u (kernel %s): ", launch, L->program->kernel);
+		return rc;
+	}
+	return simt_end_launch(s, t, launch, sample, err);
 }
 
 static int simt_components(void *state, struct weft_component *out, uint32_t max, uint32_t *n,
@@ -577,4 +637,8 @@ const struct weft_model weft_model_simt = {
 	.finish = simt_finish,
 	.free = simt_free,
 	.components = simt_components,
+	.begin_launch = simt_begin_launch,
+	.consume_cta = simt_consume_cta,
+	.end_launch = simt_end_launch,
+	.follow = simt_follow,
 };

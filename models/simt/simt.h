@@ -151,6 +151,9 @@ struct simt_launch_stats {
 
 struct simt_state {
 	struct simt_params sp;
+	/* weft_model_run_many: the state whose replay this one times with its
+	 * own parameters (simt_follow); NULL when it replays itself */
+	const struct simt_state *leader;
 	struct simt_sm *sms;            /* [num_sm] */
 	struct weft_cache l2;
 	/* per launch */

@@ -1,0 +1,181 @@
+/*
+ * model_many.c - weft_model_run_many: one model over several
+ * configurations (a sweep) with one read of the trace per launch when the
+ * model has the per-CTA ops (model.h), so that N points cost one decode
+ * plus N replays instead of N decodes and N replays; and no replay at all
+ * for a configuration that follows another (its keys differ only in what
+ * the replay does not read). Models without the ops run one pass per
+ * configuration through weft_model_run.
+ *
+ * Why per launch and not per CTA across launches: a model's launch timing
+ * needs the whole launch replayed (begin, every CTA, end), and launches
+ * run in trace order because caches carry over between them.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The completion weft_model_run applies to a finished result (model.c):
+ * seconds from cycles at the clock, totals from the launches when the
+ * model left them 0. Kept identical so both paths give the same result. */
+static void complete_result(struct weft_model_result *r)
+{
+	if (r->cycles == 0) {
+		for (uint32_t i = 0; i < r->nlaunches; i++)
+			r->cycles += r->launches[i].cycles;
+	}
+	if (r->thread_insts == 0) {
+		for (uint32_t i = 0; i < r->nlaunches; i++)
+			r->thread_insts += r->launches[i].thread_insts;
+	}
+	if (r->seconds == 0 && r->clock_hz > 0)
+		r->seconds = r->cycles / r->clock_hz;
+}
+
+struct many_feed {
+	const struct weft_model *m;
+	void **states;
+	const uint8_t *active;      /* [n]: consume_cta this launch */
+	const struct weft_config *const *cfgs;
+	uint32_t n;
+	uint32_t failed;            /* index of the state that failed */
+};
+
+static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct many_feed *f = user;
+	for (uint32_t i = 0; i < f->n; i++) {
+		if (!f->active[i])
+			continue;
+		int rc = f->m->consume_cta(f->states[i], c, err);
+		if (rc < 0) {
+			f->failed = i;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int has_cta_ops(const struct weft_model *m)
+{
+	return m->begin_launch && m->consume_cta && m->end_launch;
+}
+
+/* One pass per configuration (models without the per-CTA ops). */
+static int run_each(const struct weft_model *m, const struct weft_config *const *cfgs, uint32_t n,
+		    struct weft_trace *t, const struct weft_cta_sample *sample,
+		    struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = weft_model_run(m, cfgs[i], t, sample, &results[i], err);
+		if (rc < 0) {
+			for (uint32_t j = 0; j < i; j++)
+				weft_model_result_free(&results[j]);
+			return rc;
+		}
+	}
+	if (passes)
+		*passes = n;
+	return 0;
+}
+
+int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
+			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
+			struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
+{
+	if (!m || !t || !results || (n && !cfgs))
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_model_run_many: missing argument");
+	for (uint32_t i = 0; i < n; i++)
+		memset(&results[i], 0, sizeof(results[i]));
+	if (passes)
+		*passes = 0;
+	if (n == 0)
+		return 0;
+	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+	if (!sample)
+		sample = &all;
+	if (!has_cta_ops(m) || n == 1)
+		return run_each(m, cfgs, n, t, sample, results, passes, err);
+
+	void **states = calloc(n, sizeof(*states));
+	uint8_t *follower = calloc(n, 1);
+	uint8_t *active = calloc(n, 1);
+	if (!states || !follower || !active) {
+		free(states);
+		free(follower);
+		free(active);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u configurations", n);
+	}
+	int rc = 0;
+	uint32_t i = 0, npass = 0;
+	for (i = 0; i < n; i++) {
+		rc = m->init(cfgs[i], &states[i], err);
+		if (rc < 0) {
+			weft_error_prefix(err, "model %s, config %s: ", m->name, cfgs[i]->path);
+			goto out;
+		}
+		/* the first earlier leader whose replay this config can share */
+		for (uint32_t j = 0; m->follow && j < i; j++)
+			if (!follower[j] && m->follow(states[i], states[j]) == 1) {
+				follower[i] = 1;
+				break;
+			}
+	}
+
+	const struct weft_trace_info *info = weft_trace_info(t);
+	for (uint32_t l = 0; l < info->nlaunches; l++) {
+		uint32_t nactive = 0;
+		for (i = 0; i < n; i++) {
+			rc = m->begin_launch(states[i], t, l, sample, err);
+			if (rc < 0)
+				goto launch_fail;
+			active[i] = rc == 0 && !follower[i];
+			nactive += active[i];
+		}
+		if (nactive) {
+			struct many_feed f = { m, states, active, cfgs, n, 0 };
+			rc = weft_trace_for_each_cta(t, l, sample, 0, feed_cta, &f, err);
+			if (rc < 0) {
+				i = f.failed;
+				goto launch_fail;
+			}
+			npass = 1;
+		}
+		for (i = 0; i < n; i++) {
+			rc = m->end_launch(states[i], t, l, sample, err);
+			if (rc < 0)
+				goto launch_fail;
+		}
+		continue;
+launch_fail:
+		weft_error_prefix(err, "model %s, config %s, launch %u: ", m->name, cfgs[i]->path, l);
+		i = n;
+		goto out;
+	}
+
+	for (i = 0; i < n; i++) {
+		rc = m->finish(states[i], &results[i], err);
+		if (rc < 0) {
+			weft_error_prefix(err, "model %s, config %s: ", m->name, cfgs[i]->path);
+			goto out;
+		}
+		results[i].model = m;
+		weft_cta_sample_describe(sample, results[i].sampling, sizeof(results[i].sampling));
+		complete_result(&results[i]);
+	}
+	if (passes)
+		*passes = npass;
+out:
+	for (uint32_t j = 0; j < n; j++)
+		if (states[j])
+			m->free(states[j]);
+	if (rc < 0)
+		for (uint32_t j = 0; j < n; j++)
+			weft_model_result_free(&results[j]);
+	free(states);
+	free(follower);
+	free(active);
+	return rc;
+}
