@@ -233,6 +233,13 @@ struct fabric_state {
 	size_t acc_cap;
 	uint32_t thr_cap;
 	uint32_t cta_seq;
+	/* per-pc sequences of reservation-held latencies (cycles, in feeding
+	 * order) kept for the replay cache, so that a later run with a token
+	 * buffer that is not a power of two can recompute its epochs */
+	uint16_t **seq;
+	uint32_t *seq_n, *seq_cap;
+	uint64_t seq_total;
+	int seq_ok;
 	double ev[FAB_EV_COUNT];
 	struct fabric_launch_acc la;
 	/* results so far */
@@ -247,6 +254,9 @@ struct fabric_state {
 /* The epoch view (fabric_epoch) of a pc's LDST unit for token buffer tb
  * (which must be the configured one or a power of two up to 256). */
 void fabric_pc_epoch(const struct fabric_pc *P, uint32_t tb, struct fabric_epoch *out);
+
+/* Recomputes one token-buffer size's epochs from a held-latency sequence. */
+void fabric_epoch_refeed(struct fabric_epoch_tb *e, const uint16_t *held, uint32_t n, uint32_t tb);
 
 int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void fabric_launch_end(struct fabric_state *s);

@@ -9,8 +9,10 @@
  * launch, the CTA sample and the replay parameters: cores, L1/L2
  * geometry and policies, L1/L2/DRAM/shared/LVC latencies, shared banks,
  * the LDST and control latencies, hit_pipelined. It does not depend on the
- * token buffer (epochs are kept for every power of two up to 256; another
- * size becomes part of the key) or on anything else the timing uses, so a
+ * token buffer (epochs are kept for every power of two up to 256, and the
+ * entry keeps each LDST node's held latencies, 2 bytes per access, up to
+ * 32 M accesses, from which another size's epochs are recomputed) or on
+ * anything else the timing uses, so a
  * run whose key matches restores the replay: per-pc counts and epoch sums,
  * block visits, trip counts, cache and bank statistics, events, and the L2
  * contents left for the next launch (so a later launch replayed afresh
@@ -55,6 +57,10 @@ struct fab_entry {
 	uint8_t *l2_dirty;
 	uint64_t l2_clock;
 	struct weft_cache_stats l2_st;
+	/* held-latency sequences per pc (NULL when the replay did not keep
+	 * them): seq_all[seq_off[pc] .. seq_off[pc + 1]) */
+	uint32_t *seq_off;
+	uint16_t *seq_all;
 	struct fab_entry *next;
 };
 
@@ -93,7 +99,6 @@ static uint64_t params_hash(const struct fabric_params *fp)
 	h = fnv(h, fp->lat[WEFT_DFU_LDST]);
 	h = fnv(h, fp->lat[WEFT_DFU_CONTROL]);
 	h = fnv(h, (uint64_t)fp->hit_pipelined);
-	h = fnv(h, fabric_tb_slot(fp->token_buffer) == FAB_NTB - 1 ? fp->token_buffer : 0);
 	return h;
 }
 
@@ -146,6 +151,8 @@ static void entry_free(struct fab_entry *e)
 	free(e->l2_used);
 	free(e->l2_bank);
 	free(e->l2_dirty);
+	free(e->seq_off);
+	free(e->seq_all);
 	free(e);
 }
 
@@ -156,14 +163,20 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 	if (!s->fp.replay_cache || s->fp.dmt || make_key(s, t, launch, sample, &k))
 		return 0;
 	const struct weft_program *p = s->p;
-	int hit = 0;
+	int hit = 0, odd = fabric_tb_slot(s->fp.token_buffer) == FAB_NTB - 1;
 	pthread_mutex_lock(&fab_lock);
 	for (struct fab_entry *e = fab_head; e; e = e->next) {
 		if (!key_eq(&e->key, &k) || e->ninsts != p->ninsts || e->nblocks != p->nblocks ||
 		    e->nloops != s->an.loops.nloops || e->cores != s->fp.cores ||
 		    e->l1_banks != s->fp.l1.banks || e->sh_banks != s->fp.shmem_banks)
 			continue;
+		if (odd && !e->seq_all)
+			continue; /* its epochs cannot be recomputed for this buffer */
 		memcpy(s->pc, e->pc, (size_t)e->ninsts * sizeof(*s->pc));
+		if (odd) /* a token buffer that is not a power of two: re-feed its slot */
+			for (uint32_t pc = 0; pc < e->ninsts; pc++)
+				fabric_epoch_refeed(&s->pc[pc].ept[FAB_NTB - 1], e->seq_all + e->seq_off[pc],
+						    e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
 		if (e->nloops)
 			memcpy(s->trips.stat, e->trips, (size_t)e->nloops * sizeof(*e->trips));
@@ -242,7 +255,26 @@ void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t l
 	memcpy(e->l2_bank, s->l2.bank_accesses, s->l2.g.banks * sizeof(uint64_t));
 	e->l2_clock = s->l2.clock;
 	e->l2_st = s->l2.st;
-	e->bytes = sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 8 +
+	if (s->seq_ok) {
+		e->seq_off = malloc(((size_t)e->ninsts + 1) * sizeof(uint32_t));
+		e->seq_all = malloc((s->seq_total + 1) * sizeof(uint16_t));
+		if (e->seq_off && e->seq_all) {
+			uint32_t o = 0;
+			for (uint32_t pc = 0; pc < e->ninsts; pc++) {
+				e->seq_off[pc] = o;
+				if (s->seq_n[pc])
+					memcpy(e->seq_all + o, s->seq[pc], s->seq_n[pc] * sizeof(uint16_t));
+				o += s->seq_n[pc];
+			}
+			e->seq_off[e->ninsts] = o;
+		} else {
+			free(e->seq_off);
+			free(e->seq_all);
+			e->seq_off = NULL;
+			e->seq_all = NULL;
+		}
+	}
+	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 8 +
 		   (size_t)e->nloops * sizeof(*e->trips) + (size_t)e->cores * (e->l1_banks + e->sh_banks) * 8 +
 		   lines * 17 + s->l2.g.banks * 8;
 	if (e->bytes > FABRIC_CACHE_BYTES) {

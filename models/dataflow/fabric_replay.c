@@ -66,6 +66,15 @@ int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, st
 	}
 	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
 	s->cta_seq = 0;
+	s->seq_ok = fp->replay_cache && !fp->dmt;
+	s->seq_total = 0;
+	if (s->seq_ok) {
+		s->seq = calloc((size_t)p->ninsts + 1, sizeof(*s->seq));
+		s->seq_n = calloc((size_t)p->ninsts + 1, sizeof(uint32_t));
+		s->seq_cap = calloc((size_t)p->ninsts + 1, sizeof(uint32_t));
+		if (!s->seq || !s->seq_n || !s->seq_cap)
+			s->seq_ok = 0; /* no cache for this launch, nothing else changes */
+	}
 	memset(s->ev, 0, sizeof(s->ev));
 	memset(&s->la, 0, sizeof(s->la));
 	return 0;
@@ -83,6 +92,15 @@ void fabric_launch_end(struct fabric_state *s)
 	s->bvisit = NULL;
 	s->flag_start = s->flag_pcs = NULL;
 	s->dmt_rm = s->dmt_fwd = NULL;
+	if (s->seq && s->p)
+		for (uint32_t pc = 0; pc < s->p->ninsts; pc++)
+			free(s->seq[pc]);
+	free(s->seq);
+	free(s->seq_n);
+	free(s->seq_cap);
+	s->seq = NULL;
+	s->seq_n = s->seq_cap = NULL;
+	s->seq_ok = 0;
 	if (s->trips_ok)
 		weft_trips_free(&s->trips);
 	if (s->an_ok)
@@ -157,6 +175,44 @@ static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t 
 	return lat;
 }
 
+/* Most held latencies a replay keeps for the cache (2 bytes each). */
+#define FAB_SEQ_MAX (32u << 20)
+
+static void seq_push(struct fabric_state *s, uint32_t pc, double held)
+{
+	if (s->seq_total >= FAB_SEQ_MAX) {
+		s->seq_ok = 0;
+		return;
+	}
+	if (s->seq_n[pc] == s->seq_cap[pc]) {
+		uint32_t cap = s->seq_cap[pc] ? 2 * s->seq_cap[pc] : 256;
+		uint16_t *q = realloc(s->seq[pc], cap * sizeof(uint16_t));
+		if (!q) {
+			s->seq_ok = 0;
+			return;
+		}
+		s->seq[pc] = q;
+		s->seq_cap[pc] = cap;
+	}
+	s->seq[pc][s->seq_n[pc]++] = (uint16_t)(held > 65535 ? 65535 : held);
+	s->seq_total++;
+}
+
+void fabric_epoch_refeed(struct fabric_epoch_tb *e, const uint16_t *held, uint32_t n, uint32_t tb)
+{
+	memset(e, 0, sizeof(*e));
+	for (uint32_t i = 0; i < n; i++) {
+		double t = (double)e->n + held[i];
+		if (t > e->max)
+			e->max = t;
+		if (++e->n == tb) {
+			e->sum += e->max > e->n ? e->max : e->n;
+			e->n = 0;
+			e->max = 0;
+		}
+	}
+}
+
 static void access_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a,
 		       uint32_t cta)
 {
@@ -217,6 +273,8 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * returns in order and needs no entry) */
 	double held = fp->hit_pipelined ? (lat > fp->l1_latency ? lat - fp->l1_latency : 0) : lat;
 	held += fp->lat[WEFT_DFU_LDST];
+	if (s->seq_ok)
+		seq_push(s, a->pc, held);
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
 	P->ops += 1;
 	P->held_sum += held;
