@@ -299,6 +299,7 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->fpu_units = cfg_u(cfg, "fabric", "fpu_units");
 	fp->token_buffer = cfg_u(cfg, "fabric", "token_buffer");
 	fp->units.fifo_depth = fp->token_buffer;
+	fp->tb_slot = fabric_tb_slot(fp->token_buffer);
 	fp->units.max_replicas = cfg_u(cfg, "fabric", "max_replicas");
 	fp->units.split_loops = weft_config_num(cfg, "fabric", "split_loops") != 0;
 	fp->token_entry_bytes = weft_config_num(cfg, "fabric", "token_entry_bytes");

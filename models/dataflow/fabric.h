@@ -62,6 +62,7 @@ struct fabric_params {
 	struct weft_dfg_units units;      /* per core (map.h) */
 	uint32_t alu_units, fpu_units;    /* 0: compute units are ALU + FPU */
 	uint32_t token_buffer;
+	uint32_t tb_slot;                 /* fabric_tb_slot(token_buffer) */
 	double token_entry_bytes;         /* area only */
 	uint32_t lat[WEFT_DFU_COUNT];     /* node latencies by unit type (ldst: unit pipeline) */
 	uint32_t special_blocks;          /* non-pipelined blocks per special unit */
@@ -161,13 +162,12 @@ struct fabric_epoch_tb {
 	uint32_t n;
 	double max, sum;
 };
-/* The replay keeps epoch times for token buffers 1, 2, 4, ..., 256 at once
- * (and the configured size when it is not one of them, in the last slot),
- * so a token-buffer sweep reuses one replay (fabric_cache.c). */
+/* Epoch slots: the replay fills the configured size's slot; the replay
+ * cache re-feeds it for another size (fabric_cache.c). Powers of two up
+ * to 256 have their own slot, every other size the last one. */
 #define FAB_NTB_POW 9
 #define FAB_NTB (FAB_NTB_POW + 1)
-/* The slot of a token-buffer size: log2 for powers of two up to 256, else
- * the last slot. */
+/* The slot of a token-buffer size. */
 static inline uint32_t fabric_tb_slot(uint32_t tb)
 {
 	for (uint32_t k = 0; k < FAB_NTB_POW; k++)
@@ -251,8 +251,8 @@ struct fabric_state {
 	double total_removed;
 };
 
-/* The epoch view (fabric_epoch) of a pc's LDST unit for token buffer tb
- * (which must be the configured one or a power of two up to 256). */
+/* The epoch view (fabric_epoch) of a pc's LDST unit for the configured
+ * token buffer tb. */
 void fabric_pc_epoch(const struct fabric_pc *P, uint32_t tb, struct fabric_epoch *out);
 
 /* Recomputes one token-buffer size's epochs from a held-latency sequence. */

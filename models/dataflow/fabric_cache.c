@@ -9,9 +9,9 @@
  * launch, the CTA sample and the replay parameters: cores, L1/L2
  * geometry and policies, L1/L2/DRAM/shared/LVC latencies, shared banks,
  * the LDST and control latencies, hit_pipelined. It does not depend on the
- * token buffer (epochs are kept for every power of two up to 256, and the
- * entry keeps each LDST node's held latencies, 2 bytes per access, up to
- * 32 M accesses, from which another size's epochs are recomputed) or on
+ * token buffer (the entry keeps each LDST node's held latencies, 2 bytes
+ * per access, up to 32 M accesses per launch, from which any size's epochs
+ * are recomputed; beyond that the entry serves only its own size) or on
  * anything else the timing uses, so a
  * run whose key matches restores the replay: per-pc counts and epoch sums,
  * block visits, trip counts, cache and bank statistics, events, and the L2
@@ -44,6 +44,7 @@ struct fab_entry {
 	struct fab_key key;
 	size_t bytes;
 	uint32_t ninsts, nblocks, nloops, cores, l1_banks, sh_banks;
+	uint32_t token_buffer;           /* the replay's (its epochs, without sequences) */
 	struct fabric_pc *pc;
 	uint64_t *bvisit;
 	struct weft_trip_stat *trips;
@@ -163,19 +164,20 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 	if (!s->fp.replay_cache || s->fp.dmt || make_key(s, t, launch, sample, &k))
 		return 0;
 	const struct weft_program *p = s->p;
-	int hit = 0, odd = fabric_tb_slot(s->fp.token_buffer) == FAB_NTB - 1;
+	int hit = 0;
 	pthread_mutex_lock(&fab_lock);
 	for (struct fab_entry *e = fab_head; e; e = e->next) {
 		if (!key_eq(&e->key, &k) || e->ninsts != p->ninsts || e->nblocks != p->nblocks ||
 		    e->nloops != s->an.loops.nloops || e->cores != s->fp.cores ||
 		    e->l1_banks != s->fp.l1.banks || e->sh_banks != s->fp.shmem_banks)
 			continue;
-		if (odd && !e->seq_all)
+		if (!e->seq_all && e->token_buffer != s->fp.token_buffer)
 			continue; /* its epochs cannot be recomputed for this buffer */
 		memcpy(s->pc, e->pc, (size_t)e->ninsts * sizeof(*s->pc));
-		if (odd) /* a token buffer that is not a power of two: re-feed its slot */
+		if (e->seq_all) /* this run's token buffer: re-feed its epochs */
 			for (uint32_t pc = 0; pc < e->ninsts; pc++)
-				fabric_epoch_refeed(&s->pc[pc].ept[FAB_NTB - 1], e->seq_all + e->seq_off[pc],
+				fabric_epoch_refeed(&s->pc[pc].ept[fabric_tb_slot(s->fp.token_buffer)],
+						    e->seq_all + e->seq_off[pc],
 						    e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
 		if (e->nloops)
@@ -221,6 +223,7 @@ void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t l
 	e->cores = s->fp.cores;
 	e->l1_banks = s->fp.l1.banks;
 	e->sh_banks = s->fp.shmem_banks;
+	e->token_buffer = s->fp.token_buffer;
 	size_t lines = (size_t)s->l2.nsets * s->l2.g.assoc;
 	e->pc = malloc(((size_t)e->ninsts + 1) * sizeof(*e->pc));
 	e->bvisit = malloc(((size_t)e->nblocks + 1) * sizeof(*e->bvisit));

@@ -278,20 +278,10 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
 	P->ops += 1;
 	P->held_sum += held;
-	/* epochs for every power-of-two buffer (fabric.h FAB_NTB) */
-	for (uint32_t k = 0; k < FAB_NTB_POW; k++) {
-		struct fabric_epoch_tb *e = &P->ept[k];
-		double t = (double)e->n + held;
-		if (t > e->max)
-			e->max = t;
-		if (++e->n == 1u << k) {
-			e->sum += e->max > e->n ? e->max : e->n;
-			e->n = 0;
-			e->max = 0;
-		}
-	}
-	if (fabric_tb_slot(fp->token_buffer) == FAB_NTB - 1) {
-		struct fabric_epoch_tb *e = &P->ept[FAB_NTB - 1];
+	/* epochs for the configured buffer (other sizes: from the held
+	 * sequence the replay cache keeps, fabric_cache.c) */
+	{
+		struct fabric_epoch_tb *e = &P->ept[fp->tb_slot];
 		double t = (double)e->n + held;
 		if (t > e->max)
 			e->max = t;
