@@ -1,11 +1,14 @@
 /*
- * estimate.c - weft_estimate_run: one trace, a set of configs. Checks what
- * the user typed first (override syntax and targets, config names, the
- * baseline) so a typo fails in milliseconds, then for each config: load and
- * validate it (models/config.h), replay the trace through its model
- * (weft_model_run), price the events and the static power per launch and in
- * total (energy/energy.h), price the components (area/area.h), and derive
- * the report figures and the ratios against the baseline (derive.c).
+ * estimate.c - weft_estimate_run: one trace, a set of configs, optionally
+ * swept (--sweep, sweep.h). Checks what the user typed first (override and
+ * sweep syntax and targets, config names, the baseline) and loads and
+ * validates every config and sweep point (models/config.h: keys, ranges)
+ * so a typo fails in milliseconds; then per model, all its points at once
+ * (weft_model_run_many: one read of the trace when the model has the
+ * per-CTA ops), and per point: price the events and the static power per
+ * launch and in total (energy/energy.h), price the components
+ * (area/area.h), and derive the report figures and the ratios against the
+ * baseline (derive.c).
  */
 #include "estimate.h"
 
@@ -75,25 +78,17 @@ static int price_energy(const struct weft_energy_ctx *ctx, const struct weft_mod
 	return 0;
 }
 
-/* Runs one loaded config over the trace and fills c. */
-static int estimate_config(const struct weft_config *cfg, struct weft_trace *t,
-			   const struct weft_cta_sample *sample, struct weft_est_config *c,
+/* Prices config cfg's model result (already in c->result) and fills c. */
+static int estimate_config(const struct weft_config *cfg, struct weft_est_config *c,
 			   struct weft_error *err)
 {
-	snprintf(c->name, sizeof(c->name), "%s", cfg->name);
 	snprintf(c->path, sizeof(c->path), "%s", cfg->path);
 	snprintf(c->model, sizeof(c->model), "%s", cfg->model);
 	snprintf(c->overrides, sizeof(c->overrides), "%s", cfg->overrides);
 	c->hash = cfg->hash;
 
-	const struct weft_model *m = weft_model_find(cfg->model);
-	if (!m)
-		return weft_error_at(err, WEFT_ERR_INPUT, cfg->path, 0, 0,
-				     "unknown model `%s` in [model] name", cfg->model);
 	struct weft_model_result *r = &c->result;
-	int rc = weft_model_run(m, cfg, t, sample, r, err);
-	if (rc < 0)
-		return rc;
+	int rc;
 	c->clock_hz = r->clock_hz;
 
 	struct weft_energy_ctx ctx;
@@ -175,10 +170,205 @@ out:
 	return rc;
 }
 
-int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
-		      struct weft_error *err)
+/* One point to run: a config with its --set overrides and its sweep
+ * values applied. */
+struct point {
+	uint32_t config;                 /* index into the request's configs */
+	struct weft_config cfg;
+};
+
+/* Everything weft_estimate_run checks and loads before reading the trace. */
+struct plan {
+	char (*names)[64];               /* [nconfigs] */
+	const char **ov;                 /* [noverrides] "sec.key=v" */
+	char (*targets)[64];             /* [noverrides] */
+	struct weft_config *base;        /* [nconfigs] with --set only */
+	struct weft_est_sweep *sw;       /* [nsweeps] */
+	uint8_t *applies;                /* [nconfigs * nsweeps] */
+	struct point *pts;
+	uint32_t npts;
+	char *list;                      /* config names, for messages */
+};
+
+static void plan_free(const struct weft_est_request *req, struct plan *p)
 {
-	memset(out, 0, sizeof(*out));
+	for (uint32_t i = 0; p->base && i < req->nconfigs; i++)
+		weft_config_free(&p->base[i]);
+	for (uint32_t k = 0; p->sw && k < req->nsweeps; k++)
+		weft_est_sweep_free(&p->sw[k]);
+	for (uint32_t i = 0; p->pts && i < p->npts; i++)
+		weft_config_free(&p->pts[i].cfg);
+	free(p->names);
+	free(p->ov);
+	free(p->targets);
+	free(p->base);
+	free(p->sw);
+	free(p->applies);
+	free(p->pts);
+	free(p->list);
+	memset(p, 0, sizeof(*p));
+}
+
+static int find_name(char names[][64], uint32_t n, const char *name)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The sweeps: syntax, targets, which configs each applies to. */
+static int plan_sweeps(const struct weft_est_request *req, struct plan *p, struct weft_error *err)
+{
+	if (req->nsweeps > WEFT_EST_MAX_SWEEPS)
+		return weft_error_set(err, WEFT_ERR_INPUT, "%u --sweep options; at most %d per run",
+				      req->nsweeps, WEFT_EST_MAX_SWEEPS);
+	for (uint32_t k = 0; k < req->nsweeps; k++) {
+		struct weft_est_sweep *w = &p->sw[k];
+		int rc = weft_est_parse_sweep(req->sweeps[k], w, err);
+		if (rc < 0)
+			return rc;
+		int only = -1;
+		if (w->target[0]) {
+			only = find_name(p->names, req->nconfigs, w->target);
+			if (only < 0)
+				return weft_error_set(err, WEFT_ERR_INPUT,
+						      "--sweep %s: no config named `%s`; the configs are: %s",
+						      w->spec, w->target, p->list);
+		}
+		uint32_t any = 0;
+		for (uint32_t i = 0; i < req->nconfigs; i++) {
+			if (only >= 0 && (uint32_t)only != i)
+				continue;
+			int has = weft_config_find(&p->base[i], w->section, w->key) != NULL;
+			if (has && strcmp(w->section, "model") == 0)
+				return weft_error_set(err, WEFT_ERR_INPUT,
+						      "--sweep %s: the model cannot be swept; give one -c per model",
+						      w->spec);
+			p->applies[i * req->nsweeps + k] = (uint8_t)has;
+			any += (uint32_t)has;
+			/* swept twice, or both set and swept: ambiguous */
+			for (uint32_t j = 0; has && j < k; j++)
+				if (p->applies[i * req->nsweeps + j] &&
+				    strcmp(p->sw[j].section, w->section) == 0 &&
+				    strcmp(p->sw[j].key, w->key) == 0)
+					return weft_error_set(err, WEFT_ERR_INPUT,
+							      "--sweep %s and --sweep %s both sweep [%s] %s of "
+							      "config %s; give its values in one --sweep",
+							      p->sw[j].spec, w->spec, w->section, w->key,
+							      p->names[i]);
+			for (uint32_t o = 0; has && o < req->noverrides; o++) {
+				if (p->targets[o][0] && strcmp(p->targets[o], p->names[i]) != 0)
+					continue;
+				size_t ls = strlen(w->section), lk = strlen(w->key);
+				const char *a = p->ov[o];
+				if (strncmp(a, w->section, ls) == 0 && a[ls] == '.' &&
+				    strncmp(a + ls + 1, w->key, lk) == 0 && a[ls + 1 + lk] == '=')
+					return weft_error_set(err, WEFT_ERR_INPUT,
+							      "--set %s and --sweep %s both give [%s] %s of "
+							      "config %s; drop one",
+							      req->overrides[o], w->spec, w->section, w->key,
+							      p->names[i]);
+			}
+		}
+		if (any)
+			continue;
+		/* no config has the key: the config error, with a suggestion */
+		const char *models[MAX_CONFIGS];
+		uint32_t nm = 0;
+		for (uint32_t i = 0; i < req->nconfigs; i++)
+			if (only < 0 || (uint32_t)only == i)
+				models[nm++] = p->base[i].model;
+		char hint[512];
+		weft_est_sweep_suggest(w->section, w->key, models, nm, hint, sizeof(hint));
+		if (only >= 0)
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "--sweep %s: unknown key [%s] %s for %s (model %s)%s", w->spec,
+					      w->section, w->key, p->base[only].path, p->base[only].model, hint);
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "--sweep %s: unknown key [%s] %s: no config has it (configs: %s)%s",
+				      w->spec, w->section, w->key, p->list, hint);
+	}
+	return 0;
+}
+
+/* Every point of every config, loaded and checked (ranges per point). */
+static int plan_points(const struct weft_est_request *req, struct plan *p, struct weft_error *err)
+{
+	uint64_t total = 0;
+	uint64_t *npc = calloc(req->nconfigs, sizeof(*npc));
+	if (!npc)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < req->nconfigs; i++) {
+		npc[i] = 1;
+		for (uint32_t k = 0; k < req->nsweeps; k++)
+			if (p->applies[i * req->nsweeps + k] && npc[i] <= WEFT_EST_MAX_POINTS)
+				npc[i] *= p->sw[k].nvalues;
+		total += npc[i];
+	}
+	if (total > WEFT_EST_MAX_POINTS) {
+		free(npc);
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "the sweeps make more than %d points (configs x values); sweep "
+				      "fewer values or split the run",
+				      WEFT_EST_MAX_POINTS);
+	}
+	p->pts = calloc(total, sizeof(*p->pts));
+	const char **mine = calloc(req->noverrides + WEFT_EST_MAX_SWEEPS + 1, sizeof(*mine));
+	char (*assign)[200] = calloc(WEFT_EST_MAX_SWEEPS, sizeof(*assign));
+	int rc = 0;
+	if (!p->pts || !mine || !assign) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %llu points",
+				    (unsigned long long)total);
+		goto out;
+	}
+	for (uint32_t i = 0; i < req->nconfigs && rc == 0; i++) {
+		uint32_t n = 0;
+		for (uint32_t o = 0; o < req->noverrides; o++)
+			if (!p->targets[o][0] || strcmp(p->targets[o], p->names[i]) == 0)
+				mine[n++] = p->ov[o];
+		uint32_t ks[WEFT_EST_MAX_SWEEPS], counts[WEFT_EST_MAX_SWEEPS], idx[WEFT_EST_MAX_SWEEPS];
+		uint32_t nk = 0;
+		for (uint32_t k = 0; k < req->nsweeps; k++)
+			if (p->applies[i * req->nsweeps + k]) {
+				ks[nk] = k;
+				counts[nk++] = p->sw[k].nvalues;
+			}
+		for (uint64_t q = 0; q < npc[i]; q++) {
+			weft_est_sweep_point(counts, nk, q, idx);
+			for (uint32_t j = 0; j < nk; j++) {
+				const struct weft_est_sweep *w = &p->sw[ks[j]];
+				snprintf(assign[j], sizeof(assign[j]), "%s.%s=%s", w->section, w->key,
+					 w->values[idx[j]]);
+				mine[n + j] = assign[j];
+			}
+			struct point *pt = &p->pts[p->npts];
+			pt->config = i;
+			rc = weft_config_load(req->config_paths[i], mine, n + nk, &pt->cfg, err);
+			if (rc < 0) {
+				if (nk) {
+					char nm[192];
+					size_t off = (size_t)snprintf(nm, sizeof(nm), "%s[", p->names[i]);
+					for (uint32_t j = 0; j < nk && off < sizeof(nm); j++)
+						off += (size_t)snprintf(nm + off, sizeof(nm) - off, "%s%s",
+									j ? "," : "", assign[j]);
+					weft_error_prefix(err, "--sweep point %s]: ", nm);
+				}
+				break;
+			}
+			p->npts++;
+		}
+	}
+out:
+	free(npc);
+	free(mine);
+	free(assign);
+	return rc;
+}
+
+static int plan_make(const struct weft_est_request *req, struct plan *p, struct weft_error *err)
+{
+	memset(p, 0, sizeof(*p));
 	if (req->nconfigs == 0)
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "no configuration given; name one or more with -c CONFIG.ini "
@@ -186,65 +376,147 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	if (req->nconfigs > MAX_CONFIGS)
 		return weft_error_set(err, WEFT_ERR_INPUT, "%u configurations given; at most %d per run",
 				      req->nconfigs, MAX_CONFIGS);
+	uint32_t no = req->noverrides ? req->noverrides : 1;
+	uint32_t ns = req->nsweeps ? req->nsweeps : 1;
+	p->names = calloc(req->nconfigs, sizeof(*p->names));
+	p->ov = calloc(no, sizeof(*p->ov));
+	p->targets = calloc(no, sizeof(*p->targets));
+	p->base = calloc(req->nconfigs, sizeof(*p->base));
+	p->sw = calloc(ns, sizeof(*p->sw));
+	p->applies = calloc((size_t)req->nconfigs * ns, 1);
+	p->list = calloc(MAX_CONFIGS, 66);
+	if (!p->names || !p->ov || !p->targets || !p->base || !p->sw || !p->applies || !p->list)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
 
-	/* names, duplicates, baseline, overrides: all before the expensive part */
-	char (*names)[64] = calloc(req->nconfigs, sizeof(*names));
-	const char **ov = calloc(req->noverrides ? req->noverrides : 1, sizeof(*ov));
-	char (*targets)[64] = calloc(req->noverrides ? req->noverrides : 1, sizeof(*targets));
+	/* names, duplicates, overrides: all before the expensive part */
+	for (uint32_t i = 0; i < req->nconfigs; i++) {
+		config_name(req->config_paths[i], p->names[i], sizeof(p->names[i]));
+		for (uint32_t j = 0; j < i; j++)
+			if (strcmp(p->names[i], p->names[j]) == 0)
+				return weft_error_set(err, WEFT_ERR_INPUT,
+						      "two configs are named `%s` (%s and %s); reports name "
+						      "configs by file name, so copy one under another name",
+						      p->names[i], req->config_paths[j], req->config_paths[i]);
+	}
+	list_names(p->names, req->nconfigs, p->list, (size_t)MAX_CONFIGS * 66);
+	/* an unknown baseline fails here when it cannot name a sweep point */
+	if (req->baseline && !strchr(req->baseline, '[') &&
+	    find_name(p->names, req->nconfigs, req->baseline) < 0)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "unknown baseline `%s`; --baseline takes a config name (its file "
+				      "name without .ini): %s",
+				      req->baseline, p->list);
+	for (uint32_t k = 0; k < req->noverrides; k++) {
+		int rc = weft_est_parse_override(req->overrides[k], p->targets[k], sizeof(p->targets[k]),
+						 &p->ov[k], err);
+		if (rc < 0)
+			return rc;
+		if (p->targets[k][0] && find_name(p->names, req->nconfigs, p->targets[k]) < 0)
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "--set %s: no config named `%s`; the configs are: %s",
+					      req->overrides[k], p->targets[k], p->list);
+	}
+	/* the configs with their --set overrides: their schemas decide where
+	 * each sweep applies */
+	const char **mine = calloc(no, sizeof(*mine));
+	if (!mine)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
 	int rc = 0;
-	if (!names || !ov || !targets) {
+	for (uint32_t i = 0; i < req->nconfigs && rc == 0; i++) {
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < req->noverrides; k++)
+			if (!p->targets[k][0] || strcmp(p->targets[k], p->names[i]) == 0)
+				mine[n++] = p->ov[k];
+		rc = weft_config_load(req->config_paths[i], mine, n, &p->base[i], err);
+	}
+	free(mine);
+	if (rc < 0)
+		return rc;
+	rc = plan_sweeps(req, p, err);
+	if (rc < 0)
+		return rc;
+	return plan_points(req, p, err);
+}
+
+/* The report name of point pt: its config's name, plus [sec.key=v,...]
+ * when sweeps apply to it; c->point gets the values per swept key. */
+static void point_name(const struct weft_est_request *req, const struct plan *p,
+		       const struct point *pt, struct weft_est_config *c)
+{
+	uint32_t i = pt->config;
+	snprintf(c->config, sizeof(c->config), "%s", p->names[i]);
+	size_t off = (size_t)snprintf(c->name, sizeof(c->name), "%s", p->names[i]);
+	uint32_t nk = 0;
+	for (uint32_t k = 0; k < req->nsweeps; k++) {
+		if (!p->applies[i * req->nsweeps + k])
+			continue;
+		const struct weft_est_sweep *w = &p->sw[k];
+		const struct weft_config_value *v = weft_config_find(&pt->cfg, w->section, w->key);
+		/* the value as typed in the sweep (the override is the last one
+		 * applied, so v->str holds it) */
+		const char *val = v ? v->str : "";
+		snprintf(c->point[k], sizeof(c->point[k]), "%.63s", val);
+		if (off < sizeof(c->name))
+			off += (size_t)snprintf(c->name + off, sizeof(c->name) - off, "%s%s.%s=%s",
+						nk ? "," : "[", w->section, w->key, val);
+		nk++;
+	}
+	if (nk && off < sizeof(c->name))
+		snprintf(c->name + off, sizeof(c->name) - off, "]");
+}
+
+int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
+		      struct weft_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	struct plan p;
+	struct weft_config **cfgs = NULL;
+	struct weft_model_result *res = NULL;
+	uint32_t *idx = NULL;
+	uint8_t *done = NULL;
+	struct weft_trace *t = NULL;
+	int rc = plan_make(req, &p, err);
+	if (rc < 0)
+		goto fail;
+
+	out->configs = calloc(p.npts, sizeof(*out->configs));
+	if (!out->configs) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
-	char list[MAX_CONFIGS * 66];
-	for (uint32_t i = 0; i < req->nconfigs; i++) {
-		config_name(req->config_paths[i], names[i], sizeof(names[i]));
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(names[i], names[j]) == 0) {
-				rc = weft_error_set(err, WEFT_ERR_INPUT,
-						    "two configs are named `%s` (%s and %s); reports name "
-						    "configs by file name, so copy one under another name",
-						    names[i], req->config_paths[j], req->config_paths[i]);
-				goto fail;
-			}
-	}
-	list_names(names, req->nconfigs, list, sizeof(list));
+	out->nconfigs = p.npts;
+	out->nsweeps = req->nsweeps;
+	for (uint32_t k = 0; k < req->nsweeps; k++)
+		snprintf(out->sweep_keys[k], sizeof(out->sweep_keys[k]), "%s.%s", p.sw[k].section,
+			 p.sw[k].key);
+	for (uint32_t i = 0; i < p.npts; i++)
+		point_name(req, &p, &p.pts[i], &out->configs[i]);
+
+	/* the baseline: a point's name, or a config's (its first point) */
 	uint32_t baseline = 0;
 	if (req->baseline) {
 		uint32_t i = 0;
-		while (i < req->nconfigs && strcmp(names[i], req->baseline) != 0)
+		while (i < p.npts && strcmp(out->configs[i].name, req->baseline) != 0)
 			i++;
-		if (i == req->nconfigs) {
+		if (i == p.npts) {
+			i = 0;
+			while (i < p.npts && strcmp(out->configs[i].config, req->baseline) != 0)
+				i++;
+		}
+		if (i == p.npts) {
 			rc = weft_error_set(err, WEFT_ERR_INPUT,
 					    "unknown baseline `%s`; --baseline takes a config name (its file "
-					    "name without .ini): %s",
-					    req->baseline, list);
+					    "name without .ini: %s) or a sweep point as reports name it, "
+					    "e.g. %s",
+					    req->baseline, p.list, out->configs[p.npts - 1].name);
 			goto fail;
 		}
 		baseline = i;
-	}
-	for (uint32_t k = 0; k < req->noverrides; k++) {
-		rc = weft_est_parse_override(req->overrides[k], targets[k], sizeof(targets[k]), &ov[k],
-					     err);
-		if (rc < 0)
-			goto fail;
-		if (!targets[k][0])
-			continue;
-		uint32_t i = 0;
-		while (i < req->nconfigs && strcmp(names[i], targets[k]) != 0)
-			i++;
-		if (i == req->nconfigs) {
-			rc = weft_error_set(err, WEFT_ERR_INPUT,
-					    "--set %s: no config named `%s`; the configs are: %s",
-					    req->overrides[k], targets[k], list);
-			goto fail;
-		}
 	}
 
 	rc = weft_est_hash_file(req->trace_path, &out->trace_hash, &out->trace_bytes, err);
 	if (rc < 0)
 		goto fail;
-	struct weft_trace *t = NULL;
 	rc = weft_trace_open(req->trace_path, &t, err);
 	if (rc < 0)
 		goto fail;
@@ -256,45 +528,64 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	out->nlaunches = info->nlaunches;
 	weft_cta_sample_describe(&req->sample, out->sampling, sizeof(out->sampling));
 	out->baseline = baseline;
-	out->configs = calloc(req->nconfigs, sizeof(*out->configs));
-	if (!out->configs) {
-		weft_trace_close(t);
-		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
-		goto fail;
-	}
 
-	const char **mine = calloc(req->noverrides ? req->noverrides : 1, sizeof(*mine));
-	for (uint32_t i = 0; mine && i < req->nconfigs; i++) {
-		uint32_t n = 0;
-		for (uint32_t k = 0; k < req->noverrides; k++)
-			if (!targets[k][0] || strcmp(targets[k], names[i]) == 0)
-				mine[n++] = ov[k];
-		struct weft_config cfg;
-		memset(&cfg, 0, sizeof(cfg));
-		rc = weft_config_load(req->config_paths[i], mine, n, &cfg, err);
-		if (rc < 0)
-			break;
-		out->nconfigs = i + 1;
-		rc = estimate_config(&cfg, t, &req->sample, &out->configs[i], err);
-		weft_config_free(&cfg);
-		if (rc < 0)
-			break;
-	}
-	if (!mine)
+	/* each model once over all its points (mixed -c lists: one group per
+	 * model, in order of first appearance) */
+	cfgs = calloc(p.npts, sizeof(*cfgs));
+	res = calloc(p.npts, sizeof(*res));
+	idx = calloc(p.npts, sizeof(*idx));
+	done = calloc(p.npts, 1);
+	if (!cfgs || !res || !idx || !done) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
-	free(mine);
-	weft_trace_close(t);
-	if (rc < 0)
 		goto fail;
+	}
+	for (uint32_t first = 0; first < p.npts; first++) {
+		if (done[first])
+			continue;
+		const char *model = p.pts[first].cfg.model;
+		const struct weft_model *m = weft_model_find(model);
+		if (!m) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, p.pts[first].cfg.path, 0, 0,
+					   "unknown model `%s` in [model] name", model);
+			goto fail;
+		}
+		uint32_t n = 0;
+		for (uint32_t i = first; i < p.npts; i++)
+			if (!done[i] && strcmp(p.pts[i].cfg.model, model) == 0) {
+				idx[n] = i;
+				cfgs[n++] = &p.pts[i].cfg;
+				done[i] = 1;
+			}
+		uint32_t passes = 0;
+		rc = weft_model_run_many(m, (const struct weft_config *const *)cfgs, n, t, &req->sample,
+					 res, &passes, err);
+		if (rc < 0)
+			goto fail;
+		out->trace_passes += passes;
+		for (uint32_t j = 0; j < n; j++)
+			out->configs[idx[j]].result = res[j];
+		for (uint32_t j = 0; j < n && rc == 0; j++)
+			rc = estimate_config(cfgs[j], &out->configs[idx[j]], err);
+		if (rc < 0)
+			goto fail;
+	}
+	weft_trace_close(t);
+	t = NULL;
 	weft_est_compare(out);
-	free(names);
-	free(ov);
-	free(targets);
+	free(cfgs);
+	free(res);
+	free(idx);
+	free(done);
+	plan_free(req, &p);
 	return 0;
 fail:
+	if (t)
+		weft_trace_close(t);
 	weft_est_report_free(out);
-	free(names);
-	free(ov);
-	free(targets);
+	free(cfgs);
+	free(res);
+	free(idx);
+	free(done);
+	plan_free(req, &p);
 	return rc;
 }

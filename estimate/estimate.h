@@ -44,6 +44,7 @@
 #include "error.h"
 #include "models/events.h"
 #include "models/model.h"
+#include "sweep.h"
 #include "trace.h"
 
 /* The weft release these reports come from (same as `weft-trace --version`). */
@@ -84,9 +85,14 @@ struct weft_est_area_item {
 	char why[96];
 };
 
-/* One configuration's estimate. */
+/* One configuration's estimate (with --sweep: one point of a config). */
 struct weft_est_config {
-	char name[64];                   /* file name without .ini: the baseline key */
+	char name[192];                  /* file name without .ini: the baseline key; a sweep
+					    point: CONFIG[sec.key=v,...] (sweep.h) */
+	char config[64];                 /* the config's file name without .ini */
+	/* the value this point gives each of the report's swept keys
+	 * (weft_est_report.sweep_keys); "" when that sweep does not apply */
+	char point[WEFT_EST_MAX_SWEEPS][WEFT_EST_SWEEP_VALUE_MAX];
 	char path[256];
 	char model[32];
 	uint64_t hash;                   /* FNV-1a 64 of the file text and overrides (config.h) */
@@ -116,6 +122,11 @@ struct weft_est_report {
 	struct weft_est_config *configs;
 	uint32_t nconfigs;
 	uint32_t baseline;               /* index into configs */
+	/* --sweep: the swept keys ("sec.key", in command-line order); 0 = no
+	 * sweep (reports then look as they always did) */
+	uint32_t nsweeps;
+	char sweep_keys[WEFT_EST_MAX_SWEEPS][130];
+	uint32_t trace_passes;           /* reads of the trace, summed over the models run */
 };
 
 struct weft_est_request {
@@ -125,12 +136,17 @@ struct weft_est_request {
 	/* "[CONFIG:]section.key=value": without CONFIG: applied to every config */
 	const char *const *overrides;
 	uint32_t noverrides;
-	const char *baseline;            /* config name; NULL = the first */
+	const char *baseline;            /* config or sweep point name; NULL = the first */
 	struct weft_cta_sample sample;
+	/* "[CONFIG:]sec.key=LIST" (sweep.h): each config runs at every point of
+	 * the product of the sweeps that apply to it */
+	const char *const *sweeps;
+	uint32_t nsweeps;
 };
 
-/* Loads the trace and every config, runs each config's model, prices
- * energy and area, derives and compares. On failure *out is left empty and
+/* Loads the trace and every config (every sweep point), runs each model
+ * once over all its configs (weft_model_run_many: one read of the trace
+ * when the model allows it), prices energy and area, derives and compares. On failure *out is left empty and
  * err names the trace, config, launch or key at fault. */
 int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
 		      struct weft_error *err);

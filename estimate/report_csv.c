@@ -3,7 +3,9 @@
  * config and launch plus a `total` row per config. Every row repeats the
  * provenance columns (weft version, trace hash, sampling, config hash and
  * overrides) so rows stay self-describing when CSVs from several runs are
- * concatenated. Units are in the column names (docs/estimate.md).
+ * concatenated. Units are in the column names (docs/estimate.md). With
+ * --sweep, one column per swept key (named sec.key) follows `overrides`,
+ * holding the point's value (empty where that sweep does not apply).
  */
 #include "report_fields.h"
 #include "report_impl.h"
@@ -52,6 +54,10 @@ static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
 	weft_sbuf_printf(out, ",fnv1a64:%016" PRIx64 ",", c->hash);
 	str(out, c->overrides);
 	weft_sbuf_puts(out, ",");
+	for (uint32_t k = 0; k < r->nsweeps; k++) {
+		str(out, c->point[k]);
+		weft_sbuf_puts(out, ",");
+	}
 	str(out, r->configs[r->baseline].name);
 	if (f->launch == WEFT_EST_TOTAL)
 		weft_sbuf_puts(out, ",total,");
@@ -80,8 +86,14 @@ static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
 
 void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out)
 {
-	for (size_t i = 0; i < sizeof(prov_cols) / sizeof(prov_cols[0]); i++)
+	for (size_t i = 0; i < sizeof(prov_cols) / sizeof(prov_cols[0]); i++) {
 		weft_sbuf_printf(out, "%s%s", i ? "," : "", prov_cols[i]);
+		if (strcmp(prov_cols[i], "overrides") == 0)
+			for (uint32_t k = 0; k < r->nsweeps; k++) {
+				weft_sbuf_puts(out, ",");
+				str(out, r->sweep_keys[k]);
+			}
+	}
 	struct weft_est_figures zero;
 	memset(&zero, 0, sizeof(zero));
 	struct weft_est_field fields[WEFT_EST_MAX_FIELDS];

@@ -2,13 +2,19 @@
  * report_json.c - the weft-estimate report as JSON: provenance at the top,
  * then one object per config with its area breakdown, totals, launches and
  * model statistics. The figure keys are the CSV column names
- * (report_fields.c); undefined figures are null (docs/estimate.md).
+ * (report_fields.c); undefined figures are null (docs/estimate.md). With
+ * --sweep: a top-level "sweep" (the swept keys) and per config its file
+ * config's name ("config") and its point ({"sec.key": value}, numbers as
+ * numbers).
  */
 #include "report_fields.h"
 #include "report_impl.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void jstr(struct weft_sbuf *out, const char *s)
@@ -45,6 +51,19 @@ static void key(struct weft_sbuf *out, int indent, int *first, const char *k)
 	*first = 0;
 	jstr(out, k);
 	weft_sbuf_puts(out, ": ");
+}
+
+/* A sweep value: a JSON number when it reads as a finite one, else a
+ * string (enum and string keys, booleans as written). */
+static void jvalue(struct weft_sbuf *out, const char *v)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (*v && !*end && !errno && isfinite(d) && strspn(v, "0123456789+-.eE") == strlen(v))
+		jnum(out, d);
+	else
+		jstr(out, v);
 }
 
 static void figures(struct weft_sbuf *out, int ind, const struct weft_est_figures *f,
@@ -108,6 +127,23 @@ static void config(struct weft_sbuf *out, const struct weft_est_report *r,
 	jstr(out, hash);
 	key(out, ind, &first, "overrides");
 	jstr(out, c->overrides);
+	if (r->nsweeps) {
+		key(out, ind, &first, "config");
+		jstr(out, c->config);
+		key(out, ind, &first, "point");
+		weft_sbuf_puts(out, "{");
+		int any = 0;
+		for (uint32_t k = 0; k < r->nsweeps; k++) {
+			if (!c->point[k][0])
+				continue;
+			weft_sbuf_puts(out, any ? ", " : "");
+			jstr(out, r->sweep_keys[k]);
+			weft_sbuf_puts(out, ": ");
+			jvalue(out, c->point[k]);
+			any = 1;
+		}
+		weft_sbuf_puts(out, "}");
+	}
 	key(out, ind, &first, "baseline");
 	weft_sbuf_puts(out, idx == r->baseline ? "true" : "false");
 	key(out, ind, &first, "clock_hz");
@@ -172,6 +208,17 @@ void weft_est_format_json(const struct weft_est_report *r, struct weft_sbuf *out
 	jstr(out, r->sampling);
 	key(out, 2, &first, "baseline");
 	jstr(out, r->nconfigs ? r->configs[r->baseline].name : "");
+	if (r->nsweeps) {
+		key(out, 2, &first, "sweep");
+		weft_sbuf_puts(out, "[");
+		for (uint32_t k = 0; k < r->nsweeps; k++) {
+			weft_sbuf_puts(out, k ? ", " : "");
+			jstr(out, r->sweep_keys[k]);
+		}
+		weft_sbuf_printf(out, "]");
+		key(out, 2, &first, "trace_passes");
+		weft_sbuf_printf(out, "%u", r->trace_passes);
+	}
 	key(out, 2, &first, "configs");
 	weft_sbuf_puts(out, "[");
 	for (uint32_t i = 0; i < r->nconfigs; i++) {

@@ -5,7 +5,9 @@
  * ratios against the baseline), the model statistics, then one short block
  * per launch. CSV and JSON carry every figure for every launch; the table
  * gives per-launch totals only to stay readable for traces with many
- * launches (docs/estimate.md).
+ * launches (docs/estimate.md). With --sweep the totals are one row per
+ * point instead (the swept keys as columns), since points side by side
+ * would not fit a screen; model statistics are then in the JSON only.
  */
 #include "report_fields.h"
 #include "report_impl.h"
@@ -141,10 +143,66 @@ static void header(struct weft_sbuf *out, const struct weft_est_report *r)
 		weft_sbuf_printf(out, "config     %s%s: %s, model %s, hash %016" PRIx64 ", overrides %s\n",
 				 c->name, i == r->baseline ? " (baseline)" : "", c->path, c->model,
 				 c->hash, c->overrides[0] ? c->overrides : "none");
-		if (c->energy_basis[0])
+		/* sweep points repeat their config's bases: print them once */
+		const struct weft_est_config *prev = i ? &r->configs[i - 1] : NULL;
+		int same_cfg = r->nsweeps && prev && strcmp(prev->config, c->config) == 0;
+		int same_e = same_cfg && strcmp(prev->energy_basis, c->energy_basis) == 0;
+		int same_a = same_cfg && strcmp(prev->area_basis, c->area_basis) == 0;
+		if (c->energy_basis[0] && !same_e)
 			weft_sbuf_printf(out, "           energy: %s\n", c->energy_basis);
-		if (c->area_basis[0])
+		if (c->area_basis[0] && !same_a)
 			weft_sbuf_printf(out, "           area: %s\n", c->area_basis);
+	}
+	if (r->nsweeps) {
+		weft_sbuf_puts(out, "sweep      ");
+		for (uint32_t k = 0; k < r->nsweeps; k++)
+			weft_sbuf_printf(out, "%s%s", k ? " x " : "", r->sweep_keys[k]);
+		weft_sbuf_printf(out, ": %u point%s, trace read %u time%s\n", r->nconfigs,
+				 r->nconfigs == 1 ? "" : "s", r->trace_passes,
+				 r->trace_passes == 1 ? "" : "s");
+	}
+}
+
+/* --sweep: the totals, one row per point. */
+static void points(struct weft_sbuf *out, const struct weft_est_report *r)
+{
+	int nw = 5, kw[WEFT_EST_MAX_SWEEPS];
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		int n = (int)strlen(r->configs[i].name);
+		if (n > nw)
+			nw = n;
+	}
+	for (uint32_t k = 0; k < r->nsweeps; k++) {
+		kw[k] = (int)strlen(r->sweep_keys[k]);
+		for (uint32_t i = 0; i < r->nconfigs; i++)
+			if ((int)strlen(r->configs[i].point[k]) > kw[k])
+				kw[k] = (int)strlen(r->configs[i].point[k]);
+	}
+	weft_sbuf_printf(out, "\n%-*s", nw, "point");
+	for (uint32_t k = 0; k < r->nsweeps; k++)
+		weft_sbuf_printf(out, " %*s", kw[k], r->sweep_keys[k]);
+	weft_sbuf_printf(out, " %14s %11s %8s %11s %11s %11s %-12s %9s %9s %9s %9s\n", "cycles", "time",
+			 "IPC", "energy", "power", "area", "limiter", "speedup", "ipJ_ratio",
+			 "E_ratio", "ppa_ratio");
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_config *c = &r->configs[i];
+		const struct weft_est_figures *f = &c->total;
+		char t[32], e[32], p[32], ipc[32], a[32], sp[32], ipj[32], er[32], ppa[32];
+		weft_est_si(t, sizeof(t), f->seconds, "s");
+		weft_est_si(e, sizeof(e), f->energy_total_j, "J");
+		weft_est_si(p, sizeof(p), f->power_w, "W");
+		c_ipc(c, ipc, sizeof(ipc));
+		c_area(c, a, sizeof(a));
+		ratio_str(sp, sizeof(sp), f->speedup);
+		ratio_str(ipj, sizeof(ipj), f->insts_per_j_ratio);
+		ratio_str(er, sizeof(er), f->energy_ratio);
+		ratio_str(ppa, sizeof(ppa), f->perf_per_area_ratio);
+		weft_sbuf_printf(out, "%-*s", nw, c->name);
+		for (uint32_t k = 0; k < r->nsweeps; k++)
+			weft_sbuf_printf(out, " %*s", kw[k], c->point[k][0] ? c->point[k] : "-");
+		weft_sbuf_printf(out, " %14.0f %11s %8s %11s %11s %11s %-12s %9s %9s %9s %9s%s\n", f->cycles,
+				 t, ipc, e, p, a, f->limiter[0] ? f->limiter : "-", sp, ipj, er, ppa,
+				 i == r->baseline ? "  (baseline)" : "");
 	}
 }
 
@@ -176,7 +234,7 @@ static void totals(struct weft_sbuf *out, const struct weft_est_report *r, int w
 	row(out, r, w, "area", c_area);
 	row(out, r, w, "thread insts / J", c_ipj);
 	row(out, r, w, "thread insts/s/mm2", c_ppa);
-	char label[LABEL_W + 64];
+	char label[LABEL_W + 200];
 	snprintf(label, sizeof(label), "vs %s:", r->configs[r->baseline].name);
 	weft_sbuf_printf(out, "%s\n", label);
 	row(out, r, w, "  speedup", c_speedup);
@@ -276,7 +334,11 @@ void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *ou
 {
 	int w = col_width(r);
 	header(out, r);
-	totals(out, r, w);
-	stats(out, r, w);
+	if (r->nsweeps) {
+		points(out, r);
+	} else {
+		totals(out, r, w);
+		stats(out, r, w);
+	}
 	launches(out, r, w);
 }

@@ -29,6 +29,14 @@ static const char usage[] =
 	"                            without .ini); default: the first -c\n"
 	"  --set [CONFIG:]SEC.KEY=V  override a config key (repeatable); with CONFIG:\n"
 	"                            only that config, else every config\n"
+	"  --sweep [CONFIG:]SEC.KEY=V1,V2,...\n"
+	"                            run each config at every value (one report row per\n"
+	"                            point, named CONFIG[SEC.KEY=V]); several --sweep give\n"
+	"                            their cartesian product (the first varies slowest);\n"
+	"                            without CONFIG: it applies to every config that has\n"
+	"                            the key. Ranges: START:END:xFACTOR (1:32:x2) or\n"
+	"                            START:END:+STEP (1:16:+1). --baseline may name a\n"
+	"                            point; a swept config's name means its first point\n"
 	"  --format table|csv|json   report format (default table)\n"
 	"  -o, --output FILE         write the report to FILE (atomically) instead of stdout\n"
 	"  --sample every:K|random:N:SEED\n"
@@ -38,7 +46,7 @@ static const char usage[] =
 	"  -h, --help                this text\n"
 	"\n"
 	"exit status: 0 ok, 2 bad usage or input (missing or corrupt trace, unknown\n"
-	"config key, unknown baseline, bad --set), 3 internal or I/O error.\n"
+	"config key, unknown baseline, bad --set or --sweep), 3 internal or I/O error.\n"
 	"docs/estimate.md lists every report column with its unit.\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -114,12 +122,13 @@ static int parse_sample(const char *s, struct weft_cta_sample *out)
 }
 
 /* configs and sets have room for argc entries each */
-static int run(int argc, char **argv, const char **configs, const char **sets)
+static int run(int argc, char **argv, const char **configs, const char **sets,
+	       const char **sweeps)
 {
 	const char *trace = NULL, *baseline = NULL, *outpath = NULL;
 	int fmt = WEFT_FMT_TABLE;
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
-	uint32_t nconfigs = 0, nsets = 0;
+	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0;
 	if (argc < 2)
 		return usage_error("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
 
@@ -140,7 +149,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets)
 		if (strcmp(opt, "-c") == 0)
 			snprintf(opt, sizeof(opt), "--config");
 		int takes = strcmp(opt, "--config") == 0 || strcmp(opt, "--baseline") == 0 ||
-			    strcmp(opt, "--set") == 0 || strcmp(opt, "--format") == 0 ||
+			    strcmp(opt, "--set") == 0 || strcmp(opt, "--sweep") == 0 ||
+			    strcmp(opt, "--format") == 0 ||
 			    strcmp(opt, "--output") == 0 || strcmp(opt, "--sample") == 0;
 		if (takes && !val) {
 			if (i + 1 >= argc)
@@ -166,6 +176,13 @@ static int run(int argc, char **argv, const char **configs, const char **sets)
 			if (weft_est_parse_override(val, target, sizeof(target), &assign, &err) < 0)
 				return usage_error("%s", err.message);
 			sets[nsets++] = val;
+		} else if (strcmp(opt, "--sweep") == 0) {
+			struct weft_est_sweep sw;
+			struct weft_error err;
+			if (weft_est_parse_sweep(val, &sw, &err) < 0)
+				return usage_error("%s", err.message);
+			weft_est_sweep_free(&sw);
+			sweeps[nsweeps++] = val;
 		} else if (strcmp(opt, "--format") == 0) {
 			fmt = weft_est_format_parse(val);
 			if (fmt < 0)
@@ -202,6 +219,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets)
 		.noverrides = nsets,
 		.baseline = baseline,
 		.sample = sample,
+		.sweeps = sweeps,
+		.nsweeps = nsweeps,
 	};
 	struct weft_est_report rep;
 	struct weft_error err;
@@ -233,12 +252,14 @@ int main(int argc, char **argv)
 {
 	const char **configs = calloc((size_t)argc + 1, sizeof(*configs));
 	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	const char **sweeps = calloc((size_t)argc + 1, sizeof(*sweeps));
 	int rc = 3;
-	if (configs && sets)
-		rc = run(argc, argv, configs, sets);
+	if (configs && sets && sweeps)
+		rc = run(argc, argv, configs, sets, sweeps);
 	else
 		fputs("weft-estimate: out of memory\n", stderr);
 	free(configs);
 	free(sets);
+	free(sweeps);
 	return rc;
 }

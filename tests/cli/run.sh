@@ -468,5 +468,101 @@ wait $pid 2>/dev/null
 if ls "$tmp" | grep -q -e '^int\.wtr' ; then : >"$tmp/out"; : >"$tmp/err"; bad "trace: interrupt removes the temporary file" "found $(ls "$tmp" | grep int)"
 else ok "trace: interrupt removes the temporary file"; fi
 
+# ---- weft-estimate --sweep (estimate/sweep.h, docs/estimate.md "Sweeps") ------
+# Goldens on the SIMT model only (its numbers are settled); the fabric
+# sweep is checked for shape. A sweep point must equal the same config run
+# alone with --set (one read of the trace for all points changes nothing).
+if [ -x "$E" ] && [ -f "$tmp/vvadd.wtr" ] && [ -f "$tmp/bfs.wtr" ]; then
+	T_SAVED=$T
+	T=$E
+	W=$tmp/vvadd.wtr
+	SG=configs/sgmf-core.ini
+	est_golden "sweep: table (product, first sweep slowest)" estimate-sweep-vvadd.txt "$W" -c $FC \
+		--sweep core.clock_mhz=700,1400 --sweep tech.node_nm=40,45
+	est_golden "sweep: csv" estimate-sweep-vvadd.csv "$W" -c $FC --sweep core.clock_mhz=700,1400 \
+		--sweep tech.node_nm=40,45 --format csv
+	est_golden "sweep: json" estimate-sweep-vvadd.json "$W" -c $FC --sweep core.clock_mhz=700,1400 \
+		--sweep tech.node_nm=40,45 --format json
+	expect "sweep: range 1:4:x2" 0 "fermi-sm[core.num_sm=4]" "$W" -c $FC --sweep core.num_sm=1:4:x2
+	expect "sweep: range 1:3:+1" 0 "fermi-sm[core.num_sm=3]" "$W" -c $FC --sweep core.num_sm=1:3:+1
+	expect "sweep: a config without the key runs once" 0 "tesla-sm: $TC, model simt" "$W" -c $FC -c $TC \
+		--sweep fermi-sm:core.num_sm=1,2
+	expect "sweep: baseline names a point" 0 "config     fermi-sm[core.num_sm=2] (baseline)" "$W" -c $FC \
+		--sweep core.num_sm=1,2 --baseline 'fermi-sm[core.num_sm=2]'
+	expect "sweep: a swept config's name is its first point" 0 "config     fermi-sm[core.num_sm=1] (baseline)" \
+		"$W" -c $TC -c $FC --sweep fermi-sm:core.num_sm=1,2 --baseline fermi-sm
+	expect "sweep: point overrides recorded" 0 "core.num_sm=2,tech.node_nm=45,core.l1_latency=4" "$W" -c $FC \
+		--set core.num_sm=2 --sweep tech.node_nm=45 --sweep core.l1_latency=4 --format csv
+	expect "sweep: unknown key, did you mean" 2 "did you mean fabric.token_buffer?" "$W" -c $FC -c $SG \
+		--sweep fabric.token_bufer=1,2
+	expect "sweep: unknown key for a named config" 2 "unknown key [fabric] token_buffer for $FC (model simt)" \
+		"$W" -c $FC -c $SG --sweep fermi-sm:fabric.token_buffer=1,2
+	expect "sweep: a point out of range names the point" 2 "--sweep point fermi-sm[core.num_sm=0]" "$W" -c $FC \
+		--sweep core.num_sm=2,0
+	expect "sweep: no =" 2 "expected [CONFIG:]section.key=v1,v2" "$W" -c $FC --sweep core.num_sm
+	expect "sweep: no section" 2 "expected [CONFIG:]section.key=v1,v2" "$W" -c $FC --sweep num_sm=1,2
+	expect "sweep: no values" 2 "no values after" "$W" -c $FC --sweep core.num_sm=
+	expect "sweep: empty value" 2 "an empty value in the list" "$W" -c $FC --sweep core.num_sm=1,,2
+	expect "sweep: duplicate value" 2 "value \`2\` is listed twice" "$W" -c $FC --sweep core.num_sm=2,2
+	expect "sweep: bad range" 2 "bad range \`1:8\`" "$W" -c $FC --sweep core.num_sm=1:8
+	expect "sweep: range factor" 2 "needs a factor > 1" "$W" -c $FC --sweep core.num_sm=1:8:x1
+	expect "sweep: unknown config" 2 "no config named \`gtx\`" "$W" -c $FC --sweep gtx:core.num_sm=1,2
+	expect "sweep: --set and --sweep of one key" 2 "both give [core] num_sm of config fermi-sm" "$W" -c $FC \
+		--set core.num_sm=2 --sweep core.num_sm=1,2
+	expect "sweep: one key swept twice" 2 "give its values in one --sweep" "$W" -c $FC --sweep core.num_sm=1 \
+		--sweep core.num_sm=2
+	expect "sweep: the model cannot be swept" 2 "the model cannot be swept" "$W" -c $FC --sweep model.name=sgmf
+	expect "sweep: unknown baseline point" 2 "or a sweep point as reports name it" "$W" -c $FC \
+		--sweep core.num_sm=1,2 --baseline 'fermi-sm[core.num_sm=3]'
+	if command -v python3 >/dev/null 2>&1; then
+		# every point equals its config run alone with --set (bfs: several launches);
+		# num_sm changes the replay, clock_mhz and dram_gbps share one
+		ok_same=1
+		for kv in core.num_sm=1,2,15 core.clock_mhz=700,1400 mem.dram_gbps=50,177.4; do
+			key=${kv%%=*}
+			"$E" "$tmp/bfs.wtr" -c $FC --sweep "$kv" --format csv >"$tmp/sw.csv" 2>"$tmp/err" || ok_same=0
+			for v in $(echo "${kv#*=}" | tr , ' '); do
+				"$E" "$tmp/bfs.wtr" -c $FC --set "$key=$v" --format csv >"$tmp/one.csv" 2>>"$tmp/err" || ok_same=0
+				python3 -c 'import csv,sys
+sw=list(csv.reader(open(sys.argv[1]))); one=list(csv.reader(open(sys.argv[2])))
+h=sw[0]; key=sys.argv[3]; val=sys.argv[4]; first=h.index("cycles")
+rows=[r for r in sw[1:] if r[h.index(key)]==val]
+assert len(rows)==len(one)-1, (len(rows), len(one))
+for a,b in zip(rows, one[1:]):
+    assert a[first:h.index("speedup")]==b[one[0].index("cycles"):one[0].index("speedup")], (a, b)
+    assert a[h.index("config_hash")]==b[one[0].index("config_hash")]' "$tmp/sw.csv" "$tmp/one.csv" "$key" "$v" 2>>"$tmp/err" || ok_same=0
+			done
+		done
+		if [ $ok_same = 1 ]; then ok "sweep: every point equals its config run alone (same figures and hash)"
+		else : >"$tmp/out"; bad "sweep: points vs single runs" "see the python error"; fi
+		"$E" "$tmp/bfs.wtr" -c $FC -c $SG --sweep fabric.token_buffer=1,2,4 --baseline fermi-sm --format csv \
+			>"$tmp/out" 2>"$tmp/err"
+		if python3 -c 'import csv,sys
+rows=list(csv.reader(open(sys.argv[1]))); h=rows[0]; L=int(sys.argv[2])
+n=len(h); assert all(len(r)==n for r in rows), "ragged rows"
+assert h.index("fabric.token_buffer")==h.index("overrides")+1
+assert len(rows)==1+4*(L+1), len(rows)
+tot=[r for r in rows[1:] if r[h.index("launch")]=="total"]
+assert [r[h.index("config")] for r in tot]==["fermi-sm"]+["sgmf-core[fabric.token_buffer=%d]"%v for v in (1,2,4)]
+assert [r[h.index("fabric.token_buffer")] for r in tot]==["","1","2","4"]
+assert len(set(r[h.index("config_hash")] for r in tot))==4
+assert all(r[h.index("baseline")]=="fermi-sm" for r in tot)' "$tmp/out" \
+		    "$(bin/weft-trace info "$tmp/bfs.wtr" 2>/dev/null | awk '/^launches/ { print $2 }')" 2>"$tmp/err"
+		then ok "sweep: fabric token-buffer sweep against fermi-sm (rows, key column, hashes)"
+		else bad "sweep: fabric csv" "see the python error"; fi
+		"$E" "$W" -c $FC -c $SG --sweep fabric.token_buffer=1,2 --sweep tech.node_nm=40,45 --format json \
+			>"$tmp/out" 2>"$tmp/err"
+		if python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+assert d["sweep"]==["fabric.token_buffer","tech.node_nm"]
+pts=[(c["config"],c["point"]) for c in d["configs"]]
+want=[("fermi-sm",{"tech.node_nm":40}),("fermi-sm",{"tech.node_nm":45})]+[("sgmf-core",{"fabric.token_buffer":t,"tech.node_nm":n}) for t in (1,2) for n in (40,45)]
+assert pts==want, pts' "$tmp/out" 2>"$tmp/err"
+		then ok "sweep: json points, a config gets only the sweeps it has"
+		else bad "sweep: json points" "see the python error"; fi
+	fi
+	T=$T_SAVED
+fi
+
 echo "cli tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
