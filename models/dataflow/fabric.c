@@ -443,22 +443,21 @@ static int dmt_init(const struct weft_config *cfg, void **state, struct weft_err
 	return fabric_init_mode(cfg, 1, state, err);
 }
 
-static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
-{
-	return fabric_replay_cta(user, c, err);
-}
+/* ---- per launch: begin, every CTA, end (model.h; consume_launch is the
+ * three in a row) ---- */
 
-static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
-			  const struct weft_cta_sample *sample, struct weft_error *err)
+static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
+			const struct weft_cta_sample *sample, struct weft_error *err)
 {
 	struct fabric_state *s = state;
 	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+	s->restored = 0;
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
-	const char *kname = L->program->kernel ? L->program->kernel : "?";
 	int rc = fabric_launch_begin(s, L->program, err);
 	if (!rc && s->fp.dmt) {
-		/* the communication analysis first: what the replay must skip */
+		/* the communication analysis first (its own pass over the
+		 * launch): what the replay must skip */
 		rc = weft_dmt_analyse_launch(t, launch, sample, &s->fp.dp, &s->dmt, err);
 		if (!rc) {
 			s->dmt_ok = 1;
@@ -472,51 +471,124 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 			}
 		}
 	}
-	int cached = !rc && fabric_cache_lookup(s, t, launch, sample);
-	if (!rc && !cached) {
-		rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
-		if (!rc) {
-			fabric_replay_flush(s);
-			fabric_cache_store(s, t, launch, sample);
-		}
+	if (rc) {
+		weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
+				  launch, L->program->kernel ? L->program->kernel : "?");
+		fabric_launch_end(s);
+		return rc;
 	}
-	if (!rc) {
-		if (s->nlaunches == s->launches_cap) {
-			uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
-			struct weft_launch_result *nl = realloc(s->launches, cap * sizeof(*nl));
-			if (!nl) {
-				rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
-				goto out;
-			}
+	if (s->leader)
+		return 1; /* a follower takes the leader's replay at end_launch */
+	if (fabric_cache_lookup(s, t, launch, sample)) {
+		s->restored = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int fabric_consume_cta(void *state, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	return fabric_replay_cta(state, cta, err);
+}
+
+static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return fabric_replay_cta(user, c, err);
+}
+
+static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
+		      const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	struct fabric_state *s = state;
+	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+	int rc = 0;
+	if (!L)
+		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
+	const char *kname = L->program->kernel ? L->program->kernel : "?";
+	if (s->leader && !s->restored) {
+		/* the leader stored its replay at its end_launch; should it not
+		 * have (memory), replay here */
+		if (fabric_cache_lookup(s, t, launch, sample))
+			s->restored = 1;
+		else
+			rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
+	}
+	if (!rc && !s->restored) {
+		fabric_replay_flush(s);
+		fabric_cache_store(s, t, launch, sample);
+	}
+	if (!rc && s->nlaunches == s->launches_cap) {
+		uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
+		struct weft_launch_result *nl = realloc(s->launches, cap * sizeof(*nl));
+		if (!nl)
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
+		else {
 			s->launches = nl;
 			s->launches_cap = cap;
 		}
+	}
+	if (!rc) {
 		struct weft_launch_result *r = &s->launches[s->nlaunches];
 		memset(r, 0, sizeof(*r));
 		r->events = calloc(FAB_EV_COUNT, sizeof(double));
-		if (!r->events) {
+		if (!r->events)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
-			goto out;
+		if (!rc) {
+			r->launch = launch;
+			snprintf(r->kernel, sizeof(r->kernel), "%s", kname);
+			rc = fabric_time_launch(s, L, launch, r, err);
+			if (rc) {
+				free(r->events);
+				r->events = NULL;
+			}
 		}
-		r->launch = launch;
-		snprintf(r->kernel, sizeof(r->kernel), "%s", kname);
-		rc = fabric_time_launch(s, L, launch, r, err);
-		if (rc) {
-			free(r->events);
-			goto out;
+		if (!rc) {
+			s->nlaunches++;
+			for (int i = 0; i < FAB_EV_COUNT; i++)
+				s->total_ev[i] += r->events[i];
+			s->total_cycles += r->cycles;
+			s->total_insts += r->thread_insts;
 		}
-		s->nlaunches++;
-		for (int i = 0; i < FAB_EV_COUNT; i++)
-			s->total_ev[i] += r->events[i];
-		s->total_cycles += r->cycles;
-		s->total_insts += r->thread_insts;
 	}
-out:
 	fabric_launch_end(s);
 	if (rc)
 		weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
 				  launch, kname);
 	return rc;
+}
+
+static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
+			  const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	int rc = fabric_begin(state, t, launch, sample, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, state, err);
+		if (rc) {
+			struct fabric_state *s = state;
+			const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+			weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
+					  launch, L && L->program->kernel ? L->program->kernel : "?");
+			fabric_launch_end(s);
+			return rc;
+		}
+	}
+	return fabric_end(state, t, launch, sample, err);
+}
+
+/* A configuration whose replay key equals the leader's (same memory-side
+ * parameters; fabric_cache.c) takes the leader's replay through the
+ * replay cache. Not for the dMT model (its analysis depends on the token
+ * buffer) or with the cache off. */
+static int fabric_follow(void *state, void *leader)
+{
+	struct fabric_state *s = state, *l = leader;
+	if (s->fp.dmt || l->fp.dmt || !s->fp.replay_cache || !l->fp.replay_cache ||
+	    fabric_replay_params_hash(&s->fp) != fabric_replay_params_hash(&l->fp))
+		return 0;
+	s->leader = l;
+	return 1;
 }
 
 static void comp_set(struct weft_component *c, const char *name, double count, const char *why)
@@ -597,6 +669,10 @@ const struct weft_model weft_model_sgmf = {
 	.finish = fabric_finish,
 	.free = fabric_free,
 	.components = fabric_components,
+	.begin_launch = fabric_begin,
+	.consume_cta = fabric_consume_cta,
+	.end_launch = fabric_end,
+	.follow = fabric_follow,
 };
 
 const struct weft_model weft_model_dmt = {
@@ -611,4 +687,8 @@ const struct weft_model weft_model_dmt = {
 	.finish = fabric_finish,
 	.free = fabric_free,
 	.components = fabric_components,
+	.begin_launch = fabric_begin,
+	.consume_cta = fabric_consume_cta,
+	.end_launch = fabric_end,
+	.follow = fabric_follow,
 };

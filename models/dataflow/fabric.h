@@ -233,6 +233,8 @@ struct fabric_state {
 	size_t acc_cap;
 	uint32_t thr_cap;
 	uint32_t cta_seq;
+	int restored;                   /* this launch's replay came from the cache */
+	struct fabric_state *leader;    /* run_many: take replays from this state */
 	/* per-pc sequences of reservation-held latencies (cycles, in feeding
 	 * order) kept for the replay cache, so that a later run with a token
 	 * buffer that is not a power of two can recompute its epochs */
@@ -275,6 +277,8 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
  * when memory for it is short or the cache is full. */
 void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
 			const struct weft_cta_sample *sample);
+/* Hash of the parameters a replay depends on (the cache key's part). */
+uint64_t fabric_replay_params_hash(const struct fabric_params *fp);
 /* Frees every cached replay (tests; the cache otherwise lives as long as
  * the process). */
 void weft_fabric_cache_clear(void);

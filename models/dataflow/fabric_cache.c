@@ -78,7 +78,7 @@ static uint64_t fnv(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t params_hash(const struct fabric_params *fp)
+uint64_t fabric_replay_params_hash(const struct fabric_params *fp)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	const struct weft_cache_geom *g[2] = { &fp->l1, &fp->l2 };
@@ -126,7 +126,7 @@ static int make_key(const struct fabric_state *s, struct weft_trace *t, uint32_t
 		k->sample.count = sample->count;
 		k->sample.seed = sample->seed;
 	}
-	k->params = params_hash(&s->fp);
+	k->params = fabric_replay_params_hash(&s->fp);
 	return 0;
 }
 

@@ -382,6 +382,57 @@ static void test_replay_cache(void **state)
 	unlink(tp);
 }
 
+/* weft_model_run_many over several configurations (one read of the trace,
+ * followers restored from the leader's replay) gives what weft_model_run
+ * gives for each. */
+static void test_run_many(void **state)
+{
+	(void)state;
+	const char *tp = st_path("hs.wtr");
+	st_trace_workload("hotspot", WEFT_SIZE_SMALL, tp);
+	static const char *const sets[][2] = {
+		{ "fabric.token_buffer=16", NULL }, { "fabric.token_buffer=4", NULL },
+		{ "fabric.token_buffer=5", NULL },  { "mem.l1_latency=20", NULL },
+		{ "fabric.compute_units=16", NULL }, { "fabric.replay_cache=false", "fabric.token_buffer=3" },
+	};
+	enum { N = 6 };
+	struct weft_error err;
+	struct weft_config cfg[N];
+	const struct weft_config *cp[N];
+	for (int i = 0; i < N; i++) {
+		uint32_t ns = sets[i][1] ? 2 : 1;
+		st_check(weft_config_load("configs/sgmf-core.ini", sets[i], ns, &cfg[i], &err), &err, "cfg");
+		cp[i] = &cfg[i];
+	}
+	struct weft_trace *t;
+	st_check(weft_trace_open(tp, &t, &err), &err, "open");
+	const struct weft_model *m = weft_model_find("sgmf");
+	struct weft_cta_sample all;
+	memset(&all, 0, sizeof(all));
+	struct weft_model_result many[N];
+	uint32_t passes = 0;
+	weft_fabric_cache_clear();
+	st_check(weft_model_run_many(m, cp, N, t, &all, many, &passes, &err), &err, "run_many");
+	assert_int_equal(passes, 1);
+	weft_fabric_cache_clear();
+	for (int i = 0; i < N; i++) {
+		struct weft_model_result one;
+		st_check(weft_model_run(m, cp[i], t, &all, &one, &err), &err, "run");
+		assert_int_equal(one.nlaunches, many[i].nlaunches);
+		assert_true(one.cycles == many[i].cycles);
+		assert_int_equal(one.thread_insts, many[i].thread_insts);
+		for (uint32_t l = 0; l < one.nlaunches; l++)
+			for (uint32_t e = 0; e < m->nevents; e++)
+				assert_true(one.launches[l].events[e] == many[i].launches[l].events[e]);
+		weft_model_result_free(&one);
+		weft_model_result_free(&many[i]);
+		weft_config_free(&cfg[i]);
+	}
+	weft_trace_close(t);
+	weft_fabric_cache_clear();
+	unlink(tp);
+}
+
 /* ---- configs ---- */
 
 static void test_area_sgmf_core(void **state)
@@ -446,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_throttling),
 		cmocka_unit_test(test_elevator_cascades),
 		cmocka_unit_test(test_replay_cache),
+		cmocka_unit_test(test_run_many),
 		cmocka_unit_test(test_area_sgmf_core),
 		cmocka_unit_test(test_bad_config),
 	};
