@@ -129,6 +129,8 @@ bench: deps all
 	@sh tests/bench.sh
 	@echo
 	@sh tests/bench_simt.sh
+	@echo
+	@sh tests/bench_fabric.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and
