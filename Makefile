@@ -130,6 +130,8 @@ bench: deps all
 	@echo
 	@sh tests/bench_simt.sh
 	@echo
+	@sh tests/bench_sweep.sh
+	@echo
 	@sh tests/bench_fabric.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
