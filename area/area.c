@@ -15,17 +15,12 @@ int weft_area_table_load(const char *path, struct weft_area_table *t, struct wef
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->path, sizeof(t->path), "%s", path);
-	struct weft_csv c;
-	int rc = weft_csv_load(path, &c, err);
-	if (rc < 0) {
-		weft_error_prefix(err, "area table: ");
-		return rc;
-	}
 	static const char *const cols[] = { "component", "node_nm", "area_mm2", "unit", "source" };
 	int ix[5];
-	rc = weft_csv_require(&c, cols, 5, ix, err);
+	struct weft_csv c;
+	int rc = weft_csv_load_table(path, "area table", cols, 5, ix, &c, err);
 	if (rc < 0)
-		goto out;
+		return rc;
 	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
 	if (!t->rows) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
@@ -34,12 +29,9 @@ int weft_area_table_load(const char *path, struct weft_area_table *t, struct wef
 	for (uint32_t r = 0; r < c.nrows; r++) {
 		struct weft_area_row *row = &t->rows[t->nrows];
 		const char *name = c.rows[r][ix[0]];
-		if (!name[0] || strlen(name) >= sizeof(row->component)) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "component name is empty or longer than %zu characters",
-					   sizeof(row->component) - 1);
+		if ((rc = weft_csv_check_name(&c, r, ix[0], "component", sizeof(row->component),
+					      err)) < 0)
 			goto out;
-		}
 		if ((rc = weft_csv_num(&c, r, ix[1], 0, &row->node_nm, err)) < 0)
 			goto out;
 		if ((rc = weft_csv_num(&c, r, ix[2], 0, &row->area_mm2, err)) < 0)
@@ -49,15 +41,8 @@ int weft_area_table_load(const char *path, struct weft_area_table *t, struct wef
 					   "node_nm must be positive and area_mm2 not negative");
 			goto out;
 		}
-		const char *src = c.rows[r][ix[4]];
-		while (*src == ' ')
-			src++;
-		if (!*src) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "the source column is empty: every row must cite a "
-					   "publication or say \"derived: how\"");
+		if ((rc = weft_csv_check_source(&c, r, ix[4], err)) < 0)
 			goto out;
-		}
 		for (uint32_t k = 0; k < t->nrows; k++) {
 			if (!strcmp(t->rows[k].component, name) && t->rows[k].node_nm == row->node_nm) {
 				rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,

@@ -174,15 +174,14 @@ static int fit(struct sm_data *d, double *x, struct weft_error *err)
 static int load_points(const char *path, struct sm_point *pts, uint32_t max, uint32_t *n,
 		       char labels[][96], struct weft_error *err)
 {
-	struct weft_csv c;
-	int rc = weft_csv_load(path, &c, err);
-	if (rc < 0)
-		return rc;
 	static const char *const cols[] = { "kind", "num_sm", "sp_per_sm_from", "sp_per_sm_to",
 					    "area_mm2", "increase_processors_per_area_pct", "source" };
 	int ix[7];
-	rc = weft_csv_require(&c, cols, 7, ix, err);
+	struct weft_csv c;
 	*n = 0;
+	int rc = weft_csv_load_table(path, NULL, cols, 7, ix, &c, err);
+	if (rc < 0)
+		return rc;
 	for (uint32_t r = 0; rc == 0 && r < c.nrows && *n < max; r++) {
 		struct sm_point *p = &pts[*n];
 		memset(p, 0, sizeof(*p));

@@ -265,3 +265,41 @@ int weft_csv_num(const struct weft_csv *c, uint32_t row, int col, int allow_empt
 	*out = x;
 	return 0;
 }
+
+int weft_csv_load_table(const char *path, const char *what, const char *const *cols, uint32_t n,
+			int *idx, struct weft_csv *c, struct weft_error *err)
+{
+	int rc = weft_csv_load(path, c, err);
+	if (rc < 0) {
+		if (what)
+			weft_error_prefix(err, "%s: ", what);
+		return rc;
+	}
+	rc = weft_csv_require(c, cols, n, idx, err);
+	if (rc < 0)
+		weft_csv_free(c);
+	return rc;
+}
+
+int weft_csv_check_name(const struct weft_csv *c, uint32_t row, int col, const char *what,
+			size_t size, struct weft_error *err)
+{
+	const char *s = c->rows[row][col];
+	if (!s[0] || strlen(s) >= size)
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[row], 0,
+				     "%s name is empty or longer than %zu characters", what, size - 1);
+	return 0;
+}
+
+int weft_csv_check_source(const struct weft_csv *c, uint32_t row, int col,
+			  struct weft_error *err)
+{
+	const char *s = c->rows[row][col];
+	while (*s == ' ')
+		s++;
+	if (*s == '\0')
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[row], 0,
+				     "the source column is empty: every row must cite a publication "
+				     "or say \"derived: how\"");
+	return 0;
+}

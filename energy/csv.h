@@ -7,6 +7,7 @@
 #ifndef WEFT_CSV_H
 #define WEFT_CSV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -34,5 +35,22 @@ int weft_csv_require(const struct weft_csv *c, const char *const *names, uint32_
  * when allow_empty, error otherwise. 0 on success. */
 int weft_csv_num(const struct weft_csv *c, uint32_t row, int col, int allow_empty, double *out,
 		 struct weft_error *err);
+
+/* Helpers shared by the data-table loaders (energy, static power, area,
+ * calibration), so that every table reports the same faults the same way. */
+
+/* weft_csv_load then weft_csv_require(cols[0..n-1]). A load error is
+ * prefixed "WHAT: " (what may be NULL: no prefix); on any error c is
+ * already freed. */
+int weft_csv_load_table(const char *path, const char *what, const char *const *cols, uint32_t n,
+			int *idx, struct weft_csv *c, struct weft_error *err);
+/* Field (row, col) is a row's key naming a WHAT ("event", "component"): an
+ * error naming file:line when it is empty or does not fit a char[size]. */
+int weft_csv_check_name(const struct weft_csv *c, uint32_t row, int col, const char *what,
+			size_t size, struct weft_error *err);
+/* Every row must cite its source: an error naming file:line when field
+ * (row, col) is blank. */
+int weft_csv_check_source(const struct weft_csv *c, uint32_t row, int col,
+			  struct weft_error *err);
 
 #endif

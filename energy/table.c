@@ -11,19 +11,6 @@
 
 #include "csv.h"
 
-/* Every row must cite a source; an empty source column is an error. */
-static int check_source(const struct weft_csv *c, uint32_t r, int col, struct weft_error *err)
-{
-	const char *s = c->rows[r][col];
-	while (*s == ' ')
-		s++;
-	if (*s == '\0')
-		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
-				     "the source column is empty: every row must cite a publication "
-				     "or say \"derived: how\"");
-	return 0;
-}
-
 static int node_of(const struct weft_csv *c, uint32_t r, int col, double *node,
 		   struct weft_error *err)
 {
@@ -42,17 +29,12 @@ int weft_energy_table_load(const char *path, struct weft_energy_table *t, struct
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->path, sizeof(t->path), "%s", path);
-	struct weft_csv c;
-	int rc = weft_csv_load(path, &c, err);
-	if (rc < 0) {
-		weft_error_prefix(err, "energy table: ");
-		return rc;
-	}
 	static const char *const cols[] = { "event", "node_nm", "energy_pj", "unit", "source" };
 	int ix[5];
-	rc = weft_csv_require(&c, cols, 5, ix, err);
+	struct weft_csv c;
+	int rc = weft_csv_load_table(path, "energy table", cols, 5, ix, &c, err);
 	if (rc < 0)
-		goto out;
+		return rc;
 	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
 	if (!t->rows) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
@@ -61,12 +43,8 @@ int weft_energy_table_load(const char *path, struct weft_energy_table *t, struct
 	for (uint32_t r = 0; r < c.nrows; r++) {
 		struct weft_energy_row *row = &t->rows[t->nrows];
 		const char *ev = c.rows[r][ix[0]];
-		if (!ev[0] || strlen(ev) >= sizeof(row->event)) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "event name is empty or longer than %zu characters",
-					   sizeof(row->event) - 1);
+		if ((rc = weft_csv_check_name(&c, r, ix[0], "event", sizeof(row->event), err)) < 0)
 			goto out;
-		}
 		if ((rc = node_of(&c, r, ix[1], &row->node_nm, err)) < 0)
 			goto out;
 		if ((rc = weft_csv_num(&c, r, ix[2], 0, &row->energy_pj, err)) < 0)
@@ -76,7 +54,7 @@ int weft_energy_table_load(const char *path, struct weft_energy_table *t, struct
 					   "energy_pj %g is negative", row->energy_pj);
 			goto out;
 		}
-		if ((rc = check_source(&c, r, ix[4], err)) < 0)
+		if ((rc = weft_csv_check_source(&c, r, ix[4], err)) < 0)
 			goto out;
 		for (uint32_t k = 0; k < t->nrows; k++) {
 			if (!strcmp(t->rows[k].event, ev)) {
@@ -154,18 +132,13 @@ int weft_static_table_load(const char *path, struct weft_static_table *t, struct
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->path, sizeof(t->path), "%s", path);
-	struct weft_csv c;
-	int rc = weft_csv_load(path, &c, err);
-	if (rc < 0) {
-		weft_error_prefix(err, "static power table: ");
-		return rc;
-	}
 	static const char *const cols[] = { "component", "node_nm", "static_w_per_unit",
 					    "static_w_per_mm2", "source" };
 	int ix[5];
-	rc = weft_csv_require(&c, cols, 5, ix, err);
+	struct weft_csv c;
+	int rc = weft_csv_load_table(path, "static power table", cols, 5, ix, &c, err);
 	if (rc < 0)
-		goto out;
+		return rc;
 	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
 	if (!t->rows) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
@@ -201,7 +174,7 @@ int weft_static_table_load(const char *path, struct weft_static_table *t, struct
 					   "fill exactly one of static_w_per_unit and static_w_per_mm2");
 			goto out;
 		}
-		if ((rc = check_source(&c, r, ix[4], err)) < 0)
+		if ((rc = weft_csv_check_source(&c, r, ix[4], err)) < 0)
 			goto out;
 		snprintf(row->component, sizeof(row->component), "%s", name);
 		snprintf(row->source, sizeof(row->source), "%s", c.rows[r][ix[4]]);
