@@ -12,8 +12,9 @@
 # time. Sweeps measured:
 #   sgmf-core  fabric.token_buffer=1,2,...,16  (the fabric's sweep; its
 #              replay is shared: points differ only in timing)
-#   fermi-sm   core.num_sm=1,2,...,16   (every point replays the CTAs: one
-#              decode, 16 replays)
+#   fermi-sm   core.num_sm=1,2,...,16   (every point times the CTAs on its
+#              own SMs and caches: one decode and one warp stream per CTA,
+#              16 timings)
 #   fermi-sm   core.clock_mhz=700,...,2200 (points follow one replay)
 # The median ratio of each is printed against the 3x target.
 #

@@ -310,6 +310,7 @@ static void simt_free(void *state)
 	free(s->pc);
 	free(s->ready);
 	free(s->warps);
+	simt_stream_free(s->stream);
 	for (uint32_t i = 0; i < s->nlaunches; i++)
 		free(s->launches[i].events);
 	free(s->launches);
@@ -524,7 +525,8 @@ static int simt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 }
 
 /* Follows leader when the two configs differ only in what the replay does
- * not read: core.clock_mhz, mem.l2_clock_mhz, mem.l2_port_bytes,
+ * not read (otherwise, when their warp streams agree, notes leader as the
+ * source of the streams it times: simt_replay.c): core.clock_mhz, mem.l2_clock_mhz, mem.l2_port_bytes,
  * mem.dram_gbps, mem.dram_channels, core.area_basis (and every [tech]
  * key, which the model never sees). Everything else in simt_params reaches
  * the replay (simt_replay.c, simt_mem.c, simt_timing.c's occupancy). */
@@ -540,8 +542,15 @@ static int simt_follow(void *state, void *leader)
 	a.dram_bytes_per_s = b.dram_bytes_per_s = 0;
 	a.dram_channels = b.dram_channels = 0;
 	a.area_basis = b.area_basis = SIMT_AREA_FERMI;
-	if (ld->leader || memcmp(&a, &b, sizeof(a)) != 0)
+	if (ld->leader)
 		return 0;
+	if (memcmp(&a, &b, sizeof(a)) != 0) {
+		/* the replays differ, but the warp streams may not: time the
+		 * first such leader's (its root's) streams */
+		if (!s->stream_src && simt_stream_key_equal(&s->sp, &ld->sp))
+			s->stream_src = ld->stream_src ? ld->stream_src : ld;
+		return 0;
+	}
 	s->leader = ld;
 	return 1;
 }

@@ -154,6 +154,11 @@ struct simt_state {
 	/* weft_model_run_many: the state whose replay this one times with its
 	 * own parameters (simt_follow); NULL when it replays itself */
 	const struct simt_state *leader;
+	/* weft_model_run_many: the state whose warp streams (simt_replay.c)
+	 * this one times when they are built from the same CTA (same warp
+	 * size, shared banks, L1 line; simt_stream_key_equal); NULL: its own */
+	const struct simt_state *stream_src;
+	struct simt_stream *stream;     /* the last CTA's warp stream */
 	struct simt_sm *sms;            /* [num_sm] */
 	struct weft_cache l2;
 	/* per launch */
@@ -181,7 +186,13 @@ struct simt_state {
 int simt_launch_begin(struct simt_state *s, const struct weft_program *p, uint32_t threads_per_cta,
 		      uint32_t shmem_per_cta, struct weft_error *err);
 void simt_launch_end(struct simt_state *s);
-/* Replays one CTA (warps of warp_size under IPDOM) on SM cta_seq % num_sm. */
+/* Replays one CTA (warps of warp_size under IPDOM) on SM cta_seq % num_sm:
+ * builds its warp stream (or takes stream_src's, built from the same CTA)
+ * and times it. */
 int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+/* Whether two configurations' warp streams are the same for every CTA
+ * (warp size, shared banks, caches on/off and L1 line). */
+int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b);
+void simt_stream_free(struct simt_stream *st);
 
 #endif

@@ -10,7 +10,10 @@
  * (simt.c "latency" bound).
  *
  * Work is per warp instruction and per memory transaction; only memory
- * instructions look at individual lanes (addresses).
+ * instructions look at individual lanes (addresses). A CTA is first turned
+ * into its warp stream (what issues, in which order, with its bank and
+ * coalescing costs: no timing), then timed; states of a sweep that agree
+ * on warp size, shared banks and L1 line time one stream (see below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +152,209 @@ void simt_launch_end(struct simt_state *s)
 	weft_group_prog_free(&s->gp);
 }
 
-/* ---- memory ---- */
+/* ---- the warp stream of a CTA ----
+ *
+ * Replaying a CTA is done in two steps: first its warp stream, what the
+ * warps issue in which order (IPDOM grouping, barrier rounds) with the
+ * memory instructions' shared-memory bank cycles and coalesced segments,
+ * none of which depends on time, SM or caches; then its timing through
+ * one state's SMs, scoreboards and caches. Configurations with the same
+ * warp size, shared banks and L1 line (simt_stream_key_equal) time the
+ * same stream, so a sweep over the other keys builds it once per CTA
+ * (weft_model_run_many; simt.c simt_follow). */
+
+struct simt_rec {
+	uint64_t exec, issue;
+	uint64_t sh_words;       /* shared part: 4-byte words accessed */
+	uint32_t pc, warp;
+	uint32_t sh_cycles, sh_base; /* bank-conflict cycles; conflict-free cycles */
+	uint32_t seg0, nseg;     /* global part: segments in stream->segs */
+	uint8_t mem, sh, gl;     /* priced memory access; has a shared / global part */
+};
+
+struct simt_stream {
+	const struct weft_program *p;  /* what it was built from */
+	uint32_t launch, cta;
+	int valid;
+	uint32_t nw;
+	struct simt_rec *rec;
+	size_t n, cap;
+	uint64_t *segs;
+	size_t nsegs, segcap;
+	size_t *round_end;       /* record index where each barrier round ends */
+	uint32_t nrounds;
+	size_t rounds_cap;
+};
+
+void simt_stream_free(struct simt_stream *st)
+{
+	if (!st)
+		return;
+	free(st->rec);
+	free(st->segs);
+	free(st->round_end);
+	free(st);
+}
+
+int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b)
+{
+	return a->warp_size == b->warp_size && a->shmem_banks == b->shmem_banks &&
+	       a->caches == b->caches && (!a->caches || a->l1.line_bytes == b->l1.line_bytes);
+}
+
+/* Lanes grouped as the shared memory serves them: cycles of a conflict-free
+ * access = groups holding an active lane. */
+static uint32_t busy_groups(uint64_t mask, uint32_t width, uint32_t banks)
+{
+	uint32_t n = 0;
+	for (uint32_t g = 0; g < width; g += banks) {
+		uint64_t gm = banks >= 64 ? ~0ull : ((1ull << banks) - 1) << g;
+		if (mask & gm)
+			n++;
+	}
+	return n;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap : 256;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+/* The memory part of a warp instruction: which lanes go to the banked
+ * shared memory and which through the L1, and what each costs. */
+static int rec_mem(struct simt_state *s, struct simt_stream *st, struct simt_rec *r,
+		   const struct weft_group_inst *in)
+{
+	const struct simt_params *sp = &s->sp;
+	const struct simt_pc *pi = &s->pc[in->pc];
+	uint64_t gmask = 0, smask = 0;
+	uint32_t bytes = pi->bytes ? pi->bytes : 4;
+
+	if (pi->space == WEFT_SPACE_SHARED) {
+		smask = in->exec;
+	} else if (pi->space == WEFT_SPACE_GLOBAL || pi->space == WEFT_SPACE_LOCAL) {
+		gmask = in->exec;
+	} else if (pi->space == WEFT_SPACE_GENERIC) {
+		for (uint64_t m = in->exec; m; m &= m - 1) {
+			int lane = __builtin_ctzll(m);
+			uint8_t sp_ = in->space ? in->space[lane] : WEFT_SPACE_GLOBAL;
+			if (sp_ == WEFT_SPACE_SHARED)
+				smask |= 1ull << lane;
+			else if (sp_ != WEFT_SPACE_CONST && sp_ != WEFT_SPACE_PARAM)
+				gmask |= 1ull << lane;
+		}
+	}
+	/* const/param: served by the constant cache (broadcast); not priced */
+	if (!gmask && !smask)
+		return 0;
+	r->mem = 1;
+	if (!sp->caches) {
+		smask |= gmask; /* no caches: every access hits the banked memory */
+		gmask = 0;
+	}
+	if (smask) {
+		r->sh = 1;
+		r->sh_cycles = simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
+						&r->sh_words);
+		r->sh_base = busy_groups(smask, sp->warp_size, sp->shmem_banks);
+	}
+	if (gmask) {
+		if (grow((void **)&st->segs, &st->segcap, st->nsegs + 2 * WEFT_GROUP_MAX_WIDTH,
+			 sizeof(*st->segs)))
+			return -1;
+		r->gl = 1;
+		r->seg0 = (uint32_t)st->nsegs;
+		r->nseg = simt_coalesce(in->addr, gmask, bytes, s->sms[0].l1.line_shift,
+					st->segs + st->nsegs);
+		st->nsegs += r->nseg;
+	}
+	return 0;
+}
+
+/* Builds the warp stream of cta into st: warps run independently between
+ * barriers; a round ends when every warp has stopped at a barrier or
+ * exited (the timing makes the waiting ones meet there). */
+static int stream_build(struct simt_state *s, struct simt_stream *st, const struct weft_cta_trace *cta,
+			struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
+	uint32_t nw = weft_group_count(cta->nthreads, sp->warp_size);
+	st->valid = 0;
+	st->n = st->nsegs = 0;
+	st->nrounds = 0;
+	st->nw = nw;
+	if (nw > s->warps_cap)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "CTA %u has %u threads, more than the launch geometry says", cta->cta,
+				      cta->nthreads);
+	for (uint32_t w = 0; w < nw; w++) {
+		struct simt_warp *W = &s->warps[w];
+		int rc = weft_group_iter_init(&W->it, &s->gp, cta, sp->warp_size, w, WEFT_DIV_IPDOM, 0, err);
+		if (rc)
+			return rc;
+		W->done = W->waiting = 0;
+	}
+	for (;;) {
+		uint32_t waiting = 0;
+		for (uint32_t w = 0; w < nw; w++) {
+			struct simt_warp *W = &s->warps[w];
+			if (W->done || W->waiting)
+				continue;
+			struct weft_group_inst in;
+			for (;;) {
+				int rc = weft_group_next(&W->it, &in);
+				if (rc < 0)
+					return rc;
+				if (rc == 0) {
+					W->done = 1;
+					break;
+				}
+				if (grow((void **)&st->rec, &st->cap, st->n + 1, sizeof(*st->rec)))
+					goto nomem;
+				struct simt_rec *r = &st->rec[st->n++];
+				memset(r, 0, sizeof(*r));
+				r->pc = in.pc;
+				r->warp = w;
+				r->exec = in.exec;
+				r->issue = in.issue;
+				if (in.is_mem && in.exec && rec_mem(s, st, r, &in))
+					goto nomem;
+				if (s->pc[in.pc].is_barrier) {
+					W->waiting = 1;
+					break;
+				}
+			}
+			waiting += W->waiting;
+		}
+		if (grow((void **)&st->round_end, &st->rounds_cap, st->nrounds + 1,
+			 sizeof(*st->round_end)))
+			goto nomem;
+		st->round_end[st->nrounds++] = st->n;
+		if (!waiting)
+			break;
+		for (uint32_t w = 0; w < nw; w++)
+			s->warps[w].waiting = 0;
+	}
+	st->p = s->p;
+	st->launch = cta->launch;
+	st->cta = cta->cta;
+	st->valid = 1;
+	return 0;
+nomem:
+	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the warp stream of CTA %u", cta->cta);
+}
+
+/* ---- timing ---- */
 
 static double l2_access(struct simt_state *s, uint64_t addr, int is_write)
 {
@@ -183,54 +388,16 @@ static double l1_access(struct simt_state *s, struct simt_sm *sm, uint64_t addr,
 	return lat;
 }
 
-/* Lanes grouped as the shared memory serves them: cycles of a conflict-free
- * access = groups holding an active lane. */
-static uint32_t busy_groups(uint64_t mask, uint32_t width, uint32_t banks)
-{
-	uint32_t n = 0;
-	for (uint32_t g = 0; g < width; g += banks) {
-		uint64_t gm = banks >= 64 ? ~0ull : ((1ull << banks) - 1) << g;
-		if (mask & gm)
-			n++;
-	}
-	return n;
-}
-
 static void mem_inst(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
-		     const struct weft_group_inst *in, double *lat, double *occupy)
+		     const struct simt_stream *st, const struct simt_rec *r, double *lat,
+		     double *occupy)
 {
 	const struct simt_params *sp = &s->sp;
-	uint64_t gmask = 0, smask = 0;
-	uint32_t bytes = pi->bytes ? pi->bytes : 4;
-
-	if (pi->space == WEFT_SPACE_SHARED) {
-		smask = in->exec;
-	} else if (pi->space == WEFT_SPACE_GLOBAL || pi->space == WEFT_SPACE_LOCAL) {
-		gmask = in->exec;
-	} else if (pi->space == WEFT_SPACE_GENERIC) {
-		for (uint64_t m = in->exec; m; m &= m - 1) {
-			int lane = __builtin_ctzll(m);
-			uint8_t sp_ = in->space ? in->space[lane] : WEFT_SPACE_GLOBAL;
-			if (sp_ == WEFT_SPACE_SHARED)
-				smask |= 1ull << lane;
-			else if (sp_ != WEFT_SPACE_CONST && sp_ != WEFT_SPACE_PARAM)
-				gmask |= 1ull << lane;
-		}
-	}
-	/* const/param: served by the constant cache (broadcast); not priced */
-	if (!gmask && !smask)
-		return;
 	s->ls.mem_insts++;
-	if (!sp->caches) {
-		smask |= gmask; /* no caches: every access hits the banked memory */
-		gmask = 0;
-	}
-	if (smask) {
-		uint64_t words = 0;
-		uint32_t c = simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks, &words);
-		uint32_t base = busy_groups(smask, sp->warp_size, sp->shmem_banks);
+	if (r->sh) {
+		uint32_t c = r->sh_cycles, base = r->sh_base;
 		sm->shmem += c;
-		s->ev[SIMT_EV_SHMEM] += (double)words;
+		s->ev[SIMT_EV_SHMEM] += (double)r->sh_words;
 		s->ls.shmem_cycles += c;
 		s->ls.shmem_accesses++;
 		double l = sp->shmem_latency + (c > base ? c - base : 0);
@@ -239,9 +406,9 @@ static void mem_inst(struct simt_state *s, struct simt_sm *sm, const struct simt
 		if (c > *occupy)
 			*occupy = c;
 	}
-	if (gmask) {
-		uint64_t segs[2 * WEFT_GROUP_MAX_WIDTH];
-		uint32_t n = simt_coalesce(in->addr, gmask, bytes, sm->l1.line_shift, segs);
+	if (r->gl) {
+		const uint64_t *segs = st->segs + r->seg0;
+		uint32_t n = r->nseg;
 		double worst = 0;
 		for (uint32_t i = 0; i < n; i++) {
 			double l;
@@ -269,7 +436,7 @@ static void mem_inst(struct simt_state *s, struct simt_sm *sm, const struct simt
 /* ---- one warp instruction ---- */
 
 static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w, double *ready,
-		  const struct weft_group_inst *in)
+		  const struct simt_stream *st, const struct simt_rec *in)
 {
 	const struct simt_params *sp = &s->sp;
 	const struct simt_pc *pi = &s->pc[in->pc];
@@ -293,8 +460,8 @@ static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w,
 		if (sp->sfu_cycles > occupy)
 			occupy = sp->sfu_cycles;
 	}
-	if (in->is_mem && in->exec)
-		mem_inst(s, sm, pi, in, &lat, &occupy);
+	if (in->mem)
+		mem_inst(s, sm, pi, st, in, &lat, &occupy);
 	if (pi->is_barrier)
 		s->ls.barriers++;
 
@@ -325,22 +492,16 @@ static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w,
 		w->end = done;
 }
 
-int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+/* Times a CTA's warp stream on SM cta_seq % num_sm. */
+static void stream_time(struct simt_state *s, const struct simt_stream *st)
 {
 	const struct simt_params *sp = &s->sp;
 	struct simt_sm *sm = &s->sms[s->cta_seq % sp->num_sm];
-	uint32_t nw = weft_group_count(cta->nthreads, sp->warp_size);
+	uint32_t nw = st->nw;
 	uint32_t nregs = s->p->nregs ? s->p->nregs : 1;
 	s->cta_seq++;
-	if (nw > s->warps_cap)
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "CTA %u has %u threads, more than the launch geometry says", cta->cta,
-				      cta->nthreads);
 	for (uint32_t w = 0; w < nw; w++) {
 		struct simt_warp *W = &s->warps[w];
-		int rc = weft_group_iter_init(&W->it, &s->gp, cta, sp->warp_size, w, WEFT_DIV_IPDOM, 0, err);
-		if (rc)
-			return rc;
 		W->t = W->last_done = W->end = 0;
 		W->sched = (sm->warps_seen + w) % sp->schedulers; /* warps alternate schedulers */
 		W->done = W->waiting = 0;
@@ -350,30 +511,18 @@ int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, stru
 	}
 	/* Warps run independently between barriers; at a barrier every warp
 	 * that has not exited waits for the latest one. */
-	for (;;) {
-		uint32_t waiting = 0;
-		for (uint32_t w = 0; w < nw; w++) {
-			struct simt_warp *W = &s->warps[w];
-			if (W->done || W->waiting)
-				continue;
-			double *ready = s->ready + (size_t)w * nregs;
-			struct weft_group_inst in;
-			for (;;) {
-				int rc = weft_group_next(&W->it, &in);
-				if (rc < 0)
-					return rc;
-				if (rc == 0) {
-					W->done = 1;
-					break;
-				}
-				issue(s, sm, W, ready, &in);
-				if (s->pc[in.pc].is_barrier) {
-					W->waiting = 1;
-					break;
-				}
-			}
-			waiting += W->waiting;
+	size_t i = 0;
+	for (uint32_t round = 0; round < st->nrounds; round++) {
+		for (; i < st->round_end[round]; i++) {
+			const struct simt_rec *r = &st->rec[i];
+			struct simt_warp *W = &s->warps[r->warp];
+			issue(s, sm, W, s->ready + (size_t)r->warp * nregs, st, r);
+			if (s->pc[r->pc].is_barrier)
+				W->waiting = 1;
 		}
+		uint32_t waiting = 0;
+		for (uint32_t w = 0; w < nw; w++)
+			waiting += s->warps[w].waiting;
 		if (!waiting)
 			break;
 		/* a warp arrives once what it issued before the barrier has
@@ -401,11 +550,34 @@ int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, stru
 	}
 	/* the CTA takes the resident slot that frees first */
 	uint32_t slots = s->occ.ctas ? s->occ.ctas : 1, best = 0;
-	for (uint32_t i = 1; i < slots; i++)
-		if (sm->slot_free[i] < sm->slot_free[best])
-			best = i;
+	for (uint32_t k = 1; k < slots; k++)
+		if (sm->slot_free[k] < sm->slot_free[best])
+			best = k;
 	sm->slot_free[best] += dur;
 	sm->nctas++;
 	sm->warps_seen += nw;
+}
+
+int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	/* the stream another state built from this same CTA, when it may be
+	 * shared (simt_follow); else this state's own */
+	const struct simt_state *src = s->stream_src;
+	const struct simt_stream *st = src ? src->stream : NULL;
+	if (!st || !st->valid || st->p != s->p || st->launch != cta->launch || st->cta != cta->cta ||
+	    st->nw > s->warps_cap) {
+		if (!s->stream) {
+			s->stream = calloc(1, sizeof(*s->stream));
+			if (!s->stream)
+				return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a warp stream");
+		}
+		int rc = stream_build(s, s->stream, cta, err);
+		if (rc) {
+			s->cta_seq++; /* as the CTA was dealt */
+			return rc;
+		}
+		st = s->stream;
+	}
+	stream_time(s, st);
 	return 0;
 }
