@@ -16,6 +16,7 @@
 
 #include "area/area.h"
 #include "estimate/estimate.h"
+#include "quote.h"
 
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -55,36 +56,6 @@ static int fail(const char *what, const struct weft_error *err, int code)
 	fprintf(stderr, "weft-area%s%s: %s\n", what[0] ? " " : "", what,
 		weft_error_format(err, buf, sizeof(buf)));
 	return weft_err_exit_code(code);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static int parse_fmt(const char *v, enum fmt *f)
@@ -136,22 +107,22 @@ static int cmd_fit(int argc, char **argv)
 		return fail("fit", &err, rc);
 	if (fmt == FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"data\": ", WEFT_VERSION);
-		json_str(stdout, r.data);
+		weft_quote_json(stdout, r.data);
 		printf(",\n  \"model\": ");
-		json_str(stdout, r.model);
+		weft_quote_json(stdout, r.model);
 		printf(",\n  \"coefficients\": [\n");
 		for (uint32_t j = 0; j < r.ncoef; j++) {
 			printf("    {\"name\": ");
-			json_str(stdout, r.coef_name[j]);
+			weft_quote_json(stdout, r.coef_name[j]);
 			printf(", \"value\": %.9g, \"unit\": ", r.coef[j]);
-			json_str(stdout, r.coef_unit[j]);
+			weft_quote_json(stdout, r.coef_unit[j]);
 			printf("}%s\n", j + 1 < r.ncoef ? "," : "");
 		}
 		printf("  ],\n  \"points\": [\n");
 		for (uint32_t i = 0; i < r.npts; i++) {
 			const struct weft_fit_point *p = &r.pts[i];
 			printf("    {\"label\": ");
-			json_str(stdout, p->label);
+			weft_quote_json(stdout, p->label);
 			printf(", \"observed\": %.6g, \"fitted\": %.6g, \"residual_pct\": %.4g, ", p->observed,
 			       p->fitted, 100 * p->rel_err);
 			if (p->loo_ok)
@@ -159,7 +130,7 @@ static int cmd_fit(int argc, char **argv)
 				       100 * p->loo_rel_err);
 			else {
 				printf("\"loo_predicted\": null, \"loo_error_pct\": null, \"loo_note\": ");
-				json_str(stdout, p->loo_note);
+				weft_quote_json(stdout, p->loo_note);
 				printf("}");
 			}
 			printf("%s\n", i + 1 < r.npts ? "," : "");
@@ -167,7 +138,7 @@ static int cmd_fit(int argc, char **argv)
 		printf("  ],\n  \"r2\": %.6g,\n  \"mape_pct\": %.4g,\n  \"loo_mape_pct\": %.4g,\n"
 		       "  \"note\": ",
 		       r.r2, r.mape_pct, r.loo_mape_pct);
-		json_str(stdout, r.note);
+		weft_quote_json(stdout, r.note);
 		printf("\n}\n");
 	} else if (fmt == FMT_CSV) {
 		printf("kind,name,value,unit,observed,fitted,residual_pct,loo_predicted,loo_error_pct\n");
@@ -176,7 +147,7 @@ static int cmd_fit(int argc, char **argv)
 		for (uint32_t i = 0; i < r.npts; i++) {
 			const struct weft_fit_point *p = &r.pts[i];
 			printf("point,");
-			csv_str(stdout, p->label);
+			weft_quote_csv(stdout, p->label);
 			printf(",,,%.6g,%.6g,%.4g,", p->observed, p->fitted, 100 * p->rel_err);
 			if (p->loo_ok)
 				printf("%.6g,%.4g\n", p->loo_pred, 100 * p->loo_rel_err);
@@ -254,29 +225,29 @@ static int cmd_config(int argc, char **argv)
 	const char *rule = weft_scaling_rule_name(r.rule);
 	if (fmt == FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"config\": ", WEFT_VERSION);
-		json_str(stdout, cfg.path);
+		weft_quote_json(stdout, cfg.path);
 		printf(",\n  \"config_hash\": \"%016llx\",\n  \"overrides\": ",
 		       (unsigned long long)cfg.hash);
-		json_str(stdout, cfg.overrides);
+		weft_quote_json(stdout, cfg.overrides);
 		printf(",\n  \"model\": ");
-		json_str(stdout, cfg.model);
+		weft_quote_json(stdout, cfg.model);
 		printf(",\n  \"node_nm\": %g,\n  \"rule\": \"%s\",\n  \"area_table\": ", r.node_nm, rule);
-		json_str(stdout, r.table);
+		weft_quote_json(stdout, r.table);
 		printf(",\n  \"total_area_mm2\": %.6g,\n  \"scaling_note\": ", r.total_mm2);
-		json_str(stdout, r.scaling_note);
+		weft_quote_json(stdout, r.scaling_note);
 		printf(",\n  \"components\": [\n");
 		for (uint32_t i = 0; i < r.nlines; i++) {
 			const struct weft_area_line *l = &r.lines[i];
 			printf("    {\"component\": ");
-			json_str(stdout, l->component);
+			weft_quote_json(stdout, l->component);
 			printf(", \"count\": %.6g, \"unit\": ", l->count);
-			json_str(stdout, l->unit);
+			weft_quote_json(stdout, l->unit);
 			printf(", \"area_per_unit_mm2\": %.6g, \"area_mm2\": %.6g, \"table_node_nm\": %g, "
 			       "\"scaled\": %s, \"why\": ",
 			       l->mm2_per_unit, l->mm2, l->from_node_nm, l->scaled ? "true" : "false");
-			json_str(stdout, l->why);
+			weft_quote_json(stdout, l->why);
 			printf(", \"source\": ");
-			json_str(stdout, l->source);
+			weft_quote_json(stdout, l->source);
 			printf("}%s\n", i + 1 < r.nlines ? "," : "");
 		}
 		printf("  ]\n}\n");
@@ -286,12 +257,12 @@ static int cmd_config(int argc, char **argv)
 		for (uint32_t i = 0; i < r.nlines; i++) {
 			const struct weft_area_line *l = &r.lines[i];
 			printf("%s,%s,%.6g,", cfg.name, l->component, l->count);
-			csv_str(stdout, l->unit);
+			weft_quote_csv(stdout, l->unit);
 			printf(",%.6g,%.6g,%g,%g,%s,%s,", l->mm2_per_unit, l->mm2, r.node_nm,
 			       l->from_node_nm, l->scaled ? "yes" : "no", rule);
-			csv_str(stdout, l->why);
+			weft_quote_csv(stdout, l->why);
 			putchar(',');
-			csv_str(stdout, l->source);
+			weft_quote_csv(stdout, l->source);
 			putchar('\n');
 		}
 		printf("%s,total,,,,%.6g,%g,,,%s,,\n", cfg.name, r.total_mm2, r.node_nm, rule);

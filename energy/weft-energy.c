@@ -18,6 +18,7 @@
 #include "energy/energy.h"
 #include "estimate/estimate.h"
 #include "models/model.h"
+#include "quote.h"
 
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -76,36 +77,6 @@ static int parse_num(const char *s, double *out)
 		return -1;
 	*out = x;
 	return 0;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* Category of an event as declared by the first registered model that
@@ -180,34 +151,34 @@ static int cmd_show(const struct opts *o)
 	const char *rname = weft_scaling_rule_name(rule);
 	if (o->fmt == FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"table\": ", WEFT_VERSION);
-		json_str(stdout, path);
+		weft_quote_json(stdout, path);
 		printf(",\n  \"node_nm\": %g,\n  \"rule\": \"%s\",\n  \"vdd_v\": %g,\n  \"events\": [\n",
 		       o->node, rname, o->vdd);
 		for (uint32_t i = 0; i < t.nrows; i++) {
 			const struct weft_energy_row *r = &t.rows[i];
 			printf("    {\"event\": ");
-			json_str(stdout, r->event);
+			weft_quote_json(stdout, r->event);
 			printf(", \"category\": \"%s\", \"energy_pj\": %.6g, \"table_node_nm\": %g, "
 			       "\"table_energy_pj\": %.6g, \"scaled\": %s, \"unit\": ",
 			       category_of(r->event), pj[i], r->node_nm, r->energy_pj,
 			       sc[i].energy != 1 ? "true" : "false");
-			json_str(stdout, r->unit);
+			weft_quote_json(stdout, r->unit);
 			printf(", \"source\": ");
-			json_str(stdout, r->source);
+			weft_quote_json(stdout, r->source);
 			printf("}%s\n", i + 1 < t.nrows ? "," : "");
 		}
 		printf("  ],\n  \"static_table\": ");
-		json_str(stdout, spath);
+		weft_quote_json(stdout, spath);
 		printf(",\n  \"static\": [\n");
 		for (uint32_t i = 0; i < st.nrows; i++) {
 			const struct weft_static_row *r = &st.rows[i];
 			int per_unit = !isnan(r->w_per_unit);
 			printf("    {\"component\": ");
-			json_str(stdout, r->component);
+			weft_quote_json(stdout, r->component);
 			printf(", \"%s\": %.6g, \"table_node_nm\": %g, \"scaled\": %s, \"source\": ",
 			       per_unit ? "static_w_per_unit" : "static_w_per_mm2", sw[i], r->node_nm,
 			       r->node_nm != o->node ? "true" : "false");
-			json_str(stdout, r->source);
+			weft_quote_json(stdout, r->source);
 			printf("}%s\n", i + 1 < st.nrows ? "," : "");
 		}
 		printf("  ]\n}\n");
@@ -218,9 +189,9 @@ static int cmd_show(const struct opts *o)
 			const struct weft_energy_row *r = &t.rows[i];
 			printf("%s,%s,%.6g,%g,%g,%.6g,%s,%s,", r->event, category_of(r->event), pj[i],
 			       o->node, r->node_nm, r->energy_pj, sc[i].energy != 1 ? "yes" : "no", rname);
-			csv_str(stdout, r->unit);
+			weft_quote_csv(stdout, r->unit);
 			putchar(',');
-			csv_str(stdout, r->source);
+			weft_quote_csv(stdout, r->source);
 			putchar('\n');
 		}
 	} else {
@@ -312,17 +283,17 @@ static int cmd_scale(const struct opts *o)
 		       "  \"note\": ",
 		       WEFT_VERSION, rname, o->from, o->to, o->vdd, s.energy, s.area, s.delay,
 		       s.interpolated ? "true" : "false");
-		json_str(stdout, s.note);
+		weft_quote_json(stdout, s.note);
 		if (have_other)
 			printf(",\n  \"other_rule\": {\"rule\": \"%s\", \"energy_factor\": %.6g, "
 			       "\"area_factor\": %.6g, \"delay_factor\": %.6g}",
 			       weft_scaling_rule_name(other), so.energy, so.area, so.delay);
 		printf(",\n  \"table\": ");
-		json_str(stdout, path);
+		weft_quote_json(stdout, path);
 		printf(",\n  \"events\": [\n");
 		for (uint32_t i = 0; i < t.nrows; i++) {
 			printf("    {\"event\": ");
-			json_str(stdout, t.rows[i].event);
+			weft_quote_json(stdout, t.rows[i].event);
 			printf(", \"from_energy_pj\": %.6g, \"to_energy_pj\": %.6g}%s\n", a[i], b[i],
 			       i + 1 < t.nrows ? "," : "");
 		}

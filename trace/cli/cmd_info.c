@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "quote.h"
 #include "trace.h"
 
 static const char info_usage[] =
@@ -38,21 +39,6 @@ static const char info_usage[] =
 	"  --help       show this help\n";
 
 static const char *const stream_names[4] = { "path", "guard", "address", "space" };
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 struct totals {
 	uint64_t warp_insts, mem, chunk_bytes, streams[4];
@@ -154,12 +140,12 @@ static void print_json(const char *path, struct weft_trace *t, const struct deco
 	struct totals T;
 	sum(t, &T);
 	printf("{\n  \"file\": ");
-	json_str(path);
+	weft_quote_json(stdout, path);
 	printf(",\n  \"version\": %u,\n  \"file_bytes\": %llu,\n  \"workload\": ", I->version,
 	       (unsigned long long)I->file_bytes);
-	json_str(I->workload);
+	weft_quote_json(stdout, I->workload);
 	printf(",\n  \"size\": ");
-	json_str(I->size);
+	weft_quote_json(stdout, I->size);
 	printf(",\n  \"launches\": %u,\n  \"thread_insts\": %llu,\n  \"warp_insts\": %llu,\n"
 	       "  \"mem_accesses\": %llu,\n  \"chunks\": %u,\n  \"raw_bytes\": %llu,\n  \"chunk_bytes\": %llu,\n",
 	       I->nlaunches, (unsigned long long)I->thread_insts, (unsigned long long)T.warp_insts,
@@ -176,20 +162,20 @@ static void print_json(const char *path, struct weft_trace *t, const struct deco
 		printf("null");
 	} else {
 		printf("{\n    \"what\": ");
-		json_str(I->baseline_what);
+		weft_quote_json(stdout, I->baseline_what);
 		printf(",\n    \"wall_seconds\": %.9g,\n    \"counters\": [", I->baseline.wall_seconds);
 		for (unsigned i = 0; i < I->baseline.ncounters; i++) {
 			const struct weft_hostperf_counter *c = &I->baseline.counters[i];
 			printf("%s\n      {\"name\": ", i ? "," : "");
-			json_str(c->name);
+			weft_quote_json(stdout, c->name);
 			printf(", \"event\": ");
-			json_str(c->event);
+			weft_quote_json(stdout, c->event);
 			printf(", \"unit\": ");
-			json_str(c->unit);
+			weft_quote_json(stdout, c->unit);
 			printf(", \"hardware\": %s, \"available\": %s, \"scaled\": %s, \"value\": %llu, \"reason\": ",
 			       c->hardware ? "true" : "false", c->available ? "true" : "false",
 			       c->scaled ? "true" : "false", (unsigned long long)c->value);
-			json_str(c->reason);
+			weft_quote_json(stdout, c->reason);
 			printf("}");
 		}
 		printf("\n    ]\n  }");
@@ -207,7 +193,7 @@ static void print_json(const char *path, struct weft_trace *t, const struct deco
 		const struct weft_trace_launch *L = weft_trace_launch(t, l);
 		const struct weft_program *p = L->program;
 		printf("%s\n    {\"index\": %u, \"kernel\": ", l ? "," : "", L->index);
-		json_str(p->kernel);
+		weft_quote_json(stdout, p->kernel);
 		printf(", \"ptx_hash\": \"%016llx\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
 		       "\"dyn_shared\": %u, \"ctas\": %u, \"threads_per_cta\": %u, \"static_insts\": %u, "
 		       "\"blocks\": %u, \"thread_insts\": %llu, \"warp_insts\": %llu, \"mem_accesses\": %llu, "

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "models/analysis/analysis.h"
 #include "models/group.h"
+#include "quote.h"
 #include "trace.h"
 
 static const char stats_usage[] =
@@ -195,27 +196,12 @@ static uint64_t uniform_count(const uint64_t *u)
 	return u[WEFT_UC_CONST] + u[WEFT_UC_LAUNCH] + u[WEFT_UC_CTA];
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void print_json_launch(FILE *f, const struct lstats *s, int last)
 {
 	const struct weft_trace_launch *L = s->L;
 	const struct weft_program *p = s->p;
 	fprintf(f, "    {\n      \"index\": %u,\n      \"kernel\": ", L->index);
-	json_str(f, p->kernel);
+	weft_quote_json(f, p->kernel);
 	fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n", L->grid.x,
 		L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z);
 	fprintf(f, "      \"ctas\": %u,\n      \"ctas_read\": %" PRIu64 ",\n      \"threads_read\": %" PRIu64
@@ -473,14 +459,14 @@ int weft_cmd_stats(int argc, char **argv)
 		rc = weft_cli_error("stats", &err);
 	} else if (json) {
 		printf("{\n  \"file\": ");
-		json_str(stdout, path);
+		weft_quote_json(stdout, path);
 		printf(",\n  \"file_bytes\": %" PRIu64 ",\n  \"version\": %u,\n  \"workload\": ", info->file_bytes,
 		       info->version);
-		json_str(stdout, info->workload);
+		weft_quote_json(stdout, info->workload);
 		printf(",\n  \"size\": ");
-		json_str(stdout, info->size);
+		weft_quote_json(stdout, info->size);
 		printf(",\n  \"sample\": ");
-		json_str(stdout, sdesc);
+		weft_quote_json(stdout, sdesc);
 		printf(",\n  \"launches\": %u,\n  \"thread_insts\": %" PRIu64 ",\n  \"launch_list\": [\n",
 		       info->nlaunches, total);
 		for (uint32_t i = 0; i < n; i++)
