@@ -16,9 +16,8 @@
 
 #include "area/area.h"
 #include "estimate/estimate.h"
+#include "estimate/report.h"
 #include "quote.h"
-
-enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 #define MAX_SETS 64
 
@@ -58,22 +57,9 @@ static int fail(const char *what, const struct weft_error *err, int code)
 	return weft_err_exit_code(code);
 }
 
-static int parse_fmt(const char *v, enum fmt *f)
-{
-	if (!strcmp(v, "table"))
-		*f = FMT_TABLE;
-	else if (!strcmp(v, "csv"))
-		*f = FMT_CSV;
-	else if (!strcmp(v, "json"))
-		*f = FMT_JSON;
-	else
-		return -1;
-	return 0;
-}
-
 static int cmd_fit(int argc, char **argv)
 {
-	enum fmt fmt = FMT_TABLE;
+	int fmt = WEFT_FMT_TABLE;
 	const char *data = NULL;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -85,7 +71,7 @@ static int cmd_fit(int argc, char **argv)
 		if (!strcmp(argv[i], "--data"))
 			data = argv[++i];
 		else if (!strcmp(argv[i], "--format")) {
-			if (parse_fmt(argv[++i], &fmt) < 0)
+			if ((fmt = weft_est_format_parse(argv[++i])) < 0)
 				return bad_usage("--format %s: expected table, csv or json", argv[i]);
 		} else
 			return bad_usage("fit: unknown option %s", argv[i]);
@@ -105,7 +91,7 @@ static int cmd_fit(int argc, char **argv)
 	int rc = weft_area_fit_tesla_sm(path, &r, &err);
 	if (rc < 0)
 		return fail("fit", &err, rc);
-	if (fmt == FMT_JSON) {
+	if (fmt == WEFT_FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"data\": ", WEFT_VERSION);
 		weft_quote_json(stdout, r.data);
 		printf(",\n  \"model\": ");
@@ -140,7 +126,7 @@ static int cmd_fit(int argc, char **argv)
 		       r.r2, r.mape_pct, r.loo_mape_pct);
 		weft_quote_json(stdout, r.note);
 		printf("\n}\n");
-	} else if (fmt == FMT_CSV) {
+	} else if (fmt == WEFT_FMT_CSV) {
 		printf("kind,name,value,unit,observed,fitted,residual_pct,loo_predicted,loo_error_pct\n");
 		for (uint32_t j = 0; j < r.ncoef; j++)
 			printf("coefficient,%s,%.9g,%s,,,,,\n", r.coef_name[j], r.coef[j], r.coef_unit[j]);
@@ -184,7 +170,7 @@ static int cmd_config(int argc, char **argv)
 	const char *sets[MAX_SETS];
 	uint32_t nsets = 0;
 	double node = 0;
-	enum fmt fmt = FMT_TABLE;
+	int fmt = WEFT_FMT_TABLE;
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -204,7 +190,7 @@ static int cmd_config(int argc, char **argv)
 				return bad_usage("more than 64 --set options (%s)", v);
 			sets[nsets++] = v;
 		} else if (!strcmp(a, "--format")) {
-			if (parse_fmt(v, &fmt) < 0)
+			if ((fmt = weft_est_format_parse(v)) < 0)
 				return bad_usage("--format %s: expected table, csv or json", v);
 		} else {
 			return bad_usage("unknown option %s", a);
@@ -223,7 +209,7 @@ static int cmd_config(int argc, char **argv)
 		return fail("", &err, rc);
 	}
 	const char *rule = weft_scaling_rule_name(r.rule);
-	if (fmt == FMT_JSON) {
+	if (fmt == WEFT_FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"config\": ", WEFT_VERSION);
 		weft_quote_json(stdout, cfg.path);
 		printf(",\n  \"config_hash\": \"%016llx\",\n  \"overrides\": ",
@@ -251,7 +237,7 @@ static int cmd_config(int argc, char **argv)
 			printf("}%s\n", i + 1 < r.nlines ? "," : "");
 		}
 		printf("  ]\n}\n");
-	} else if (fmt == FMT_CSV) {
+	} else if (fmt == WEFT_FMT_CSV) {
 		printf("config,component,count,unit,area_per_unit_mm2,area_mm2,node_nm,table_node_nm,"
 		       "scaled,rule,why,source\n");
 		for (uint32_t i = 0; i < r.nlines; i++) {

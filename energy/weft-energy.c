@@ -17,17 +17,16 @@
 
 #include "energy/energy.h"
 #include "estimate/estimate.h"
+#include "estimate/report.h"
 #include "models/model.h"
 #include "quote.h"
-
-enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 struct opts {
 	const char *cmd;
 	double node, from, to, vdd;
 	const char *basis, *table;
 	int rule;
-	enum fmt fmt;
+	int fmt; /* enum weft_est_format */
 };
 
 static void usage(FILE *f)
@@ -149,7 +148,7 @@ static int cmd_show(const struct opts *o)
 						       : st.rows[i].w_per_mm2 * s.energy / s.area;
 	}
 	const char *rname = weft_scaling_rule_name(rule);
-	if (o->fmt == FMT_JSON) {
+	if (o->fmt == WEFT_FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"table\": ", WEFT_VERSION);
 		weft_quote_json(stdout, path);
 		printf(",\n  \"node_nm\": %g,\n  \"rule\": \"%s\",\n  \"vdd_v\": %g,\n  \"events\": [\n",
@@ -182,7 +181,7 @@ static int cmd_show(const struct opts *o)
 			printf("}%s\n", i + 1 < st.nrows ? "," : "");
 		}
 		printf("  ]\n}\n");
-	} else if (o->fmt == FMT_CSV) {
+	} else if (o->fmt == WEFT_FMT_CSV) {
 		printf("event,category,energy_pj,node_nm,table_node_nm,table_energy_pj,scaled,rule,unit,"
 		       "source\n");
 		for (uint32_t i = 0; i < t.nrows; i++) {
@@ -276,7 +275,7 @@ static int cmd_scale(const struct opts *o)
 		b[i] = jb * 1e12;
 	}
 	const char *rname = weft_scaling_rule_name(rule);
-	if (o->fmt == FMT_JSON) {
+	if (o->fmt == WEFT_FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"rule\": \"%s\",\n  \"from_nm\": %g,\n"
 		       "  \"to_nm\": %g,\n  \"vdd_v\": %g,\n  \"energy_factor\": %.6g,\n"
 		       "  \"area_factor\": %.6g,\n  \"delay_factor\": %.6g,\n  \"interpolated\": %s,\n"
@@ -298,7 +297,7 @@ static int cmd_scale(const struct opts *o)
 			       i + 1 < t.nrows ? "," : "");
 		}
 		printf("  ]\n}\n");
-	} else if (o->fmt == FMT_CSV) {
+	} else if (o->fmt == WEFT_FMT_CSV) {
 		printf("event,rule,from_nm,to_nm,from_energy_pj,to_energy_pj,energy_factor,area_factor,"
 		       "delay_factor\n");
 		for (uint32_t i = 0; i < t.nrows; i++)
@@ -327,7 +326,7 @@ static int cmd_scale(const struct opts *o)
 int main(int argc, char **argv)
 {
 	struct opts o = { .node = 40, .from = NAN, .to = NAN, .vdd = 1.0, .basis = "horowitz45",
-			  .rule = WEFT_SCALING_STILLMAKER, .fmt = FMT_TABLE };
+			  .rule = WEFT_SCALING_STILLMAKER, .fmt = WEFT_FMT_TABLE };
 	if (argc < 2)
 		return usage(stderr), 2;
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -369,13 +368,7 @@ int main(int argc, char **argv)
 			if (o.rule < 0)
 				return bad_usage("--rule %s: expected classic or stillmaker", v);
 		} else if (!strcmp(a, "--format")) {
-			if (!strcmp(v, "table"))
-				o.fmt = FMT_TABLE;
-			else if (!strcmp(v, "csv"))
-				o.fmt = FMT_CSV;
-			else if (!strcmp(v, "json"))
-				o.fmt = FMT_JSON;
-			else
+			if ((o.fmt = weft_est_format_parse(v)) < 0)
 				return bad_usage("--format %s: expected table, csv or json", v);
 		} else {
 			return bad_usage("unknown option %s", a);
