@@ -164,11 +164,11 @@ void simt_launch_end(struct simt_state *s)
  * (weft_model_run_many; simt.c simt_follow). */
 
 struct simt_rec {
-	uint64_t exec, issue;
 	uint64_t sh_words;       /* shared part: 4-byte words accessed */
 	uint32_t pc, warp;
 	uint32_t sh_cycles, sh_base; /* bank-conflict cycles; conflict-free cycles */
 	uint32_t seg0, nseg;     /* global part: segments in stream->segs */
+	uint8_t nexec, nissue;   /* lanes executing / issued (popcounts, once) */
 	uint8_t mem, sh, gl;     /* priced memory access; has a shared / global part */
 };
 
@@ -325,8 +325,8 @@ static int stream_build(struct simt_state *s, struct simt_stream *st, const stru
 				memset(r, 0, sizeof(*r));
 				r->pc = in.pc;
 				r->warp = w;
-				r->exec = in.exec;
-				r->issue = in.issue;
+				r->nexec = (uint8_t)__builtin_popcountll(in.exec);
+				r->nissue = (uint8_t)__builtin_popcountll(in.issue);
 				if (in.is_mem && in.exec && rec_mem(s, st, r, &in))
 					goto nomem;
 				if (s->pc[in.pc].is_barrier) {
@@ -441,11 +441,11 @@ static void issue(struct simt_state *s, struct simt_sm *sm, struct simt_warp *w,
 	const struct simt_params *sp = &s->sp;
 	const struct simt_pc *pi = &s->pc[in->pc];
 	const struct weft_inst_info *ii = &s->p->info[in->pc];
-	uint32_t nexec = (uint32_t)__builtin_popcountll(in->exec);
+	uint32_t nexec = in->nexec;
 
 	s->ls.warp_insts++;
 	s->ls.thread_insts += nexec;
-	s->ls.issue_lanes += __builtin_popcountll(in->issue);
+	s->ls.issue_lanes += in->nissue;
 	s->ev[SIMT_EV_FETCH]++;
 	s->ev[SIMT_EV_SCHED]++;
 	s->ev[SIMT_EV_RF_READ] += (double)pi->rf_reads * nexec;

@@ -194,6 +194,11 @@ static void test_simt_follow(void **st)
 	assert_int_equal(weft_model_simt.follow(s[1], s[0]), 1);
 	assert_int_equal(weft_model_simt.follow(s[2], s[0]), 0);
 	assert_int_equal(weft_model_simt.follow(s[3], s[0]), 0);
+	/* the ALU latency changes the timing, not the warp streams; the
+	 * Tesla-like SM (no caches) has its own streams */
+	assert_ptr_equal(((struct simt_state *)s[2])->stream_src, s[0]);
+	assert_null(((struct simt_state *)s[3])->stream_src);
+	assert_null(((struct simt_state *)s[1])->stream_src);
 	/* a follower is no leader */
 	assert_int_equal(weft_model_simt.follow(s[2], s[1]), 0);
 	for (int i = 0; i < 4; i++) {
