@@ -17,6 +17,7 @@
 #define WEFT_CLI_H
 
 #include "error.h"
+#include "trace.h"
 
 int weft_cmd_list(int argc, char **argv); /* cmd_list.c */
 int weft_cmd_run(int argc, char **argv);  /* cmd_run.c */
@@ -28,5 +29,16 @@ int weft_cmd_stats(int argc, char **argv);
 /* Prints "weft-trace CMD: <formatted err>" to stderr and returns the exit
  * status for err->code. Defined in trace/weft-trace.c. */
 int weft_cli_error(const char *cmd, const struct weft_error *err);
+
+/* Helpers shared by the commands (cli_util.c). Those returning int return
+ * 0 to go on, or the exit status after printing why. */
+
+/* getopt_long's '?' or ':' for ARG: "unknown option or missing value". */
+int weft_cli_bad_option(const char *cmd, const char *arg);
+/* After getopt_long: the one FILE.wtr operand argv[optind] (an error when
+ * there is none or more than one). */
+int weft_cli_trace_operand(const char *cmd, int argc, char **argv, const char **path);
+/* weft_trace_open with the error printed by weft_cli_error. */
+int weft_cli_trace_open(const char *cmd, const char *path, struct weft_trace **t);
 
 #endif

@@ -137,26 +137,19 @@ int weft_cmd_dump(int argc, char **argv)
 			D.limit = lim;
 			break;
 		default:
-			fprintf(stderr, "weft-trace dump: unknown option or missing value `%s`; see `weft-trace dump --help`\n",
-				argv[optind - 1]);
-			return 2;
+			return weft_cli_bad_option("dump", argv[optind - 1]);
 		}
 		if (bad) {
 			fprintf(stderr, "weft-trace dump: bad %s `%s` (a non-negative integer)\n", bad, optarg);
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "weft-trace dump: %s; see `weft-trace dump --help`\n",
-			optind >= argc ? "which trace? give one FILE.wtr" : "give exactly one FILE.wtr");
-		return 2;
-	}
-	const char *path = argv[optind];
+	const char *path;
 	struct weft_trace *t;
+	int rc = weft_cli_trace_operand("dump", argc, argv, &path);
+	if (rc || (rc = weft_cli_trace_open("dump", path, &t)))
+		return rc;
 	struct weft_error err;
-	int rc = weft_trace_open(path, &t, &err);
-	if (rc)
-		return weft_cli_error("dump", &err);
 	const struct weft_trace_info *I = weft_trace_info(t);
 	if (has_launch && launch >= I->nlaunches) {
 		fprintf(stderr, "weft-trace dump: --launch %u: the trace has %u launches (0..%u)\n", launch,

@@ -320,22 +320,15 @@ int weft_cmd_info(int argc, char **argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "weft-trace info: unknown option or missing value `%s`; see `weft-trace info --help`\n",
-				argv[optind - 1]);
-			return 2;
+			return weft_cli_bad_option("info", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "weft-trace info: %s; see `weft-trace info --help`\n",
-			optind >= argc ? "which trace? give one FILE.wtr" : "give exactly one FILE.wtr");
-		return 2;
-	}
-	const char *path = argv[optind];
+	const char *path;
 	struct weft_trace *t;
+	int rc = weft_cli_trace_operand("info", argc, argv, &path);
+	if (rc || (rc = weft_cli_trace_open("info", path, &t)))
+		return rc;
 	struct weft_error err;
-	int rc = weft_trace_open(path, &t, &err);
-	if (rc)
-		return weft_cli_error("info", &err);
 	if (decode && (rc = run_decode(t, &D, &err))) {
 		weft_trace_close(t);
 		return weft_cli_error("info", &err);

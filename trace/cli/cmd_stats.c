@@ -418,11 +418,12 @@ int weft_cmd_stats(int argc, char **argv)
 		return 2;
 	}
 	const char *path = argv[optind];
+	struct weft_trace *t = NULL;
+	int rc = weft_cli_trace_open("stats", path, &t);
+	if (rc)
+		return rc;
 	struct weft_error err;
 	weft_error_clear(&err);
-	struct weft_trace *t = NULL;
-	if (weft_trace_open(path, &t, &err))
-		return weft_cli_error("stats", &err);
 	const struct weft_trace_info *info = weft_trace_info(t);
 	if (launch >= 0 && (uint64_t)launch >= info->nlaunches) {
 		fprintf(stderr, "weft-trace stats: %s has %u launch%s; --launch %ld is out of range (use 0..%u)\n",
@@ -444,7 +445,6 @@ int weft_cmd_stats(int argc, char **argv)
 		weft_error_set(&err, WEFT_ERR_NOMEM, "out of memory");
 		return weft_cli_error("stats", &err);
 	}
-	int rc = 0;
 	uint32_t done = 0;
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < n && !rc; i++, done++) {

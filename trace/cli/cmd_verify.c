@@ -49,8 +49,8 @@ int weft_cmd_verify(int argc, char **argv)
 	if (rc)
 		return weft_cli_error("verify", &err);
 	struct weft_trace *t;
-	if ((rc = weft_trace_open(path, &t, &err)))
-		return weft_cli_error("verify", &err);
+	if ((rc = weft_cli_trace_open("verify", path, &t)))
+		return rc;
 	const struct weft_trace_info *I = weft_trace_info(t);
 	uint32_t chunks = 0, ctas = 0;
 	for (uint32_t l = 0; l < I->nlaunches; l++) {

@@ -1,0 +1,36 @@
+/*
+ * cli_util.c - helpers shared by the weft-trace subcommands (cli.h): the
+ * one FILE.wtr operand, opening it and option errors, so that every
+ * command words them the same way.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+int weft_cli_bad_option(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "weft-trace %s: unknown option or missing value `%s`; see `weft-trace %s --help`\n",
+		cmd, arg, cmd);
+	return 2;
+}
+
+int weft_cli_trace_operand(const char *cmd, int argc, char **argv, const char **path)
+{
+	if (optind != argc - 1) {
+		fprintf(stderr, "weft-trace %s: %s; see `weft-trace %s --help`\n", cmd,
+			optind >= argc ? "which trace? give one FILE.wtr" : "give exactly one FILE.wtr", cmd);
+		return 2;
+	}
+	*path = argv[optind];
+	return 0;
+}
+
+int weft_cli_trace_open(const char *cmd, const char *path, struct weft_trace **t)
+{
+	struct weft_error err;
+	weft_error_clear(&err);
+	if (weft_trace_open(path, t, &err))
+		return weft_cli_error(cmd, &err);
+	return 0;
+}
