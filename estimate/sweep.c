@@ -197,6 +197,8 @@ static void consider(const struct weft_config_key *keys, const char *typed, cons
 {
 	char cand[160];
 	for (const struct weft_config_key *k = keys; k && k->section; k++) {
+		if (strcmp(k->section, "model") == 0)
+			continue; /* [model] name cannot be swept */
 		snprintf(cand, sizeof(cand), "%s.%s", k->section, k->key);
 		unsigned d = edit_distance(typed, cand);
 		unsigned d2 = edit_distance(key, k->key); /* the right key in the wrong section */
