@@ -17,6 +17,7 @@
 #define WEFT_CLI_H
 
 #include "error.h"
+#include "hostperf.h"
 #include "trace.h"
 
 int weft_cmd_list(int argc, char **argv); /* cmd_list.c */
@@ -40,5 +41,8 @@ int weft_cli_bad_option(const char *cmd, const char *arg);
 int weft_cli_trace_operand(const char *cmd, int argc, char **argv, const char **path);
 /* weft_trace_open with the error printed by weft_cli_error. */
 int weft_cli_trace_open(const char *cmd, const char *path, struct weft_trace **t);
+/* "; NAME VALUE" for each available host counter (time counters in
+ * seconds), "(scaled_note)" after those the kernel multiplexed. */
+void weft_cli_print_counters(const struct weft_hostperf *hp, const char *scaled_note);
 
 #endif

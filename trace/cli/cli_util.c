@@ -1,10 +1,11 @@
 /*
  * cli_util.c - helpers shared by the weft-trace subcommands (cli.h): the
- * one FILE.wtr operand, opening it and option errors, so that every
- * command words them the same way.
+ * one FILE.wtr operand, opening it, option errors and host counters, so
+ * that every command words them the same way.
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -33,4 +34,19 @@ int weft_cli_trace_open(const char *cmd, const char *path, struct weft_trace **t
 	if (weft_trace_open(path, t, &err))
 		return weft_cli_error(cmd, &err);
 	return 0;
+}
+
+void weft_cli_print_counters(const struct weft_hostperf *hp, const char *scaled_note)
+{
+	for (unsigned i = 0; i < hp->ncounters; i++) {
+		const struct weft_hostperf_counter *c = &hp->counters[i];
+		if (!c->available)
+			continue;
+		if (strcmp(c->unit, "ns") == 0)
+			printf("; %s %.3g s", c->name, (double)c->value * 1e-9);
+		else
+			printf("; %s %llu", c->name, (unsigned long long)c->value);
+		if (c->scaled)
+			printf(" (%s)", scaled_note);
+	}
 }

@@ -234,17 +234,7 @@ static void print_text(const char *path, struct weft_trace *t, const struct deco
 	if (I->has_baseline) {
 		printf("%-16s%s, wall %.3g s", "host baseline", I->baseline_what[0] ? I->baseline_what : "measured",
 		       I->baseline.wall_seconds);
-		for (unsigned i = 0; i < I->baseline.ncounters; i++) {
-			const struct weft_hostperf_counter *c = &I->baseline.counters[i];
-			if (!c->available)
-				continue;
-			if (strcmp(c->unit, "ns") == 0)
-				printf("; %s %.3g s", c->name, (double)c->value * 1e-9);
-			else
-				printf("; %s %llu", c->name, (unsigned long long)c->value);
-			if (c->scaled)
-				printf(" (scaled)");
-		}
+		weft_cli_print_counters(&I->baseline, "scaled");
 		printf("\n");
 		for (unsigned i = 0; i < I->baseline.ncounters; i++) {
 			const struct weft_hostperf_counter *c = &I->baseline.counters[i];

@@ -111,17 +111,7 @@ static void print_stats(const struct weft_ctx_stats *s)
 static void print_host(const struct weft_hostperf *hp)
 {
 	printf("%-16sCPU reference, wall %.3g s", "host baseline", hp->wall_seconds);
-	for (unsigned i = 0; i < hp->ncounters; i++) {
-		const struct weft_hostperf_counter *c = &hp->counters[i];
-		if (!c->available)
-			continue;
-		if (strcmp(c->unit, "ns") == 0)
-			printf("; %s %.3g s", c->name, (double)c->value * 1e-9);
-		else
-			printf("; %s %llu", c->name, (unsigned long long)c->value);
-		if (c->scaled)
-			printf(" (scaled: multiplexed)");
-	}
+	weft_cli_print_counters(hp, "scaled: multiplexed");
 	printf("\n");
 	/* Say which counters were missing and why (reasons usually repeat). */
 	for (unsigned i = 0; i < hp->ncounters; i++) {
