@@ -9,7 +9,9 @@
  *     description; models/config.h), the events it counts (each with an
  *     energy category, models/events.h) and its ops: init from a config,
  *     consume one launch of a trace, finish into a struct weft_model_result,
- *     free.
+ *     free. For sweeps, also split consume into begin_launch / consume_cta /
+ *     end_launch (and optionally follow) so weft_model_run_many decodes
+ *     each CTA once for every configuration (models/simt/simt.c does).
  *  3. Add `&weft_model_foo` to the table in models/registry.c.
  *  4. Add configs/foo-*.ini (a `[model] name = foo` section plus the keys
  *     that differ from the defaults, each with a comment citing its source).
