@@ -46,7 +46,7 @@ help:
 	@echo "make deps     install missing Debian packages ($(DEPS_PKGS))"
 	@echo "make          build build/libweft.a and bin/weft-*"
 	@echo "make check    unit tests, CLI tests, every workload at small size with --verify"
-	@echo "make bench    emulation speed per workload (thread instructions per second)"
+	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
 	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make install  copy bin/weft-* to \$$(PREFIX)/bin (PREFIX=/usr/local)"

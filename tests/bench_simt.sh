@@ -30,7 +30,7 @@ trap 'rm -rf "$dir"' EXIT INT TERM
 
 now() { date +%s.%N; }
 
-echo "weft bench: SIMT replay speed ($cfg), size $size, one core${pin:+ ($pin)}, $(uname -m)"
+echo "weft bench: model replay speed ($cfg: model $(sed -n "s/^name *= *\\([a-z]*\\).*/\\1/p" "$cfg" | head -1)), size $size, one core${pin:+ ($pin)}, $(uname -m)"
 printf '%-12s %16s %12s %16s\n' workload "thread insts" seconds "thread insts/s"
 status=0
 for w in $("$T" list | awk '{ print $1 }'); do
