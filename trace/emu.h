@@ -28,6 +28,7 @@
 #define WEFT_EMU_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 #include "host.h"
@@ -309,6 +310,34 @@ static inline uint64_t weft_emu_wmask(unsigned bits)
 static inline int64_t weft_emu_sext(uint64_t v, unsigned bits)
 {
 	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* A register slot's bits as f32 (the low 32 bits) or f64, and back; memcpy
+ * because the bits are reinterpreted, not converted. */
+static inline float weft_emu_f32v(uint64_t v)
+{
+	uint32_t u = (uint32_t)v;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+static inline uint64_t weft_emu_f32b(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+static inline double weft_emu_f64v(uint64_t v)
+{
+	double f;
+	memcpy(&f, &v, 8);
+	return f;
+}
+static inline uint64_t weft_emu_f64b(double f)
+{
+	uint64_t u;
+	memcpy(&u, &f, 8);
+	return u;
 }
 
 /* Lane iteration: a straight loop when all 32 lanes are active, so the

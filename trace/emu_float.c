@@ -22,31 +22,6 @@
 #define S(i) WEFT_SLOT(W, ei->s[i])
 #define ARGS struct weft_emu_launch *L, struct weft_emu_warp *W, const struct weft_emu_inst *ei, uint32_t mask
 
-static inline float f32v(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-static inline uint64_t f32b(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-static inline double f64v(uint64_t v)
-{
-	double f;
-	memcpy(&f, &v, 8);
-	return f;
-}
-static inline uint64_t f64b(double f)
-{
-	uint64_t u;
-	memcpy(&u, &f, 8);
-	return u;
-}
 static inline float ftzf(float x)
 {
 	uint32_t u;
@@ -188,7 +163,7 @@ static int h_fadd32(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1);
-	WEFT_LANES(mask, l, d[l] = f32b(f32v(A[l]) + f32v(B[l])));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f32b(weft_emu_f32v(A[l]) + weft_emu_f32v(B[l])));
 	return 0;
 }
 static int h_fsub32(ARGS)
@@ -196,7 +171,7 @@ static int h_fsub32(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1);
-	WEFT_LANES(mask, l, d[l] = f32b(f32v(A[l]) - f32v(B[l])));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f32b(weft_emu_f32v(A[l]) - weft_emu_f32v(B[l])));
 	return 0;
 }
 static int h_fmul32(ARGS)
@@ -204,7 +179,7 @@ static int h_fmul32(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1);
-	WEFT_LANES(mask, l, d[l] = f32b(f32v(A[l]) * f32v(B[l])));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f32b(weft_emu_f32v(A[l]) * weft_emu_f32v(B[l])));
 	return 0;
 }
 static int h_ffma32(ARGS)
@@ -212,7 +187,7 @@ static int h_ffma32(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1), *C = S(2);
-	WEFT_LANES(mask, l, d[l] = f32b(fmaf_rn(f32v(A[l]), f32v(B[l]), f32v(C[l]))));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f32b(fmaf_rn(weft_emu_f32v(A[l]), weft_emu_f32v(B[l]), weft_emu_f32v(C[l]))));
 	return 0;
 }
 static int h_fadd64(ARGS)
@@ -220,7 +195,7 @@ static int h_fadd64(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1);
-	WEFT_LANES(mask, l, d[l] = f64b(f64v(A[l]) + f64v(B[l])));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f64b(weft_emu_f64v(A[l]) + weft_emu_f64v(B[l])));
 	return 0;
 }
 static int h_fmul64(ARGS)
@@ -228,7 +203,7 @@ static int h_fmul64(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1);
-	WEFT_LANES(mask, l, d[l] = f64b(f64v(A[l]) * f64v(B[l])));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f64b(weft_emu_f64v(A[l]) * weft_emu_f64v(B[l])));
 	return 0;
 }
 static int h_ffma64(ARGS)
@@ -236,7 +211,7 @@ static int h_ffma64(ARGS)
 	(void)L;
 	uint64_t *d = D(0);
 	const uint64_t *A = S(0), *B = S(1), *C = S(2);
-	WEFT_LANES(mask, l, d[l] = f64b(fma(f64v(A[l]), f64v(B[l]), f64v(C[l]))));
+	WEFT_LANES(mask, l, d[l] = weft_emu_f64b(fma(weft_emu_f64v(A[l]), weft_emu_f64v(B[l]), weft_emu_f64v(C[l]))));
 	return 0;
 }
 
@@ -249,7 +224,7 @@ static int h_f32_gen(ARGS)
 	int nanmode = (ei->in.flags & WEFT_F_NAN) != 0;
 	int old = set_round(ei->in.rnd);
 	WEFT_LANES(mask, l, {
-		float a = f32v(A[l]), b = f32v(B[l]), c = f32v(C[l]);
+		float a = weft_emu_f32v(A[l]), b = weft_emu_f32v(B[l]), c = weft_emu_f32v(C[l]);
 		if (ftz) {
 			a = ftzf(a);
 			b = ftzf(b);
@@ -260,7 +235,7 @@ static int h_f32_gen(ARGS)
 			r = ftzf(r);
 		if (sat)
 			r = satf(r);
-		d[l] = f32b(r);
+		d[l] = weft_emu_f32b(r);
 	});
 	restore_round(old);
 	return 0;
@@ -275,10 +250,10 @@ static int h_f64_gen(ARGS)
 	int nanmode = (ei->in.flags & WEFT_F_NAN) != 0;
 	int old = set_round(ei->in.rnd);
 	WEFT_LANES(mask, l, {
-		double r = f64_op(op, f64v(A[l]), f64v(B[l]), f64v(C[l]), nanmode);
+		double r = f64_op(op, weft_emu_f64v(A[l]), weft_emu_f64v(B[l]), weft_emu_f64v(C[l]), nanmode);
 		if (sat)
 			r = satd(r);
-		d[l] = f64b(r);
+		d[l] = weft_emu_f64b(r);
 	});
 	restore_round(old);
 	return 0;
@@ -350,7 +325,7 @@ static uint16_t double_to_f16(double x, int rnd)
 
 static uint16_t float_to_bf16(float f, int rnd)
 {
-	uint32_t u = (uint32_t)f32b(f);
+	uint32_t u = (uint32_t)weft_emu_f32b(f);
 	if (isnan(f))
 		return 0x7fff;
 	uint32_t lo = u & 0xffff, hi = u >> 16;
@@ -367,12 +342,12 @@ static double to_double(int t, uint64_t v, int ftz)
 {
 	switch (t) {
 	case WEFT_T_F32: {
-		float f = f32v(v);
+		float f = weft_emu_f32v(v);
 		return ftz ? ftzf(f) : f;
 	}
-	case WEFT_T_F64: return f64v(v);
+	case WEFT_T_F64: return weft_emu_f64v(v);
 	case WEFT_T_F16: return f16_to_double((uint16_t)v);
-	case WEFT_T_BF16: return f32v((v & 0xffff) << 16);
+	case WEFT_T_BF16: return weft_emu_f32v((v & 0xffff) << 16);
 	default: return 0;
 	}
 }
@@ -404,9 +379,9 @@ static uint64_t from_double(int t, double x, int rnd, int ftz, int sat)
 		float f = (float)x;
 		if (ftz)
 			f = ftzf(f);
-		return f32b(f);
+		return weft_emu_f32b(f);
 	}
-	case WEFT_T_F64: return f64b(x);
+	case WEFT_T_F64: return weft_emu_f64b(x);
 	case WEFT_T_F16: return double_to_f16(x, rnd);
 	case WEFT_T_BF16: return float_to_bf16((float)x, rnd);
 	default: return 0;
@@ -451,7 +426,7 @@ uint64_t weft_emu_cvt1(const struct weft_inst *in, uint64_t v)
 			float f = weft_emu_signed(st) ? (float)weft_emu_sext(v, sb) : (float)(v & weft_emu_wmask(sb));
 			if (sat)
 				f = satf(f);
-			return f32b(f);
+			return weft_emu_f32b(f);
 		}
 		double x = weft_emu_signed(st) ? (double)weft_emu_sext(v, sb) : (double)(v & weft_emu_wmask(sb));
 		return from_double(dt, x, rnd, 0, sat);
@@ -515,30 +490,30 @@ static int h_cvt(ARGS)
 		return 0;
 	}
 	if (dt == WEFT_T_F64 && st == WEFT_T_F32 && !(in->flags & (WEFT_F_FTZ | WEFT_F_SAT))) {
-		WEFT_LANES(mask, l, d[l] = f64b((double)f32v(A[l])));
+		WEFT_LANES(mask, l, d[l] = weft_emu_f64b((double)weft_emu_f32v(A[l])));
 		return 0;
 	}
 	/* common conversions in round-to-nearest, no ftz/sat */
 	if (!(in->flags & (WEFT_F_FTZ | WEFT_F_SAT | WEFT_F_RELU)) &&
 	    (in->rnd == WEFT_RND_RN || in->rnd == WEFT_RND_NONE)) {
 		if (dt == WEFT_T_F32 && st == WEFT_T_S32) {
-			WEFT_LANES(mask, l, d[l] = f32b((float)(int32_t)A[l]));
+			WEFT_LANES(mask, l, d[l] = weft_emu_f32b((float)(int32_t)A[l]));
 			return 0;
 		}
 		if (dt == WEFT_T_F32 && st == WEFT_T_U32) {
-			WEFT_LANES(mask, l, d[l] = f32b((float)(uint32_t)A[l]));
+			WEFT_LANES(mask, l, d[l] = weft_emu_f32b((float)(uint32_t)A[l]));
 			return 0;
 		}
 		if (dt == WEFT_T_F64 && st == WEFT_T_S32) {
-			WEFT_LANES(mask, l, d[l] = f64b((double)(int32_t)A[l]));
+			WEFT_LANES(mask, l, d[l] = weft_emu_f64b((double)(int32_t)A[l]));
 			return 0;
 		}
 		if (dt == WEFT_T_F64 && st == WEFT_T_U32) {
-			WEFT_LANES(mask, l, d[l] = f64b((double)(uint32_t)A[l]));
+			WEFT_LANES(mask, l, d[l] = weft_emu_f64b((double)(uint32_t)A[l]));
 			return 0;
 		}
 		if (dt == WEFT_T_F32 && st == WEFT_T_F64) {
-			WEFT_LANES(mask, l, d[l] = f32b((float)f64v(A[l])));
+			WEFT_LANES(mask, l, d[l] = weft_emu_f32b((float)weft_emu_f64v(A[l])));
 			return 0;
 		}
 	}
@@ -546,7 +521,7 @@ static int h_cvt(ARGS)
 	    !(in->flags & WEFT_F_FTZ)) {
 		/* truncate, saturate, NaN -> 0 */
 		WEFT_LANES(mask, l, {
-			double x = st == WEFT_T_F32 ? (double)f32v(A[l]) : f64v(A[l]);
+			double x = st == WEFT_T_F32 ? (double)weft_emu_f32v(A[l]) : weft_emu_f64v(A[l]);
 			int32_t r = x != x ? 0 : x >= 2147483647.0 ? INT32_MAX : x <= -2147483648.0 ? INT32_MIN : (int32_t)x;
 			d[l] = (uint32_t)r;
 		});
@@ -591,13 +566,13 @@ uint32_t weft_emu_fcmp(int cmp, int type, int ftz, const uint64_t *A, const uint
 			});                                                   \
 		else if (type == WEFT_T_F32)                                  \
 			WEFT_LANES(mask, l, {                                 \
-				double a = ftz ? ftzf(f32v(A[l])) : f32v(A[l]); \
-				double b = ftz ? ftzf(f32v(B[l])) : f32v(B[l]); \
+				double a = ftz ? ftzf(weft_emu_f32v(A[l])) : weft_emu_f32v(A[l]); \
+				double b = ftz ? ftzf(weft_emu_f32v(B[l])) : weft_emu_f32v(B[l]); \
 				r |= (uint32_t)(expr) << l;                   \
 			});                                                   \
 		else                                                          \
 			WEFT_LANES(mask, l, {                                 \
-				double a = f64v(A[l]), b = f64v(B[l]);        \
+				double a = weft_emu_f64v(A[l]), b = weft_emu_f64v(B[l]);        \
 				r |= (uint32_t)(expr) << l;                   \
 			});                                                   \
 	} while (0)
@@ -629,8 +604,8 @@ static int h_testp(ARGS)
 	const uint64_t *A = S(0);
 	int t = ei->in.type, mode = ei->in.mode;
 	WEFT_LANES(mask, l, {
-		double x = t == WEFT_T_F32 ? (double)f32v(A[l]) : f64v(A[l]);
-		int c = t == WEFT_T_F32 ? fpclassify(f32v(A[l])) : fpclassify(x);
+		double x = t == WEFT_T_F32 ? (double)weft_emu_f32v(A[l]) : weft_emu_f64v(A[l]);
+		int c = t == WEFT_T_F32 ? fpclassify(weft_emu_f32v(A[l])) : fpclassify(x);
 		int r;
 		switch (mode) {
 		case WEFT_TESTP_FINITE: r = isfinite(x); break;

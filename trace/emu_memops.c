@@ -214,32 +214,6 @@ static int h_st(ARGS)
 	return 0;
 }
 
-static inline float f32v(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-static inline uint64_t f32b(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-static inline double f64v(uint64_t v)
-{
-	double f;
-	memcpy(&f, &v, 8);
-	return f;
-}
-static inline uint64_t f64b(double f)
-{
-	uint64_t u;
-	memcpy(&u, &f, 8);
-	return u;
-}
-
 /* New value of an atomic read-modify-write. */
 static uint64_t atom_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
 {
@@ -255,9 +229,9 @@ static uint64_t atom_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
 			return weft_emu_f16_add((uint16_t)old, (uint16_t)b) |
 			       ((uint64_t)weft_emu_f16_add((uint16_t)(old >> 16), (uint16_t)(b >> 16)) << 16);
 		if (t == WEFT_T_F32)
-			return f32b(f32v(old) + f32v(b));
+			return weft_emu_f32b(weft_emu_f32v(old) + weft_emu_f32v(b));
 		if (t == WEFT_T_F64)
-			return f64b(f64v(old) + f64v(b));
+			return weft_emu_f64b(weft_emu_f64v(old) + weft_emu_f64v(b));
 		return (old + b) & wm;
 	case WEFT_ATOM_INC: return old >= b ? 0 : (old + 1) & wm;
 	case WEFT_ATOM_DEC: return (old == 0 || old > b) ? b : old - 1;
@@ -265,13 +239,13 @@ static uint64_t atom_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
 	case WEFT_ATOM_MAX: {
 		int mx = op == WEFT_ATOM_MAX;
 		if (t == WEFT_T_F32) {
-			float x = f32v(old), y = f32v(b);
+			float x = weft_emu_f32v(old), y = weft_emu_f32v(b);
 			if (isnan(x)) return b;
 			if (isnan(y)) return old;
 			return (mx ? y > x : y < x) ? b : old;
 		}
 		if (t == WEFT_T_F64) {
-			double x = f64v(old), y = f64v(b);
+			double x = weft_emu_f64v(old), y = weft_emu_f64v(b);
 			if (isnan(x)) return b;
 			if (isnan(y)) return old;
 			return (mx ? y > x : y < x) ? b : old;
