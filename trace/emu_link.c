@@ -258,27 +258,6 @@ static int is_mem_op(int op)
 	       op == WEFT_OP_RED || op == WEFT_OP_CVTA || op == WEFT_OP_ISSPACEP || op == WEFT_OP_PREFETCH;
 }
 
-static int is_float_type(int t)
-{
-	return t == WEFT_T_F32 || t == WEFT_T_F64 || t == WEFT_T_F16 || t == WEFT_T_BF16 ||
-	       t == WEFT_T_F16X2;
-}
-
-static int has_dest(const struct weft_inst *in)
-{
-	switch (in->op) {
-	case WEFT_OP_ST: case WEFT_OP_RED: case WEFT_OP_PREFETCH: case WEFT_OP_BRA:
-	case WEFT_OP_BRX: case WEFT_OP_CALL: case WEFT_OP_RET: case WEFT_OP_EXIT:
-	case WEFT_OP_TRAP: case WEFT_OP_BAR_WARP: case WEFT_OP_MEMBAR: case WEFT_OP_FENCE:
-	case WEFT_OP_NANOSLEEP:
-		return 0;
-	case WEFT_OP_BAR:
-		return in->mode >= WEFT_BAR_RED_POPC;
-	default:
-		return 1;
-	}
-}
-
 static int push_inst(struct lk *k, struct weft_emu_inst **out)
 {
 	if (grow((void **)&k->ins, &k->cap, k->n + 1, sizeof(*k->ins)))
@@ -382,7 +361,7 @@ static int select_fn(struct lk *k, struct weft_emu_inst *ei)
 		   op == WEFT_OP_TANH || op == WEFT_OP_COPYSIGN ||
 		   ((op == WEFT_OP_ADD || op == WEFT_OP_SUB || op == WEFT_OP_MUL || op == WEFT_OP_MAD ||
 		     op == WEFT_OP_DIV || op == WEFT_OP_ABS || op == WEFT_OP_NEG || op == WEFT_OP_MIN ||
-		     op == WEFT_OP_MAX) && is_float_type(in->type))) {
+		     op == WEFT_OP_MAX) && weft_ptx_type_is_float(in->type))) {
 		fn = weft_emu_float_fn(in);
 	} else {
 		fn = weft_emu_int_fn(in);
@@ -437,7 +416,7 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 		ei->kind = WEFT_EK_ALU;
 		break;
 	}
-	int hd = has_dest(src);
+	int hd = weft_inst_has_dest(src);
 	for (int i = 0; i < src->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++) {
 		const struct weft_operand *o = &src->opnd[i];
 		ei = &k->ins[idx];

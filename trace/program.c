@@ -28,28 +28,6 @@ static int is_ctrl(int op)
 	       op == WEFT_OP_TRAP;
 }
 
-static int is_float(int t)
-{
-	return t == WEFT_T_F16 || t == WEFT_T_F16X2 || t == WEFT_T_BF16 || t == WEFT_T_F32 ||
-	       t == WEFT_T_F64;
-}
-
-/* Same rule as the emulator's linker: which opcodes write operand 0. */
-static int has_dest(const struct weft_inst *in)
-{
-	switch (in->op) {
-	case WEFT_OP_ST: case WEFT_OP_RED: case WEFT_OP_PREFETCH: case WEFT_OP_BRA:
-	case WEFT_OP_BRX: case WEFT_OP_CALL: case WEFT_OP_RET: case WEFT_OP_EXIT:
-	case WEFT_OP_TRAP: case WEFT_OP_BAR_WARP: case WEFT_OP_MEMBAR: case WEFT_OP_FENCE:
-	case WEFT_OP_NANOSLEEP:
-		return 0;
-	case WEFT_OP_BAR:
-		return in->mode >= WEFT_BAR_RED_POPC;
-	default:
-		return 1;
-	}
-}
-
 static enum weft_inst_class classify(const struct weft_inst *in)
 {
 	switch (in->op) {
@@ -72,9 +50,11 @@ static enum weft_inst_class classify(const struct weft_inst *in)
 	case WEFT_OP_ADD: case WEFT_OP_SUB: case WEFT_OP_MUL: case WEFT_OP_MAD:
 	case WEFT_OP_FMA: case WEFT_OP_MIN: case WEFT_OP_MAX: case WEFT_OP_ABS:
 	case WEFT_OP_NEG: case WEFT_OP_COPYSIGN: case WEFT_OP_TESTP:
-		return is_float(in->type) ? WEFT_IC_FP : WEFT_IC_INT;
+		return weft_ptx_type_is_float(in->type) ? WEFT_IC_FP : WEFT_IC_INT;
 	case WEFT_OP_SETP: case WEFT_OP_SET: case WEFT_OP_CVT:
-		return is_float(in->type) || is_float(in->type2) ? WEFT_IC_FP : WEFT_IC_INT;
+		return weft_ptx_type_is_float(in->type) || weft_ptx_type_is_float(in->type2)
+			       ? WEFT_IC_FP
+			       : WEFT_IC_INT;
 	default:
 		return WEFT_IC_INT;
 	}
@@ -104,7 +84,7 @@ static void inst_info(const struct weft_inst *in, struct weft_inst_info *ii)
 {
 	memset(ii, 0, sizeof(*ii));
 	ii->cls = (uint8_t)classify(in);
-	int hd = has_dest(in);
+	int hd = weft_inst_has_dest(in);
 	int mem = 0;
 	for (int i = 0; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++) {
 		const struct weft_operand *o = &in->opnd[i];

@@ -264,6 +264,11 @@ struct weft_inst {
 	struct weft_ptx_pos pos;
 };
 
+/* 1 when the instruction writes its operand 0 (st, red, bra, call, bar.sync
+ * and the like do not). The emulator's linker and the static analysis
+ * (program.h) both ask this, so they agree on every definition. */
+int weft_inst_has_dest(const struct weft_inst *in);
+
 /* A register of a function: name as written ("%r12", "%SP", "%p3"), type as
  * declared. Registers declared in nested `{ }` scopes get their own entries
  * (the name repeats; the scope is resolved at parse time). */

@@ -102,6 +102,21 @@ const char *weft_op_name(enum weft_op op)
 	return op_names[op];
 }
 
+int weft_inst_has_dest(const struct weft_inst *in)
+{
+	switch (in->op) {
+	case WEFT_OP_ST: case WEFT_OP_RED: case WEFT_OP_PREFETCH: case WEFT_OP_BRA:
+	case WEFT_OP_BRX: case WEFT_OP_CALL: case WEFT_OP_RET: case WEFT_OP_EXIT:
+	case WEFT_OP_TRAP: case WEFT_OP_BAR_WARP: case WEFT_OP_MEMBAR: case WEFT_OP_FENCE:
+	case WEFT_OP_NANOSLEEP:
+		return 0;
+	case WEFT_OP_BAR:
+		return in->mode >= WEFT_BAR_RED_POPC;
+	default:
+		return 1;
+	}
+}
+
 int weft_ptx_find_func(const struct weft_ptx_module *m, const char *name)
 {
 	if (!m || !name)
