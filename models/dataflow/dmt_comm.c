@@ -142,8 +142,7 @@ void weft_dmt_free(struct weft_dmt *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Grows *buf to hold n elements of size sz (contents not kept). */
-static int reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz)
+int dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz)
 {
 	if (n <= *cap)
 		return 0;
@@ -212,7 +211,7 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					if (sp != WEFT_SPACE_SHARED)
 						continue;
 					s->acc_shared[pc]++;
-					if (reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
+					if (dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's shared accesses",
 								      c->cta);
@@ -244,9 +243,9 @@ static int sort_epochs(struct weft_dmt_scratch *s)
 	for (uint64_t i = 0; i < s->nrec; i++)
 		if (s->rec[i].epoch > maxe)
 			maxe = s->rec[i].epoch;
-	if (reserve((void **)&s->rec2, &s->caprec2, s->nrec + 1, sizeof(*s->rec2)))
+	if (dmt_reserve((void **)&s->rec2, &s->caprec2, s->nrec + 1, sizeof(*s->rec2)))
 		return WEFT_ERR_NOMEM;
-	if (reserve((void **)&s->epoch_count, &s->capepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
+	if (dmt_reserve((void **)&s->epoch_count, &s->capepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
 		return WEFT_ERR_NOMEM;
 	memset(s->epoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
 	for (uint64_t i = 0; i < s->nrec; i++)
@@ -266,7 +265,7 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 	for (uint64_t i = 0; i < s->nrec; i++)
 		if ((uint64_t)s->rec2[i].addr + s->rec2[i].bytes > end)
 			end = (uint64_t)s->rec2[i].addr + s->rec2[i].bytes;
-	if (reserve((void **)&s->bytes, &s->capbytes, end + 1, sizeof(*s->bytes)))
+	if (dmt_reserve((void **)&s->bytes, &s->capbytes, end + 1, sizeof(*s->bytes)))
 		return weft_error_set(err, WEFT_ERR_NOMEM,
 				      "dmt: out of memory for CTA %u's shared window (%llu bytes)", c->cta,
 				      (unsigned long long)end);
@@ -444,7 +443,7 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 				      "dmt: CTA %u has %llu memory accesses; the analysis handles fewer than 2^32 per CTA",
 				      c->cta, (unsigned long long)na);
 	s->abase[c->nthreads] = (uint32_t)na;
-	if (reserve((void **)&s->ver, &s->capver, na + 1, sizeof(uint32_t)))
+	if (dmt_reserve((void **)&s->ver, &s->capver, na + 1, sizeof(uint32_t)))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 	memset(s->ver, 0, (size_t)(na + 1) * sizeof(uint32_t));
 	uint64_t nloads = 0;

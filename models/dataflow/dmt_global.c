@@ -18,25 +18,10 @@
 
 #include "models/dataflow/dmt_internal.h"
 
-static int grow(void **buf, uint64_t *cap, uint64_t n, size_t sz)
-{
-	if (n <= *cap)
-		return 0;
-	uint64_t c = *cap ? *cap : 64;
-	while (c < n)
-		c *= 2;
-	void *nb = realloc(*buf, c * sz);
-	if (!nb)
-		return WEFT_ERR_NOMEM;
-	*buf = nb;
-	*cap = c;
-	return 0;
-}
-
 int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes)
 {
-	if (grow((void **)&s->grec, &s->capgrec, s->ngrec + 1, sizeof(*s->grec)))
+	if (dmt_reserve((void **)&s->grec, &s->capgrec, s->ngrec + 1, sizeof(*s->grec)))
 		return WEFT_ERR_NOMEM;
 	struct dmt_grec *g = &s->grec[s->ngrec++];
 	g->addr = addr, g->tid = tid, g->epoch = epoch, g->warp = warp;
@@ -74,8 +59,8 @@ int dmt_global_replay(struct weft_dmt *d)
 	}
 	if (!words)
 		return 0; /* no store in this CTA */
-	if (grow((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
-	    grow((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
+	if (dmt_reserve((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
+	    dmt_reserve((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
 		return WEFT_ERR_NOMEM;
 	memset(s->gepoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
 	for (uint64_t i = 0; i < n; i++)

@@ -84,6 +84,9 @@ struct weft_dmt_scratch {
 
 /* dmt_comm.c */
 int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err);
+/* Grows *buf (realloc, contents kept) to hold at least n elements of size
+ * sz, doubling from 64; 0 or WEFT_ERR_NOMEM. */
+int dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz);
 
 /* dmt_global.c */
 int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
