@@ -268,6 +268,9 @@ struct weft_inst {
  * and the like do not). The emulator's linker and the static analysis
  * (program.h) both ask this, so they agree on every definition. */
 int weft_inst_has_dest(const struct weft_inst *in);
+/* The type (enum weft_ptx_type) an immediate at operand idx is written in:
+ * the parser converts it to this type, and dumps print it back in it. */
+int weft_inst_imm_type(const struct weft_inst *in, int idx);
 
 /* A register of a function: name as written ("%r12", "%SP", "%p3"), type as
  * declared. Registers declared in nested `{ }` scopes get their own entries

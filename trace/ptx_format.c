@@ -71,24 +71,6 @@ static const char *const sreg_names[WEFT_SREG_COUNT] = {
 	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
 };
 
-/* The type an immediate at operand idx was converted to (as the parser's
- * opnd_type()). */
-static int imm_type(const struct weft_inst *in, int idx)
-{
-	switch (in->op) {
-	case WEFT_OP_CVT:
-		return idx >= 1 ? in->type2 : in->type;
-	case WEFT_OP_SET:
-		return idx == 1 || idx == 2 ? in->type2 : in->type;
-	case WEFT_OP_SLCT:
-		return idx == 3 ? in->type2 : in->type;
-	case WEFT_OP_SETP:
-		return in->type2;
-	default:
-		return in->type;
-	}
-}
-
 static void put_float_imm(struct out *o, uint64_t u, int type)
 {
 	unsigned size = weft_ptx_type_size(type);
@@ -142,7 +124,7 @@ static void put_operand(struct out *o, const struct weft_ptx_module *m,
 		break;
 	case WEFT_OPND_IMM:
 		if (op->imm_is_float) {
-			put_float_imm(o, (uint64_t)op->imm, imm_type(in, (int)(op - in->opnd)));
+			put_float_imm(o, (uint64_t)op->imm, weft_inst_imm_type(in, (int)(op - in->opnd)));
 		} else {
 			put(o, "%lld", (long long)op->imm);
 		}

@@ -177,7 +177,7 @@ static void parse_operand(struct weft_ptx_parser *p, struct weft_inst *in, int i
 		int isf;
 		o->kind = WEFT_OPND_IMM;
 		o->imm = (int64_t)weft_ptxp_literal_bits(p, &p->tok, neg,
-							 weft_ptxp_opnd_type(in, idx), &isf);
+							 weft_inst_imm_type(in, idx), &isf);
 		o->imm_is_float = (uint8_t)isf;
 		weft_ptxp_next(p);
 	} else if (weft_ptx_tok_is(&t, "_")) {

@@ -184,7 +184,6 @@ const struct weft_ptxp_binding *weft_ptxp_lookup_local(struct weft_ptx_parser *p
 /* ptx_parse_ops.c */
 void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			     const struct weft_ptx_tok *t);
-int weft_ptxp_opnd_type(const struct weft_inst *in, int idx);
 int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
 			 struct weft_operand *o);
 

@@ -460,32 +460,6 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 		fail_tok(p, t, "bar.red.popc needs .u32 in '%.*s'", (int)t->len, t->s);
 }
 
-/* Type that an immediate operand at position idx is written in. */
-int weft_ptxp_opnd_type(const struct weft_inst *in, int idx)
-{
-	switch (in->op) {
-	case WEFT_OP_CVT:
-		return idx >= 1 ? in->type2 : in->type;
-	case WEFT_OP_SET:
-		return idx == 1 || idx == 2 ? in->type2 : in->type;
-	case WEFT_OP_SLCT:
-		return idx == 3 ? in->type2 : in->type;
-	case WEFT_OP_SETP:
-		return idx >= 3 ? WEFT_T_PRED : in->type2;
-	case WEFT_OP_SELP:
-		return idx == 3 ? WEFT_T_PRED : in->type;
-	case WEFT_OP_SHL:
-	case WEFT_OP_SHR:
-		return idx == 2 ? WEFT_T_U32 : in->type;
-	case WEFT_OP_MUL:
-	case WEFT_OP_MAD:
-		/* mul.wide.s32: sources are the narrow type, imm is an integer anyway */
-		return in->type;
-	default:
-		return in->type;
-	}
-}
-
 static const struct {
 	const char *name;
 	uint16_t sreg;

@@ -117,6 +117,31 @@ int weft_inst_has_dest(const struct weft_inst *in)
 	}
 }
 
+int weft_inst_imm_type(const struct weft_inst *in, int idx)
+{
+	switch (in->op) {
+	case WEFT_OP_CVT:
+		return idx >= 1 ? in->type2 : in->type;
+	case WEFT_OP_SET:
+		return idx == 1 || idx == 2 ? in->type2 : in->type;
+	case WEFT_OP_SLCT:
+		return idx == 3 ? in->type2 : in->type;
+	case WEFT_OP_SETP:
+		return idx >= 3 ? WEFT_T_PRED : in->type2;
+	case WEFT_OP_SELP:
+		return idx == 3 ? WEFT_T_PRED : in->type;
+	case WEFT_OP_SHL:
+	case WEFT_OP_SHR:
+		return idx == 2 ? WEFT_T_U32 : in->type;
+	case WEFT_OP_MUL:
+	case WEFT_OP_MAD:
+		/* mul.wide.s32: sources are the narrow type, imm is an integer anyway */
+		return in->type;
+	default:
+		return in->type;
+	}
+}
+
 int weft_ptx_find_func(const struct weft_ptx_module *m, const char *name)
 {
 	if (!m || !name)
