@@ -188,6 +188,11 @@ enum weft_sreg {
 	WEFT_SREG_ENVREG, /* %envreg<N>: comp = N */
 	WEFT_SREG_COUNT
 };
+/* "%tid", "%laneid", ... as PTX spells it ("%envreg" without its number;
+ * "%?" for NONE or out of range); the parser and dumps share it. */
+const char *weft_ptx_sreg_name(enum weft_sreg s);
+/* 1 for the registers with components .x .y .z (%tid %ntid %ctaid %nctaid). */
+int weft_ptx_sreg_has_comp(enum weft_sreg s);
 
 /* Operand kinds. */
 enum weft_opnd_kind {

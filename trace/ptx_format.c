@@ -57,20 +57,6 @@ static void put_off(struct out *o, int64_t off)
 		put(o, "+%lld", (long long)off); /* PTX spelling: [%rd1+-4] */
 }
 
-static const char *const sreg_names[WEFT_SREG_COUNT] = {
-	[WEFT_SREG_NONE] = "%?", [WEFT_SREG_TID] = "%tid", [WEFT_SREG_NTID] = "%ntid",
-	[WEFT_SREG_CTAID] = "%ctaid", [WEFT_SREG_NCTAID] = "%nctaid",
-	[WEFT_SREG_LANEID] = "%laneid", [WEFT_SREG_WARPID] = "%warpid",
-	[WEFT_SREG_NWARPID] = "%nwarpid", [WEFT_SREG_SMID] = "%smid", [WEFT_SREG_NSMID] = "%nsmid",
-	[WEFT_SREG_GRIDID] = "%gridid", [WEFT_SREG_CLOCK] = "%clock",
-	[WEFT_SREG_CLOCK64] = "%clock64", [WEFT_SREG_GLOBALTIMER] = "%globaltimer",
-	[WEFT_SREG_LANEMASK_EQ] = "%lanemask_eq", [WEFT_SREG_LANEMASK_LE] = "%lanemask_le",
-	[WEFT_SREG_LANEMASK_LT] = "%lanemask_lt", [WEFT_SREG_LANEMASK_GE] = "%lanemask_ge",
-	[WEFT_SREG_LANEMASK_GT] = "%lanemask_gt",
-	[WEFT_SREG_DYNAMIC_SMEM_SIZE] = "%dynamic_smem_size",
-	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
-};
-
 static void put_float_imm(struct out *o, uint64_t u, int type)
 {
 	unsigned size = weft_ptx_type_size(type);
@@ -130,15 +116,12 @@ static void put_operand(struct out *o, const struct weft_ptx_module *m,
 		}
 		break;
 	case WEFT_OPND_SREG:
-		if (op->sreg >= WEFT_SREG_COUNT)
-			put(o, "%%?");
-		else if (op->sreg == WEFT_SREG_ENVREG)
+		if (op->sreg == WEFT_SREG_ENVREG)
 			put(o, "%%envreg%u", op->comp);
-		else if (op->sreg == WEFT_SREG_TID || op->sreg == WEFT_SREG_NTID ||
-			 op->sreg == WEFT_SREG_CTAID || op->sreg == WEFT_SREG_NCTAID)
-			put(o, "%s.%c", sreg_names[op->sreg], "xyz"[op->comp % 3]);
+		else if (weft_ptx_sreg_has_comp(op->sreg))
+			put(o, "%s.%c", weft_ptx_sreg_name(op->sreg), "xyz"[op->comp % 3]);
 		else
-			put(o, "%s", sreg_names[op->sreg]);
+			put(o, "%s", weft_ptx_sreg_name(op->sreg));
 		break;
 	case WEFT_OPND_SYM:
 		put(o, "%s", sym_name(m, op->sym));

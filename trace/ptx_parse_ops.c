@@ -460,33 +460,6 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 		fail_tok(p, t, "bar.red.popc needs .u32 in '%.*s'", (int)t->len, t->s);
 }
 
-static const struct {
-	const char *name;
-	uint16_t sreg;
-	uint8_t has_comp;
-} sregs[] = {
-	{ "%tid", WEFT_SREG_TID, 1 },
-	{ "%ntid", WEFT_SREG_NTID, 1 },
-	{ "%ctaid", WEFT_SREG_CTAID, 1 },
-	{ "%nctaid", WEFT_SREG_NCTAID, 1 },
-	{ "%laneid", WEFT_SREG_LANEID, 0 },
-	{ "%warpid", WEFT_SREG_WARPID, 0 },
-	{ "%nwarpid", WEFT_SREG_NWARPID, 0 },
-	{ "%smid", WEFT_SREG_SMID, 0 },
-	{ "%nsmid", WEFT_SREG_NSMID, 0 },
-	{ "%gridid", WEFT_SREG_GRIDID, 0 },
-	{ "%clock", WEFT_SREG_CLOCK, 0 },
-	{ "%clock64", WEFT_SREG_CLOCK64, 0 },
-	{ "%globaltimer", WEFT_SREG_GLOBALTIMER, 0 },
-	{ "%lanemask_eq", WEFT_SREG_LANEMASK_EQ, 0 },
-	{ "%lanemask_le", WEFT_SREG_LANEMASK_LE, 0 },
-	{ "%lanemask_lt", WEFT_SREG_LANEMASK_LT, 0 },
-	{ "%lanemask_ge", WEFT_SREG_LANEMASK_GE, 0 },
-	{ "%lanemask_gt", WEFT_SREG_LANEMASK_GT, 0 },
-	{ "%dynamic_smem_size", WEFT_SREG_DYNAMIC_SMEM_SIZE, 0 },
-	{ "%total_smem_size", WEFT_SREG_TOTAL_SMEM_SIZE, 0 },
-};
-
 /* Special register by name; returns 1 and fills o if t names one. */
 int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
 			 struct weft_operand *o)
@@ -504,13 +477,16 @@ int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t
 		}
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(sregs) / sizeof(sregs[0]); i++) {
-		size_t n = strlen(sregs[i].name);
-		if (n != base || memcmp(t->s, sregs[i].name, n))
+	for (int s = WEFT_SREG_NONE + 1; s < WEFT_SREG_COUNT; s++) {
+		if (s == WEFT_SREG_ENVREG) /* %envreg<N>: above */
+			continue;
+		const char *name = weft_ptx_sreg_name((enum weft_sreg)s);
+		size_t n = strlen(name);
+		if (n != base || memcmp(t->s, name, n))
 			continue;
 		o->kind = WEFT_OPND_SREG;
-		o->sreg = sregs[i].sreg;
-		if (sregs[i].has_comp) {
+		o->sreg = (uint16_t)s;
+		if (weft_ptx_sreg_has_comp((enum weft_sreg)s)) {
 			if (t->len != base + 2 || (t->s[base + 1] != 'x' && t->s[base + 1] != 'y' &&
 						   t->s[base + 1] != 'z'))
 				fail_tok(p, t,

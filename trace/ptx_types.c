@@ -102,6 +102,31 @@ const char *weft_op_name(enum weft_op op)
 	return op_names[op];
 }
 
+static const char *const sreg_names[WEFT_SREG_COUNT] = {
+	[WEFT_SREG_NONE] = "%?", [WEFT_SREG_TID] = "%tid", [WEFT_SREG_NTID] = "%ntid",
+	[WEFT_SREG_CTAID] = "%ctaid", [WEFT_SREG_NCTAID] = "%nctaid",
+	[WEFT_SREG_LANEID] = "%laneid", [WEFT_SREG_WARPID] = "%warpid",
+	[WEFT_SREG_NWARPID] = "%nwarpid", [WEFT_SREG_SMID] = "%smid", [WEFT_SREG_NSMID] = "%nsmid",
+	[WEFT_SREG_GRIDID] = "%gridid", [WEFT_SREG_CLOCK] = "%clock",
+	[WEFT_SREG_CLOCK64] = "%clock64", [WEFT_SREG_GLOBALTIMER] = "%globaltimer",
+	[WEFT_SREG_LANEMASK_EQ] = "%lanemask_eq", [WEFT_SREG_LANEMASK_LE] = "%lanemask_le",
+	[WEFT_SREG_LANEMASK_LT] = "%lanemask_lt", [WEFT_SREG_LANEMASK_GE] = "%lanemask_ge",
+	[WEFT_SREG_LANEMASK_GT] = "%lanemask_gt",
+	[WEFT_SREG_DYNAMIC_SMEM_SIZE] = "%dynamic_smem_size",
+	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
+};
+
+const char *weft_ptx_sreg_name(enum weft_sreg s)
+{
+	return (unsigned)s < WEFT_SREG_COUNT ? sreg_names[s] : "%?";
+}
+
+int weft_ptx_sreg_has_comp(enum weft_sreg s)
+{
+	return s == WEFT_SREG_TID || s == WEFT_SREG_NTID || s == WEFT_SREG_CTAID ||
+	       s == WEFT_SREG_NCTAID;
+}
+
 int weft_inst_has_dest(const struct weft_inst *in)
 {
 	switch (in->op) {
