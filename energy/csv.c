@@ -10,32 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
+
 static char *read_all(const char *path, struct weft_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	char *buf;
+	size_t n;
+	int st = weft_file_read(path, &buf, &n);
+	if (st == WEFT_FILE_OPEN)
 		weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0, "cannot open the table: %s",
 			      strerror(errno));
-		return NULL;
-	}
-	size_t cap = 8192, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n - 1, f);
-		if (n < cap - 1)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	fclose(f);
-	if (!buf) {
+	else if (st == WEFT_FILE_NOMEM)
 		weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-		return NULL;
-	}
-	buf[n] = '\0';
+	else if (st)
+		weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error");
 	return buf;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "model.h"
 
 /* Keys every config may use. Defaults are what weft assumes when a config
@@ -530,35 +531,18 @@ int weft_config_load(const char *path, const char *const *overrides, uint32_t no
 		     struct weft_config *cfg, struct weft_error *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	char *buf;
+	size_t n;
+	int st = weft_file_read(path, &buf, &n);
+	if (st == WEFT_FILE_OPEN)
 		return weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0,
 				     "cannot open the config: %s; check the path (configs/ holds the "
 				     "bundled ones)",
 				     strerror(errno));
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			fclose(f);
-			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-		}
-		n += fread(buf + n, 1, cap - n - 1, f);
-		if (n < cap - 1)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	int rerr = ferror(f);
-	fclose(f);
-	if (rerr) {
-		free(buf);
+	if (st == WEFT_FILE_NOMEM)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+	if (st)
 		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error");
-	}
-	buf[n] = '\0';
 	if (memchr(buf, '\0', n)) {
 		free(buf);
 		return weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0,

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
+
 unsigned weft_ptx_type_size(enum weft_ptx_type t)
 {
 	switch (t) {
@@ -226,38 +228,16 @@ void weft_ptx_module_free(struct weft_ptx_module *m)
 int weft_ptx_load_file(const char *path, struct weft_ptx_module **out, struct weft_error *err)
 {
 	*out = NULL;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
+	char *buf;
+	size_t len;
+	int st = weft_file_read(path, &buf, &len);
+	if (st == WEFT_FILE_OPEN)
 		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0,
 				     "cannot open PTX file: %s (check the path)", strerror(errno));
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	if (!buf) {
-		fclose(fp);
+	if (st == WEFT_FILE_NOMEM)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-	}
-	for (;;) {
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	int bad = ferror(fp);
-	fclose(fp);
-	if (bad) {
-		free(buf);
+	if (st)
 		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error on PTX file");
-	}
 	int rc = weft_ptx_parse(buf, len, path, out, err);
 	free(buf);
 	return rc;

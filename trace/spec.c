@@ -27,6 +27,7 @@
 
 #include <ini.h>
 
+#include "file.h"
 #include "workloads/wl_util.h"
 
 static const struct {
@@ -902,37 +903,14 @@ int weft_spec_parse(const char *text, size_t len, const char *path, struct weft_
 static int read_file(const char *path, char **data, size_t *len, struct weft_error *err,
 		     const char *what)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int st = weft_file_read(path, data, len);
+	if (st == WEFT_FILE_OPEN)
 		return weft_error_set(err, WEFT_ERR_INPUT, "cannot open %s %s: %s", what, path,
 				      strerror(errno));
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		char *nb = realloc(buf, cap * 2 + 1);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!buf)
+	if (st == WEFT_FILE_NOMEM)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-	if (bad) {
-		free(buf);
+	if (st)
 		return weft_error_set(err, WEFT_ERR_IO, "error reading %s %s", what, path);
-	}
-	buf[n] = 0;
-	*data = buf;
-	*len = n;
 	return 0;
 }
 
