@@ -228,6 +228,30 @@ static int read_launch(struct weft_trace *t, uint32_t i, uint64_t lo, uint64_t l
 	return 0;
 }
 
+int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
+		    struct weft_error *err)
+{
+	uint8_t h[WT_HEADER_BYTES];
+	if (fsize < WT_HEADER_BYTES || rd_at(fd, h, sizeof(h), 0))
+		return wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
+				  (unsigned long long)fsize);
+	if (memcmp(h, WT_MAGIC, 8))
+		return wt_corrupt(err, path, 0, "not a weft trace (the first 8 bytes are not \"" WT_MAGIC "\")");
+	if (wt_crc32(0, h, 12) != wt_get32(h + 12))
+		return wt_corrupt(err, path, 8, "the header fails its CRC-32 check");
+	uint32_t ver = wt_get32(h + 8);
+	if (ver != WEFT_TRACE_VERSION) {
+		int rc = weft_error_set(err, version_code,
+					ver > WEFT_TRACE_VERSION
+						? "trace %s: trace version %u is newer than this weft (reads version %u); upgrade weft"
+						: "trace %s: trace version %u is not supported by this weft (reads version %u); re-create the trace",
+					path, ver, WEFT_TRACE_VERSION);
+		err->offset = 8;
+		return rc;
+	}
+	return 0;
+}
+
 int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error *err)
 {
 	*out = NULL;
@@ -253,31 +277,9 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 		goto fail;
 	}
 	t->fsize = (uint64_t)st.st_size;
-	uint8_t h[WT_HEADER_BYTES];
-	if (t->fsize < WT_HEADER_BYTES || rd_at(t->fd, h, sizeof(h), 0)) {
-		rc = wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
-				(unsigned long long)t->fsize);
+	if ((rc = wt_check_header(t->fd, t->fsize, path, WEFT_ERR_INPUT, err)))
 		goto fail;
-	}
-	if (memcmp(h, WT_MAGIC, 8)) {
-		rc = wt_corrupt(err, path, 0, "not a weft trace (the first 8 bytes are not \"" WT_MAGIC "\")");
-		goto fail;
-	}
-	if (wt_crc32(0, h, 12) != wt_get32(h + 12)) {
-		rc = wt_corrupt(err, path, 8, "the header fails its CRC-32 check");
-		goto fail;
-	}
-	uint32_t ver = wt_get32(h + 8);
-	if (ver != WEFT_TRACE_VERSION) {
-		rc = weft_error_set(err, WEFT_ERR_INPUT,
-				    ver > WEFT_TRACE_VERSION
-					    ? "trace %s: trace version %u is newer than this weft (reads version %u); upgrade weft"
-					    : "trace %s: trace version %u is not supported by this weft (reads version %u); re-create the trace",
-				    path, ver, WEFT_TRACE_VERSION);
-		err->offset = 8;
-		goto fail;
-	}
-	t->info.version = ver;
+	t->info.version = WEFT_TRACE_VERSION;
 	t->info.file_bytes = t->fsize;
 	uint8_t f[WT_FOOTER_BYTES];
 	if (t->fsize < WT_HEADER_BYTES + WT_FOOTER_BYTES ||

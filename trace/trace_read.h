@@ -73,6 +73,11 @@ void wt_fe_pool_free(struct wt_fe_pool *p);
  * corrupt at byte offset OFF: ..." and returns WEFT_ERR_VERIFY. */
 int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Checks the file header (size, magic, CRC, version); a version this weft
+ * does not read is an error with code version_code (the reader's INPUT,
+ * verify's VERIFY). */
+int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
+		    struct weft_error *err);
 /* Reads and CRC-checks the record at off (payload into out, out->n its
  * length); the record must end at or before limit. */
 int wt_read_record(int fd, const char *path, uint64_t limit, uint64_t off, uint32_t tag,

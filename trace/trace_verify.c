@@ -64,29 +64,8 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 	uint32_t noffs = 0, capoffs = 0;
 	struct weft_trace *t = NULL;
 	int rc = 0;
-	uint8_t h[WT_HEADER_BYTES];
-	if (fsize < WT_HEADER_BYTES || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
-		rc = wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
-				(unsigned long long)fsize);
+	if ((rc = wt_check_header(fd, fsize, path, WEFT_ERR_VERIFY, err)))
 		goto out;
-	}
-	if (memcmp(h, WT_MAGIC, 8)) {
-		rc = wt_corrupt(err, path, 0, "not a weft trace (the first 8 bytes are not \"" WT_MAGIC "\")");
-		goto out;
-	}
-	if (wt_crc32(0, h, 12) != wt_get32(h + 12)) {
-		rc = wt_corrupt(err, path, 8, "the header fails its CRC-32 check");
-		goto out;
-	}
-	if (wt_get32(h + 8) != WEFT_TRACE_VERSION) {
-		rc = weft_error_set(err, WEFT_ERR_VERIFY,
-				    "trace %s: trace version %u is %s this weft (reads version %u)%s", path,
-				    wt_get32(h + 8), wt_get32(h + 8) > WEFT_TRACE_VERSION ? "newer than" : "not supported by",
-				    WEFT_TRACE_VERSION,
-				    wt_get32(h + 8) > WEFT_TRACE_VERSION ? "; upgrade weft" : "; re-create the trace");
-		err->offset = 8;
-		goto out;
-	}
 	/* 1: records in file order */
 	uint64_t off = WT_HEADER_BYTES;
 	int footer = 0;
