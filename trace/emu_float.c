@@ -4,13 +4,13 @@
  *
  * f32/f64 arithmetic is IEEE-754 in C (the build uses -ffp-contract=off so a
  * PTX mul followed by add is never fused, and -frounding-math so fesetround
- * is honoured for .rz/.rm/.rp). fma/mad use fmaf/fma, a true fused
- * multiply-add. .ftz flushes f32 subnormal inputs and results to signed
+ * is honoured for .rz/.rm/.rp). fma/mad are true fused multiply-adds
+ * (fma; for f32 round-to-nearest an exact double evaluation, see fmaf_rn). .ftz flushes f32 subnormal inputs and results to signed
  * zero; .sat clamps to [0,1] with NaN -> +0. Approximate instructions
  * (.approx div/rcp/sqrt, rsqrt, ex2, lg2, sin, cos, tanh) return the C
  * library's value for the same inputs: close to, but not bit-identical with,
- * the hardware (docs/emulator.md). f16 and bf16 conversions are done in
- * software with the requested rounding.
+ * the hardware (docs/emulator.md). f16 and bf16 conversions and arithmetic
+ * are done in software with the requested rounding.
  */
 #include <fenv.h>
 #include <math.h>
@@ -654,6 +654,61 @@ static uint16_t f16_op(int op, uint16_t a, uint16_t b, uint16_t c, int ftz, int 
 	return ftz ? f16_ftz(h) : h;
 }
 
+/* Rounds x to bf16 (8-bit exponent like f32, 7 fraction bits) with the
+ * PTX rounding mode: scaled to an integer at the bf16 quantum and rounded
+ * once, so there is no double rounding through f32. */
+static uint16_t double_to_bf16(double x, int rnd)
+{
+	uint16_t s = signbit(x) ? 0x8000 : 0;
+	if (isnan(x))
+		return 0x7fff;
+	double a = fabs(x);
+	if (isinf(a))
+		return s | 0x7f80;
+	if (a == 0)
+		return s;
+	int e;
+	frexp(a, &e);
+	int E = e - 1;
+	if (E < -126)
+		E = -126;
+	double q = ldexp(1.0, E - 7);
+	double r = round_int(a / q, rnd, s != 0) * q;
+	const double maxv = ldexp(255.0, 120); /* (2 - 2^-7) * 2^127 */
+	if (r > maxv) {
+		int to_inf = rnd == WEFT_RND_RN || rnd == WEFT_RND_NONE ||
+			     (rnd == WEFT_RND_RP && !s) || (rnd == WEFT_RND_RM && s);
+		return s | (to_inf ? 0x7f80 : 0x7f7f);
+	}
+	return s | (uint16_t)(weft_emu_f32b((float)r) >> 16); /* r is exact in f32 */
+}
+
+static int h_bf16(ARGS)
+{
+	(void)L;
+	uint64_t *d = D(0);
+	const uint64_t *A = S(0), *B = S(1), *C = S(2);
+	int op = ei->in.op, nanmode = (ei->in.flags & WEFT_F_NAN) != 0;
+	int rnd = ei->in.rnd == WEFT_RND_NONE ? WEFT_RND_RN : ei->in.rnd;
+	WEFT_LANES(mask, l, {
+		uint16_t ha = (uint16_t)A[l];
+		double x = weft_emu_f32v((A[l] & 0xffff) << 16), y = weft_emu_f32v((B[l] & 0xffff) << 16);
+		double z = weft_emu_f32v((C[l] & 0xffff) << 16), r;
+		switch (op) {
+		case WEFT_OP_ADD: r = x + y; break;
+		case WEFT_OP_SUB: r = x - y; break;
+		case WEFT_OP_MUL: r = x * y; break;
+		case WEFT_OP_FMA: case WEFT_OP_MAD: r = fma(x, y, z); break;
+		case WEFT_OP_MIN: r = pmin(x, y, nanmode); break;
+		case WEFT_OP_MAX: r = pmax(x, y, nanmode); break;
+		case WEFT_OP_NEG: d[l] = (uint16_t)(ha ^ 0x8000); continue;
+		default: d[l] = (uint16_t)(ha & 0x7fff); continue; /* abs */
+		}
+		d[l] = double_to_bf16(r, rnd);
+	});
+	return 0;
+}
+
 uint16_t weft_emu_f16_add(uint16_t a, uint16_t b)
 {
 	return f16_op(WEFT_OP_ADD, a, b, 0, 0, 0, 0, WEFT_RND_RN);
@@ -685,6 +740,15 @@ weft_emu_fn weft_emu_float_fn(const struct weft_inst *in)
 		return h_cvt;
 	if (op == WEFT_OP_TESTP)
 		return (t == WEFT_T_F32 || t == WEFT_T_F64) ? h_testp : NULL;
+	if (t == WEFT_T_BF16) {
+		switch (op) {
+		case WEFT_OP_ADD: case WEFT_OP_SUB: case WEFT_OP_MUL: case WEFT_OP_FMA:
+		case WEFT_OP_MAD: case WEFT_OP_NEG: case WEFT_OP_ABS: case WEFT_OP_MIN:
+		case WEFT_OP_MAX:
+			return h_bf16;
+		default: return NULL;
+		}
+	}
 	if (t == WEFT_T_F16 || t == WEFT_T_F16X2) {
 		switch (op) {
 		case WEFT_OP_ADD: case WEFT_OP_SUB: case WEFT_OP_MUL: case WEFT_OP_FMA:

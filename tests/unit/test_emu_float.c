@@ -151,6 +151,9 @@ static const struct fcase cases[] = {
 	{ "mul.f16x2 %r13, %r10, %r11;" R32, 0x40003c00, 0x40004000, 0, 0x44004000 },
 	{ "fma.rn.f16x2 %r13, %r10, %r11, %r12;" R32, 0x3c003c00, 0x3c003c00, 0xbc00bc00, 0 },
 	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; setp.lt.f16 %p1, %h1, %h2;" PRED, 0xbc00, 0x3c00, 0, 1 },
+	/* bf16: 1 + 2^-8 is a tie between 1 and 1 + 2^-7: to even */
+	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; add.rn.bf16 %h3, %h1, %h2; cvt.u32.u16 %r13, %h3;" R32, 0x3f80, 0x3b80, 0, 0x3f80 },
+	{ "cvt.u16.u32 %h1, %r10; cvt.u16.u32 %h2, %r11; cvt.u16.u32 %h4, %r12; fma.rn.bf16 %h3, %h1, %h2, %h4; cvt.u32.u16 %r13, %h3;" R32, 0x4000, 0x4040, 0x3f80, 0x40e0 },
 	{ "setp.gt.f16x2 %p1|%p2, %r10, %r11; selp.u32 %r13, 1, 0, %p1; selp.u32 %r14, 2, 0, %p2; or.b32 %r13, %r13, %r14;" R32, 0x3c004000, 0x40003c00, 0, 1 },
 };
 
