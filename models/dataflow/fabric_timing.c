@@ -117,35 +117,16 @@ double fabric_spill_latency(const struct fabric_params *fp, double bytes)
 
 /* ---- events per node ---- */
 
-static int comp_event(const struct weft_inst *in, const struct weft_inst_info *ii)
-{
-	enum weft_ptx_type t = (enum weft_ptx_type)in->type;
-	int f64 = t == WEFT_T_F64 || in->type2 == WEFT_T_F64;
-	switch (ii->cls) {
-	case WEFT_IC_INT:
-		switch (in->op) {
-		case WEFT_OP_MUL: case WEFT_OP_MAD: case WEFT_OP_MUL24: case WEFT_OP_MAD24:
-		case WEFT_OP_SAD: case WEFT_OP_MADC: case WEFT_OP_DP4A: case WEFT_OP_DP2A:
-			return FAB_EV_INT_MUL;
-		default:
-			return FAB_EV_INT_ALU;
-		}
-	case WEFT_IC_FP:
-		if (f64)
-			return FAB_EV_FP64;
-		if (in->op == WEFT_OP_FMA || in->op == WEFT_OP_MAD)
-			return FAB_EV_FP32_FMA;
-		if (in->op == WEFT_OP_MUL)
-			return FAB_EV_FP32_MUL;
-		return FAB_EV_FP32_ADD;
-	case WEFT_IC_SFU:
-		if ((in->op == WEFT_OP_DIV || in->op == WEFT_OP_REM) && !weft_ptx_type_is_float(t))
-			return FAB_EV_INT_DIV;
-		return FAB_EV_SFU;
-	default:
-		return FAB_EV_INT_ALU;
-	}
-}
+/* The fabric event of each functional-unit kind (events.h weft_fu_op_of
+ * has the classification rules). A compute or special node of no FU kind
+ * (never expected there) counts as an ALU op, as it always has here. */
+static const uint8_t fu_event[WEFT_FU_COUNT] = {
+	[WEFT_FU_INT_ALU] = FAB_EV_INT_ALU,   [WEFT_FU_INT_MUL] = FAB_EV_INT_MUL,
+	[WEFT_FU_INT_DIV] = FAB_EV_INT_DIV,   [WEFT_FU_FP32_ADD] = FAB_EV_FP32_ADD,
+	[WEFT_FU_FP32_MUL] = FAB_EV_FP32_MUL, [WEFT_FU_FP32_FMA] = FAB_EV_FP32_FMA,
+	[WEFT_FU_FP64] = FAB_EV_FP64,         [WEFT_FU_SFU] = FAB_EV_SFU,
+	[WEFT_FU_NONE] = FAB_EV_INT_ALU,
+};
 
 /* ---- one launch ---- */
 
@@ -415,7 +396,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				el[FAB_EV_CONTROL] += V;
 			else if ((nd->unit == WEFT_DFU_COMPUTE || nd->unit == WEFT_DFU_SPECIAL) &&
 				 nd->pc != WEFT_DFG_NONE)
-				el[comp_event(&p->insts[nd->pc], &p->info[nd->pc])] += V;
+				el[fu_event[weft_fu_op_of(&p->insts[nd->pc], &p->info[nd->pc])]] += V;
 		}
 		/* delay FIFOs: one more buffer write and read per delayed token */
 		el[FAB_EV_TOKEN_WRITE] += V * k->delay_edges;

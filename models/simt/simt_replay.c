@@ -40,40 +40,15 @@ static uint32_t reg_words(const struct weft_program *p, int32_t r)
 	return sz > 4 ? (sz + 3) / 4 : 1;
 }
 
-/* Which functional-unit event a thread instruction counts (energy-status
- * agreement: f16 counts as fp32; compares/min/max/cvt with a float side as
- * fp32_add; f64 div/sqrt as sfu_op). */
-static int comp_event(const struct weft_inst *in, const struct weft_inst_info *ii)
-{
-	enum weft_ptx_type t = (enum weft_ptx_type)in->type;
-	int f64 = t == WEFT_T_F64 || in->type2 == WEFT_T_F64;
-	switch (ii->cls) {
-	case WEFT_IC_INT:
-		switch (in->op) {
-		case WEFT_OP_MUL: case WEFT_OP_MAD: case WEFT_OP_MUL24: case WEFT_OP_MAD24:
-		case WEFT_OP_SAD: case WEFT_OP_MADC: case WEFT_OP_DP4A: case WEFT_OP_DP2A:
-			return SIMT_EV_INT_MUL;
-		default:
-			return SIMT_EV_INT_ALU;
-		}
-	case WEFT_IC_FP:
-		if (f64)
-			return SIMT_EV_FP64;
-		if (in->op == WEFT_OP_FMA || in->op == WEFT_OP_MAD)
-			return SIMT_EV_FP32_FMA;
-		if (in->op == WEFT_OP_MUL)
-			return SIMT_EV_FP32_MUL;
-		return SIMT_EV_FP32_ADD;
-	case WEFT_IC_SFU:
-		if ((in->op == WEFT_OP_DIV || in->op == WEFT_OP_REM) && !weft_ptx_type_is_float(t))
-			return SIMT_EV_INT_DIV;
-		return SIMT_EV_SFU;
-	case WEFT_IC_WARP:
-		return SIMT_EV_INT_ALU;
-	default:
-		return -1;
-	}
-}
+/* The SIMT event of each functional-unit kind (events.h weft_fu_op_of has
+ * the classification rules); non-FU instructions count none. */
+static const int8_t fu_event[WEFT_FU_COUNT] = {
+	[WEFT_FU_INT_ALU] = SIMT_EV_INT_ALU,   [WEFT_FU_INT_MUL] = SIMT_EV_INT_MUL,
+	[WEFT_FU_INT_DIV] = SIMT_EV_INT_DIV,   [WEFT_FU_FP32_ADD] = SIMT_EV_FP32_ADD,
+	[WEFT_FU_FP32_MUL] = SIMT_EV_FP32_MUL, [WEFT_FU_FP32_FMA] = SIMT_EV_FP32_FMA,
+	[WEFT_FU_FP64] = SIMT_EV_FP64,         [WEFT_FU_SFU] = SIMT_EV_SFU,
+	[WEFT_FU_NONE] = -1,
+};
 
 int simt_launch_begin(struct simt_state *s, const struct weft_program *p, uint32_t threads_per_cta,
 		      uint32_t shmem_per_cta, struct weft_error *err)
@@ -101,7 +76,7 @@ int simt_launch_begin(struct simt_state *s, const struct weft_program *p, uint32
 		for (uint32_t d = 0; d < ii->ndefs; d++)
 			w += reg_words(p, ii->defs[d]);
 		x->cls = ii->cls;
-		x->comp_ev = (int8_t)comp_event(in, ii);
+		x->comp_ev = fu_event[weft_fu_op_of(in, ii)];
 		x->rf_reads = (uint8_t)(r > 255 ? 255 : r);
 		x->rf_writes = (uint8_t)(w > 255 ? 255 : w);
 		x->bytes = ii->access_bytes;
