@@ -25,6 +25,27 @@ void weft_model_result_free(struct weft_model_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, uint32_t *cap,
+			    uint32_t nevents, struct weft_launch_result **out, struct weft_error *err)
+{
+	if (*n == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 4;
+		struct weft_launch_result *nl = realloc(*launches, c * sizeof(*nl));
+		if (!nl)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
+		*launches = nl;
+		*cap = c;
+	}
+	struct weft_launch_result *r = &(*launches)[*n];
+	memset(r, 0, sizeof(*r));
+	r->events = calloc(nevents, sizeof(double));
+	if (!r->events)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
+	(*n)++;
+	*out = r;
+	return 0;
+}
+
 void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double value,
 		   const char *unit)
 {

@@ -90,6 +90,13 @@ struct weft_model_result {
 };
 
 void weft_model_result_free(struct weft_model_result *r);
+/* Appends a zeroed launch result to the growing array *launches (*n used,
+ * *cap allocated; doubles from 4) with its events calloc'd to nevents
+ * zeros; *out points at it and *n counts it. On failure (WEFT_ERR_NOMEM)
+ * nothing changes but a larger *launches and *cap. A model that then fails to
+ * fill it frees (*out)->events and takes it back with (*n)--. */
+int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, uint32_t *cap,
+			    uint32_t nevents, struct weft_launch_result **out, struct weft_error *err);
 /* Appends a stat (silently keeps the first WEFT_MAX_STATS). */
 void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double value,
 		   const char *unit);

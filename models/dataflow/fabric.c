@@ -517,38 +517,26 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		fabric_replay_flush(s);
 		fabric_cache_store(s, t, launch, sample);
 	}
-	if (!rc && s->nlaunches == s->launches_cap) {
-		uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
-		struct weft_launch_result *nl = realloc(s->launches, cap * sizeof(*nl));
-		if (!nl)
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
-		else {
-			s->launches = nl;
-			s->launches_cap = cap;
+	struct weft_launch_result *r = NULL;
+	if (!rc)
+		rc = weft_launch_result_push(&s->launches, &s->nlaunches, &s->launches_cap, FAB_EV_COUNT,
+					     &r, err);
+	if (!rc) {
+		r->launch = launch;
+		snprintf(r->kernel, sizeof(r->kernel), "%s", kname);
+		rc = fabric_time_launch(s, L, launch, r, err);
+		if (rc) {
+			/* take the unfilled result back */
+			free(r->events);
+			r->events = NULL;
+			s->nlaunches--;
 		}
 	}
 	if (!rc) {
-		struct weft_launch_result *r = &s->launches[s->nlaunches];
-		memset(r, 0, sizeof(*r));
-		r->events = calloc(FAB_EV_COUNT, sizeof(double));
-		if (!r->events)
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
-		if (!rc) {
-			r->launch = launch;
-			snprintf(r->kernel, sizeof(r->kernel), "%s", kname);
-			rc = fabric_time_launch(s, L, launch, r, err);
-			if (rc) {
-				free(r->events);
-				r->events = NULL;
-			}
-		}
-		if (!rc) {
-			s->nlaunches++;
-			for (int i = 0; i < FAB_EV_COUNT; i++)
-				s->total_ev[i] += r->events[i];
-			s->total_cycles += r->cycles;
-			s->total_insts += r->thread_insts;
-		}
+		for (int i = 0; i < FAB_EV_COUNT; i++)
+			s->total_ev[i] += r->events[i];
+		s->total_cycles += r->cycles;
+		s->total_insts += r->thread_insts;
 	}
 	fabric_launch_end(s);
 	if (rc)

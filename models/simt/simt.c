@@ -440,20 +440,11 @@ static int simt_time_launch(struct simt_state *s, const struct simt_state *rp,
 	memcpy(ev, rp->ev, sizeof(ev));
 	ev[SIMT_EV_DRAM] = rp->dram_bytes / 32.0;
 
-	if (s->nlaunches == s->launches_cap) {
-		uint32_t cap = s->launches_cap ? 2 * s->launches_cap : 4;
-		struct weft_launch_result *nl = realloc(s->launches, cap * sizeof(*nl));
-		if (!nl)
-			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
-		s->launches = nl;
-		s->launches_cap = cap;
-	}
-	struct weft_launch_result *r = &s->launches[s->nlaunches];
-	memset(r, 0, sizeof(*r));
-	r->events = calloc(SIMT_EV_COUNT, sizeof(double));
-	if (!r->events)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
-	s->nlaunches++;
+	struct weft_launch_result *r;
+	int rc = weft_launch_result_push(&s->launches, &s->nlaunches, &s->launches_cap, SIMT_EV_COUNT,
+					 &r, err);
+	if (rc)
+		return rc;
 	r->launch = launch;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", L->program->kernel ? L->program->kernel : "?");
 	r->cycles = cycles;
