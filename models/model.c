@@ -8,6 +8,7 @@
  */
 #include "model.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,38 @@ int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, u
 	(*n)++;
 	*out = r;
 	return 0;
+}
+
+int weft_model_result_take(struct weft_model_result *res, double clock_hz, double cycles,
+			   uint64_t thread_insts, const double *events, uint32_t nevents,
+			   struct weft_launch_result **launches, uint32_t *nlaunches, uint32_t *cap,
+			   struct weft_error *err)
+{
+	res->clock_hz = clock_hz;
+	res->cycles = cycles;
+	res->seconds = cycles / clock_hz;
+	res->thread_insts = thread_insts;
+	res->events = calloc(nevents, sizeof(double));
+	if (!res->events)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for results");
+	memcpy(res->events, events, nevents * sizeof(double));
+	res->launches = *launches;
+	res->nlaunches = *nlaunches;
+	*launches = NULL;
+	*nlaunches = *cap = 0;
+	return 0;
+}
+
+void weft_component_set(struct weft_component *c, const char *name, double count,
+			const char *why, ...)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->count = count;
+	va_list ap;
+	va_start(ap, why);
+	vsnprintf(c->why, sizeof(c->why), why, ap);
+	va_end(ap);
 }
 
 void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double value,

@@ -97,6 +97,19 @@ void weft_model_result_free(struct weft_model_result *r);
  * fill it frees (*out)->events and takes it back with (*n)--. */
 int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, uint32_t *cap,
 			    uint32_t nevents, struct weft_launch_result **out, struct weft_error *err);
+/* Moves a model's totals into a result at finish: clock_hz, cycles,
+ * seconds = cycles / clock_hz, thread_insts, a calloc'd copy of
+ * events[0..nevents-1], and the launch results (the array moves: *launches
+ * becomes NULL, *nlaunches and *cap 0). On WEFT_ERR_NOMEM for the events
+ * the launches stay with the model. */
+int weft_model_result_take(struct weft_model_result *res, double clock_hz, double cycles,
+			   uint64_t thread_insts, const double *events, uint32_t nevents,
+			   struct weft_launch_result **launches, uint32_t *nlaunches, uint32_t *cap,
+			   struct weft_error *err);
+/* Fills one component (zeroed first): its area table key, its count and
+ * the printf-formatted why (both strings truncated to fit). */
+void weft_component_set(struct weft_component *c, const char *name, double count,
+			const char *why, ...) __attribute__((format(printf, 4, 5)));
 /* Appends a stat (silently keeps the first WEFT_MAX_STATS). */
 void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double value,
 		   const char *unit);

@@ -579,14 +579,6 @@ static int fabric_follow(void *state, void *leader)
 	return 1;
 }
 
-static void comp_set(struct weft_component *c, const char *name, double count, const char *why)
-{
-	memset(c, 0, sizeof(*c));
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->count = count;
-	snprintf(c->why, sizeof(c->why), "%s", why);
-}
-
 static int fabric_components(void *state, struct weft_component *out, uint32_t max, uint32_t *n,
 			     struct weft_error *err)
 {
@@ -601,18 +593,21 @@ static int fabric_components(void *state, struct weft_component *out, uint32_t m
 	double token_bits = units * fp->token_buffer * fp->token_entry_bytes * 8;
 	double cfg_bits = (double)fp->config_bytes * 8;
 	double kib = fp->l1.size_bytes / 1024.0 + (fp->dmt ? fp->dp.lvc_bytes / 1024.0 : 0);
-	comp_set(&c[0], "fabric_alu_unit", cores * alu,
-		 fp->alu_units ? "cores x alu_units" : "cores x compute_units (ALU part)");
-	comp_set(&c[1], "fabric_fpu_unit", cores * fpu,
-		 fp->fpu_units ? "cores x fpu_units" : "cores x compute_units (FPU part)");
-	comp_set(&c[2], "fabric_control_unit", cores * fp->units.n[WEFT_DFU_CONTROL], "cores x control_units");
-	comp_set(&c[3], "fabric_ldst_unit", cores * fp->units.n[WEFT_DFU_LDST], "cores x ldst_units");
-	comp_set(&c[4], "fabric_special_unit", cores * fp->units.n[WEFT_DFU_SPECIAL], "cores x special_units");
-	comp_set(&c[5], "register_bit", cores * (token_bits + cfg_bits),
-		 "cores x (units x token_buffer x token_entry_bytes + config_bytes) x 8");
-	comp_set(&c[6], "sram_kib", cores * kib,
-		 fp->dmt ? "cores x (l1_bytes + lvc_bytes) / 1024" : "cores x l1_bytes / 1024");
-	comp_set(&c[7], "fabric_switch", cores * units, "cores x units (one switch per unit)");
+	weft_component_set(&c[0], "fabric_alu_unit", cores * alu, "%s",
+			   fp->alu_units ? "cores x alu_units" : "cores x compute_units (ALU part)");
+	weft_component_set(&c[1], "fabric_fpu_unit", cores * fpu, "%s",
+			   fp->fpu_units ? "cores x fpu_units" : "cores x compute_units (FPU part)");
+	weft_component_set(&c[2], "fabric_control_unit", cores * fp->units.n[WEFT_DFU_CONTROL],
+			   "cores x control_units");
+	weft_component_set(&c[3], "fabric_ldst_unit", cores * fp->units.n[WEFT_DFU_LDST],
+			   "cores x ldst_units");
+	weft_component_set(&c[4], "fabric_special_unit", cores * fp->units.n[WEFT_DFU_SPECIAL],
+			   "cores x special_units");
+	weft_component_set(&c[5], "register_bit", cores * (token_bits + cfg_bits),
+			   "cores x (units x token_buffer x token_entry_bytes + config_bytes) x 8");
+	weft_component_set(&c[6], "sram_kib", cores * kib, "%s",
+			   fp->dmt ? "cores x (l1_bytes + lvc_bytes) / 1024" : "cores x l1_bytes / 1024");
+	weft_component_set(&c[7], "fabric_switch", cores * units, "cores x units (one switch per unit)");
 	if (max < 8)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "room for %u components, need 8", max);
 	memcpy(out, c, sizeof(c));
@@ -623,19 +618,11 @@ static int fabric_components(void *state, struct weft_component *out, uint32_t m
 static int fabric_finish(void *state, struct weft_model_result *res, struct weft_error *err)
 {
 	struct fabric_state *s = state;
-	res->clock_hz = s->fp.clock_hz;
-	res->cycles = s->total_cycles;
-	res->seconds = s->total_cycles / s->fp.clock_hz;
-	res->thread_insts = s->total_insts;
-	res->events = calloc(FAB_EV_COUNT, sizeof(double));
-	if (!res->events)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for results");
-	memcpy(res->events, s->total_ev, sizeof(s->total_ev));
-	res->launches = s->launches;
-	res->nlaunches = s->nlaunches;
-	s->launches = NULL;
-	s->nlaunches = s->launches_cap = 0;
-	int rc = fabric_components(s, res->components, WEFT_MAX_COMPONENTS, &res->ncomponents, err);
+	int rc = weft_model_result_take(res, s->fp.clock_hz, s->total_cycles, s->total_insts, s->total_ev,
+					FAB_EV_COUNT, &s->launches, &s->nlaunches, &s->launches_cap, err);
+	if (rc)
+		return rc;
+	rc = fabric_components(s, res->components, WEFT_MAX_COMPONENTS, &res->ncomponents, err);
 	if (rc)
 		return rc;
 	weft_stat_add(res->stats, &res->nstats, "cores", s->fp.cores, "");

@@ -569,29 +569,19 @@ static int simt_components(void *state, struct weft_component *out, uint32_t max
 {
 	const struct simt_params *sp = &((struct simt_state *)state)->sp;
 	struct weft_component c[3];
-	memset(c, 0, sizeof(c));
 	if (sp->area_basis == SIMT_AREA_TESLA) {
-		snprintf(c[0].name, sizeof(c[0].name), "tesla_sm_fixed");
-		c[0].count = sp->num_sm;
-		snprintf(c[0].why, sizeof(c[0].why), "num_sm");
-		snprintf(c[1].name, sizeof(c[1].name), "tesla_sp");
-		c[1].count = (double)sp->num_sm * sp->sp_per_sm;
-		snprintf(c[1].why, sizeof(c[1].why), "num_sm x sp_per_sm = %u x %u", sp->num_sm,
-			 sp->sp_per_sm);
-		snprintf(c[2].name, sizeof(c[2].name), "tesla_sp_quadratic");
-		c[2].count = (double)sp->num_sm * sp->sp_per_sm * sp->sp_per_sm;
-		snprintf(c[2].why, sizeof(c[2].why),
-			 "num_sm x sp_per_sm^2 (coalescing + bank crossbar, Lies 2019)");
+		weft_component_set(&c[0], "tesla_sm_fixed", sp->num_sm, "num_sm");
+		weft_component_set(&c[1], "tesla_sp", (double)sp->num_sm * sp->sp_per_sm,
+				   "num_sm x sp_per_sm = %u x %u", sp->num_sm, sp->sp_per_sm);
+		weft_component_set(&c[2], "tesla_sp_quadratic",
+				   (double)sp->num_sm * sp->sp_per_sm * sp->sp_per_sm,
+				   "num_sm x sp_per_sm^2 (coalescing + bank crossbar, Lies 2019)");
 	} else {
-		snprintf(c[0].name, sizeof(c[0].name), "fermi_sm");
-		c[0].count = sp->num_sm;
-		snprintf(c[0].why, sizeof(c[0].why), "num_sm");
-		snprintf(c[1].name, sizeof(c[1].name), "fermi_l2_kib");
-		c[1].count = sp->caches ? sp->l2.size_bytes / 1024.0 : 0;
-		snprintf(c[1].why, sizeof(c[1].why), "mem.l2_bytes / 1024");
-		snprintf(c[2].name, sizeof(c[2].name), "fermi_mem_channel");
-		c[2].count = sp->caches ? sp->dram_channels : 0;
-		snprintf(c[2].why, sizeof(c[2].why), "mem.dram_channels");
+		weft_component_set(&c[0], "fermi_sm", sp->num_sm, "num_sm");
+		weft_component_set(&c[1], "fermi_l2_kib", sp->caches ? sp->l2.size_bytes / 1024.0 : 0,
+				   "mem.l2_bytes / 1024");
+		weft_component_set(&c[2], "fermi_mem_channel", sp->caches ? sp->dram_channels : 0,
+				   "mem.dram_channels");
 	}
 	if (max < 3)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "room for %u components, need 3", max);
@@ -603,20 +593,11 @@ static int simt_components(void *state, struct weft_component *out, uint32_t max
 static int simt_finish(void *state, struct weft_model_result *res, struct weft_error *err)
 {
 	struct simt_state *s = state;
-	res->clock_hz = s->sp.clock_hz;
-	res->cycles = s->total_cycles;
-	res->seconds = s->total_cycles / s->sp.clock_hz;
-	res->thread_insts = s->total_insts;
-	res->events = calloc(SIMT_EV_COUNT, sizeof(double));
-	if (!res->events)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for results");
-	memcpy(res->events, s->total_ev, sizeof(s->total_ev));
-	/* the launch results move to the caller */
-	res->launches = s->launches;
-	res->nlaunches = s->nlaunches;
-	s->launches = NULL;
-	s->nlaunches = s->launches_cap = 0;
-	int rc = simt_components(s, res->components, WEFT_MAX_COMPONENTS, &res->ncomponents, err);
+	int rc = weft_model_result_take(res, s->sp.clock_hz, s->total_cycles, s->total_insts, s->total_ev,
+					SIMT_EV_COUNT, &s->launches, &s->nlaunches, &s->launches_cap, err);
+	if (rc)
+		return rc;
+	rc = simt_components(s, res->components, WEFT_MAX_COMPONENTS, &res->ncomponents, err);
 	if (rc)
 		return rc;
 	weft_stat_add(res->stats, &res->nstats, "num_sm", s->sp.num_sm, "");
