@@ -113,10 +113,11 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "models/memsys.h"
 
 /* ---- schema ---- */
 
-#define GPGPUSIM "accel-sim/gpgpu-sim configs/tested-cfgs/SM2_GTX480/gpgpusim.config"
+#define GPGPUSIM WEFT_GPGPUSIM_GTX480
 
 #define FABRIC_KEYS \
 	{ "fabric", "cores", WEFT_CFG_INT, "1", "", 1, 1024, NULL, \
@@ -208,20 +209,7 @@
 	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
 	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
 	  "shared-memory banks of 4-byte words; 32 (models.md 1)" }, \
-	{ "mem", "l2_bytes", WEFT_CFG_INT, "786432", "B", 128, 1073741824, NULL, \
-	  "shared L2; 768 KiB (models.md 1)" }, \
-	{ "mem", "l2_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L2 line; 128 B (models.md 1)" }, \
-	{ "mem", "l2_assoc", WEFT_CFG_INT, "16", "ways", 1, 64, NULL, "L2 associativity; 16 (models.md 1)" }, \
-	{ "mem", "l2_banks", WEFT_CFG_INT, "6", "", 1, 1024, NULL, \
-	  "L2 banks, one per memory channel; 6 (models.md 1)" }, \
-	{ "mem", "l2_write", WEFT_CFG_ENUM, "back", "", 0, 0, "through|back", \
-	  "L2 write policy; write-back (" GPGPUSIM " dl2 'B')" }, \
-	{ "mem", "l2_clock_mhz", WEFT_CFG_DOUBLE, "700", "MHz", 1, 10000, NULL, \
-	  "L2 clock; 0.7 GHz (models.md 1)" }, \
-	{ "mem", "l2_port_bytes", WEFT_CFG_INT, "64", "B", 1, 4096, NULL, \
-	  "bytes per L2 clock per bank; 64 = 2 sub-partitions x 32-B port (" GPGPUSIM ")" }, \
-	{ "mem", "dram_gbps", WEFT_CFG_DOUBLE, "177.4", "GB/s", 0, 100000, NULL, \
-	  "DRAM bandwidth; GTX480 177.4 GB/s (models.md 1); 0 = no DRAM bound" }
+	WEFT_MEMSYS_L2_DRAM_KEYS
 
 #define DMT_KEYS \
 	{ "dmt", "min_fraction", WEFT_CFG_DOUBLE, "0.9", "", 0.000001, 1, NULL, \
@@ -327,15 +315,12 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->dram_latency = cfg_u(cfg, "mem", "dram_latency");
 	fp->shmem_latency = cfg_u(cfg, "mem", "shmem_latency");
 	fp->shmem_banks = cfg_u(cfg, "mem", "shmem_banks");
-	fp->l2.size_bytes = cfg_u(cfg, "mem", "l2_bytes");
-	fp->l2.line_bytes = cfg_u(cfg, "mem", "l2_line");
-	fp->l2.assoc = cfg_u(cfg, "mem", "l2_assoc");
-	fp->l2.banks = cfg_u(cfg, "mem", "l2_banks");
-	if (weft_cache_write_parse(weft_config_str(cfg, "mem", "l2_write"), &fp->l2.write))
-		fp->l2.write = WEFT_CACHE_WRITE_BACK;
-	fp->l2_clock_hz = weft_config_num(cfg, "mem", "l2_clock_mhz") * 1e6;
-	fp->l2_port_bytes = cfg_u(cfg, "mem", "l2_port_bytes");
-	fp->dram_bytes_per_s = weft_config_num(cfg, "mem", "dram_gbps") * 1e9;
+	struct weft_memsys ms;
+	weft_memsys_read(cfg, &ms);
+	fp->l2 = ms.l2;
+	fp->l2_clock_hz = ms.l2_clock_hz;
+	fp->l2_port_bytes = ms.l2_port_bytes;
+	fp->dram_bytes_per_s = ms.dram_bytes_per_s;
 
 	weft_dmt_params_default(&fp->dp);
 	fp->dp.token_buffer = fp->token_buffer;

@@ -105,10 +105,11 @@
 #include <string.h>
 
 #include "simt.h"
+#include "models/memsys.h"
 
 /* ---- schema ---- */
 
-#define GPGPUSIM "accel-sim/gpgpu-sim configs/tested-cfgs/SM2_GTX480/gpgpusim.config"
+#define GPGPUSIM WEFT_GPGPUSIM_GTX480
 
 static const struct weft_config_key simt_keys[] = {
 	{ "core", "num_sm", WEFT_CFG_INT, "1", "", 1, 1024, NULL,
@@ -175,23 +176,7 @@ static const struct weft_config_key simt_keys[] = {
 	{ "mem", "l1_write", WEFT_CFG_ENUM, "through", "", 0, 0, "through|back",
 	  "L1 store policy: write-through no-allocate (Fermi, models.md 1) or write-back "
 	  "write-allocate" },
-	{ "mem", "l2_bytes", WEFT_CFG_INT, "786432", "B", 128, 1073741824, NULL,
-	  "shared L2; 786 KB (768 KiB) (models.md 1)" },
-	{ "mem", "l2_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L2 line; 128 B (models.md 1)" },
-	{ "mem", "l2_assoc", WEFT_CFG_INT, "16", "ways", 1, 64, NULL,
-	  "L2 associativity; 16-way (models.md 1)" },
-	{ "mem", "l2_banks", WEFT_CFG_INT, "6", "", 1, 1024, NULL,
-	  "L2 banks (one per memory channel); 6 (models.md 1)" },
-	{ "mem", "l2_write", WEFT_CFG_ENUM, "back", "", 0, 0, "through|back",
-	  "L2 write policy; write-back (" GPGPUSIM " dl2 'B')" },
-	{ "mem", "l2_clock_mhz", WEFT_CFG_DOUBLE, "700", "MHz", 1, 10000, NULL,
-	  "L2 clock; 0.7 GHz (models.md 1)" },
-	{ "mem", "l2_port_bytes", WEFT_CFG_INT, "64", "B", 1, 4096, NULL,
-	  "bytes per L2 clock per bank; 64 = 2 sub-partitions per channel x 32-B data port "
-	  "(" GPGPUSIM ": n_sub_partition_per_mchannel 2, dl2 data port 32)" },
-	{ "mem", "dram_gbps", WEFT_CFG_DOUBLE, "177.4", "GB/s", 0, 100000, NULL,
-	  "DRAM bandwidth; GTX480 177.4 GB/s (NVIDIA: 384-bit GDDR5 at 924 MHz x 4 = 3696 MT/s, "
-	  "models.md 1 DRAM clock); 0 = no DRAM bound" },
+	WEFT_MEMSYS_L2_DRAM_KEYS,
 	{ "mem", "dram_channels", WEFT_CFG_INT, "6", "", 0, 1024, NULL,
 	  "GDDR5 channels; 6 (models.md 1)" },
 	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
@@ -257,15 +242,12 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 	sp->l1.banks = cfg_u(cfg, "mem", "l1_banks");
 	if (weft_cache_write_parse(weft_config_str(cfg, "mem", "l1_write"), &sp->l1.write))
 		sp->l1.write = WEFT_CACHE_WRITE_THROUGH;
-	sp->l2.size_bytes = cfg_u(cfg, "mem", "l2_bytes");
-	sp->l2.line_bytes = cfg_u(cfg, "mem", "l2_line");
-	sp->l2.assoc = cfg_u(cfg, "mem", "l2_assoc");
-	sp->l2.banks = cfg_u(cfg, "mem", "l2_banks");
-	if (weft_cache_write_parse(weft_config_str(cfg, "mem", "l2_write"), &sp->l2.write))
-		sp->l2.write = WEFT_CACHE_WRITE_BACK;
-	sp->l2_clock_hz = weft_config_num(cfg, "mem", "l2_clock_mhz") * 1e6;
-	sp->l2_port_bytes = cfg_u(cfg, "mem", "l2_port_bytes");
-	sp->dram_bytes_per_s = weft_config_num(cfg, "mem", "dram_gbps") * 1e9;
+	struct weft_memsys ms;
+	weft_memsys_read(cfg, &ms);
+	sp->l2 = ms.l2;
+	sp->l2_clock_hz = ms.l2_clock_hz;
+	sp->l2_port_bytes = ms.l2_port_bytes;
+	sp->dram_bytes_per_s = ms.dram_bytes_per_s;
 	sp->dram_channels = cfg_u(cfg, "mem", "dram_channels");
 
 	const char *where = cfg->path[0] ? cfg->path : "config";
