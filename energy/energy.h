@@ -37,7 +37,7 @@ struct weft_energy_row {
 	double node_nm;     /* node the figure is for; 0 = node-independent */
 	double energy_pj;   /* per event at node_nm */
 	char unit[64];      /* what one event is */
-	char source[400];
+	char source[1024];  /* the whole cited source (derivations can be long) */
 	uint32_t line;      /* CSV line, for messages */
 };
 
@@ -65,7 +65,7 @@ struct weft_static_row {
 	double node_nm;
 	double w_per_unit;  /* NAN when the row is per mm^2 */
 	double w_per_mm2;   /* NAN when the row is per unit */
-	char source[400];
+	char source[1024];  /* the whole cited source (derivations can be long) */
 	uint32_t line;
 };
 struct weft_static_table {

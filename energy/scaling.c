@@ -16,7 +16,7 @@
  * and HP32 energy rows match the worked example in the authors' erratum
  * (EnergyFactor 65 nm = 3.755 V^2 - 4.398 V + 1.975; HP32 = 0.8367 V^2 -
  * 0.4341 V + 0.1701). The 65->45 and 65->32 area factors (0.66, 0.31) are
- * the ones quoted in ../shared/data/README.md.
+ * from the paper's node-to-node area table.
  *
  * A node between two rows (40 nm, 28 nm) is interpolated log-log: the
  * factor is taken as a power law in node size between the two neighbours.

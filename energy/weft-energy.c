@@ -2,6 +2,7 @@
  * weft-energy - inspect energy tables and technology scaling.
  *
  *   weft-energy show  [--node N] [--basis B | --table FILE] [--rule R] [--vdd V]
+ *                     (B: horowitz45, aladdin40 or gpuwattch40)
  *                     [--format table|csv|json]
  *   weft-energy scale --from N --to M [--rule R] [--vdd V] [--basis B | --table FILE]
  *                     [--format table|csv|json]
@@ -31,7 +32,7 @@ struct opts {
 
 static void usage(FILE *f)
 {
-	fputs("usage: weft-energy show  [--node N] [--basis horowitz45|aladdin40 | --table FILE]\n"
+	fputs("usage: weft-energy show  [--node N] [--basis horowitz45|aladdin40|gpuwattch40 | --table FILE]\n"
 	      "                         [--rule classic|stillmaker] [--vdd V] [--format table|csv|json]\n"
 	      "       weft-energy scale --from N --to M [--rule classic|stillmaker] [--vdd V]\n"
 	      "                         [--basis B | --table FILE] [--format table|csv|json]\n"
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 	      "scale  the energy, area and delay factors from N nm to M nm under a rule, and the\n"
 	      "       table's rows at both nodes.\n"
 	      "\n"
-	      "--basis   horowitz45 (default) or aladdin40: data/energy/<basis>.csv\n"
+	      "--basis   horowitz45 (default), aladdin40 or gpuwattch40: data/energy/<basis>.csv\n"
 	      "--table   an energy table CSV instead (event,node_nm,energy_pj,unit,source)\n"
 	      "--rule    stillmaker (default; Stillmaker & Baas, Integration 2017) or classic\n"
 	      "          (constant-field, Dennard 1974: energy x (M/N)^3, area x (M/N)^2)\n"
@@ -358,8 +359,8 @@ int main(int argc, char **argv)
 			if (parse_num(v, &o.vdd) < 0)
 				return bad_usage("--vdd %s: expected a supply in volts", v);
 		} else if (!strcmp(a, "--basis")) {
-			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40"))
-				return bad_usage("--basis %s: expected horowitz45 or aladdin40", v);
+			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40") && strcmp(v, "gpuwattch40"))
+				return bad_usage("--basis %s: expected horowitz45, aladdin40 or gpuwattch40", v);
 			o.basis = v;
 		} else if (!strcmp(a, "--table")) {
 			o.table = v;

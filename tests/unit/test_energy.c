@@ -69,7 +69,7 @@ static void test_scaling_stillmaker(void **unused)
 	(void)unused;
 	struct weft_scaling s;
 	struct weft_error err;
-	/* published area factors (../shared/data/README.md) */
+	/* published area factors (Stillmaker & Baas 2017 node-to-node table) */
 	assert_int_equal(weft_scaling_factors(WEFT_SCALING_STILLMAKER, 65, 45, &s, &err), 0);
 	NEAR(s.area, 0.66, 1e-12);
 	assert_false(s.interpolated);
@@ -235,14 +235,18 @@ static void test_missing_table_from_config(void **unused)
 	weft_config_free(&cfg);
 }
 
-/* Every event of every registered model has a row, with a source, in both
- * bundled bases; and the bases differ on FP as the data README says. */
+/* Every event of every registered model has a row, with a source, in every
+ * bundled basis, and so do the SIMT events the rewritten model will count;
+ * the bases differ on FP as the data README says. */
 static void test_bundled_tables(void **unused)
 {
 	(void)unused;
-	const char *bases[] = { "horowitz45", "aladdin40" };
-	struct weft_energy_ctx ctx[2];
-	for (int b = 0; b < 2; b++) {
+	const char *bases[] = { "horowitz45", "aladdin40", "gpuwattch40" };
+	const char *simt_new[] = { "simt_warp_pipeline", "simt_const_access", "simt_noc_flit",
+				   "simt_operand_nonreg" };
+	enum { NB = 3 };
+	struct weft_energy_ctx ctx[NB];
+	for (int b = 0; b < NB; b++) {
 		char text[256];
 		snprintf(text, sizeof(text), "[model]\nname = simt\n[tech]\nenergy_basis = %s\n", bases[b]);
 		struct weft_config cfg;
@@ -260,6 +264,13 @@ static void test_bundled_tables(void **unused)
 						 (*m)->events[i].name);
 				assert_true(strlen(r->source) > 4);
 			}
+		for (size_t i = 0; i < sizeof(simt_new) / sizeof(simt_new[0]); i++) {
+			const struct weft_energy_row *r = weft_energy_table_find(&ctx[b].events, simt_new[i]);
+			if (!r)
+				fail_msg("%s: no row for %s", bases[b], simt_new[i]);
+			assert_true(r->energy_pj > 0);
+			assert_true(strlen(r->source) > 4);
+		}
 		weft_config_free(&cfg);
 	}
 	double h = weft_energy_table_find(&ctx[0].events, "fp32_mul")->energy_pj;
@@ -272,8 +283,55 @@ static void test_bundled_tables(void **unused)
 	assert_int_equal(weft_energy_eval(&ctx[0], NULL, 0, NULL, 2.0, &sm, 1, &r, &err), 0);
 	NEAR(r.static_w, 1.59, 1e-12);
 	NEAR(r.static_j, 3.18, 1e-12);
-	weft_energy_ctx_free(&ctx[0]);
-	weft_energy_ctx_free(&ctx[1]);
+	for (int b = 0; b < NB; b++)
+		weft_energy_ctx_free(&ctx[b]);
+}
+
+/* The gpuwattch40 table: published at 40 nm (so unscaled on a 40 nm config)
+ * except the off-chip DRAM row, every row citing GPUWattch or saying how it
+ * was derived, and a few of the measured figures pinned. */
+static void test_gpuwattch40(void **unused)
+{
+	(void)unused;
+	struct weft_config cfg;
+	struct weft_error err;
+	weft_error_clear(&err);
+	assert_int_equal(weft_config_load_text("[model]\nname = simt\n[tech]\nenergy_basis = gpuwattch40\n",
+					       "t.ini", NULL, 0, &cfg, &err),
+			 0);
+	struct weft_energy_ctx c;
+	if (weft_energy_ctx_init(&c, &cfg, &err) != 0)
+		fail_msg("gpuwattch40: %s", err.message);
+	assert_non_null(strstr(c.events.path, "gpuwattch40.csv"));
+	for (uint32_t i = 0; i < c.events.nrows; i++) {
+		const struct weft_energy_row *row = &c.events.rows[i];
+		if (strcmp(row->event, "dram_access"))
+			assert_true(row->node_nm == 40);
+		else
+			assert_true(row->node_nm == 0);
+		if (!strstr(row->source, "GPUWattch") && strncmp(row->source, "derived:", 8))
+			fail_msg("%s: source cites neither GPUWattch nor a derivation", row->event);
+	}
+	struct {
+		const char *ev;
+		double pj;
+	} pin[] = { { "simt_rf_read", 7.267 },  { "simt_rf_write", 5.986 }, { "fp32_add", 29.58 },
+		    { "l1_access", 2934.6 },    { "simt_noc_flit", 1938.6 }, { "shmem_access", 66.234 },
+		    { "simt_warp_schedule", 54.89 } };
+	for (size_t i = 0; i < sizeof(pin) / sizeof(pin[0]); i++) {
+		double j;
+		assert_int_equal(weft_energy_event_at(&c.events, pin[i].ev, 40, c.rule, c.vdd_v, &j, NULL,
+						      &err),
+				 0);
+		NEAR(j * 1e12, pin[i].pj, 1e-9);
+	}
+	/* a warp instruction's pipeline charge is 32 lanes x 36373.9 pJ / (64 x 15) */
+	NEAR(weft_energy_table_find(&c.events, "simt_warp_pipeline")->energy_pj, 36373.9 / 30, 0.01);
+	/* the functional units, not the register file, dominate a GPUWattch FMA lane */
+	assert_true(weft_energy_table_find(&c.events, "fp32_fma")->energy_pj >
+		    3 * weft_energy_table_find(&c.events, "simt_rf_read")->energy_pj);
+	weft_energy_ctx_free(&c);
+	weft_config_free(&cfg);
 }
 
 int main(void)
@@ -285,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_table_errors),
 		cmocka_unit_test(test_missing_table_from_config),
 		cmocka_unit_test(test_bundled_tables),
+		cmocka_unit_test(test_gpuwattch40),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
