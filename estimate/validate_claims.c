@@ -182,7 +182,7 @@ static void entries(const char *ptx, char *out, size_t len)
 
 static int parse_workloads(const struct rowctx *x, struct weft_val_claim *c)
 {
-	int rc = text(x, C_WORKLOADS, 1, c->workloads, sizeof(c->workloads));
+	int rc = text(x, C_WORKLOADS, 0, c->workloads, sizeof(c->workloads));
 	if (rc < 0)
 		return rc;
 	if (is_dash(c->workloads))
@@ -281,7 +281,7 @@ static void config_name(const char *path, char *out, size_t len)
 static int parse_setup(const struct rowctx *x, int col, struct weft_val_setup *s)
 {
 	memset(s, 0, sizeof(*s));
-	int rc = text(x, col, 1, s->text, sizeof(s->text));
+	int rc = text(x, col, col == C_CONFIG, s->text, sizeof(s->text));
 	if (rc < 0)
 		return rc;
 	if (is_dash(s->text))
@@ -318,7 +318,7 @@ static int parse_setup(const struct rowctx *x, int col, struct weft_val_setup *s
 
 static int parse_sweep(const struct rowctx *x, struct weft_val_claim *c)
 {
-	int rc = text(x, C_SWEEP, 1, c->sweep, sizeof(c->sweep));
+	int rc = text(x, C_SWEEP, 0, c->sweep, sizeof(c->sweep));
 	if (rc < 0)
 		return rc;
 	if (is_dash(c->sweep)) {
@@ -338,7 +338,8 @@ static int parse_sweep(const struct rowctx *x, struct weft_val_claim *c)
 	if (sw.nvalues < 2 || sw.nvalues > WEFT_VAL_MAX_POINTS) {
 		uint32_t nv = sw.nvalues;
 		weft_est_sweep_free(&sw);
-		return ferr(x, C_SWEEP, "%u values; a trend needs 2 to %d", nv, WEFT_VAL_MAX_POINTS);
+		return ferr(x, C_SWEEP, "%u value%s; a trend needs 2 to %d", nv, nv == 1 ? "" : "s",
+			    WEFT_VAL_MAX_POINTS);
 	}
 	snprintf(c->sweep_key, sizeof(c->sweep_key), "%s.%s", sw.section, sw.key);
 	for (uint32_t i = 0; i < sw.nvalues; i++)
@@ -384,7 +385,7 @@ static int parse_metric(const struct rowctx *x, struct weft_val_claim *c)
 static int parse_agg(const struct rowctx *x, struct weft_val_claim *c)
 {
 	char a[64];
-	int rc = text(x, C_AGG, 1, a, sizeof(a));
+	int rc = text(x, C_AGG, 0, a, sizeof(a));
 	if (rc < 0)
 		return rc;
 	if (is_dash(a)) {
@@ -404,7 +405,7 @@ static int parse_agg(const struct rowctx *x, struct weft_val_claim *c)
 static int parse_node(const struct rowctx *x, struct weft_val_claim *c)
 {
 	char s[64];
-	int rc = text(x, C_NODE, 1, s, sizeof(s));
+	int rc = text(x, C_NODE, 0, s, sizeof(s));
 	if (rc < 0)
 		return rc;
 	c->node_nm = 0;
@@ -530,9 +531,12 @@ static int load_setup(const struct rowctx *x, int col, const struct weft_val_set
 		weft_error_format(&e, buf, sizeof(buf));
 		if (e.code == WEFT_ERR_NOMEM)
 			return weft_error_set(x->err, e.code, "%s", buf);
+		/* the config loader words overrides as the CLIs' --set */
+		const char *msg = strncmp(buf, "--set ", 6) == 0 ? buf + 6 : buf;
+		const char *what = msg != buf ? "override " : "";
 		if (extra)
-			return ferr(x, col, "sweep point %s: %s", extra, buf);
-		return ferr(x, col, "%s", buf);
+			return ferr(x, col, "sweep point %s", msg);
+		return ferr(x, col, "%s%s", what, msg);
 	}
 	weft_config_free(&cfg);
 	return 0;
