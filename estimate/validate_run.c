@@ -569,7 +569,11 @@ int weft_val_run(const struct weft_val_request *req, struct weft_val_report *out
 	for (uint32_t t = 0; t < v.ntraces; t++) {
 		char wl[32];
 		snprintf(wl, sizeof(wl), "%s", v.traces[t].workload);
-		say(req, "tracing %s (size %s)", wl, weft_size_name(req->size));
+		if (req->trace_dir)
+			say(req, "tracing %s (size %s) unless %s holds it", wl, weft_size_name(req->size),
+			    req->trace_dir);
+		else
+			say(req, "tracing %s (size %s)", wl, weft_size_name(req->size));
 		rc = weft_val_trace_get(&d, wl, req->size, &v.traces[t], err);
 		if (rc < 0)
 			goto fail;
