@@ -644,6 +644,11 @@ static int push(struct weft_val_claims *out, uint32_t *cap, const struct weft_va
 int weft_val_claims_parse(const char *text, size_t len, const char *path, const char *configs_dir,
 			  struct weft_val_claims *out, struct weft_error *err)
 {
+	/* a UTF-8 byte-order mark (spreadsheets write one) is not part of the header */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	struct weft_val_csv csv;
 	weft_val_csv_init(&csv, path, text, len);
 	struct weft_val_record rec;

@@ -132,6 +132,17 @@ static void test_claims_good(void **unused)
 	assert_non_null(strstr(err.message, "already the id of the claim at t/claims.csv:5"));
 	weft_val_claims_free(&cl);
 
+	/* a byte-order mark and CRLF line ends, as spreadsheets save */
+	const char *bom = "\xef\xbb\xbfid,publication,where,workloads,baseline,config,sweep,metric,"
+			  "aggregate,node_nm,published,band,mapping,note\r\n"
+			  "b,P,W,cfd,fermi-sm.ini,sgmf-core.ini,,speedup,kernel,,<1,direction,,\r\n";
+	memset(&cl, 0, sizeof(cl));
+	assert_int_equal(weft_val_claims_parse(bom, strlen(bom), "b.csv", "configs", &cl, &err), 0);
+	assert_int_equal(cl.n, 1);
+	assert_string_equal(cl.v[0].note, "");
+	assert_int_equal(cl.v[0].pub, WEFT_VAL_PUB_BELOW);
+	weft_val_claims_free(&cl);
+
 	/* "./x" is relative to the claims file's directory */
 	const char *rel = HEADER "r,P,W,-,-,../configs/sgmf-core.ini,-,area,-,65,54,x1.1,,\n";
 	assert_int_equal(weft_val_claims_parse(rel, strlen(rel), "data/claims.csv", NULL, &cl, &err), 0);
