@@ -1,0 +1,78 @@
+/*
+ * validate_impl.h - internal to weft-validate's library: CSV records with
+ * the position of every field (validate_csv.c), so that a bad field of a
+ * claims file is reported at file:line:column; and the formatters of the
+ * report (validate_report.c, validate_format.c).
+ */
+#ifndef WEFT_VALIDATE_IMPL_H
+#define WEFT_VALIDATE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "sbuf.h"
+#include "validate.h"
+
+#define WEFT_VAL_FIELD_MAX 4096  /* bytes of one field */
+#define WEFT_VAL_MAX_FIELDS 64   /* fields of one record */
+
+struct weft_val_field {
+	char *s;                 /* unquoted, NUL-terminated */
+	uint32_t line, col;      /* where the field starts (1-based, bytes) */
+};
+
+struct weft_val_record {
+	struct weft_val_field f[WEFT_VAL_MAX_FIELDS];
+	uint32_t n;
+	uint32_t line;
+};
+
+/* Reads records from text[0..len): fields separated by ',', records by a
+ * newline ("\r\n" too), RFC 4180 quoting ("a, b", "" for a quote, line
+ * breaks inside quotes). Blank lines and lines starting with '#' are
+ * skipped. */
+struct weft_val_csv {
+	const char *path;
+	const char *p, *end;
+	uint32_t line, col;
+};
+
+void weft_val_csv_init(struct weft_val_csv *c, const char *path, const char *text, size_t len);
+/* 1 and a record, 0 at the end, or a negative weft_err naming
+ * path:line:column (a NUL byte, an unterminated quote, text after a
+ * closing quote, an overlong field, too many fields). Free r with
+ * weft_val_record_free either way. */
+int weft_val_csv_next(struct weft_val_csv *c, struct weft_val_record *r, struct weft_error *err);
+void weft_val_record_free(struct weft_val_record *r);
+
+/* Where the traces go (validate_trace.c): the user's --trace-dir (made
+ * when missing, kept) or a temporary directory (removed by close). */
+struct weft_val_tdir {
+	char path[1024];
+	int temp;
+};
+int weft_val_tdir_open(const char *dir, struct weft_val_tdir *d, struct weft_error *err);
+/* Removes what open made when the directory is temporary: the traces
+ * listed and the directory. */
+void weft_val_tdir_close(struct weft_val_tdir *d, const struct weft_val_trace *traces, uint32_t n);
+/* Fills t for workload at size: reuses DIR/WORKLOAD-SIZE.wtr when it is a
+ * trace of that workload and size, else traces the workload into it
+ * (written to a temporary name and renamed when complete). A file there
+ * that is not such a trace is an error saying to delete it. */
+int weft_val_trace_get(const struct weft_val_tdir *d, const char *workload, enum weft_size size,
+		       struct weft_val_trace *t, struct weft_error *err);
+
+/* The formats (validate_report.c, validate_table.c). */
+void weft_val_format_table(const struct weft_val_report *r, struct weft_sbuf *out);
+void weft_val_format_csv(const struct weft_val_report *r, struct weft_sbuf *out);
+void weft_val_format_json(const struct weft_val_report *r, struct weft_sbuf *out);
+
+/* "speedup, cfd", "mean speedup, 7 kernels", "comp energy share, ..." */
+void weft_val_describe_metric(const struct weft_val_claim *c, char *out, size_t len);
+/* "fermi-sm.ini vs sgmf-core.ini fabric.token_buffer=16" */
+void weft_val_describe_configs(const struct weft_val_claim *c, char *out, size_t len);
+/* "%.4g"; "-" for NAN */
+void weft_val_num(char *out, size_t len, double v);
+
+#endif

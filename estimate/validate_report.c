@@ -1,0 +1,391 @@
+/*
+ * validate_report.c - the weft-validate report as CSV (one row per claim,
+ * every row self-describing) and JSON, the dispatch to the table
+ * (validate_table.c), and the words both use for a claim's metric and
+ * configurations. docs/validate.md lists the columns and keys.
+ */
+#include "validate_impl.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "estimate.h"
+#include "report_fields.h"
+
+static const char *quantity(const struct weft_val_claim *c, char *buf, size_t len)
+{
+	switch (c->metric) {
+	case WEFT_VAL_SPEEDUP:
+		return "speedup";
+	case WEFT_VAL_IPJ_RATIO:
+		return "insts/J ratio";
+	case WEFT_VAL_ENERGY_SHARE:
+		snprintf(buf, len, "%s energy share", weft_energy_cat_name((enum weft_energy_cat)c->category));
+		return buf;
+	case WEFT_VAL_AREA:
+		return "area mm2";
+	case WEFT_VAL_AREA_RATIO:
+		return "area ratio";
+	}
+	return "?";
+}
+
+void weft_val_describe_metric(const struct weft_val_claim *c, char *out, size_t len)
+{
+	char qb[64];
+	const char *q = quantity(c, qb, sizeof(qb));
+	const char *k = c->nitems == 1 ? "kernel" : "kernels";
+	switch (c->agg) {
+	case WEFT_VAL_AGG_NONE:
+		snprintf(out, len, "%s at %g nm", q, c->node_nm);
+		break;
+	case WEFT_VAL_AGG_KERNEL:
+		snprintf(out, len, "%s, %s%s%s", q, c->items[0].workload, c->items[0].kernel[0] ? ":" : "",
+			 c->items[0].kernel);
+		break;
+	case WEFT_VAL_AGG_RANGE:
+		snprintf(out, len, "%s range, %u %s", q, c->nitems, k);
+		break;
+	case WEFT_VAL_AGG_TREND:
+		snprintf(out, len, "mean %s vs %s", q, c->sweep_key);
+		break;
+	default:
+		snprintf(out, len, "%s %s, %u %s", weft_val_agg_name(c->agg), q, c->nitems, k);
+		break;
+	}
+}
+
+void weft_val_describe_configs(const struct weft_val_claim *c, char *out, size_t len)
+{
+	if (c->baseline.present)
+		snprintf(out, len, "%s vs %s%s%s", c->baseline.text, c->config.text,
+			 c->sweep[0] ? ", sweep " : "", c->sweep);
+	else
+		snprintf(out, len, "%s%s%s", c->config.text, c->sweep[0] ? ", sweep " : "", c->sweep);
+}
+
+int weft_val_report_format(const struct weft_val_report *r, enum weft_est_format fmt,
+			   struct weft_sbuf *out, struct weft_error *err)
+{
+	switch (fmt) {
+	case WEFT_FMT_TABLE:
+		weft_val_format_table(r, out);
+		break;
+	case WEFT_FMT_CSV:
+		weft_val_format_csv(r, out);
+		break;
+	case WEFT_FMT_JSON:
+		weft_val_format_json(r, out);
+		break;
+	default:
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "unknown report format %d", (int)fmt);
+	}
+	if (out->failed)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory formatting the report");
+	return 0;
+}
+
+/* ---- CSV ------------------------------------------------------------------------- */
+
+static void cstr(struct weft_sbuf *out, const char *s, int last)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		weft_sbuf_puts(out, s);
+	} else {
+		weft_sbuf_puts(out, "\"");
+		for (const char *p = s; *p; p++) {
+			if (*p == '"')
+				weft_sbuf_puts(out, "\"\"");
+			else
+				weft_sbuf_printf(out, "%c", *p);
+		}
+		weft_sbuf_puts(out, "\"");
+	}
+	weft_sbuf_puts(out, last ? "\n" : ",");
+}
+
+static void cnum(struct weft_sbuf *out, double v)
+{
+	char buf[64];
+	weft_est_num(buf, sizeof(buf), v);
+	weft_sbuf_printf(out, "%s,", buf);
+}
+
+static const char *metric_text(const struct weft_val_claim *c, char *buf, size_t len)
+{
+	if (c->metric != WEFT_VAL_ENERGY_SHARE)
+		return weft_val_metric_name(c->metric);
+	snprintf(buf, len, "energy_share:%s", weft_energy_cat_name((enum weft_energy_cat)c->category));
+	return buf;
+}
+
+void weft_val_format_csv(const struct weft_val_report *r, struct weft_sbuf *out)
+{
+	static const char header[] =
+		"weft_version,size,id,publication,where,workloads,baseline,config,sweep,metric,"
+		"aggregate,node_nm,published,band,weft,weft_value,weft_low,weft_high,ratio,ratio_low,"
+		"ratio_high,in_band,detail,mapping,note,claims_file,claims_line\n";
+	weft_sbuf_puts(out, header);
+	for (uint32_t i = 0; i < r->n; i++) {
+		const struct weft_val_result *x = &r->results[i];
+		const struct weft_val_claim *c = &x->claim;
+		char buf[64];
+		cstr(out, r->version, 0);
+		cstr(out, r->size, 0);
+		cstr(out, c->id, 0);
+		cstr(out, c->publication, 0);
+		cstr(out, c->where, 0);
+		cstr(out, c->nitems ? c->workloads : "", 0);
+		cstr(out, c->baseline.present ? c->baseline.text : "", 0);
+		cstr(out, c->config.text, 0);
+		cstr(out, c->sweep, 0);
+		cstr(out, metric_text(c, buf, sizeof(buf)), 0);
+		cstr(out, c->agg == WEFT_VAL_AGG_NONE ? "" : weft_val_agg_name(c->agg), 0);
+		if (c->node_nm > 0)
+			cnum(out, c->node_nm);
+		else
+			weft_sbuf_puts(out, ",");
+		cstr(out, c->published, 0);
+		cstr(out, c->band_text, 0);
+		cstr(out, x->value_text, 0);
+		cnum(out, x->nvalues == 1 ? x->value[0] : NAN);
+		cnum(out, x->nvalues == 2 ? x->value[0] : NAN);
+		cnum(out, x->nvalues == 2 ? x->value[1] : NAN);
+		cnum(out, x->nvalues == 1 ? x->ratio[0] : NAN);
+		cnum(out, x->nvalues == 2 ? x->ratio[0] : NAN);
+		cnum(out, x->nvalues == 2 ? x->ratio[1] : NAN);
+		cstr(out, weft_val_verdict_name(x->verdict), 0);
+		cstr(out, x->detail, 0);
+		cstr(out, c->mapping, 0);
+		cstr(out, c->note, 0);
+		cstr(out, c->file, 0);
+		weft_sbuf_printf(out, "%u\n", c->line);
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static void jstr(struct weft_sbuf *out, const char *s)
+{
+	weft_sbuf_puts(out, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"')
+			weft_sbuf_puts(out, "\\\"");
+		else if (*p == '\\')
+			weft_sbuf_puts(out, "\\\\");
+		else if (*p < 0x20 || *p == 0x7f)
+			weft_sbuf_printf(out, "\\u%04x", *p);
+		else
+			weft_sbuf_printf(out, "%c", *p);
+	}
+	weft_sbuf_puts(out, "\"");
+}
+
+static void jnum(struct weft_sbuf *out, double v)
+{
+	char buf[64];
+	weft_est_num(buf, sizeof(buf), v);
+	weft_sbuf_puts(out, buf[0] ? buf : "null");
+}
+
+/* `"key": ` after a comma unless first */
+static void key(struct weft_sbuf *out, int indent, int *first, const char *k)
+{
+	weft_sbuf_printf(out, "%s\n%*s", *first ? "" : ",", indent, "");
+	*first = 0;
+	jstr(out, k);
+	weft_sbuf_puts(out, ": ");
+}
+
+static void jsetup(struct weft_sbuf *out, const struct weft_val_setup *s)
+{
+	if (!s->present) {
+		weft_sbuf_puts(out, "null");
+		return;
+	}
+	weft_sbuf_puts(out, "{\"file\": ");
+	jstr(out, s->file);
+	weft_sbuf_puts(out, ", \"path\": ");
+	jstr(out, s->path);
+	weft_sbuf_puts(out, ", \"set\": [");
+	for (uint32_t i = 0; i < s->nsets; i++) {
+		weft_sbuf_puts(out, i ? ", " : "");
+		jstr(out, s->sets[i]);
+	}
+	weft_sbuf_puts(out, "]}");
+}
+
+static const char *pub_kind(enum weft_val_pub p)
+{
+	static const char *const k[] = { "value", "range", "below", "above", "increasing",
+					  "non-decreasing", "decreasing", "non-increasing" };
+	return (unsigned)p < sizeof(k) / sizeof(k[0]) ? k[p] : "?";
+}
+
+static void jclaim(struct weft_sbuf *out, const struct weft_val_result *x)
+{
+	const struct weft_val_claim *c = &x->claim;
+	int f = 1;
+	char buf[64];
+	weft_sbuf_puts(out, "    {");
+	key(out, 6, &f, "id");
+	jstr(out, c->id);
+	key(out, 6, &f, "publication");
+	jstr(out, c->publication);
+	key(out, 6, &f, "where");
+	jstr(out, c->where);
+	key(out, 6, &f, "claims_file");
+	jstr(out, c->file);
+	key(out, 6, &f, "claims_line");
+	weft_sbuf_printf(out, "%u", c->line);
+	key(out, 6, &f, "workloads");
+	weft_sbuf_puts(out, "[");
+	for (uint32_t i = 0; i < c->nitems; i++) {
+		weft_sbuf_puts(out, i ? ", {\"workload\": " : "{\"workload\": ");
+		jstr(out, c->items[i].workload);
+		weft_sbuf_puts(out, ", \"kernel\": ");
+		if (c->items[i].kernel[0])
+			jstr(out, c->items[i].kernel);
+		else
+			weft_sbuf_puts(out, "null");
+		weft_sbuf_puts(out, "}");
+	}
+	weft_sbuf_puts(out, "]");
+	key(out, 6, &f, "baseline");
+	jsetup(out, &c->baseline);
+	key(out, 6, &f, "config");
+	jsetup(out, &c->config);
+	key(out, 6, &f, "sweep");
+	if (c->sweep[0]) {
+		weft_sbuf_puts(out, "{\"key\": ");
+		jstr(out, c->sweep_key);
+		weft_sbuf_puts(out, ", \"values\": [");
+		for (uint32_t i = 0; i < c->nsweep; i++) {
+			weft_sbuf_puts(out, i ? ", " : "");
+			jstr(out, c->sweep_values[i]);
+		}
+		weft_sbuf_puts(out, "]}");
+	} else {
+		weft_sbuf_puts(out, "null");
+	}
+	key(out, 6, &f, "metric");
+	jstr(out, metric_text(c, buf, sizeof(buf)));
+	key(out, 6, &f, "aggregate");
+	if (c->agg == WEFT_VAL_AGG_NONE)
+		weft_sbuf_puts(out, "null");
+	else
+		jstr(out, weft_val_agg_name(c->agg));
+	key(out, 6, &f, "node_nm");
+	jnum(out, c->node_nm > 0 ? c->node_nm : NAN);
+	key(out, 6, &f, "published");
+	weft_sbuf_puts(out, "{\"text\": ");
+	jstr(out, c->published);
+	weft_sbuf_puts(out, ", \"kind\": ");
+	jstr(out, pub_kind(c->pub));
+	weft_sbuf_puts(out, ", \"value\": ");
+	jnum(out, c->pub == WEFT_VAL_PUB_RANGE ? NAN : c->pub_v[0]);
+	weft_sbuf_puts(out, ", \"low\": ");
+	jnum(out, c->pub == WEFT_VAL_PUB_RANGE ? c->pub_v[0] : NAN);
+	weft_sbuf_puts(out, ", \"high\": ");
+	jnum(out, c->pub == WEFT_VAL_PUB_RANGE ? c->pub_v[1] : NAN);
+	weft_sbuf_puts(out, "}");
+	key(out, 6, &f, "band");
+	weft_sbuf_puts(out, "{\"text\": ");
+	jstr(out, c->band_text);
+	weft_sbuf_puts(out, ", \"factor\": ");
+	jnum(out, c->band == WEFT_VAL_BAND_FACTOR ? c->factor : NAN);
+	weft_sbuf_puts(out, "}");
+	key(out, 6, &f, "weft");
+	weft_sbuf_puts(out, "{\"text\": ");
+	jstr(out, x->value_text);
+	weft_sbuf_puts(out, ", \"value\": ");
+	jnum(out, x->nvalues == 1 ? x->value[0] : NAN);
+	weft_sbuf_puts(out, ", \"low\": ");
+	jnum(out, x->nvalues == 2 ? x->value[0] : NAN);
+	weft_sbuf_puts(out, ", \"high\": ");
+	jnum(out, x->nvalues == 2 ? x->value[1] : NAN);
+	weft_sbuf_puts(out, ",\n        \"kernels\": [");
+	for (uint32_t i = 0; i < x->nitem_values; i++) {
+		weft_sbuf_puts(out, i ? ", {\"kernel\": " : "{\"kernel\": ");
+		char name[128];
+		snprintf(name, sizeof(name), "%s%s%s", c->items[i].workload, c->items[i].kernel[0] ? ":" : "",
+			 c->items[i].kernel);
+		jstr(out, name);
+		weft_sbuf_puts(out, ", \"figure\": ");
+		jnum(out, x->item_value[i]);
+		weft_sbuf_puts(out, "}");
+	}
+	weft_sbuf_puts(out, "],\n        \"points\": [");
+	for (uint32_t p = 0; p < x->npoints; p++) {
+		weft_sbuf_puts(out, p ? ", {\"value\": " : "{\"value\": ");
+		jstr(out, c->sweep_values[p]);
+		weft_sbuf_puts(out, ", \"figure\": ");
+		jnum(out, x->point_value[p]);
+		weft_sbuf_puts(out, "}");
+	}
+	weft_sbuf_puts(out, "],\n        \"area_mm2\": ");
+	jnum(out, c->metric == WEFT_VAL_AREA || c->metric == WEFT_VAL_AREA_RATIO ? x->area_mm2[0] : NAN);
+	weft_sbuf_puts(out, ", \"baseline_area_mm2\": ");
+	jnum(out, c->metric == WEFT_VAL_AREA_RATIO ? x->area_mm2[1] : NAN);
+	weft_sbuf_puts(out, "}");
+	key(out, 6, &f, "ratio");
+	jnum(out, x->nvalues == 1 ? x->ratio[0] : NAN);
+	key(out, 6, &f, "ratio_low");
+	jnum(out, x->nvalues == 2 ? x->ratio[0] : NAN);
+	key(out, 6, &f, "ratio_high");
+	jnum(out, x->nvalues == 2 ? x->ratio[1] : NAN);
+	key(out, 6, &f, "in_band");
+	weft_sbuf_puts(out, x->verdict == WEFT_VAL_IN ? "true" : x->verdict == WEFT_VAL_OUT ? "false" : "null");
+	key(out, 6, &f, "detail");
+	jstr(out, x->detail);
+	key(out, 6, &f, "mapping");
+	jstr(out, c->mapping);
+	key(out, 6, &f, "note");
+	jstr(out, c->note);
+	weft_sbuf_puts(out, "\n    }");
+}
+
+void weft_val_format_json(const struct weft_val_report *r, struct weft_sbuf *out)
+{
+	int f = 1;
+	weft_sbuf_puts(out, "{");
+	key(out, 2, &f, "weft_version");
+	jstr(out, r->version);
+	key(out, 2, &f, "size");
+	jstr(out, r->size);
+	key(out, 2, &f, "trace_dir");
+	if (r->trace_dir[0])
+		jstr(out, r->trace_dir);
+	else
+		weft_sbuf_puts(out, "null");
+	key(out, 2, &f, "traces");
+	weft_sbuf_puts(out, "[");
+	for (uint32_t t = 0; t < r->ntraces; t++) {
+		const struct weft_val_trace *x = &r->traces[t];
+		weft_sbuf_puts(out, t ? ",\n    {\"workload\": " : "\n    {\"workload\": ");
+		jstr(out, x->workload);
+		weft_sbuf_puts(out, ", \"path\": ");
+		if (x->path[0])
+			jstr(out, x->path);
+		else
+			weft_sbuf_puts(out, "null");
+		weft_sbuf_printf(out,
+				 ", \"reused\": %s, \"hash\": \"%s:%016" PRIx64 "\", \"bytes\": %" PRIu64
+				 ", \"launches\": %u}",
+				 x->reused ? "true" : "false", WEFT_EST_TRACE_HASH, x->hash, x->bytes,
+				 x->nlaunches);
+	}
+	weft_sbuf_puts(out, r->ntraces ? "\n  ]" : "]");
+	key(out, 2, &f, "summary");
+	weft_sbuf_printf(out, "{\"claims\": %u, \"in_band\": %u, \"out_of_band\": %u, \"unknown\": %u}",
+			 r->n, r->nin, r->nout, r->nunknown);
+	key(out, 2, &f, "claims");
+	weft_sbuf_puts(out, "[");
+	for (uint32_t i = 0; i < r->n; i++) {
+		weft_sbuf_puts(out, i ? ",\n" : "\n");
+		jclaim(out, &r->results[i]);
+	}
+	weft_sbuf_puts(out, r->n ? "\n  ]\n}\n" : "]\n}\n");
+}

@@ -1,0 +1,229 @@
+/*
+ * weft-validate.c - the weft-validate CLI: every published claim in the
+ * claims files against what weft's models say (estimate/validate.h), as a
+ * table, CSV or JSON. A thin main: argument parsing, progress on a
+ * terminal, writing the report. docs/validate.md documents the report.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "estimate/report.h"
+#include "estimate/validate.h"
+
+static const char usage[] =
+	"usage: weft-validate [--size small|default|large] [--claims FILE]... [options]\n"
+	"\n"
+	"Checks weft against published results: for every claim in the claims files\n"
+	"(default: data/validation/claims.csv) it traces the bundled workloads the\n"
+	"claim needs, replays them on the claim's configurations, and prints the\n"
+	"published figure, weft's, their ratio, and whether weft is inside the\n"
+	"claim's band. Read it before trusting weft's numbers.\n"
+	"\n"
+	"options:\n"
+	"  --size S              workload input size: small, default or large\n"
+	"                        (default: default)\n"
+	"  --claims FILE         a claims CSV (repeat for more; replaces the default;\n"
+	"                        columns: data/validation/README.md)\n"
+	"  --only ID             run only this claim (repeatable)\n"
+	"  --trace-dir DIR       keep the traces in DIR (made when missing) and reuse\n"
+	"                        the ones already there; default: a temporary\n"
+	"                        directory, removed at the end\n"
+	"  --format table|csv|json\n"
+	"                        report format (default table)\n"
+	"  -o, --output FILE     write the report to FILE (atomically) instead of stdout\n"
+	"  --strict              exit 1 when a claim is out of its band or could not be\n"
+	"                        computed\n"
+	"  --version             print the weft version\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"exit status: 0 the claims ran (claims out of band are reported, not failures;\n"
+	"see --strict), 1 with --strict: a claim out of band or not computed, 2 bad\n"
+	"usage or input (a malformed claims file, with file:line:column), 3 internal\n"
+	"or I/O error. docs/validate.md defines every metric and band.\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("weft-validate: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nsee `weft-validate --help`\n", stderr);
+	return 2;
+}
+
+static int fail(const struct weft_error *err)
+{
+	char buf[WEFT_ERROR_MSG_MAX + 512];
+	fprintf(stderr, "weft-validate: %s\n", weft_error_format(err, buf, sizeof(buf)));
+	/* a damaged trace in --trace-dir is bad input, not a failed check */
+	if (err->code == WEFT_ERR_VERIFY)
+		return 2;
+	return weft_err_exit_code(err->code);
+}
+
+/* ---- progress (stderr is a terminal) ---------------------------------------- */
+
+struct progress {
+	int shown;
+};
+
+static void progress_cb(void *user, const char *what)
+{
+	struct progress *p = user;
+	int n = fprintf(stderr, "\rweft-validate: %s", what);
+	if (n > 0 && n - 1 < p->shown)
+		fprintf(stderr, "%*s", p->shown - (n - 1), "");
+	fflush(stderr);
+	if (n - 1 > p->shown)
+		p->shown = n - 1;
+}
+
+static void progress_clear(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%*s\r", p->shown, "");
+	p->shown = 0;
+}
+
+/* claims and only have room for argc entries each */
+static int run(int argc, char **argv, const char **claims, const char **only)
+{
+	enum weft_size size = WEFT_SIZE_DEFAULT;
+	const char *outpath = NULL, *trace_dir = NULL;
+	int fmt = WEFT_FMT_TABLE, strict = 0;
+	uint32_t nclaims = 0, nonly = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		/* --opt=value and --opt value */
+		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		char opt[64];
+		if (eq) {
+			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
+			val = eq + 1;
+		} else {
+			snprintf(opt, sizeof(opt), "%s", a);
+		}
+		if (strcmp(opt, "-o") == 0)
+			snprintf(opt, sizeof(opt), "--output");
+		int takes = strcmp(opt, "--size") == 0 || strcmp(opt, "--claims") == 0 ||
+			    strcmp(opt, "--format") == 0 || strcmp(opt, "--output") == 0 ||
+			    strcmp(opt, "--trace-dir") == 0 || strcmp(opt, "--only") == 0;
+		if (takes && !val) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a value", opt);
+			val = argv[++i];
+		} else if (!takes && eq) {
+			return usage_error("%s takes no value", opt);
+		}
+		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(opt, "--version") == 0) {
+			printf("weft-validate %s\n", WEFT_VERSION);
+			return 0;
+		} else if (strcmp(opt, "--size") == 0) {
+			if (weft_size_parse(val, &size) < 0)
+				return usage_error("bad --size `%s` (small, default or large)", val);
+		} else if (strcmp(opt, "--claims") == 0) {
+			if (!*val)
+				return usage_error("%s", "--claims needs a file name");
+			claims[nclaims++] = val;
+		} else if (strcmp(opt, "--only") == 0) {
+			if (!*val)
+				return usage_error("%s", "--only needs a claim id");
+			only[nonly++] = val;
+		} else if (strcmp(opt, "--trace-dir") == 0) {
+			if (!*val)
+				return usage_error("%s", "--trace-dir needs a directory name");
+			trace_dir = val;
+		} else if (strcmp(opt, "--format") == 0) {
+			fmt = weft_est_format_parse(val);
+			if (fmt < 0)
+				return usage_error("bad --format `%s` (table, csv or json)", val);
+		} else if (strcmp(opt, "--output") == 0) {
+			if (!*val)
+				return usage_error("%s", "-o needs a file name");
+			outpath = val;
+		} else if (strcmp(opt, "--strict") == 0) {
+			strict = 1;
+		} else if (a[0] == '-') {
+			return usage_error("unknown option `%s`", a);
+		} else {
+			return usage_error("unexpected argument `%s` (claims files go after --claims)", a);
+		}
+	}
+
+	struct weft_error err;
+	weft_error_clear(&err);
+	char def[1100];
+	if (nclaims == 0) {
+		if (weft_val_default_claims(def, sizeof(def), &err) < 0)
+			return fail(&err);
+		claims[nclaims++] = def;
+	}
+	struct weft_val_claims cl = { 0 };
+	for (uint32_t i = 0; i < nclaims; i++)
+		if (weft_val_claims_load(claims[i], NULL, &cl, &err) < 0) {
+			weft_val_claims_free(&cl);
+			return fail(&err);
+		}
+
+	struct progress prog = { 0 };
+	struct weft_val_request req = {
+		.claims = &cl,
+		.only = only,
+		.nonly = nonly,
+		.size = size,
+		.trace_dir = trace_dir,
+	};
+	if (isatty(STDERR_FILENO)) {
+		req.progress = progress_cb;
+		req.progress_user = &prog;
+	}
+	struct weft_val_report rep;
+	int rc = weft_val_run(&req, &rep, &err);
+	progress_clear(&prog);
+	weft_val_claims_free(&cl);
+	if (rc < 0)
+		return fail(&err);
+
+	struct weft_sbuf text;
+	weft_sbuf_init(&text);
+	rc = weft_val_report_format(&rep, (enum weft_est_format)fmt, &text, &err);
+	int bad = rep.nout + rep.nunknown;
+	weft_val_report_free(&rep);
+	if (rc == 0) {
+		if (outpath) {
+			rc = weft_est_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
+		} else {
+			fputs(weft_sbuf_str(&text), stdout);
+			if (fflush(stdout) != 0 || ferror(stdout))
+				rc = weft_error_set(&err, WEFT_ERR_IO, "writing the report to stdout failed");
+		}
+	}
+	weft_sbuf_free(&text);
+	if (rc < 0)
+		return fail(&err);
+	return strict && bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char **claims = calloc((size_t)argc + 1, sizeof(*claims));
+	const char **only = calloc((size_t)argc + 1, sizeof(*only));
+	int rc = 3;
+	if (claims && only)
+		rc = run(argc, argv, claims, only);
+	else
+		fputs("weft-validate: out of memory\n", stderr);
+	free(claims);
+	free(only);
+	return rc;
+}
