@@ -100,6 +100,7 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 		if (tag[w] != key)
 			continue;
 		c->used[base + w] = c->clock;
+		c->last_slot = base + w;
 		r = WEFT_CACHE_HIT;
 		if (is_write) {
 			c->st.write_hits++;
@@ -116,6 +117,7 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 	}
 
 	/* miss */
+	c->last_slot = WEFT_CACHE_NO_SLOT;
 	if (is_write && c->g.write == WEFT_CACHE_WRITE_THROUGH) {
 		c->st.throughs++;
 		return WEFT_CACHE_THROUGH; /* no write-allocate */
@@ -139,6 +141,7 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 			*victim = (tag[v] - 1) << c->line_shift;
 	}
 	tag[v] = key;
+	c->last_slot = base + v;
 	c->used[base + v] = c->clock;
 	c->dirty[base + v] = (uint8_t)(is_write != 0);
 	if (!is_write || c->g.write_fetch) {

@@ -80,8 +80,14 @@ struct weft_cache {
 	uint8_t *dirty;        /* [nsets * assoc] */
 	uint64_t *bank_accesses; /* [banks] accesses per bank */
 	uint64_t clock;
+	/* the line slot (set x assoc + way, < nsets x assoc) the last access
+	 * hit or allocated, WEFT_CACHE_NO_SLOT when it allocated none (a
+	 * write-through write miss); models keep per-line timing state in
+	 * arrays indexed by it (e.g. when an in-flight fill arrives) */
+	uint64_t last_slot;
 	struct weft_cache_stats st;
 };
+#define WEFT_CACHE_NO_SLOT UINT64_MAX
 
 /* Checks the geometry (WEFT_ERR_INPUT naming the bad field) and allocates. */
 int weft_cache_init(struct weft_cache *c, const struct weft_cache_geom *g, struct weft_error *err);

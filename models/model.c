@@ -62,9 +62,45 @@ int weft_model_result_take(struct weft_model_result *res, double clock_hz, doubl
 	memcpy(res->events, events, nevents * sizeof(double));
 	res->launches = *launches;
 	res->nlaunches = *nlaunches;
+	memset(&res->cpi, 0, sizeof(res->cpi));
+	for (uint32_t i = 0; i < res->nlaunches; i++)
+		for (uint32_t k = 0; k < res->launches[i].cpi.n; k++)
+			weft_cpi_add(&res->cpi, res->launches[i].cpi.item[k].name,
+				     res->launches[i].cpi.item[k].cycles);
 	*launches = NULL;
 	*nlaunches = *cap = 0;
 	return 0;
+}
+
+void weft_cpi_add(struct weft_cpi_stack *s, const char *name, double cycles)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (strcmp(s->item[i].name, name) == 0) {
+			s->item[i].cycles += cycles;
+			return;
+		}
+	if (s->n == WEFT_MAX_CPI)
+		return;
+	struct weft_cpi_item *it = &s->item[s->n++];
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->cycles = cycles;
+}
+
+double weft_cpi_total(const struct weft_cpi_stack *s)
+{
+	double t = 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		t += s->item[i].cycles;
+	return t;
+}
+
+const char *weft_cpi_largest(const struct weft_cpi_stack *s)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < s->n; i++)
+		if (s->item[i].cycles > s->item[best].cycles)
+			best = i;
+	return s->n ? s->item[best].name : "";
 }
 
 void weft_component_set(struct weft_component *c, const char *name, double count,

@@ -57,8 +57,22 @@ struct weft_stat {
 #define WEFT_MAX_STATS 64
 #define WEFT_MAX_COMPONENTS 48
 
-/* What limited performance (the largest of the lower bounds). */
+/* What limited performance (the model's largest CPI-stack component). */
 #define WEFT_LIMITER_MAX 32
+
+/* A CPI stack: where the cycles of a launch went, component name -> cycles,
+ * in the model's report order. The components add up to the launch's
+ * cycles (each model documents how it attributes every cycle); reports show
+ * them per launch and in total, and the limiter is the largest. */
+#define WEFT_MAX_CPI 24
+struct weft_cpi_item {
+	char name[24];      /* "issue", "dram", "barrier", ... (documented per model) */
+	double cycles;
+};
+struct weft_cpi_stack {
+	struct weft_cpi_item item[WEFT_MAX_CPI];
+	uint32_t n;
+};
 
 struct weft_launch_result {
 	uint32_t launch;
@@ -69,6 +83,7 @@ struct weft_launch_result {
 					     "l2_bw", "dram_bw", "latency", "occupancy",
 					     "divergence", ... (documented per model) */
 	double *events;                  /* [model->nevents] counts for this launch */
+	struct weft_cpi_stack cpi;       /* sums to cycles */
 	struct weft_stat stats[WEFT_MAX_STATS];
 	uint32_t nstats;
 };
@@ -82,6 +97,7 @@ struct weft_model_result {
 	double *events;                  /* [model->nevents] totals */
 	struct weft_launch_result *launches;
 	uint32_t nlaunches;
+	struct weft_cpi_stack cpi;       /* the launches' stacks summed by name */
 	struct weft_component components[WEFT_MAX_COMPONENTS];
 	uint32_t ncomponents;
 	struct weft_stat stats[WEFT_MAX_STATS];
@@ -100,12 +116,20 @@ int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, u
 /* Moves a model's totals into a result at finish: clock_hz, cycles,
  * seconds = cycles / clock_hz, thread_insts, a calloc'd copy of
  * events[0..nevents-1], and the launch results (the array moves: *launches
- * becomes NULL, *nlaunches and *cap 0). On WEFT_ERR_NOMEM for the events
+ * becomes NULL, *nlaunches and *cap 0); res->cpi becomes the launches'
+ * CPI stacks summed by name. On WEFT_ERR_NOMEM for the events
  * the launches stay with the model. */
 int weft_model_result_take(struct weft_model_result *res, double clock_hz, double cycles,
 			   uint64_t thread_insts, const double *events, uint32_t nevents,
 			   struct weft_launch_result **launches, uint32_t *nlaunches, uint32_t *cap,
 			   struct weft_error *err);
+/* Adds cycles to the component `name` of s (appended at the end when new;
+ * silently ignored past WEFT_MAX_CPI components). */
+void weft_cpi_add(struct weft_cpi_stack *s, const char *name, double cycles);
+/* The sum of s's components. */
+double weft_cpi_total(const struct weft_cpi_stack *s);
+/* The name of s's largest component ("" when s is empty; the first on ties). */
+const char *weft_cpi_largest(const struct weft_cpi_stack *s);
 /* Fills one component (zeroed first): its area table key, its count and
  * the printf-formatted why (both strings truncated to fit). */
 void weft_component_set(struct weft_component *c, const char *name, double count,
