@@ -1,103 +1,146 @@
 /*
  * simt.c - the SIMT streaming-multiprocessor model ("simt"): an NVIDIA
- * Fermi GTX480 SM with its memory system, or a Tesla-like configurable SM
- * (models.md section 1; docs/models/simt.md has the worked derivations).
+ * Fermi GTX480 SM (or all 15) with its memory system, as GPGPU-Sim's
+ * GTX480 configuration models it, or a Tesla-like configurable SM
+ * (docs/models/simt.md has worked examples; the tests pin each mechanism).
  *
- * What is replayed (simt_replay.c): every CTA's threads in warps of
- * warp_size consecutive threads under the IPDOM reconvergence stack
- * (models/group.h), so a divergent if/else issues both paths. CTAs are
- * dealt round-robin to the num_sm SMs (CTA i -> SM i mod num_sm, in the
- * order the sample lists them). Per warp instruction the model charges:
+ * Basis. The SGMF and dMT-CGRA studies (Voitsechov & Etsion, ISCA 2014;
+ * Voitsechov, Port & Etsion, MICRO 2018) compared their fabrics against
+ * GPGPU-Sim's GTX480 configuration (GPGPU-Sim 4.0,
+ * configs/tested-cfgs/SM2_GTX480/gpgpusim.config, "the configuration"
+ * below). weft follows that configuration's mechanisms and parameters,
+ * at the 1.4 GHz SM clock: the configuration's core clock domain is
+ * 700 MHz, one warp instruction per scheduler per cycle on 16-lane
+ * pipelines, so its cycle counts are doubled here.
  *
- *   issue:   R = ceil(warp_size / (sp_per_sm / schedulers)) cycles of the
- *            warp's scheduler (the warps dealt to an SM alternate between
- *            its schedulers: the k-th goes to scheduler k mod schedulers).
- *            Fermi: 32 / 16 = 2; Tesla-like: 32 / 8 = 4 rows (models.md 1
- *            "Lanes").
- *   sfu:     ceil(warp_size / sfu_per_sm) cycles of the SM's SFUs for an
- *            SFU-class instruction (Fermi: 32 / 4 = 8; models.md 1). With
- *            sfu_per_sm = 0 SFU ops run on the lanes (issue cost only).
- *   shmem:   sum over lane groups of `shmem_banks` lanes of the largest
- *            number of distinct 4-byte words in one bank (broadcast for the
- *            same word) (models.md 1 "Shared memory"; simt_mem.c).
- *   L1:      global/local accesses coalesce into the distinct 128-byte
- *            segments the active lanes touch; each is one L1 transaction
- *            taking ceil(line / (l1_banks x 4 B)) cycles (1 on Fermi: 32
- *            banks x 4 B = 128 B per cycle). Loads allocate in L1; stores
- *            are write-through no-allocate (Fermi); atomics go to the L2.
- *   L2:      L1 misses, write-throughs and atomics, one 128-byte access
- *            each, through the shared L2 (write-back, write-allocate
- *            without fetch; GPGPU-Sim GTX480 dl2 policy); L2 misses and
- *            dirty evictions move a line to/from DRAM.
+ * What runs. Every CTA's threads form warps of warp_size consecutive
+ * threads; each warp's instruction stream is its threads' traced paths
+ * under the IPDOM reconvergence stack (models/group.h, simt_stream.c), so
+ * a divergent branch issues both paths with partial masks. CTAs are
+ * dispatched to SMs as resident slots free (occupancy, simt_timing.c),
+ * round robin over the SMs with a free slot; the first wave fills SM 0,
+ * 1, ... in turn. An SM's warps are split over its `schedulers` (warp
+ * slot mod schedulers); each scheduler issues at most one warp instruction
+ * every R = ceil(warp_size / (sp_per_sm / schedulers)) cycles (Fermi: 32 /
+ * 16 = 2), choosing greedy-then-oldest (GTO: the warp it issued last while
+ * that one can issue, else the oldest that can; the configuration's
+ * gpgpu_scheduler gto) or loose round robin (`lrr`, the Tesla-like SM).
+ * A warp issues in program order (PTX order, as GPGPU-Sim runs PTX) and
+ * can issue instruction i at time t when
+ *
+ *   t >= ready(r) for every register r that i reads or writes  (scoreboard)
+ *   t >= free(unit of i)                                       (structural)
+ *   and, under warp_serial, t >= done(i - 1)                   (no forwarding)
+ *
+ * Issuing occupies the unit: an SP pipeline per scheduler, one SFU
+ * pipeline per SM (divides, transcendentals and, with no DP unit in the
+ * configuration, double precision), one LD/ST unit per SM:
+ *
+ *   free(SP or SFU) = t + max(R, initiation(class))
+ *   ready(dst)      = t + rf_bank_extra(i) + pipeline_latency + latency(class)
+ *
+ * latency/initiation(class) are the configuration's per-opcode-class
+ * tables (ptx_opcode_latency_* / _initiation_*: int, fp, dp x ADD MAX MUL
+ * MAD DIV, SHFL, SFU; every other op 1/1), x 2. pipeline_latency = 12 is
+ * what the configuration adds around the unit: its own single-warp run
+ * (golden.log beside the configuration in GPGPU-Sim 4.0.0) issues
+ * dependent default-latency (1) ALU instructions 7 warp cycles apart and a
+ * dependent add.s64 (latency 4) 10 apart: 6 cycles beyond the unit, x 2.
+ * rf_bank_extra: the operand collector reads one operand per register
+ * bank (16 banks; register number mod 16, as the configuration maps PTX
+ * registers) per rf_read_cycles, so k distinct sources in one bank add
+ * (k - 1) x rf_read_cycles.
+ *
+ * Memory (simt_memsys.c). A memory instruction needs the LD/ST unit, which
+ * serves one pass over the banks per ldst_pass_cycles (2: one shared-
+ * memory access or 128-B L1 transaction per 700 MHz cycle; compute
+ * capability 2.x shared memory delivers 32 bits per bank per two clocks,
+ * CUDA C Programming Guide):
+ *
+ *   shared:  passes = bank-conflict degree summed over lane groups
+ *            (simt_mem.c); busy = passes x ldst_pass_cycles;
+ *            ready = t + extra passes x ldst_pass_cycles + pipeline_latency
+ *                    + shmem_latency
+ *   global:  the active lanes' addresses coalesce into distinct 128-B
+ *            segments, one L1 transaction each, issued one per
+ *            l1_tx_cycles; transaction j starts at s_j. A load that hits
+ *            completes at s_j + l1_latency; one that hits a line whose
+ *            fill is still in flight merges into that fill's MSHR entry
+ *            (at most l1_mshr_merge) and completes when it arrives; a miss
+ *            needs one of l1_mshrs MSHR entries (the LD/ST unit waits until
+ *            one frees: s_j moves to the earliest fill), then goes to the
+ *            L2 bank of its line (line mod l2_banks), a FCFS server busy
+ *            l2_service = ceil(line / l2_port_bytes) L2 clocks per line:
+ *
+ *              hit:  done = s_j + l2_latency + wait_L2
+ *              miss: done = s_j + dram_latency + wait_L2 + wait_DRAM
+ *
+ *            where the DRAM channel (line mod dram_channels) is a FCFS
+ *            server busy line / (dram_gbps / channels) per line. The
+ *            instruction's registers are ready at max_j done_j +
+ *            pipeline_latency. Stores are write-through, no-allocate at
+ *            the L1 (Fermi; the configuration's dl1 'L' policy writes
+ *            global data through) and occupy the bank and, on the way to
+ *            DRAM, a channel; nothing waits for them except a barrier
+ *            waiting for shared-memory stores. Atomics are performed at
+ *            the L2. ld.param / ld.const: one constant-cache access
+ *            priced as an L1 hit.
+ *   Unloaded latencies: l1_latency 70 = the configuration's
+ *   gpgpu_l1_latency 35 x 2; shmem_latency 52 = gpgpu_smem_latency 26
+ *   x 2; l2_latency 350: in golden.log a global load that hits the L2 is
+ *   followed by its dependent instruction 181 warp cycles later (362 core
+ *   cycles, less pipeline_latency); dram_latency 550 = l2_latency + the
+ *   configuration's dram_latency 100 x 2.
+ *
+ * Barriers. A warp reaching bar.sync waits until every warp of its CTA
+ * that has not exited has arrived; it arrives R cycles after issuing it,
+ * and not before its shared-memory stores are written; all leave at the
+ * latest arrival.
+ *
+ * Cycles. A launch lasts until its last CTA's last warp has completed.
+ * CTAs dispatched while every slot is busy wait for the first to free.
+ *
+ * CPI stack. Every cycle of every scheduler of every SM goes to one
+ * component, and the stack reported is the sum over schedulers divided
+ * by num_sm x schedulers, so it adds up to the cycles:
+ *   issue / divergence  a warp instruction issued: R cycles, split by
+ *                       the share of lanes that did work (guard true;
+ *                       for a branch or exit the issued lanes) versus
+ *                       idle (divergence, predication, partial warps);
+ *   a stall [a, b)      no warp could issue: charged to what the warp
+ *                       that issues (or finishes) first waited for, over
+ *                       that wait's phases in time order: rf_bank,
+ *                       dependency (SP result), sfu, pipeline (SP unit
+ *                       busy: initiation interval), lsu (LD/ST unit busy:
+ *                       uncoalesced transactions), bank_conflict, shmem,
+ *                       mshr, l2_queue, dram_queue, then the latency of
+ *                       the level that served the load (l1, l2, dram);
+ *   barrier             every warp of the scheduler waits at a barrier;
+ *   idle                the scheduler has no warp (launch tail, too few
+ *                       CTAs or warps).
+ * This is interval analysis applied to warps (Karkhanis & Smith, ISCA
+ * 2004; Genbrugge, Eyerman & Eeckhout's interval simulation, HPCA 2010;
+ * for GPUs Huang et al.'s GPUMech, MICRO 2014, and Lee et al.'s GCoM,
+ * ISCA 2022): the core is abstracted to issue slots and the miss events
+ * that stall them, while the mechanisms that make stalls add up or
+ * overlap (the scheduler's choice among ready warps, the scoreboard, the
+ * MSHRs and the memory queues) are simulated, so no stall is hidden unless
+ * another warp really issued meanwhile. The limiter is the largest
+ * component.
+ *
+ * Occupancy: resident CTAs per SM = min(max_threads / (warps per CTA x
+ * warp_size), max_ctas, registers / (regs per thread x warps per CTA x
+ * warp_size), shmem_bytes / shared bytes per CTA), registers per thread
+ * from a liveness analysis (simt_timing.c).
+ *
+ * Sampling: when only some CTAs are read, cycles, the CPI stack, events
+ * and instruction counts are scaled by (CTAs in the launch / CTAs read).
+ * L1s start cold in each launch; the L2 keeps its lines across launches,
+ * but its dirty lines are written back at the end of each launch (so a
+ * launch's output is charged to its DRAM traffic) and stay cached, clean.
+ *
  * With caches = false (Tesla-like) global/local accesses are priced like
- * shared memory: they hit the banked on-chip memory, a conflicting access
- * re-issues for the lanes that lost (models.md 1).
- *
- * Cycles of a launch = the largest of these lower bounds (a roofline with a
- * latency term; each bound is what that resource alone would need):
- *
- *   B_issue   = max over SMs, schedulers of sum R                 (issue)
- *   B_sfu     = max over SMs of sum ceil(warp_size / sfu_per_sm)  (sfu)
- *   B_shmem   = max over SMs of sum bank-conflict cycles          (shmem_banks)
- *   B_l1      = max over SMs of L1 transactions x ceil(line/(4 x l1_banks))  (l1_bw)
- *   B_l2      = max over L2 banks of accesses x ceil(l2_line / l2_port_bytes)
- *               x clock / l2_clock                                (l2_bw)
- *   B_dram    = DRAM bytes / dram_gbps x clock                    (dram_bw)
- *   B_latency = max over SMs of the makespan of the SM's CTAs list-
- *               scheduled onto its `occupancy` resident slots, where a
- *               CTA lasts as long as its slowest warp, and a warp as long
- *               as its dataflow critical path through its issue slots:
- *                 start(i)  = max(slot(i), ready(r) for r read by i)
- *                 done(i)   = start(i) + latency(i);  ready(d) = done(i)
- *                 slot(i+1) = slot(i) + occupancy(i)
- *               (slots are taken in program order, but a stalled
- *               instruction does not hold back independent later ones:
- *               PTX order is not the machine order, ptxas hoists loads).
- *               warp_serial (no forwarding, Tesla-like): strictly in
- *               order, start(i) >= done(i-1), slot(i+1) = start(i) +
- *               occupancy(i).
- *               latency(i): alu_latency, sfu_latency, shmem_latency (+ the
- *               conflict cycles beyond the conflict-free ones), or the
- *               slowest of a load's transactions (l1/l2/dram latency by
- *               where the cache models found the line); occupancy(i): R,
- *               or the SFU/shmem/L1 cycles the instruction needs if more.
- *               Warps of a CTA meet at bar.sync: each arrives when all
- *               it issued before has completed; all leave at the latest
- *               arrival. This is the interval-analysis view of a GPU (a
- *               warp's time = its issue time plus the stalls of its
- *               dependence chain; Karkhanis & Smith ISCA 2004 for the
- *               interval idea, applied to warps as in Huang et al.'s
- *               GPUMech, MICRO 2014) bounded by the resident warps that
- *               hide each other's latency (Hong & Kim ISCA 2009 make the
- *               same point with MWP/CWP): with few resident warps the
- *               chain dominates; with many, a throughput bound does.
- *
- *   cycles = max(B_*); limiter = the bound that attains it, reported as
- *   "occupancy" when it is B_latency and some SM had more CTAs than
- *   resident slots (more residency would have hidden latency), and as
- *   "divergence" when it is B_issue, B_sfu or B_latency and that bound
- *   times the SIMD efficiency (thread instructions / (warp instructions x
- *   warp_size)) falls below the next largest bound (fully converged warps
- *   would not be limited by it). Taking the maximum rather than a sum is
- *   optimistic when two bounds are close; the per-bound cycles are
- *   reported as stats (bound_*) so the margin is visible.
- *
- * Occupancy (models.md 1): resident CTAs per SM = min(max_threads /
- * (warps per CTA x warp_size), max_ctas, registers / (regs per thread x
- * warps per CTA x warp_size), shmem_bytes / shared bytes per CTA).
- * Registers per thread are not in PTX (ptxas allocates them): the model
- * uses the most simultaneously live 32-bit values of the program
- * (liveness over its CFG; 64-bit registers count 2, predicates 0; a
- * result may take a dying operand's register),
- * clamped to max_regs_per_thread and to what lets one CTA fit (the
- * compiler would spill). That ignores ptxas's temporaries and allocation
- * granularity, so it can overestimate occupancy a little.
- *
- * Sampling: when only some CTAs are read, bounds, events and instruction
- * counts are scaled by (CTAs in the launch / CTAs read). L1s start cold in
- * each launch; the L2 keeps its lines across launches, but its dirty lines
- * are written back at the end of each launch (so a launch's output is
- * charged to its DRAM traffic) and stay cached, clean.
+ * shared memory: they hit the banked on-chip memory.
  */
 #include <math.h>
 #include <stdio.h>
@@ -110,83 +153,169 @@
 /* ---- schema ---- */
 
 #define GPGPUSIM WEFT_GPGPUSIM_GTX480
+#define GOLDEN "the golden.log single-warp run beside " GPGPUSIM " (GPGPU-Sim 4.0.0)"
+
+const char *const simt_cpi_names[SIMT_CPI_COUNT] = {
+	"issue", "divergence", "dependency", "sfu", "rf_bank", "pipeline", "lsu", "shmem",
+	"bank_conflict", "l1", "l2", "dram", "mshr", "l2_queue", "dram_queue", "barrier", "idle",
+};
+
+const char *const simt_lat_names[SIMT_LAT_COUNT] = {
+	"alu", "int_add", "int_max", "int_mul", "int_mad", "int_div", "shfl", "fp_add", "fp_max",
+	"fp_mul", "fp_mad", "fp_div", "dp_add", "dp_max", "dp_mul", "dp_mad", "dp_div", "sfu",
+};
+
+#define LAT(k, v, what)                                                                        \
+	{ "latency", k, WEFT_CFG_INT, #v, "cycles", 0, 100000, NULL,                           \
+	  what " latency beyond pipeline_latency; " #v " = 2 x " GPGPUSIM " ptx_opcode_latency" }
+#define INIT(k, v, what)                                                                       \
+	{ "initiation", k, WEFT_CFG_INT, #v, "cycles", 0, 100000, NULL,                        \
+	  what " initiation interval of its unit; " #v " = 2 x " GPGPUSIM                      \
+	       " ptx_opcode_initiation" }
 
 static const struct weft_config_key simt_keys[] = {
 	{ "core", "num_sm", WEFT_CFG_INT, "1", "", 1, 1024, NULL,
-	  "SMs; CTAs are dealt round-robin; GTX480 has 15 (models.md 1)" },
+	  "SMs; CTAs are dispatched to free resident slots; GTX480 has 15 (" GPGPUSIM
+	  " gpgpu_n_clusters)" },
 	{ "core", "clock_mhz", WEFT_CFG_DOUBLE, "1400", "MHz", 1, 10000, NULL,
-	  "SM clock; GTX480 core 1.4 GHz (models.md 1)" },
+	  "SM clock; GTX480 shader clock 1.4 GHz (NVIDIA GeForce GTX 480 specifications); the "
+	  "configuration's 700 MHz core domain is half of it" },
 	{ "core", "warp_size", WEFT_CFG_INT, "32", "threads", 1, 64, NULL,
-	  "threads per warp (models.md 1)" },
+	  "threads per warp (CUDA C Programming Guide)" },
 	{ "core", "sp_per_sm", WEFT_CFG_INT, "32", "lanes", 1, 1024, NULL,
-	  "streaming processors per SM; a warp takes ceil(warp_size / (sp_per_sm / schedulers)) "
-	  "rows; Fermi 32 (2 x 16) (models.md 1)" },
+	  "streaming processors per SM; a warp instruction takes ceil(warp_size / (sp_per_sm / "
+	  "schedulers)) issue cycles; Fermi 32 in two groups of 16 (NVIDIA Fermi whitepaper)" },
 	{ "core", "schedulers", WEFT_CFG_INT, "2", "", 1, SIMT_MAX_SCHED, NULL,
-	  "warp schedulers per SM, each issuing to sp_per_sm / schedulers lanes; Fermi 2 "
-	  "(models.md 1)" },
-	{ "core", "sfu_per_sm", WEFT_CFG_INT, "4", "", 0, 1024, NULL,
-	  "special function units per SM; a warp SFU op takes warp_size / sfu_per_sm cycles; "
-	  "0 = SFU ops run on the lanes; Fermi 4 (models.md 1)" },
+	  "warp schedulers per SM, each issuing to sp_per_sm / schedulers lanes; 2 (" GPGPUSIM
+	  " gpgpu_num_sched_per_core)" },
+	{ "core", "scheduler", WEFT_CFG_ENUM, "gto", "", 0, 0, "gto|lrr",
+	  "warp scheduling: greedy-then-oldest (" GPGPUSIM " gpgpu_scheduler) or loose round "
+	  "robin" },
+	{ "core", "sfu_units", WEFT_CFG_INT, "1", "", 0, 16, NULL,
+	  "SFU pipelines per SM (divides, transcendentals, double precision); 0 = those run on the "
+	  "SP lanes; 1 (" GPGPUSIM " gpgpu_num_sfu_units, gpgpu_num_dp_units 0)" },
 	{ "core", "max_threads", WEFT_CFG_INT, "1536", "threads", 1, 65536, NULL,
-	  "resident threads per SM; Fermi 1536 (models.md 1)" },
+	  "resident threads per SM; 1536 (" GPGPUSIM " gpgpu_shader_core_pipeline)" },
 	{ "core", "max_ctas", WEFT_CFG_INT, "8", "", 1, SIMT_MAX_SLOTS, NULL,
-	  "resident CTAs per SM; Fermi 8 (models.md 1)" },
+	  "resident CTAs per SM; 8 (" GPGPUSIM " gpgpu_shader_cta)" },
 	{ "core", "registers", WEFT_CFG_INT, "32768", "32-bit regs", 1, 16777216, NULL,
-	  "register file per SM; Fermi 32768 x 32 bit (models.md 1)" },
+	  "register file per SM; 32768 (" GPGPUSIM " gpgpu_shader_registers)" },
 	{ "core", "max_regs_per_thread", WEFT_CFG_INT, "63", "", 1, 4096, NULL,
 	  "most registers one thread may use; 63 on compute capability 2.x (CUDA C Programming "
 	  "Guide, technical specifications table)" },
 	{ "core", "shmem_bytes", WEFT_CFG_INT, "49152", "B", 0, 1073741824, NULL,
-	  "shared memory per SM; Fermi 48 KB (models.md 1)" },
+	  "shared memory per SM; 48 KB (" GPGPUSIM " gpgpu_shmem_size)" },
 	{ "core", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 64, NULL,
-	  "shared-memory banks of 4-byte words; lanes are served in groups of this many; Fermi 32, "
-	  "Tesla-like one per SP (models.md 1)" },
+	  "shared-memory banks of 4-byte words; lanes are served in groups of this many; 32 "
+	  "(" GPGPUSIM " gpgpu_shmem_num_banks)" },
 	{ "core", "warp_serial", WEFT_CFG_BOOL, "false", "", 0, 1, NULL,
-	  "a warp cannot issue until its previous instruction wrote back (pipeline without "
-	  "forwarding: the Tesla-like SM, models.md 1 \"Scheduling\")" },
-	{ "core", "alu_latency", WEFT_CFG_INT, "10", "cycles", 1, 100000, NULL,
-	  "issue-to-result latency of ALU/FPU ops; 10 = 2 x the MAD latency 5 of " GPGPUSIM
-	  " (its 700 MHz core domain is half the 1.4 GHz SM clock)" },
-	{ "core", "sfu_latency", WEFT_CFG_INT, "78", "cycles", 1, 100000, NULL,
-	  "issue-to-result latency of SFU-class ops; 78 = 2 x the fp DIV latency 39 of " GPGPUSIM },
-	{ "core", "shmem_latency", WEFT_CFG_INT, "52", "cycles", 1, 100000, NULL,
-	  "shared-memory load latency without conflicts; 52 = 2 x gpgpu_smem_latency 26 of "
+	  "a warp cannot issue until its previous instruction completed (a pipeline without "
+	  "forwarding: the Tesla-like SM)" },
+	{ "core", "pipeline_latency", WEFT_CFG_INT, "12", "cycles", 0, 100000, NULL,
+	  "issue to dependent issue beyond the unit latency (operand collection, dispatch, "
+	  "writeback); 12 = 2 x 6 warp cycles, from " GOLDEN },
+	{ "core", "rf_banks", WEFT_CFG_INT, "16", "", 0, 64, NULL,
+	  "register banks the operand collector reads (register number mod banks); 0 or 1 = no "
+	  "bank conflicts; 16 (" GPGPUSIM " gpgpu_num_reg_banks)" },
+	{ "core", "rf_read_cycles", WEFT_CFG_INT, "2", "cycles", 0, 1000, NULL,
+	  "cycles a register bank takes per operand read: one per 700 MHz cycle in " GPGPUSIM },
+	{ "core", "ldst_pass_cycles", WEFT_CFG_INT, "2", "cycles", 1, 1000, NULL,
+	  "LD/ST unit cycles per pass over the banks (a conflict-free shared access, a 128-B L1 "
+	  "transaction); 2: compute capability 2.x shared memory delivers 32 bits per bank per two "
+	  "clocks (CUDA C Programming Guide)" },
+	{ "core", "shmem_latency", WEFT_CFG_INT, "52", "cycles", 0, 100000, NULL,
+	  "shared-memory load latency beyond pipeline_latency; 52 = 2 x gpgpu_smem_latency 26 of "
 	  GPGPUSIM },
-	{ "core", "l1_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL,
-	  "L1 hit latency; 70 = 2 x gpgpu_l1_latency 35 of " GPGPUSIM },
-	{ "core", "l2_latency", WEFT_CFG_INT, "310", "cycles", 1, 100000, NULL,
-	  "L2 hit latency; 310 = l1_latency 70 + 2 x gpgpu_l2_rop_latency 120 of " GPGPUSIM },
-	{ "core", "dram_latency", WEFT_CFG_INT, "510", "cycles", 1, 100000, NULL,
-	  "L2 miss latency; 510 = l2_latency 310 + 2 x dram_latency 100 of " GPGPUSIM },
+	{ "core", "l1_latency", WEFT_CFG_INT, "70", "cycles", 0, 100000, NULL,
+	  "L1 hit latency beyond pipeline_latency; 70 = 2 x gpgpu_l1_latency 35 of " GPGPUSIM },
+	{ "core", "l2_latency", WEFT_CFG_INT, "350", "cycles", 0, 100000, NULL,
+	  "unloaded L2 hit latency beyond pipeline_latency; 350 = 2 x 181 warp cycles from a "
+	  "load that hits the L2 to its dependent in " GOLDEN ", less pipeline_latency" },
+	{ "core", "dram_latency", WEFT_CFG_INT, "550", "cycles", 0, 100000, NULL,
+	  "unloaded L2 miss latency beyond pipeline_latency; 550 = l2_latency 350 + 2 x "
+	  "dram_latency 100 of " GPGPUSIM },
 	{ "core", "area_basis", WEFT_CFG_ENUM, "fermi", "", 0, 0, "fermi|tesla",
 	  "which area components the config reports: fermi (fermi_sm, fermi_l2_kib, "
 	  "fermi_mem_channel) or tesla (tesla_sm_fixed, tesla_sp, tesla_sp_quadratic) (area/)" },
+	LAT("alu", 2, "mov/logic/shift/setp/cvt/selp/branch (every op not classed below)"),
+	LAT("int_add", 8, "integer add/sub"),
+	LAT("int_max", 26, "integer min/max"),
+	LAT("int_mul", 8, "integer mul"),
+	LAT("int_mad", 10, "integer mad"),
+	LAT("int_div", 290, "integer div/rem"),
+	LAT("shfl", 64, "shfl"),
+	LAT("fp_add", 8, "f32 add/sub"),
+	LAT("fp_max", 26, "f32 min/max"),
+	LAT("fp_mul", 8, "f32 mul"),
+	LAT("fp_mad", 10, "f32 fma/mad"),
+	LAT("fp_div", 78, "f32 div"),
+	LAT("dp_add", 16, "f64 add/sub"),
+	LAT("dp_max", 38, "f64 min/max"),
+	LAT("dp_mul", 16, "f64 mul"),
+	LAT("dp_mad", 16, "f64 fma/mad"),
+	LAT("dp_div", 660, "f64 div"),
+	LAT("sfu", 16, "rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh"),
+	INIT("alu", 2, "default ALU op"),
+	INIT("int_add", 2, "integer add/sub"),
+	INIT("int_max", 4, "integer min/max"),
+	INIT("int_mul", 4, "integer mul"),
+	INIT("int_mad", 2, "integer mad"),
+	INIT("int_div", 16, "integer div/rem"),
+	INIT("shfl", 8, "shfl"),
+	INIT("fp_add", 2, "f32 add/sub"),
+	INIT("fp_max", 4, "f32 min/max"),
+	INIT("fp_mul", 2, "f32 mul"),
+	INIT("fp_mad", 2, "f32 fma/mad"),
+	INIT("fp_div", 8, "f32 div"),
+	INIT("dp_add", 16, "f64 add/sub"),
+	INIT("dp_max", 32, "f64 min/max"),
+	INIT("dp_mul", 16, "f64 mul"),
+	INIT("dp_mad", 16, "f64 fma/mad"),
+	INIT("dp_div", 260, "f64 div"),
+	INIT("sfu", 16, "transcendental"),
 	{ "mem", "caches", WEFT_CFG_BOOL, "true", "", 0, 1, NULL,
 	  "L1/L2 caches and DRAM; false = global/local accesses hit the banked shared memory "
-	  "(the Tesla-like SM has no cache hierarchy, models.md 1)" },
+	  "(the Tesla-like SM has no cache hierarchy)" },
 	{ "mem", "l1_bytes", WEFT_CFG_INT, "65536", "B", 128, 1073741824, NULL,
-	  "L1 data cache per SM; 64 KB as the SGMF study configured GPGPU-Sim (models.md 1)" },
+	  "L1 data cache per SM; 64 KB as the SGMF study configured GPGPU-Sim (Voitsechov & "
+	  "Etsion, ISCA 2014, Table 1)" },
 	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL,
-	  "L1 line = coalescing segment; 128 B (models.md 1)" },
+	  "L1 line = coalescing segment; 128 B (" GPGPUSIM " gpgpu_cache:dl1)" },
 	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL,
-	  "L1 associativity; 4-way (models.md 1)" },
+	  "L1 associativity; 4-way (" GPGPUSIM " gpgpu_cache:dl1; SGMF study Table 1)" },
 	{ "mem", "l1_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL,
-	  "L1 banks of 4 bytes: a transaction takes ceil(line / (4 x banks)) cycles; 32 "
-	  "(models.md 1)" },
+	  "L1 banks of 4 bytes: a transaction takes ceil(line / (4 x banks)) LD/ST passes; 32 "
+	  "(SGMF study Table 1)" },
 	{ "mem", "l1_write", WEFT_CFG_ENUM, "through", "", 0, 0, "through|back",
-	  "L1 store policy: write-through no-allocate (Fermi, models.md 1) or write-back "
-	  "write-allocate" },
+	  "L1 store policy: write-through no-allocate (Fermi global stores, " GPGPUSIM
+	  " gpgpu_cache:dl1 policy L) or write-back write-allocate" },
+	{ "mem", "l1_mshrs", WEFT_CFG_INT, "64", "", 1, 4096, NULL,
+	  "L1 miss-status holding registers (lines in flight per SM); 64 (" GPGPUSIM
+	  " gpgpu_cache:dl1 MSHR field S:64:8)" },
+	{ "mem", "l1_mshr_merge", WEFT_CFG_INT, "8", "", 0, 255, NULL,
+	  "requests one MSHR entry can merge; 8 (" GPGPUSIM " gpgpu_cache:dl1 S:64:8)" },
 	WEFT_MEMSYS_L2_DRAM_KEYS,
 	{ "mem", "dram_channels", WEFT_CFG_INT, "6", "", 0, 1024, NULL,
-	  "GDDR5 channels; 6 (models.md 1)" },
+	  "DRAM channels, each a FCFS server of dram_gbps / channels; 6 (" GPGPUSIM
+	  " gpgpu_n_mem)" },
+	{ "mem", "noc_flit_bytes", WEFT_CFG_INT, "40", "B", 1, 4096, NULL,
+	  "interconnect flit; an L1-L2 transaction is an 8-B request and a line plus an 8-B "
+	  "header in flits; 40 (" GPGPUSIM " icnt_flit_size; GPGPU-Sim READ_PACKET_SIZE 8)" },
 	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
 };
 
 static const struct weft_event_def simt_events[SIMT_EV_COUNT] = {
-	{ "simt_warp_fetch_decode", WEFT_CAT_FDS, "warp instruction", "fetched and decoded" },
+	{ "simt_warp_fetch_decode", WEFT_CAT_FDS, "warp instruction", "instruction cache, decode, "
+	  "instruction buffer" },
 	{ "simt_warp_schedule", WEFT_CAT_FDS, "warp instruction", "scoreboard + scheduler issue" },
-	{ "simt_rf_read", WEFT_CAT_RF, "32-bit operand", "register read by an active thread" },
-	{ "simt_rf_write", WEFT_CAT_RF, "32-bit operand", "register written by an active thread" },
+	{ "simt_pipeline", WEFT_CAT_FDS, "thread instruction", "pipeline registers, per active "
+	  "lane of an issued warp instruction" },
+	{ "simt_rf_read", WEFT_CAT_RF, "32-bit operand x lane", "register read, every lane of the "
+	  "warp (the register file reads whole warp rows, as GPUWattch counts them)" },
+	{ "simt_rf_write", WEFT_CAT_RF, "32-bit operand x lane", "register written, every lane of "
+	  "the warp" },
+	{ "simt_operand_nonreg", WEFT_CAT_RF, "operand x lane", "source operand that is not a "
+	  "register (immediate, address, special register), every lane of the warp" },
 	{ "int_alu", WEFT_CAT_COMP, "thread op", "integer add/logic/shift/compare/mov/cvt, warp ops" },
 	{ "int_mul", WEFT_CAT_COMP, "thread op", "32-bit integer multiply (mad counts one)" },
 	{ "int_div", WEFT_CAT_COMP, "thread op", "integer div/rem" },
@@ -197,8 +326,11 @@ static const struct weft_event_def simt_events[SIMT_EV_COUNT] = {
 	{ "sfu_op", WEFT_CAT_COMP, "thread op", "rcp sqrt rsqrt ex2 lg2 sin cos tanh, float div" },
 	{ "shmem_access", WEFT_CAT_SHMEM, "32-bit word", "shared-memory word per active thread "
 	  "(no-cache SM: global/local too)" },
+	{ "simt_const_access", WEFT_CAT_L1, "warp instruction", "constant-cache read (ld.const, "
+	  "ld.param)" },
 	{ "l1_access", WEFT_CAT_L1, "128 B transaction", "L1 lookup, hit or miss" },
 	{ "l2_access", WEFT_CAT_L2, "128 B transaction", "L2 lookup: L1 misses, write-throughs, atomics" },
+	{ "simt_noc_flit", WEFT_CAT_NOC, "flit", "interconnect flit between an SM and the L2" },
 	{ "dram_access", WEFT_CAT_DRAM, "32 B", "bytes to/from DRAM / 32" },
 };
 
@@ -219,7 +351,9 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 	sp->warp_size = cfg_u(cfg, "core", "warp_size");
 	sp->sp_per_sm = cfg_u(cfg, "core", "sp_per_sm");
 	sp->schedulers = cfg_u(cfg, "core", "schedulers");
-	sp->sfu_per_sm = cfg_u(cfg, "core", "sfu_per_sm");
+	sp->policy = strcmp(weft_config_str(cfg, "core", "scheduler"), "lrr") ? SIMT_SCHED_GTO
+									   : SIMT_SCHED_LRR;
+	sp->sfu_units = cfg_u(cfg, "core", "sfu_units");
 	sp->max_threads = cfg_u(cfg, "core", "max_threads");
 	sp->max_ctas = cfg_u(cfg, "core", "max_ctas");
 	sp->registers = cfg_u(cfg, "core", "registers");
@@ -227,12 +361,18 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 	sp->shmem_bytes = cfg_u(cfg, "core", "shmem_bytes");
 	sp->shmem_banks = cfg_u(cfg, "core", "shmem_banks");
 	sp->warp_serial = weft_config_num(cfg, "core", "warp_serial") != 0;
-	sp->alu_latency = cfg_u(cfg, "core", "alu_latency");
-	sp->sfu_latency = cfg_u(cfg, "core", "sfu_latency");
+	sp->pipeline_latency = cfg_u(cfg, "core", "pipeline_latency");
+	sp->rf_banks = cfg_u(cfg, "core", "rf_banks");
+	sp->rf_read_cycles = cfg_u(cfg, "core", "rf_read_cycles");
+	sp->ldst_pass_cycles = cfg_u(cfg, "core", "ldst_pass_cycles");
 	sp->shmem_latency = cfg_u(cfg, "core", "shmem_latency");
 	sp->l1_latency = cfg_u(cfg, "core", "l1_latency");
 	sp->l2_latency = cfg_u(cfg, "core", "l2_latency");
 	sp->dram_latency = cfg_u(cfg, "core", "dram_latency");
+	for (int c = 0; c < SIMT_LAT_COUNT; c++) {
+		sp->lat[c] = cfg_u(cfg, "latency", simt_lat_names[c]);
+		sp->init[c] = cfg_u(cfg, "initiation", simt_lat_names[c]);
+	}
 	sp->area_basis = strcmp(weft_config_str(cfg, "core", "area_basis"), "tesla") ? SIMT_AREA_FERMI
 										      : SIMT_AREA_TESLA;
 	sp->caches = weft_config_num(cfg, "mem", "caches") != 0;
@@ -242,6 +382,8 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 	sp->l1.banks = cfg_u(cfg, "mem", "l1_banks");
 	if (weft_cache_write_parse(weft_config_str(cfg, "mem", "l1_write"), &sp->l1.write))
 		sp->l1.write = WEFT_CACHE_WRITE_THROUGH;
+	sp->l1_mshrs = cfg_u(cfg, "mem", "l1_mshrs");
+	sp->l1_mshr_merge = cfg_u(cfg, "mem", "l1_mshr_merge");
 	struct weft_memsys ms;
 	weft_memsys_read(cfg, &ms);
 	sp->l2 = ms.l2;
@@ -249,6 +391,7 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 	sp->l2_port_bytes = ms.l2_port_bytes;
 	sp->dram_bytes_per_s = ms.dram_bytes_per_s;
 	sp->dram_channels = cfg_u(cfg, "mem", "dram_channels");
+	sp->noc_flit_bytes = cfg_u(cfg, "mem", "noc_flit_bytes");
 
 	const char *where = cfg->path[0] ? cfg->path : "config";
 	if (sp->sp_per_sm < sp->schedulers)
@@ -258,7 +401,7 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 				      where, sp->sp_per_sm, sp->schedulers);
 	if (!sp->num_sm || !sp->warp_size || !sp->clock_hz || !sp->max_threads || !sp->max_ctas ||
 	    !sp->registers || !sp->max_regs_per_thread || !sp->shmem_banks || !sp->l2_clock_hz ||
-	    !sp->l2_port_bytes)
+	    !sp->l2_port_bytes || !sp->noc_flit_bytes)
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "%s: a [core]/[mem] value the SIMT model divides by is 0 (is the "
 				      "config's [model] name = simt?)", where);
@@ -269,9 +412,16 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 				      where, sp->l1.line_bytes, sp->l2.line_bytes);
 	sp->lanes_per_sched = sp->sp_per_sm / sp->schedulers;
 	sp->issue_cycles = (sp->warp_size + sp->lanes_per_sched - 1) / sp->lanes_per_sched;
-	sp->sfu_cycles = sp->sfu_per_sm ? (sp->warp_size + sp->sfu_per_sm - 1) / sp->sfu_per_sm
-					: sp->issue_cycles;
-	sp->l1_cycles_per_tx = (sp->l1.line_bytes + 4 * sp->l1.banks - 1) / (4 * sp->l1.banks);
+	sp->l1_tx_cycles = (sp->l1.line_bytes + 4 * sp->l1.banks - 1) / (4 * sp->l1.banks) *
+			   sp->ldst_pass_cycles;
+	sp->l2_service = (double)((sp->l2.line_bytes + sp->l2_port_bytes - 1) / sp->l2_port_bytes) *
+			 sp->clock_hz / sp->l2_clock_hz;
+	uint32_t ch = sp->dram_channels ? sp->dram_channels : 1;
+	sp->dram_line_cycles = sp->dram_bytes_per_s > 0
+				       ? sp->l2.line_bytes / (sp->dram_bytes_per_s / ch) * sp->clock_hz
+				       : 0;
+	sp->noc_flits = (8 + sp->noc_flit_bytes - 1) / sp->noc_flit_bytes +
+			(sp->l2.line_bytes + 8 + sp->noc_flit_bytes - 1) / sp->noc_flit_bytes;
 	return 0;
 }
 
@@ -283,16 +433,26 @@ static void simt_free(void *state)
 	if (!s)
 		return;
 	if (s->sms)
-		for (uint32_t i = 0; i < s->sp.num_sm; i++)
-			weft_cache_free(&s->sms[i].l1);
+		for (uint32_t i = 0; i < s->sp.num_sm; i++) {
+			struct simt_sm *sm = &s->sms[i];
+			if (sm->l1.tag)
+				weft_cache_free(&sm->l1);
+			free(sm->l1x);
+			free(sm->mshr);
+			free(sm->warps);
+			free(sm->regs);
+			for (uint32_t k = 0; k < SIMT_MAX_SCHED; k++)
+				free(sm->sched[k].w);
+			for (uint32_t c = 0; c < SIMT_MAX_SLOTS; c++)
+				simt_stream_free(&sm->slot[c].st);
+		}
 	free(s->sms);
-	if (s->l2.tag)
-		weft_cache_free(&s->l2);
+	simt_below_free(&s->below);
 	weft_group_prog_free(&s->gp);
 	free(s->pc);
-	free(s->ready);
-	free(s->warps);
-	simt_stream_free(s->stream);
+	free(s->heap);
+	free(s->hkey);
+	free(s->hacct);
 	for (uint32_t i = 0; i < s->nlaunches; i++)
 		free(s->launches[i].events);
 	free(s->launches);
@@ -318,11 +478,19 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 	}
 	if (s->sp.caches) {
 		const char *which = "l1";
-		for (uint32_t i = 0; i < s->sp.num_sm && !rc; i++)
-			rc = weft_cache_init(&s->sms[i].l1, &s->sp.l1, err);
+		for (uint32_t i = 0; i < s->sp.num_sm && !rc; i++) {
+			struct simt_sm *sm = &s->sms[i];
+			rc = weft_cache_init(&sm->l1, &s->sp.l1, err);
+			if (rc)
+				break;
+			sm->l1x = calloc((size_t)sm->l1.nsets * s->sp.l1.assoc, sizeof(*sm->l1x));
+			sm->mshr = calloc(s->sp.l1_mshrs, sizeof(*sm->mshr));
+			if (!sm->l1x || !sm->mshr)
+				rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the L1 models");
+		}
 		if (!rc) {
 			which = "l2";
-			rc = weft_cache_init(&s->l2, &s->sp.l2, err);
+			rc = simt_below_init(&s->below, &s->sp, err);
 		}
 		if (rc) {
 			weft_error_prefix(err, "%s: [mem] %s_bytes/%s_line/%s_assoc: ",
@@ -330,9 +498,6 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 			simt_free(s);
 			return rc;
 		}
-	} else {
-		for (uint32_t i = 0; i < s->sp.num_sm; i++)
-			s->sms[i].l1.line_shift = 7; /* unused without caches */
 	}
 	*state = s;
 	return 0;
@@ -340,9 +505,9 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 
 /* ---- per launch: begin, every CTA, end (model.h's per-CTA ops) ---- */
 
-static double hit_pct(double hits, double n)
+static double pct(double part, double n)
 {
-	return n > 0 ? 100.0 * hits / n : 0;
+	return n > 0 ? 100.0 * part / n : 0;
 }
 
 static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
@@ -354,74 +519,51 @@ static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
 	if (s->leader)
-		return 0; /* the leader replays; end_launch times its replay */
-	uint32_t shmem = L->program->shared_static_bytes + L->dyn_shared;
-	int rc = simt_launch_begin(s, L->program, L->threads_per_cta, shmem, err);
+		return 0; /* the leader replays; end_launch copies its results */
+	const struct weft_program *p = L->program;
+	uint32_t shmem = p->shared_static_bytes + L->dyn_shared;
+	s->p = p;
+	int rc = simt_occupancy(&s->sp, L->threads_per_cta, shmem, simt_live_regs(p), &s->occ, err);
+	if (!rc)
+		rc = weft_group_prog_init(&s->gp, p, err);
+	if (!rc) {
+		free(s->pc);
+		s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
+		if (!s->pc)
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
+		else
+			simt_pc_build(&s->sp, p, s->pc);
+	}
+	if (!rc)
+		rc = simt_machine_begin(s, err);
 	if (rc) {
-		weft_error_prefix(err, "launch %u (kernel %s): ", launch, L->program->kernel);
-		simt_launch_end(s);
+		weft_error_prefix(err, "launch %u (kernel %s): ", launch, p->kernel);
+		weft_group_prog_free(&s->gp);
 		return rc;
 	}
+	s->cta_seq = 0;
+	memset(s->ev, 0, sizeof(s->ev));
+	memset(&s->ls, 0, sizeof(s->ls));
+	memset(&s->ms, 0, sizeof(s->ms));
 	return 0;
 }
 
 static int simt_consume_cta(void *state, const struct weft_cta_trace *c, struct weft_error *err)
 {
-	return simt_replay_cta(state, c, err);
+	struct simt_state *s = state;
+	s->cta_seq++;
+	return simt_machine_cta(s, c, err);
 }
 
-/* The per-launch timing of state s from the replay in rp (s itself, or
- * the leader s follows): the bounds, the limiter, events and stats. Reads
- * rp's replay (SMs, occupancy, L2, counts) and s's parameters; writes only
- * s's results. */
-static int simt_time_launch(struct simt_state *s, const struct simt_state *rp,
-			    const struct weft_trace_launch *L, uint32_t launch, struct weft_error *err)
+/* The launch's result: cycles, CPI stack, events and statistics, from the
+ * replay in rp (s itself, or the leader it follows); written to s. */
+static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
+			      const struct weft_trace_launch *L, uint32_t launch, struct weft_error *err)
 {
 	const struct simt_params *sp = &s->sp;
 	/* scale a sample up to the whole launch */
 	double f = rp->cta_seq ? (double)L->nctas / rp->cta_seq : 1;
-	double b[SIMT_B_COUNT] = { 0 };
-	int occ_bound = 0;
-	double l1_reads = 0, l1_hits = 0;
-	for (uint32_t i = 0; i < sp->num_sm; i++) {
-		const struct simt_sm *sm = &rp->sms[i];
-		for (uint32_t k = 0; k < sp->schedulers; k++)
-			if (sm->sched[k] > b[SIMT_B_ISSUE])
-				b[SIMT_B_ISSUE] = sm->sched[k];
-		if (sm->sfu > b[SIMT_B_SFU])
-			b[SIMT_B_SFU] = sm->sfu;
-		if (sm->shmem > b[SIMT_B_SHMEM])
-			b[SIMT_B_SHMEM] = sm->shmem;
-		if (sm->l1_tx * sp->l1_cycles_per_tx > b[SIMT_B_L1])
-			b[SIMT_B_L1] = sm->l1_tx * sp->l1_cycles_per_tx;
-		for (uint32_t k = 0; k < rp->occ.ctas && k < SIMT_MAX_SLOTS; k++)
-			if (sm->slot_free[k] > b[SIMT_B_LATENCY])
-				b[SIMT_B_LATENCY] = sm->slot_free[k];
-		if (sm->nctas > rp->occ.ctas)
-			occ_bound = 1;
-		if (sp->caches) {
-			l1_reads += (double)sm->l1.st.reads;
-			l1_hits += (double)sm->l1.st.read_hits;
-		}
-	}
-	if (sp->caches) {
-		uint32_t per = (sp->l2.line_bytes + sp->l2_port_bytes - 1) / sp->l2_port_bytes;
-		b[SIMT_B_L2] = (double)weft_cache_max_bank_accesses(&rp->l2) * per * sp->clock_hz /
-			       sp->l2_clock_hz;
-		if (sp->dram_bytes_per_s > 0)
-			b[SIMT_B_DRAM] = rp->dram_bytes / sp->dram_bytes_per_s * sp->clock_hz;
-	}
-	double cycles = 0;
-	for (int i = 0; i < SIMT_B_COUNT; i++) {
-		b[i] *= f;
-		if (b[i] > cycles)
-			cycles = b[i];
-	}
-	double simd = rp->ls.warp_insts > 0 ? rp->ls.thread_insts / (rp->ls.warp_insts * sp->warp_size) : 0;
-	double ev[SIMT_EV_COUNT];
-	memcpy(ev, rp->ev, sizeof(ev));
-	ev[SIMT_EV_DRAM] = rp->dram_bytes / 32.0;
-
+	double nsched = (double)sp->num_sm * sp->schedulers;
 	struct weft_launch_result *r;
 	int rc = weft_launch_result_push(&s->launches, &s->nlaunches, &s->launches_cap, SIMT_EV_COUNT,
 					 &r, err);
@@ -429,22 +571,40 @@ static int simt_time_launch(struct simt_state *s, const struct simt_state *rp,
 		return rc;
 	r->launch = launch;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", L->program->kernel ? L->program->kernel : "?");
-	r->cycles = cycles;
+	r->cycles = rp->launch_cycles * f;
 	r->thread_insts = (uint64_t)llround(rp->ls.thread_insts * f);
-	snprintf(r->limiter, sizeof(r->limiter), "%s", simt_limiter(b, occ_bound, simd));
+	for (int i = 0; i < SIMT_CPI_COUNT; i++)
+		weft_cpi_add(&r->cpi, simt_cpi_names[i], rp->cpi[i] / nsched * f);
+	snprintf(r->limiter, sizeof(r->limiter), "%s", weft_cpi_largest(&r->cpi));
 	for (int i = 0; i < SIMT_EV_COUNT; i++) {
-		r->events[i] = ev[i] * f;
+		r->events[i] = rp->ev[i] * f;
 		s->total_ev[i] += r->events[i];
+	}
+
+	/* throughput lower bounds: what each resource alone would need */
+	double b[SIMT_B_COUNT] = { 0 };
+	b[SIMT_B_ISSUE] = rp->ls.busy[SIMT_B_ISSUE] / nsched;
+	b[SIMT_B_SFU] = rp->ls.busy[SIMT_B_SFU] / sp->num_sm;
+	b[SIMT_B_LDST] = rp->ls.busy[SIMT_B_LDST] / sp->num_sm;
+	if (sp->caches) {
+		for (uint32_t i = 0; i < sp->l2.banks; i++)
+			if (rp->below.bank_busy[i] > b[SIMT_B_L2])
+				b[SIMT_B_L2] = rp->below.bank_busy[i];
+		for (uint32_t i = 0; i < (sp->dram_channels ? sp->dram_channels : 1); i++)
+			if (rp->below.chan_busy[i] > b[SIMT_B_DRAM])
+				b[SIMT_B_DRAM] = rp->below.chan_busy[i];
 	}
 	char key[48];
 	for (int i = 0; i < SIMT_B_COUNT; i++) {
 		snprintf(key, sizeof(key), "bound_%s", simt_bound_names[i]);
-		weft_stat_add(r->stats, &r->nstats, key, b[i], "cycles");
+		weft_stat_add(r->stats, &r->nstats, key, b[i] * f, "cycles");
 	}
-	weft_stat_add(r->stats, &r->nstats, "warp_insts", rp->ls.warp_insts * f, "");
+	const struct simt_launch_stats *ls = &rp->ls;
+	double simd = ls->warp_insts > 0 ? ls->thread_insts / (ls->warp_insts * sp->warp_size) : 0;
+	weft_stat_add(r->stats, &r->nstats, "warp_insts", ls->warp_insts * f, "");
+	weft_stat_add(r->stats, &r->nstats, "issue_utilisation",
+		      pct(ls->busy[SIMT_B_ISSUE], rp->launch_cycles * nsched), "%");
 	weft_stat_add(r->stats, &r->nstats, "simd_efficiency", 100.0 * simd, "%");
-	/* extra warp instructions that idle lanes (divergence, predication,
-	 * partial warps) cost over fully converged warps */
 	weft_stat_add(r->stats, &r->nstats, "divergence_overhead", simd > 0 ? 100.0 * (1 / simd - 1) : 0,
 		      "%");
 	weft_stat_add(r->stats, &r->nstats, "regs_per_thread", rp->occ.regs_per_thread, "");
@@ -453,20 +613,25 @@ static int simt_time_launch(struct simt_state *s, const struct simt_state *rp,
 	snprintf(key, sizeof(key), "occupancy_limited_by_%s", simt_occ_names[rp->occ.limit]);
 	weft_stat_add(r->stats, &r->nstats, key, 1, "");
 	weft_stat_add(r->stats, &r->nstats, "l1_tx_per_mem_inst",
-		      rp->ls.mem_insts > 0 ? rp->ls.l1_tx / rp->ls.mem_insts : 0, "");
-	weft_stat_add(r->stats, &r->nstats, "shmem_cycles_per_access",
-		      rp->ls.shmem_accesses > 0 ? rp->ls.shmem_cycles / rp->ls.shmem_accesses : 0, "");
+		      ls->mem_insts > 0 ? rp->ms.l1_tx / ls->mem_insts : 0, "");
+	weft_stat_add(r->stats, &r->nstats, "shmem_passes_per_access",
+		      ls->shmem_accesses > 0 ? ls->shmem_passes / ls->shmem_accesses : 0, "");
 	if (sp->caches) {
-		weft_stat_add(r->stats, &r->nstats, "l1_read_hit_rate", hit_pct(l1_hits, l1_reads), "%");
+		weft_stat_add(r->stats, &r->nstats, "l1_read_hit_rate",
+			      pct(rp->ms.l1_read_hits, rp->ms.l1_reads), "%");
+		weft_stat_add(r->stats, &r->nstats, "l1_mshr_merges", rp->ms.l1_merges * f, "");
 		weft_stat_add(r->stats, &r->nstats, "l2_hit_rate",
-			      hit_pct((double)(rp->l2.st.read_hits + rp->l2.st.write_hits),
-				      (double)(rp->l2.st.reads + rp->l2.st.writes)),
+			      pct(rp->ms.l2_read_hits + rp->ms.l2_write_hits,
+				  rp->ms.l2_reads + rp->ms.l2_writes),
 			      "%");
-		weft_stat_add(r->stats, &r->nstats, "dram_bytes", rp->dram_bytes * f, "B");
+		weft_stat_add(r->stats, &r->nstats, "dram_bytes", rp->below.dram_bytes * f, "B");
+		weft_stat_add(r->stats, &r->nstats, "load_latency_avg",
+			      rp->ms.loads > 0 ? rp->ms.load_lat_sum / rp->ms.loads : 0, "cycles");
+		weft_stat_add(r->stats, &r->nstats, "mshr_full_waits", rp->ms.mshr_waits * f, "");
 	}
-	weft_stat_add(r->stats, &r->nstats, "barriers", rp->ls.barriers * f, "");
+	weft_stat_add(r->stats, &r->nstats, "barriers", ls->barriers * f, "");
 	weft_stat_add(r->stats, &r->nstats, "ctas_read", rp->cta_seq, "");
-	s->total_cycles += cycles;
+	s->total_cycles += r->cycles;
 	s->total_insts += r->thread_insts;
 	return 0;
 }
@@ -481,49 +646,44 @@ static int simt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
 	if (s->leader)
-		return simt_time_launch(s, s->leader, L, launch, err);
-	simt_launch_end(s);
-
-	/* A launch's output reaches DRAM: the L2's dirty lines are written back
-	 * at its end and stay cached, clean (the next launch may still hit). */
-	if (sp->caches && sp->l2.write == WEFT_CACHE_WRITE_BACK)
-		s->dram_bytes += (double)weft_cache_clean(&s->l2) * sp->l2.line_bytes;
-	if (sp->caches && sp->l1.write == WEFT_CACHE_WRITE_BACK)
-		for (uint32_t i = 0; i < sp->num_sm; i++) {
-			double n = (double)weft_cache_clean(&s->sms[i].l1);
-			s->ev[SIMT_EV_L2] += n; /* into the L2 (already clean there: no DRAM) */
-			s->dram_bytes += n * sp->l2.line_bytes;
-		}
-	return simt_time_launch(s, s, L, launch, err);
+		return simt_launch_result(s, s->leader, L, launch, err);
+	int rc = simt_machine_finish(s, &s->launch_cycles, err);
+	weft_group_prog_free(&s->gp);
+	if (rc)
+		return rc;
+	if (sp->caches) {
+		/* A launch's output reaches DRAM: the L2's dirty lines are written
+		 * back at its end and stay cached, clean (the next launch may
+		 * still hit). */
+		if (sp->l2.write == WEFT_CACHE_WRITE_BACK)
+			s->below.dram_bytes +=
+				(double)weft_cache_clean(&s->below.l2) * sp->l2.line_bytes;
+		if (sp->l1.write == WEFT_CACHE_WRITE_BACK)
+			for (uint32_t i = 0; i < sp->num_sm; i++) {
+				double n = (double)weft_cache_clean(&s->sms[i].l1);
+				s->below.ev_l2 += n; /* into the L2 (already clean there: no DRAM) */
+				s->below.ev_noc += n * sp->noc_flits;
+				s->below.dram_bytes += n * sp->l2.line_bytes;
+			}
+		s->ev[SIMT_EV_L2] = s->below.ev_l2;
+		s->ev[SIMT_EV_NOC] = s->below.ev_noc;
+		s->ev[SIMT_EV_DRAM] = s->below.dram_bytes / 32.0;
+	}
+	return simt_launch_result(s, s, L, launch, err);
 }
 
-/* Follows leader when the two configs differ only in what the replay does
- * not read (otherwise, when their warp streams agree, notes leader as the
- * source of the streams it times: simt_replay.c): core.clock_mhz, mem.l2_clock_mhz, mem.l2_port_bytes,
- * mem.dram_gbps, mem.dram_channels, core.area_basis (and every [tech]
- * key, which the model never sees). Everything else in simt_params reaches
- * the replay (simt_replay.c, simt_mem.c, simt_timing.c's occupancy). */
+/* Follows leader when the two configs differ only in what the replay
+ * does not read: core.area_basis (and every [tech] key, which the model
+ * never sees). Every other parameter reaches the simulation. */
 static int simt_follow(void *state, void *leader)
 {
 	struct simt_state *s = state, *ld = leader;
 	struct simt_params a, b;
 	memcpy(&a, &s->sp, sizeof(a));
 	memcpy(&b, &ld->sp, sizeof(b));
-	a.clock_hz = b.clock_hz = 0;
-	a.l2_clock_hz = b.l2_clock_hz = 0;
-	a.l2_port_bytes = b.l2_port_bytes = 0;
-	a.dram_bytes_per_s = b.dram_bytes_per_s = 0;
-	a.dram_channels = b.dram_channels = 0;
 	a.area_basis = b.area_basis = SIMT_AREA_FERMI;
-	if (ld->leader)
+	if (ld->leader || memcmp(&a, &b, sizeof(a)) != 0)
 		return 0;
-	if (memcmp(&a, &b, sizeof(a)) != 0) {
-		/* the replays differ, but the warp streams may not: time the
-		 * first such leader's (its root's) streams */
-		if (!s->stream_src && simt_stream_key_equal(&s->sp, &ld->sp))
-			s->stream_src = ld->stream_src ? ld->stream_src : ld;
-		return 0;
-	}
 	s->leader = ld;
 	return 1;
 }
@@ -538,7 +698,7 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		return rc;
 	rc = weft_trace_for_each_cta(t, launch, sample, 0, simt_consume_cta, s, err);
 	if (rc) {
-		simt_launch_end(s);
+		weft_group_prog_free(&s->gp);
 		const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 		weft_error_prefix(err, "SIMT model, launch %u (kernel %s): ", launch, L->program->kernel);
 		return rc;
@@ -584,14 +744,13 @@ static int simt_finish(void *state, struct weft_model_result *res, struct weft_e
 		return rc;
 	weft_stat_add(res->stats, &res->nstats, "num_sm", s->sp.num_sm, "");
 	weft_stat_add(res->stats, &res->nstats, "issue_cycles_per_warp_inst", s->sp.issue_cycles, "cycles");
-	weft_stat_add(res->stats, &res->nstats, "sfu_cycles_per_warp_inst", s->sp.sfu_cycles, "cycles");
 	return 0;
 }
 
 const struct weft_model weft_model_simt = {
 	.name = "simt",
 	.description = "SIMT streaming multiprocessor (Fermi GTX480, Tesla-like SM): warps under "
-		       "IPDOM, occupancy, coalescing, banks, L1/L2/DRAM, latency bound",
+		       "IPDOM, GTO schedulers, scoreboard, L1 MSHRs, L2/DRAM queues, CPI stack",
 	.keys = simt_keys,
 	.events = simt_events,
 	.nevents = SIMT_EV_COUNT,

@@ -1,14 +1,21 @@
 /*
  * simt.h - internals of the SIMT streaming-multiprocessor model (simt.c has
- * the equations and their sources; docs/models/simt.md explains them).
+ * the equations and their sources; docs/models/simt.md explains them with
+ * worked examples).
  *
  * Split by mechanism so each can be tested on hand-computed cases:
- *   simt.c         schema, events, model ops (init/consume/finish/free)
+ *   simt.c         schema, events, parameters, model ops, per-launch results
+ *                  (CPI stack, events, statistics)
  *   simt_mem.c     coalescing into segments, shared-memory bank conflicts
- *   simt_timing.c  registers per thread (liveness), occupancy, the lower
- *                  bounds and the limiter
- *   simt_replay.c  per-CTA replay: warps under IPDOM, per-warp scoreboard,
- *                  caches, per-SM busy counters
+ *   simt_timing.c  registers per thread (liveness), occupancy, lower bounds
+ *   simt_stream.c  a CTA's warp streams: each warp's instructions under the
+ *                  IPDOM stack with their bank cycles and coalesced segments
+ *   simt_pipe.c    per-pc facts: latency class, unit, operand-collector
+ *                  register-bank conflicts, events
+ *   simt_sm.c      the SMs: resident CTAs, warps, schedulers (GTO / LRR),
+ *                  scoreboard, barriers, CTA dispatch, the CPI accounting
+ *   simt_memsys.c  the timed memory system: LD/ST unit, L1 with MSHRs, L2
+ *                  banks and DRAM channels as FCFS queues
  */
 #ifndef WEFT_SIMT_H
 #define WEFT_SIMT_H
@@ -23,45 +30,87 @@ extern const struct weft_model weft_model_simt;
 
 /* Event indices (the order of simt.c's event table). */
 enum simt_event {
-	SIMT_EV_FETCH = 0, SIMT_EV_SCHED, SIMT_EV_RF_READ, SIMT_EV_RF_WRITE,
+	SIMT_EV_FETCH = 0, SIMT_EV_SCHED, SIMT_EV_PIPE, SIMT_EV_RF_READ, SIMT_EV_RF_WRITE,
+	SIMT_EV_NONREG,
 	SIMT_EV_INT_ALU, SIMT_EV_INT_MUL, SIMT_EV_INT_DIV,
 	SIMT_EV_FP32_ADD, SIMT_EV_FP32_MUL, SIMT_EV_FP32_FMA, SIMT_EV_FP64, SIMT_EV_SFU,
-	SIMT_EV_SHMEM, SIMT_EV_L1, SIMT_EV_L2, SIMT_EV_DRAM,
+	SIMT_EV_SHMEM, SIMT_EV_CONST, SIMT_EV_L1, SIMT_EV_L2, SIMT_EV_NOC, SIMT_EV_DRAM,
 	SIMT_EV_COUNT
 };
 
-/* Bounds, in the order limiters are reported. */
-enum simt_bound {
-	SIMT_B_ISSUE = 0, SIMT_B_SFU, SIMT_B_SHMEM, SIMT_B_L1, SIMT_B_L2, SIMT_B_DRAM,
-	SIMT_B_LATENCY, SIMT_B_COUNT
+/* CPI-stack components, in report order (simt.c names them). Every cycle
+ * of every scheduler of every SM is given to exactly one (simt_sm.c). */
+enum simt_cpi {
+	SIMT_CPI_ISSUE = 0,     /* issued: the lanes that did work */
+	SIMT_CPI_DIVERGENCE,    /* issued: the idle lanes' share */
+	SIMT_CPI_DEPENDENCY,    /* waiting on an SP result (pipeline + unit latency) */
+	SIMT_CPI_SFU,           /* waiting on an SFU/DP/divide result or for the SFU */
+	SIMT_CPI_RF_BANK,       /* operand-collector register-bank conflicts */
+	SIMT_CPI_PIPELINE,      /* the warp's SP pipeline still busy (initiation interval) */
+	SIMT_CPI_LSU,           /* LD/ST unit busy (uncoalesced transactions) */
+	SIMT_CPI_SHMEM,         /* shared-memory latency */
+	SIMT_CPI_BANK_CONFLICT, /* shared-memory bank conflicts */
+	SIMT_CPI_L1,            /* L1 hit latency */
+	SIMT_CPI_L2,            /* L2 hit latency */
+	SIMT_CPI_DRAM,          /* DRAM latency */
+	SIMT_CPI_MSHR,          /* no free L1 MSHR (or merge slot) */
+	SIMT_CPI_L2_QUEUE,      /* queueing at the L2 banks */
+	SIMT_CPI_DRAM_QUEUE,    /* queueing at the DRAM channels (bandwidth) */
+	SIMT_CPI_BARRIER,       /* warps wait at bar.sync for the others */
+	SIMT_CPI_IDLE,          /* no warp to issue */
+	SIMT_CPI_COUNT
 };
-extern const char *const simt_bound_names[SIMT_B_COUNT]; /* "issue", "sfu", "shmem_banks", ... */
+extern const char *const simt_cpi_names[SIMT_CPI_COUNT];
+
+/* Latency / initiation-interval classes (GPGPU-Sim's opcode classes). */
+enum simt_lat {
+	SIMT_LAT_ALU = 0, /* everything else: mov, logic, shifts, setp, cvt, selp, branches */
+	SIMT_LAT_INT_ADD, SIMT_LAT_INT_MAX, SIMT_LAT_INT_MUL, SIMT_LAT_INT_MAD, SIMT_LAT_INT_DIV,
+	SIMT_LAT_SHFL,
+	SIMT_LAT_FP_ADD, SIMT_LAT_FP_MAX, SIMT_LAT_FP_MUL, SIMT_LAT_FP_MAD, SIMT_LAT_FP_DIV,
+	SIMT_LAT_DP_ADD, SIMT_LAT_DP_MAX, SIMT_LAT_DP_MUL, SIMT_LAT_DP_MAD, SIMT_LAT_DP_DIV,
+	SIMT_LAT_SFU,
+	SIMT_LAT_COUNT
+};
+extern const char *const simt_lat_names[SIMT_LAT_COUNT]; /* config key names */
+
+/* Execution units an instruction is dispatched to. */
+enum simt_unit { SIMT_U_SP = 0, SIMT_U_SFU, SIMT_U_LDST, SIMT_U_COUNT };
 
 enum simt_area_basis { SIMT_AREA_FERMI = 0, SIMT_AREA_TESLA };
+enum simt_policy { SIMT_SCHED_GTO = 0, SIMT_SCHED_LRR };
 
 #define SIMT_MAX_SCHED 16
 #define SIMT_MAX_SLOTS 64
 
 struct simt_params {
-	uint32_t num_sm, warp_size, sp_per_sm, schedulers, sfu_per_sm;
+	uint32_t num_sm, warp_size, sp_per_sm, schedulers, sfu_units;
 	uint32_t max_threads, max_ctas, registers, max_regs_per_thread;
 	uint32_t shmem_bytes, shmem_banks;
 	double clock_hz;
-	uint32_t alu_latency, sfu_latency, shmem_latency;
-	uint32_t l1_latency, l2_latency, dram_latency;
-	int warp_serial;        /* a warp waits for its previous instruction to complete */
-	int caches;             /* 0: no caches, global/local hit the banked shared memory */
+	enum simt_policy policy;
+	int warp_serial;            /* a warp waits for its previous instruction to complete */
+	uint32_t pipeline_latency;  /* issue to dependent issue, beyond the unit latency */
+	uint32_t rf_banks, rf_read_cycles;
+	uint32_t ldst_pass_cycles;  /* LD/ST unit: cycles per pass over the banks */
+	uint32_t shmem_latency, l1_latency, l2_latency, dram_latency;
+	uint32_t lat[SIMT_LAT_COUNT], init[SIMT_LAT_COUNT];
+	int caches;                 /* 0: no caches, global/local hit the banked shared memory */
 	struct weft_cache_geom l1, l2;
+	uint32_t l1_mshrs, l1_mshr_merge;
 	double l2_clock_hz;
-	uint32_t l2_port_bytes; /* bytes per L2 clock per bank */
+	uint32_t l2_port_bytes;     /* bytes per L2 clock per bank */
 	double dram_bytes_per_s;
 	uint32_t dram_channels;
+	uint32_t noc_flit_bytes;
 	enum simt_area_basis area_basis;
 	/* derived */
-	uint32_t lanes_per_sched;  /* sp_per_sm / schedulers */
-	uint32_t issue_cycles;     /* ceil(warp_size / lanes_per_sched): rows */
-	uint32_t sfu_cycles;       /* ceil(warp_size / sfu_per_sm) (rows when no SFUs) */
-	uint32_t l1_cycles_per_tx; /* ceil(l1 line / (l1 banks x 4 B)) */
+	uint32_t lanes_per_sched;   /* sp_per_sm / schedulers */
+	uint32_t issue_cycles;      /* R = ceil(warp_size / lanes_per_sched) */
+	uint32_t l1_tx_cycles;      /* ceil(l1 line / (4 B x l1 banks)) x ldst_pass_cycles */
+	double l2_service;          /* cycles an L2 bank is busy per line */
+	double dram_line_cycles;    /* cycles a DRAM channel is busy per line (0: no bound) */
+	uint32_t noc_flits;         /* flits per L1-L2 transaction */
 };
 
 /* Reads the params from a validated config (WEFT_ERR_INPUT on inconsistent
@@ -77,8 +126,8 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 uint32_t simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint32_t seg_shift,
 		       uint64_t *segs);
 
-/* Shared-memory cycles of one warp access: lanes are served in groups of
- * `banks` consecutive lanes (one group per cycle when conflict-free); a
+/* Shared-memory passes of one warp access: lanes are served in groups of
+ * `banks` consecutive lanes (one pass per group when conflict-free); a
  * group costs the largest number of distinct 4-byte words that map to one
  * bank (same word = broadcast). Groups with no lane in mask cost 0.
  * *words (may be NULL) gets the 4-byte words accessed, summed over lanes. */
@@ -112,68 +161,220 @@ struct simt_occupancy {
 int simt_occupancy(const struct simt_params *sp, uint32_t threads_per_cta, uint32_t shmem_per_cta,
 		   uint32_t regs_per_thread, struct simt_occupancy *occ, struct weft_error *err);
 
-/* The limiter: the largest bound; "occupancy" when that is the latency
- * bound and some SM had more CTAs than it could hold at once;
- * "divergence" when the largest bound is issue, sfu or latency and, with
- * its cost scaled by the SIMD efficiency (what fully converged warps would
- * take), it would no longer be the largest. */
-const char *simt_limiter(const double bounds[SIMT_B_COUNT], int occupancy_bound,
-			 double simd_efficiency);
-
-/* ---- simt_replay.c ---- */
-
-struct simt_sm {
-	double sched[SIMT_MAX_SCHED];   /* issue cycles per scheduler */
-	double sfu, shmem, l1_tx;       /* SFU busy cycles, shmem cycles, L1 transactions */
-	double slot_free[SIMT_MAX_SLOTS]; /* resident CTA slots: when each frees */
-	uint32_t nctas;                 /* CTAs dealt to this SM */
-	uint32_t warps_seen;            /* warps dealt to this SM (scheduler choice) */
-	struct weft_cache l1;
+/* Throughput lower bounds (statistics beside the CPI stack: what each
+ * resource alone would need), in the order simt_bound_names lists. */
+enum simt_bound {
+	SIMT_B_ISSUE = 0, SIMT_B_SFU, SIMT_B_LDST, SIMT_B_L2, SIMT_B_DRAM, SIMT_B_COUNT
 };
+extern const char *const simt_bound_names[SIMT_B_COUNT];
 
-/* Per-pc facts the replay needs, built once per launch. */
+/* ---- simt_pipe.c: per-pc facts, built once per launch ---- */
+
 struct simt_pc {
-	uint8_t cls;        /* enum weft_inst_class */
-	int8_t comp_ev;     /* SIMT_EV_* of the functional-unit op, or -1 */
+	uint8_t cls;         /* enum weft_inst_class */
+	uint8_t lat_class;   /* enum simt_lat */
+	uint8_t unit;        /* enum simt_unit */
+	uint8_t wait_cpi;    /* what a dependent waits in: DEPENDENCY or SFU */
+	int8_t comp_ev;      /* SIMT_EV_* of the functional-unit op, or -1 */
 	uint8_t rf_reads, rf_writes; /* 32-bit words per thread */
-	uint8_t bytes;      /* access bytes per thread */
-	uint8_t space;      /* static state space */
-	uint8_t is_store, is_atomic, is_barrier, is_sfu;
-	uint32_t latency;   /* non-memory result latency */
+	uint8_t nonreg;      /* source operands that are not registers */
+	uint8_t bytes;       /* access bytes per thread */
+	uint8_t space;       /* static state space */
+	uint8_t is_store, is_atomic, is_barrier, is_ctrl;
+	uint32_t latency;    /* issue to dependent issue (pipeline + unit latency) */
+	uint32_t occupy;     /* cycles its unit is busy: max(issue cycles, initiation) */
+	uint32_t bank_extra; /* operand-collector register-bank conflict cycles */
 };
+
+/* The latency class of an instruction (GPGPU-Sim's opcode classes; rem
+ * counts as a divide). */
+enum simt_lat simt_lat_class_of(const struct weft_inst *in, const struct weft_inst_info *ii);
+/* Fills pc[0..p->ninsts-1] for a program under sp. */
+void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pc);
+
+/* ---- simt_stream.c: a CTA's warp streams (no timing) ---- */
+
+struct simt_rec {
+	uint64_t sh_words;       /* shared part: 4-byte words accessed */
+	uint32_t pc;
+	uint32_t sh_passes, sh_base; /* bank passes; conflict-free passes */
+	uint32_t seg0, nseg;     /* global part: segments in stream->segs */
+	uint8_t nexec, lanes;    /* lanes executing; lanes doing work (ctrl: issued) */
+	uint8_t mem, sh, gl, cnst; /* priced memory access; shared / global part; const/param */
+};
+
+struct simt_stream {
+	uint32_t nw;
+	struct simt_rec *rec;    /* warp-major: warp w's records are [woff[w], woff[w+1]) */
+	size_t n, cap;
+	uint32_t *woff;          /* [nw + 1] */
+	uint32_t woff_cap;
+	uint64_t *segs;
+	size_t nsegs, segcap;
+};
+
+void simt_stream_free(struct simt_stream *st);
+/* Builds cta's warp streams into st (warps of sp->warp_size under IPDOM;
+ * gp and pc describe the launch's program). */
+int simt_stream_build(const struct simt_params *sp, const struct weft_group_prog *gp,
+		      const struct simt_pc *pc, const struct weft_cta_trace *cta,
+		      struct simt_stream *st, struct weft_error *err);
+
+/* ---- simt_memsys.c / simt_sm.c: the timed machine ---- */
+
+/* Why a cycle is waited for: up to SIMT_WHY_MAX consecutive phases ending
+ * at `end`, phase i lasting d[i] cycles and charged to component c[i]
+ * (the earliest phase first). A stall [a, b) with b <= end is charged to
+ * the phases it overlaps; what lies before the first phase goes to c[0]. */
+#define SIMT_WHY_MAX 6
+struct simt_why {
+	double end;
+	float d[SIMT_WHY_MAX];
+	uint8_t c[SIMT_WHY_MAX];
+	uint8_t n;
+};
+
+/* Per-line timing state beside the L1 and L2 tag arrays (cache.h
+ * last_slot): when an in-flight fill arrives, and why it takes that long. */
+struct simt_line {
+	double ready;
+	struct simt_why why;     /* of the fill (its phases) */
+	uint8_t merges;          /* requests merged into the pending fill */
+};
+
+struct simt_mem_stats {
+	double l1_tx, l1_reads, l1_read_hits, l1_merges;
+	double l2_reads, l2_read_hits, l2_writes, l2_write_hits;
+	double dram_bytes, mshr_wait_cycles, mshr_waits;
+	double load_lat_sum, loads;  /* global load latency (issue to data) */
+};
+
+/* The memory system below the SMs (shared by all SMs): the L2 tags, its
+ * per-line fills, bank and channel queues. */
+struct simt_below {
+	struct weft_cache l2;
+	struct simt_line *l2x;   /* [l2 slots] */
+	double *bank_free;       /* [l2 banks] */
+	double *chan_free;       /* [dram channels] */
+	double ev_l2, ev_noc, dram_bytes;
+	double l2_busy_max;      /* statistics: busiest bank, busiest channel (cycles) */
+	double *bank_busy, *chan_busy;
+};
+
+/* A resident warp. */
+enum simt_warp_state { SIMT_W_FREE = 0, SIMT_W_READY, SIMT_W_BAR, SIMT_W_DRAIN };
+struct simt_warp {
+	const struct simt_rec *rec;  /* its stream */
+	uint32_t n, i;               /* records, next to issue */
+	struct simt_why *reg;        /* [nregs] scoreboard: reg[r].end = when r is ready */
+	struct simt_why dep;         /* what the next instruction waits for (dep.end) */
+	struct simt_why last;        /* the latest completion so far (the drain) */
+	struct simt_why prev;        /* the previous instruction's completion (warp_serial) */
+	double store_done;           /* its last shared-memory store is written */
+	uint64_t age;                /* dispatch order: smaller = older */
+	uint32_t slot, sched;
+	uint8_t state;               /* enum simt_warp_state */
+	uint8_t unit;                /* the next instruction's unit (enum simt_unit) */
+};
+
+/* A resident-CTA slot of an SM. */
+enum simt_slot_state { SIMT_SLOT_EMPTY = 0, SIMT_SLOT_RUNNING, SIMT_SLOT_FINISHING };
+struct simt_slot {
+	struct simt_stream st;
+	uint32_t warp0, nw;          /* its warps: sm->warps[warp0 .. warp0 + nw) */
+	uint32_t exited, arrived;    /* warps past their last instruction / at the barrier */
+	double bar_max;              /* latest barrier arrival */
+	double free_at;              /* FINISHING: when its last warp completes */
+	uint8_t state;               /* enum simt_slot_state */
+};
+
+/* A warp scheduler: its warps (oldest first) and its CPI accounting. */
+struct simt_sched {
+	uint32_t *w, nw, cap;
+	int32_t greedy;              /* GTO: the warp it issued last, -1 none */
+	uint32_t rr;                 /* LRR: where the next search starts */
+	double t;                    /* its next action (INFINITY: asleep) */
+	double acct;                 /* cycles accounted up to here */
+	struct simt_why why;         /* what [acct, t) is waiting for */
+	uint32_t hpos;               /* position in the machine's heap, UINT32_MAX: none */
+	double cpi[SIMT_CPI_COUNT];
+};
+
+/* One SM: resident CTAs and warps, schedulers, units, L1 and MSHRs. */
+struct simt_sm {
+	struct simt_slot slot[SIMT_MAX_SLOTS];
+	struct simt_warp *warps;     /* [slots x warps per CTA] */
+	struct simt_why *regs;       /* [slots x warps per CTA x nregs] */
+	uint32_t nwarps_cap;
+	size_t regs_cap;
+	struct simt_sched sched[SIMT_MAX_SCHED];
+	double sp_free[SIMT_MAX_SCHED]; /* each scheduler's SP pipeline */
+	double sfu_free, ldst_free;
+	uint8_t ldst_cpi;            /* why the LD/ST unit is busy: LSU, BANK_CONFLICT, MSHR */
+	struct weft_cache l1;
+	struct simt_line *l1x;       /* [l1 slots] */
+	double *mshr;                /* min-heap of pending fill times */
+	uint32_t nmshr;
+	uint32_t nctas;              /* CTAs dispatched to it this launch */
+};
+
+struct simt_state;
+
+/* Prepares the machine for a launch (begin) and frees per-launch memory. */
+int simt_machine_begin(struct simt_state *s, struct weft_error *err);
+/* Dispatches one CTA (waiting, in simulated time, for a free slot). */
+int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+/* Runs the launch to its end; *cycles = its duration. */
+int simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err);
+
+/* The timed memory operations of one warp instruction (simt_memsys.c).
+ * t: issue time; returns the completion time (data ready for a load,
+ * accepted for a store) and fills why with its phases. Advances the SM's
+ * LD/ST unit (sm->ldst_free, sm->ldst_why). */
+double simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
+		      const struct simt_stream *st, const struct simt_rec *r, double t,
+		      struct simt_why *why);
+int simt_below_init(struct simt_below *b, const struct simt_params *sp, struct weft_error *err);
+void simt_below_free(struct simt_below *b);
+/* Clears the queues and statistics for a new launch (the L2 keeps its lines). */
+void simt_below_reset(struct simt_below *b, const struct simt_params *sp);
+
+/* ---- the model state ---- */
 
 struct simt_launch_stats {
-	double warp_insts, thread_insts, issue_lanes;
-	double mem_insts, l1_tx, shmem_cycles, shmem_accesses;
-	double l1_reads, l1_read_hits, l2_accesses, l2_hits, dram_bytes;
+	double warp_insts, thread_insts, lane_insts;
+	double mem_insts, shmem_passes, shmem_accesses;
 	double barriers;
+	double busy[SIMT_B_COUNT];  /* per-resource work (bounds) */
 };
 
 struct simt_state {
 	struct simt_params sp;
-	/* weft_model_run_many: the state whose replay this one times with its
-	 * own parameters (simt_follow); NULL when it replays itself */
+	/* weft_model_run_many: the state whose results this one copies (its
+	 * configuration differs only in what the replay does not read); NULL
+	 * when it replays itself */
 	const struct simt_state *leader;
-	/* weft_model_run_many: the state whose warp streams (simt_replay.c)
-	 * this one times when they are built from the same CTA (same warp
-	 * size, shared banks, L1 line; simt_stream_key_equal); NULL: its own */
-	const struct simt_state *stream_src;
-	struct simt_stream *stream;     /* the last CTA's warp stream */
 	struct simt_sm *sms;            /* [num_sm] */
-	struct weft_cache l2;
+	struct simt_below below;
 	/* per launch */
 	const struct weft_program *p;
 	struct weft_group_prog gp;
 	struct simt_pc *pc;             /* [ninsts] */
 	struct simt_occupancy occ;
-	double *ready;                  /* [warps_per_cta * nregs] scoreboard */
-	struct simt_warp *warps;        /* [warps_per_cta] */
-	uint32_t warps_cap;
-	size_t ready_cap;
 	uint32_t cta_seq;               /* CTAs consumed so far in this launch */
+	/* the event loop (simt_sm.c): schedulers by next action time */
+	uint32_t *heap, nheap;          /* scheduler ids sm x schedulers + k */
+	double *hkey, *hacct;           /* [num_sm x schedulers] each scheduler's t and acct, for the heap */
+	double now;                     /* simulated time of the last dispatch */
+	double next_free;               /* earliest FINISHING slot's free_at */
+	uint32_t rr_sm;                 /* round-robin CTA dispatch */
+	uint64_t age;
+	uint32_t nregs;
 	double ev[SIMT_EV_COUNT];
-	double dram_bytes;
 	struct simt_launch_stats ls;
+	struct simt_mem_stats ms;
+	double cpi[SIMT_CPI_COUNT];     /* summed over every scheduler */
+	double launch_cycles;
 	/* results so far */
 	struct weft_launch_result *launches;
 	uint32_t nlaunches, launches_cap;
@@ -181,18 +382,5 @@ struct simt_state {
 	uint64_t total_insts;
 	double total_ev[SIMT_EV_COUNT];
 };
-
-/* Prepares per-launch tables for program p (pcinfo, group prog). */
-int simt_launch_begin(struct simt_state *s, const struct weft_program *p, uint32_t threads_per_cta,
-		      uint32_t shmem_per_cta, struct weft_error *err);
-void simt_launch_end(struct simt_state *s);
-/* Replays one CTA (warps of warp_size under IPDOM) on SM cta_seq % num_sm:
- * builds its warp stream (or takes stream_src's, built from the same CTA)
- * and times it. */
-int simt_replay_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
-/* Whether two configurations' warp streams are the same for every CTA
- * (warp size, shared banks, caches on/off and L1 line). */
-int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b);
-void simt_stream_free(struct simt_stream *st);
 
 #endif

@@ -1,17 +1,15 @@
 /*
- * simt_timing.c - the SM resources that bound a launch: registers per
- * thread (from register liveness), occupancy (resident CTAs and warps per
- * SM, models.md 1 "Occupancy"), and the choice of limiter from the lower
- * bounds that simt_replay.c accumulates (equations in simt.c).
+ * simt_timing.c - what limits how many warps an SM holds: registers per
+ * thread (from register liveness) and occupancy (resident CTAs and warps
+ * per SM: threads, CTAs, registers, shared memory), and the names of the
+ * throughput lower bounds reported beside the CPI stack (simt.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "simt.h"
 
-const char *const simt_bound_names[SIMT_B_COUNT] = {
-	"issue", "sfu", "shmem_banks", "l1_bw", "l2_bw", "dram_bw", "latency",
-};
+const char *const simt_bound_names[SIMT_B_COUNT] = { "issue", "sfu", "ldst", "l2_bw", "dram_bw" };
 
 const char *const simt_occ_names[4] = { "threads", "ctas", "regs", "shmem" };
 
@@ -161,23 +159,4 @@ int simt_occupancy(const struct simt_params *sp, uint32_t threads_per_cta, uint3
 		occ->ctas = SIMT_MAX_SLOTS;
 	occ->warps = occ->ctas * wpc;
 	return 0;
-}
-
-const char *simt_limiter(const double bounds[SIMT_B_COUNT], int occupancy_bound,
-			 double simd_efficiency)
-{
-	int best = 0;
-	for (int i = 1; i < SIMT_B_COUNT; i++)
-		if (bounds[i] > bounds[best])
-			best = i;
-	double second = 0;
-	for (int i = 0; i < SIMT_B_COUNT; i++)
-		if (i != best && bounds[i] > second)
-			second = bounds[i];
-	if ((best == SIMT_B_ISSUE || best == SIMT_B_SFU || best == SIMT_B_LATENCY) &&
-	    simd_efficiency > 0 && simd_efficiency < 1 && bounds[best] * simd_efficiency < second)
-		return "divergence";
-	if (best == SIMT_B_LATENCY && occupancy_bound)
-		return "occupancy";
-	return simt_bound_names[best];
 }

@@ -156,6 +156,15 @@ static inline double st_stat(const struct weft_launch_result *l, const char *key
 	return 0;
 }
 
+/* A CPI-stack component of a launch (0 when the model did not report it). */
+static inline double st_cpi(const struct weft_launch_result *l, const char *name)
+{
+	for (uint32_t i = 0; i < l->cpi.n; i++)
+		if (!strcmp(l->cpi.item[i].name, name))
+			return l->cpi.item[i].cycles;
+	return 0;
+}
+
 static inline double st_event(const struct weft_model_result *r, const struct weft_launch_result *l,
 		       const char *name)
 {

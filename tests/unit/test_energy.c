@@ -242,7 +242,7 @@ static void test_bundled_tables(void **unused)
 {
 	(void)unused;
 	const char *bases[] = { "horowitz45", "aladdin40", "gpuwattch40" };
-	const char *simt_new[] = { "simt_warp_pipeline", "simt_const_access", "simt_noc_flit",
+	const char *simt_new[] = { "simt_pipeline", "simt_const_access", "simt_noc_flit",
 				   "simt_operand_nonreg" };
 	enum { NB = 3 };
 	struct weft_energy_ctx ctx[NB];
@@ -325,8 +325,8 @@ static void test_gpuwattch40(void **unused)
 				 0);
 		NEAR(j * 1e12, pin[i].pj, 1e-9);
 	}
-	/* a warp instruction's pipeline charge is 32 lanes x 36373.9 pJ / (64 x 15) */
-	NEAR(weft_energy_table_find(&c.events, "simt_warp_pipeline")->energy_pj, 36373.9 / 30, 0.01);
+	/* a thread instruction's pipeline charge is 36373.9 pJ / (64 x 15) */
+	NEAR(weft_energy_table_find(&c.events, "simt_pipeline")->energy_pj, 36373.9 / 960, 0.001);
 	/* the functional units, not the register file, dominate a GPUWattch FMA lane */
 	assert_true(weft_energy_table_find(&c.events, "fp32_fma")->energy_pj >
 		    3 * weft_energy_table_find(&c.events, "simt_rf_read")->energy_pj);

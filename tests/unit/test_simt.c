@@ -2,11 +2,13 @@
  * test_simt.c - the SIMT model's mechanisms on hand-computed cases:
  * coalescing into 128-byte segments, shared-memory bank conflicts,
  * occupancy (each of threads, CTAs, registers and shared memory binding),
- * rows per warp instruction (Fermi 2, Tesla-like 4), the limiter rule, and
- * end to end through the emulator, trace and model: the cost of a
- * divergent if/else (both paths issue), coalesced versus scattered loads,
- * bank conflicts by stride, the Tesla-like SM's rows and its pipeline
- * without forwarding (one warp is latency bound, two fill the pipeline).
+ * the derived parameters (rows, LD/ST passes, L2 and DRAM service times),
+ * and end to end through the emulator, trace and model: the cost of a
+ * divergent if/else (both paths issue), one warp's timeline cycle by cycle
+ * with its CPI stack, the Tesla-like SM's rows and its pipeline without
+ * forwarding (one warp is latency bound, two fill the pipeline), L2 bank
+ * queueing when 30 SMs store to one line, coalesced versus scattered
+ * loads, bank conflicts by stride.
  */
 #include "simt_testutil.h"
 
@@ -141,7 +143,7 @@ static void test_occupancy(void **st)
 	assert_non_null(strstr(err.message, "shmem_bytes"));
 }
 
-/* ---- rows and the limiter ---- */
+/* ---- derived parameters ---- */
 
 static void load_params(const char *path, const char *const *sets, uint32_t n, struct simt_params *p)
 {
@@ -159,34 +161,25 @@ static void test_rows(void **st)
 	load_params("configs/fermi-sm.ini", NULL, 0, &p);
 	assert_int_equal(p.lanes_per_sched, 16);
 	assert_int_equal(p.issue_cycles, 2);       /* 32 threads on 16 lanes */
-	assert_int_equal(p.sfu_cycles, 8);         /* 32 / 4 SFUs */
-	assert_int_equal(p.l1_cycles_per_tx, 1);   /* 32 banks x 4 B = 128 B */
+	assert_int_equal(p.l1_tx_cycles, 2);       /* 32 banks x 4 B = 128 B: one pass of 2 cycles */
+	assert_true(p.l2_service == 4);            /* 128 B / 64 B per L2 clock, 2 core clocks each */
+	/* a 128 B line on one of 6 channels of 177.4 GB/s at 1.4 GHz */
+	assert_true(fabs(p.dram_line_cycles - 128 / (177.4e9 / 6) * 1.4e9) < 1e-9);
+	assert_int_equal(p.noc_flits, 5);          /* 8 B request + (128 + 8) B reply in 40 B flits */
+	assert_int_equal(p.policy, SIMT_SCHED_GTO);
+	assert_int_equal(p.lat[SIMT_LAT_FP_MAD], 10);
+	assert_int_equal(p.init[SIMT_LAT_SFU], 16);
 	load_params("configs/tesla-sm.ini", NULL, 0, &p);
 	assert_int_equal(p.issue_cycles, 4);       /* 32 threads on 8 SPs: 4 rows */
 	assert_true(p.warp_serial);
 	assert_false(p.caches);
+	assert_int_equal(p.policy, SIMT_SCHED_LRR);
 	const char *sets[] = { "core.sp_per_sm=16" };
 	load_params("configs/tesla-sm.ini", sets, 1, &p);
 	assert_int_equal(p.issue_cycles, 2);
 	const char *sets2[] = { "core.sp_per_sm=12" };
 	load_params("configs/tesla-sm.ini", sets2, 1, &p);
 	assert_int_equal(p.issue_cycles, 3);       /* ceil(32 / 12) */
-}
-
-static void test_limiter_rule(void **st)
-{
-	(void)st;
-	double b[SIMT_B_COUNT] = { 100, 10, 0, 20, 30, 90, 50 };
-	assert_string_equal(simt_limiter(b, 0, 1.0), "issue");
-	assert_string_equal(simt_limiter(b, 0, 0.95), "issue");      /* 95 > 90: still issue */
-	assert_string_equal(simt_limiter(b, 0, 0.5), "divergence"); /* 50 < 90 */
-	b[SIMT_B_DRAM] = 200;
-	assert_string_equal(simt_limiter(b, 1, 0.5), "dram_bw");
-	double c[SIMT_B_COUNT] = { 10, 0, 0, 0, 0, 0, 100 };
-	assert_string_equal(simt_limiter(c, 0, 1.0), "latency");
-	assert_string_equal(simt_limiter(c, 1, 1.0), "occupancy");
-	double d[SIMT_B_COUNT] = { 10, 0, 40, 0, 0, 0, 5 };
-	assert_string_equal(simt_limiter(d, 0, 0.3), "shmem_banks");
 }
 
 static void test_schema(void **st)
@@ -294,11 +287,25 @@ static void test_divergence_cost(void **st)
 	assert_true(st_stat(l, "warp_insts") == 19);
 	assert_true(st_event(&r, l, "simt_warp_fetch_decode") == 19);
 	assert_true(st_event(&r, l, "int_mul") == 16 * 4 + 32);  /* even path + mul.wide */
-	assert_true(st_stat(l, "bound_issue") == 19 * 2);         /* one warp, 2 cycles each */
+	/* the register file reads whole warp rows: mov 0, and 1, setp 1, bra 0
+	 * (predicates have their own file), 4 adds 1 each, bra 0, 4 muls 1
+	 * each, ld.param 0, cvta 2 (64-bit), mul.wide 1, add.s64 4, st 3, ret 0
+	 * = 20 words x 32 lanes */
+	assert_true(st_event(&r, l, "simt_rf_read") == 20 * 32);
+	assert_true(st_event(&r, l, "simt_pipeline") == 448);     /* per active lane */
+	/* 19 warp instructions of 2 issue cycles over 2 schedulers */
+	assert_true(st_stat(l, "bound_issue") == 19);
 	assert_true(fabs(st_stat(l, "simd_efficiency") - 100.0 * 448 / (19 * 32)) < 1e-9);
 	/* register pressure peaks across mul.wide: r3 + rd2 + rd3 live after it
 	 * = 1 + 2 + 2 words (a result may reuse a dying operand's register) */
 	assert_true(st_stat(l, "regs_per_thread") == 5);
+	/* the idle lanes' issue slots are divergence in the CPI stack: of the
+	 * 38 issue cycles (19 averaged over the 2 schedulers), the entry's 4
+	 * and the join's 6 instructions carry 32 lanes, each path's (5 and 4)
+	 * 16: 14.5 warp instructions' worth of work (a branch counts the
+	 * lanes it was issued for), so issue 14.5 and divergence 4.5 */
+	assert_true(fabs(st_cpi(l, "issue") - 14.5) < 1e-9);
+	assert_true(fabs(st_cpi(l, "divergence") - 4.5) < 1e-9);
 	weft_model_result_free(&r);
 
 	trace_ifelse(1, 32, st_path("uni.wtr"));
@@ -306,16 +313,72 @@ static void test_divergence_cost(void **st)
 	l = &r.launches[0];
 	assert_int_equal(l->thread_insts, 448);
 	assert_true(st_stat(l, "warp_insts") == 14);
-	assert_true(st_stat(l, "bound_issue") == 14 * 2);
+	assert_true(st_stat(l, "bound_issue") == 14);
 	assert_true(st_stat(l, "simd_efficiency") == 100);
+	assert_true(st_cpi(l, "divergence") == 0);
+	weft_model_result_free(&r);
+}
+
+/*
+ * One warp of the uniform if/else on a Fermi SM, cycle by cycle (R = 2
+ * issue cycles; an instruction's dependents may issue pipeline_latency 12
+ * + its unit latency later: alu 2, int_mul 8, int_add 8; ld.param is a
+ * constant-cache hit, 12 + 70; the store is acknowledged by the L2 350
+ * cycles after it reaches the L1):
+ *
+ *     0 mov r1=tid       ready 14      94 ld.param rd1      ready 176
+ *    14 and r2           ready 28     176 cvta rd2          ready 190
+ *    16 setp p1 (r1)     ready 30     178 mul.wide rd3 (r1) ready 198
+ *    30 @p1 bra                       198 add.s64 rd4       ready 218
+ *    32 mul r3           ready 52     218 st [rd4], r3      acked 568
+ *    52 mul r3           ready 72     220 ret
+ *    72 mul r3           ready 92
+ *    92 mul r3           ready 112
+ *
+ * The warp is done when its store is acknowledged: 568 cycles. Scheduler
+ * 0: 28 cycles issuing; waits 2..14, 18..30 (dependency, 12 each), 34..52,
+ * 54..72, 74..92 (18 each), 180..198, 200..218 (18 each): 114 dependency;
+ * 96..176 on the constant cache: 80 l1; 222..568 for the acknowledgement:
+ * 346 l2. Scheduler 1 has no warp: 568 idle. The stack is their mean.
+ */
+static void test_one_warp_timeline(void **st)
+{
+	(void)st;
+	struct weft_model_result r;
+	trace_ifelse(1, 32, st_path("uni.wtr"));
+	st_run(st_path("uni.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
+	const struct weft_launch_result *l = &r.launches[0];
+	assert_true(l->cycles == 568);
+	assert_true(fabs(st_cpi(l, "issue") - 14) < 1e-9);
+	assert_true(fabs(st_cpi(l, "dependency") - 57) < 1e-9);
+	assert_true(fabs(st_cpi(l, "l1") - 40) < 1e-9);
+	assert_true(fabs(st_cpi(l, "l2") - 173) < 1e-9);
+	assert_true(fabs(st_cpi(l, "idle") - 284) < 1e-9);
+	assert_true(fabs(weft_cpi_total(&l->cpi) - l->cycles) < 1e-9);
+	assert_string_equal(l->limiter, "idle");
+	/* the totals carry the same stack */
+	assert_true(fabs(weft_cpi_total(&r.cpi) - r.cycles) < 1e-9);
+	weft_model_result_free(&r);
+
+	/* loose round robin changes nothing for one warp; an L2 twice as far
+	 * adds 350 to the acknowledgement */
+	const char *sets[] = { "core.scheduler=lrr", "core.l2_latency=700" };
+	st_run(st_path("uni.wtr"), "configs/fermi-sm.ini", sets, 1, &r);
+	assert_true(r.launches[0].cycles == 568);
+	weft_model_result_free(&r);
+	st_run(st_path("uni.wtr"), "configs/fermi-sm.ini", sets + 1, 1, &r);
+	assert_true(r.launches[0].cycles == 568 + 350);
 	weft_model_result_free(&r);
 }
 
 /* Tesla-like SM: 4 rows per warp instruction; without forwarding each
  * instruction of a warp waits for the previous one's writeback (7 cycles:
- * 4 rows + 4 stages - 1), so one warp is latency bound (14 x 7 = 98 cycles
- * against 14 x 4 = 56 of issue) and two warps fill the pipeline (issue 2 x
- * 56 = 112 > 98). */
+ * 4 rows + 4 stages - 1), so one warp takes 13 x 7 + 7 = 98 cycles (its
+ * 14 instructions issue 7 apart, the last completes 7 later) against 14 x
+ * 4 = 56 of issue; two warps fill the pipeline under round robin: each
+ * pair of instructions takes 8 cycles (the second warp is ready 3 cycles
+ * before its turn), so the second warp's last issues at 13 x 8 + 4 = 108
+ * and completes at 115. */
 static void test_tesla_rows(void **st)
 {
 	(void)st;
@@ -324,32 +387,36 @@ static void test_tesla_rows(void **st)
 	st_run(st_path("t1.wtr"), "configs/tesla-sm.ini", NULL, 0, &r);
 	const struct weft_launch_result *l = &r.launches[0];
 	assert_true(st_stat(l, "bound_issue") == 14 * 4);
-	assert_true(st_stat(l, "bound_latency") == 14 * 7);
 	assert_true(l->cycles == 98);
-	assert_string_equal(l->limiter, "latency");
+	assert_true(fabs(st_cpi(l, "issue") - 56) < 1e-9);
+	/* the 3 cycles of every 7 the warp waits: 12 times on an ALU result, once
+	 * on ld.param (the constant cache: l1), once on the store to the banked
+	 * memory (shmem) */
+	assert_true(fabs(st_cpi(l, "dependency") - 36) < 1e-9);
+	assert_true(fabs(st_cpi(l, "l1") - 3) < 1e-9);
+	assert_true(fabs(st_cpi(l, "shmem") - 3) < 1e-9);
 	/* the store went to the banked memory (no caches): 32 words, 4 groups */
 	assert_true(st_event(&r, l, "shmem_access") == 32);
 	assert_true(st_event(&r, l, "l1_access") == 0);
-	assert_true(st_stat(l, "bound_shmem_banks") == 4);
+	assert_true(st_stat(l, "shmem_passes_per_access") == 4);
 	weft_model_result_free(&r);
 
 	trace_ifelse(1, 64, st_path("t2.wtr"));
 	st_run(st_path("t2.wtr"), "configs/tesla-sm.ini", NULL, 0, &r);
 	l = &r.launches[0];
 	assert_true(st_stat(l, "bound_issue") == 2 * 14 * 4);
-	assert_true(st_stat(l, "bound_latency") == 14 * 7);
+	assert_true(l->cycles == 115);
 	assert_string_equal(l->limiter, "issue");
-	/* the same warps on Fermi: 2 schedulers, 2 cycles per warp instruction */
-	weft_model_result_free(&r);
-	st_run(st_path("t2.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
-	assert_true(st_stat(&r.launches[0], "bound_issue") == 14 * 2);
 	weft_model_result_free(&r);
 }
 
-/* 30 one-warp CTAs. On the 15-SM GTX480 each SM gets 2 (round-robin),
- * one per scheduler: 14 x 2 = 28 issue cycles. On one SM the 30 warps
- * alternate between the 2 schedulers: 15 x 28 = 420. Every CTA stores the
- * same 128-byte line (the kernel indexes by tid only): written back once. */
+/* 30 one-warp CTAs. On the 15-SM GTX480 each SM gets 2 (the first wave
+ * deals CTAs round robin), one per scheduler, and all 30 warps run the
+ * one-warp timeline above in step: every CTA stores to the same 128-byte
+ * line (the kernel indexes by tid only), so the 30 stores reach that
+ * line's L2 bank together and queue, 4 cycles each (128 B / 64 B per
+ * 700 MHz L2 cycle): the last is acknowledged 29 x 4 = 116 cycles late.
+ * The line is written back to DRAM once. */
 static void test_multi_sm(void **st)
 {
 	(void)st;
@@ -358,27 +425,34 @@ static void test_multi_sm(void **st)
 	st_run(st_path("g30.wtr"), "configs/gtx480.ini", NULL, 0, &r);
 	const struct weft_launch_result *l = &r.launches[0];
 	assert_int_equal(l->thread_insts, 30 * 448);
-	assert_true(st_stat(l, "bound_issue") == 28);
+	assert_true(st_stat(l, "bound_issue") == 28); /* 30 x 14 x 2 over 30 schedulers */
+	assert_true(l->cycles == 568 + 29 * 4);
+	assert_true(st_cpi(l, "l2_queue") > 0);
 	assert_true(st_stat(l, "dram_bytes") == 128);
 	assert_true(st_event(&r, l, "l1_access") == 30);
 	assert_true(st_event(&r, l, "l2_access") == 30);
+	assert_true(st_event(&r, l, "simt_noc_flit") == 30 * 5);
 	weft_model_result_free(&r);
+
+	/* one SM holds 8 of them at a time (max_ctas): 4 waves */
 	st_run(st_path("g30.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
 	l = &r.launches[0];
 	assert_true(st_stat(l, "bound_issue") == 15 * 28);
+	assert_true(st_stat(l, "resident_ctas") == 8);
+	assert_true(l->cycles > 4 * 568 && l->cycles < 4 * 568 + 400);
 	weft_model_result_free(&r);
 
-	/* every 2nd CTA: counts and bounds are scaled by 30 / 15 */
+	/* every 2nd CTA: counts, cycles and the stack are scaled by 30 / 15 */
 	struct weft_cta_sample smp;
 	memset(&smp, 0, sizeof(smp));
 	smp.kind = WEFT_SAMPLE_EVERY;
 	smp.every = 2;
-	st_run_sample(st_path("g30.wtr"), "configs/fermi-sm.ini", NULL, 0, &smp, &r);
+	st_run_sample(st_path("g30.wtr"), "configs/gtx480.ini", NULL, 0, &smp, &r);
 	l = &r.launches[0];
 	assert_true(st_stat(l, "ctas_read") == 15);
 	assert_int_equal(l->thread_insts, 30 * 448);
 	assert_true(st_event(&r, l, "simt_warp_fetch_decode") == 30 * 14);
-	assert_true(st_stat(l, "bound_issue") == 2 * 8 * 28); /* 8 of the 15 on scheduler 0 */
+	assert_true(fabs(weft_cpi_total(&l->cpi) - l->cycles) < 1e-9 * l->cycles);
 	weft_model_result_free(&r);
 }
 
@@ -415,9 +489,12 @@ static void test_coalescing_e2e(void **st)
 		assert_true(st_event(&r, l, "l1_access") == tx[i]);
 		assert_true(st_event(&r, l, "l2_access") == tx[i]);       /* cold L1: all miss */
 		assert_true(st_event(&r, l, "dram_access") == tx[i] * 4); /* 128 B lines, 32 B units */
-		assert_true(st_stat(l, "bound_l1_bw") == tx[i]);
-		/* the load's latency is a DRAM round trip */
-		assert_true(st_stat(l, "bound_latency") >= 510);
+		/* the LD/ST unit takes one pass (2 cycles) per transaction */
+		assert_true(st_stat(l, "bound_ldst") == 2.0 * (2 + tx[i])); /* + 2 ld.param */
+		/* a DRAM round trip: dram_latency + pipeline_latency, plus the
+		 * passes before the last transaction and any channel queueing */
+		assert_true(st_stat(l, "load_latency_avg") >= 562 + 2.0 * (tx[i] - 1));
+		assert_true(st_stat(l, "load_latency_avg") < 562 + 2.0 * (tx[i] - 1) + 40);
 		weft_model_result_free(&r);
 	}
 }
@@ -451,7 +528,10 @@ static void test_banks_e2e(void **st)
 		struct weft_model_result r;
 		st_run(st_path("sh.wtr"), "configs/fermi-sm.ini", NULL, 0, &r);
 		const struct weft_launch_result *l = &r.launches[0];
-		assert_true(st_stat(l, "bound_shmem_banks") == cyc[i]);
+		assert_true(st_stat(l, "shmem_passes_per_access") == cyc[i]);
+		assert_true(st_stat(l, "bound_ldst") == 2.0 * (1 + cyc[i])); /* + ld.param */
+		/* conflicts beyond the first pass delay the load: bank_conflict */
+		assert_true((st_cpi(l, "bank_conflict") > 0) == (cyc[i] > 1));
 		assert_true(st_event(&r, l, "shmem_access") == 32);
 		assert_true(st_event(&r, l, "l1_access") == 0);
 		weft_model_result_free(&r);
@@ -473,9 +553,9 @@ int main(void)
 		cmocka_unit_test(test_bank_conflicts),
 		cmocka_unit_test(test_occupancy),
 		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_limiter_rule),
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_divergence_cost),
+		cmocka_unit_test(test_one_warp_timeline),
 		cmocka_unit_test(test_tesla_rows),
 		cmocka_unit_test(test_multi_sm),
 		cmocka_unit_test(test_coalescing_e2e),

@@ -1,0 +1,688 @@
+/*
+ * simt_sm.c - the SMs of the SIMT model in simulated time: CTAs dispatched
+ * to resident slots as slots free, their warps issued by each SM's
+ * schedulers (GTO or loose round robin) through a per-warp scoreboard, the
+ * SP / SFU / LD-ST units with their initiation intervals, barriers, and
+ * the CPI stack: every cycle of every scheduler goes to one component
+ * (simt.c has the equations; simt_memsys.c times the memory side).
+ *
+ * The simulation is event driven and never steps idle cycles: each
+ * scheduler has a next action time; the machine repeatedly takes the
+ * scheduler with the earliest one (a heap), which either issues a warp
+ * instruction (and is busy issue_cycles) or finds none ready and sleeps
+ * until the earliest time one of its warps can issue (a dependency, a busy
+ * unit, a draining warp), or indefinitely when its warps all wait at a
+ * barrier or it has none. A stall [a, b) is charged to what the warp that
+ * ends it waited for, split over that wait's phases (simt.h simt_why).
+ *
+ * Work per warp instruction: the scheduler's search (its warps, oldest
+ * first), the scoreboard reads of the next instruction, a heap update.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt.h"
+
+/* ---- CPI accounting ---- */
+
+static void why_simple(struct simt_why *w, uint8_t c, double end)
+{
+	w->end = end;
+	w->n = 1;
+	w->c[0] = c;
+	w->d[0] = 0; /* everything before end goes to c[0] */
+}
+
+/* Charges [a, b) to w's components in proportion to how long each of its
+ * phases lasted (simt.h simt_why): a load that queued 800 cycles at a DRAM
+ * channel and then took its 550-cycle round trip gives 59% of any stall
+ * it causes to dram_queue and 41% to dram. */
+static void charge(double *cpi, const struct simt_why *w, double a, double b)
+{
+	if (b <= a)
+		return;
+	double len = b - a, total = 0;
+	for (uint8_t i = 0; i < w->n; i++)
+		total += w->d[i];
+	if (!w->n) {
+		cpi[SIMT_CPI_IDLE] += len;
+		return;
+	}
+	if (total <= 0) {
+		cpi[w->c[0]] += len;
+		return;
+	}
+	for (uint8_t i = 0; i < w->n; i++)
+		cpi[w->c[i]] += len * (w->d[i] / total);
+}
+
+/* ---- the scheduler heap (key: next action time, then id) ---- */
+
+/* Earlier action first; at the same time, the scheduler that has waited
+ * longer (accounted up to an earlier time: it did not issue last) goes
+ * first, so schedulers of an SM contending for its LD/ST unit or SFU
+ * take turns; then the lower id. */
+static int before(const struct simt_state *s, uint32_t a, uint32_t b)
+{
+	double ta = s->hkey[a], tb = s->hkey[b];
+	if (ta != tb)
+		return ta < tb;
+	double aa = s->hacct[a], ab = s->hacct[b];
+	return aa < ab || (aa == ab && a < b);
+}
+
+static struct simt_sched *sched_of(struct simt_state *s, uint32_t id)
+{
+	return &s->sms[id / s->sp.schedulers].sched[id % s->sp.schedulers];
+}
+
+static void heap_set(struct simt_state *s, uint32_t i, uint32_t id)
+{
+	s->heap[i] = id;
+	sched_of(s, id)->hpos = i;
+}
+
+static void heap_up(struct simt_state *s, uint32_t i)
+{
+	uint32_t id = s->heap[i];
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+		if (!before(s, id, s->heap[p]))
+			break;
+		heap_set(s, i, s->heap[p]);
+		i = p;
+	}
+	heap_set(s, i, id);
+}
+
+static void heap_down(struct simt_state *s, uint32_t i)
+{
+	uint32_t id = s->heap[i], n = s->nheap;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && before(s, s->heap[c + 1], s->heap[c]))
+			c++;
+		if (!before(s, s->heap[c], id))
+			break;
+		heap_set(s, i, s->heap[c]);
+		i = c;
+	}
+	heap_set(s, i, id);
+}
+
+/* Puts scheduler id at its (new) time: inserted, moved, or removed when
+ * its time is infinite. */
+static void heap_update(struct simt_state *s, uint32_t id)
+{
+	struct simt_sched *S = sched_of(s, id);
+	s->hkey[id] = S->t;
+	s->hacct[id] = S->acct;
+	if (isinf(S->t)) {
+		if (S->hpos == UINT32_MAX)
+			return;
+		uint32_t i = S->hpos;
+		S->hpos = UINT32_MAX;
+		uint32_t last = s->heap[--s->nheap];
+		if (i < s->nheap) {
+			heap_set(s, i, last);
+			heap_up(s, i);
+			heap_down(s, sched_of(s, last)->hpos);
+		}
+		return;
+	}
+	if (S->hpos == UINT32_MAX) {
+		s->heap[s->nheap] = id;
+		S->hpos = s->nheap++;
+		heap_up(s, S->hpos);
+		return;
+	}
+	heap_up(s, S->hpos);
+	heap_down(s, S->hpos);
+}
+
+/* Wakes scheduler k of SM m at time x if it would act later. */
+static void wake(struct simt_state *s, uint32_t m, uint32_t k, double x)
+{
+	struct simt_sched *S = &s->sms[m].sched[k];
+	if (x < S->acct)
+		x = S->acct; /* still issuing: it is accounted up to acct */
+	if (S->t > x) {
+		S->t = x;
+		heap_update(s, m * s->sp.schedulers + k);
+	}
+}
+
+/* ---- warps ---- */
+
+/* The scoreboard wait of warp W's next instruction: its sources and
+ * destinations (no overtaking of a pending write), and under warp_serial
+ * the previous instruction's completion. */
+static void head_dep(const struct simt_state *s, struct simt_warp *W)
+{
+	const struct weft_inst_info *ii = &s->p->info[W->rec[W->i].pc];
+	const struct simt_why *best = NULL;
+	double t = -INFINITY;
+	uint32_t nr = s->p->nregs;
+	W->dep.end = -INFINITY;
+	W->dep.n = 0;
+	for (uint32_t u = 0; u < ii->nuses; u++) {
+		int32_t r = ii->uses[u];
+		if (r >= 0 && (uint32_t)r < nr && W->reg[r].end > t) {
+			t = W->reg[r].end;
+			best = &W->reg[r];
+		}
+	}
+	for (uint32_t d = 0; d < ii->ndefs; d++) {
+		int32_t r = ii->defs[d];
+		if (r >= 0 && (uint32_t)r < nr && W->reg[r].end > t) {
+			t = W->reg[r].end;
+			best = &W->reg[r];
+		}
+	}
+	if (s->sp.warp_serial && W->prev.end > t) {
+		t = W->prev.end;
+		best = &W->prev;
+	}
+	if (best)
+		W->dep = *best;
+	W->unit = s->pc[W->rec[W->i].pc].unit;
+}
+
+static void sched_remove(struct simt_sched *S, uint32_t wi)
+{
+	for (uint32_t j = 0; j < S->nw; j++)
+		if (S->w[j] == wi) {
+			memmove(S->w + j, S->w + j + 1, (S->nw - j - 1) * sizeof(*S->w));
+			S->nw--;
+			if (S->greedy == (int32_t)wi)
+				S->greedy = -1;
+			if (S->rr > j && S->rr)
+				S->rr--;
+			return;
+		}
+}
+
+/* ---- barriers and CTA completion ---- */
+
+static void slot_check(struct simt_state *s, uint32_t m, struct simt_slot *sl, double t)
+{
+	struct simt_sm *sm = &s->sms[m];
+	if (sl->arrived && sl->arrived + sl->exited == sl->nw) {
+		/* every warp still running is at the barrier: all leave at the
+		 * latest arrival */
+		double x = sl->bar_max > t ? sl->bar_max : t;
+		for (uint32_t w = 0; w < sl->nw; w++) {
+			struct simt_warp *W = &sm->warps[sl->warp0 + w];
+			if (W->state != SIMT_W_BAR)
+				continue;
+			W->state = SIMT_W_READY;
+			if (x > W->dep.end)
+				why_simple(&W->dep, SIMT_CPI_BARRIER, x);
+		}
+		sl->arrived = 0;
+		sl->bar_max = 0;
+		s->ls.barriers++;
+		for (uint32_t k = 0; k < s->sp.schedulers; k++)
+			wake(s, m, k, x);
+	}
+	if (sl->state == SIMT_SLOT_RUNNING && sl->exited == sl->nw) {
+		double f = t;
+		for (uint32_t w = 0; w < sl->nw; w++) {
+			const struct simt_warp *W = &sm->warps[sl->warp0 + w];
+			if (W->last.end > f)
+				f = W->last.end;
+		}
+		sl->state = SIMT_SLOT_FINISHING;
+		sl->free_at = f;
+		if (f < s->next_free)
+			s->next_free = f;
+	}
+}
+
+/* ---- issuing one warp instruction ---- */
+
+static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, double t)
+{
+	const struct simt_params *sp = &s->sp;
+	struct simt_sm *sm = &s->sms[m];
+	struct simt_sched *S = &sm->sched[k];
+	struct simt_warp *W = &sm->warps[wi];
+	const struct simt_rec *r = &W->rec[W->i];
+	const struct simt_pc *pi = &s->pc[r->pc];
+	const struct weft_inst_info *ii = &s->p->info[r->pc];
+	double R = sp->issue_cycles;
+
+	s->ls.warp_insts++;
+	s->ls.thread_insts += r->nexec;
+	s->ls.lane_insts += r->lanes;
+	s->ev[SIMT_EV_FETCH]++;
+	s->ev[SIMT_EV_SCHED]++;
+	s->ev[SIMT_EV_PIPE] += r->nexec;
+	s->ev[SIMT_EV_RF_READ] += (double)pi->rf_reads * sp->warp_size;
+	s->ev[SIMT_EV_RF_WRITE] += (double)pi->rf_writes * sp->warp_size;
+	s->ev[SIMT_EV_NONREG] += (double)pi->nonreg * sp->warp_size;
+	if (pi->comp_ev >= 0)
+		s->ev[pi->comp_ev] += r->nexec;
+	double useful = (double)r->lanes / sp->warp_size;
+	S->cpi[SIMT_CPI_ISSUE] += R * useful;
+	S->cpi[SIMT_CPI_DIVERGENCE] += R * (1 - useful);
+	s->ls.busy[SIMT_B_ISSUE] += R;
+
+	struct simt_why res;
+	res.n = 0;
+	if (pi->unit == SIMT_U_LDST) {
+		double before_free = sm->ldst_free;
+		simt_mem_issue(s, sm, pi, &sm->slot[W->slot].st, r, t, &res);
+		s->ls.busy[SIMT_B_LDST] += sm->ldst_free - (t > before_free ? t : before_free);
+		if (r->sh && pi->is_store)
+			W->store_done = res.end > W->store_done ? res.end : W->store_done;
+	} else {
+		if (pi->unit == SIMT_U_SFU) {
+			sm->sfu_free = t + pi->occupy;
+			s->ls.busy[SIMT_B_SFU] += pi->occupy;
+		} else {
+			sm->sp_free[k] = t + pi->occupy;
+		}
+		res.end = t + pi->bank_extra + pi->latency;
+		res.n = 0;
+		if (pi->bank_extra) {
+			res.c[res.n] = SIMT_CPI_RF_BANK;
+			res.d[res.n++] = (float)pi->bank_extra;
+		}
+		res.c[res.n] = pi->wait_cpi;
+		res.d[res.n++] = (float)pi->latency;
+	}
+	for (uint32_t d = 0; d < ii->ndefs; d++) {
+		int32_t reg = ii->defs[d];
+		if (reg >= 0 && (uint32_t)reg < s->p->nregs)
+			W->reg[reg] = res;
+	}
+	if (res.end > W->last.end)
+		W->last = res;
+	W->prev = res;
+
+	struct simt_slot *sl = &sm->slot[W->slot];
+	W->i++;
+	int exits = W->i == W->n;
+	if (pi->is_barrier && !exits) {
+		double arrive = t + R > W->store_done ? t + R : W->store_done;
+		W->state = SIMT_W_BAR;
+		sl->arrived++;
+		if (arrive > sl->bar_max)
+			sl->bar_max = arrive;
+	}
+	if (exits) {
+		W->state = SIMT_W_DRAIN;
+		sl->exited++;
+	} else {
+		head_dep(s, W);
+	}
+	S->greedy = (int32_t)wi;
+	slot_check(s, m, sl, t);
+}
+
+/* ---- one scheduler action ---- */
+
+static void step(struct simt_state *s, uint32_t id)
+{
+	const struct simt_params *sp = &s->sp;
+	uint32_t m = id / sp->schedulers, k = id % sp->schedulers;
+	struct simt_sm *sm = &s->sms[m];
+	struct simt_sched *S = &sm->sched[k];
+	double t = S->t;
+	charge(S->cpi, &S->why, S->acct, t);
+	S->acct = t;
+
+	/* when each unit frees, for this scheduler */
+	double uf[SIMT_U_COUNT];
+	uf[SIMT_U_SP] = sm->sp_free[k];
+	uf[SIMT_U_SFU] = sm->sfu_free;
+	uf[SIMT_U_LDST] = sm->ldst_free;
+
+	/* One pass over the warps in priority order: the first that can
+	 * issue now is taken (GTO: the greedy warp, then the oldest; LRR:
+	 * round robin); meanwhile the earliest any can issue (or a draining
+	 * one finishes), in case none can. */
+	int32_t pick = -1;
+	double best = INFINITY;
+	const struct simt_warp *bw = NULL;     /* the earliest to issue or finish */
+	const struct simt_warp *old = NULL;    /* the oldest waiting to issue */
+	uint32_t old_at = UINT32_MAX;
+	int any_bar = 0;
+	if (sp->policy == SIMT_SCHED_GTO && S->greedy >= 0) {
+		const struct simt_warp *W = &sm->warps[S->greedy];
+		if (W->state == SIMT_W_READY) {
+			double u = uf[W->unit], e = u > W->dep.end ? u : W->dep.end;
+			if (e <= t)
+				pick = S->greedy;
+		}
+	}
+	uint32_t nw = S->nw, base = sp->policy == SIMT_SCHED_LRR && nw ? S->rr % nw : 0;
+	for (uint32_t j = 0; pick < 0 && j < nw;) {
+		uint32_t at = base + j < nw ? base + j : base + j - nw;
+		struct simt_warp *W = &sm->warps[S->w[at]];
+		double e;
+		if (W->state == SIMT_W_READY) {
+			double u = uf[W->unit];
+			e = u > W->dep.end ? u : W->dep.end;
+			if (e <= t) {
+				pick = (int32_t)S->w[at];
+				if (sp->policy == SIMT_SCHED_LRR)
+					S->rr = (at + 1) % nw;
+				break;
+			}
+			if (at < old_at) {
+				old_at = at;
+				old = W;
+			}
+		} else if (W->state == SIMT_W_DRAIN) {
+			if (W->last.end <= t) {
+				/* finished: leaves the scheduler (the list shifts down) */
+				W->state = SIMT_W_FREE;
+				sched_remove(S, S->w[at]);
+				nw = S->nw;
+				if (base > at)
+					base--;
+				if (base >= nw)
+					base = 0;
+				continue;
+			}
+			e = W->last.end;
+		} else {
+			any_bar |= W->state == SIMT_W_BAR;
+			j++;
+			continue;
+		}
+		if (e < best) {
+			best = e;
+			bw = W;
+		}
+		j++;
+	}
+	if (pick >= 0) {
+		issue(s, m, k, (uint32_t)pick, t);
+		S->t = t + sp->issue_cycles;
+		S->acct = S->t; /* the issue cycles are charged in issue() */
+		heap_update(s, id);
+		return;
+	}
+	/* Nothing can issue now: sleep until the earliest warp can. The
+	 * stall goes to what the oldest warp with an instruction to issue
+	 * waits for (under GTO the one the scheduler would take first; its
+	 * wait, not a younger warp's short one, is what the others failed
+	 * to hide), else to the draining warp that finishes first. */
+	struct simt_why why;
+	const struct simt_warp *aw = old ? old : bw;
+	if (!aw) {
+		why_simple(&why, any_bar ? SIMT_CPI_BARRIER : SIMT_CPI_IDLE, INFINITY);
+	} else if (aw->state == SIMT_W_DRAIN) {
+		why = aw->last;
+	} else if (uf[aw->unit] > aw->dep.end) {
+		uint8_t c = aw->unit == SIMT_U_SFU	? SIMT_CPI_SFU
+			    : aw->unit == SIMT_U_LDST ? sm->ldst_cpi
+						      : SIMT_CPI_PIPELINE;
+		why_simple(&why, c, uf[aw->unit]);
+	} else {
+		why = aw->dep;
+	}
+	if (best <= t) /* cannot happen (it would have issued); never loop */
+		best = t + 1;
+	S->t = best;
+	S->why = why;
+	heap_update(s, id);
+}
+
+/* ---- launch begin, CTA dispatch, launch end ---- */
+
+int simt_machine_begin(struct simt_state *s, struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
+	uint32_t ctas = s->occ.ctas ? s->occ.ctas : 1;
+	uint32_t wpc = s->occ.warps_per_cta;
+	uint32_t nw = ctas * wpc;
+	uint32_t nregs = s->p->nregs ? s->p->nregs : 1;
+	size_t nreg = (size_t)nw * nregs;
+	s->nregs = nregs;
+	for (uint32_t m = 0; m < sp->num_sm; m++) {
+		struct simt_sm *sm = &s->sms[m];
+		if (nw > sm->nwarps_cap) {
+			free(sm->warps);
+			sm->warps = calloc(nw, sizeof(*sm->warps));
+			sm->nwarps_cap = sm->warps ? nw : 0;
+			for (uint32_t k = 0; k < sp->schedulers && sm->warps; k++) {
+				free(sm->sched[k].w);
+				sm->sched[k].w = malloc(nw * sizeof(uint32_t));
+				sm->sched[k].cap = sm->sched[k].w ? nw : 0;
+				if (!sm->sched[k].w)
+					sm->nwarps_cap = 0;
+			}
+		}
+		if (nreg > sm->regs_cap) {
+			free(sm->regs);
+			sm->regs = malloc(nreg * sizeof(*sm->regs));
+			sm->regs_cap = sm->regs ? nreg : 0;
+		}
+		if (!sm->nwarps_cap || !sm->regs)
+			return weft_error_set(err, WEFT_ERR_NOMEM,
+					      "out of memory for %u resident warps of kernel %s", nw,
+					      s->p->kernel);
+		memset(sm->warps, 0, nw * sizeof(*sm->warps));
+		for (uint32_t i = 0; i < nw; i++) {
+			sm->warps[i].reg = sm->regs + (size_t)i * nregs;
+			sm->warps[i].slot = i / wpc;
+			sm->warps[i].sched = i % sp->schedulers;
+		}
+		for (uint32_t c = 0; c < SIMT_MAX_SLOTS; c++) {
+			struct simt_slot *sl = &sm->slot[c];
+			sl->state = SIMT_SLOT_EMPTY;
+			sl->warp0 = c * wpc;
+			sl->nw = sl->exited = sl->arrived = 0;
+			sl->bar_max = sl->free_at = 0;
+		}
+		for (uint32_t k = 0; k < sp->schedulers; k++) {
+			struct simt_sched *S = &sm->sched[k];
+			S->nw = 0;
+			S->greedy = -1;
+			S->rr = 0;
+			S->t = INFINITY;
+			S->acct = 0;
+			why_simple(&S->why, SIMT_CPI_IDLE, INFINITY);
+			S->hpos = UINT32_MAX;
+			memset(S->cpi, 0, sizeof(S->cpi));
+			sm->sp_free[k] = 0;
+		}
+		sm->sfu_free = sm->ldst_free = 0;
+		sm->ldst_cpi = SIMT_CPI_LSU;
+		sm->nmshr = 0;
+		sm->nctas = 0;
+		if (sp->caches) {
+			weft_cache_flush(&sm->l1); /* L1s start cold each kernel (GPGPU-Sim flushes them) */
+			weft_cache_reset_stats(&sm->l1);
+			memset(sm->l1x, 0, (size_t)sm->l1.nsets * sp->l1.assoc * sizeof(*sm->l1x));
+		}
+	}
+	free(s->heap);
+	free(s->hkey);
+	free(s->hacct);
+	s->heap = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->heap));
+	s->hkey = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->hkey));
+	s->hacct = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->hacct));
+	if (!s->heap || !s->hkey || !s->hacct)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the schedulers");
+	s->nheap = 0;
+	s->now = 0;
+	s->next_free = INFINITY;
+	s->rr_sm = 0;
+	s->age = 0;
+	if (sp->caches)
+		simt_below_reset(&s->below, sp);
+	return 0;
+}
+
+/* Recomputes next_free over every FINISHING slot. */
+static void refresh_next_free(struct simt_state *s)
+{
+	s->next_free = INFINITY;
+	for (uint32_t m = 0; m < s->sp.num_sm; m++)
+		for (uint32_t c = 0; c < s->occ.ctas; c++) {
+			const struct simt_slot *sl = &s->sms[m].slot[c];
+			if (sl->state == SIMT_SLOT_FINISHING && sl->free_at < s->next_free)
+				s->next_free = sl->free_at;
+		}
+}
+
+/* Runs events earlier than the first slot to free (all of them when
+ * `all`); next_free may move earlier while they run. */
+static void run_events(struct simt_state *s, int all)
+{
+	while (s->nheap) {
+		uint32_t id = s->heap[0];
+		if (!all && !(sched_of(s, id)->t < s->next_free))
+			break;
+		step(s, id);
+	}
+}
+
+/* Frees a FINISHING slot whose CTA is done: its warps leave their
+ * schedulers. */
+static void slot_release(struct simt_state *s, uint32_t m, uint32_t c)
+{
+	struct simt_sm *sm = &s->sms[m];
+	struct simt_slot *sl = &sm->slot[c];
+	for (uint32_t w = 0; w < sl->nw; w++) {
+		struct simt_warp *W = &sm->warps[sl->warp0 + w];
+		if (W->state != SIMT_W_FREE)
+			sched_remove(&sm->sched[W->sched], sl->warp0 + w);
+		W->state = SIMT_W_FREE;
+	}
+	sl->state = SIMT_SLOT_EMPTY;
+	sl->nw = 0;
+}
+
+/* An EMPTY slot, searching SMs round robin from rr_sm; -1 when none. */
+static int find_empty(const struct simt_state *s, uint32_t *m_out, uint32_t *c_out)
+{
+	for (uint32_t j = 0; j < s->sp.num_sm; j++) {
+		uint32_t m = (s->rr_sm + j) % s->sp.num_sm;
+		for (uint32_t c = 0; c < s->occ.ctas; c++)
+			if (s->sms[m].slot[c].state == SIMT_SLOT_EMPTY) {
+				*m_out = m;
+				*c_out = c;
+				return 0;
+			}
+	}
+	return -1;
+}
+
+int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
+	uint32_t m = 0, c = 0;
+	while (find_empty(s, &m, &c)) {
+		/* every slot is busy: run until the first one frees */
+		run_events(s, 0);
+		if (isinf(s->next_free))
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "SIMT model: no resident CTA can finish (warps wait at a "
+					      "barrier that others never reach) before CTA %u",
+					      cta->cta);
+		double x = s->next_free;
+		for (uint32_t j = 0; j < sp->num_sm; j++)
+			for (uint32_t q = 0; q < s->occ.ctas; q++) {
+				struct simt_slot *sl = &s->sms[j].slot[q];
+				if (sl->state == SIMT_SLOT_FINISHING && sl->free_at <= x)
+					slot_release(s, j, q);
+			}
+		if (x > s->now)
+			s->now = x;
+		refresh_next_free(s);
+	}
+	struct simt_sm *sm = &s->sms[m];
+	struct simt_slot *sl = &sm->slot[c];
+	int rc = simt_stream_build(sp, &s->gp, s->pc, cta, &sl->st, err);
+	if (rc)
+		return rc;
+	if (sl->st.nw > s->occ.warps_per_cta)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "CTA %u has %u threads, more than the launch geometry says", cta->cta,
+				      cta->nthreads);
+	s->rr_sm = (m + 1) % sp->num_sm;
+	sm->nctas++;
+	double x = s->now;
+	sl->nw = sl->st.nw;
+	sl->exited = sl->arrived = 0;
+	sl->bar_max = 0;
+	sl->state = SIMT_SLOT_RUNNING;
+	for (uint32_t w = 0; w < sl->nw; w++) {
+		uint32_t wi = sl->warp0 + w;
+		struct simt_warp *W = &sm->warps[wi];
+		W->rec = sl->st.rec + sl->st.woff[w];
+		W->n = sl->st.woff[w + 1] - sl->st.woff[w];
+		W->i = 0;
+		for (uint32_t r = 0; r < s->nregs; r++) {
+			W->reg[r].end = 0;
+			W->reg[r].n = 0;
+		}
+		why_simple(&W->dep, SIMT_CPI_IDLE, x);
+		why_simple(&W->last, SIMT_CPI_IDLE, x);
+		why_simple(&W->prev, SIMT_CPI_IDLE, x);
+		W->store_done = x;
+		W->age = s->age++;
+		W->slot = c;
+		W->sched = wi % sp->schedulers;
+		if (W->n) {
+			W->state = SIMT_W_READY;
+			head_dep(s, W);
+		} else {
+			W->state = SIMT_W_DRAIN;
+			sl->exited++;
+		}
+		struct simt_sched *S = &sm->sched[W->sched];
+		S->w[S->nw++] = wi;
+	}
+	slot_check(s, m, sl, x);
+	for (uint32_t k = 0; k < sp->schedulers; k++)
+		wake(s, m, k, x);
+	return 0;
+}
+
+int simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err)
+{
+	const struct simt_params *sp = &s->sp;
+	run_events(s, 1);
+	double end = 0;
+	for (uint32_t m = 0; m < sp->num_sm; m++) {
+		struct simt_sm *sm = &s->sms[m];
+		for (uint32_t c = 0; c < s->occ.ctas; c++) {
+			const struct simt_slot *sl = &sm->slot[c];
+			if (sl->state == SIMT_SLOT_RUNNING)
+				return weft_error_set(err, WEFT_ERR_INTERNAL,
+						      "SIMT model: a CTA on SM %u never finished (warps "
+						      "wait at a barrier that others never reach)",
+						      m);
+			if (sl->state == SIMT_SLOT_FINISHING && sl->free_at > end)
+				end = sl->free_at;
+		}
+		for (uint32_t k = 0; k < sp->schedulers; k++)
+			if (sm->sched[k].acct > end)
+				end = sm->sched[k].acct;
+	}
+	memset(s->cpi, 0, sizeof(s->cpi));
+	for (uint32_t m = 0; m < sp->num_sm; m++) {
+		struct simt_sm *sm = &s->sms[m];
+		for (uint32_t k = 0; k < sp->schedulers; k++) {
+			struct simt_sched *S = &sm->sched[k];
+			struct simt_why idle;
+			why_simple(&idle, SIMT_CPI_IDLE, INFINITY);
+			charge(S->cpi, &idle, S->acct, end);
+			S->acct = end;
+			for (int i = 0; i < SIMT_CPI_COUNT; i++)
+				s->cpi[i] += S->cpi[i];
+		}
+	}
+	*cycles = end;
+	return 0;
+}
