@@ -454,18 +454,24 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	bsum[FAB_B_DRAM] = fp->dram_bytes_per_s > 0 ? (s->la.dram_bytes * f + spill_dram) / fp->dram_bytes_per_s * fp->clock_hz
 						    : 0;
 	double cycles = fabric_cycles;
-	int limiter = FAB_B_ISSUE;
-	double best = -1;
-	for (int b = 0; b <= FAB_B_RECONFIG; b++)
-		if (attributed[b] > best) {
-			best = attributed[b];
-			limiter = b;
-		}
+	int mem_limit = -1;
 	for (int b = FAB_B_L1; b < FAB_B_COUNT; b++)
 		if (bsum[b] > cycles) {
 			cycles = bsum[b];
-			limiter = b;
+			mem_limit = b;
 		}
+	/* CPI stack: a (sub-)kernel's cycles beyond its fill go to the bound
+	 * that set them (issue, latency, ldst, special, loop); the fills,
+	 * configuration loads and barrier drains to their own components; a
+	 * memory bound above the fabric's cycles adds the difference. It sums
+	 * to the cycles; the limiter is its largest component. */
+	for (int b = 0; b < FAB_B_RECONFIG; b++)
+		weft_cpi_add(&r->cpi, fabric_bound_names[b], attributed[b]);
+	weft_cpi_add(&r->cpi, "fill", fill_total);
+	weft_cpi_add(&r->cpi, "config", cfg_cycles);
+	weft_cpi_add(&r->cpi, "barrier", bar_cycles);
+	for (int b = FAB_B_L1; b < FAB_B_COUNT; b++)
+		weft_cpi_add(&r->cpi, fabric_bound_names[b], b == mem_limit ? cycles - fabric_cycles : 0);
 
 	/* dMT: removed thread instructions */
 	double removed_insts = s->dmt_ok ? (double)s->dmt.tot.removed_total : 0;
@@ -473,7 +479,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	/* ---- result ---- */
 	r->cycles = cycles;
 	r->thread_insts = (uint64_t)llround((insts - removed_insts) * f);
-	snprintf(r->limiter, sizeof(r->limiter), "%s", fabric_bound_names[limiter]);
+	snprintf(r->limiter, sizeof(r->limiter), "%s", weft_cpi_largest(&r->cpi));
 	s->ev[FAB_EV_DRAM] = s->la.dram_bytes / 32.0;
 	el[FAB_EV_DRAM] += spill_dram / 32.0;
 	for (int i = 0; i < FAB_EV_COUNT; i++)
