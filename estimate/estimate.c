@@ -135,6 +135,7 @@ static int estimate_config(const struct weft_config *cfg, struct weft_est_config
 		f->thread_insts = lr->thread_insts;
 		f->stats = lr->stats;
 		f->nstats = lr->nstats;
+		f->cpi = &lr->cpi;
 		double secs = r->clock_hz > 0 ? lr->cycles / r->clock_hz : 0;
 		rc = price_energy(&ctx, r, lr->events, secs, f, erep, err);
 		if (rc < 0) {
@@ -150,7 +151,11 @@ static int estimate_config(const struct weft_config *cfg, struct weft_est_config
 	tot->thread_insts = r->thread_insts;
 	tot->stats = r->stats;
 	tot->nstats = r->nstats;
-	weft_est_total_limiter(c->launches, c->nlaunches, tot->limiter, sizeof(tot->limiter));
+	tot->cpi = &r->cpi;
+	if (r->cpi.n)
+		snprintf(tot->limiter, sizeof(tot->limiter), "%s", weft_cpi_largest(&r->cpi));
+	else
+		weft_est_total_limiter(c->launches, c->nlaunches, tot->limiter, sizeof(tot->limiter));
 	rc = price_energy(&ctx, r, r->events, r->seconds, tot, erep, err);
 	if (rc < 0) {
 		weft_error_prefix(err, "config %s: ", cfg->path);

@@ -68,7 +68,10 @@ struct weft_est_figures {
 	double power_w;
 	double insts_per_j;
 	double perf_per_area;            /* thread insts / s / mm2 */
-	char limiter[WEFT_LIMITER_MAX];  /* the model's; totals: the one with most cycles */
+	char limiter[WEFT_LIMITER_MAX];  /* the model's: its largest CPI-stack component
+					    (totals: of the summed stack; for a model without
+					    a stack, the limiter with most cycles) */
+	const struct weft_cpi_stack *cpi; /* the model's CPI stack, borrowed from the result */
 	/* versus the baseline (weft_est_compare); 1 for the baseline itself */
 	double speedup;
 	double insts_per_j_ratio;

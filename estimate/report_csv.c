@@ -5,7 +5,10 @@
  * overrides) so rows stay self-describing when CSVs from several runs are
  * concatenated. Units are in the column names (docs/estimate.md). With
  * --sweep, one column per swept key (named sec.key) follows `overrides`,
- * holding the point's value (empty where that sweep does not apply).
+ * holding the point's value (empty where that sweep does not apply). The
+ * CPI stacks close each row: one column cpi_<component>_cycles per
+ * component any config reports (empty where a model has no such
+ * component).
  */
 #include "report_fields.h"
 #include "report_impl.h"
@@ -36,7 +39,8 @@ static const char *const prov_cols[] = { "weft_version", "trace", "trace_hash", 
 					 "overrides", "baseline", "launch", "kernel" };
 
 static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
-			const struct weft_est_config *c, const struct weft_est_figures *f)
+			const struct weft_est_config *c, const struct weft_est_figures *f,
+			const char *const *cpi_names, uint32_t ncpi)
 {
 	char buf[64];
 	str(out, r->version);
@@ -81,6 +85,10 @@ static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
 			break;
 		}
 	}
+	for (uint32_t k = 0; k < ncpi; k++) {
+		weft_est_num(buf, sizeof(buf), weft_est_cpi_of(f->cpi, cpi_names[k]));
+		weft_sbuf_printf(out, ",%s", buf);
+	}
 	weft_sbuf_puts(out, "\n");
 }
 
@@ -100,11 +108,15 @@ void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out)
 	uint32_t n = weft_est_figure_fields(&zero, 0, fields);
 	for (uint32_t i = 0; i < n; i++)
 		weft_sbuf_printf(out, ",%s", fields[i].key);
+	const char *cpi_names[WEFT_EST_MAX_CPI_NAMES];
+	uint32_t ncpi = weft_est_cpi_names(r, cpi_names, WEFT_EST_MAX_CPI_NAMES);
+	for (uint32_t k = 0; k < ncpi; k++)
+		weft_sbuf_printf(out, ",cpi_%s_cycles", cpi_names[k]);
 	weft_sbuf_puts(out, "\n");
 	for (uint32_t i = 0; i < r->nconfigs; i++) {
 		const struct weft_est_config *c = &r->configs[i];
 		for (uint32_t l = 0; l < c->nlaunches; l++)
-			figures_row(out, r, c, &c->launches[l]);
-		figures_row(out, r, c, &c->total);
+			figures_row(out, r, c, &c->launches[l], cpi_names, ncpi);
+		figures_row(out, r, c, &c->total, cpi_names, ncpi);
 	}
 }

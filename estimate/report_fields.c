@@ -41,6 +41,11 @@ uint32_t weft_est_figure_fields(const struct weft_est_figures *g, double area_mm
 		f = num(f, key, g->energy_j[c]);
 	}
 	f = num(f, "energy_total_j", g->energy_total_j);
+	for (int c = 0; c < WEFT_CAT_COUNT; c++) {
+		char key[40];
+		snprintf(key, sizeof(key), "energy_%s_share", weft_energy_cat_name((enum weft_energy_cat)c));
+		f = num(f, key, g->energy_total_j > 0 ? g->energy_j[c] / g->energy_total_j : NAN);
+	}
 	f = num(f, "power_w", g->power_w);
 	f = num(f, "area_mm2", area_mm2);
 	f = num(f, "insts_per_j", g->insts_per_j);
@@ -50,6 +55,41 @@ uint32_t weft_est_figure_fields(const struct weft_est_figures *g, double area_mm
 	f = num(f, "energy_ratio", g->energy_ratio);
 	f = num(f, "perf_per_area_ratio", g->perf_per_area_ratio);
 	return (uint32_t)(f - out);
+}
+
+static void add_names(const struct weft_cpi_stack *s, const char **names, uint32_t *n,
+		      uint32_t max)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t k = 0;
+		while (k < *n && strcmp(names[k], s->item[i].name) != 0)
+			k++;
+		if (k == *n && *n < max)
+			names[(*n)++] = s->item[i].name;
+	}
+}
+
+uint32_t weft_est_cpi_names(const struct weft_est_report *r, const char **names, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_config *c = &r->configs[i];
+		add_names(c->total.cpi, names, &n, max);
+		for (uint32_t l = 0; l < c->nlaunches; l++)
+			add_names(c->launches[l].cpi, names, &n, max);
+	}
+	return n;
+}
+
+double weft_est_cpi_of(const struct weft_cpi_stack *s, const char *name)
+{
+	if (s)
+		for (uint32_t i = 0; i < s->n; i++)
+			if (strcmp(s->item[i].name, name) == 0)
+				return s->item[i].cycles;
+	return NAN;
 }
 
 void weft_est_num(char *buf, size_t len, double v)

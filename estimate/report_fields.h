@@ -29,6 +29,14 @@ struct weft_est_field {
 uint32_t weft_est_figure_fields(const struct weft_est_figures *f, double area_mm2,
 				struct weft_est_field *out);
 
+/* The CPI-stack component names of every config's totals and launches,
+ * each once, in first-seen order (at most max); returns how many. CSV
+ * columns cpi_<name>_cycles follow them. */
+#define WEFT_EST_MAX_CPI_NAMES 64
+uint32_t weft_est_cpi_names(const struct weft_est_report *r, const char **names, uint32_t max);
+/* The cycles of component name in s, NAN when s lacks it. */
+double weft_est_cpi_of(const struct weft_cpi_stack *s, const char *name);
+
 /* "%.10g", or "" for NAN/inf (the caller writes null / an empty field). */
 void weft_est_num(char *buf, size_t len, double v);
 

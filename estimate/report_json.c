@@ -93,6 +93,15 @@ static void figures(struct weft_sbuf *out, int ind, const struct weft_est_figure
 			break;
 		}
 	}
+	key(out, ind + 2, &first, "cpi_stack");
+	weft_sbuf_puts(out, "{");
+	for (uint32_t k = 0; f->cpi && k < f->cpi->n; k++) {
+		weft_sbuf_printf(out, "%s", k ? ", " : "");
+		jstr(out, f->cpi->item[k].name);
+		weft_sbuf_puts(out, ": ");
+		jnum(out, f->cpi->item[k].cycles);
+	}
+	weft_sbuf_puts(out, "}");
 	key(out, ind + 2, &first, "stats");
 	weft_sbuf_puts(out, "[");
 	for (uint32_t s = 0; s < f->nstats; s++) {

@@ -2,8 +2,9 @@
  * report_table.c - the human-readable weft-estimate report: provenance
  * (version, trace hash, sampling, configs with hash and overrides), the
  * totals with the configs side by side (energy broken down by category,
- * ratios against the baseline), the model statistics, then one short block
- * per launch. CSV and JSON carry every figure for every launch; the table
+ * ratios against the baseline), the energy shares, the CPI stacks (where
+ * the cycles went, as a share of them), the model statistics, then one
+ * short block per launch (with the CPI stack's main components). CSV and JSON carry every figure for every launch; the table
  * gives per-launch totals only to stay readable for traces with many
  * launches (docs/estimate.md). With --sweep the totals are one row per
  * point instead (the swept keys as columns), since points side by side
@@ -243,6 +244,73 @@ static void totals(struct weft_sbuf *out, const struct weft_est_report *r, int w
 	row(out, r, w, "  perf/area ratio", c_ppar);
 }
 
+/* Energy by category as a share of each config's total; categories that
+ * are zero for every config are left out. */
+static void shares(struct weft_sbuf *out, const struct weft_est_report *r, int w)
+{
+	weft_sbuf_puts(out, "\nenergy share\n");
+	for (int cat = 0; cat < WEFT_CAT_COUNT; cat++) {
+		int any = 0;
+		for (uint32_t i = 0; i < r->nconfigs; i++)
+			any |= r->configs[i].total.energy_j[cat] > 0;
+		if (!any)
+			continue;
+		char label[40];
+		snprintf(label, sizeof(label), "  %s", weft_energy_cat_name((enum weft_energy_cat)cat));
+		weft_sbuf_printf(out, "%-*s", LABEL_W, label);
+		for (uint32_t i = 0; i < r->nconfigs; i++) {
+			const struct weft_est_figures *t = &r->configs[i].total;
+			char cell[32] = "-";
+			if (t->energy_total_j > 0)
+				snprintf(cell, sizeof(cell), "%.1f%%", 100 * t->energy_j[cat] / t->energy_total_j);
+			weft_sbuf_printf(out, "%*s", w, cell);
+		}
+		weft_sbuf_puts(out, "\n");
+	}
+}
+
+/* The CPI stacks: one row per component any config has, its share of that
+ * config's cycles (the cycles themselves are in CSV and JSON). */
+static void cpi_stacks(struct weft_sbuf *out, const struct weft_est_report *r, int w)
+{
+	const char *names[WEFT_EST_MAX_CPI_NAMES];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_cpi_stack *c = r->configs[i].total.cpi;
+		for (uint32_t k = 0; c && k < c->n; k++) {
+			uint32_t j = 0;
+			while (j < n && strcmp(names[j], c->item[k].name) != 0)
+				j++;
+			if (j == n && n < WEFT_EST_MAX_CPI_NAMES)
+				names[n++] = c->item[k].name;
+		}
+	}
+	if (!n)
+		return;
+	weft_sbuf_puts(out, "\nCPI stack (% of cycles)\n");
+	for (uint32_t k = 0; k < n; k++) {
+		int any = 0;
+		for (uint32_t i = 0; i < r->nconfigs; i++) {
+			double v = weft_est_cpi_of(r->configs[i].total.cpi, names[k]);
+			any |= isfinite(v) && v > 0;
+		}
+		if (!any)
+			continue;
+		char label[40];
+		snprintf(label, sizeof(label), "  %s", names[k]);
+		weft_sbuf_printf(out, "%-*s", LABEL_W, label);
+		for (uint32_t i = 0; i < r->nconfigs; i++) {
+			const struct weft_est_figures *t = &r->configs[i].total;
+			double v = weft_est_cpi_of(t->cpi, names[k]);
+			char cell[32] = "-";
+			if (isfinite(v) && t->cycles > 0)
+				snprintf(cell, sizeof(cell), "%.1f%%", 100 * v / t->cycles);
+			weft_sbuf_printf(out, "%*s", w, cell);
+		}
+		weft_sbuf_puts(out, "\n");
+	}
+}
+
 /* The union of the configs' model statistics, one row per key. */
 static void stats(struct weft_sbuf *out, const struct weft_est_report *r, int w)
 {
@@ -326,6 +394,16 @@ static void launches(struct weft_sbuf *out, const struct weft_est_report *r, int
 			weft_sbuf_printf(out, "  %-*s %14.0f %11s %14" PRIu64 " %8s %11s %11s %-12s %8s %8s\n",
 					 w, c->name, f->cycles, t, f->thread_insts, ipc, e, p,
 					 f->limiter[0] ? f->limiter : "-", s, er);
+			/* where its cycles went: the components of 1% or more */
+			if (f->cpi && f->cpi->n && f->cycles > 0) {
+				weft_sbuf_printf(out, "  %-*s cpi", w, "");
+				for (uint32_t k = 0; k < f->cpi->n; k++) {
+					double pct = 100 * f->cpi->item[k].cycles / f->cycles;
+					if (pct >= 1)
+						weft_sbuf_printf(out, " %s %.0f%%", f->cpi->item[k].name, pct);
+				}
+				weft_sbuf_puts(out, "\n");
+			}
 		}
 	}
 }
@@ -338,6 +416,8 @@ void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *ou
 		points(out, r);
 	} else {
 		totals(out, r, w);
+		shares(out, r, w);
+		cpi_stacks(out, r, w);
 		stats(out, r, w);
 	}
 	launches(out, r, w);

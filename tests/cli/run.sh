@@ -268,17 +268,21 @@ print("%016x"%h)' "$W")
 		"$E" "$W" -c $FC -c $TC --format json >"$tmp/est.json" 2>>"$tmp/err"
 		if python3 -c 'import csv,json,sys
 rows=list(csv.reader(open(sys.argv[1]))); d=json.load(open(sys.argv[2]))
-h=rows[0]; first=h.index("cycles")
+h=rows[0]; first=h.index("cycles"); cpi0=[i for i,k in enumerate(h) if k.startswith("cpi_")][0]
 for c in d["configs"]:
     for f,launch in [(l,str(l["launch"])) for l in c["launches"]]+[(c["total"],"total")]:
-        keys=[k for k in f if k not in ("launch","kernel","stats")]
-        assert keys==h[first:], "json keys %s != csv columns %s"%(keys,h[first:])
+        keys=[k for k in f if k not in ("launch","kernel","stats","cpi_stack")]
+        assert keys==h[first:cpi0], "json keys %s != csv columns %s"%(keys,h[first:cpi0])
         row=[r for r in rows[1:] if r[h.index("config")]==c["name"] and r[h.index("launch")]==launch][0]
         for k in keys:
             v=f[k]; cell=row[h.index(k)]
-            assert (cell=="" if v is None else (cell==v if isinstance(v,str) else float(cell)==v)), (k,cell,v)' \
+            assert (cell=="" if v is None else (cell==v if isinstance(v,str) else float(cell)==v)), (k,cell,v)
+        for k,v in f["cpi_stack"].items():
+            assert float(row[h.index("cpi_%s_cycles"%k)])==v, (k,v)
+        assert abs(sum(f["cpi_stack"].values())-f["cycles"])<=0.01*f["cycles"], "cpi stack != cycles"
+        assert f["limiter"]==max(f["cpi_stack"],key=f["cpi_stack"].get), "limiter"' \
 		    "$tmp/est.csv" "$tmp/est.json" 2>"$tmp/err"
-		then ok "estimate: json keys are the csv columns, same values"
+		then ok "estimate: json keys are the csv columns, same values; cpi stacks sum to the cycles"
 		else bad "estimate: json vs csv" "see the python error"; fi
 		"$E" "$tmp/bfs.wtr" -c $FC -c $TC --format csv >"$tmp/out" 2>"$tmp/err"
 		if python3 -c 'import csv,sys

@@ -284,19 +284,24 @@ static void test_format_csv(void **state)
 		"weft_version,trace,trace_hash,trace_bytes,sampling,config,config_path,model,config_hash,"
 		"overrides,baseline,launch,kernel,cycles,time_s,thread_insts,ipc,limiter,energy_fds_j,"
 		"energy_rf_j,energy_comp_j,energy_buffers_j,energy_noc_j,energy_shmem_j,energy_l1_j,"
-		"energy_l2_j,energy_dram_j,energy_config_j,energy_static_j,energy_total_j,power_w,"
+		"energy_l2_j,energy_dram_j,energy_config_j,energy_static_j,energy_total_j,"
+		"energy_fds_share,energy_rf_share,energy_comp_share,energy_buffers_share,"
+		"energy_noc_share,energy_shmem_share,energy_l1_share,energy_l2_share,"
+		"energy_dram_share,energy_config_share,energy_static_share,power_w,"
 		"area_mm2,insts_per_j,insts_per_s_per_mm2,speedup,insts_per_j_ratio,energy_ratio,"
 		"perf_per_area_ratio\n";
 	assert_memory_equal(s, header, strlen(header));
 	/* base launch 0: every figure worked out in test_derive */
 	assert_non_null(strstr(s, "\n" WEFT_VERSION ",t.wtr,fnv1a64-file:0123456789abcdef,4096,all CTAs,"
 				  "base,configs/base.ini,simt,fnv1a64:000000000000aaaa,,base,0,k,"
-				  "1000,1e-06,4000,4,issue,1e-06,2e-06,0,0,0,0,0,0,0,0,1e-06,4e-06,4,2,"
+				  "1000,1e-06,4000,4,issue,1e-06,2e-06,0,0,0,0,0,0,0,0,1e-06,4e-06,"
+				  "0.25,0.5,0,0,0,0,0,0,0,0,0.25,4,2,"
 				  "1000000000,2000000000,1,1,1,1\n"));
 	/* fast total: overrides quoted (commas, doubled quotes); ratios 2, 2, 0.5, 1 */
 	assert_non_null(strstr(s, ",fast,configs/fast.ini,simt,fnv1a64:000000000000bbbb,"
 				  "\"simt.a=1,simt.b=\"\"x\"\"\",base,total,,1000,5e-07,4000,4,dram_bw,"
-				  "0,0,0,0,0,0,0,0,1.5e-06,0,5e-07,2e-06,4,4,2000000000,2000000000,"
+				  "0,0,0,0,0,0,0,0,1.5e-06,0,5e-07,2e-06,0,0,0,0,0,0,0,0,0.75,0,0.25,"
+				  "4,4,2000000000,2000000000,"
 				  "2,2,0.5,1\n"));
 	/* 1 header + 2 configs x (1 launch + total) */
 	int lines = 0;
