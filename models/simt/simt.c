@@ -441,6 +441,7 @@ static void simt_free(void *state)
 			free(sm->mshr);
 			free(sm->warps);
 			free(sm->regs);
+			free(sm->rends);
 			for (uint32_t k = 0; k < SIMT_MAX_SCHED; k++)
 				free(sm->sched[k].w);
 			for (uint32_t c = 0; c < SIMT_MAX_SLOTS; c++)
@@ -450,9 +451,8 @@ static void simt_free(void *state)
 	simt_below_free(&s->below);
 	weft_group_prog_free(&s->gp);
 	free(s->pc);
+	free(s->deps);
 	free(s->heap);
-	free(s->hkey);
-	free(s->hacct);
 	for (uint32_t i = 0; i < s->nlaunches; i++)
 		free(s->launches[i].events);
 	free(s->launches);
@@ -528,11 +528,13 @@ static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 		rc = weft_group_prog_init(&s->gp, p, err);
 	if (!rc) {
 		free(s->pc);
+		free(s->deps);
 		s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
-		if (!s->pc)
+		s->deps = calloc(18 * ((size_t)p->ninsts + 1), sizeof(*s->deps));
+		if (!s->pc || !s->deps)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 		else
-			simt_pc_build(&s->sp, p, s->pc);
+			simt_pc_build(&s->sp, p, s->pc, s->deps);
 	}
 	if (!rc)
 		rc = simt_machine_begin(s, err);
@@ -674,7 +676,9 @@ static int simt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 
 /* Follows leader when the two configs differ only in what the replay
  * does not read: core.area_basis (and every [tech] key, which the model
- * never sees). Every other parameter reaches the simulation. */
+ * never sees). Every other parameter reaches the simulation; when only
+ * timing parameters differ, the state still takes the leader's warp
+ * streams (simt_sm.c copies them per CTA). */
 static int simt_follow(void *state, void *leader)
 {
 	struct simt_state *s = state, *ld = leader;
@@ -682,8 +686,15 @@ static int simt_follow(void *state, void *leader)
 	memcpy(&a, &s->sp, sizeof(a));
 	memcpy(&b, &ld->sp, sizeof(b));
 	a.area_basis = b.area_basis = SIMT_AREA_FERMI;
-	if (ld->leader || memcmp(&a, &b, sizeof(a)) != 0)
+	if (ld->leader)
 		return 0;
+	if (memcmp(&a, &b, sizeof(a)) != 0) {
+		/* the timing differs, but the warp streams may not: copy those
+		 * of the first such state (its source's, if it copies too) */
+		if (!s->stream_src && simt_stream_key_equal(&s->sp, &ld->sp))
+			s->stream_src = ld->stream_src ? ld->stream_src : ld;
+		return 0;
+	}
 	s->leader = ld;
 	return 1;
 }

@@ -184,13 +184,18 @@ struct simt_pc {
 	uint32_t latency;    /* issue to dependent issue (pipeline + unit latency) */
 	uint32_t occupy;     /* cycles its unit is busy: max(issue cycles, initiation) */
 	uint32_t bank_extra; /* operand-collector register-bank conflict cycles */
+	uint32_t dep0;       /* its scoreboard registers: deps[dep0 .. dep0 + ndep), */
+	uint8_t ndep;        /* the first nusedep its sources, the rest its */
+	uint8_t nusedep;     /* destinations (each list without repeats) */
 };
 
 /* The latency class of an instruction (GPGPU-Sim's opcode classes; rem
  * counts as a divide). */
 enum simt_lat simt_lat_class_of(const struct weft_inst *in, const struct weft_inst_info *ii);
-/* Fills pc[0..p->ninsts-1] for a program under sp. */
-void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pc);
+/* Fills pc[0..p->ninsts-1] for a program under sp, and deps (room for
+ * 18 x ninsts registers) with each instruction's scoreboard registers. */
+void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pc,
+		   uint32_t *deps);
 
 /* ---- simt_stream.c: a CTA's warp streams (no timing) ---- */
 
@@ -214,6 +219,12 @@ struct simt_stream {
 };
 
 void simt_stream_free(struct simt_stream *st);
+/* Copies src into dst (a sweep point takes another point's streams of the
+ * same CTA instead of rebuilding them); WEFT_ERR_NOMEM. */
+int simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, struct weft_error *err);
+/* Whether two configurations build the same warp streams for every CTA
+ * (warp size, shared banks, caches on/off and L1 line). */
+int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b);
 /* Builds cta's warp streams into st (warps of sp->warp_size under IPDOM;
  * gp and pc describe the launch's program). */
 int simt_stream_build(const struct simt_params *sp, const struct weft_group_prog *gp,
@@ -261,20 +272,24 @@ struct simt_below {
 	double *bank_busy, *chan_busy;
 };
 
-/* A resident warp. */
+/* A resident warp (the fields the schedulers scan first). */
 enum simt_warp_state { SIMT_W_FREE = 0, SIMT_W_READY, SIMT_W_BAR, SIMT_W_DRAIN };
 struct simt_warp {
-	const struct simt_rec *rec;  /* its stream */
-	uint32_t n, i;               /* records, next to issue */
-	struct simt_why *reg;        /* [nregs] scoreboard: reg[r].end = when r is ready */
-	struct simt_why dep;         /* what the next instruction waits for (dep.end) */
-	struct simt_why last;        /* the latest completion so far (the drain) */
-	struct simt_why prev;        /* the previous instruction's completion (warp_serial) */
-	double store_done;           /* its last shared-memory store is written */
-	uint64_t age;                /* dispatch order: smaller = older */
-	uint32_t slot, sched;
+	double dep_end;              /* when the next instruction's operands are ready */
+	double last_end;             /* the latest completion so far (last.end) */
 	uint8_t state;               /* enum simt_warp_state */
 	uint8_t unit;                /* the next instruction's unit (enum simt_unit) */
+	uint32_t slot, sched;
+	const struct simt_why *dep;  /* what dep_end waits for: a register's, prev or own */
+	const struct simt_rec *rec;  /* its stream */
+	uint32_t n, i;               /* records, next to issue */
+	double *rend;                /* [nregs] scoreboard: when register r is ready */
+	struct simt_why *reg;        /* [nregs] and why (reg[r].end == rend[r]) */
+	double store_done;           /* its last shared-memory store is written */
+	uint64_t age;                /* dispatch order: smaller = older */
+	struct simt_why last;        /* the latest completion so far (the drain) */
+	struct simt_why prev;        /* the previous instruction's completion (warp_serial) */
+	struct simt_why own;         /* a wait of its own (barrier release, dispatch) */
 };
 
 /* A resident-CTA slot of an SM. */
@@ -305,6 +320,7 @@ struct simt_sm {
 	struct simt_slot slot[SIMT_MAX_SLOTS];
 	struct simt_warp *warps;     /* [slots x warps per CTA] */
 	struct simt_why *regs;       /* [slots x warps per CTA x nregs] */
+	double *rends;               /* [slots x warps per CTA x nregs] */
 	uint32_t nwarps_cap;
 	size_t regs_cap;
 	struct simt_sched sched[SIMT_MAX_SCHED];
@@ -316,6 +332,13 @@ struct simt_sm {
 	double *mshr;                /* min-heap of pending fill times */
 	uint32_t nmshr;
 	uint32_t nctas;              /* CTAs dispatched to it this launch */
+};
+
+/* A heap entry: a scheduler and its key. */
+struct simt_hent {
+	double t, acct;
+	struct simt_sched *S;
+	uint32_t id;
 };
 
 struct simt_state;
@@ -354,17 +377,24 @@ struct simt_state {
 	 * configuration differs only in what the replay does not read); NULL
 	 * when it replays itself */
 	const struct simt_state *leader;
+	/* weft_model_run_many: an earlier state that builds the same warp
+	 * streams (simt_stream_key_equal); this one copies the stream of each
+	 * CTA it just built instead of regrouping the CTA's threads */
+	const struct simt_state *stream_src;
+	const struct simt_stream *built; /* the stream of the last CTA consumed */
+	uint32_t built_launch, built_cta;
 	struct simt_sm *sms;            /* [num_sm] */
 	struct simt_below below;
 	/* per launch */
 	const struct weft_program *p;
 	struct weft_group_prog gp;
 	struct simt_pc *pc;             /* [ninsts] */
+	uint32_t *deps;                 /* [18 x ninsts] scoreboard registers (simt_pc.dep0) */
 	struct simt_occupancy occ;
 	uint32_t cta_seq;               /* CTAs consumed so far in this launch */
 	/* the event loop (simt_sm.c): schedulers by next action time */
-	uint32_t *heap, nheap;          /* scheduler ids sm x schedulers + k */
-	double *hkey, *hacct;           /* [num_sm x schedulers] each scheduler's t and acct, for the heap */
+	struct simt_hent *heap;         /* schedulers by (t, acct, id), id = sm x schedulers + k */
+	uint32_t nheap;
 	double now;                     /* simulated time of the last dispatch */
 	double next_free;               /* earliest FINISHING slot's free_at */
 	uint32_t rr_sm;                 /* round-robin CTA dispatch */

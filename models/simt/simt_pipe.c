@@ -152,8 +152,10 @@ static uint8_t nonreg_operands(const struct weft_inst *in)
 	return n;
 }
 
-void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pcs)
+void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pcs,
+		   uint32_t *deps)
 {
+	uint32_t nd = 0;
 	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 		const struct weft_inst *in = &p->insts[pc];
 		const struct weft_inst_info *ii = &p->info[pc];
@@ -192,5 +194,23 @@ void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, s
 		uint32_t ii_cyc = sp->init[c];
 		x->occupy = ii_cyc > sp->issue_cycles ? ii_cyc : sp->issue_cycles;
 		x->bank_extra = bank_extra(sp, p, ii);
+		/* the scoreboard: what it reads, then what it writes (no
+		 * overtaking a pending write), each list without repeats */
+		x->dep0 = nd;
+		for (uint32_t k = 0; k < (uint32_t)ii->nuses + ii->ndefs; k++) {
+			int is_def = k >= ii->nuses;
+			int32_t r = is_def ? ii->defs[k - ii->nuses] : ii->uses[k];
+			if (r < 0 || (uint32_t)r >= p->nregs)
+				continue;
+			int dup = 0;
+			for (uint32_t j = is_def ? x->dep0 + x->nusedep : x->dep0; j < nd && !dup; j++)
+				dup = deps[j] == (uint32_t)r;
+			if (dup)
+				continue;
+			deps[nd++] = (uint32_t)r;
+			if (!is_def)
+				x->nusedep++;
+		}
+		x->ndep = (uint8_t)(nd - x->dep0);
 	}
 }

@@ -63,13 +63,11 @@ static void charge(double *cpi, const struct simt_why *w, double a, double b)
  * longer (accounted up to an earlier time: it did not issue last) goes
  * first, so schedulers of an SM contending for its LD/ST unit or SFU
  * take turns; then the lower id. */
-static int before(const struct simt_state *s, uint32_t a, uint32_t b)
+static inline int before(const struct simt_hent *a, const struct simt_hent *b)
 {
-	double ta = s->hkey[a], tb = s->hkey[b];
-	if (ta != tb)
-		return ta < tb;
-	double aa = s->hacct[a], ab = s->hacct[b];
-	return aa < ab || (aa == ab && a < b);
+	if (a->t != b->t)
+		return a->t < b->t;
+	return a->acct < b->acct || (a->acct == b->acct && a->id < b->id);
 }
 
 static struct simt_sched *sched_of(struct simt_state *s, uint32_t id)
@@ -77,40 +75,41 @@ static struct simt_sched *sched_of(struct simt_state *s, uint32_t id)
 	return &s->sms[id / s->sp.schedulers].sched[id % s->sp.schedulers];
 }
 
-static void heap_set(struct simt_state *s, uint32_t i, uint32_t id)
+static inline void heap_set(struct simt_state *s, uint32_t i, const struct simt_hent *e)
 {
-	s->heap[i] = id;
-	sched_of(s, id)->hpos = i;
+	s->heap[i] = *e;
+	e->S->hpos = i;
 }
 
 static void heap_up(struct simt_state *s, uint32_t i)
 {
-	uint32_t id = s->heap[i];
+	struct simt_hent e = s->heap[i];
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
-		if (!before(s, id, s->heap[p]))
+		if (!before(&e, &s->heap[p]))
 			break;
-		heap_set(s, i, s->heap[p]);
+		heap_set(s, i, &s->heap[p]);
 		i = p;
 	}
-	heap_set(s, i, id);
+	heap_set(s, i, &e);
 }
 
 static void heap_down(struct simt_state *s, uint32_t i)
 {
-	uint32_t id = s->heap[i], n = s->nheap;
+	struct simt_hent e = s->heap[i];
+	uint32_t n = s->nheap;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && before(s, s->heap[c + 1], s->heap[c]))
+		if (c + 1 < n && before(&s->heap[c + 1], &s->heap[c]))
 			c++;
-		if (!before(s, s->heap[c], id))
+		if (!before(&s->heap[c], &e))
 			break;
-		heap_set(s, i, s->heap[c]);
+		heap_set(s, i, &s->heap[c]);
 		i = c;
 	}
-	heap_set(s, i, id);
+	heap_set(s, i, &e);
 }
 
 /* Puts scheduler id at its (new) time: inserted, moved, or removed when
@@ -118,29 +117,33 @@ static void heap_down(struct simt_state *s, uint32_t i)
 static void heap_update(struct simt_state *s, uint32_t id)
 {
 	struct simt_sched *S = sched_of(s, id);
-	s->hkey[id] = S->t;
-	s->hacct[id] = S->acct;
 	if (isinf(S->t)) {
 		if (S->hpos == UINT32_MAX)
 			return;
 		uint32_t i = S->hpos;
 		S->hpos = UINT32_MAX;
-		uint32_t last = s->heap[--s->nheap];
+		struct simt_hent last = s->heap[--s->nheap];
 		if (i < s->nheap) {
-			heap_set(s, i, last);
+			heap_set(s, i, &last);
 			heap_up(s, i);
-			heap_down(s, sched_of(s, last)->hpos);
+			heap_down(s, last.S->hpos);
 		}
 		return;
 	}
+	struct simt_hent e = { S->t, S->acct, S, id };
 	if (S->hpos == UINT32_MAX) {
-		s->heap[s->nheap] = id;
 		S->hpos = s->nheap++;
+		heap_set(s, S->hpos, &e);
 		heap_up(s, S->hpos);
 		return;
 	}
-	heap_up(s, S->hpos);
-	heap_down(s, S->hpos);
+	uint32_t i = S->hpos;
+	int up = i > 0 && before(&e, &s->heap[(i - 1) / 2]);
+	s->heap[i] = e;
+	if (up)
+		heap_up(s, i);
+	else
+		heap_down(s, i);
 }
 
 /* Wakes scheduler k of SM m at time x if it would act later. */
@@ -157,38 +160,30 @@ static void wake(struct simt_state *s, uint32_t m, uint32_t k, double x)
 
 /* ---- warps ---- */
 
+static const struct simt_why no_wait = { .end = -INFINITY, .n = 0 };
+
 /* The scoreboard wait of warp W's next instruction: its sources and
  * destinations (no overtaking of a pending write), and under warp_serial
  * the previous instruction's completion. */
 static void head_dep(const struct simt_state *s, struct simt_warp *W)
 {
-	const struct weft_inst_info *ii = &s->p->info[W->rec[W->i].pc];
-	const struct simt_why *best = NULL;
+	const struct simt_pc *pi = &s->pc[W->rec[W->i].pc];
+	const uint32_t *r = s->deps + pi->dep0;
 	double t = -INFINITY;
-	uint32_t nr = s->p->nregs;
-	W->dep.end = -INFINITY;
-	W->dep.n = 0;
-	for (uint32_t u = 0; u < ii->nuses; u++) {
-		int32_t r = ii->uses[u];
-		if (r >= 0 && (uint32_t)r < nr && W->reg[r].end > t) {
-			t = W->reg[r].end;
-			best = &W->reg[r];
+	uint32_t best = UINT32_MAX;
+	for (uint32_t k = 0; k < pi->ndep; k++) {
+		double e = W->rend[r[k]];
+		if (e > t) {
+			t = e;
+			best = r[k];
 		}
 	}
-	for (uint32_t d = 0; d < ii->ndefs; d++) {
-		int32_t r = ii->defs[d];
-		if (r >= 0 && (uint32_t)r < nr && W->reg[r].end > t) {
-			t = W->reg[r].end;
-			best = &W->reg[r];
-		}
-	}
-	if (s->sp.warp_serial && W->prev.end > t) {
-		t = W->prev.end;
-		best = &W->prev;
-	}
-	if (best)
-		W->dep = *best;
-	W->unit = s->pc[W->rec[W->i].pc].unit;
+	const struct simt_why *w = best == UINT32_MAX ? &no_wait : &W->reg[best];
+	if (s->sp.warp_serial && W->prev.end > t)
+		w = &W->prev;
+	W->dep = w;
+	W->dep_end = w->end;
+	W->unit = pi->unit;
 }
 
 static void sched_remove(struct simt_sched *S, uint32_t wi)
@@ -219,8 +214,11 @@ static void slot_check(struct simt_state *s, uint32_t m, struct simt_slot *sl, d
 			if (W->state != SIMT_W_BAR)
 				continue;
 			W->state = SIMT_W_READY;
-			if (x > W->dep.end)
-				why_simple(&W->dep, SIMT_CPI_BARRIER, x);
+			if (x > W->dep_end) {
+				why_simple(&W->own, SIMT_CPI_BARRIER, x);
+				W->dep = &W->own;
+				W->dep_end = x;
+			}
 		}
 		sl->arrived = 0;
 		sl->bar_max = 0;
@@ -232,8 +230,8 @@ static void slot_check(struct simt_state *s, uint32_t m, struct simt_slot *sl, d
 		double f = t;
 		for (uint32_t w = 0; w < sl->nw; w++) {
 			const struct simt_warp *W = &sm->warps[sl->warp0 + w];
-			if (W->last.end > f)
-				f = W->last.end;
+			if (W->last_end > f)
+				f = W->last_end;
 		}
 		sl->state = SIMT_SLOT_FINISHING;
 		sl->free_at = f;
@@ -252,7 +250,6 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	struct simt_warp *W = &sm->warps[wi];
 	const struct simt_rec *r = &W->rec[W->i];
 	const struct simt_pc *pi = &s->pc[r->pc];
-	const struct weft_inst_info *ii = &s->p->info[r->pc];
 	double R = sp->issue_cycles;
 
 	s->ls.warp_insts++;
@@ -295,13 +292,15 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 		res.c[res.n] = pi->wait_cpi;
 		res.d[res.n++] = (float)pi->latency;
 	}
-	for (uint32_t d = 0; d < ii->ndefs; d++) {
-		int32_t reg = ii->defs[d];
-		if (reg >= 0 && (uint32_t)reg < s->p->nregs)
-			W->reg[reg] = res;
+	for (uint32_t k = pi->dep0 + pi->nusedep; k < pi->dep0 + pi->ndep; k++) {
+		uint32_t reg = s->deps[k];
+		W->reg[reg] = res;
+		W->rend[reg] = res.end;
 	}
-	if (res.end > W->last.end)
+	if (res.end > W->last_end) {
 		W->last = res;
+		W->last_end = res.end;
+	}
 	W->prev = res;
 
 	struct simt_slot *sl = &sm->slot[W->slot];
@@ -355,7 +354,7 @@ static void step(struct simt_state *s, uint32_t id)
 	if (sp->policy == SIMT_SCHED_GTO && S->greedy >= 0) {
 		const struct simt_warp *W = &sm->warps[S->greedy];
 		if (W->state == SIMT_W_READY) {
-			double u = uf[W->unit], e = u > W->dep.end ? u : W->dep.end;
+			double u = uf[W->unit], e = u > W->dep_end ? u : W->dep_end;
 			if (e <= t)
 				pick = S->greedy;
 		}
@@ -367,7 +366,7 @@ static void step(struct simt_state *s, uint32_t id)
 		double e;
 		if (W->state == SIMT_W_READY) {
 			double u = uf[W->unit];
-			e = u > W->dep.end ? u : W->dep.end;
+			e = u > W->dep_end ? u : W->dep_end;
 			if (e <= t) {
 				pick = (int32_t)S->w[at];
 				if (sp->policy == SIMT_SCHED_LRR)
@@ -379,7 +378,7 @@ static void step(struct simt_state *s, uint32_t id)
 				old = W;
 			}
 		} else if (W->state == SIMT_W_DRAIN) {
-			if (W->last.end <= t) {
+			if (W->last_end <= t) {
 				/* finished: leaves the scheduler (the list shifts down) */
 				W->state = SIMT_W_FREE;
 				sched_remove(S, S->w[at]);
@@ -390,7 +389,7 @@ static void step(struct simt_state *s, uint32_t id)
 					base = 0;
 				continue;
 			}
-			e = W->last.end;
+			e = W->last_end;
 		} else {
 			any_bar |= W->state == SIMT_W_BAR;
 			j++;
@@ -420,13 +419,13 @@ static void step(struct simt_state *s, uint32_t id)
 		why_simple(&why, any_bar ? SIMT_CPI_BARRIER : SIMT_CPI_IDLE, INFINITY);
 	} else if (aw->state == SIMT_W_DRAIN) {
 		why = aw->last;
-	} else if (uf[aw->unit] > aw->dep.end) {
+	} else if (uf[aw->unit] > aw->dep_end) {
 		uint8_t c = aw->unit == SIMT_U_SFU	? SIMT_CPI_SFU
 			    : aw->unit == SIMT_U_LDST ? sm->ldst_cpi
 						      : SIMT_CPI_PIPELINE;
 		why_simple(&why, c, uf[aw->unit]);
 	} else {
-		why = aw->dep;
+		why = *aw->dep;
 	}
 	if (best <= t) /* cannot happen (it would have issued); never loop */
 		best = t + 1;
@@ -462,16 +461,19 @@ int simt_machine_begin(struct simt_state *s, struct weft_error *err)
 		}
 		if (nreg > sm->regs_cap) {
 			free(sm->regs);
+			free(sm->rends);
 			sm->regs = malloc(nreg * sizeof(*sm->regs));
-			sm->regs_cap = sm->regs ? nreg : 0;
+			sm->rends = malloc(nreg * sizeof(*sm->rends));
+			sm->regs_cap = sm->regs && sm->rends ? nreg : 0;
 		}
-		if (!sm->nwarps_cap || !sm->regs)
+		if (!sm->nwarps_cap || !sm->regs_cap)
 			return weft_error_set(err, WEFT_ERR_NOMEM,
 					      "out of memory for %u resident warps of kernel %s", nw,
 					      s->p->kernel);
 		memset(sm->warps, 0, nw * sizeof(*sm->warps));
 		for (uint32_t i = 0; i < nw; i++) {
 			sm->warps[i].reg = sm->regs + (size_t)i * nregs;
+			sm->warps[i].rend = sm->rends + (size_t)i * nregs;
 			sm->warps[i].slot = i / wpc;
 			sm->warps[i].sched = i % sp->schedulers;
 		}
@@ -505,18 +507,15 @@ int simt_machine_begin(struct simt_state *s, struct weft_error *err)
 		}
 	}
 	free(s->heap);
-	free(s->hkey);
-	free(s->hacct);
 	s->heap = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->heap));
-	s->hkey = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->hkey));
-	s->hacct = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->hacct));
-	if (!s->heap || !s->hkey || !s->hacct)
+	if (!s->heap)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the schedulers");
 	s->nheap = 0;
 	s->now = 0;
 	s->next_free = INFINITY;
 	s->rr_sm = 0;
 	s->age = 0;
+	s->built = NULL;
 	if (sp->caches)
 		simt_below_reset(&s->below, sp);
 	return 0;
@@ -539,8 +538,8 @@ static void refresh_next_free(struct simt_state *s)
 static void run_events(struct simt_state *s, int all)
 {
 	while (s->nheap) {
-		uint32_t id = s->heap[0];
-		if (!all && !(sched_of(s, id)->t < s->next_free))
+		uint32_t id = s->heap[0].id;
+		if (!all && !(s->heap[0].t < s->next_free))
 			break;
 		step(s, id);
 	}
@@ -602,9 +601,18 @@ int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, str
 	}
 	struct simt_sm *sm = &s->sms[m];
 	struct simt_slot *sl = &sm->slot[c];
-	int rc = simt_stream_build(sp, &s->gp, s->pc, cta, &sl->st, err);
+	const struct simt_state *src = s->stream_src;
+	int rc;
+	if (src && src->built && src->p == s->p && src->built_launch == cta->launch &&
+	    src->built_cta == cta->cta)
+		rc = simt_stream_copy(&sl->st, src->built, err);
+	else
+		rc = simt_stream_build(sp, &s->gp, s->pc, cta, &sl->st, err);
 	if (rc)
 		return rc;
+	s->built = &sl->st;
+	s->built_launch = cta->launch;
+	s->built_cta = cta->cta;
 	if (sl->st.nw > s->occ.warps_per_cta)
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "CTA %u has %u threads, more than the launch geometry says", cta->cta,
@@ -625,9 +633,13 @@ int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, str
 		for (uint32_t r = 0; r < s->nregs; r++) {
 			W->reg[r].end = 0;
 			W->reg[r].n = 0;
+			W->rend[r] = 0;
 		}
-		why_simple(&W->dep, SIMT_CPI_IDLE, x);
+		why_simple(&W->own, SIMT_CPI_IDLE, x);
+		W->dep = &W->own;
+		W->dep_end = x;
 		why_simple(&W->last, SIMT_CPI_IDLE, x);
+		W->last_end = x;
 		why_simple(&W->prev, SIMT_CPI_IDLE, x);
 		W->store_done = x;
 		W->age = s->age++;

@@ -24,6 +24,12 @@ void simt_stream_free(struct simt_stream *st)
 	memset(st, 0, sizeof(*st));
 }
 
+int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b)
+{
+	return a->warp_size == b->warp_size && a->shmem_banks == b->shmem_banks &&
+	       a->caches == b->caches && (!a->caches || a->l1.line_bytes == b->l1.line_bytes);
+}
+
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
@@ -102,6 +108,27 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 		r->nseg = simt_coalesce(in->addr, gmask, bytes, shift, st->segs + st->nsegs);
 		st->nsegs += r->nseg;
 	}
+	return 0;
+}
+
+int simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, struct weft_error *err)
+{
+	if (grow((void **)&dst->rec, &dst->cap, src->n ? src->n : 1, sizeof(*dst->rec)) ||
+	    grow((void **)&dst->segs, &dst->segcap, src->nsegs ? src->nsegs : 1, sizeof(*dst->segs)))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a copy of a warp stream");
+	if (src->nw + 1 > dst->woff_cap) {
+		uint32_t *w = realloc(dst->woff, (src->nw + 1) * sizeof(*w));
+		if (!w)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a copy of a warp stream");
+		dst->woff = w;
+		dst->woff_cap = src->nw + 1;
+	}
+	memcpy(dst->rec, src->rec, src->n * sizeof(*src->rec));
+	memcpy(dst->segs, src->segs, src->nsegs * sizeof(*src->segs));
+	memcpy(dst->woff, src->woff, (src->nw + 1) * sizeof(*src->woff));
+	dst->n = src->n;
+	dst->nsegs = src->nsegs;
+	dst->nw = src->nw;
 	return 0;
 }
 

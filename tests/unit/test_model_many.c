@@ -196,6 +196,10 @@ static void test_simt_follow(void **st)
 	assert_int_equal(weft_model_simt.follow(s[1], s[0]), 1);
 	assert_int_equal(weft_model_simt.follow(s[2], s[0]), 0);
 	assert_int_equal(weft_model_simt.follow(s[3], s[0]), 0);
+	/* the clock changes the timing, not the warp streams: copied from s[0];
+	 * the Tesla-like SM (no caches) builds its own */
+	assert_ptr_equal(((struct simt_state *)s[2])->stream_src, s[0]);
+	assert_null(((struct simt_state *)s[3])->stream_src);
 	/* a follower is no leader */
 	assert_int_equal(weft_model_simt.follow(s[2], s[1]), 0);
 	for (int i = 0; i < 4; i++) {
