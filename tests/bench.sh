@@ -6,6 +6,8 @@
 # resident memory, then the median speed against issue 2's target of 100
 # million thread instructions per second. Then the trace section: bytes per
 # thread instruction, write and decode speed and the reader's peak memory.
+# The microkernels (micro_*: mechanism probes of a few thousand thread
+# instructions, timed by process start-up) are left out.
 #
 # usage: sh tests/bench.sh [size]     (default: default)
 
@@ -27,7 +29,7 @@ trap 'rm -f "$out" "$rates"' EXIT INT TERM
 echo "weft bench: emulation speed, size $size, one core${pin:+ ($pin)}, $(uname -m)"
 printf '%-12s %16s %12s %16s %10s\n' workload "thread insts" seconds "thread insts/s" "peak MiB"
 status=0
-for w in $("$T" list | awk '{ print $1 }'); do
+for w in $("$T" list | awk '$1 !~ /^micro_/ { print $1 }'); do
 	if ! $pin "$T" run "$w" --size "$size" >"$out" 2>&1; then
 		printf '%-12s failed:\n' "$w"
 		sed 's/^/     | /' "$out"
@@ -68,7 +70,7 @@ trap 'rm -f "$out" "$rates" "$wtr" "$wtr".tmp.* "$tstats"' EXIT INT TERM
 echo
 echo "weft bench: traces, size $size, one core${pin:+ ($pin)}"
 printf '%-12s %12s %10s %14s %14s %10s\n' workload "file bytes" "B/inst" "write inst/s" "decode inst/s" "reader MiB"
-for w in $("$T" list | awk '{ print $1 }'); do
+for w in $("$T" list | awk '$1 !~ /^micro_/ { print $1 }'); do
 	if ! $pin "$T" run "$w" --size "$size" -o "$wtr" >"$out" 2>&1 ||
 	   ! $pin "$T" info "$wtr" --decode >>"$out" 2>&1; then
 		printf '%-12s failed:\n' "$w"
