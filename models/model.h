@@ -9,7 +9,9 @@
  *     description; models/config.h), the events it counts (each with an
  *     energy category, models/events.h) and its ops: init from a config,
  *     consume one launch of a trace, finish into a struct weft_model_result,
- *     free. For sweeps, also split consume into begin_launch / consume_cta /
+ *     free. Each launch result carries a CPI stack (weft_cpi_add: where
+ *     the launch's cycles went, components adding up to them) and a
+ *     limiter, its largest component (weft_cpi_largest). For sweeps, also split consume into begin_launch / consume_cta /
  *     end_launch (and optionally follow) so weft_model_run_many decodes
  *     each CTA once for every configuration (models/simt/simt.c does).
  *  3. Add `&weft_model_foo` to the table in models/registry.c.
