@@ -123,8 +123,10 @@ int simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, str
 		dst->woff = w;
 		dst->woff_cap = src->nw + 1;
 	}
-	memcpy(dst->rec, src->rec, src->n * sizeof(*src->rec));
-	memcpy(dst->segs, src->segs, src->nsegs * sizeof(*src->segs));
+	if (src->n)
+		memcpy(dst->rec, src->rec, src->n * sizeof(*src->rec));
+	if (src->nsegs) /* a CTA with no global access has no segments yet */
+		memcpy(dst->segs, src->segs, src->nsegs * sizeof(*src->segs));
 	memcpy(dst->woff, src->woff, (src->nw + 1) * sizeof(*src->woff));
 	dst->n = src->n;
 	dst->nsegs = src->nsegs;
