@@ -17,23 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A field, quoted when it holds a comma, quote or line break. */
-static void str(struct weft_sbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		weft_sbuf_puts(out, s);
-		return;
-	}
-	weft_sbuf_puts(out, "\"");
-	for (const char *p = s; *p; p++) {
-		if (*p == '"')
-			weft_sbuf_puts(out, "\"\"");
-		else
-			weft_sbuf_printf(out, "%c", *p);
-	}
-	weft_sbuf_puts(out, "\"");
-}
-
 static const char *const prov_cols[] = { "weft_version", "trace", "trace_hash", "trace_bytes",
 					 "sampling", "config", "config_path", "model", "config_hash",
 					 "overrides", "baseline", "launch", "kernel" };
@@ -43,31 +26,31 @@ static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
 			const char *const *cpi_names, uint32_t ncpi)
 {
 	char buf[64];
-	str(out, r->version);
+	weft_sbuf_csv_field(out, r->version);
 	weft_sbuf_puts(out, ",");
-	str(out, r->trace_path);
+	weft_sbuf_csv_field(out, r->trace_path);
 	weft_sbuf_printf(out, ",%s:%016" PRIx64 ",%" PRIu64 ",", WEFT_EST_TRACE_HASH, r->trace_hash,
 			 r->trace_bytes);
-	str(out, r->sampling);
+	weft_sbuf_csv_field(out, r->sampling);
 	weft_sbuf_puts(out, ",");
-	str(out, c->name);
+	weft_sbuf_csv_field(out, c->name);
 	weft_sbuf_puts(out, ",");
-	str(out, c->path);
+	weft_sbuf_csv_field(out, c->path);
 	weft_sbuf_puts(out, ",");
-	str(out, c->model);
+	weft_sbuf_csv_field(out, c->model);
 	weft_sbuf_printf(out, ",fnv1a64:%016" PRIx64 ",", c->hash);
-	str(out, c->overrides);
+	weft_sbuf_csv_field(out, c->overrides);
 	weft_sbuf_puts(out, ",");
 	for (uint32_t k = 0; k < r->nsweeps; k++) {
-		str(out, c->point[k]);
+		weft_sbuf_csv_field(out, c->point[k]);
 		weft_sbuf_puts(out, ",");
 	}
-	str(out, r->configs[r->baseline].name);
+	weft_sbuf_csv_field(out, r->configs[r->baseline].name);
 	if (f->launch == WEFT_EST_TOTAL)
 		weft_sbuf_puts(out, ",total,");
 	else
 		weft_sbuf_printf(out, ",%u,", f->launch);
-	str(out, f->kernel);
+	weft_sbuf_csv_field(out, f->kernel);
 	struct weft_est_field fields[WEFT_EST_MAX_FIELDS];
 	uint32_t n = weft_est_figure_fields(f, c->area_mm2, fields);
 	for (uint32_t i = 0; i < n; i++) {
@@ -81,7 +64,7 @@ static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
 			weft_sbuf_printf(out, "%" PRIu64, fields[i].u64);
 			break;
 		case WEFT_FIELD_STR:
-			str(out, fields[i].str);
+			weft_sbuf_csv_field(out, fields[i].str);
 			break;
 		}
 	}
@@ -99,7 +82,7 @@ void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out)
 		if (strcmp(prov_cols[i], "overrides") == 0)
 			for (uint32_t k = 0; k < r->nsweeps; k++) {
 				weft_sbuf_puts(out, ",");
-				str(out, r->sweep_keys[k]);
+				weft_sbuf_csv_field(out, r->sweep_keys[k]);
 			}
 	}
 	struct weft_est_figures zero;

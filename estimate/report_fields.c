@@ -100,6 +100,13 @@ void weft_est_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.10g", v);
 }
 
+void weft_est_json_num(struct weft_sbuf *out, double v)
+{
+	char buf[64];
+	weft_est_num(buf, sizeof(buf), v);
+	weft_sbuf_puts(out, buf[0] ? buf : "null");
+}
+
 void weft_est_si(char *buf, size_t len, double v, const char *unit)
 {
 	static const char *const prefix[] = { "f", "p", "n", "u", "m", "", "k", "M", "G", "T" };

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "estimate.h"
+#include "sbuf.h"
 
 enum weft_est_field_kind { WEFT_FIELD_NUM = 0, WEFT_FIELD_U64, WEFT_FIELD_STR };
 
@@ -39,6 +40,9 @@ double weft_est_cpi_of(const struct weft_cpi_stack *s, const char *name);
 
 /* "%.10g", or "" for NAN/inf (the caller writes null / an empty field). */
 void weft_est_num(char *buf, size_t len, double v);
+
+/* v as a JSON number ("%.10g"), or null when it is NAN or infinite. */
+void weft_est_json_num(struct weft_sbuf *out, double v);
 
 /* v with an SI prefix and 4 significant digits: "1.235 ms"; "-" for NAN. */
 void weft_est_si(char *buf, size_t len, double v, const char *unit);

@@ -65,3 +65,47 @@ const char *weft_sbuf_str(const struct weft_sbuf *b)
 {
 	return b->data ? b->data : "";
 }
+
+void weft_sbuf_json_str(struct weft_sbuf *b, const char *s)
+{
+	weft_sbuf_puts(b, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"')
+			weft_sbuf_puts(b, "\\\"");
+		else if (*p == '\\')
+			weft_sbuf_puts(b, "\\\\");
+		else if (*p == '\n')
+			weft_sbuf_puts(b, "\\n");
+		else if (*p == '\t')
+			weft_sbuf_puts(b, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			weft_sbuf_printf(b, "\\u%04x", *p);
+		else
+			weft_sbuf_printf(b, "%c", *p);
+	}
+	weft_sbuf_puts(b, "\"");
+}
+
+void weft_sbuf_json_key(struct weft_sbuf *b, int indent, int *first, const char *k)
+{
+	weft_sbuf_printf(b, "%s\n%*s", *first ? "" : ",", indent, "");
+	*first = 0;
+	weft_sbuf_json_str(b, k);
+	weft_sbuf_puts(b, ": ");
+}
+
+void weft_sbuf_csv_field(struct weft_sbuf *b, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		weft_sbuf_puts(b, s);
+		return;
+	}
+	weft_sbuf_puts(b, "\"");
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			weft_sbuf_puts(b, "\"\"");
+		else
+			weft_sbuf_printf(b, "%c", *p);
+	}
+	weft_sbuf_puts(b, "\"");
+}

@@ -91,18 +91,7 @@ int weft_val_report_format(const struct weft_val_report *r, enum weft_est_format
 
 static void cstr(struct weft_sbuf *out, const char *s, int last)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		weft_sbuf_puts(out, s);
-	} else {
-		weft_sbuf_puts(out, "\"");
-		for (const char *p = s; *p; p++) {
-			if (*p == '"')
-				weft_sbuf_puts(out, "\"\"");
-			else
-				weft_sbuf_printf(out, "%c", *p);
-		}
-		weft_sbuf_puts(out, "\"");
-	}
+	weft_sbuf_csv_field(out, s);
 	weft_sbuf_puts(out, last ? "\n" : ",");
 }
 
@@ -167,38 +156,6 @@ void weft_val_format_csv(const struct weft_val_report *r, struct weft_sbuf *out)
 
 /* ---- JSON ------------------------------------------------------------------------ */
 
-static void jstr(struct weft_sbuf *out, const char *s)
-{
-	weft_sbuf_puts(out, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"')
-			weft_sbuf_puts(out, "\\\"");
-		else if (*p == '\\')
-			weft_sbuf_puts(out, "\\\\");
-		else if (*p < 0x20 || *p == 0x7f)
-			weft_sbuf_printf(out, "\\u%04x", *p);
-		else
-			weft_sbuf_printf(out, "%c", *p);
-	}
-	weft_sbuf_puts(out, "\"");
-}
-
-static void jnum(struct weft_sbuf *out, double v)
-{
-	char buf[64];
-	weft_est_num(buf, sizeof(buf), v);
-	weft_sbuf_puts(out, buf[0] ? buf : "null");
-}
-
-/* `"key": ` after a comma unless first */
-static void key(struct weft_sbuf *out, int indent, int *first, const char *k)
-{
-	weft_sbuf_printf(out, "%s\n%*s", *first ? "" : ",", indent, "");
-	*first = 0;
-	jstr(out, k);
-	weft_sbuf_puts(out, ": ");
-}
-
 static void jsetup(struct weft_sbuf *out, const struct weft_val_setup *s)
 {
 	if (!s->present) {
@@ -206,13 +163,13 @@ static void jsetup(struct weft_sbuf *out, const struct weft_val_setup *s)
 		return;
 	}
 	weft_sbuf_puts(out, "{\"file\": ");
-	jstr(out, s->file);
+	weft_sbuf_json_str(out, s->file);
 	weft_sbuf_puts(out, ", \"path\": ");
-	jstr(out, s->path);
+	weft_sbuf_json_str(out, s->path);
 	weft_sbuf_puts(out, ", \"set\": [");
 	for (uint32_t i = 0; i < s->nsets; i++) {
 		weft_sbuf_puts(out, i ? ", " : "");
-		jstr(out, s->sets[i]);
+		weft_sbuf_json_str(out, s->sets[i]);
 	}
 	weft_sbuf_puts(out, "]}");
 }
@@ -230,120 +187,120 @@ static void jclaim(struct weft_sbuf *out, const struct weft_val_result *x)
 	int f = 1;
 	char buf[64];
 	weft_sbuf_puts(out, "    {");
-	key(out, 6, &f, "id");
-	jstr(out, c->id);
-	key(out, 6, &f, "publication");
-	jstr(out, c->publication);
-	key(out, 6, &f, "where");
-	jstr(out, c->where);
-	key(out, 6, &f, "claims_file");
-	jstr(out, c->file);
-	key(out, 6, &f, "claims_line");
+	weft_sbuf_json_key(out, 6, &f, "id");
+	weft_sbuf_json_str(out, c->id);
+	weft_sbuf_json_key(out, 6, &f, "publication");
+	weft_sbuf_json_str(out, c->publication);
+	weft_sbuf_json_key(out, 6, &f, "where");
+	weft_sbuf_json_str(out, c->where);
+	weft_sbuf_json_key(out, 6, &f, "claims_file");
+	weft_sbuf_json_str(out, c->file);
+	weft_sbuf_json_key(out, 6, &f, "claims_line");
 	weft_sbuf_printf(out, "%u", c->line);
-	key(out, 6, &f, "workloads");
+	weft_sbuf_json_key(out, 6, &f, "workloads");
 	weft_sbuf_puts(out, "[");
 	for (uint32_t i = 0; i < c->nitems; i++) {
 		weft_sbuf_puts(out, i ? ", {\"workload\": " : "{\"workload\": ");
-		jstr(out, c->items[i].workload);
+		weft_sbuf_json_str(out, c->items[i].workload);
 		weft_sbuf_puts(out, ", \"kernel\": ");
 		if (c->items[i].kernel[0])
-			jstr(out, c->items[i].kernel);
+			weft_sbuf_json_str(out, c->items[i].kernel);
 		else
 			weft_sbuf_puts(out, "null");
 		weft_sbuf_puts(out, "}");
 	}
 	weft_sbuf_puts(out, "]");
-	key(out, 6, &f, "baseline");
+	weft_sbuf_json_key(out, 6, &f, "baseline");
 	jsetup(out, &c->baseline);
-	key(out, 6, &f, "config");
+	weft_sbuf_json_key(out, 6, &f, "config");
 	jsetup(out, &c->config);
-	key(out, 6, &f, "sweep");
+	weft_sbuf_json_key(out, 6, &f, "sweep");
 	if (c->sweep[0]) {
 		weft_sbuf_puts(out, "{\"key\": ");
-		jstr(out, c->sweep_key);
+		weft_sbuf_json_str(out, c->sweep_key);
 		weft_sbuf_puts(out, ", \"values\": [");
 		for (uint32_t i = 0; i < c->nsweep; i++) {
 			weft_sbuf_puts(out, i ? ", " : "");
-			jstr(out, c->sweep_values[i]);
+			weft_sbuf_json_str(out, c->sweep_values[i]);
 		}
 		weft_sbuf_puts(out, "]}");
 	} else {
 		weft_sbuf_puts(out, "null");
 	}
-	key(out, 6, &f, "metric");
-	jstr(out, metric_text(c, buf, sizeof(buf)));
-	key(out, 6, &f, "aggregate");
+	weft_sbuf_json_key(out, 6, &f, "metric");
+	weft_sbuf_json_str(out, metric_text(c, buf, sizeof(buf)));
+	weft_sbuf_json_key(out, 6, &f, "aggregate");
 	if (c->agg == WEFT_VAL_AGG_NONE)
 		weft_sbuf_puts(out, "null");
 	else
-		jstr(out, weft_val_agg_name(c->agg));
-	key(out, 6, &f, "node_nm");
-	jnum(out, c->node_nm > 0 ? c->node_nm : NAN);
-	key(out, 6, &f, "published");
+		weft_sbuf_json_str(out, weft_val_agg_name(c->agg));
+	weft_sbuf_json_key(out, 6, &f, "node_nm");
+	weft_est_json_num(out, c->node_nm > 0 ? c->node_nm : NAN);
+	weft_sbuf_json_key(out, 6, &f, "published");
 	weft_sbuf_puts(out, "{\"text\": ");
-	jstr(out, c->published);
+	weft_sbuf_json_str(out, c->published);
 	weft_sbuf_puts(out, ", \"kind\": ");
-	jstr(out, pub_kind(c->pub));
+	weft_sbuf_json_str(out, pub_kind(c->pub));
 	weft_sbuf_puts(out, ", \"value\": ");
-	jnum(out, c->pub == WEFT_VAL_PUB_RANGE ? NAN : c->pub_v[0]);
+	weft_est_json_num(out, c->pub == WEFT_VAL_PUB_RANGE ? NAN : c->pub_v[0]);
 	weft_sbuf_puts(out, ", \"low\": ");
-	jnum(out, c->pub == WEFT_VAL_PUB_RANGE ? c->pub_v[0] : NAN);
+	weft_est_json_num(out, c->pub == WEFT_VAL_PUB_RANGE ? c->pub_v[0] : NAN);
 	weft_sbuf_puts(out, ", \"high\": ");
-	jnum(out, c->pub == WEFT_VAL_PUB_RANGE ? c->pub_v[1] : NAN);
+	weft_est_json_num(out, c->pub == WEFT_VAL_PUB_RANGE ? c->pub_v[1] : NAN);
 	weft_sbuf_puts(out, "}");
-	key(out, 6, &f, "band");
+	weft_sbuf_json_key(out, 6, &f, "band");
 	weft_sbuf_puts(out, "{\"text\": ");
-	jstr(out, c->band_text);
+	weft_sbuf_json_str(out, c->band_text);
 	weft_sbuf_puts(out, ", \"factor\": ");
-	jnum(out, c->band == WEFT_VAL_BAND_FACTOR ? c->factor : NAN);
+	weft_est_json_num(out, c->band == WEFT_VAL_BAND_FACTOR ? c->factor : NAN);
 	weft_sbuf_puts(out, "}");
-	key(out, 6, &f, "weft");
+	weft_sbuf_json_key(out, 6, &f, "weft");
 	weft_sbuf_puts(out, "{\"text\": ");
-	jstr(out, x->value_text);
+	weft_sbuf_json_str(out, x->value_text);
 	weft_sbuf_puts(out, ", \"value\": ");
-	jnum(out, x->nvalues == 1 ? x->value[0] : NAN);
+	weft_est_json_num(out, x->nvalues == 1 ? x->value[0] : NAN);
 	weft_sbuf_puts(out, ", \"low\": ");
-	jnum(out, x->nvalues == 2 ? x->value[0] : NAN);
+	weft_est_json_num(out, x->nvalues == 2 ? x->value[0] : NAN);
 	weft_sbuf_puts(out, ", \"high\": ");
-	jnum(out, x->nvalues == 2 ? x->value[1] : NAN);
+	weft_est_json_num(out, x->nvalues == 2 ? x->value[1] : NAN);
 	weft_sbuf_puts(out, ",\n        \"kernels\": [");
 	for (uint32_t i = 0; i < x->nitem_values; i++) {
 		weft_sbuf_puts(out, i ? ", {\"kernel\": " : "{\"kernel\": ");
 		char name[128];
 		snprintf(name, sizeof(name), "%s%s%s", c->items[i].workload, c->items[i].kernel[0] ? ":" : "",
 			 c->items[i].kernel);
-		jstr(out, name);
+		weft_sbuf_json_str(out, name);
 		weft_sbuf_puts(out, ", \"figure\": ");
-		jnum(out, x->item_value[i]);
+		weft_est_json_num(out, x->item_value[i]);
 		weft_sbuf_puts(out, "}");
 	}
 	weft_sbuf_puts(out, "],\n        \"points\": [");
 	for (uint32_t p = 0; p < x->npoints; p++) {
 		weft_sbuf_puts(out, p ? ", {\"value\": " : "{\"value\": ");
-		jstr(out, c->sweep_values[p]);
+		weft_sbuf_json_str(out, c->sweep_values[p]);
 		weft_sbuf_puts(out, ", \"figure\": ");
-		jnum(out, x->point_value[p]);
+		weft_est_json_num(out, x->point_value[p]);
 		weft_sbuf_puts(out, "}");
 	}
 	weft_sbuf_puts(out, "],\n        \"area_mm2\": ");
-	jnum(out, c->metric == WEFT_VAL_AREA || c->metric == WEFT_VAL_AREA_RATIO ? x->area_mm2[0] : NAN);
+	weft_est_json_num(out, c->metric == WEFT_VAL_AREA || c->metric == WEFT_VAL_AREA_RATIO ? x->area_mm2[0] : NAN);
 	weft_sbuf_puts(out, ", \"baseline_area_mm2\": ");
-	jnum(out, c->metric == WEFT_VAL_AREA_RATIO ? x->area_mm2[1] : NAN);
+	weft_est_json_num(out, c->metric == WEFT_VAL_AREA_RATIO ? x->area_mm2[1] : NAN);
 	weft_sbuf_puts(out, "}");
-	key(out, 6, &f, "ratio");
-	jnum(out, x->nvalues == 1 ? x->ratio[0] : NAN);
-	key(out, 6, &f, "ratio_low");
-	jnum(out, x->nvalues == 2 ? x->ratio[0] : NAN);
-	key(out, 6, &f, "ratio_high");
-	jnum(out, x->nvalues == 2 ? x->ratio[1] : NAN);
-	key(out, 6, &f, "in_band");
+	weft_sbuf_json_key(out, 6, &f, "ratio");
+	weft_est_json_num(out, x->nvalues == 1 ? x->ratio[0] : NAN);
+	weft_sbuf_json_key(out, 6, &f, "ratio_low");
+	weft_est_json_num(out, x->nvalues == 2 ? x->ratio[0] : NAN);
+	weft_sbuf_json_key(out, 6, &f, "ratio_high");
+	weft_est_json_num(out, x->nvalues == 2 ? x->ratio[1] : NAN);
+	weft_sbuf_json_key(out, 6, &f, "in_band");
 	weft_sbuf_puts(out, x->verdict == WEFT_VAL_IN ? "true" : x->verdict == WEFT_VAL_OUT ? "false" : "null");
-	key(out, 6, &f, "detail");
-	jstr(out, x->detail);
-	key(out, 6, &f, "mapping");
-	jstr(out, c->mapping);
-	key(out, 6, &f, "note");
-	jstr(out, c->note);
+	weft_sbuf_json_key(out, 6, &f, "detail");
+	weft_sbuf_json_str(out, x->detail);
+	weft_sbuf_json_key(out, 6, &f, "mapping");
+	weft_sbuf_json_str(out, c->mapping);
+	weft_sbuf_json_key(out, 6, &f, "note");
+	weft_sbuf_json_str(out, c->note);
 	weft_sbuf_puts(out, "\n    }");
 }
 
@@ -351,24 +308,24 @@ void weft_val_format_json(const struct weft_val_report *r, struct weft_sbuf *out
 {
 	int f = 1;
 	weft_sbuf_puts(out, "{");
-	key(out, 2, &f, "weft_version");
-	jstr(out, r->version);
-	key(out, 2, &f, "size");
-	jstr(out, r->size);
-	key(out, 2, &f, "trace_dir");
+	weft_sbuf_json_key(out, 2, &f, "weft_version");
+	weft_sbuf_json_str(out, r->version);
+	weft_sbuf_json_key(out, 2, &f, "size");
+	weft_sbuf_json_str(out, r->size);
+	weft_sbuf_json_key(out, 2, &f, "trace_dir");
 	if (r->trace_dir[0])
-		jstr(out, r->trace_dir);
+		weft_sbuf_json_str(out, r->trace_dir);
 	else
 		weft_sbuf_puts(out, "null");
-	key(out, 2, &f, "traces");
+	weft_sbuf_json_key(out, 2, &f, "traces");
 	weft_sbuf_puts(out, "[");
 	for (uint32_t t = 0; t < r->ntraces; t++) {
 		const struct weft_val_trace *x = &r->traces[t];
 		weft_sbuf_puts(out, t ? ",\n    {\"workload\": " : "\n    {\"workload\": ");
-		jstr(out, x->workload);
+		weft_sbuf_json_str(out, x->workload);
 		weft_sbuf_puts(out, ", \"path\": ");
 		if (x->path[0])
-			jstr(out, x->path);
+			weft_sbuf_json_str(out, x->path);
 		else
 			weft_sbuf_puts(out, "null");
 		weft_sbuf_printf(out,
@@ -378,10 +335,10 @@ void weft_val_format_json(const struct weft_val_report *r, struct weft_sbuf *out
 				 x->nlaunches);
 	}
 	weft_sbuf_puts(out, r->ntraces ? "\n  ]" : "]");
-	key(out, 2, &f, "summary");
+	weft_sbuf_json_key(out, 2, &f, "summary");
 	weft_sbuf_printf(out, "{\"claims\": %u, \"in_band\": %u, \"out_of_band\": %u, \"unknown\": %u}",
 			 r->n, r->nin, r->nout, r->nunknown);
-	key(out, 2, &f, "claims");
+	weft_sbuf_json_key(out, 2, &f, "claims");
 	weft_sbuf_puts(out, "[");
 	for (uint32_t i = 0; i < r->n; i++) {
 		weft_sbuf_puts(out, i ? ",\n" : "\n");
