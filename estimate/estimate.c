@@ -20,9 +20,7 @@
 
 #define MAX_CONFIGS 64
 
-/* The config's report name: its file name without directory and ".ini"
- * (the same rule as weft_config_load's cfg->name). */
-static void config_name(const char *path, char *out, size_t len)
+void weft_est_config_name(const char *path, char *out, size_t len)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
@@ -395,7 +393,7 @@ static int plan_make(const struct weft_est_request *req, struct plan *p, struct 
 
 	/* names, duplicates, overrides: all before the expensive part */
 	for (uint32_t i = 0; i < req->nconfigs; i++) {
-		config_name(req->config_paths[i], p->names[i], sizeof(p->names[i]));
+		weft_est_config_name(req->config_paths[i], p->names[i], sizeof(p->names[i]));
 		for (uint32_t j = 0; j < i; j++)
 			if (strcmp(p->names[i], p->names[j]) == 0)
 				return weft_error_set(err, WEFT_ERR_INPUT,

@@ -147,6 +147,10 @@ struct weft_est_request {
 	uint32_t nsweeps;
 };
 
+/* A config's report name: its file name without directory and ".ini" (the
+ * same rule as weft_config_load's cfg->name), truncated to len - 1. */
+void weft_est_config_name(const char *path, char *out, size_t len);
+
 /* Loads the trace and every config (every sweep point), runs each model
  * once over all its configs (weft_model_run_many: one read of the trace
  * when the model allows it), prices energy and area, derives and compares. On failure *out is left empty and

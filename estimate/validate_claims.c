@@ -265,19 +265,6 @@ static int resolve(const struct rowctx *x, const char *file, char *out, size_t l
 	return 0;
 }
 
-static void config_name(const char *path, char *out, size_t len)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	size_t n = strlen(b);
-	if (n > 4 && strcmp(b + n - 4, ".ini") == 0)
-		n -= 4;
-	if (n >= len)
-		n = len - 1;
-	memcpy(out, b, n);
-	out[n] = '\0';
-}
-
 static int parse_setup(const struct rowctx *x, int col, struct weft_val_setup *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -300,7 +287,7 @@ static int parse_setup(const struct rowctx *x, int col, struct weft_val_setup *s
 	rc = resolve(x, s->file, s->path, sizeof(s->path));
 	if (rc < 0)
 		return rc;
-	config_name(s->file, s->name, sizeof(s->name));
+	weft_est_config_name(s->file, s->name, sizeof(s->name));
 	for (uint32_t i = 1; i < n; i++) {
 		if (check_assign(w[i]) < 0)
 			return ferr(x, col, "`%s` is not SEC.KEY=VALUE (e.g. fabric.token_buffer=16)",
