@@ -77,16 +77,18 @@ static int gaussian_run_device(void *state, struct weft_ctx *ctx, struct weft_mo
 	WEFT_WL_TRY(weft_wl_upload(ctx, s->a0, abytes, &da, err));
 	WEFT_WL_TRY(weft_wl_upload(ctx, s->b0, (size_t)n * sizeof(float), &db, err));
 	WEFT_WL_TRY(weft_malloc(ctx, abytes, &dm, err));
+	/* Rodinia's launch shapes: fan1 512-thread blocks, fan2 4 x 4 blocks,
+	 * both over the whole matrix every step (threads outside the active
+	 * part return at once) */
+	uint32_t g1 = (uint32_t)(n + 511) / 512, g2 = (uint32_t)(n + 3) / 4;
 	for (int t = 0; t < n - 1; t++) {
-		uint32_t rows = (uint32_t)(n - 1 - t), cols = (uint32_t)(n - t);
 		struct weft_arg a1[] = { WEFT_ARG(dm), WEFT_ARG(da), WEFT_ARG(n), WEFT_ARG(t) };
-		WEFT_WL_TRY(weft_launch(ctx, mod, "fan1", weft_dim3((rows + 255) / 256, 1, 1),
-					weft_dim3(256, 1, 1), 0, a1, 4, err));
+		WEFT_WL_TRY(weft_launch(ctx, mod, "fan1", weft_dim3(g1, 1, 1), weft_dim3(512, 1, 1), 0,
+					a1, 4, err));
 		struct weft_arg a2[] = { WEFT_ARG(dm), WEFT_ARG(da), WEFT_ARG(db), WEFT_ARG(n),
 					 WEFT_ARG(t) };
-		WEFT_WL_TRY(weft_launch(ctx, mod, "fan2",
-					weft_dim3((cols + 15) / 16, (rows + 15) / 16, 1),
-					weft_dim3(16, 16, 1), 0, a2, 5, err));
+		WEFT_WL_TRY(weft_launch(ctx, mod, "fan2", weft_dim3(g2, g2, 1), weft_dim3(4, 4, 1), 0,
+					a2, 5, err));
 	}
 	WEFT_WL_TRY(weft_memcpy_dtoh(ctx, s->a_dev, da, abytes, err));
 	WEFT_WL_TRY(weft_memcpy_dtoh(ctx, s->b_dev, db, (size_t)n * sizeof(float), err));
