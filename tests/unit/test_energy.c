@@ -2,8 +2,9 @@
  * test_energy.c - technology scaling (classic and Stillmaker-Baas factors
  * against hand-computed values), energy tables (sources required, errors
  * with file:line), the energy of a known event mix with static power, the
- * missing-row error, and the bundled tables covering every event of every
- * registered model.
+ * missing-row error, the bundled tables covering every event of every
+ * registered model, and GPUWattch-basis static power for every fabric
+ * component.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -334,6 +335,111 @@ static void test_gpuwattch40(void **unused)
 	weft_config_free(&cfg);
 }
 
+/* The static power of a configuration's components at 40 nm (no events). */
+static double static_w_of(const char *ini, const char *const *sets, uint32_t nsets,
+			  struct weft_component *comps, uint32_t *ncomps, struct weft_energy_ctx *ctx)
+{
+	struct weft_config cfg;
+	struct weft_error err;
+	weft_error_clear(&err);
+	if (weft_config_load(ini, sets, nsets, &cfg, &err) != 0)
+		fail_msg("%s: %s", ini, err.message);
+	const struct weft_model *m = weft_model_find(cfg.model);
+	assert_non_null(m);
+	assert_non_null(m->components);
+	void *st = NULL;
+	if (m->init(&cfg, &st, &err) != 0)
+		fail_msg("%s: %s", ini, err.message);
+	if (m->components(st, comps, WEFT_MAX_COMPONENTS, ncomps, &err) != 0)
+		fail_msg("%s: %s", ini, err.message);
+	m->free(st);
+	if (weft_energy_ctx_init(ctx, &cfg, &err) != 0)
+		fail_msg("%s: %s", ini, err.message);
+	struct weft_energy_report r;
+	assert_int_equal(weft_energy_eval(ctx, NULL, 0, NULL, 1.0, comps, *ncomps, &r, &err), 0);
+	weft_config_free(&cfg);
+	return r.static_w;
+}
+
+static const struct weft_static_row *static_row(const struct weft_static_table *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].component, name))
+			return &t->rows[i];
+	return NULL;
+}
+
+/* static_gpuwattch40.csv: every fabric component has its own row (the
+ * default density never prices one), each a W-per-unit figure at 40 nm with
+ * a derivation; the sums for the fabric configs on this table are the
+ * figures docs/energy.md gives; the fermi_sm row keeps GPUWattch's 11 W / 15;
+ * and the fabric rows price the parts a Fermi SM shares with a fabric core
+ * (32 CUDA cores, 4 SFUs, 64 KiB L1 + shared memory) at McPAT's leakage of
+ * those parts x the calibration factor 11 / 43.5864. */
+static void test_static_gpuwattch40_fabric(void **unused)
+{
+	(void)unused;
+	const char *sets[] = { "tech.energy_basis=gpuwattch40",
+			       "tech.static_table=energy/static_gpuwattch40.csv" };
+	struct weft_component comps[WEFT_MAX_COMPONENTS];
+	uint32_t n = 0;
+	struct weft_energy_ctx ctx;
+	double w = static_w_of("configs/sgmf-core.ini", sets, 2, comps, &n, &ctx);
+	assert_non_null(strstr(ctx.statics.path, "static_gpuwattch40.csv"));
+	assert_int_equal(n, 8);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct weft_static_row *row = static_row(&ctx.statics, comps[i].name);
+		if (!row)
+			fail_msg("static_gpuwattch40.csv: no row of its own for fabric component %s",
+				 comps[i].name);
+		assert_false(isnan(row->w_per_unit));
+		assert_true(row->w_per_unit > 0);
+		assert_true(row->node_nm == 40);
+		if (strncmp(row->source, "derived:", 8) || !strstr(row->source, "McPAT") ||
+		    !strstr(row->source, "0.252372"))
+			fail_msg("%s: the source does not give its McPAT derivation and factor", comps[i].name);
+	}
+	/* sgmf-core: 32 x (ALU 7.20573e-4 + FPU 1.44875e-3 + control 3.56536e-5
+	 * + LDST 3.02186e-5) + 12 x 3.93924e-3 + 212992 bits x 4.64047e-8
+	 * + 64 KiB x 3.98010e-3 + 108 switches x 3.72555e-3 = 0.78577 W */
+	NEAR(w, 0.78577, 2e-5);
+	double f = 11.0 / 43.5864;
+	const struct weft_static_row *sm = static_row(&ctx.statics, "fermi_sm");
+	assert_non_null(sm);
+	NEAR(sm->w_per_unit, 11.0 / 15, 1e-5);
+	/* the SM's McPAT leakage 2.83560 W + 1/15 of the uncore's 1.05236 W,
+	 * x the factor, is that row */
+	NEAR((2.83560 + 1.05236 / 15) * f, sm->w_per_unit, 1e-5);
+	/* McPAT: 32 CUDA cores (ALU 3.48288e-4 + FPUs 0.274715) + 4 SFUs 0.0624353
+	 * + data cache 0.0271632 + shared memory 0.982165 = 1.34683 W */
+	double shared = 32 * (static_row(&ctx.statics, "fabric_alu_unit")->w_per_unit +
+			      static_row(&ctx.statics, "fabric_fpu_unit")->w_per_unit) +
+			4 * static_row(&ctx.statics, "fabric_special_unit")->w_per_unit +
+			64 * static_row(&ctx.statics, "sram_kib")->w_per_unit;
+	NEAR(shared, 1.34683 * f, 1e-5);
+	assert_true(shared < sm->w_per_unit);
+	weft_energy_ctx_free(&ctx);
+
+	/* the other fabric configs count the same components */
+	w = static_w_of("configs/mt-cgra.ini", sets, 2, comps, &n, &ctx);
+	NEAR(w, 0.78577, 2e-5);
+	weft_energy_ctx_free(&ctx);
+	w = static_w_of("configs/sgmf-15core.ini", sets, 2, comps, &n, &ctx);
+	NEAR(w, 15 * 0.78577, 2e-5);
+	weft_energy_ctx_free(&ctx);
+	/* dmt-cgra: 140 switches, 475136 token and configuration bits, 128 KiB */
+	w = static_w_of("configs/dmt-cgra.ini", sets, 2, comps, &n, &ctx);
+	NEAR(w, 1.17188, 2e-5);
+	for (uint32_t i = 0; i < n; i++)
+		assert_non_null(static_row(&ctx.statics, comps[i].name));
+	weft_energy_ctx_free(&ctx);
+	/* without the override the fabric configs keep the area-based table */
+	w = static_w_of("configs/sgmf-core.ini", NULL, 0, comps, &n, &ctx);
+	assert_non_null(strstr(ctx.statics.path, "/static.csv"));
+	assert_true(w > 1.3 && w < 1.35);
+	weft_energy_ctx_free(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_missing_table_from_config),
 		cmocka_unit_test(test_bundled_tables),
 		cmocka_unit_test(test_gpuwattch40),
+		cmocka_unit_test(test_static_gpuwattch40_fabric),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
