@@ -164,15 +164,17 @@
 	  "accepts a new operation almost every cycle, i.e. a block takes about 8 cycles" }, \
 	{ "fabric", "special_blocks", WEFT_CFG_INT, "8", "", 1, 1024, NULL, \
 	  "non-pipelined blocks per special unit; 8 (models.md 2: e.g. 8 dividers)" }, \
-	{ "fabric", "epochs", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
-	  "thread epochs at LDST/special units (models.md 2 deadlock avoidance); false = only " \
-	  "the reservation buffer bounds them" }, \
+	{ "fabric", "epoch_rule", WEFT_CFG_ENUM, "admission", "", 0, 0, "admission|completion", \
+	  "when a younger thread epoch may enter an LDST/special unit (models.md 2 deadlock " \
+	  "avoidance): admission = once the older epoch has entered, the token_buffer " \
+	  "reservation entries bounding what is in flight; completion = once every operation " \
+	  "of the older epoch has returned (docs/models/dataflow.md \"Epochs\")" }, \
 	{ "fabric", "hit_pipelined", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "L1 hits flow through the LDST/L1 pipeline in order and hold no reservation entry " \
 	  "(only misses do, like MSHRs); false = every in-flight operation holds one for its " \
 	  "whole latency (models.md 2, literally). weft's choice, see docs/models/dataflow.md" }, \
 	{ "fabric", "replay_cache", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
-	  "reuse a launch's replay (caches, epochs for token buffers 1..256) from an earlier run " \
+	  "reuse a launch's replay (caches, LDST units re-fed for any token buffer) from an earlier run " \
 	  "in the same process with the same memory parameters: sweeps re-time only; results " \
 	  "are identical (fabric_cache.c)" }, \
 	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
@@ -209,6 +211,9 @@
 	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
 	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
 	  "shared-memory banks of 4-byte words; 32 (models.md 1)" }, \
+	{ "mem", "shmem_bytes", WEFT_CFG_INT, "49152", "B", 0, 1073741824, NULL, \
+	  "shared memory per core; bounds the CTAs a barrier episode serves at once (fabric.c " \
+	  "(7)); 48 KB as the Fermi SM (" GPGPUSIM " gpgpu_shmem_size)" }, \
 	WEFT_MEMSYS_L2_DRAM_KEYS
 
 #define DMT_KEYS \
@@ -287,7 +292,6 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->fpu_units = cfg_u(cfg, "fabric", "fpu_units");
 	fp->token_buffer = cfg_u(cfg, "fabric", "token_buffer");
 	fp->units.fifo_depth = fp->token_buffer;
-	fp->tb_slot = fabric_tb_slot(fp->token_buffer);
 	fp->units.max_replicas = cfg_u(cfg, "fabric", "max_replicas");
 	fp->units.split_loops = weft_config_num(cfg, "fabric", "split_loops") != 0;
 	fp->token_entry_bytes = weft_config_num(cfg, "fabric", "token_entry_bytes");
@@ -296,7 +300,9 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->lat[WEFT_DFU_LDST] = cfg_u(cfg, "fabric", "ldst_latency");
 	fp->lat[WEFT_DFU_SPECIAL] = cfg_u(cfg, "fabric", "special_latency");
 	fp->special_blocks = cfg_u(cfg, "fabric", "special_blocks");
-	fp->epochs = weft_config_num(cfg, "fabric", "epochs") != 0;
+	fp->epoch_rule = strcmp(weft_config_str(cfg, "fabric", "epoch_rule"), "completion") == 0
+				 ? FAB_EPOCH_COMPLETION
+				 : FAB_EPOCH_ADMISSION;
 	fp->hit_pipelined = weft_config_num(cfg, "fabric", "hit_pipelined") != 0;
 	fp->replay_cache = weft_config_num(cfg, "fabric", "replay_cache") != 0;
 	fp->hops_per_token = weft_config_num(cfg, "fabric", "hops_per_token");
@@ -315,6 +321,7 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->dram_latency = cfg_u(cfg, "mem", "dram_latency");
 	fp->shmem_latency = cfg_u(cfg, "mem", "shmem_latency");
 	fp->shmem_banks = cfg_u(cfg, "mem", "shmem_banks");
+	fp->shmem_bytes = cfg_u(cfg, "mem", "shmem_bytes");
 	struct weft_memsys ms;
 	weft_memsys_read(cfg, &ms);
 	fp->l2 = ms.l2;

@@ -55,6 +55,17 @@ enum fabric_bound {
 };
 extern const char *const fabric_bound_names[FAB_B_COUNT];
 
+/* The deadlock-avoidance rule at LDST/special units (models.md 2: an
+ * epoch of T threads is not followed by the next until "all threads of
+ * the older epoch have left" the unit), in the two readings weft offers
+ * (docs/models/dataflow.md "Epochs"):
+ *   ADMISSION   left = admitted: a younger epoch enters once the older one
+ *               has entered; the T reservation entries bound the operations
+ *               in flight and free as each one completes (the default)
+ *   COMPLETION  left = completed: a younger epoch waits until every
+ *               operation of the older one has returned */
+enum fabric_epoch_rule { FAB_EPOCH_ADMISSION = 0, FAB_EPOCH_COMPLETION };
+
 struct fabric_params {
 	int dmt;                          /* the dMT-CGRA model */
 	uint32_t cores;
@@ -62,18 +73,17 @@ struct fabric_params {
 	struct weft_dfg_units units;      /* per core (map.h) */
 	uint32_t alu_units, fpu_units;    /* 0: compute units are ALU + FPU */
 	uint32_t token_buffer;
-	uint32_t tb_slot;                 /* fabric_tb_slot(token_buffer) */
 	double token_entry_bytes;         /* area only */
 	uint32_t lat[WEFT_DFU_COUNT];     /* node latencies by unit type (ldst: unit pipeline) */
 	uint32_t special_blocks;          /* non-pipelined blocks per special unit */
-	int epochs;                       /* thread epochs at LDST/special units */
+	enum fabric_epoch_rule epoch_rule;/* thread epochs at LDST/special units */
 	int hit_pipelined;                /* L1 hits hold no reservation entry */
 	int replay_cache;                 /* reuse replays across runs (fabric_cache.c) */
 	double hops_per_token;
 	uint32_t config_bytes, config_bytes_per_cycle;
 	/* memory */
 	struct weft_cache_geom l1, l2;
-	uint32_t l1_latency, l2_latency, dram_latency, shmem_latency, shmem_banks;
+	uint32_t l1_latency, l2_latency, dram_latency, shmem_latency, shmem_banks, shmem_bytes;
 	double l2_clock_hz;
 	uint32_t l2_port_bytes;
 	double dram_bytes_per_s;
@@ -88,48 +98,47 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 /* ---- fabric_timing.c: the equations (pure) ---- */
 
 /* Threads per cycle of one configuration by Little's law (fabric.c (2)):
- * min(replicas, crit_nodes x token_buffer x replicas / latency). */
+ * min(replicas, crit_nodes x token_buffer x replicas / latency), latency
+ * being the time a thread waits in token buffers (fabric.c (2): without
+ * what fixed pipelines hold). */
 double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,
 			 double latency);
 
-/* Thread epochs at one LDST/special unit (fabric.c (3)): feed the
- * latencies of the operations the unit serves in thread order; an epoch of
- * token_buffer operations enters one per cycle and the next epoch waits
- * until all of them left: epoch time = max_i (i + lat_i), at least n. */
-struct fabric_epoch {
-	uint32_t n;        /* operations in the open epoch */
-	double max;        /* max (i + lat_i) so far in it */
-	double sum;        /* closed epochs' times */
-	double ops, lat_sum;
+
+/* One LDST unit serving a node's accesses in thread order (fabric.c (3)).
+ * Each access holds a reservation entry for its held latency (see
+ * fabric_replay.c access_one). Under ADMISSION, access i enters at
+ * a_i = max(a_{i-1} + 1, the earliest release among T busy entries) and
+ * releases at a_i + held_i; the unit needs max(last release, a_n + 1)
+ * cycles. Under COMPLETION, an epoch of T enters one per cycle and the
+ * next waits until all of it returned: max_i (i + held_i) >= T cycles per
+ * epoch. Both are kept for every feed; the heap of release times (T
+ * doubles) is the caller's. */
+struct fabric_ldst_q {
+	uint64_t fed;       /* accesses fed */
+	double last;        /* ADMISSION: admission cycle of the last access */
+	double end;         /* ADMISSION: latest release so far */
+	uint32_t nrel;      /* ADMISSION: busy entries in the heap */
+	uint32_t ep_n;      /* COMPLETION: accesses in the open epoch */
+	double ep_max;      /* COMPLETION: max (i + held_i) in the open epoch */
+	double ep_sum;      /* COMPLETION: closed epochs' cycles */
 };
-static inline void fabric_epoch_add(struct fabric_epoch *e, uint32_t token_buffer, double lat)
-{
-	double t = (double)e->n + lat;
-	if (t > e->max)
-		e->max = t;
-	e->n++;
-	e->ops += 1;
-	e->lat_sum += lat;
-	if (e->n >= token_buffer) {
-		e->sum += e->max > e->n ? e->max : e->n;
-		e->n = 0;
-		e->max = 0;
-	}
-}
-/* Cycles the unit needs for what it was fed (the open epoch closed):
- * with epochs, the sum of epoch times; without, the reservation-buffer
- * bound max(ops, lat_sum / token_buffer). */
-double fabric_epoch_cycles(const struct fabric_epoch *e, uint32_t token_buffer, int epochs);
+/* Feeds one access of held latency `held` (>= 0) to a unit of token_buffer
+ * entries; heap has room for token_buffer release times. */
+void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t token_buffer, double held);
+/* Cycles the unit needs for what it was fed, under a rule. */
+double fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
 
 /* Cycles a special unit of `blocks` non-pipelined blocks of latency `lat`
  * needs for n operations (fabric.c (4)). */
 double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
-			     int epochs);
+			     enum fabric_epoch_rule rule);
 
 /* Latency of a spilled value when `bytes` of spills are written before it
  * is read back: L1 latency while they fit, then a blend of L1, L2 and DRAM
- * latencies by the share each can hold. */
-double fabric_spill_latency(const struct fabric_params *fp, double bytes);
+ * latencies by the share each can hold; *beyond_l1 gets the blend's part
+ * served beyond the L1 (what a reservation entry is held for). */
+double fabric_spill_latency(const struct fabric_params *fp, double bytes, double *beyond_l1);
 
 /* Elevators one communication at distance dtid needs (models.md 2b). */
 uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer);
@@ -139,8 +148,10 @@ uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer);
 struct fabric_kernel_in {
 	double visits;        /* thread visits on the busiest core */
 	uint32_t replicas;
+	double rate;          /* threads per cycle per replica (map.h; 0 = 1) */
 	uint64_t crit_nodes;
-	double latency;       /* per-thread latency, memory latencies included */
+	double latency;       /* per-thread latency, memory latencies included (fill) */
+	double wait_latency;  /* the part threads wait in token buffers (Little's law) */
 	double ldst_cycles;   /* largest LDST unit time on the busiest core, before / replicas */
 	double special_cycles;/* largest special unit time, before / replicas */
 	double loop_chain;    /* trip_max x latency for a loop body, else 0 */
@@ -156,32 +167,14 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 
 /* ---- fabric_replay.c ---- */
 
-/* Epoch state for one token-buffer size (fabric_epoch without the sums
- * that do not depend on it). */
-struct fabric_epoch_tb {
-	uint32_t n;
-	double max, sum;
-};
-/* Epoch slots: the replay fills the configured size's slot; the replay
- * cache re-feeds it for another size (fabric_cache.c). Powers of two up
- * to 256 have their own slot, every other size the last one. */
-#define FAB_NTB_POW 9
-#define FAB_NTB (FAB_NTB_POW + 1)
-/* The slot of a token-buffer size. */
-static inline uint32_t fabric_tb_slot(uint32_t tb)
-{
-	for (uint32_t k = 0; k < FAB_NTB_POW; k++)
-		if (tb == 1u << k)
-			return k;
-	return FAB_NTB - 1;
-}
-
 /* Per static instruction, summed over the launch's CTAs read. */
 struct fabric_pc {
 	uint64_t reached, notexec;      /* thread instances that reached it / were guarded off */
-	double ops, held_sum;           /* LDST accesses; reservation-held latencies summed */
-	struct fabric_epoch_tb ept[FAB_NTB]; /* epochs per token-buffer size */
+	double ops;                     /* LDST accesses */
+	struct fabric_ldst_q q;         /* its LDST unit for the configured token buffer */
+	uint32_t heap;                  /* LDST pcs: index of its release-time heap, else NONE */
 	double lat_full;                /* sum of its accesses' full latencies (Little's law) */
+	double lat_pipe;                /* the part of it spent in fixed pipelines (hit_pipelined) */
 	uint64_t removed_acc, fwd;      /* dMT: accesses not made (removed, forwarded) */
 	uint64_t last_addr;             /* dMT forwarding: previous address at this pc */
 	uint32_t last_cta;
@@ -235,9 +228,13 @@ struct fabric_state {
 	uint32_t cta_seq;
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
+	/* release-time heaps of the LDST pcs' units: heap_n heaps of
+	 * token_buffer doubles (fabric_ldst_q) */
+	double *heaps;
+	uint32_t heap_n;
 	/* per-pc sequences of reservation-held latencies (cycles, in feeding
-	 * order) kept for the replay cache, so that a later run with a token
-	 * buffer that is not a power of two can recompute its epochs */
+	 * order) kept for the replay cache, so that a later run with another
+	 * token buffer can re-feed its LDST units */
 	uint16_t **seq;
 	uint32_t *seq_n, *seq_cap;
 	uint64_t seq_total;
@@ -253,12 +250,10 @@ struct fabric_state {
 	double total_removed;
 };
 
-/* The epoch view (fabric_epoch) of a pc's LDST unit for the configured
- * token buffer tb. */
-void fabric_pc_epoch(const struct fabric_pc *P, uint32_t tb, struct fabric_epoch *out);
-
-/* Recomputes one token-buffer size's epochs from a held-latency sequence. */
-void fabric_epoch_refeed(struct fabric_epoch_tb *e, const uint16_t *held, uint32_t n, uint32_t tb);
+/* Re-feeds a pc's LDST unit for token buffer tb from its held-latency
+ * sequence (heap: room for tb doubles). */
+void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+			uint32_t tb);
 
 int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void fabric_launch_end(struct fabric_state *s);

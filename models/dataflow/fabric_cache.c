@@ -1,7 +1,7 @@
 /*
  * fabric_cache.c - launch replays of the fabric model reused across runs in
  * one process, so that a sweep over fabric parameters (token buffer, unit
- * counts, latencies of compute/control/special units, epochs on or off,
+ * counts, latencies of compute/control/special units, the epoch rule,
  * configuration load, loop splitting, replicas) reads and replays the trace
  * once and only re-times each point.
  *
@@ -10,8 +10,8 @@
  * geometry and policies, L1/L2/DRAM/shared/LVC latencies, shared banks,
  * the LDST and control latencies, hit_pipelined. It does not depend on the
  * token buffer (the entry keeps each LDST node's held latencies, 2 bytes
- * per access, up to 32 M accesses per launch, from which any size's epochs
- * are recomputed; beyond that the entry serves only its own size) or on
+ * per access, up to 32 M accesses per launch, from which its units are
+ * re-fed for any size; beyond that the entry serves only its own size) or on
  * anything else the timing uses, so a
  * run whose key matches restores the replay: per-pc counts and epoch sums,
  * block visits, trip counts, cache and bank statistics, events, and the L2
@@ -44,7 +44,7 @@ struct fab_entry {
 	struct fab_key key;
 	size_t bytes;
 	uint32_t ninsts, nblocks, nloops, cores, l1_banks, sh_banks;
-	uint32_t token_buffer;           /* the replay's (its epochs, without sequences) */
+	uint32_t token_buffer;           /* the replay's (its LDST units, without sequences) */
 	struct fabric_pc *pc;
 	uint64_t *bvisit;
 	struct weft_trip_stat *trips;
@@ -172,13 +172,15 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 		    e->l1_banks != s->fp.l1.banks || e->sh_banks != s->fp.shmem_banks)
 			continue;
 		if (!e->seq_all && e->token_buffer != s->fp.token_buffer)
-			continue; /* its epochs cannot be recomputed for this buffer */
+			continue; /* its LDST units cannot be re-fed for this buffer */
 		memcpy(s->pc, e->pc, (size_t)e->ninsts * sizeof(*s->pc));
-		if (e->seq_all) /* this run's token buffer: re-feed its epochs */
+		if (e->seq_all) /* this run's token buffer: re-feed its LDST units */
 			for (uint32_t pc = 0; pc < e->ninsts; pc++)
-				fabric_epoch_refeed(&s->pc[pc].ept[fabric_tb_slot(s->fp.token_buffer)],
-						    e->seq_all + e->seq_off[pc],
-						    e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer);
+				if (s->pc[pc].heap != UINT32_MAX)
+					fabric_ldst_refeed(&s->pc[pc].q,
+							   s->heaps + (size_t)s->pc[pc].heap * s->fp.token_buffer,
+							   e->seq_all + e->seq_off[pc],
+							   e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
 		if (e->nloops)
 			memcpy(s->trips.stat, e->trips, (size_t)e->nloops * sizeof(*e->trips));

@@ -47,6 +47,17 @@ int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, st
 				s->flag_pcs[n++] = pc;
 	}
 	s->flag_start[p->nblocks] = n;
+	/* one release-time heap of token_buffer entries per pc that accesses
+	 * memory */
+	s->heap_n = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		s->pc[pc].heap = p->iflags[pc] & WEFT_II_ADDR ? s->heap_n++ : UINT32_MAX;
+	free(s->heaps);
+	s->heaps = malloc(((size_t)s->heap_n * fp->token_buffer + 1) * sizeof(double));
+	if (!s->heaps)
+		return weft_error_set(err, WEFT_ERR_NOMEM,
+				      "out of memory for %u LDST units' %u reservation entries (kernel %s)",
+				      s->heap_n, fp->token_buffer, p->kernel);
 	int rc = weft_dfg_analyses_build(p, &s->an, err);
 	if (rc)
 		return rc;
@@ -88,6 +99,9 @@ void fabric_launch_end(struct fabric_state *s)
 	free(s->flag_pcs);
 	free(s->dmt_rm);
 	free(s->dmt_fwd);
+	free(s->heaps);
+	s->heaps = NULL;
+	s->heap_n = 0;
 	s->pc = NULL;
 	s->bvisit = NULL;
 	s->flag_start = s->flag_pcs = NULL;
@@ -108,16 +122,6 @@ void fabric_launch_end(struct fabric_state *s)
 	if (s->dmt_ok)
 		weft_dmt_free(&s->dmt);
 	s->trips_ok = s->an_ok = s->dmt_ok = 0;
-}
-
-void fabric_pc_epoch(const struct fabric_pc *P, uint32_t tb, struct fabric_epoch *out)
-{
-	const struct fabric_epoch_tb *e = &P->ept[fabric_tb_slot(tb)];
-	out->n = e->n;
-	out->max = e->max;
-	out->sum = e->sum;
-	out->ops = P->ops;
-	out->lat_sum = P->held_sum;
 }
 
 /* ---- memory ---- */
@@ -141,7 +145,9 @@ static double l2_access(struct fabric_state *s, uint64_t addr, int is_write)
 	return fp->l2_latency; /* write miss allocated without a fetch */
 }
 
-static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t addr, int is_write)
+/* Latency of one L1 access; *miss set when a read waits for a fill. */
+static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t addr, int is_write,
+			int *miss)
 {
 	const struct fabric_params *fp = &s->fp;
 	uint64_t line = addr >> c->l1.line_shift;
@@ -162,16 +168,20 @@ static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t 
 		l2_access(s, victim, 1);
 	if (r & WEFT_CACHE_THROUGH)
 		l2_access(s, addr, 1);
-	if (r & WEFT_CACHE_FILL)
+	if (r & WEFT_CACHE_FILL) {
 		lat = l2_access(s, addr, 0);
+		*miss = 1;
+	}
 	int present = (r & (WEFT_CACHE_HIT | WEFT_CACHE_FILL)) ||
 		      (is_write && fp->l1.write == WEFT_CACHE_WRITE_BACK);
 	int was_dirty = c->memo_valid && c->memo_line == line && c->memo_dirty;
 	c->memo_valid = present;
 	c->memo_line = line;
 	c->memo_dirty = present && fp->l1.write == WEFT_CACHE_WRITE_BACK && (is_write || was_dirty);
-	if (is_write && !fp->l1.write_fetch)
+	if (is_write && !fp->l1.write_fetch) {
 		lat = fp->l1_latency; /* nothing waits for a store's line */
+		*miss = 0;
+	}
 	return lat;
 }
 
@@ -198,19 +208,12 @@ static void seq_push(struct fabric_state *s, uint32_t pc, double held)
 	s->seq_total++;
 }
 
-void fabric_epoch_refeed(struct fabric_epoch_tb *e, const uint16_t *held, uint32_t n, uint32_t tb)
+void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+			uint32_t tb)
 {
-	memset(e, 0, sizeof(*e));
-	for (uint32_t i = 0; i < n; i++) {
-		double t = (double)e->n + held[i];
-		if (t > e->max)
-			e->max = t;
-		if (++e->n == tb) {
-			e->sum += e->max > e->n ? e->max : e->n;
-			e->n = 0;
-			e->max = 0;
-		}
-	}
+	memset(q, 0, sizeof(*q));
+	for (uint32_t i = 0; i < n; i++)
+		fabric_ldst_feed(q, heap, tb, held[i]);
 }
 
 static void access_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a,
@@ -230,6 +233,7 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	uint32_t words = (bytes + 3) / 4;
 	int is_store = ii->cls == WEFT_IC_STORE, is_atomic = ii->cls == WEFT_IC_ATOMIC;
 	double lat;
+	int waits = 0; /* served beyond a fixed pipeline (L1 miss, atomic at the L2) */
 	if (a->space == WEFT_SPACE_SHARED && s->dmt_fwd[a->pc] == FABRIC_LVC_LOAD) {
 		/* dMT: communication too far for the elevators (more than
 		 * max_cascade): the value comes from the live value cache */
@@ -261,36 +265,27 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 		if (is_atomic) {
 			lat = l2_access(s, a->addr, 1); /* atomics at the L2, as on Fermi */
 			s->la.atomics++;
+			waits = 1;
 		} else {
-			lat = l1_access(s, c, a->addr, is_store);
+			lat = l1_access(s, c, a->addr, is_store, &waits);
 		}
 	}
 	P->last_addr = a->addr;
 	P->last_cta = cta + 1;
 	s->ev[FAB_EV_RESERVATION]++;
-	/* the reservation entry is held for the whole latency, or, with
-	 * hit_pipelined, only for what exceeds an L1 hit (the hit pipeline
-	 * returns in order and needs no entry) */
-	double held = fp->hit_pipelined ? (lat > fp->l1_latency ? lat - fp->l1_latency : 0) : lat;
-	held += fp->lat[WEFT_DFU_LDST];
+	/* the reservation entry is held for the whole latency; with
+	 * hit_pipelined an access served by a fixed pipeline (L1 hit, store,
+	 * shared memory, constant cache, live value cache, eLSU forward)
+	 * returns in order and holds none */
+	int pipelined = fp->hit_pipelined && !waits;
+	double held = (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST];
 	if (s->seq_ok)
 		seq_push(s, a->pc, held);
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
+	if (pipelined)
+		P->lat_pipe += lat;
 	P->ops += 1;
-	P->held_sum += held;
-	/* epochs for the configured buffer (other sizes: from the held
-	 * sequence the replay cache keeps, fabric_cache.c) */
-	{
-		struct fabric_epoch_tb *e = &P->ept[fp->tb_slot];
-		double t = (double)e->n + held;
-		if (t > e->max)
-			e->max = t;
-		if (++e->n == fp->token_buffer) {
-			e->sum += e->max > e->n ? e->max : e->n;
-			e->n = 0;
-			e->max = 0;
-		}
-	}
+	fabric_ldst_feed(&P->q, s->heaps + (size_t)P->heap * fp->token_buffer, fp->token_buffer, held);
 }
 
 static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct weft_error *err)

@@ -32,35 +32,106 @@ double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_
 	return little < issue ? little : issue;
 }
 
-double fabric_epoch_cycles(const struct fabric_epoch *e, uint32_t token_buffer, int epochs)
+/* the heap of release times: a binary min-heap in heap[0 .. n) */
+static double heap_pop(double *h, uint32_t *n)
 {
-	if (!epochs) {
-		double r = e->lat_sum / (token_buffer ? token_buffer : 1);
-		return r > e->ops ? r : e->ops;
+	double top = h[0];
+	double x = h[--*n];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= x)
+			break;
+		h[i] = h[c];
+		i = c;
 	}
-	double open = e->n ? (e->max > e->n ? e->max : e->n) : 0;
-	return e->sum + open;
+	if (*n)
+		h[i] = x;
+	return top;
+}
+
+static void heap_push(double *h, uint32_t *n, double x)
+{
+	uint32_t i = (*n)++;
+	while (i) {
+		uint32_t up = (i - 1) / 2;
+		if (h[up] <= x)
+			break;
+		h[i] = h[up];
+		i = up;
+	}
+	h[i] = x;
+}
+
+void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held)
+{
+	if (!tb)
+		tb = 1;
+	/* ADMISSION: the next cycle, or when an entry frees if all T are busy */
+	double a = q->fed ? q->last + 1 : 0;
+	if (q->nrel >= tb) {
+		double free_at = heap_pop(heap, &q->nrel);
+		if (free_at > a)
+			a = free_at;
+	}
+	double rel = a + held;
+	/* an access that frees its entry by the next admission never blocks
+	 * one: keep only the others */
+	if (rel > a + 1)
+		heap_push(heap, &q->nrel, rel);
+	if (rel > q->end)
+		q->end = rel;
+	q->last = a;
+	q->fed++;
+	/* COMPLETION: epochs of T */
+	double t = (double)q->ep_n + held;
+	if (t > q->ep_max)
+		q->ep_max = t;
+	if (++q->ep_n >= tb) {
+		q->ep_sum += q->ep_max > q->ep_n ? q->ep_max : q->ep_n;
+		q->ep_n = 0;
+		q->ep_max = 0;
+	}
+}
+
+double fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule)
+{
+	if (!q->fed)
+		return 0;
+	if (rule == FAB_EPOCH_COMPLETION) {
+		double open = q->ep_n ? (q->ep_max > q->ep_n ? q->ep_max : q->ep_n) : 0;
+		return q->ep_sum + open;
+	}
+	return fmax(q->end, q->last + 1);
 }
 
 /* n operations of one latency at an LDST unit (spills, LVC accesses). */
-static double uniform_ldst_cycles(double n, double lat, uint32_t tb, int epochs)
+static double uniform_ldst_cycles(double n, double lat, uint32_t tb, enum fabric_epoch_rule rule)
 {
 	if (n <= 0)
 		return 0;
-	if (epochs) /* epochs of tb: the last enters at tb - 1 and leaves lat later */
+	if (rule == FAB_EPOCH_COMPLETION) /* epochs of tb: the last enters at tb - 1 and leaves lat later */
 		return n / tb * fmax(tb, tb - 1 + lat);
 	return fmax(n, n * lat / tb);
 }
 
 double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
-			     int epochs)
+			     enum fabric_epoch_rule rule)
 {
 	if (n <= 0)
 		return 0;
 	if (!blocks)
 		blocks = 1;
-	if (!epochs)
-		return n * fmax(1.0, (double)lat / blocks);
+	if (rule == FAB_EPOCH_ADMISSION) {
+		/* as many operations in flight as free blocks and reservation
+		 * entries allow */
+		uint32_t k = token_buffer && token_buffer < blocks ? token_buffer : blocks;
+		return n * fmax(1.0, (double)lat / k);
+	}
 	/* the i-th operation of an epoch starts at max(i, floor(i / blocks) x lat)
 	 * (a block frees lat cycles after it started); the epoch ends when the
 	 * last one (i = tb - 1) is done */
@@ -83,9 +154,10 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 	if (in->visits <= 0)
 		return;
 	uint32_t R = in->replicas ? in->replicas : 1;
-	out->bound[FAB_B_ISSUE] = in->visits / R;
+	double per = in->rate > 0 && in->rate < 1 ? in->rate : 1; /* unbalanced paths (map.h) */
+	out->bound[FAB_B_ISSUE] = in->visits / (R * per);
 	double rate = fabric_throughput(R, in->crit_nodes ? in->crit_nodes : 1, in->token_buffer,
-					in->latency);
+					in->wait_latency);
 	out->bound[FAB_B_LATENCY] = in->visits / rate;
 	out->bound[FAB_B_LDST] = in->ldst_cycles / R;
 	out->bound[FAB_B_SPECIAL] = in->special_cycles / R;
@@ -105,13 +177,15 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
  * L1 (the spills written before a value is read back compete for it),
  * of the rest a share min(1, L2 / bytes) in the L2, the remainder in DRAM
  * (a blend rather than a threshold, so that a sweep does not jump). */
-double fabric_spill_latency(const struct fabric_params *fp, double bytes)
+double fabric_spill_latency(const struct fabric_params *fp, double bytes, double *beyond_l1)
 {
+	*beyond_l1 = 0;
 	if (bytes <= (double)fp->l1.size_bytes)
 		return fp->l1_latency;
 	double h1 = (double)fp->l1.size_bytes / bytes;
 	double h2 = bytes <= (double)fp->l2.size_bytes ? 1.0 : (double)fp->l2.size_bytes / bytes;
 	double beyond = h2 * fp->l2_latency + (1 - h2) * fp->dram_latency;
+	*beyond_l1 = (1 - h1) * beyond;
 	return h1 * fp->l1_latency + (1 - h1) * beyond;
 }
 
@@ -155,6 +229,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	memset(&g, 0, sizeof(g));
 	memset(&m, 0, sizeof(m));
 	uint8_t *member = NULL, *removed = NULL;
+	uint32_t *lat_full_of = NULL, *lat_wait_of = NULL;
 	uint64_t *finish = NULL;
 	uint32_t *block_of = NULL;
 	struct ktime *kt = NULL;
@@ -173,9 +248,11 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	member = calloc(g.nnodes + 1, 1);
 	removed = calloc(g.nnodes + 1, 1);
 	finish = calloc(g.nnodes + 1, sizeof(uint64_t));
+	lat_full_of = calloc(g.nnodes + 1, sizeof(uint32_t));
+	lat_wait_of = calloc(g.nnodes + 1, sizeof(uint32_t));
 	block_of = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
 	kt = calloc(m.nkernels + 1, sizeof(*kt));
-	if (!member || !removed || !finish || !block_of || !kt) {
+	if (!member || !removed || !finish || !block_of || !kt || !lat_full_of || !lat_wait_of) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory timing kernel %s", p->kernel);
 		goto out;
 	}
@@ -197,15 +274,24 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	for (uint32_t pc = 0; pc < p->ninsts; pc++)
 		insts += (double)exec_of(s, pc, block_of);
 
-	/* memory latency per LDST node: the average its accesses saw */
+	/* memory latency per LDST node: the average its accesses saw (fill),
+	 * and the part of it they waited in buffers, not in a fixed pipeline
+	 * (Little's law, fabric.c (2)) */
 	double lat_acc_sum = 0, lat_acc_n = 0;
 	for (uint32_t n = 0; n < g.nnodes; n++) {
 		struct weft_dfg_node *nd = &g.nodes[n];
+		lat_full_of[n] = lat_wait_of[n] = nd->lat;
 		if (nd->unit != WEFT_DFU_LDST || nd->kind != WEFT_DFN_OP || nd->pc == WEFT_DFG_NONE)
 			continue;
 		const struct fabric_pc *P = &s->pc[nd->pc];
-		nd->lat = P->ops > 0 ? (uint32_t)llround(P->lat_full / P->ops)
-				     : fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+		if (P->ops > 0) {
+			lat_full_of[n] = (uint32_t)llround(P->lat_full / P->ops);
+			lat_wait_of[n] = (uint32_t)llround((P->lat_full - P->lat_pipe) / P->ops);
+		} else {
+			lat_full_of[n] = fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+			lat_wait_of[n] = fp->lat[WEFT_DFU_LDST] + (fp->hit_pipelined ? 0 : fp->l1_latency);
+		}
+		nd->lat = lat_full_of[n];
 		lat_acc_sum += P->lat_full;
 		lat_acc_n += P->ops;
 	}
@@ -222,6 +308,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			g.nodes[n].lat = di->removal == WEFT_DMT_RM_ELEVATOR_LOAD
 						 ? di->cascade * fp->lat[WEFT_DFU_CONTROL]
 						 : 0;
+			lat_full_of[n] = lat_wait_of[n] = g.nodes[n].lat;
 		}
 	}
 
@@ -242,8 +329,26 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		const struct weft_dfg_kernel *k = &m.kernels[ki];
 		struct ktime *x = &kt[ki];
 		double vread = nread;
-		if ((k->role == WEFT_DFK_BODY || k->role == WEFT_DFK_OUTER) && k->has_trips)
+		if ((k->role == WEFT_DFK_BODY || k->role == WEFT_DFK_OUTER) && k->has_trips) {
 			vread = (double)k->trip_visits;
+		} else {
+			/* straight code: the threads that reach it (a thread is injected
+			 * into a configuration only when it has code there; one that
+			 * returned earlier is not), i.e. the most visited block among
+			 * its instructions' blocks */
+			uint64_t reach = 0;
+			int any = 0;
+			for (uint32_t i = 0; i < k->nnodes; i++) {
+				uint32_t pc = g.nodes[k->nodes[i]].pc;
+				if (pc == WEFT_DFG_NONE || pc >= p->ninsts)
+					continue;
+				any = 1;
+				if (s->bvisit[block_of[pc]] > reach)
+					reach = s->bvisit[block_of[pc]];
+			}
+			if (any)
+				vread = (double)reach;
+		}
 		x->visits_total = vread * f;
 		x->visits_core = vread * core_scale;
 		double spill_lat = 0;
@@ -295,12 +400,20 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			R = 1; /* a partition always fits once (map.h) */
 		x->replicas = R;
 
-		struct weft_dfg_paths po;
+		struct weft_dfg_paths po, pw;
 		rc = weft_dfg_paths(&g, member, tb, finish, NULL, &po, err);
 		if (rc)
 			goto out;
-		double latency = (double)po.critical_path;
+		for (uint32_t n = 0; n < g.nnodes; n++)
+			g.nodes[n].lat = lat_wait_of[n];
+		rc = weft_dfg_paths(&g, member, tb, finish, NULL, &pw, err);
+		for (uint32_t n = 0; n < g.nnodes; n++)
+			g.nodes[n].lat = lat_full_of[n];
+		if (rc)
+			goto out;
+		double latency = (double)po.critical_path, wait = (double)pw.critical_path;
 		uint64_t crit = po.critical_nodes;
+		double spill_beyond = 0;
 		{
 			/* a loop body's threads recirculate: a thread reads its spilled
 			 * loop-carried values back one iteration later, after the
@@ -312,14 +425,20 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				if (tlp < threads)
 					threads = tlp;
 			}
-			spill_lat = fabric_spill_latency(fp, threads * spill_words * 4.0);
+			spill_lat = fabric_spill_latency(fp, threads * spill_words * 4.0, &spill_beyond);
 		}
+		/* spill loads wait for what the L1 does not hold (all of their
+		 * latency without hit_pipelined); spill stores for nothing */
+		if (!fp->hit_pipelined)
+			spill_beyond = spill_lat;
 		if (k->spill_loads) {
 			latency += spill_lat;
+			wait += spill_beyond;
 			crit++;
 		}
 		if (k->spill_stores) {
 			latency += fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
+			wait += fp->lat[WEFT_DFU_LDST] + (fp->hit_pipelined ? 0 : fp->l1_latency);
 			crit++;
 		}
 		x->latency = latency;
@@ -331,17 +450,17 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			const struct weft_dfg_ldst *o = &k->ldst[i];
 			double c;
 			if (o->pc == WEFT_DFG_NONE) {
-				/* a spill store waits only for the L1 to take it */
-				double l = o->mem == WEFT_DFM_SPILL_STORE ? fp->l1_latency : spill_lat;
-				if (fp->hit_pipelined)
-					l -= fp->l1_latency;
-				c = uniform_ldst_cycles(x->visits_core, fp->lat[WEFT_DFU_LDST] + l, tb, fp->epochs);
+				/* a spill store waits only for the L1 to take it; a spill
+				 * load holds its entry for what the L1 does not serve */
+				double l = o->mem == WEFT_DFM_SPILL_STORE
+						   ? (fp->hit_pipelined ? 0 : fp->l1_latency)
+						   : spill_beyond;
+				c = uniform_ldst_cycles(x->visits_core, fp->lat[WEFT_DFU_LDST] + l, tb,
+							fp->epoch_rule);
 			} else if (o->node < g.nnodes && removed[o->node]) {
 				continue;
 			} else {
-				struct fabric_epoch e;
-				fabric_pc_epoch(&s->pc[o->pc], tb, &e);
-				c = fabric_epoch_cycles(&e, tb, fp->epochs) * core_scale;
+				c = fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * core_scale;
 			}
 			if (c > ldst)
 				ldst = c;
@@ -353,12 +472,13 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				continue;
 			double n = (double)exec_of(s, o->pc, block_of) * core_scale;
 			double c = fabric_special_cycles(n, fp->special_blocks, fp->lat[WEFT_DFU_SPECIAL], tb,
-							 fp->epochs);
+							 fp->epoch_rule);
 			if (c > special)
 				special = c;
 		}
 		struct fabric_kernel_in in = {
 			.visits = x->visits_core, .replicas = R, .crit_nodes = crit, .latency = latency,
+			.wait_latency = wait, .rate = k->rate,
 			.ldst_cycles = ldst, .special_cycles = special,
 			.loop_chain = k->role == WEFT_DFK_BODY && k->has_trips ? (double)k->trip_max * latency
 										: 0,
@@ -399,8 +519,10 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				el[fu_event[weft_fu_op_of(&p->insts[nd->pc], &p->info[nd->pc])]] += V;
 		}
 		/* delay FIFOs: one more buffer write and read per delayed token */
-		el[FAB_EV_TOKEN_WRITE] += V * k->delay_edges;
-		el[FAB_EV_TOKEN_READ] += V * k->delay_edges;
+		if (k->delays_fit) {
+			el[FAB_EV_TOKEN_WRITE] += V * k->fifo_edges;
+			el[FAB_EV_TOKEN_READ] += V * k->fifo_edges;
+		}
 		/* spills: an L1 word access and a reservation each */
 		double sp = V * (k->spill_loads + k->spill_stores);
 		el[FAB_EV_L1_WORD] += sp;
@@ -416,18 +538,39 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	double cfg_cycles = (double)m.config_loads *
 			    (fp->l2_latency + (double)fp->config_bytes / fp->config_bytes_per_cycle);
 	el[FAB_EV_CONFIG_BYTE] += (double)m.config_loads * fp->config_bytes * active_cores;
-	double bar_execs = 0;
-	for (uint32_t pc = 0; pc < p->ninsts; pc++)
-		if (p->insts[pc].op == WEFT_OP_BAR && p->insts[pc].mode != WEFT_BAR_ARRIVE &&
-		    !s->dmt_rm[pc])
-			bar_execs += (double)exec_of(s, pc, block_of);
-	double bar_cycles = 0, bar_per_cta = 0;
+	/* barriers: each drains the (sub-)kernel that holds it, i.e. waits one
+	 * pass of its latency, once per episode of a CTA group */
+	double bar_execs = 0, bar_lat = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		if (p->insts[pc].op != WEFT_OP_BAR || p->insts[pc].mode == WEFT_BAR_ARRIVE || s->dmt_rm[pc])
+			continue;
+		double n = (double)exec_of(s, pc, block_of);
+		double lat = max_lat;
+		uint32_t node = g.node_of_pc[pc];
+		for (uint32_t ki = 0; node != WEFT_DFG_NONE && ki < m.nkernels; ki++)
+			for (uint32_t i = 0; i < m.kernels[ki].nnodes; i++)
+				if (m.kernels[ki].nodes[i] == node) {
+					lat = kt[ki].latency;
+					ki = m.nkernels - 1;
+					break;
+				}
+		bar_execs += n;
+		bar_lat += n * lat;
+	}
+	double bar_cycles = 0, bar_per_cta = 0, bar_group = 0;
 	if (bar_execs > 0 && L->threads_per_cta) {
 		bar_per_cta = bar_execs / (nread > 0 ? nread : 1); /* barriers a thread passes */
-		double in_flight = floor(main_tlp / L->threads_per_cta);
-		if (in_flight < 1)
-			in_flight = 1;
-		bar_cycles = bar_per_cta * per_core_ctas * max_lat / in_flight;
+		/* threads at a barrier leave the fabric, so one episode serves a
+		 * group of CTAs: all the core's, or as many as their shared
+		 * memory fits at once; each episode drains the pipeline once */
+		uint32_t cta_shmem = p->shared_static_bytes + L->dyn_shared;
+		bar_group = per_core_ctas;
+		if (cta_shmem && fp->shmem_bytes / cta_shmem < bar_group)
+			bar_group = fp->shmem_bytes / cta_shmem;
+		if (bar_group < 1)
+			bar_group = 1;
+		double groups = ceil(per_core_ctas / bar_group);
+		bar_cycles = bar_lat / (nread > 0 ? nread : 1) * groups;
 	}
 	s->la.barriers_per_cta = bar_per_cta;
 	double overhead = fill_total + cfg_cycles + bar_cycles;
@@ -521,6 +664,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	weft_stat_add(r->stats, &r->nstats, "l2_hit_rate", l2n > 0 ? 100.0 * s->la.l2_hits / l2n : 0, "%");
 	weft_stat_add(r->stats, &r->nstats, "dram_bytes", s->la.dram_bytes * f + spill_dram, "B");
 	weft_stat_add(r->stats, &r->nstats, "barriers_per_thread", bar_per_cta, "");
+	weft_stat_add(r->stats, &r->nstats, "barrier_group_ctas", bar_group, "");
 	weft_stat_add(r->stats, &r->nstats, "executed_insts", insts * f, "");
 	if (s->dmt_ok) {
 		const struct weft_dmt_totals *T = &s->dmt.tot;
@@ -545,6 +689,8 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 out:
 	free(member);
 	free(removed);
+	free(lat_full_of);
+	free(lat_wait_of);
 	free(finish);
 	free(block_of);
 	free(kt);

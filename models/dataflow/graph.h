@@ -183,14 +183,20 @@ void weft_dfg_free(struct weft_dfg *g);
  * cycles in a delay FIFO. finish[] (nnodes, caller's) receives finish times,
  * slack[] (nedges, or NULL) each edge's delay slots (0 for edges not in the
  * set, back edges and unbalanced ones).
- * delay_units counts ceil(slack / fifo_depth) control units per edge
- * (fifo_depth 0 counts one per edge). */
+ * The consumer's token buffer (fifo_depth entries) absorbs fifo_depth
+ * cycles of an edge's slack; delay_units counts ceil((slack - fifo_depth) /
+ * fifo_depth) FIFO control units for each edge with more (fifo_depth 0:
+ * one per edge with slack), balance the threads per cycle one replica
+ * sustains if no FIFO is placed: min over those edges of fifo_depth /
+ * slack (1 when none). */
 struct weft_dfg_paths {
 	uint64_t critical_path;  /* cycles */
 	uint64_t critical_nodes; /* grid nodes on the longest path */
-	uint64_t delay_slots;
-	uint32_t delay_edges;
+	uint64_t delay_slots;    /* sum of slack over balanced edges */
+	uint32_t delay_edges;    /* edges with slack */
+	uint32_t fifo_edges;     /* edges with slack beyond fifo_depth (FIFOs needed) */
 	uint32_t delay_units;
+	double balance;
 };
 int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
 		   uint64_t *finish, uint32_t *slack, struct weft_dfg_paths *out,

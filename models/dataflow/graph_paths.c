@@ -9,8 +9,12 @@
  * compiler inserts delay FIFOs in control units (models.md section 2, "path
  * balancing"). So per node: start = max over inputs of arrival, and each
  * balanced input edge gets slack = start - arrival; delay slots = the sum
- * of slacks. Arrival of an input = finish of its source; finish = start +
- * latency. Constants and parameters are re-supplied by their constant units
+ * of slacks. The consumer's own token buffer (fifo_depth entries) holds
+ * the early tokens of fifo_depth threads, so only slack beyond it needs
+ * FIFO control units, each holding fifo_depth more: ceil((slack -
+ * fifo_depth) / fifo_depth) per edge. Without them the edge sustains
+ * fifo_depth / slack threads per cycle (balance). Arrival of an input =
+ * finish of its source; finish = start + latency. Constants and parameters are re-supplied by their constant units
  * on demand and need no FIFO; thread-initiation tokens do. In a sub-kernel
  * (member set) values from outside and loop-carried values come from spill
  * loads issued at thread start.
@@ -25,6 +29,7 @@ int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fif
 		   struct weft_error *err)
 {
 	memset(out, 0, sizeof(*out));
+	out->balance = 1;
 	if (slack)
 		memset(slack, 0, (size_t)g->nedges * sizeof(uint32_t));
 	uint64_t *cn = malloc(((size_t)g->nnodes + 1) * sizeof(uint64_t));
@@ -90,7 +95,16 @@ int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fif
 			if (sl) {
 				out->delay_slots += sl;
 				out->delay_edges++;
-				out->delay_units += fifo_depth ? (uint32_t)((sl + fifo_depth - 1) / fifo_depth) : 1;
+				if (!fifo_depth) {
+					out->delay_units++;
+				} else if (sl > fifo_depth) {
+					/* the consumer's own buffer absorbs fifo_depth cycles */
+					out->fifo_edges++;
+					out->delay_units += (uint32_t)((sl - 1) / fifo_depth);
+					double r = (double)fifo_depth / (double)sl;
+					if (r < out->balance)
+						out->balance = r;
+				}
 			}
 		}
 		uint64_t f = finish[v], c = cn[v];

@@ -357,12 +357,23 @@ static int kernel_fill(struct mapper *m, struct weft_dfg_kernel *K, uint8_t *mem
 	K->delay_slots = ps.delay_slots;
 	K->delay_edges = ps.delay_edges;
 	K->delay_units = ps.delay_units;
-	K->delays_fit = K->units[WEFT_DFU_CONTROL] + K->delay_units <= u->n[WEFT_DFU_CONTROL];
+	K->fifo_edges = ps.fifo_edges;
+	K->balance = ps.balance;
+	/* with the delay FIFOs every replica takes a thread per cycle; without
+	 * them a replica takes `balance` (graph.h); the mapping keeps whichever
+	 * streams more threads (FIFOs when they fit and tie) */
 	uint32_t with[WEFT_DFU_COUNT];
 	memcpy(with, K->units, sizeof(with));
-	if (K->delays_fit)
-		with[WEFT_DFU_CONTROL] += K->delay_units;
-	K->replicas = weft_dfg_replicas(u, with, K->specials);
+	uint32_t r_without = weft_dfg_replicas(u, with, K->specials);
+	with[WEFT_DFU_CONTROL] += K->delay_units;
+	uint32_t r_with = K->units[WEFT_DFU_CONTROL] + K->delay_units <= u->n[WEFT_DFU_CONTROL]
+				  ? weft_dfg_replicas(u, with, K->specials)
+				  : 0;
+	K->delays_fit = r_with && (double)r_with >= r_without * K->balance;
+	if (!K->delays_fit)
+		with[WEFT_DFU_CONTROL] -= K->delay_units;
+	K->replicas = K->delays_fit ? r_with : r_without;
+	K->rate = K->delays_fit ? 1.0 : K->balance;
 	if (!K->replicas) {
 		/* only a single node with its spill loads can overflow an empty kernel */
 		for (unsigned t = 0; t < WEFT_DFU_COUNT; t++)

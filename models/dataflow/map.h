@@ -31,8 +31,11 @@
  *   loads and stores (as if closed right after); otherwise a new sub-kernel
  *   starts. Delay FIFOs are placed afterwards and do not cause cuts.
  * - Replication: replicas = min over unit types (and special kinds) with
- *   nodes > 0 of floor(units / nodes), delay units counted as control
- *   nodes when they fit (capped by max_replicas when non-zero).
+ *   nodes > 0 of floor(units / nodes) (capped by max_replicas when
+ *   non-zero), delay FIFO units counted as control nodes when they are
+ *   placed: they are when they fit and the replicas with them stream at
+ *   least as many threads per cycle as those without, each of which then
+ *   takes `balance` threads per cycle (graph.h weft_dfg_paths).
  *
  * Typical use by a timing model:
  *
@@ -107,8 +110,11 @@ struct weft_dfg_kernel {
 	uint32_t spill_loads, spill_stores;
 	uint64_t delay_slots;
 	uint32_t delay_edges;
+	uint32_t fifo_edges;     /* edges whose slack exceeds the consumer's buffer */
 	uint32_t delay_units;    /* control units the delay FIFOs need */
-	int delays_fit;          /* control nodes + delay units <= control units */
+	double balance;          /* threads per cycle per replica without FIFOs (graph.h) */
+	int delays_fit;          /* the FIFOs are placed: they fit and stream at least as many threads */
+	double rate;             /* threads per cycle per replica: 1 with FIFOs, else balance */
 	uint64_t critical_path;  /* cycles, spill loads/stores included */
 	uint64_t critical_nodes;
 	uint32_t replicas;

@@ -33,7 +33,7 @@ static void test_little(void **state)
 	assert_true(NEAR(fabric_throughput(1, 10, 16, 100), 1.0));
 	assert_true(NEAR(fabric_throughput(3, 10, 16, 100), 3.0));
 
-	struct fabric_kernel_in in = { .visits = 1600, .replicas = 1, .crit_nodes = 10, .latency = 400,
+	struct fabric_kernel_in in = { .visits = 1600, .replicas = 1, .crit_nodes = 10, .latency = 400, .wait_latency = 400,
 				       .token_buffer = 16 };
 	struct fabric_kernel_out out;
 	fabric_kernel_time(&in, &out);
@@ -43,68 +43,86 @@ static void test_little(void **state)
 	assert_true(NEAR(out.fill, 400));
 	assert_true(NEAR(out.cycles, 4400));
 	/* four replicas of a short graph: issue bound, 4x the threads per cycle */
-	struct fabric_kernel_in in4 = { .visits = 1600, .replicas = 4, .crit_nodes = 10, .latency = 20,
+	struct fabric_kernel_in in4 = { .visits = 1600, .replicas = 4, .crit_nodes = 10, .latency = 20, .wait_latency = 20,
 					.token_buffer = 16 };
 	fabric_kernel_time(&in4, &out);
 	assert_int_equal(out.limiter, FAB_B_ISSUE);
 	assert_true(NEAR(out.cycles, 400 + 20));
 	/* nothing to run: no time */
-	struct fabric_kernel_in none = { .visits = 0, .replicas = 1, .crit_nodes = 3, .latency = 9,
+	struct fabric_kernel_in none = { .visits = 0, .replicas = 1, .crit_nodes = 3, .latency = 9, .wait_latency = 9,
 					 .token_buffer = 16 };
 	fabric_kernel_time(&none, &out);
 	assert_true(out.cycles == 0);
 }
 
+/* feeds n accesses of latency lat (every `every`-th: miss_lat) to both
+ * rules' units of token buffer tb */
+static double ldst_run(uint32_t tb, int n, double lat, int every, double miss_lat,
+		       enum fabric_epoch_rule rule)
+{
+	struct fabric_ldst_q q;
+	double heap[64];
+	memset(&q, 0, sizeof(q));
+	for (int i = 0; i < n; i++)
+		fabric_ldst_feed(&q, heap, tb, every && i % every == 0 ? miss_lat : lat);
+	return fabric_ldst_cycles(&q, rule);
+}
+
 static void test_epochs(void **state)
 {
 	(void)state;
-	struct fabric_epoch e;
-	/* 32 L1 hits of 10 cycles through a 16-entry unit: each epoch lasts
-	 * until its last thread (entered at 15) leaves at 25 */
-	memset(&e, 0, sizeof(e));
-	for (int i = 0; i < 32; i++)
-		fabric_epoch_add(&e, 16, 10);
-	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 50));
-	/* reservation buffer alone: 32 x 10 / 16 = 20 < 32 operations */
-	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 0), 32));
-	/* one 400-cycle miss holds its whole epoch: the next waits */
-	memset(&e, 0, sizeof(e));
-	fabric_epoch_add(&e, 16, 400);
-	for (int i = 1; i < 32; i++)
-		fabric_epoch_add(&e, 16, 10);
-	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 400 + 25));
-	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 0), (400 + 31 * 10) / 16.0));
+	const enum fabric_epoch_rule C = FAB_EPOCH_COMPLETION, A = FAB_EPOCH_ADMISSION;
+	/* 32 L1 hits of 10 cycles through a 16-entry unit. Completion: each
+	 * epoch lasts until its last thread (entered at 15) leaves at 25 */
+	assert_true(NEAR(ldst_run(16, 32, 10, 0, 0, C), 50));
+	/* admission: 16 entries of 10 cycles never fill, one a cycle; the last
+	 * (entered at 31) leaves at 41 */
+	assert_true(NEAR(ldst_run(16, 32, 10, 0, 0, A), 41));
+	/* one 400-cycle miss holds its whole epoch under completion; under
+	 * admission it holds one entry, the other 15 turn over */
+	assert_true(NEAR(ldst_run(16, 32, 10, 32, 400, C), 400 + 25));
+	assert_true(NEAR(ldst_run(16, 32, 10, 32, 400, A), 400));
 	/* an open (partial) epoch counts too */
-	memset(&e, 0, sizeof(e));
-	for (int i = 0; i < 20; i++)
-		fabric_epoch_add(&e, 16, 10);
-	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 25 + 13));
+	assert_true(NEAR(ldst_run(16, 20, 10, 0, 0, C), 25 + 13));
 	/* bigger epochs throttle less per thread */
-	struct fabric_epoch e32;
-	memset(&e, 0, sizeof(e));
-	memset(&e32, 0, sizeof(e32));
-	for (int i = 0; i < 64; i++) {
-		double lat = i % 32 == 0 ? 400 : 10;
-		fabric_epoch_add(&e, 16, lat);
-		fabric_epoch_add(&e32, 32, lat);
+	assert_true(NEAR(ldst_run(16, 64, 10, 32, 400, C), 2 * (400 + 25)));
+	assert_true(NEAR(ldst_run(32, 64, 10, 32, 400, C), 2 * 400));
+	/* admission with every access a miss: T in flight, one T-batch per
+	 * 400 cycles: 64 misses through 16 entries enter at 0..15, 400..415,
+	 * 800.., 1200..1215 and the last leaves at 1615 */
+	assert_true(NEAR(ldst_run(16, 64, 400, 0, 0, A), 1615));
+	assert_true(NEAR(ldst_run(32, 64, 400, 0, 0, A), 400 + 31 + 400));
+	/* one-cycle accesses never wait: n cycles */
+	assert_true(NEAR(ldst_run(1, 50, 1, 0, 0, A), 50));
+	/* a 1-entry unit serialises: every access waits for the previous */
+	assert_true(NEAR(ldst_run(1, 4, 10, 0, 0, A), 40));
+	/* never slower with more entries (admission), on a mixed stream */
+	double prev = 1e30;
+	for (uint32_t tb = 1; tb <= 64; tb *= 2) {
+		double c = ldst_run(tb, 500, 3, 7, 300, A);
+		assert_true(c <= prev);
+		prev = c;
 	}
-	assert_true(NEAR(fabric_epoch_cycles(&e, 16, 1), 2 * (400 + 25)));
-	assert_true(NEAR(fabric_epoch_cycles(&e32, 32, 1), 2 * 400));
+	/* nothing fed: no time */
+	assert_true(ldst_run(16, 0, 10, 0, 0, A) == 0);
 }
 
 static void test_special_units(void **state)
 {
 	(void)state;
+	const enum fabric_epoch_rule C = FAB_EPOCH_COMPLETION, A = FAB_EPOCH_ADMISSION;
 	/* 8 blocks of 8 cycles: 16 ops enter one per cycle (the second 8 wait
 	 * for free blocks at 8, then 15 is the last entry), last done at 23 */
-	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, 1), 23));
-	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, 0), 16));
+	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, C), 23));
+	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, A), 16));
 	/* 80-cycle blocks: 8 per 80 cycles */
-	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, 0), 160));
-	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, 1), 80 + 80));
-	assert_true(fabric_special_cycles(0, 8, 8, 16, 1) == 0);
-	/* a 1-entry buffer serialises the blocks: one op per latency */
-	assert_true(NEAR(fabric_special_cycles(10, 8, 8, 1, 1), 80));
+	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, A), 160));
+	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, C), 80 + 80));
+	assert_true(fabric_special_cycles(0, 8, 8, 16, C) == 0);
+	/* a 1-entry buffer serialises the blocks: one op per latency, under
+	 * either rule */
+	assert_true(NEAR(fabric_special_cycles(10, 8, 8, 1, C), 80));
+	assert_true(NEAR(fabric_special_cycles(10, 8, 8, 1, A), 80));
 }
 
 static void test_cascades(void **state)
@@ -124,7 +142,7 @@ static void test_cascades(void **state)
 /* a memory that answers in one cycle and no epochs: nothing but the
  * graph limits */
 static const char *const comp_sets_perfect[] = {
-	"mem.l1_latency=1", "mem.l2_latency=1", "mem.dram_latency=1", "fabric.epochs=false",
+	"mem.l1_latency=1", "mem.l2_latency=1", "mem.dram_latency=1", "fabric.epoch_rule=admission",
 };
 
 /* out[gid] = f(gid): a chain of 6 integer ops, one store */
@@ -157,7 +175,7 @@ static void test_replication(void **state)
 	trace_kernel(comp_ptx, "comp", 16, 256, tp, 16 * 256 * 4);
 	struct weft_model_result r1, rn;
 	const char *sets1[] = { "mem.l1_latency=1", "mem.l2_latency=1", "mem.dram_latency=1",
-				"fabric.epochs=false", "fabric.max_replicas=1" };
+				"fabric.epoch_rule=admission", "fabric.max_replicas=1" };
 	st_run(tp, "configs/sgmf-core.ini", comp_sets_perfect, 4, &rn);
 	st_run(tp, "configs/sgmf-core.ini", sets1, 5, &r1);
 	double R = st_stat(&rn.launches[0], "main_replicas");
@@ -250,15 +268,16 @@ static void test_epoch_throttling(void **state)
 		" st.global.u32 [%rd3], %r6;\n ret;\n}\n";
 	trace_kernel(ptx, "stream", 8, 256, tp, 8 * 256 * 4);
 	struct weft_model_result e, n, e32;
-	const char *off[] = { "fabric.epochs=false" };
-	const char *tb32[] = { "fabric.token_buffer=32" };
-	st_run(tp, "configs/sgmf-core.ini", NULL, 0, &e);
-	st_run(tp, "configs/sgmf-core.ini", off, 1, &n);
-	st_run(tp, "configs/sgmf-core.ini", tb32, 1, &e32);
+	const char *completion[] = { "fabric.epoch_rule=completion" };
+	const char *tb32[] = { "fabric.epoch_rule=completion", "fabric.token_buffer=32" };
+	st_run(tp, "configs/sgmf-core.ini", completion, 1, &e);
+	st_run(tp, "configs/sgmf-core.ini", NULL, 0, &n);
+	st_run(tp, "configs/sgmf-core.ini", tb32, 2, &e32);
 	double le = st_stat(&e.launches[0], "bound_ldst"), ln = st_stat(&n.launches[0], "bound_ldst");
 	double l32 = st_stat(&e32.launches[0], "bound_ldst");
-	/* an epoch with a DRAM miss holds the next epoch for the miss latency:
-	 * slower than the reservation buffer alone, less so with bigger epochs */
+	/* completion: an epoch with a DRAM miss holds the next epoch for the
+	 * miss latency: slower than admission (the reservation buffer alone),
+	 * less so with bigger epochs */
 	assert_true(le > 1.5 * ln);
 	assert_true(l32 < le);
 	assert_string_equal(e.launches[0].limiter, "ldst");

@@ -1,10 +1,9 @@
 /*
  * test_fabric_workloads.c - the dataflow-fabric model (models/dataflow/
- * fabric*.c) on bundled workloads at small size: the regimes a token-buffer
- * sweep 1..32 must show (a kernel whose threads wait on short, hit-served
- * latencies keeps gaining as more threads are in flight; a streaming,
- * memory-bound one stops gaining once the latency is hidden and its misses
- * bind), the dMT-CGRA finding and removing the communication of reduce,
+ * fabric*.c) on bundled workloads at small size: sweeps of the token
+ * buffer (1..32), L1, L2 and DRAM latency and DRAM bandwidth move every
+ * kernel of the SGMF set one way, the dMT-CGRA finding and removing the
+ * communication of reduce,
  * hotspot and pathfinder, totals equal to the sums of launches, and every
  * bundled workload estimated on every fabric config without error.
  */
@@ -14,52 +13,87 @@
 #include "simt_testutil.h"
 #include "workload.h"
 
-static const uint32_t tbs[] = { 1, 2, 4, 8, 16, 32 };
-#define NTB (sizeof(tbs) / sizeof(tbs[0]))
+/* Cycles per kernel name over a sweep of one key: cyc[point][kernel]. */
+#define MAXK 4
+struct per_kernel {
+	char name[MAXK][64];
+	double cyc[8][MAXK];
+	uint32_t nk;
+};
 
-static void sweep(const char *trace, const char *config, double *cycles)
+static void sweep_key(const char *trace, const char *key, const char *const *vals, uint32_t nvals,
+		      struct per_kernel *pk)
 {
-	for (uint32_t i = 0; i < NTB; i++) {
-		char set[64];
-		snprintf(set, sizeof(set), "fabric.token_buffer=%u", tbs[i]);
+	memset(pk, 0, sizeof(*pk));
+	for (uint32_t i = 0; i < nvals; i++) {
+		char set[96];
+		snprintf(set, sizeof(set), "%s=%s", key, vals[i]);
 		const char *sets[] = { set };
 		struct weft_model_result r;
-		st_run(trace, config, sets, 1, &r);
-		cycles[i] = r.cycles;
+		st_run(trace, "configs/sgmf-core.ini", sets, 1, &r);
+		for (uint32_t l = 0; l < r.nlaunches; l++) {
+			uint32_t k = 0;
+			while (k < pk->nk && strcmp(pk->name[k], r.launches[l].kernel))
+				k++;
+			if (k == pk->nk) {
+				assert_true(pk->nk < MAXK);
+				snprintf(pk->name[pk->nk++], sizeof(pk->name[0]), "%s", r.launches[l].kernel);
+			}
+			pk->cyc[i][k] += r.launches[l].cycles;
+		}
 		if (getenv("WEFT_FABRIC_DUMP"))
-			fprintf(stderr, "%s tb %u: %.0f cycles, %s\n", trace, tbs[i], r.cycles,
-				r.launches[0].limiter);
+			for (uint32_t k = 0; k < pk->nk; k++)
+				fprintf(stderr, "%s %s %s: %.0f cycles\n", trace, set, pk->name[k], pk->cyc[i][k]);
 		weft_model_result_free(&r);
 	}
 }
 
-static void test_regimes(void **state)
+/* Every kernel's cycles move one way along a sweep: dir > 0 never fewer,
+ * dir < 0 never more (a relative 1e-9 for rounding). */
+static void assert_monotone(const struct per_kernel *pk, uint32_t nvals, int dir)
+{
+	for (uint32_t k = 0; k < pk->nk; k++)
+		for (uint32_t i = 1; i < nvals; i++) {
+			double a = pk->cyc[i - 1][k], b = pk->cyc[i][k], tol = 1e-9 * a;
+			if (dir > 0 ? b < a - tol : b > a + tol)
+				fail_msg("%s: %.0f then %.0f cycles at point %u", pk->name[k], a, b, i);
+		}
+}
+
+/* The sweeps the SGMF study and its readers make (token buffer 1..32) and
+ * the memory parameters a what-if study turns: every kernel of the SGMF
+ * set (cfd, nn, pathfinder, bfs, gaussian fan1/fan2, backprop) and matmul
+ * gets no slower with a bigger token buffer or more DRAM bandwidth and no
+ * faster with a slower L1, L2 or DRAM. matmul (shared-memory tiles,
+ * L1-served) keeps gaining across the token-buffer sweep. */
+static void test_sweeps_monotone(void **state)
 {
 	(void)state;
-	const char *mm = st_path("matmul.wtr"), *vv = st_path("vvadd.wtr"), *bp = st_path("backprop.wtr");
-	st_trace_workload("matmul", WEFT_SIZE_SMALL, mm);
-	st_trace_workload("vvadd", WEFT_SIZE_SMALL, vv);
-	st_trace_workload("backprop", WEFT_SIZE_SMALL, bp);
-	double c[NTB];
-	/* matmul: shared-memory tiles, L1-served: gains at every step */
-	sweep(mm, "configs/sgmf-core.ini", c);
-	for (uint32_t i = 1; i < NTB; i++)
-		assert_true(c[i] < c[i - 1]);
-	assert_true(c[0] / c[NTB - 1] > 4);
-	/* vvadd: streaming; once 2-4 entries hide the latency the misses
-	 * (epochs at the LDST units) bind: less than 10% more from 4 to 32 */
-	sweep(vv, "configs/sgmf-core.ini", c);
-	assert_true(c[0] / c[2] > 1.5);
-	assert_true(c[2] / c[NTB - 1] < 1.1);
-	for (uint32_t i = 1; i < NTB; i++)
-		assert_true(c[i] <= c[i - 1]);
-	/* backprop: the same shape */
-	sweep(bp, "configs/sgmf-core.ini", c);
-	assert_true(c[0] / c[2] > 1.2);
-	assert_true(c[2] / c[NTB - 1] < 1.15);
-	unlink(mm);
-	unlink(vv);
-	unlink(bp);
+	static const char *const names[] = { "cfd", "nn", "pathfinder", "bfs", "gaussian", "backprop",
+					     "matmul" };
+	static const char *const tbs[] = { "1", "2", "4", "8", "16", "32" };
+	static const char *const l1[] = { "10", "40", "70", "140" };
+	static const char *const l2[] = { "150", "310", "500" };
+	static const char *const dram[] = { "320", "510", "1000" };
+	static const char *const gbps[] = { "10", "50", "177.4", "600" };
+	for (uint32_t w = 0; w < sizeof(names) / sizeof(names[0]); w++) {
+		const char *tp = st_path("sweep.wtr");
+		st_trace_workload(names[w], WEFT_SIZE_SMALL, tp);
+		struct per_kernel pk;
+		sweep_key(tp, "fabric.token_buffer", tbs, 6, &pk);
+		assert_monotone(&pk, 6, -1);
+		if (!strcmp(names[w], "matmul"))
+			assert_true(pk.cyc[0][0] / pk.cyc[5][0] > 4);
+		sweep_key(tp, "mem.l1_latency", l1, 4, &pk);
+		assert_monotone(&pk, 4, 1);
+		sweep_key(tp, "mem.l2_latency", l2, 3, &pk);
+		assert_monotone(&pk, 3, 1);
+		sweep_key(tp, "mem.dram_latency", dram, 3, &pk);
+		assert_monotone(&pk, 3, 1);
+		sweep_key(tp, "mem.dram_gbps", gbps, 4, &pk);
+		assert_monotone(&pk, 4, -1);
+		unlink(tp);
+	}
 }
 
 static void test_dmt_workloads(void **state)
@@ -138,7 +172,7 @@ static void test_all_workloads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_regimes),
+		cmocka_unit_test(test_sweeps_monotone),
 		cmocka_unit_test(test_dmt_workloads),
 		cmocka_unit_test(test_all_workloads),
 	};
