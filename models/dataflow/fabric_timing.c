@@ -352,6 +352,23 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		x->visits_total = vread * f;
 		x->visits_core = vread * core_scale;
 		double spill_lat = 0;
+		/* a kernel that keeps its loops (split_loops = false): a node in a
+		 * loop fires once per iteration of its innermost loop (the header's
+		 * visits), the others once per thread that reaches the kernel */
+		const int whole_loops = k->role == WEFT_DFK_WHOLE && !fp->units.split_loops &&
+					s->an.loops.nloops > 0;
+		double straight_reach = vread;
+		if (whole_loops) {
+			uint64_t r = 0;
+			for (uint32_t i = 0; i < k->nnodes; i++) {
+				uint32_t pc = g.nodes[k->nodes[i]].pc;
+				if (pc != WEFT_DFG_NONE && pc < p->ninsts &&
+				    s->an.loops.innermost[block_of[pc]] == WEFT_NO_LOOP &&
+				    s->bvisit[block_of[pc]] > r)
+					r = s->bvisit[block_of[pc]];
+			}
+			straight_reach = (double)r;
+		}
 
 		memset(member, 0, g.nnodes);
 		uint32_t counts[WEFT_DFU_COUNT], specials[WEFT_DFS_COUNT];
@@ -476,12 +493,35 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			if (c > special)
 				special = c;
 		}
+		/* a thread runs its iterations one after another: a loop body
+		 * kernel takes trip_max passes of its latency; a kept loop
+		 * trip_max passes of the loop's own nodes */
+		double loop_chain = k->role == WEFT_DFK_BODY && k->has_trips ? (double)k->trip_max * latency : 0;
+		if (whole_loops && s->trips_ok) {
+			for (uint32_t li = 0; li < s->an.loops.nloops; li++) {
+				memset(member, 0, g.nnodes);
+				int any = 0;
+				for (uint32_t i = 0; i < k->nnodes; i++) {
+					const struct weft_dfg_node *nd = &g.nodes[k->nodes[i]];
+					if (nd->block != WEFT_DFG_NONE && weft_loop_contains(&s->an.loops, li, nd->block))
+						member[k->nodes[i]] = any = 1;
+				}
+				if (!any)
+					continue;
+				struct weft_dfg_paths pl;
+				rc = weft_dfg_paths(&g, member, tb, finish, NULL, &pl, err);
+				if (rc)
+					goto out;
+				double c = (double)s->trips.stat[li].max * (double)pl.critical_path;
+				if (c > loop_chain)
+					loop_chain = c;
+			}
+		}
 		struct fabric_kernel_in in = {
 			.visits = x->visits_core, .replicas = R, .crit_nodes = crit, .latency = latency,
 			.wait_latency = wait, .rate = k->rate,
 			.ldst_cycles = ldst, .special_cycles = special,
-			.loop_chain = k->role == WEFT_DFK_BODY && k->has_trips ? (double)k->trip_max * latency
-										: 0,
+			.loop_chain = loop_chain,
 			.token_buffer = tb,
 		};
 		fabric_kernel_time(&in, &x->out);
@@ -498,10 +538,16 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 
 		/* events: every node of the configuration fires once per thread
 		 * visit (both sides of a branch are computed: predication) */
-		double V = x->visits_total;
 		for (uint32_t i = 0; i < k->nnodes; i++) {
 			uint32_t n = k->nodes[i];
 			const struct weft_dfg_node *nd = &g.nodes[n];
+			double V = x->visits_total;
+			if (whole_loops) {
+				uint32_t li = nd->block == WEFT_DFG_NONE ? WEFT_NO_LOOP
+									 : s->an.loops.innermost[nd->block];
+				V = (li == WEFT_NO_LOOP ? straight_reach
+							: (double)s->bvisit[s->an.loops.loops[li].header]) * f;
+			}
 			if (removed[n]) {
 				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
 				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
@@ -518,6 +564,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				 nd->pc != WEFT_DFG_NONE)
 				el[fu_event[weft_fu_op_of(&p->insts[nd->pc], &p->info[nd->pc])]] += V;
 		}
+		const double V = x->visits_total;
 		/* delay FIFOs: one more buffer write and read per delayed token */
 		if (k->delays_fit) {
 			el[FAB_EV_TOKEN_WRITE] += V * k->fifo_edges;

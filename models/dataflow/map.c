@@ -515,8 +515,24 @@ int weft_dfg_map_build(const struct weft_program *p, const struct weft_dfg *g,
 			m->kernels[k].part = k - first;
 			m->kernels[k].nparts = m->nkernels - first;
 		}
-		if (m->nkernels - first > 1)
+		if (m->nkernels - first > 1) {
 			m->partitioned++;
+			if (!u->split_loops && loops && loops->nloops) {
+				/* sub-kernels run one after another for all threads: a
+				 * loop cut across them would need them to alternate every
+				 * iteration, which the fabric does not do */
+				rc = weft_error_set(err, WEFT_ERR_INPUT,
+						    "kernel %s keeps its %u loop(s) whole (fabric.split_loops = "
+						    "false) but does not fit the fabric in one configuration (%u "
+						    "compute, %u control, %u ldst, %u special nodes), and a loop "
+						    "cannot be cut into sub-kernels; set fabric.split_loops = true "
+						    "or give the fabric more units",
+						    p->kernel ? p->kernel : "?", loops->nloops,
+						    g->units[WEFT_DFU_COMPUTE], g->units[WEFT_DFU_CONTROL],
+						    g->units[WEFT_DFU_LDST], g->units[WEFT_DFU_SPECIAL]);
+				goto out;
+			}
+		}
 	}
 	for (uint32_t k = 0; k < m->nkernels; k++) {
 		struct weft_dfg_kernel *K = &m->kernels[k];

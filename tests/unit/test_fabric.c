@@ -454,6 +454,65 @@ static void test_run_many(void **state)
 
 /* ---- configs ---- */
 
+/* Thread t runs (t mod 8) + 1 iterations of acc += i * 3, then stores acc. */
+static const char loop_ptx[] = PTX_HEAD
+	".visible .entry loopk(.param .u64 out)\n{\n"
+	" .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+	" ld.param.u64 %rd1, [out];\n"
+	" mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 7;\n add.u32 %r2, %r2, 1;\n"
+	" mov.u32 %r3, 0;\n mov.u32 %r4, 0;\n"
+	"LOOP:\n mad.lo.u32 %r4, %r3, 3, %r4;\n add.u32 %r3, %r3, 1;\n"
+	" setp.lt.u32 %p1, %r3, %r2;\n @%p1 bra LOOP;\n"
+	" mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+	" st.global.u32 [%rd3], %r4;\n ret;\n}\n";
+
+/* split_loops = false keeps a loop in one configuration: no init / body /
+ * epilogue kernels and no spilled loop-carried values; the loop's nodes
+ * fire once per iteration, the rest once per thread; a thread's
+ * iterations chain. A kernel whose loop does not fit is refused with the
+ * reason, not cut. */
+static void test_kept_loops(void **state)
+{
+	(void)state;
+	const char *tp = st_path("loop.wtr");
+	trace_kernel(loop_ptx, "loopk", 4, 256, tp, 4 * 256 * 4);
+	struct weft_model_result split, kept;
+	const char *keep[] = { "fabric.split_loops=false" };
+	st_run(tp, "configs/sgmf-core.ini", NULL, 0, &split);
+	st_run(tp, "configs/sgmf-core.ini", keep, 1, &kept);
+	assert_true(st_stat(&split.launches[0], "kernels") >= 2);
+	assert_true(st_stat(&kept.launches[0], "kernels") == 1);
+	/* 1024 threads, 4.5 iterations each: the loop's mad, add and setp fire
+	 * per iteration, the rest (and, add, mul.wide, add.s64) once per
+	 * thread */
+	double iters = 1024 * 4.5;
+	assert_true(NEAR(st_event(&kept, &kept.launches[0], "int_mul"), iters + 1024));
+	assert_true(NEAR(st_event(&kept, &kept.launches[0], "int_alu"), 2 * iters + 3 * 1024));
+	/* no loop-carried spills: no L1 words beyond the 1024 stores */
+	assert_true(NEAR(st_event(&kept, &kept.launches[0], "fabric_l1_word"), 1024));
+	assert_true(st_event(&split, &split.launches[0], "fabric_l1_word") > 1024 + iters);
+	/* a thread's 8 iterations one after another */
+	assert_true(st_stat(&kept.launches[0], "bound_loop") >= 8 * 3);
+	weft_model_result_free(&split);
+	weft_model_result_free(&kept);
+
+	/* too big for one configuration: refused, with what to do */
+	struct weft_error err;
+	struct weft_config cfg;
+	struct weft_trace *t;
+	const char *tiny[] = { "fabric.split_loops=false", "fabric.compute_units=2" };
+	st_check(weft_config_load("configs/sgmf-core.ini", tiny, 2, &cfg, &err), &err, "load");
+	st_check(weft_trace_open(tp, &t, &err), &err, "open");
+	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+	struct weft_model_result r;
+	assert_int_equal(weft_model_run(weft_model_find("sgmf"), &cfg, t, &all, &r, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "split_loops = true"));
+	assert_non_null(strstr(err.message, "loopk"));
+	weft_trace_close(t);
+	weft_config_free(&cfg);
+	unlink(tp);
+}
+
 static void test_area_sgmf_core(void **state)
 {
 	(void)state;
@@ -517,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_elevator_cascades),
 		cmocka_unit_test(test_replay_cache),
 		cmocka_unit_test(test_run_many),
+		cmocka_unit_test(test_kept_loops),
 		cmocka_unit_test(test_area_sgmf_core),
 		cmocka_unit_test(test_bad_config),
 	};
