@@ -433,8 +433,14 @@ static void test_static_gpuwattch40_fabric(void **unused)
 	for (uint32_t i = 0; i < n; i++)
 		assert_non_null(static_row(&ctx.statics, comps[i].name));
 	weft_energy_ctx_free(&ctx);
-	/* without the override the fabric configs keep the area-based table */
+	/* the fabric configs name this table themselves */
 	w = static_w_of("configs/sgmf-core.ini", NULL, 0, comps, &n, &ctx);
+	assert_non_null(strstr(ctx.statics.path, "/static_gpuwattch40.csv"));
+	NEAR(w, 0.78577, 2e-5);
+	weft_energy_ctx_free(&ctx);
+	/* the default table has no fabric rows: it prices them by area */
+	const char *dflt[] = { "tech.static_table=energy/static.csv" };
+	w = static_w_of("configs/sgmf-core.ini", dflt, 1, comps, &n, &ctx);
 	assert_non_null(strstr(ctx.statics.path, "/static.csv"));
 	assert_true(w > 1.3 && w < 1.35);
 	weft_energy_ctx_free(&ctx);
