@@ -211,6 +211,13 @@
 	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
 	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
 	  "shared-memory banks of 4-byte words; 32 (models.md 1)" }, \
+	{ "mem", "l1_mshrs", WEFT_CFG_INT, "64", "", 0, 65536, NULL, \
+	  "L1 miss-status holding registers (lines in flight per core; 0 = no limit); 64 as the " \
+	  "Fermi SM (" GPGPUSIM " gpgpu_cache:dl1 MSHR field S:64:8)" }, \
+	{ "mem", "noc_flit_bytes", WEFT_CFG_INT, "40", "B", 1, 4096, NULL, \
+	  "interconnect flit between a core and the L2; an L2 transaction is an 8-B request and " \
+	  "a line plus an 8-B header in flits, as in the SIMT model; 40 (" GPGPUSIM \
+	  " icnt_flit_size; GPGPU-Sim READ_PACKET_SIZE 8)" }, \
 	{ "mem", "shmem_bytes", WEFT_CFG_INT, "49152", "B", 0, 1073741824, NULL, \
 	  "shared memory per core; bounds the CTAs a barrier episode serves at once (fabric.c " \
 	  "(7)); 48 KB as the Fermi SM (" GPGPUSIM " gpgpu_shmem_size)" }, \
@@ -263,6 +270,7 @@ static const struct weft_event_def fabric_events[FAB_EV_COUNT] = {
 	{ "fabric_elevator", WEFT_CAT_BUFFERS, "value x elevator", "dMT elevator re-tagging a token" },
 	{ "fabric_elsu_forward", WEFT_CAT_BUFFERS, "value", "dMT eLSU forwarding a loaded value" },
 	{ "fabric_lvc_access", WEFT_CAT_BUFFERS, "32-bit value", "dMT live value cache write or read" },
+	{ "noc_flit", WEFT_CAT_NOC, "flit", "interconnect flit between a core and the L2" },
 };
 
 /* ---- params ---- */
@@ -322,6 +330,8 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	fp->shmem_latency = cfg_u(cfg, "mem", "shmem_latency");
 	fp->shmem_banks = cfg_u(cfg, "mem", "shmem_banks");
 	fp->shmem_bytes = cfg_u(cfg, "mem", "shmem_bytes");
+	fp->noc_flit_bytes = cfg_u(cfg, "mem", "noc_flit_bytes");
+	fp->l1_mshrs = cfg_u(cfg, "mem", "l1_mshrs");
 	struct weft_memsys ms;
 	weft_memsys_read(cfg, &ms);
 	fp->l2 = ms.l2;

@@ -35,7 +35,7 @@ enum fabric_event {
 	FAB_EV_FP32_FMA, FAB_EV_FP64, FAB_EV_SFU,
 	FAB_EV_CONTROL, FAB_EV_TOKEN_WRITE, FAB_EV_TOKEN_READ, FAB_EV_NOC_HOP,
 	FAB_EV_RESERVATION, FAB_EV_L1_WORD, FAB_EV_SHMEM, FAB_EV_L2, FAB_EV_DRAM,
-	FAB_EV_CONFIG_BYTE, FAB_EV_ELEVATOR, FAB_EV_ELSU_FORWARD, FAB_EV_LVC,
+	FAB_EV_CONFIG_BYTE, FAB_EV_ELEVATOR, FAB_EV_ELSU_FORWARD, FAB_EV_LVC, FAB_EV_NOC_FLIT,
 	FAB_EV_COUNT
 };
 
@@ -48,6 +48,7 @@ enum fabric_bound {
 	FAB_B_LOOP,       /* a thread's loop iterations one after another */
 	FAB_B_RECONFIG,   /* fill/drain, configuration loads, barrier drains */
 	FAB_B_L1,         /* L1 bank cycles (one word per bank per cycle) */
+	FAB_B_MSHR,       /* L1 misses in flight: the core's MSHRs */
 	FAB_B_SHMEM,      /* shared-memory bank cycles */
 	FAB_B_L2,
 	FAB_B_DRAM,
@@ -84,6 +85,8 @@ struct fabric_params {
 	/* memory */
 	struct weft_cache_geom l1, l2;
 	uint32_t l1_latency, l2_latency, dram_latency, shmem_latency, shmem_banks, shmem_bytes;
+	uint32_t noc_flit_bytes;
+	uint32_t l1_mshrs;
 	double l2_clock_hz;
 	uint32_t l2_port_bytes;
 	double dram_bytes_per_s;
@@ -134,11 +137,15 @@ double fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule 
 double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
 			     enum fabric_epoch_rule rule);
 
-/* Latency of a spilled value when `bytes` of spills are written before it
- * is read back: L1 latency while they fit, then a blend of L1, L2 and DRAM
- * latencies by the share each can hold; *beyond_l1 gets the blend's part
- * served beyond the L1 (what a reservation entry is held for). */
-double fabric_spill_latency(const struct fabric_params *fp, double bytes, double *beyond_l1);
+/* Spilled live values when `bytes` of spills are written before they are
+ * read back (fabric_timing.c): the shares of spill lines the L1 and the L2
+ * keep (the rest goes to DRAM), a spill load's average latency and the
+ * part of it a reservation entry is held for (served beyond the L1). */
+struct fabric_spill {
+	double lat, held;
+	double l1_share, l2_share;
+};
+void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out);
 
 /* Elevators one communication at distance dtid needs (models.md 2b). */
 uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer);
@@ -185,6 +192,7 @@ struct fabric_core {
 	uint64_t memo_line;             /* the line of the last L1 access (MRU) */
 	int memo_valid, memo_dirty;
 	uint64_t *l1_bank, *sh_bank;    /* word accesses per bank */
+	double miss_cycles;             /* L1 read misses' latencies summed (MSHR occupancy) */
 	uint32_t ctas;
 };
 

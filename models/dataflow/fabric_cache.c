@@ -53,6 +53,7 @@ struct fab_entry {
 	uint32_t cta_seq;
 	uint64_t *l1_bank, *sh_bank; /* [cores * banks] */
 	uint32_t *core_ctas;
+	double *core_miss;
 	/* the L2 after the launch */
 	uint64_t *l2_tag, *l2_used, *l2_bank;
 	uint8_t *l2_dirty;
@@ -148,6 +149,7 @@ static void entry_free(struct fab_entry *e)
 	free(e->l1_bank);
 	free(e->sh_bank);
 	free(e->core_ctas);
+	free(e->core_miss);
 	free(e->l2_tag);
 	free(e->l2_used);
 	free(e->l2_bank);
@@ -193,6 +195,7 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 			memcpy(s->cores[c].sh_bank, e->sh_bank + (size_t)c * e->sh_banks,
 			       e->sh_banks * sizeof(uint64_t));
 			s->cores[c].ctas = e->core_ctas[c];
+			s->cores[c].miss_cycles = e->core_miss[c];
 		}
 		size_t lines = (size_t)s->l2.nsets * s->l2.g.assoc;
 		memcpy(s->l2.tag, e->l2_tag, lines * sizeof(uint64_t));
@@ -233,11 +236,12 @@ void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t l
 	e->l1_bank = malloc((size_t)e->cores * e->l1_banks * sizeof(uint64_t));
 	e->sh_bank = malloc((size_t)e->cores * e->sh_banks * sizeof(uint64_t));
 	e->core_ctas = malloc((size_t)e->cores * sizeof(uint32_t));
+	e->core_miss = malloc((size_t)e->cores * sizeof(double));
 	e->l2_tag = malloc(lines * sizeof(uint64_t));
 	e->l2_used = malloc(lines * sizeof(uint64_t));
 	e->l2_dirty = malloc(lines + 1);
 	e->l2_bank = malloc(s->l2.g.banks * sizeof(uint64_t));
-	if (!e->pc || !e->bvisit || !e->trips || !e->l1_bank || !e->sh_bank || !e->core_ctas ||
+	if (!e->pc || !e->bvisit || !e->trips || !e->l1_bank || !e->sh_bank || !e->core_ctas || !e->core_miss ||
 	    !e->l2_tag || !e->l2_used || !e->l2_dirty || !e->l2_bank) {
 		entry_free(e);
 		return;
@@ -253,6 +257,7 @@ void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t l
 		memcpy(e->l1_bank + (size_t)c * e->l1_banks, s->cores[c].l1_bank, e->l1_banks * sizeof(uint64_t));
 		memcpy(e->sh_bank + (size_t)c * e->sh_banks, s->cores[c].sh_bank, e->sh_banks * sizeof(uint64_t));
 		e->core_ctas[c] = s->cores[c].ctas;
+		e->core_miss[c] = s->cores[c].miss_cycles;
 	}
 	memcpy(e->l2_tag, s->l2.tag, lines * sizeof(uint64_t));
 	memcpy(e->l2_used, s->l2.used, lines * sizeof(uint64_t));

@@ -73,6 +73,7 @@ int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, st
 		c->memo_valid = c->memo_dirty = 0;
 		memset(c->l1_bank, 0, fp->l1.banks * sizeof(uint64_t));
 		memset(c->sh_bank, 0, fp->shmem_banks * sizeof(uint64_t));
+		c->miss_cycles = 0;
 		c->ctas = 0;
 	}
 	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
@@ -171,6 +172,8 @@ static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t 
 	if (r & WEFT_CACHE_FILL) {
 		lat = l2_access(s, addr, 0);
 		*miss = 1;
+		if (!is_write)
+			c->miss_cycles += lat;
 	}
 	int present = (r & (WEFT_CACHE_HIT | WEFT_CACHE_FILL)) ||
 		      (is_write && fp->l1.write == WEFT_CACHE_WRITE_BACK);

@@ -15,8 +15,8 @@
 #include "fabric.h"
 
 const char *const fabric_bound_names[FAB_B_COUNT] = {
-	"issue", "latency", "ldst", "special", "loop", "reconfig", "l1_bw", "shmem_banks", "l2_bw",
-	"dram_bw",
+	"issue", "latency", "ldst", "special", "loop", "reconfig", "l1_bw", "l1_mshr", "shmem_banks",
+	"l2_bw", "dram_bw",
 };
 
 /* ---- the equations ---- */
@@ -173,20 +173,30 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 	out->cycles = m + out->fill;
 }
 
-/* Where spilled values are found again: a share min(1, L1 / bytes) in the
- * L1 (the spills written before a value is read back compete for it),
- * of the rest a share min(1, L2 / bytes) in the L2, the remainder in DRAM
- * (a blend rather than a threshold, so that a sweep does not jump). */
-double fabric_spill_latency(const struct fabric_params *fp, double bytes, double *beyond_l1)
+/* Where spilled values are found again: a share h1 = min(1, L1 / bytes) of
+ * the spill lines in the L1 (the spills written before a value is read
+ * back compete for it), of the rest a share min(1, L2 / bytes) in the L2,
+ * the remainder in DRAM (a blend rather than a threshold, so that a sweep
+ * does not jump). A value's spill slots are laid out thread after thread,
+ * so one line serves line / 4 consecutive threads: only the first of them
+ * misses, the others hit (as the replay counts the accesses behind a
+ * miss). Per access: miss share m = (1 - h1) x 4 / line, latency (1 - m)
+ * x l1 + m x (L2/DRAM blend), of which m x blend is served beyond the L1. */
+void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out)
 {
-	*beyond_l1 = 0;
+	memset(out, 0, sizeof(*out));
+	out->lat = fp->l1_latency;
+	out->l1_share = 1;
 	if (bytes <= (double)fp->l1.size_bytes)
-		return fp->l1_latency;
+		return;
 	double h1 = (double)fp->l1.size_bytes / bytes;
 	double h2 = bytes <= (double)fp->l2.size_bytes ? 1.0 : (double)fp->l2.size_bytes / bytes;
 	double beyond = h2 * fp->l2_latency + (1 - h2) * fp->dram_latency;
-	*beyond_l1 = (1 - h1) * beyond;
-	return h1 * fp->l1_latency + (1 - h1) * beyond;
+	double m = (1 - h1) * 4.0 / (fp->l1.line_bytes ? fp->l1.line_bytes : 4);
+	out->held = m * beyond;
+	out->lat = (1 - m) * fp->l1_latency + m * beyond;
+	out->l1_share = h1;
+	out->l2_share = (1 - h1) * h2;
 }
 
 /* ---- events per node ---- */
@@ -205,6 +215,8 @@ static const uint8_t fu_event[WEFT_FU_COUNT] = {
 /* ---- one launch ---- */
 
 struct ktime {
+	double vread, reach;  /* thread visits and threads reaching it, read CTAs */
+	double store_visits;  /* spill stores made (read CTAs), all its spilled values */
 	double visits_total, visits_core, latency, cycles;
 	uint64_t crit_nodes;
 	uint32_t replicas;
@@ -230,6 +242,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	memset(&m, 0, sizeof(m));
 	uint8_t *member = NULL, *removed = NULL;
 	uint32_t *lat_full_of = NULL, *lat_wait_of = NULL;
+	double *need_of = NULL;
 	uint64_t *finish = NULL;
 	uint32_t *block_of = NULL;
 	struct ktime *kt = NULL;
@@ -250,9 +263,11 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	finish = calloc(g.nnodes + 1, sizeof(uint64_t));
 	lat_full_of = calloc(g.nnodes + 1, sizeof(uint32_t));
 	lat_wait_of = calloc(g.nnodes + 1, sizeof(uint32_t));
+	need_of = calloc(g.nnodes + 1, sizeof(double));
 	block_of = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
 	kt = calloc(m.nkernels + 1, sizeof(*kt));
-	if (!member || !removed || !finish || !block_of || !kt || !lat_full_of || !lat_wait_of) {
+	if (!member || !removed || !finish || !block_of || !kt || !lat_full_of || !lat_wait_of ||
+	    !need_of) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory timing kernel %s", p->kernel);
 		goto out;
 	}
@@ -325,12 +340,14 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	double bsum[FAB_B_COUNT] = { 0 };
 	double fabric_cycles = 0, fill_total = 0, max_lat = 0, main_tlp = 0;
 	uint32_t main_k = 0;
+	/* thread visits per (sub-)kernel (read CTAs), and the threads that reach
+	 * it (a loop body: those that enter the loop) */
 	for (uint32_t ki = 0; ki < m.nkernels; ki++) {
 		const struct weft_dfg_kernel *k = &m.kernels[ki];
-		struct ktime *x = &kt[ki];
 		double vread = nread;
 		if ((k->role == WEFT_DFK_BODY || k->role == WEFT_DFK_OUTER) && k->has_trips) {
 			vread = (double)k->trip_visits;
+			kt[ki].reach = (double)k->trip_entries;
 		} else {
 			/* straight code: the threads that reach it (a thread is injected
 			 * into a configuration only when it has code there; one that
@@ -348,6 +365,31 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			}
 			if (any)
 				vread = (double)reach;
+			kt[ki].reach = vread;
+		}
+		kt[ki].vread = vread;
+	}
+	/* a spilled value is stored only by the threads that will load it
+	 * again: the others carry a poisoned token past the spill store
+	 * (models.md 2: no memory access on a not-taken path) */
+	for (uint32_t ki = 0; ki < m.nkernels; ki++)
+		for (uint32_t i = 0; i < m.kernels[ki].nldst; i++) {
+			const struct weft_dfg_ldst *o = &m.kernels[ki].ldst[i];
+			if (o->mem == WEFT_DFM_SPILL_LOAD && o->node < g.nnodes && kt[ki].reach > need_of[o->node])
+				need_of[o->node] = kt[ki].reach;
+		}
+	for (uint32_t ki = 0; ki < m.nkernels; ki++) {
+		const struct weft_dfg_kernel *k = &m.kernels[ki];
+		struct ktime *x = &kt[ki];
+		const double vread = x->vread;
+		x->store_visits = 0;
+		for (uint32_t i = 0; i < k->nldst; i++) {
+			const struct weft_dfg_ldst *o = &k->ldst[i];
+			if (o->mem != WEFT_DFM_SPILL_STORE || o->node >= g.nnodes)
+				continue;
+			/* a loop body's loop-carried values: every iteration */
+			double need = k->role == WEFT_DFK_BODY ? vread : need_of[o->node];
+			x->store_visits += need < vread ? need : vread;
 		}
 		x->visits_total = vread * f;
 		x->visits_core = vread * core_scale;
@@ -430,7 +472,8 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			goto out;
 		double latency = (double)po.critical_path, wait = (double)pw.critical_path;
 		uint64_t crit = po.critical_nodes;
-		double spill_beyond = 0;
+		struct fabric_spill sp_at;
+		memset(&sp_at, 0, sizeof(sp_at));
 		{
 			/* a loop body's threads recirculate: a thread reads its spilled
 			 * loop-carried values back one iteration later, after the
@@ -441,13 +484,15 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 				double tlp = (double)(crit + 2) * tb * R;
 				if (tlp < threads)
 					threads = tlp;
+			} else if (x->reach * core_scale < threads) {
+				threads = x->reach * core_scale; /* only the threads that reach it */
 			}
-			spill_lat = fabric_spill_latency(fp, threads * spill_words * 4.0, &spill_beyond);
+			fabric_spill(fp, threads * spill_words * 4.0, &sp_at);
+			spill_lat = sp_at.lat;
 		}
 		/* spill loads wait for what the L1 does not hold (all of their
 		 * latency without hit_pipelined); spill stores for nothing */
-		if (!fp->hit_pipelined)
-			spill_beyond = spill_lat;
+		double spill_beyond = fp->hit_pipelined ? sp_at.held : spill_lat;
 		if (k->spill_loads) {
 			latency += spill_lat;
 			wait += spill_beyond;
@@ -571,13 +616,14 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			el[FAB_EV_TOKEN_READ] += V * k->fifo_edges;
 		}
 		/* spills: an L1 word access and a reservation each */
-		double sp = V * (k->spill_loads + k->spill_stores);
+		double sp = V * k->spill_loads + x->store_visits * f;
 		el[FAB_EV_L1_WORD] += sp;
 		el[FAB_EV_RESERVATION] += sp;
-		if (spill_lat > fp->l1_latency) /* one L2 line per 32 spilled words, both ways */
-			el[FAB_EV_L2] += sp / 32;
-		if (spill_lat >= fp->dram_latency)
-			spill_dram += sp * 4 * 2; /* written and read back */
+		/* the spill lines the L1 does not keep go to the L2 (one 128 B
+		 * transaction per line of words, written and read back), those
+		 * the L2 does not keep on to DRAM */
+		el[FAB_EV_L2] += sp * (1 - sp_at.l1_share) * 4.0 / (fp->l2.line_bytes ? fp->l2.line_bytes : 4);
+		spill_dram += sp * 4.0 * (1 - sp_at.l1_share - sp_at.l2_share);
 	}
 	main_tlp = (double)kt[main_k].crit_nodes * tb * kt[main_k].replicas;
 
@@ -626,8 +672,10 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	bsum[FAB_B_RECONFIG] = overhead;
 
 	/* memory bandwidth bounds */
-	double l1b = 0, shb = 0;
+	double l1b = 0, shb = 0, mshr = 0;
 	for (uint32_t c = 0; c < fp->cores; c++) {
+		if (s->cores[c].miss_cycles > mshr)
+			mshr = s->cores[c].miss_cycles;
 		for (uint32_t b = 0; b < fp->l1.banks; b++)
 			if (s->cores[c].l1_bank[b] > l1b)
 				l1b = (double)s->cores[c].l1_bank[b];
@@ -639,6 +687,9 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	double mem_core = fp->cores > 1 ? f : core_scale;
 	bsum[FAB_B_L1] = l1b * mem_core;
 	bsum[FAB_B_SHMEM] = shb * mem_core;
+	/* Little's law over the L1's MSHRs: each line a read misses holds one
+	 * for its latency */
+	bsum[FAB_B_MSHR] = fp->l1_mshrs ? mshr * mem_core / fp->l1_mshrs : 0;
 	uint32_t per = (fp->l2.line_bytes + fp->l2_port_bytes - 1) / fp->l2_port_bytes;
 	bsum[FAB_B_L2] = (double)weft_cache_max_bank_accesses(&s->l2) * per * fp->clock_hz / fp->l2_clock_hz * f;
 	bsum[FAB_B_DRAM] = fp->dram_bytes_per_s > 0 ? (s->la.dram_bytes * f + spill_dram) / fp->dram_bytes_per_s * fp->clock_hz
@@ -674,6 +725,11 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	el[FAB_EV_DRAM] += spill_dram / 32.0;
 	for (int i = 0; i < FAB_EV_COUNT; i++)
 		r->events[i] = s->ev[i] * f + el[i];
+	/* every L2 transaction crosses the interconnect: a request flit and a
+	 * line with its header (the SIMT model's count) */
+	uint32_t fb = fp->noc_flit_bytes ? fp->noc_flit_bytes : 1;
+	r->events[FAB_EV_NOC_FLIT] = r->events[FAB_EV_L2] * (double)((8 + fb - 1) / fb +
+								      (fp->l2.line_bytes + 8 + fb - 1) / fb);
 
 	char key[48];
 	for (int b = 0; b < FAB_B_COUNT; b++) {
@@ -738,6 +794,7 @@ out:
 	free(removed);
 	free(lat_full_of);
 	free(lat_wait_of);
+	free(need_of);
 	free(finish);
 	free(block_of);
 	free(kt);

@@ -330,7 +330,7 @@ static const struct weft_event_def simt_events[SIMT_EV_COUNT] = {
 	  "ld.param)" },
 	{ "l1_access", WEFT_CAT_L1, "128 B transaction", "L1 lookup, hit or miss" },
 	{ "l2_access", WEFT_CAT_L2, "128 B transaction", "L2 lookup: L1 misses, write-throughs, atomics" },
-	{ "simt_noc_flit", WEFT_CAT_NOC, "flit", "interconnect flit between an SM and the L2" },
+	{ "noc_flit", WEFT_CAT_NOC, "flit", "interconnect flit between an SM and the L2" },
 	{ "dram_access", WEFT_CAT_DRAM, "32 B", "bytes to/from DRAM / 32" },
 };
 

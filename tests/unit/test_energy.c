@@ -243,7 +243,7 @@ static void test_bundled_tables(void **unused)
 {
 	(void)unused;
 	const char *bases[] = { "horowitz45", "aladdin40", "gpuwattch40" };
-	const char *simt_new[] = { "simt_pipeline", "simt_const_access", "simt_noc_flit",
+	const char *simt_new[] = { "simt_pipeline", "simt_const_access", "noc_flit",
 				   "simt_operand_nonreg" };
 	enum { NB = 3 };
 	struct weft_energy_ctx ctx[NB];
@@ -317,7 +317,7 @@ static void test_gpuwattch40(void **unused)
 		const char *ev;
 		double pj;
 	} pin[] = { { "simt_rf_read", 7.267 },  { "simt_rf_write", 5.986 }, { "fp32_add", 29.58 },
-		    { "l1_access", 2934.6 },    { "simt_noc_flit", 1938.6 }, { "shmem_access", 66.234 },
+		    { "l1_access", 2934.6 },    { "noc_flit", 1938.6 }, { "shmem_access", 66.234 },
 		    { "simt_warp_schedule", 54.89 } };
 	for (size_t i = 0; i < sizeof(pin) / sizeof(pin[0]); i++) {
 		double j;

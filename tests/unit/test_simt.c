@@ -431,7 +431,7 @@ static void test_multi_sm(void **st)
 	assert_true(st_stat(l, "dram_bytes") == 128);
 	assert_true(st_event(&r, l, "l1_access") == 30);
 	assert_true(st_event(&r, l, "l2_access") == 30);
-	assert_true(st_event(&r, l, "simt_noc_flit") == 30 * 5);
+	assert_true(st_event(&r, l, "noc_flit") == 30 * 5);
 	weft_model_result_free(&r);
 
 	/* one SM holds 8 of them at a time (max_ctas): 4 waves */
