@@ -1,9 +1,11 @@
 /*
  * dmt_global.c - does a kernel pass values between threads of a CTA through
- * GLOBAL memory? The dMT analysis (dmt_comm.h) removes a kernel's barriers
- * when all its shared traffic is carried by elevators; a barrier that also
+ * GLOBAL memory? The dMT analysis (dmt_comm.h) removes a barrier when the
+ * shared traffic it orders is carried by elevators; a barrier that also
  * orders a global store of one thread before another thread's load of the
- * same word must stay. This file finds such loads.
+ * same word must stay. This file finds such loads and marks the barriers
+ * they cross (dmt_barrier.c): the one that ended the writer's epoch of the
+ * store and the one that started the reader's epoch of the load.
  *
  * Only kernels with a barrier and a store that may reach global memory are
  * tracked (the scratch's track_global). The CTA's global accesses are
@@ -41,6 +43,19 @@ static struct dmt_gword *slot(struct weft_dmt_scratch *s, uint64_t word)
 	while (s->gw[h].word && s->gw[h].word != word)
 		h = (h + 1) & mask;
 	return &s->gw[h];
+}
+
+/* A store of thread wt in epoch we read by thread rt in epoch re > we: the
+ * barrier after the store (writer's order) and the one before the load
+ * (reader's order) order it. */
+static void mark_crossed(struct weft_dmt_scratch *s, uint32_t wt, uint32_t we, uint32_t rt, uint32_t re)
+{
+	uint32_t b = dmt_barrier_at(s, wt, we);
+	if (b != UINT32_MAX)
+		s->bar_gcomm[s->baridx[b]] = 1;
+	b = dmt_barrier_at(s, rt, re - 1);
+	if (b != UINT32_MAX)
+		s->bar_gcomm[s->baridx[b]] = 1;
 }
 
 int dmt_global_replay(struct weft_dmt *d)
@@ -90,6 +105,8 @@ int dmt_global_replay(struct weft_dmt *d)
 				const struct dmt_gword *x = slot(s, w + 1);
 				if (x->word && x->tid != g->tid && (x->epoch < g->epoch || x->warp == g->warp)) {
 					d->tot.global_comm++;
+					if (x->epoch < g->epoch)
+						mark_crossed(s, x->tid, x->epoch, g->tid, g->epoch);
 					break;
 				}
 			}
