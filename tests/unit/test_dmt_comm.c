@@ -1413,8 +1413,69 @@ static void test_ground_truth(void **state)
 	assert_true(with_shared >= 6);
 }
 
+/* WEFT_DMT_TRACE="a.wtr b.wtr ...": instead of the tests, one markdown row
+ * per trace (all launches summed, default parameters): SIMT and dMT thread
+ * instructions, the removed share, the share of each reason, and the eLSU
+ * forwarded loads of kept loads (the table of docs/models/dmt.md). With
+ * WEFT_DMT_DUMP also each launch's report. */
+static int table_rows(const char *paths)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", paths);
+	printf("| workload | SIMT ops | dMT ops | removed |");
+	for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+		printf(" %s |", weft_dmt_removal_name(r));
+	printf(" eLSU-forwarded loads |\n");
+	for (char *save = NULL, *path = strtok_r(buf, " ", &save); path; path = strtok_r(NULL, " ", &save)) {
+		struct weft_trace *t;
+		struct weft_error err;
+		if (weft_trace_open(path, &t, &err)) {
+			fprintf(stderr, "%s\n", err.message);
+			return 2;
+		}
+		struct weft_dmt_ops sum;
+		memset(&sum, 0, sizeof(sum));
+		for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++) {
+			struct weft_dmt d;
+			struct weft_dmt_ops o;
+			if (weft_dmt_analyse_launch(t, l, NULL, NULL, &d, &err)) {
+				fprintf(stderr, "%s\n", err.message);
+				weft_trace_close(t);
+				return 2;
+			}
+			if (getenv("WEFT_DMT_DUMP")) {
+				struct weft_sbuf b;
+				weft_sbuf_init(&b);
+				weft_dmt_format(&d, &b);
+				fputs(weft_sbuf_str(&b), stderr);
+				weft_sbuf_free(&b);
+			}
+			weft_dmt_ops(&d, &o);
+			sum.simt += o.simt, sum.dmt += o.dmt, sum.removed += o.removed;
+			for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+				sum.by_reason[r] += o.by_reason[r];
+			sum.loads += o.loads, sum.elsu_forwarded += o.elsu_forwarded;
+			weft_dmt_free(&d);
+		}
+		weft_trace_close(t);
+		double S = sum.simt ? (double)sum.simt : 1.0;
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		const char *dot = strstr(base, ".wtr");
+		printf("| %.*s | %llu | %llu | %.1f%% |", (int)(dot ? dot - base : (long)strlen(base)), base,
+		       (unsigned long long)sum.simt,
+		       (unsigned long long)sum.dmt, 100.0 * (double)sum.removed / S);
+		for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+			printf(" %.1f%% |", 100.0 * (double)sum.by_reason[r] / S);
+		printf(" %llu (%.1f%%) |\n", (unsigned long long)sum.elsu_forwarded,
+		       sum.loads ? 100.0 * (double)sum.elsu_forwarded / (double)sum.loads : 0.0);
+	}
+	return 0;
+}
+
 int main(void)
 {
+	if (getenv("WEFT_DMT_TRACE"))
+		return table_rows(getenv("WEFT_DMT_TRACE"));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_producer_consumer),
 		cmocka_unit_test(test_global_keeps_barrier),
