@@ -31,8 +31,9 @@
  * What is left in the set goes: a value candidate that reaches the address
  * of a removed access is ADDR_ARITH; one that reaches only guards and
  * branch conditions is GUARD; a branch in the set is GUARD, with the
- * unconditional branches and the otherwise unused values of the blocks it
- * controlled. A value that reaches nothing (dead code) stays.
+ * unconditional branches of the blocks it controlled and the values there
+ * that feed only removed instructions. A value that reaches nothing
+ * elsewhere (dead code) stays.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -221,22 +222,46 @@ static void reach(const struct arith *a, const struct weft_dmt *d, uint8_t *feed
 	}
 }
 
+/* 1 when every use of pc's values is in a removed instruction. */
+static int uses_removed(const struct arith *a, const struct weft_dmt *d, uint32_t pc)
+{
+	const struct weft_defuse *du = a->du;
+	for (uint32_t df = du->def_base[pc]; df < du->def_base[pc + 1]; df++)
+		for (uint32_t x = du->du_start[df]; x < du->du_start[df + 1]; x++)
+			if (!d->inst[du->use_pc[du->du[x]]].removal)
+				return 0;
+	return 1;
+}
+
 static void mark(const struct arith *a, struct weft_dmt *d, const uint8_t *feeds)
 {
 	const struct weft_program *p = a->p;
 	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-		if (a->kind[pc] == K_BR && a->in[pc]) {
+		if (a->kind[pc] == K_BR && a->in[pc])
 			d->inst[pc].removal = WEFT_DMT_RM_GUARD;
-			/* what the branch controlled: its jumps and unused values */
+		else if (a->kind[pc] == K_VAL && a->in[pc] && feeds[pc])
+			d->inst[pc].removal = feeds[pc] & 1 ? WEFT_DMT_RM_ADDR_ARITH : WEFT_DMT_RM_GUARD;
+	}
+	/* what a removed branch controlled: its jumps, and values that feed
+	 * nothing kept (dead code under the guard) */
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+			if (a->kind[pc] != K_BR || !a->in[pc])
+				continue;
 			uint32_t blk = p->block_of[pc];
 			for (uint32_t i = a->rstart[blk]; i < a->rstart[blk + 1]; i++) {
 				const struct weft_block *b = &p->blocks[a->region[i]];
-				for (uint32_t x = b->first; x < b->first + b->count; x++)
-					if (a->kind[x] == K_UBR || (a->kind[x] == K_VAL && a->in[x] && !feeds[x]))
+				for (uint32_t x = b->first; x < b->first + b->count; x++) {
+					if (d->inst[x].removal)
+						continue;
+					if (a->kind[x] == K_UBR ||
+					    (a->kind[x] == K_VAL && a->in[x] && uses_removed(a, d, x))) {
 						d->inst[x].removal = WEFT_DMT_RM_GUARD;
+						changed = 1;
+					}
+				}
 			}
-		} else if (a->kind[pc] == K_VAL && a->in[pc] && feeds[pc]) {
-			d->inst[pc].removal = feeds[pc] & 1 ? WEFT_DMT_RM_ADDR_ARITH : WEFT_DMT_RM_GUARD;
 		}
 	}
 }
