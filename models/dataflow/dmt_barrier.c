@@ -9,14 +9,15 @@
  * ended its epoch e. Every recorded shared access (thread t, epoch e, pc a)
  * then marks a as "before" the barrier that ended epoch e and "after" the
  * one that ended epoch e - 1 (bar_adj, one bit pair per static barrier and
- * memory instruction, summed over CTAs). A global load that reads another
- * thread's earlier-epoch store (dmt_global.c) marks the barrier after the
- * store in the writer's order and the one before the load in the reader's
- * order (bar_gcomm).
+ * memory instruction, summed over CTAs). A global access ordered against
+ * another thread's access of the word in an earlier epoch (dmt_global.c:
+ * read after write, write after read, write after write) marks the barrier
+ * after the earlier access in its thread's order and the one before the
+ * later access in its thread's order (bar_gcomm).
  *
  * Decision: a bar.sync / barrier.sync goes when its neighbouring epochs
  * hold at least one removed shared access, no kept one, and no global
- * communication crosses it. Any pair of kept accesses in different epochs
+ * ordering crosses it. Any pair of kept accesses in different epochs
  * keeps the barrier right after the earlier one (it is a neighbour), so
  * every ordering that still goes through memory keeps a barrier between
  * its two ends. bar.red (a barrier that also reduces a value) always stays.

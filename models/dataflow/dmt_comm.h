@@ -50,8 +50,9 @@
  *   - BARRIER: a bar.sync / barrier.sync whose neighbouring epochs (the
  *     accesses between it and the barriers before and after it, in each
  *     thread's order) hold removed shared accesses and no kept one, and
- *     that no global communication between threads of the CTA crosses
- *     (dmt_global.c, dmt_barrier.c);
+ *     that orders no global access of one thread of the CTA against
+ *     another's (read after write: global_comm; write after read or write:
+ *     global_order; dmt_global.c, dmt_barrier.c);
  *   - ADDR_ARITH: value instructions whose every use, through def-use
  *     chains, ends in the address of a removed access (or in a guard
  *     below) and that reach at least one such address;
@@ -186,7 +187,10 @@ struct weft_dmt_totals {
 	uint64_t global_comm;           /* global loads of a word another thread of the
 					   CTA stored before (epoch order); tracked only in
 					   kernels with a barrier and a global store.
-					   Non-zero keeps the barriers */
+					   Keeps the barriers between the two */
+	uint64_t global_order;          /* global stores to a word another thread of the
+					   CTA read or wrote in an earlier epoch (write
+					   after read / write); keeps those barriers too */
 	uint64_t hist[WEFT_DMT_NDIST];  /* comm + self by dTID */
 	uint64_t abs_hist[WEFT_DMT_MAX_THREADS]; /* comm by |dTID| (bucket 0 unused) */
 	uint64_t comm_within_buffer;    /* comm with |dTID| <= token_buffer */
@@ -209,7 +213,8 @@ struct weft_dmt_totals {
 	uint64_t removed_dynamic[WEFT_DMT_RM_COUNT];  /* executed thread instances */
 	uint64_t removed_total;                       /* sum of removed_dynamic */
 	uint32_t bars_kept_shared;      /* static barriers kept for a kept shared access */
-	uint32_t bars_kept_global;      /* ... for a global communication crossing them */
+	uint32_t bars_kept_global;      /* ... for a global access of one thread ordered
+					   against another's across them */
 	uint32_t per_iter_loads;        /* static loads carried per iteration */
 };
 

@@ -178,8 +178,10 @@ static void reset_decisions(struct weft_dmt *d)
 	}
 	struct weft_dmt_totals *T = &d->tot;
 	uint64_t ctas = T->ctas, threads = T->threads, ti = T->thread_insts, gc = T->global_comm;
+	uint64_t go = T->global_order;
 	memset(T, 0, sizeof(*T));
 	T->ctas = ctas, T->threads = threads, T->thread_insts = ti, T->global_comm = gc;
+	T->global_order = go;
 }
 
 /* A carried load: spilled when its path needs more than max_cascade

@@ -148,7 +148,7 @@ static void format_bars(const struct weft_dmt *d, struct weft_sbuf *b)
 		if (I->removal)
 			snprintf(why, sizeof(why), "orders only removed shared accesses");
 		else if (gc)
-			snprintf(why, sizeof(why), "a global store of one thread is read by another across it");
+			snprintf(why, sizeof(why), "orders a global access of one thread against another's");
 		else if (nk) {
 			weft_program_format_inst(d->p, kpc, txt, sizeof(txt));
 			snprintf(why, sizeof(why), "orders kept pc %u: %s", kpc, txt);
@@ -182,9 +182,10 @@ void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 	if (T->per_iter_loads)
 		weft_sbuf_printf(b, "loads carried with one distance per loop iteration (unrolled for their "
 				 "elevators): %u\n", T->per_iter_loads);
-	if (T->global_comm)
-		weft_sbuf_printf(b, "global loads of another thread's store in the CTA: %llu (barriers kept)\n",
-				 (unsigned long long)T->global_comm);
+	if (T->global_comm || T->global_order)
+		weft_sbuf_printf(b, "global memory between threads of the CTA across barriers (they stay): "
+				 "%llu loads of another thread's store, %llu stores after another thread's "
+				 "access\n", (unsigned long long)T->global_comm, (unsigned long long)T->global_order);
 	weft_sbuf_printf(b, "loads (global/const/shared): %llu; forwarded by eLSUs %llu (%.2f%%), "
 			 "within one token buffer %.2f%% of those\n",
 			 (unsigned long long)T->loads, (unsigned long long)T->reuse_fwd,

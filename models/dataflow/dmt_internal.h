@@ -57,10 +57,13 @@ struct dmt_grec {
 	uint8_t kind, bytes;
 };
 
-/* Last writer of one global 4-byte word (hash table slot). */
+/* One global 4-byte word (hash table slot): its last writer, and who read
+ * it since that write. */
 struct dmt_gword {
 	uint64_t word;      /* address / 4 + 1; 0: empty slot */
-	uint32_t tid, epoch, warp;
+	uint32_t tid, epoch, warp; /* last writer, when written */
+	uint32_t rtid, repoch;     /* first reader since the last write, when read */
+	uint8_t written, read, rmulti; /* rmulti: another thread read it too */
 };
 
 /* Last writers of one shared byte: record indices + 1 (0: none). */
@@ -176,9 +179,10 @@ int dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
 /* dmt_global.c */
 int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes);
-/* Replays the CTA's global records; adds to d->tot.global_comm and marks
- * the barriers such a communication crosses (bar_gcomm). Needs the CTA's
- * barrier records sorted by thread (dmt_barrier_sort). */
+/* Replays the CTA's global records; adds to d->tot.global_comm and
+ * global_order and marks the barriers such an ordering crosses
+ * (bar_gcomm). Needs the CTA's barrier records sorted by thread
+ * (dmt_barrier_sort). */
 int dmt_global_replay(struct weft_dmt *d);
 void dmt_global_free(struct weft_dmt_scratch *s);
 

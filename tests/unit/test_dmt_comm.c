@@ -10,7 +10,8 @@
  * barrier epochs (a value rewritten between barriers; a same-epoch store
  * of another warp is a race), lock-step order for warp-synchronous code,
  * cascaded elevators and spills for distances beyond the token buffer,
- * a barrier kept because it also orders global memory, a vector load from
+ * a barrier kept because it also orders global memory (a value passed, or
+ * a word overwritten after another thread read it), a vector load from
  * two writers through a generic address, parameter sweeps by
  * weft_dmt_redecide, a guarded tree level (the publish guard goes, the
  * guard of the partial sum and of a guarded load stays), barriers decided
@@ -196,6 +197,43 @@ static void check_ops(const struct weft_dmt *d, struct weft_dmt_ops *o)
 	assert_true(o->elsu_forwarded <= d->tot.reuse_fwd);
 }
 
+/* Removed value instructions leave nothing a kept instruction reads, and a
+ * removed branch controlled only removed instructions. */
+static void check_closed(const struct weft_dmt *d)
+{
+	const struct weft_program *p = d->p;
+	struct weft_error err;
+	struct weft_dom dom;
+	struct weft_defuse du;
+	struct weft_cdep cd;
+	assert_int_equal(weft_dom_build(p, &dom, &err), 0);
+	assert_int_equal(weft_defuse_build(p, &dom, &du, &err), 0);
+	assert_int_equal(weft_cdep_build(p, &cd, &err), 0);
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		uint8_t r = d->inst[pc].removal;
+		if (r != WEFT_DMT_RM_ADDR_ARITH && r != WEFT_DMT_RM_GUARD)
+			continue;
+		for (uint32_t df = du.def_base[pc]; df < du.def_base[pc + 1]; df++)
+			for (uint32_t x = du.du_start[df]; x < du.du_start[df + 1]; x++)
+				if (!d->inst[du.use_pc[du.du[x]]].removal)
+					fail_msg("%s: removed pc %u feeds kept pc %u", p->kernel, pc,
+						 du.use_pc[du.du[x]]);
+	}
+	for (uint32_t b = 0; b < p->nblocks; b++)
+		for (uint32_t x = cd.start[b]; x < cd.start[b + 1]; x++) {
+			const struct weft_block *br = &p->blocks[cd.deps[x].branch];
+			uint32_t bpc = br->first + br->count - 1;
+			if (d->inst[bpc].removal != WEFT_DMT_RM_GUARD)
+				continue;
+			for (uint32_t pc = p->blocks[b].first; pc < p->blocks[b].first + p->blocks[b].count; pc++)
+				if (!d->inst[pc].removal && pc != bpc && p->insts[pc].op != WEFT_OP_BRA)
+					fail_msg("%s: removed branch pc %u controls kept pc %u", p->kernel, bpc, pc);
+		}
+	weft_cdep_free(&cd);
+	weft_defuse_free(&du);
+	weft_dom_free(&dom);
+}
+
 /* ---- hand-written kernels ---- */
 
 /* Thread t stores s[t]; after a barrier, threads t >= 3 read s[t-3]. The
@@ -295,6 +333,60 @@ static void test_global_keeps_barrier(void **state)
 	assert_int_equal(d.inst[find_pc(&d, "ld.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
 	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
 	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.bars_kept_global, 1);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Per barrier with global memory: every thread reads its partner's output
+ * word, then (after B1) overwrites its own: a write after another thread's
+ * read, which B1 orders, so B1 stays although the shared exchange it also
+ * orders is carried. B2 orders only a carried exchange: it goes. */
+static void test_global_orders_barrier(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "cvt.u64.u32 %rd2, %r2;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "xor.b32 %r7, %r2, 4;\n"
+		  "cvt.u64.u32 %rd4, %r7;\n"
+		  "add.s64 %rd5, %rd1, %rd4;\n"
+		  "st.shared.u32 [%r4], %r1;\n"        /* exchange 1 */
+		  "ld.global.u32 %r6, [%rd5];\n"       /* out[t ^ 1] */
+		  "bar.sync 0;\n"                      /* B1 */
+		  "add.s32 %r5, %r2, 4;\n"
+		  "and.b32 %r5, %r5, 252;\n"
+		  "add.s32 %r11, %r3, %r5;\n"
+		  "ld.shared.u32 %r8, [%r11];\n"       /* dTID -1 */
+		  "st.global.u32 [%rd3], %r8;\n"       /* out[t]: its partner read it before B1 */
+		  "st.shared.u32 [%r4+256], %r8;\n"    /* exchange 2 */
+		  "bar.sync 0;\n"                      /* B2 */
+		  "ld.shared.u32 %r9, [%r11+256];\n"   /* dTID -1 */
+		  "add.s32 %r10, %r9, %r6;\n"
+		  "st.global.u32 [%rd3], %r10;\n",     /* its own word again: no ordering */
+		  2, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	check_closed(&d);
+	assert_int_equal(d.tot.global_comm, 0);
+	assert_int_equal(d.tot.global_order, 2 * 64);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(d.inst[find_pc(&d, "ld.shared", i)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+		assert_int_equal(d.inst[find_pc(&d, "st.shared", i)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	}
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 1)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.tot.bars_kept_global, 1);
+	assert_int_equal(d.tot.bars_kept_shared, 0);
+	struct weft_sbuf b;
+	weft_sbuf_init(&b);
+	weft_dmt_format(&d, &b);
+	assert_non_null(strstr(weft_sbuf_str(&b), "orders a global access of one thread against another's"));
+	weft_sbuf_free(&b);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -471,43 +563,6 @@ static void test_generic_vector(void **state)
 	assert_int_equal(L->reuse_dtid, 1);
 	weft_dmt_free(&d);
 	traced_close(&tr);
-}
-
-/* Removed value instructions leave nothing a kept instruction reads, and a
- * removed branch controlled only removed instructions. */
-static void check_closed(const struct weft_dmt *d)
-{
-	const struct weft_program *p = d->p;
-	struct weft_error err;
-	struct weft_dom dom;
-	struct weft_defuse du;
-	struct weft_cdep cd;
-	assert_int_equal(weft_dom_build(p, &dom, &err), 0);
-	assert_int_equal(weft_defuse_build(p, &dom, &du, &err), 0);
-	assert_int_equal(weft_cdep_build(p, &cd, &err), 0);
-	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-		uint8_t r = d->inst[pc].removal;
-		if (r != WEFT_DMT_RM_ADDR_ARITH && r != WEFT_DMT_RM_GUARD)
-			continue;
-		for (uint32_t df = du.def_base[pc]; df < du.def_base[pc + 1]; df++)
-			for (uint32_t x = du.du_start[df]; x < du.du_start[df + 1]; x++)
-				if (!d->inst[du.use_pc[du.du[x]]].removal)
-					fail_msg("%s: removed pc %u feeds kept pc %u", p->kernel, pc,
-						 du.use_pc[du.du[x]]);
-	}
-	for (uint32_t b = 0; b < p->nblocks; b++)
-		for (uint32_t x = cd.start[b]; x < cd.start[b + 1]; x++) {
-			const struct weft_block *br = &p->blocks[cd.deps[x].branch];
-			uint32_t bpc = br->first + br->count - 1;
-			if (d->inst[bpc].removal != WEFT_DMT_RM_GUARD)
-				continue;
-			for (uint32_t pc = p->blocks[b].first; pc < p->blocks[b].first + p->blocks[b].count; pc++)
-				if (!d->inst[pc].removal && pc != bpc && p->insts[pc].op != WEFT_OP_BRA)
-					fail_msg("%s: removed branch pc %u controls kept pc %u", p->kernel, bpc, pc);
-		}
-	weft_cdep_free(&cd);
-	weft_defuse_free(&du);
-	weft_dom_free(&dom);
 }
 
 /* A tree level written with guards: the upper half publishes its sum,
@@ -1479,6 +1534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_producer_consumer),
 		cmocka_unit_test(test_global_keeps_barrier),
+		cmocka_unit_test(test_global_orders_barrier),
 		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_barrier_epochs),
 		cmocka_unit_test(test_lock_step),
