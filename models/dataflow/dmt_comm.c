@@ -6,8 +6,11 @@
  * Pass A replays each warp (group of warp_width threads, IPDOM) with the
  * group iterator, so that lanes of a warp come in the lock-step order the
  * emulator ran them, and records every shared access with the thread's
- * barrier epoch. A stable counting sort by epoch then gives the order
- * (epoch, warp, step) in which a per-byte last-writer table is replayed.
+ * barrier epoch and its k-th execution of the instruction, and every
+ * barrier each thread passed (dmt_barrier.c). A stable counting sort by
+ * epoch then gives the order (epoch, warp, step) in which a per-byte
+ * last-writer table is replayed; each load's distance also goes into the
+ * per-iteration table (dmt_iter.c).
  * Pass B walks each thread's stream in thread-id order and keys every load
  * by (pc, k-th execution, address, producing store) in a hash table, so the
  * previous thread that loaded the same value is the one stored there.
@@ -112,8 +115,15 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	s->track_global = has_bar && has_gstore;
 	s->edge = calloc((size_t)s->nmem * s->nmem + 1, 1);
 	s->kcount = calloc(s->nmem + 1, sizeof(uint32_t));
-	if (!s->edge || !s->kcount)
+	s->klane = calloc((size_t)d->prm.warp_width * s->nmem + 1, sizeof(uint32_t));
+	s->ktouched = malloc(((size_t)d->prm.warp_width * s->nmem + 1) * sizeof(size_t));
+	if (!s->edge || !s->kcount || !s->klane || !s->ktouched || dmt_barrier_init(d))
 		goto nomem;
+	rc = dmt_iter_init(d, err);
+	if (rc) {
+		weft_dmt_free(d);
+		return rc;
+	}
 	return 0;
 nomem:
 	weft_dmt_free(d);
@@ -135,8 +145,10 @@ void weft_dmt_free(struct weft_dmt *d)
 		free(s->kind), free(s->is_bar), free(s->memidx), free(s->mempc);
 		free(s->acc_all), free(s->acc_shared), free(s->edge);
 		free(s->rec), free(s->rec2), free(s->epoch_count), free(s->ver), free(s->abase);
-		free(s->bytes), free(s->vals), free(s->kcount);
+		free(s->bytes), free(s->vals), free(s->kcount), free(s->klane), free(s->ktouched);
 		dmt_global_free(s);
+		dmt_barrier_free(s);
+		dmt_iter_free(s);
 		free(s);
 	}
 	memset(d, 0, sizeof(*d));
@@ -166,7 +178,8 @@ static uint32_t shared_offset(uint64_t a)
 }
 
 /* Pass A: records every shared access in lock-step order per warp, with
- * the lane's barrier epoch; counts executed instances of every pc. */
+ * the lane's barrier epoch and instance number, and the barriers each lane
+ * passed; counts executed instances of every pc. */
 static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint64_t *nloads,
 			struct weft_error *err)
 {
@@ -175,8 +188,12 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 	uint32_t W = d->prm.warp_width;
 	uint32_t ngroups = weft_group_count(c->nthreads, W);
 	s->nrec = 0;
+	s->nbrec = 0;
 	*nloads = 0;
 	for (uint32_t g = 0; g < ngroups; g++) {
+		for (uint64_t i = 0; i < s->nktouched; i++)
+			s->klane[s->ktouched[i]] = 0;
+		s->nktouched = 0;
 		struct weft_group_iter it;
 		int rc = weft_group_iter_init(&it, &s->gp, c, W, g, WEFT_DIV_IPDOM, 0, err);
 		if (rc)
@@ -211,6 +228,11 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					if (sp != WEFT_SPACE_SHARED)
 						continue;
 					s->acc_shared[pc]++;
+					/* the lane's k-th shared access by pc */
+					size_t ki = (size_t)lane * s->nmem + s->memidx[pc];
+					if (!s->klane[ki])
+						s->ktouched[s->nktouched++] = ki;
+					uint32_t kth = s->klane[ki]++;
 					if (dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's shared accesses",
@@ -222,13 +244,23 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					r->warp = g;
 					r->addr = shared_offset(gi.addr[lane]);
 					r->aidx = aidx;
+					r->k = kth;
 					r->kind = k;
 					r->bytes = p->info[pc].access_bytes ? p->info[pc].access_bytes : 1;
 				}
 			}
 			if (s->is_bar[pc])
-				for (uint64_t m = gi.exec; m; m &= m - 1)
-					epoch[__builtin_ctzll(m)]++;
+				for (uint64_t m = gi.exec; m; m &= m - 1) {
+					uint32_t lane = (uint32_t)__builtin_ctzll(m);
+					epoch[lane]++;
+					if (dmt_reserve((void **)&s->brec, &s->capbrec, s->nbrec + 1,
+							sizeof(*s->brec)))
+						return weft_error_set(err, WEFT_ERR_NOMEM,
+								      "dmt: out of memory recording CTA %u's barriers",
+								      c->cta);
+					s->brec[s->nbrec].tid = g * W + lane;
+					s->brec[s->nbrec++].pc = pc;
+				}
 		}
 		if (rc < 0)
 			return rc;
@@ -310,6 +342,10 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 				if (dmt_hist_add(&I->hist, dt, 1))
 					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 			}
+			if (r->kind == DMT_K_LOAD &&
+			    dmt_iter_add(s, r->pc, r->k, w0 ? (int32_t)r->tid - (int32_t)s->rec2[w0 - 1].tid
+							    : DMT_ITER_NOWRITER))
+				return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 		}
 		if (r->kind == DMT_K_STORE || r->kind == DMT_K_ATOMIC) {
 			for (uint32_t b = 0; b < r->bytes; b++) {
@@ -450,6 +486,10 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 	int rc = pass_records(d, c, &nloads, err);
 	if (rc)
 		return rc;
+	if (dmt_barrier_sort(s, c->nthreads))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's barriers",
+				      c->cta);
+	dmt_barrier_mark(s);
 	if (sort_epochs(s))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's accesses",
 				      c->cta);

@@ -1,10 +1,13 @@
 /*
  * dmt_comm.h - inter-thread communication analysis for the dMT-CGRA
- * (models.md section 2b): from a trace, which values pass between threads
- * of a CTA through shared memory at a constant thread-id distance (what
- * elevator nodes would carry), which loads fetch an address another thread
- * of the CTA already loaded with the same instruction (what an eLSU would
- * forward), and which instructions a dMT compilation would remove.
+ * (D. Voitsechov, O. Port and Y. Etsion, "Inter-Thread Communication in
+ * Multithreaded, Reconfigurable Coarse-Grain Arrays", MICRO 2018): from a
+ * trace, which values pass between threads of a CTA through shared memory
+ * at a constant thread-id distance (what elevator nodes would carry),
+ * which loads fetch an address another thread of the CTA already loaded
+ * with the same instruction (what an eLSU would forward), which
+ * instructions a dMT compilation would remove, and the dynamic operations
+ * left against the SIMT baseline.
  *
  * The analysis only reads the trace; the dMT timing/energy estimate is done
  * by the fabric model, which subtracts what this analysis removes. The
@@ -26,24 +29,49 @@
  *   The distance is dTID = reader_tid - writer_tid (linear thread ids in
  *   the block); 0 is a thread reading its own store ("self").
  *   A static shared load is elevator-carried when the most common distance
- *   covers at least `min_fraction` of its executed instances.
+ *   covers at least `min_fraction` of its executed instances, or, inside a
+ *   loop, when the instances of each iteration (the thread's k-th execution
+ *   of the load) have such a distance of their own (`per_iter`: a dMT
+ *   compilation unrolls the loop and gives each iteration its elevators).
  *
  * Memory value reuse (global, const and shared loads):
  *   The k-th execution of a static load by thread T is matched with the
  *   k-th execution of the same load by the nearest lower thread T' of the
  *   CTA that read the same address and, for shared memory, the same stored
  *   value (same producing store): dTID = T - T'. A group of threads reading
- *   one value needs one memory access; the others are forwarded.
+ *   one value needs one memory access; the others are forwarded. Forwarding
+ *   removes memory accesses, not operations: the load node stays.
  *
- * Removable instructions (weft_dmt_finish):
- *   - ELEVATOR_LOAD: elevator-carried shared loads;
+ * Removable instructions (weft_dmt_finish), each with its reason:
+ *   - ELEVATOR_LOAD: elevator-carried shared loads (mode dTID 0: the value
+ *     stays in the thread);
  *   - ELEVATOR_STORE: shared stores read at least once, and only by
- *     elevator-carried loads;
- *   - BARRIER: every bar of the kernel, when every executed shared access
- *     (loads, stores, atomics) of the kernel is removed and no thread reads
- *     a global word another thread of its CTA stored (dmt_global.c);
+ *     removed loads;
+ *   - BARRIER: a bar.sync / barrier.sync whose neighbouring epochs (the
+ *     accesses between it and the barriers before and after it, in each
+ *     thread's order) hold removed shared accesses and no kept one, and
+ *     that orders no global access of one thread of the CTA against
+ *     another's (read after write: global_comm; write after read or write:
+ *     global_order; dmt_global.c, dmt_barrier.c);
  *   - ADDR_ARITH: value instructions whose every use, through def-use
- *     chains, ends in the address of a removed access.
+ *     chains, ends in the address of a removed access (or in a guard
+ *     below) and that reach at least one such address;
+ *   - GUARD: boundary checks that only guarded removed instructions:
+ *     conditional branches whose control-dependent blocks hold only
+ *     instructions that vanish, and the compares, predicate logic, selects
+ *     and guarded movs whose every use is such a branch's condition, the
+ *     guard of a vanishing instruction or another such instruction. An
+ *     instruction vanishes when it is removed and leaves no value behind:
+ *     stores, barriers, address arithmetic, and loads whose values only go
+ *     on into removed stores (a copy through shared memory). A removed
+ *     load whose value a kept instruction uses is replaced by an elevator
+ *     edge, which stays predicated like the load: its guard stays.
+ *   One greatest fixed point decides ADDR_ARITH and GUARD (dmt_arith.c).
+ *
+ * Dynamic operations (weft_dmt_ops): SIMT thread instructions (every
+ * executed instance, guard true), dMT thread instructions (those minus the
+ * removed ones), the removed ones by reason and their share; eLSU
+ * forwarded loads apart.
  *
  * Cost: one pass of group iterators (lock-step order) and one pass of
  * thread iterators per CTA; memory bounded by one CTA's accesses plus a
@@ -70,11 +98,12 @@
 
 struct weft_dmt_params {
 	uint32_t token_buffer;  /* entries per unit: an elevator carries |dTID| <= this.
-				   Default 16 (models.md section 2, reference design) */
+				   Default 16 (the reference design's 16-entry
+				   token buffers: Voitsechov and Etsion, ISCA 2014) */
 	uint32_t max_cascade;   /* elevators one communication may chain before its
 				   values spill to the live value cache. Default 16:
 				   the reference dMT core's 16 control/elevator units
-				   (models.md section 2b) */
+				   (Voitsechov, Port and Etsion, MICRO 2018) */
 	double min_fraction;    /* a static shared load is elevator-carried when its
 				   most common dTID covers at least this share of
 				   its executed instances. Default 0.9 (weft's
@@ -83,7 +112,7 @@ struct weft_dmt_params {
 				   no lock-step: only barriers and the thread's own
 				   order make a store visible */
 	uint64_t lvc_bytes;     /* live value cache, informational. Default 65536
-				   (models.md section 2b) */
+				   (the reference dMT core's 64 KB) */
 };
 void weft_dmt_params_default(struct weft_dmt_params *prm);
 
@@ -104,6 +133,7 @@ enum weft_dmt_removal {
 	WEFT_DMT_RM_ELEVATOR_STORE,
 	WEFT_DMT_RM_BARRIER,
 	WEFT_DMT_RM_ADDR_ARITH,
+	WEFT_DMT_RM_GUARD,      /* boundary checks that only guarded removed instructions */
 	WEFT_DMT_RM_COUNT
 };
 const char *weft_dmt_removal_name(enum weft_dmt_removal r);
@@ -127,7 +157,16 @@ struct weft_dmt_inst {
 	int32_t dtid;          /* most common distance (ties: smallest |d|, then d > 0) */
 	uint64_t dtid_count;   /* instances at that distance */
 	double dtid_fraction;  /* dtid_count / exec */
-	uint32_t cascade;      /* elevators for dtid: ceil(|dtid| / token_buffer) */
+	uint32_t cascade;      /* elevators on the load's path: ceil(|dtid| / token_buffer);
+				  per_iter: the most any iteration needs */
+	uint32_t elevators;    /* elevator nodes the carried load needs (static, per
+				  graph copy): cascade, or per_iter the sum over
+				  the iterations (the unrolled copies) */
+	uint8_t per_iter;      /* carried with one distance per iteration (the
+				  thread's k-th execution), not one overall */
+	uint32_t niters;       /* per_iter: iterations (k = 0 .. niters - 1) */
+	uint64_t iter_count;   /* per_iter: instances at their iteration's distance */
+	uint64_t iter_local;   /* per_iter: ... of iterations whose distance is 0 */
 	uint64_t *hist;        /* [WEFT_DMT_NDIST] by dTID (self at 0), NULL if none */
 	/* loads: memory value reuse */
 	uint64_t reuse_fwd;    /* instances whose value a lower thread loaded already */
@@ -148,7 +187,10 @@ struct weft_dmt_totals {
 	uint64_t global_comm;           /* global loads of a word another thread of the
 					   CTA stored before (epoch order); tracked only in
 					   kernels with a barrier and a global store.
-					   Non-zero keeps the barriers */
+					   Keeps the barriers between the two */
+	uint64_t global_order;          /* global stores to a word another thread of the
+					   CTA read or wrote in an earlier epoch (write
+					   after read / write); keeps those barriers too */
 	uint64_t hist[WEFT_DMT_NDIST];  /* comm + self by dTID */
 	uint64_t abs_hist[WEFT_DMT_MAX_THREADS]; /* comm by |dTID| (bucket 0 unused) */
 	uint64_t comm_within_buffer;    /* comm with |dTID| <= token_buffer */
@@ -159,7 +201,7 @@ struct weft_dmt_totals {
 	uint64_t local;                 /* ... of carried loads with mode dTID 0: the value
 					   stays in the thread (a plain dataflow edge) */
 	uint32_t elevator_nodes;        /* elevators the removed loads need: sum of
-					   their cascades (static, per graph copy) */
+					   their `elevators` (static, per graph copy) */
 	/* memory value reuse */
 	uint64_t loads;                 /* executed global/const/shared load instances */
 	uint64_t reuse_fwd;             /* forwarded by an eLSU */
@@ -170,6 +212,26 @@ struct weft_dmt_totals {
 	uint32_t removed_static[WEFT_DMT_RM_COUNT];   /* instructions, by reason */
 	uint64_t removed_dynamic[WEFT_DMT_RM_COUNT];  /* executed thread instances */
 	uint64_t removed_total;                       /* sum of removed_dynamic */
+	uint32_t bars_kept_shared;      /* static barriers kept for a kept shared access */
+	uint32_t bars_kept_global;      /* ... for a global access of one thread ordered
+					   against another's across them */
+	uint32_t per_iter_loads;        /* static loads carried per iteration */
+};
+
+/* Dynamic operations of the analysed CTAs, SIMT against dMT-CGRA
+ * (weft_dmt_ops). An operation is a thread instruction as the trace counts
+ * it: one executed instance (guard true) of one static instruction. */
+struct weft_dmt_ops {
+	uint64_t simt;            /* SIMT: every executed thread instruction */
+	uint64_t dmt;             /* dMT: simt - removed */
+	uint64_t removed;         /* sum of by_reason */
+	uint64_t by_reason[WEFT_DMT_RM_COUNT]; /* by enum weft_dmt_removal ([0] unused) */
+	double removed_share;     /* removed / simt (0 when simt is 0) */
+	/* memory accesses, not operations */
+	uint64_t loads;           /* executed global/const/shared load instances */
+	uint64_t elsu_forwarded;  /* instances of kept loads an eLSU forwards (no access) */
+	uint64_t shared_accesses; /* executed shared loads, stores and atomics */
+	uint64_t shared_removed;  /* ... removed (carried loads and their stores) */
 };
 
 struct weft_dmt_scratch;
@@ -211,6 +273,14 @@ int weft_dmt_analyse_launch(struct weft_trace *t, uint32_t launch, const struct 
 uint32_t weft_dmt_load_writers(const struct weft_dmt *d, uint32_t load_pc, uint32_t *store_pcs,
 			       uint32_t max);
 
+/* The launch's dynamic operations, SIMT against dMT, by removal reason
+ * (after weft_dmt_finish or weft_dmt_redecide). */
+void weft_dmt_ops(const struct weft_dmt *d, struct weft_dmt_ops *o);
+
+/* The distance of each iteration k = 0 .. max-1 of a load carried per
+ * iteration (inst[pc].per_iter); returns its niters (0 for other pcs). */
+uint32_t weft_dmt_iter_distances(const struct weft_dmt *d, uint32_t pc, int32_t *dtids, uint32_t max);
+
 /* Elevators needed to carry distance dtid: ceil(|dtid| / token_buffer). */
 uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer);
 /* Share of the communication with |dTID| <= dist (CDF over |dTID|); 0 when
@@ -218,8 +288,9 @@ uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer);
 double weft_dmt_comm_cdf(const struct weft_dmt *d, uint32_t dist);
 
 struct weft_sbuf;
-/* Human-readable report (distribution, CDF, cascades, spills, per-instruction
- * table, removable instructions) appended to b. */
+/* Human-readable report (dynamic operations SIMT against dMT by reason,
+ * distribution, CDF, cascades, spills, per-instruction table, barriers,
+ * removable instructions) appended to b. */
 void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b);
 
 #endif

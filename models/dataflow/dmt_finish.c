@@ -2,16 +2,18 @@
  * dmt_finish.c - the decisions of the dMT communication analysis once all
  * CTAs are in (dmt_comm.h): each static instruction's role, the most
  * common distance of shared loads and of forwarded loads, which loads
- * elevators carry (and how many cascaded elevators, or a spill to the live
- * value cache), and which instructions become removable: carried loads,
- * the stores only they read, the barriers when all shared traffic is gone,
- * and the address arithmetic that only fed removed accesses (a greatest
- * fixed point over the def-use chains of models/analysis).
+ * elevators carry (one distance overall, or one per loop iteration:
+ * dmt_iter.c) and how many cascaded elevators (or a spill to the live
+ * value cache), and which instructions become removable, in this order:
+ * carried loads, the stores only removed loads read, the barriers that
+ * only ordered removed accesses (dmt_barrier.c), then the address
+ * arithmetic and guards that only served removed instructions
+ * (dmt_arith.c). Then the totals and the dynamic operations against the
+ * SIMT baseline (weft_dmt_ops).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
 #include "models/dataflow/dmt_internal.h"
 
 const char *weft_dmt_removal_name(enum weft_dmt_removal r)
@@ -22,6 +24,7 @@ const char *weft_dmt_removal_name(enum weft_dmt_removal r)
 	case WEFT_DMT_RM_ELEVATOR_STORE: return "elevator-store";
 	case WEFT_DMT_RM_BARRIER: return "barrier";
 	case WEFT_DMT_RM_ADDR_ARITH: return "addr-arith";
+	case WEFT_DMT_RM_GUARD: return "guard";
 	default: return "?";
 	}
 }
@@ -106,107 +109,6 @@ static void set_roles(struct weft_dmt *d)
 	}
 }
 
-/* 1 when use slot j of the memory instruction at pc reads only its address
- * register (not also a stored value or the guard). */
-static int address_only_use(const struct weft_program *p, uint32_t pc, uint32_t j)
-{
-	const struct weft_inst *in = &p->insts[pc];
-	int32_t reg = p->info[pc].uses[j];
-	int32_t areg = WEFT_NO_REG;
-	for (int i = 0; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++)
-		if (in->opnd[i].kind == WEFT_OPND_ADDR)
-			areg = in->opnd[i].reg;
-	if (areg < 0 || reg != areg || in->guard == reg)
-		return 0;
-	/* loads: operand 0 is the destination (a definition, not a use) */
-	int first = in->op == WEFT_OP_LD || in->op == WEFT_OP_LDU ? 1 : 0;
-	for (int i = first; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++) {
-		const struct weft_operand *o = &in->opnd[i];
-		if (o->kind == WEFT_OPND_REG && (o->reg == reg || o->reg2 == reg))
-			return 0;
-		if (o->kind == WEFT_OPND_VEC)
-			for (int v = 0; v < o->nvec && v < 4; v++)
-				if (o->vec_regs[v] == reg)
-					return 0;
-	}
-	return 1;
-}
-
-/* Address arithmetic that only fed removed accesses' addresses. */
-static int remove_addr_arith(struct weft_dmt *d, struct weft_error *err)
-{
-	const struct weft_program *p = d->p;
-	struct weft_dom dom;
-	struct weft_defuse du;
-	int rc = weft_dom_build(p, &dom, err);
-	if (rc)
-		return rc;
-	rc = weft_defuse_build(p, &dom, &du, err);
-	if (rc) {
-		weft_dom_free(&dom);
-		return rc;
-	}
-	uint8_t *addr_use = calloc(du.nuses + 1, 1);
-	uint8_t *cand = calloc(d->ninsts + 1, 1), *feeds = calloc(d->ninsts + 1, 1);
-	if (!addr_use || !cand || !feeds) {
-		rc = weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
-		goto out;
-	}
-	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-		uint8_t r = d->inst[pc].removal;
-		if (r == WEFT_DMT_RM_ELEVATOR_LOAD || r == WEFT_DMT_RM_ELEVATOR_STORE)
-			for (uint32_t u = du.use_base[pc]; u < du.use_base[pc + 1]; u++)
-				addr_use[u] = (uint8_t)address_only_use(p, pc, u - du.use_base[pc]);
-		const struct weft_inst_info *ii = &p->info[pc];
-		cand[pc] = (ii->cls == WEFT_IC_INT || ii->cls == WEFT_IC_FP || ii->cls == WEFT_IC_SFU) &&
-			   ii->ndefs > 0 && !(ii->flags & (WEFT_II_ADDR | WEFT_II_CTRL)) &&
-			   d->inst[pc].removal == WEFT_DMT_KEEP;
-	}
-	/* greatest fixed point: drop candidates with a use outside the set */
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-			if (!cand[pc])
-				continue;
-			for (uint32_t df = du.def_base[pc]; df < du.def_base[pc + 1] && cand[pc]; df++)
-				for (uint32_t x = du.du_start[df]; x < du.du_start[df + 1]; x++) {
-					uint32_t u = du.du[x];
-					if (!addr_use[u] && !cand[du.use_pc[u]]) {
-						cand[pc] = 0;
-						changed = 1;
-						break;
-					}
-				}
-		}
-	}
-	/* ... that reach a removed address (not merely dead code) */
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-			if (!cand[pc] || feeds[pc])
-				continue;
-			for (uint32_t df = du.def_base[pc]; df < du.def_base[pc + 1] && !feeds[pc]; df++)
-				for (uint32_t x = du.du_start[df]; x < du.du_start[df + 1]; x++) {
-					uint32_t u = du.du[x];
-					if (addr_use[u] || feeds[du.use_pc[u]]) {
-						feeds[pc] = 1;
-						changed = 1;
-						break;
-					}
-				}
-		}
-	}
-	for (uint32_t pc = 0; pc < d->ninsts; pc++)
-		if (cand[pc] && feeds[pc])
-			d->inst[pc].removal = WEFT_DMT_RM_ADDR_ARITH;
-	rc = 0;
-out:
-	free(addr_use), free(cand), free(feeds);
-	weft_defuse_free(&du);
-	weft_dom_free(&dom);
-	return rc;
-}
-
 static void totals(struct weft_dmt *d)
 {
 	struct weft_dmt_totals *T = &d->tot;
@@ -219,12 +121,17 @@ static void totals(struct weft_dmt *d)
 			T->sh_stores += I->exec;
 		T->comm += I->comm, T->self += I->self, T->nowriter += I->nowriter;
 		T->racy += I->racy, T->mixed += I->mixed;
-		if (I->elevator && I->dtid)
+		if (I->elevator && I->per_iter) {
+			T->carried += I->iter_count - I->iter_local;
+			T->local += I->iter_local;
+			T->per_iter_loads++;
+		} else if (I->elevator && I->dtid) {
 			T->carried += I->dtid_count;
-		if (I->elevator && !I->dtid)
+		} else if (I->elevator) {
 			T->local += I->dtid_count;
+		}
 		if (I->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
-			T->elevator_nodes += I->cascade;
+			T->elevator_nodes += I->elevators;
 		T->loads += I->reuse_fwd + I->reuse_groups;
 		T->reuse_fwd += I->reuse_fwd;
 		T->reuse_groups += I->reuse_groups;
@@ -264,39 +171,57 @@ static void reset_decisions(struct weft_dmt *d)
 	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
 		struct weft_dmt_inst *I = &d->inst[pc];
 		I->removal = WEFT_DMT_KEEP;
-		I->elevator = I->spill = 0;
+		I->elevator = I->spill = I->per_iter = 0;
+		I->niters = 0;
+		I->iter_count = I->iter_local = 0;
+		I->elevators = 0;
 	}
 	struct weft_dmt_totals *T = &d->tot;
 	uint64_t ctas = T->ctas, threads = T->threads, ti = T->thread_insts, gc = T->global_comm;
+	uint64_t go = T->global_order;
 	memset(T, 0, sizeof(*T));
 	T->ctas = ctas, T->threads = threads, T->thread_insts = ti, T->global_comm = gc;
+	T->global_order = go;
+}
+
+/* A carried load: spilled when its path needs more than max_cascade
+ * elevators, else removed. */
+static void carry(struct weft_dmt *d, struct weft_dmt_inst *I)
+{
+	I->elevator = 1;
+	I->spill = I->cascade > d->prm.max_cascade;
+	if (!I->spill)
+		I->removal = WEFT_DMT_RM_ELEVATOR_LOAD;
 }
 
 static int decide(struct weft_dmt *d, struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
-	const struct weft_program *p = d->p;
 	reset_decisions(d);
 	set_roles(d);
-	/* shared loads: distance and elevators */
+	/* shared loads: one distance overall */
 	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
 		struct weft_dmt_inst *I = &d->inst[pc];
 		I->dtid = hist_mode(I->hist, -(int32_t)WEFT_DMT_MAX_DIST, &I->dtid_count);
 		I->dtid_fraction = I->exec ? (double)I->dtid_count / (double)I->exec : 0.0;
 		I->cascade = weft_dmt_cascades(I->dtid, d->prm.token_buffer);
+		I->elevators = I->cascade;
 		I->reuse_dtid = hist_mode(I->reuse_hist, 1, &I->reuse_dtid_count);
 		if (I->role != WEFT_DMT_SH_LOAD || !I->exec || !I->dtid_count)
 			continue;
 		/* a share of the executed instances; the test uses integers so that
 		 * a fraction of exactly min_fraction passes */
-		if ((double)I->dtid_count >= d->prm.min_fraction * (double)I->exec - 1e-9) {
-			I->elevator = 1;
-			I->spill = I->cascade > d->prm.max_cascade;
-			if (!I->spill)
-				I->removal = WEFT_DMT_RM_ELEVATOR_LOAD;
-		}
+		if ((double)I->dtid_count >= d->prm.min_fraction * (double)I->exec - 1e-9)
+			carry(d, I);
 	}
-	/* stores read only by carried loads */
+	/* ... or one per loop iteration */
+	int rc = dmt_iter_decide(d, err);
+	if (rc)
+		return rc;
+	for (uint32_t pc = 0; pc < d->ninsts; pc++)
+		if (d->inst[pc].per_iter)
+			carry(d, &d->inst[pc]);
+	/* stores read only by removed loads */
 	for (uint32_t i = 0; i < s->nmem; i++) {
 		uint32_t pc = s->mempc[i];
 		struct weft_dmt_inst *I = &d->inst[pc];
@@ -312,23 +237,38 @@ static int decide(struct weft_dmt *d, struct weft_error *err)
 		if (readers && readers == carried)
 			I->removal = WEFT_DMT_RM_ELEVATOR_STORE;
 	}
-	/* barriers: only when all shared traffic of the kernel is removed */
-	uint32_t nshared = 0, nremoved = 0;
-	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-		if (!s->acc_shared[pc])
-			continue;
-		nshared++;
-		nremoved += d->inst[pc].removal != WEFT_DMT_KEEP;
-	}
-	if (nshared && nshared == nremoved && !d->tot.global_comm)
-		for (uint32_t pc = 0; pc < d->ninsts; pc++)
-			if (s->is_bar[pc] && p->insts[pc].mode == WEFT_BAR_SYNC)
-				d->inst[pc].removal = WEFT_DMT_RM_BARRIER;
-	int rc = remove_addr_arith(d, err);
+	/* barriers that only ordered removed accesses */
+	dmt_barrier_decide(d);
+	/* address arithmetic and guards that only served removed instructions */
+	rc = dmt_remove_arith(d, err);
 	if (rc)
 		return rc;
 	totals(d);
 	return 0;
+}
+
+void weft_dmt_ops(const struct weft_dmt *d, struct weft_dmt_ops *o)
+{
+	memset(o, 0, sizeof(*o));
+	const struct weft_dmt_totals *T = &d->tot;
+	o->simt = T->thread_insts;
+	for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+		o->by_reason[r] = T->removed_dynamic[r];
+	o->removed = T->removed_total;
+	o->dmt = o->simt > o->removed ? o->simt - o->removed : 0;
+	o->removed_share = o->simt ? (double)o->removed / (double)o->simt : 0.0;
+	o->loads = T->loads;
+	const struct weft_dmt_scratch *s = d->s;
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		const struct weft_dmt_inst *I = &d->inst[pc];
+		if (!I->removal)
+			o->elsu_forwarded += I->reuse_fwd;
+		if (s) {
+			o->shared_accesses += s->acc_shared[pc];
+			if (I->removal)
+				o->shared_removed += s->acc_shared[pc];
+		}
+	}
 }
 
 int weft_dmt_finish(struct weft_dmt *d, struct weft_error *err)

@@ -1,14 +1,18 @@
 /*
  * dmt_format.c - the text report of the dMT communication analysis
- * (dmt_comm.h): distance distribution with its CDF, the share within one
- * token buffer, cascaded elevators and spills, memory value reuse, a table
- * per static memory instruction and the list of removable instructions.
- * Writes into a weft_sbuf: the library never prints.
+ * (dmt_comm.h): dynamic operations SIMT against dMT by removal reason,
+ * distance distribution with its CDF, the share within one token buffer,
+ * cascaded elevators and spills, memory value reuse, a table per static
+ * memory instruction (per-iteration distances included), what each barrier
+ * orders, and the list of removable instructions. Writes into a
+ * weft_sbuf: the library never prints.
  */
 #include <stdio.h>
 
 #include "estimate/sbuf.h"
 #include "models/dataflow/dmt_internal.h"
+
+#define U64(x) ((unsigned long long)(x))
 
 static double pct(uint64_t a, uint64_t b)
 {
@@ -72,7 +76,17 @@ static void format_insts(const struct weft_dmt *d, struct weft_sbuf *b)
 				 (unsigned long long)I->exec, (unsigned long long)I->comm,
 				 (unsigned long long)I->self, (unsigned long long)I->nowriter, I->dtid,
 				 100.0 * I->dtid_fraction, I->cascade,
-				 I->spill ? "spill" : I->elevator ? "elevator" : "no", txt);
+				 I->spill ? "spill" : I->per_iter ? "per-iter" : I->elevator ? "elevator" : "no",
+				 txt);
+		if (I->per_iter) {
+			int32_t dt[DMT_MAX_ITERS];
+			uint32_t n = weft_dmt_iter_distances(d, pc, dt, DMT_MAX_ITERS);
+			weft_sbuf_printf(b, "        per iteration (k-th execution): %u iterations, %.1f%% at their "
+					 "distance, %u elevators; dTID", n, pct(I->iter_count, I->exec), I->elevators);
+			for (uint32_t k = 0; k < n && k < DMT_MAX_ITERS; k++)
+				weft_sbuf_printf(b, " %d", dt[k]);
+			weft_sbuf_printf(b, "\n");
+		}
 	}
 	weft_sbuf_printf(b, "\nmemory value reuse (eLSU forwarding; dTID to the previous thread loading the value)\n");
 	if (d->tot.reuse_fwd) {
@@ -97,6 +111,56 @@ static void format_insts(const struct weft_dmt *d, struct weft_sbuf *b)
 	}
 }
 
+static void format_ops(const struct weft_dmt *d, struct weft_sbuf *b)
+{
+	struct weft_dmt_ops o;
+	weft_dmt_ops(d, &o);
+	weft_sbuf_printf(b, "dynamic operations (thread instructions executed, guard true): SIMT %llu, dMT %llu; "
+			 "removed %llu (%.2f%%)\n", U64(o.simt), U64(o.dmt), U64(o.removed),
+			 100.0 * o.removed_share);
+	weft_sbuf_printf(b, "  removed by reason:");
+	for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+		weft_sbuf_printf(b, " %s %llu (%.2f%%)%s", weft_dmt_removal_name(r), U64(o.by_reason[r]),
+				 pct(o.by_reason[r], o.simt), r + 1 < WEFT_DMT_RM_COUNT ? "," : "\n");
+	weft_sbuf_printf(b, "  memory accesses (not operations): shared %llu, removed %llu (%.2f%%); "
+			 "loads %llu, forwarded by eLSUs at kept loads %llu (%.2f%%)\n",
+			 U64(o.shared_accesses), U64(o.shared_removed), pct(o.shared_removed, o.shared_accesses),
+			 U64(o.loads), U64(o.elsu_forwarded), pct(o.elsu_forwarded, o.loads));
+}
+
+/* What each executed barrier orders and the decision. */
+static void format_bars(const struct weft_dmt *d, struct weft_sbuf *b)
+{
+	char txt[160];
+	int any = 0;
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		const struct weft_dmt_inst *I = &d->inst[pc];
+		if (I->role != WEFT_DMT_BAR || !I->exec)
+			continue;
+		if (!any++)
+			weft_sbuf_printf(b, "\nbarriers (shared accesses in the epochs next to each)\n"
+					 "  %5s %10s %5s %7s %-8s %s\n", "pc", "exec", "kept", "removed", "decision",
+					 "why");
+		uint32_t nk, nr, kpc;
+		int gc;
+		dmt_barrier_orders(d, pc, &nk, &nr, &kpc, &gc);
+		char why[200];
+		if (I->removal)
+			snprintf(why, sizeof(why), "orders only removed shared accesses");
+		else if (gc)
+			snprintf(why, sizeof(why), "orders a global access of one thread against another's");
+		else if (nk) {
+			weft_program_format_inst(d->p, kpc, txt, sizeof(txt));
+			snprintf(why, sizeof(why), "orders kept pc %u: %s", kpc, txt);
+		} else if (d->p->insts[pc].mode != WEFT_BAR_SYNC)
+			snprintf(why, sizeof(why), "not a plain bar.sync (bar.red returns a value)");
+		else
+			snprintf(why, sizeof(why), "orders no shared access (not removed for communication)");
+		weft_sbuf_printf(b, "  %5u %10llu %5u %7u %-8s %s\n", pc, U64(I->exec), nk, nr,
+				 I->removal ? "removed" : "kept", why);
+	}
+}
+
 void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 {
 	const struct weft_dmt_totals *T = &d->tot;
@@ -104,6 +168,7 @@ void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 			 (unsigned long long)T->ctas, (unsigned long long)T->threads);
 	weft_sbuf_printf(b, "  token_buffer %u, max_cascade %u, min_fraction %.3g, lock-step width %u\n",
 			 d->prm.token_buffer, d->prm.max_cascade, d->prm.min_fraction, d->prm.warp_width);
+	format_ops(d, b);
 	uint64_t rd = T->comm + T->self + T->nowriter;
 	weft_sbuf_printf(b, "shared-load values: %llu; from another thread %llu (%.2f%%), own store %llu (%.2f%%), "
 			 "no store %llu (%.2f%%); racy %llu, mixed writers %llu\n",
@@ -114,9 +179,13 @@ void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 			 "kept in the thread: %llu (%.2f%%)\n",
 			 (unsigned long long)T->carried, pct(T->carried, rd), T->elevator_nodes,
 			 (unsigned long long)T->local, pct(T->local, rd));
-	if (T->global_comm)
-		weft_sbuf_printf(b, "global loads of another thread's store in the CTA: %llu (barriers kept)\n",
-				 (unsigned long long)T->global_comm);
+	if (T->per_iter_loads)
+		weft_sbuf_printf(b, "loads carried with one distance per loop iteration (unrolled for their "
+				 "elevators): %u\n", T->per_iter_loads);
+	if (T->global_comm || T->global_order)
+		weft_sbuf_printf(b, "global memory between threads of the CTA across barriers (they stay): "
+				 "%llu loads of another thread's store, %llu stores after another thread's "
+				 "access\n", (unsigned long long)T->global_comm, (unsigned long long)T->global_order);
 	weft_sbuf_printf(b, "loads (global/const/shared): %llu; forwarded by eLSUs %llu (%.2f%%), "
 			 "within one token buffer %.2f%% of those\n",
 			 (unsigned long long)T->loads, (unsigned long long)T->reuse_fwd,
@@ -124,6 +193,7 @@ void weft_dmt_format(const struct weft_dmt *d, struct weft_sbuf *b)
 	if (T->comm || T->self)
 		format_dist(d, b);
 	format_insts(d, b);
+	format_bars(d, b);
 	weft_sbuf_printf(b, "\nremovable instructions: %llu of %llu thread instructions (%.2f%%)\n",
 			 (unsigned long long)T->removed_total, (unsigned long long)T->thread_insts,
 			 pct(T->removed_total, T->thread_insts));

@@ -1,17 +1,26 @@
 /*
  * dmt_global.c - does a kernel pass values between threads of a CTA through
- * GLOBAL memory? The dMT analysis (dmt_comm.h) removes a kernel's barriers
- * when all its shared traffic is carried by elevators; a barrier that also
- * orders a global store of one thread before another thread's load of the
- * same word must stay. This file finds such loads.
+ * GLOBAL memory, or order one thread's global access against another's
+ * with a barrier? The dMT analysis (dmt_comm.h) removes a barrier when the
+ * shared traffic it orders is carried by elevators; a barrier that also
+ * orders global memory between threads of the CTA must stay. This file
+ * finds such pairs and marks the barriers they cross (dmt_barrier.c): the
+ * one that ended the first access's epoch (in its thread's order) and the
+ * one that started the second access's epoch (in its thread's order).
  *
  * Only kernels with a barrier and a store that may reach global memory are
  * tracked (the scratch's track_global). The CTA's global accesses are
  * recorded with their barrier epoch and warp (pass A of dmt_comm.c),
- * stably sorted by epoch, and replayed through a hash table of the last
- * writer of each 4-byte word: a load of a word last stored by another
- * thread in an earlier epoch, or earlier in the same warp, counts in
- * d->tot.global_comm.
+ * stably sorted by epoch, and replayed through a hash table of 4-byte
+ * words holding the word's last writer and the threads that read it since:
+ *   - a load of a word last stored by another thread in an earlier epoch,
+ *     or earlier in the same warp, counts in d->tot.global_comm (a value
+ *     passed through global memory: read after write);
+ *   - a store to a word that another thread read (write after read) or
+ *     wrote (write after write) in an earlier epoch counts in
+ *     d->tot.global_order.
+ * Both mark the barriers between the two accesses. Same-epoch accesses of
+ * different warps are races and order nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +52,35 @@ static struct dmt_gword *slot(struct weft_dmt_scratch *s, uint64_t word)
 	return &s->gw[h];
 }
 
+/* A store of thread wt in epoch we read by thread rt in epoch re > we: the
+ * barrier after the store (writer's order) and the one before the load
+ * (reader's order) order it. */
+static void mark_crossed(struct weft_dmt_scratch *s, uint32_t wt, uint32_t we, uint32_t rt, uint32_t re)
+{
+	uint32_t b = dmt_barrier_at(s, wt, we);
+	if (b != UINT32_MAX)
+		s->bar_gcomm[s->baridx[b]] = 1;
+	b = dmt_barrier_at(s, rt, re - 1);
+	if (b != UINT32_MAX)
+		s->bar_gcomm[s->baridx[b]] = 1;
+}
+
+/* The table slot of word (address / 4 + 1), created empty. */
+static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word)
+{
+	struct dmt_gword *x = slot(s, word);
+	if (!x->word) {
+		memset(x, 0, sizeof(*x));
+		x->word = word;
+	}
+	return x;
+}
+
 int dmt_global_replay(struct weft_dmt *d)
 {
 	struct weft_dmt_scratch *s = d->s;
 	uint64_t n = s->ngrec, words = 0;
+	int any_store = 0;
 	s->ngrec = 0;
 	if (!n)
 		return 0;
@@ -54,11 +88,11 @@ int dmt_global_replay(struct weft_dmt *d)
 	for (uint64_t i = 0; i < n; i++) {
 		if (s->grec[i].epoch > maxe)
 			maxe = s->grec[i].epoch;
-		if (s->grec[i].kind != DMT_K_LOAD)
-			words += (s->grec[i].bytes + 3u) / 4u + 1u;
+		words += (s->grec[i].bytes + 3u) / 4u + 1u;
+		any_store |= s->grec[i].kind != DMT_K_LOAD;
 	}
-	if (!words)
-		return 0; /* no store in this CTA */
+	if (!any_store)
+		return 0; /* no store in this CTA: nothing to order */
 	if (dmt_reserve((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
 	    dmt_reserve((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
 		return WEFT_ERR_NOMEM;
@@ -86,19 +120,43 @@ int dmt_global_replay(struct weft_dmt *d)
 		const struct dmt_grec *g = &s->grec2[i];
 		uint64_t w0 = g->addr / 4, w1 = (g->addr + (g->bytes ? g->bytes : 1) - 1) / 4;
 		if (g->kind == DMT_K_LOAD || g->kind == DMT_K_ATOMIC) {
+			int comm = 0;
 			for (uint64_t w = w0; w <= w1; w++) {
-				const struct dmt_gword *x = slot(s, w + 1);
-				if (x->word && x->tid != g->tid && (x->epoch < g->epoch || x->warp == g->warp)) {
+				struct dmt_gword *x = word_at(s, w + 1);
+				if (!comm && x->written && x->tid != g->tid &&
+				    (x->epoch < g->epoch || x->warp == g->warp)) {
+					comm = 1;
 					d->tot.global_comm++;
-					break;
+					if (x->epoch < g->epoch)
+						mark_crossed(s, x->tid, x->epoch, g->tid, g->epoch);
+				}
+				if (!x->read) {
+					x->read = 1;
+					x->rtid = g->tid, x->repoch = g->epoch;
+				} else if (x->rtid != g->tid) {
+					x->rmulti = 1;
 				}
 			}
 		}
-		if (g->kind == DMT_K_STORE || g->kind == DMT_K_ATOMIC)
+		if (g->kind == DMT_K_STORE || g->kind == DMT_K_ATOMIC) {
+			int order = 0;
 			for (uint64_t w = w0; w <= w1; w++) {
-				struct dmt_gword *x = slot(s, w + 1);
-				x->word = w + 1, x->tid = g->tid, x->epoch = g->epoch, x->warp = g->warp;
+				struct dmt_gword *x = word_at(s, w + 1);
+				/* reads come in epoch order: repoch is the earliest */
+				if (x->read && (x->rmulti || x->rtid != g->tid) && x->repoch < g->epoch) {
+					order = 1;
+					mark_crossed(s, x->rtid, x->repoch, g->tid, g->epoch);
+				}
+				if (x->written && x->tid != g->tid && x->epoch < g->epoch) {
+					order = 1;
+					mark_crossed(s, x->tid, x->epoch, g->tid, g->epoch);
+				}
+				x->written = 1;
+				x->tid = g->tid, x->epoch = g->epoch, x->warp = g->warp;
+				x->read = x->rmulti = 0;
 			}
+			d->tot.global_order += (uint64_t)order;
+		}
 	}
 	return 0;
 }

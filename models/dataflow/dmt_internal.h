@@ -1,6 +1,9 @@
 /*
  * dmt_internal.h - state shared by the dMT communication analysis's files
- * (dmt_comm.c: per-CTA passes; dmt_finish.c: decisions and removal;
+ * (dmt_comm.c: per-CTA passes; dmt_global.c: global communication;
+ * dmt_barrier.c: what each barrier orders; dmt_iter.c: distances per loop
+ * iteration; dmt_finish.c: decisions and totals; dmt_arith.c: address
+ * arithmetic and guards that only served removed instructions;
  * dmt_format.c: the text report). Not a public interface.
  */
 #ifndef WEFT_DMT_INTERNAL_H
@@ -20,8 +23,31 @@ struct dmt_rec {
 	uint32_t tid, pc, epoch, warp;
 	uint32_t addr;      /* offset in the CTA's shared window */
 	uint32_t aidx;      /* index of the access among the CTA's addresses */
+	uint32_t k;         /* the thread's k-th execution of pc (0-based) */
 	uint8_t kind, bytes;
 };
+
+/* One barrier a thread passed, in the thread's order (pass A). */
+struct dmt_barrec {
+	uint32_t tid, pc;
+};
+
+/* Bits of struct weft_dmt_scratch.bar_adj: the access executed in the epoch
+ * that ends at the barrier (before) or that starts after it (after). */
+enum { DMT_ADJ_BEFORE = 1, DMT_ADJ_AFTER = 2 };
+
+/* Per (load pc, k-th execution, dTID): instances (dmt_iter.c). */
+struct dmt_iterent {
+	uint32_t pc;        /* UINT32_MAX: empty slot */
+	uint32_t k;
+	int32_t dtid;
+	uint64_t n;
+};
+
+/* Iterations a load may be unrolled over for per-iteration elevators. */
+#define DMT_MAX_ITERS 32u
+/* Distinct (k, dTID) entries kept per load before it is given up. */
+#define DMT_ITER_MAX_ENTRIES 4096u
 
 /* One global access of the CTA (only tracked when the kernel has both a
  * barrier and a store that may reach global memory). */
@@ -31,10 +57,13 @@ struct dmt_grec {
 	uint8_t kind, bytes;
 };
 
-/* Last writer of one global 4-byte word (hash table slot). */
+/* One global 4-byte word (hash table slot): its last writer, and who read
+ * it since that write. */
 struct dmt_gword {
 	uint64_t word;      /* address / 4 + 1; 0: empty slot */
-	uint32_t tid, epoch, warp;
+	uint32_t tid, epoch, warp; /* last writer, when written */
+	uint32_t rtid, repoch;     /* first reader since the last write, when read */
+	uint8_t written, read, rmulti; /* rmulti: another thread read it too */
 };
 
 /* Last writers of one shared byte: record indices + 1 (0: none). */
@@ -58,6 +87,19 @@ struct weft_dmt_scratch {
 	uint32_t *mempc;          /* [nmem] */
 	uint64_t *acc_all, *acc_shared; /* [ninsts] executed accesses, and those to shared */
 	uint8_t *edge;            /* [nmem * nmem] store (row) -> reader (column) seen */
+	/* barriers (dmt_barrier.c): compact index of every epoch-starting bar */
+	uint32_t *baridx;         /* [ninsts] or UINT32_MAX */
+	uint32_t nbar;
+	uint32_t *barpc;          /* [nbar] */
+	uint8_t *bar_adj;         /* [nbar * nmem] DMT_ADJ_* bits, shared accesses only */
+	uint8_t *bar_gcomm;       /* [nbar] a global communication crossed it */
+	/* per-iteration distances of shared loads inside loops (dmt_iter.c) */
+	uint8_t *in_loop;         /* [ninsts] the instruction's block is in a natural loop */
+	uint32_t *iter_entries;   /* [ninsts] distinct (k, dTID) entries of the load */
+	uint8_t *iter_over;       /* [ninsts] the load ran past DMT_MAX_ITERS or
+				     DMT_ITER_MAX_ENTRIES: not carried per iteration */
+	struct dmt_iterent *iters; /* open-addressed hash table */
+	uint64_t capiters, niters;
 	/* per CTA */
 	struct dmt_rec *rec, *rec2;
 	uint64_t nrec, caprec, caprec2;
@@ -72,6 +114,13 @@ struct weft_dmt_scratch {
 	struct dmt_val *vals;     /* open-addressed hash table */
 	uint64_t capvals;
 	uint32_t *kcount;         /* [nmem] per-thread instance counters */
+	uint32_t *klane;          /* [warp_width * nmem] shared accesses per lane and pc (pass A) */
+	size_t *ktouched;         /* [warp_width * nmem] klane entries to clear before the next warp */
+	uint64_t nktouched;
+	struct dmt_barrec *brec, *brec2; /* barriers passed, in lock-step order / by thread */
+	uint64_t nbrec, capbrec, capbrec2;
+	uint32_t *bstart;         /* [nthreads + 1] first barrier of each thread in brec2 */
+	uint32_t capbstart;
 	/* global communication between threads of a CTA (dmt_global.c) */
 	int track_global;
 	struct dmt_grec *grec, *grec2;
@@ -88,10 +137,52 @@ int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err);
  * sz, doubling from 64; 0 or WEFT_ERR_NOMEM. */
 int dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz);
 
+/* dmt_barrier.c */
+int dmt_barrier_init(struct weft_dmt *d);
+void dmt_barrier_free(struct weft_dmt_scratch *s);
+/* Orders the CTA's barrier records by thread (after pass A); 0 or
+ * WEFT_ERR_NOMEM. */
+int dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads);
+/* The barrier pc that ended epoch e of thread tid (UINT32_MAX: the thread
+ * passed fewer barriers). */
+uint32_t dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e);
+/* Marks, per barrier, the shared accesses of the epochs next to it. */
+void dmt_barrier_mark(struct weft_dmt_scratch *s);
+/* What barrier b (pc) orders: kept and removed shared access pcs in its
+ * neighbouring epochs (the first kept one in *kept_pc, UINT32_MAX when
+ * none), and whether a global communication crosses it. */
+void dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
+			uint32_t *kept_pc, int *gcomm);
+/* Decides every barrier (dmt_finish.c calls it once the shared accesses
+ * are decided). */
+void dmt_barrier_decide(struct weft_dmt *d);
+
+/* dmt_iter.c */
+int dmt_iter_init(struct weft_dmt *d, struct weft_error *err);
+void dmt_iter_free(struct weft_dmt_scratch *s);
+/* Marks a load instance without a producing store in the CTA. */
+#define DMT_ITER_NOWRITER INT32_MIN
+/* One shared-load instance: the k-th execution of pc by a thread read a
+ * value at distance dtid (DMT_ITER_NOWRITER: none). 0 or WEFT_ERR_NOMEM. */
+int dmt_iter_add(struct weft_dmt_scratch *s, uint32_t pc, uint32_t k, int32_t dtid);
+/* For every shared load in a loop that the overall distance does not
+ * carry: is it carried with one distance per iteration? Sets per_iter,
+ * niters, iter_count, iter_local, cascade and elevators. */
+int dmt_iter_decide(struct weft_dmt *d, struct weft_error *err);
+
+
+/* dmt_arith.c */
+/* Address arithmetic and guards that only served removed instructions:
+ * sets WEFT_DMT_RM_ADDR_ARITH and WEFT_DMT_RM_GUARD. */
+int dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
+
 /* dmt_global.c */
 int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes);
-/* Replays the CTA's global records; adds to d->tot.global_comm. */
+/* Replays the CTA's global records; adds to d->tot.global_comm and
+ * global_order and marks the barriers such an ordering crosses
+ * (bar_gcomm). Needs the CTA's barrier records sorted by thread
+ * (dmt_barrier_sort). */
 int dmt_global_replay(struct weft_dmt *d);
 void dmt_global_free(struct weft_dmt_scratch *s);
 

@@ -10,12 +10,20 @@
  * barrier epochs (a value rewritten between barriers; a same-epoch store
  * of another warp is a race), lock-step order for warp-synchronous code,
  * cascaded elevators and spills for distances beyond the token buffer,
- * a barrier kept because it also orders global memory, a vector load from
- * two writers through a generic address, and parameter sweeps by
- * weft_dmt_redecide. Workloads: reduce, scan, convsep, matmul, hotspot and
- * pathfinder at small size each show their communication with the
- * distances their source code implies; and on every bundled workload the
- * analysis agrees with the emulator's own execution order (ground truth).
+ * a barrier kept because it also orders global memory (a value passed, or
+ * a word overwritten after another thread read it), a vector load from
+ * two writers through a generic address, parameter sweeps by
+ * weft_dmt_redecide, a guarded tree level (the publish guard goes, the
+ * guard of the partial sum and of a guarded load stays), barriers decided
+ * one by one (one between two removed exchanges goes, those next to a kept
+ * access stay), a store kept because a kept load reads it, and a tree loop
+ * that nvcc did not unroll (one distance per iteration). Workloads: reduce,
+ * scan, convsep, matmul, hotspot and pathfinder at small size each show
+ * their communication with the distances their source code implies and
+ * which instructions go; on every bundled workload the analysis agrees
+ * with the emulator's own execution order (ground truth), removed values
+ * feed only removed instructions, removed branches control only removed
+ * instructions, and weft_dmt_ops agrees with the totals.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +38,7 @@
 
 #include "estimate/sbuf.h"
 #include "host.h"
+#include "models/analysis/analysis.h"
 #include "models/dataflow/dmt_comm.h"
 #include "trace.h"
 #include "workload.h"
@@ -158,6 +167,73 @@ static uint32_t find_pc(const struct weft_dmt *d, const char *what, unsigned n)
 	return UINT32_MAX;
 }
 
+/* Executed instructions with opcode op, and how many of them have removal r. */
+static unsigned count_op(const struct weft_dmt *d, int op, int r, unsigned *with_r)
+{
+	unsigned n = 0;
+	*with_r = 0;
+	for (uint32_t pc = 0; pc < d->ninsts; pc++)
+		if (d->p->insts[pc].op == op && d->inst[pc].exec) {
+			n++;
+			*with_r += d->inst[pc].removal == r;
+		}
+	return n;
+}
+
+/* weft_dmt_ops agrees with the totals. */
+static void check_ops(const struct weft_dmt *d, struct weft_dmt_ops *o)
+{
+	weft_dmt_ops(d, o);
+	assert_int_equal(o->simt, d->tot.thread_insts);
+	assert_int_equal(o->removed, d->tot.removed_total);
+	assert_int_equal(o->dmt + o->removed, o->simt);
+	uint64_t sum = 0;
+	for (int r = 1; r < WEFT_DMT_RM_COUNT; r++) {
+		assert_int_equal(o->by_reason[r], d->tot.removed_dynamic[r]);
+		sum += o->by_reason[r];
+	}
+	assert_int_equal(sum, o->removed);
+	assert_true(o->shared_removed <= o->shared_accesses);
+	assert_true(o->elsu_forwarded <= d->tot.reuse_fwd);
+}
+
+/* Removed value instructions leave nothing a kept instruction reads, and a
+ * removed branch controlled only removed instructions. */
+static void check_closed(const struct weft_dmt *d)
+{
+	const struct weft_program *p = d->p;
+	struct weft_error err;
+	struct weft_dom dom;
+	struct weft_defuse du;
+	struct weft_cdep cd;
+	assert_int_equal(weft_dom_build(p, &dom, &err), 0);
+	assert_int_equal(weft_defuse_build(p, &dom, &du, &err), 0);
+	assert_int_equal(weft_cdep_build(p, &cd, &err), 0);
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		uint8_t r = d->inst[pc].removal;
+		if (r != WEFT_DMT_RM_ADDR_ARITH && r != WEFT_DMT_RM_GUARD)
+			continue;
+		for (uint32_t df = du.def_base[pc]; df < du.def_base[pc + 1]; df++)
+			for (uint32_t x = du.du_start[df]; x < du.du_start[df + 1]; x++)
+				if (!d->inst[du.use_pc[du.du[x]]].removal)
+					fail_msg("%s: removed pc %u feeds kept pc %u", p->kernel, pc,
+						 du.use_pc[du.du[x]]);
+	}
+	for (uint32_t b = 0; b < p->nblocks; b++)
+		for (uint32_t x = cd.start[b]; x < cd.start[b + 1]; x++) {
+			const struct weft_block *br = &p->blocks[cd.deps[x].branch];
+			uint32_t bpc = br->first + br->count - 1;
+			if (d->inst[bpc].removal != WEFT_DMT_RM_GUARD)
+				continue;
+			for (uint32_t pc = p->blocks[b].first; pc < p->blocks[b].first + p->blocks[b].count; pc++)
+				if (!d->inst[pc].removal && pc != bpc && p->insts[pc].op != WEFT_OP_BRA)
+					fail_msg("%s: removed branch pc %u controls kept pc %u", p->kernel, bpc, pc);
+		}
+	weft_cdep_free(&cd);
+	weft_defuse_free(&du);
+	weft_dom_free(&dom);
+}
+
 /* ---- hand-written kernels ---- */
 
 /* Thread t stores s[t]; after a barrier, threads t >= 3 read s[t-3]. The
@@ -257,6 +333,60 @@ static void test_global_keeps_barrier(void **state)
 	assert_int_equal(d.inst[find_pc(&d, "ld.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
 	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
 	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.bars_kept_global, 1);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Per barrier with global memory: every thread reads its partner's output
+ * word, then (after B1) overwrites its own: a write after another thread's
+ * read, which B1 orders, so B1 stays although the shared exchange it also
+ * orders is carried. B2 orders only a carried exchange: it goes. */
+static void test_global_orders_barrier(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "cvt.u64.u32 %rd2, %r2;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "xor.b32 %r7, %r2, 4;\n"
+		  "cvt.u64.u32 %rd4, %r7;\n"
+		  "add.s64 %rd5, %rd1, %rd4;\n"
+		  "st.shared.u32 [%r4], %r1;\n"        /* exchange 1 */
+		  "ld.global.u32 %r6, [%rd5];\n"       /* out[t ^ 1] */
+		  "bar.sync 0;\n"                      /* B1 */
+		  "add.s32 %r5, %r2, 4;\n"
+		  "and.b32 %r5, %r5, 252;\n"
+		  "add.s32 %r11, %r3, %r5;\n"
+		  "ld.shared.u32 %r8, [%r11];\n"       /* dTID -1 */
+		  "st.global.u32 [%rd3], %r8;\n"       /* out[t]: its partner read it before B1 */
+		  "st.shared.u32 [%r4+256], %r8;\n"    /* exchange 2 */
+		  "bar.sync 0;\n"                      /* B2 */
+		  "ld.shared.u32 %r9, [%r11+256];\n"   /* dTID -1 */
+		  "add.s32 %r10, %r9, %r6;\n"
+		  "st.global.u32 [%rd3], %r10;\n",     /* its own word again: no ordering */
+		  2, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	check_closed(&d);
+	assert_int_equal(d.tot.global_comm, 0);
+	assert_int_equal(d.tot.global_order, 2 * 64);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(d.inst[find_pc(&d, "ld.shared", i)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+		assert_int_equal(d.inst[find_pc(&d, "st.shared", i)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	}
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 1)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.tot.bars_kept_global, 1);
+	assert_int_equal(d.tot.bars_kept_shared, 0);
+	struct weft_sbuf b;
+	weft_sbuf_init(&b);
+	weft_dmt_format(&d, &b);
+	assert_non_null(strstr(weft_sbuf_str(&b), "orders a global access of one thread against another's"));
+	weft_sbuf_free(&b);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -351,7 +481,13 @@ static void test_barrier_epochs(void **state)
 	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
 	assert_int_equal(d.inst[find_pc(&d, "st.shared", 1)].removal, WEFT_DMT_KEEP);
 	assert_int_equal(d.inst[find_pc(&d, "st.shared", 2)].removal, WEFT_DMT_KEEP);
-	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_BARRIER], 0);
+	/* the first barrier orders only A and its carried reader: it goes; the
+	 * other two are next to the kept stores B and C */
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 1)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 2)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_BARRIER], 1);
+	assert_int_equal(d.tot.bars_kept_shared, 2);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -429,6 +565,275 @@ static void test_generic_vector(void **state)
 	traced_close(&tr);
 }
 
+/* A tree level written with guards: the upper half publishes its sum,
+ * then the lower half adds it; a second level reads with a guarded load.
+ * The publish guard controls only the removed store: its compare and
+ * branch go. The receive guard also controls the partial sum (kept work):
+ * it stays. The guarded load is removed, but its value goes on into the
+ * kept add, so its elevator stays predicated and the compare stays. */
+static void test_guard_tree_level(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "add.u32 %r2, %r1, 1;\n"
+		  "shl.b32 %r3, %r1, 2;\n"
+		  "mov.u32 %r4, s;\n"
+		  "add.s32 %r5, %r4, %r3;\n"
+		  "setp.ge.u32 %p3, %r1, 32;\n"
+		  "@!%p3 bra PUB;\n"
+		  "st.shared.u32 [%r5], %r2;\n"        /* the upper half publishes */
+		  "PUB:\n"
+		  "bar.sync 0;\n"
+		  "setp.lt.u32 %p1, %r1, 32;\n"
+		  "@!%p1 bra RECV;\n"
+		  "ld.shared.u32 %r6, [%r5+128];\n"    /* s[tid + 32]: dTID -32 */
+		  "add.s32 %r2, %r2, %r6;\n"           /* the partial sum */
+		  "st.shared.u32 [%r5], %r2;\n"
+		  "RECV:\n"
+		  "bar.sync 0;\n"
+		  "setp.lt.u32 %p4, %r1, 16;\n"
+		  "mov.u32 %r8, 0;\n"
+		  "@%p4 ld.shared.u32 %r8, [%r5+64];\n" /* s[tid + 16]: dTID -16 */
+		  "add.s32 %r2, %r2, %r8;\n"
+		  "cvt.u64.u32 %rd2, %r3;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "st.global.u32 [%rd3], %r2;\n",
+		  2, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	check_closed(&d);
+	uint32_t l1 = find_pc(&d, "ld.shared", 0), l2 = find_pc(&d, "ld.shared", 1);
+	assert_int_equal(d.inst[l1].dtid, -32);
+	assert_int_equal(d.inst[l2].dtid, -16);
+	assert_int_equal(d.inst[l1].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[l2].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 1)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 1)].removal, WEFT_DMT_RM_BARRIER);
+	/* the publish guard goes */
+	assert_int_equal(d.inst[find_pc(&d, "setp.ge.u32 %p3", 0)].removal, WEFT_DMT_RM_GUARD);
+	assert_int_equal(d.inst[find_pc(&d, "bra", 0)].removal, WEFT_DMT_RM_GUARD);
+	/* the receive guard and the partial sums stay */
+	assert_int_equal(d.inst[find_pc(&d, "setp.lt.u32 %p1", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bra", 1)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r2, %r2, %r6", 0)].removal, WEFT_DMT_KEEP);
+	/* the guarded load's predicate and its constant stay */
+	assert_int_equal(d.inst[find_pc(&d, "setp.lt.u32 %p4", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "mov.u32 %r8, 0", 0)].removal, WEFT_DMT_KEEP);
+	/* shared addresses go; the byte offset also addresses the output */
+	assert_int_equal(d.inst[find_pc(&d, "mov.u32 %r4, s", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r5", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "shl.b32 %r3", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_GUARD], 2);
+	/* the compare runs in every thread, the branch is taken by the lower half */
+	assert_int_equal(d.tot.removed_dynamic[WEFT_DMT_RM_GUARD], 2 * (64 + 32));
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Three exchanges: the first beside a kept broadcast, the second and third
+ * carried. B1 orders the kept store of the broadcast: it stays. B2 stays
+ * too: the broadcast load is in the epoch before it (the rule looks at the
+ * neighbouring epochs, not at which accesses conflict). B3 sits between
+ * two removed exchanges only: it goes. */
+static void test_barrier_per_barrier(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.shared.u32 [%r4+256], %r1;\n"   /* read by the broadcast */
+		  "st.shared.u32 [%r4], %r1;\n"       /* exchange 1 */
+		  "bar.sync 0;\n"                     /* B1 */
+		  "ld.shared.u32 %r10, [%r3+256];\n"  /* broadcast: kept */
+		  "add.s32 %r5, %r2, 4;\n"
+		  "and.b32 %r5, %r5, 252;\n"
+		  "add.s32 %r6, %r3, %r5;\n"
+		  "ld.shared.u32 %r7, [%r6];\n"       /* s[(t + 1) % 64]: dTID -1 */
+		  "add.s32 %r7, %r7, %r10;\n"
+		  "st.shared.u32 [%r4+512], %r7;\n"   /* exchange 2 */
+		  "bar.sync 0;\n"                     /* B2 */
+		  "add.s32 %r11, %r2, 8;\n"
+		  "and.b32 %r11, %r11, 252;\n"
+		  "add.s32 %r12, %r3, %r11;\n"
+		  "ld.shared.u32 %r13, [%r12+512];\n" /* dTID -2 */
+		  "st.shared.u32 [%r4+768], %r13;\n"  /* exchange 3 */
+		  "bar.sync 0;\n"                     /* B3 */
+		  "ld.shared.u32 %r14, [%r6+768];\n"  /* dTID -1 */
+		  "cvt.u64.u32 %rd2, %r2;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "st.global.u32 [%rd3], %r14;\n",
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	check_closed(&d);
+	assert_int_equal(d.inst[find_pc(&d, "ld.shared", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_KEEP);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(d.inst[find_pc(&d, "ld.shared", i)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(d.inst[find_pc(&d, "st.shared", i)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 1)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 2)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.tot.bars_kept_shared, 2);
+	assert_int_equal(d.tot.bars_kept_global, 0);
+	assert_int_equal(d.tot.removed_dynamic[WEFT_DMT_RM_BARRIER], 64);
+	/* the report says why each stays */
+	struct weft_sbuf b;
+	weft_sbuf_init(&b);
+	weft_dmt_format(&d, &b);
+	assert_non_null(strstr(weft_sbuf_str(&b), "orders only removed shared accesses"));
+	assert_non_null(strstr(weft_sbuf_str(&b), "orders kept pc"));
+	weft_sbuf_free(&b);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* One store read by a carried load and by a broadcast that no elevator
+ * carries: the store stays (a kept load reads it), and with it its
+ * address and the barrier; only the carried load's own index goes. */
+static void test_store_kept_by_kept_load(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "st.shared.u32 [%r4], %r1;\n"
+		  "bar.sync 0;\n"
+		  "add.s32 %r5, %r2, 4;\n"
+		  "and.b32 %r5, %r5, 252;\n"
+		  "add.s32 %r6, %r3, %r5;\n"
+		  "ld.shared.u32 %r7, [%r6];\n"       /* s[(t + 1) % 64]: carried */
+		  "ld.shared.u32 %r8, [%r3+4];\n"     /* s[1] in every thread: kept */
+		  "add.s32 %r9, %r7, %r8;\n"
+		  "cvt.u64.u32 %rd2, %r2;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "st.global.u32 [%rd3], %r9;\n",
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	check_closed(&d);
+	uint32_t st = find_pc(&d, "st.shared", 0), bc = find_pc(&d, "ld.shared", 1);
+	assert_int_equal(d.inst[find_pc(&d, "ld.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[bc].removal, WEFT_DMT_KEEP);
+	uint32_t w[4];
+	assert_int_equal(weft_dmt_load_writers(&d, bc, w, 4), 1);
+	assert_int_equal(w[0], st);
+	assert_int_equal(d.inst[st].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r4", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "mov.u32 %r3", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r5", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "and.b32 %r5", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r6", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_ADDR_ARITH], 3);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_ELEVATOR_STORE], 0);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* A reduction tree as a loop nvcc did not unroll: one static load reads
+ * s[t + d] with d = 32, 16, .., 1, a different distance per iteration,
+ * so no one distance covers 90% of its instances; per iteration (the
+ * thread's k-th execution) each is constant. Carried per iteration: the
+ * stores, both barriers and the address arithmetic go; the guard stays
+ * (it controls the partial sum). */
+static const char *TREE_LOOP =
+	"shl.b32 %r2, %r1, 2;\n"
+	"mov.u32 %r3, s;\n"
+	"add.s32 %r4, %r3, %r2;\n"
+	"add.u32 %r5, %r1, 1;\n"
+	"st.shared.u32 [%r4], %r5;\n"
+	"mov.u32 %r10, 32;\n"
+	"LOOP:\n"
+	"bar.sync 0;\n"
+	"setp.ge.u32 %p1, %r1, %r10;\n"
+	"@%p1 bra NEXT;\n"
+	"shl.b32 %r11, %r10, 2;\n"
+	"add.s32 %r12, %r4, %r11;\n"
+	"ld.shared.u32 %r6, [%r12];\n"   /* s[t + d]: dTID -d */
+	"ld.shared.u32 %r7, [%r4];\n"    /* own partial sum */
+	"add.s32 %r8, %r6, %r7;\n"
+	"st.shared.u32 [%r4], %r8;\n"
+	"NEXT:\n"
+	"shr.u32 %r10, %r10, 1;\n"
+	"setp.ne.u32 %p2, %r10, 0;\n"
+	"@%p2 bra LOOP;\n"
+	"bar.sync 0;\n"
+	"setp.ne.u32 %p3, %r1, 0;\n"
+	"@%p3 bra DONE;\n"
+	"ld.shared.u32 %r9, [s];\n"
+	"st.global.u32 [%rd1], %r9;\n"
+	"DONE:\n";
+
+static void test_tree_loop_per_iteration(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr, TREE_LOOP, 2, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	check_closed(&d);
+	uint32_t ld = find_pc(&d, "ld.shared.u32 %r6", 0);
+	const struct weft_dmt_inst *L = &d.inst[ld];
+	assert_int_equal(L->exec, 2 * (32 + 16 + 8 + 4 + 2 + 1));
+	assert_int_equal(L->dtid, -32);
+	assert_true(L->dtid_fraction < 0.9);
+	assert_true(L->per_iter);
+	assert_true(L->elevator);
+	assert_int_equal(L->niters, 6);
+	assert_int_equal(L->iter_count, L->exec);
+	assert_int_equal(L->cascade, 2);             /* 32 needs two 16-entry elevators */
+	assert_int_equal(L->elevators, 2 + 5 * 1);   /* the six unrolled copies */
+	assert_int_equal(L->removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	int32_t dt[8];
+	assert_int_equal(weft_dmt_iter_distances(&d, ld, dt, 8), 6);
+	for (int k = 0; k < 6; k++)
+		assert_int_equal(dt[k], -(32 >> k));
+	assert_int_equal(d.inst[find_pc(&d, "ld.shared.u32 %r7", 0)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[find_pc(&d, "ld.shared.u32 %r9", 0)].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 0)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "st.shared", 1)].removal, WEFT_DMT_RM_ELEVATOR_STORE);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 1)].removal, WEFT_DMT_RM_BARRIER);
+	assert_int_equal(d.inst[find_pc(&d, "shl.b32 %r11", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r12", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r4", 0)].removal, WEFT_DMT_RM_ADDR_ARITH);
+	assert_int_equal(d.inst[find_pc(&d, "setp.ge.u32 %p1", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "add.s32 %r8", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "mov.u32 %r10", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.per_iter_loads, 1);
+	assert_int_equal(d.tot.elevator_nodes, 7);
+	assert_int_equal(d.tot.carried, L->exec);
+	/* an iteration's distance beyond max_cascade elevators spills the load */
+	struct weft_dmt_params prm;
+	weft_dmt_params_default(&prm);
+	prm.max_cascade = 1;
+	struct weft_error err;
+	assert_int_equal(weft_dmt_redecide(&d, &prm, &err), 0);
+	assert_true(L->per_iter && L->spill);
+	assert_int_equal(L->removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	/* back to the defaults: the same as a fresh analysis */
+	weft_dmt_params_default(&prm);
+	assert_int_equal(weft_dmt_redecide(&d, &prm, &err), 0);
+	struct weft_dmt fresh;
+	analyse(&tr, 0, NULL, &fresh);
+	for (uint32_t pc = 0; pc < d.ninsts; pc++)
+		assert_int_equal(d.inst[pc].removal, fresh.inst[pc].removal);
+	assert_int_equal(d.tot.removed_total, fresh.tot.removed_total);
+	weft_dmt_free(&fresh);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
 /* The report names the distances, the removable instructions and reasons. */
 static void test_format(void **state)
 {
@@ -449,6 +854,17 @@ static void test_format(void **state)
 	assert_non_null(strstr(t, "barrier"));
 	assert_non_null(strstr(t, "addr-arith"));
 	assert_non_null(strstr(t, "ld.shared.u32 %r5"));
+	assert_non_null(strstr(t, "guard"));
+	/* dynamic operations against the SIMT baseline */
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
+	char want[160];
+	snprintf(want, sizeof(want), "SIMT %llu, dMT %llu; removed %llu", (unsigned long long)o.simt,
+		 (unsigned long long)o.dmt, (unsigned long long)o.removed);
+	assert_non_null(strstr(t, want));
+	assert_non_null(strstr(t, "orders only removed shared accesses"));
+	assert_true(o.removed_share > 0 && o.removed_share < 1);
+	assert_int_equal(o.shared_removed, o.shared_accesses);
 	weft_sbuf_free(&b);
 	weft_dmt_free(&d);
 	traced_close(&tr);
@@ -629,9 +1045,26 @@ static void test_reduce(void **state)
 	assert_int_equal(d.tot.elevator_nodes, 8 + 4 + 2 + 5);
 	/* 128 needs 8 elevators, 64 four, 32 two */
 	assert_true(d.tot.casc_hist[8] > 0 && d.tot.casc_hist[4] > 0 && d.tot.casc_hist[2] > 0);
-	/* all shared traffic is carried: the barriers go too */
-	assert_true(removed_bars(&d) > 0);
+	/* all shared traffic is carried: every barrier and store goes */
+	check_closed(&d);
+	unsigned n, r;
+	n = count_op(&d, WEFT_OP_BAR, WEFT_DMT_RM_BARRIER, &r);
+	assert_int_equal(n, 3);
+	assert_int_equal(r, 3);
+	n = count_op(&d, WEFT_OP_ST, WEFT_DMT_RM_ELEVATOR_STORE, &r);
+	assert_int_equal(r, n - 1); /* all but the global partial */
 	assert_true(d.tot.removed_static[WEFT_DMT_RM_ADDR_ARITH] > 0);
+	/* the level guards (tid < d, tid < 32, tid == 0) also control the
+	 * partial sums, which stay: no compare goes */
+	n = count_op(&d, WEFT_OP_SETP, WEFT_DMT_KEEP, &r);
+	assert_int_equal(r, n);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_GUARD], 0);
+	n = count_op(&d, WEFT_OP_ADD, WEFT_DMT_KEEP, &r);
+	assert_true(r >= 8); /* the first phase's sums, 2 tree levels, 6 warp steps */
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
+	assert_int_equal(o.shared_removed, o.shared_accesses);
+	assert_int_equal(o.elsu_forwarded, 0);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -659,7 +1092,17 @@ static void test_scan(void **state)
 	assert_true(d.tot.abs_hist[1] > 0 && d.tot.abs_hist[128] > 0);
 	assert_true(weft_dmt_comm_cdf(&d, 16) < 0.5);
 	assert_int_equal(d.tot.racy, 0);
+	/* every barrier has a kept tile access next to it */
+	check_closed(&d);
+	unsigned r, n = count_op(&d, WEFT_OP_BAR, WEFT_DMT_KEEP, &r);
+	assert_int_equal(r, n);
+	assert_int_equal(d.tot.bars_kept_shared, n);
 	assert_int_equal(removed_bars(&d), 0);
+	/* the tree is unrolled: no loop left to carry per iteration */
+	assert_int_equal(d.tot.per_iter_loads, 0);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_GUARD], 0);
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -692,6 +1135,17 @@ static void test_convsep(void **state)
 			assert_int_equal(d.inst[pc].reuse_groups, d.tot.ctas);
 		}
 	assert_true(taps >= 17);
+	/* the tile's stores are read by taps no elevator carries: they, the
+	 * barrier and the addresses stay */
+	check_closed(&d);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_ELEVATOR_STORE], 0);
+	assert_int_equal(removed_bars(&d), 0);
+	assert_int_equal(d.tot.bars_kept_shared, 1);
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
+	assert_int_equal(o.removed, d.tot.removed_dynamic[WEFT_DMT_RM_ELEVATOR_LOAD]);
+	/* the const taps are forwarded: memory accesses, not operations */
+	assert_true(o.elsu_forwarded > 0);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -722,6 +1176,14 @@ static void test_matmul(void **state)
 	 * distance depends on the reader, so no elevator carries them */
 	assert_int_equal(d.tot.carried, 0);
 	assert_int_equal(d.tot.reuse_within_buffer, d.tot.reuse_fwd);
+	/* nothing is removed; the forwarded tile loads save accesses only */
+	check_closed(&d);
+	assert_int_equal(d.tot.bars_kept_shared, 2);
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
+	assert_int_equal(o.removed, 0);
+	assert_int_equal(o.dmt, o.simt);
+	assert_int_equal(o.elsu_forwarded, d.tot.reuse_fwd);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -741,7 +1203,26 @@ static void test_hotspot(void **state)
 	assert_int_equal(carried_at(&d, -16), 1);
 	assert_true(carried_at(&d, 0) >= 2);
 	assert_int_equal(d.tot.comm_within_buffer, d.tot.comm);
-	assert_true(removed_bars(&d) > 0);
+	/* all three barriers go; of the guards only `if (computed) t_s = t_new`
+	 * (a copy through shared memory) goes: its compare and branch; the
+	 * stencil's range checks also guard its arithmetic and stay */
+	check_closed(&d);
+	unsigned n, r;
+	n = count_op(&d, WEFT_OP_BAR, WEFT_DMT_RM_BARRIER, &r);
+	assert_int_equal(n, 3);
+	assert_int_equal(r, 3);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_GUARD], 2);
+	uint32_t copy = find_pc(&d, "ld.shared.f32 %f29", 0);
+	assert_int_equal(d.inst[copy].removal, WEFT_DMT_RM_ELEVATOR_LOAD);
+	assert_int_equal(d.inst[copy - 1].removal, WEFT_DMT_RM_GUARD); /* @%p27 bra */
+	assert_int_equal(d.inst[copy - 2].removal, WEFT_DMT_RM_GUARD); /* setp %p27 */
+	assert_int_equal(d.inst[find_pc(&d, "@%p25 bra", 0)].removal, WEFT_DMT_KEEP);
+	/* the clamped neighbour indices fed only the removed loads */
+	n = count_op(&d, WEFT_OP_MIN, WEFT_DMT_RM_ADDR_ARITH, &r);
+	assert_true(n >= 2 && r == n);
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
+	assert_int_equal(o.shared_removed, o.shared_accesses);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -759,7 +1240,20 @@ static void test_pathfinder(void **state)
 	assert_true(d.tot.comm > 0);
 	for (uint32_t a = 2; a < WEFT_DMT_MAX_THREADS; a++)
 		assert_int_equal(d.tot.abs_hist[a], 0);
-	assert_true(removed_bars(&d) > 0);
+	/* as hotspot: every barrier, and the guard of `prev[tx] = result[tx]` */
+	check_closed(&d);
+	unsigned n, r;
+	n = count_op(&d, WEFT_OP_BAR, WEFT_DMT_RM_BARRIER, &r);
+	assert_int_equal(n, 3);
+	assert_int_equal(r, 3);
+	assert_int_equal(d.tot.removed_static[WEFT_DMT_RM_GUARD], 2);
+	uint32_t copy = find_pc(&d, "ld.shared.u32 %r58", 0);
+	assert_int_equal(d.inst[copy - 1].removal, WEFT_DMT_RM_GUARD);
+	assert_int_equal(d.inst[copy - 2].removal, WEFT_DMT_RM_GUARD);
+	/* the `computed` flag also decides the final store: it stays */
+	assert_int_equal(d.inst[find_pc(&d, "mov.u16 %rs7, 1", 0)].removal, WEFT_DMT_KEEP);
+	struct weft_dmt_ops o;
+	check_ops(&d, &o);
 	weft_dmt_free(&d);
 	traced_close(&tr);
 }
@@ -929,6 +1423,9 @@ static uint64_t check_ground_truth(const struct weft_workload *wl)
 			mine += d.inst[pc].comm + d.inst[pc].self + d.inst[pc].nowriter;
 		assert_int_equal(mine, n);
 		assert_int_equal(d.tot.racy, 0);
+		check_closed(&d);
+		struct weft_dmt_ops o;
+		check_ops(&d, &o);
 		total += n;
 		/* the producing stores of each load (every byte), as sets */
 		uint64_t *pr = g.pairs[l], np = g.npairs[l];
@@ -971,15 +1468,81 @@ static void test_ground_truth(void **state)
 	assert_true(with_shared >= 6);
 }
 
+/* WEFT_DMT_TRACE="a.wtr b.wtr ...": instead of the tests, one markdown row
+ * per trace (all launches summed, default parameters): SIMT and dMT thread
+ * instructions, the removed share, the share of each reason, and the eLSU
+ * forwarded loads of kept loads (the table of docs/models/dmt.md). With
+ * WEFT_DMT_DUMP also each launch's report. */
+static int table_rows(const char *paths)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", paths);
+	printf("| workload | SIMT ops | dMT ops | removed |");
+	for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+		printf(" %s |", weft_dmt_removal_name(r));
+	printf(" eLSU-forwarded loads |\n");
+	for (char *save = NULL, *path = strtok_r(buf, " ", &save); path; path = strtok_r(NULL, " ", &save)) {
+		struct weft_trace *t;
+		struct weft_error err;
+		if (weft_trace_open(path, &t, &err)) {
+			fprintf(stderr, "%s\n", err.message);
+			return 2;
+		}
+		struct weft_dmt_ops sum;
+		memset(&sum, 0, sizeof(sum));
+		for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++) {
+			struct weft_dmt d;
+			struct weft_dmt_ops o;
+			if (weft_dmt_analyse_launch(t, l, NULL, NULL, &d, &err)) {
+				fprintf(stderr, "%s\n", err.message);
+				weft_trace_close(t);
+				return 2;
+			}
+			if (getenv("WEFT_DMT_DUMP")) {
+				struct weft_sbuf b;
+				weft_sbuf_init(&b);
+				weft_dmt_format(&d, &b);
+				fputs(weft_sbuf_str(&b), stderr);
+				weft_sbuf_free(&b);
+			}
+			weft_dmt_ops(&d, &o);
+			sum.simt += o.simt, sum.dmt += o.dmt, sum.removed += o.removed;
+			for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+				sum.by_reason[r] += o.by_reason[r];
+			sum.loads += o.loads, sum.elsu_forwarded += o.elsu_forwarded;
+			weft_dmt_free(&d);
+		}
+		weft_trace_close(t);
+		double S = sum.simt ? (double)sum.simt : 1.0;
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		const char *dot = strstr(base, ".wtr");
+		printf("| %.*s | %llu | %llu | %.1f%% |", (int)(dot ? dot - base : (long)strlen(base)), base,
+		       (unsigned long long)sum.simt,
+		       (unsigned long long)sum.dmt, 100.0 * (double)sum.removed / S);
+		for (int r = 1; r < WEFT_DMT_RM_COUNT; r++)
+			printf(" %.1f%% |", 100.0 * (double)sum.by_reason[r] / S);
+		printf(" %llu (%.1f%%) |\n", (unsigned long long)sum.elsu_forwarded,
+		       sum.loads ? 100.0 * (double)sum.elsu_forwarded / (double)sum.loads : 0.0);
+	}
+	return 0;
+}
+
 int main(void)
 {
+	if (getenv("WEFT_DMT_TRACE"))
+		return table_rows(getenv("WEFT_DMT_TRACE"));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_producer_consumer),
 		cmocka_unit_test(test_global_keeps_barrier),
+		cmocka_unit_test(test_global_orders_barrier),
 		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_barrier_epochs),
 		cmocka_unit_test(test_lock_step),
 		cmocka_unit_test(test_generic_vector),
+		cmocka_unit_test(test_guard_tree_level),
+		cmocka_unit_test(test_barrier_per_barrier),
+		cmocka_unit_test(test_store_kept_by_kept_load),
+		cmocka_unit_test(test_tree_loop_per_iteration),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_cascades),
 		cmocka_unit_test(test_redecide_sweep),

@@ -1,0 +1,154 @@
+/*
+ * dmt_barrier.c - what each barrier of a kernel orders, and which barriers
+ * a dMT compilation no longer needs (dmt_comm.h, rule BARRIER).
+ *
+ * A barrier orders the accesses of the epoch that ends at it against
+ * those of the epoch that starts after it. Per thread, pass A of
+ * dmt_comm.c notes the barriers the thread passed, in its order
+ * (dmt_barrec); sorted by thread, barrier e of thread t is the one that
+ * ended its epoch e. Every recorded shared access (thread t, epoch e, pc a)
+ * then marks a as "before" the barrier that ended epoch e and "after" the
+ * one that ended epoch e - 1 (bar_adj, one bit pair per static barrier and
+ * memory instruction, summed over CTAs). A global access ordered against
+ * another thread's access of the word in an earlier epoch (dmt_global.c:
+ * read after write, write after read, write after write) marks the barrier
+ * after the earlier access in its thread's order and the one before the
+ * later access in its thread's order (bar_gcomm).
+ *
+ * Decision: a bar.sync / barrier.sync goes when its neighbouring epochs
+ * hold at least one removed shared access, no kept one, and no global
+ * ordering crosses it. Any pair of kept accesses in different epochs
+ * keeps the barrier right after the earlier one (it is a neighbour), so
+ * every ordering that still goes through memory keeps a barrier between
+ * its two ends. bar.red (a barrier that also reduces a value) always stays.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/dataflow/dmt_internal.h"
+
+int dmt_barrier_init(struct weft_dmt *d)
+{
+	struct weft_dmt_scratch *s = d->s;
+	uint32_t n = d->ninsts ? d->ninsts : 1;
+	s->baridx = malloc(n * sizeof(uint32_t));
+	s->barpc = malloc(n * sizeof(uint32_t));
+	if (!s->baridx || !s->barpc)
+		return WEFT_ERR_NOMEM;
+	s->nbar = 0;
+	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
+		s->baridx[pc] = UINT32_MAX;
+		if (s->is_bar[pc]) {
+			s->baridx[pc] = s->nbar;
+			s->barpc[s->nbar++] = pc;
+		}
+	}
+	s->bar_adj = calloc((size_t)s->nbar * s->nmem + 1, 1);
+	s->bar_gcomm = calloc((size_t)s->nbar + 1, 1);
+	if (!s->bar_adj || !s->bar_gcomm)
+		return WEFT_ERR_NOMEM;
+	return 0;
+}
+
+void dmt_barrier_free(struct weft_dmt_scratch *s)
+{
+	free(s->baridx), free(s->barpc), free(s->bar_adj), free(s->bar_gcomm);
+	free(s->brec), free(s->brec2), free(s->bstart);
+}
+
+int dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads)
+{
+	if (nthreads + 1 > s->capbstart) {
+		free(s->bstart);
+		s->bstart = malloc(((size_t)nthreads + 2) * sizeof(uint32_t));
+		if (!s->bstart) {
+			s->capbstart = 0;
+			return WEFT_ERR_NOMEM;
+		}
+		s->capbstart = nthreads + 1;
+	}
+	if (dmt_reserve((void **)&s->brec2, &s->capbrec2, s->nbrec + 1, sizeof(*s->brec2)))
+		return WEFT_ERR_NOMEM;
+	memset(s->bstart, 0, ((size_t)nthreads + 2) * sizeof(uint32_t));
+	for (uint64_t i = 0; i < s->nbrec; i++)
+		s->bstart[s->brec[i].tid + 1]++;
+	for (uint32_t t = 1; t <= nthreads; t++)
+		s->bstart[t] += s->bstart[t - 1];
+	/* stable: a thread's barriers stay in its order */
+	for (uint64_t i = 0; i < s->nbrec; i++)
+		s->brec2[s->bstart[s->brec[i].tid]++] = s->brec[i];
+	/* bstart[t] now holds the end of thread t: shift back */
+	for (uint32_t t = nthreads; t > 0; t--)
+		s->bstart[t] = s->bstart[t - 1];
+	s->bstart[0] = 0;
+	return 0;
+}
+
+uint32_t dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e)
+{
+	uint64_t i = (uint64_t)s->bstart[tid] + e;
+	if (i >= s->bstart[tid + 1])
+		return UINT32_MAX;
+	return s->brec2[i].pc;
+}
+
+void dmt_barrier_mark(struct weft_dmt_scratch *s)
+{
+	for (uint64_t i = 0; i < s->nrec; i++) {
+		const struct dmt_rec *r = &s->rec[i];
+		uint32_t m = s->memidx[r->pc];
+		uint32_t b = dmt_barrier_at(s, r->tid, r->epoch);
+		if (b != UINT32_MAX)
+			s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_BEFORE;
+		if (r->epoch) {
+			b = dmt_barrier_at(s, r->tid, r->epoch - 1);
+			if (b != UINT32_MAX)
+				s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_AFTER;
+		}
+	}
+}
+
+void dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
+			uint32_t *kept_pc, int *gcomm)
+{
+	const struct weft_dmt_scratch *s = d->s;
+	*nkept = *nremoved = 0;
+	*kept_pc = UINT32_MAX;
+	*gcomm = 0;
+	if (!s || pc >= d->ninsts || s->baridx[pc] == UINT32_MAX)
+		return;
+	uint32_t b = s->baridx[pc];
+	*gcomm = s->bar_gcomm[b];
+	for (uint32_t j = 0; j < s->nmem; j++) {
+		if (!s->bar_adj[(size_t)b * s->nmem + j])
+			continue;
+		uint32_t a = s->mempc[j];
+		if (d->inst[a].removal) {
+			(*nremoved)++;
+		} else {
+			if (!*nkept)
+				*kept_pc = a;
+			(*nkept)++;
+		}
+	}
+}
+
+void dmt_barrier_decide(struct weft_dmt *d)
+{
+	const struct weft_program *p = d->p;
+	const struct weft_dmt_scratch *s = d->s;
+	for (uint32_t i = 0; i < s->nbar; i++) {
+		uint32_t pc = s->barpc[i];
+		if (!d->inst[pc].exec)
+			continue;
+		uint32_t nk, nr, kpc;
+		int gc;
+		dmt_barrier_orders(d, pc, &nk, &nr, &kpc, &gc);
+		if (gc)
+			d->tot.bars_kept_global++;
+		else if (nk)
+			d->tot.bars_kept_shared++;
+		if (p->insts[pc].mode == WEFT_BAR_SYNC && !gc && !nk && nr)
+			d->inst[pc].removal = WEFT_DMT_RM_BARRIER;
+	}
+}
