@@ -134,6 +134,7 @@ static int estimate_config(const struct weft_config *cfg, struct weft_est_config
 		f->stats = lr->stats;
 		f->nstats = lr->nstats;
 		f->cpi = &lr->cpi;
+		f->explain = lr->explain;
 		double secs = r->clock_hz > 0 ? lr->cycles / r->clock_hz : 0;
 		rc = price_energy(&ctx, r, lr->events, secs, f, erep, err);
 		if (rc < 0) {
@@ -492,8 +493,10 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	for (uint32_t k = 0; k < req->nsweeps; k++)
 		snprintf(out->sweep_keys[k], sizeof(out->sweep_keys[k]), "%s.%s", p.sw[k].section,
 			 p.sw[k].key);
-	for (uint32_t i = 0; i < p.npts; i++)
+	for (uint32_t i = 0; i < p.npts; i++) {
 		point_name(req, &p, &p.pts[i], &out->configs[i]);
+		p.pts[i].cfg.explain = req->explain;
+	}
 
 	/* the baseline: a point's name, or a config's (its first point) */
 	uint32_t baseline = 0;
@@ -531,6 +534,7 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	out->nlaunches = info->nlaunches;
 	weft_cta_sample_describe(&req->sample, out->sampling, sizeof(out->sampling));
 	out->baseline = baseline;
+	out->explain = req->explain;
 
 	/* each model once over all its points (mixed -c lists: one group per
 	 * model, in order of first appearance) */

@@ -79,6 +79,8 @@ struct weft_est_figures {
 	double perf_per_area_ratio;
 	const struct weft_stat *stats;   /* the model's, borrowed from the result */
 	uint32_t nstats;
+	const char *explain;             /* a launch's explanation (request.explain), borrowed
+					    from the result; NULL when none */
 };
 
 struct weft_est_area_item {
@@ -130,6 +132,7 @@ struct weft_est_report {
 	uint32_t nsweeps;
 	char sweep_keys[WEFT_EST_MAX_SWEEPS][130];
 	uint32_t trace_passes;           /* reads of the trace, summed over the models run */
+	int explain;                     /* the request asked for explanations */
 };
 
 struct weft_est_request {
@@ -145,6 +148,8 @@ struct weft_est_request {
 	 * the product of the sweeps that apply to it */
 	const char *const *sweeps;
 	uint32_t nsweeps;
+	int explain;                     /* ask the models to explain each launch
+					    (weft_config.explain); formatted by table and JSON */
 };
 
 /* A config's report name: its file name without directory and ".ini" (the

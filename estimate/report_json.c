@@ -79,7 +79,12 @@ static void figures(struct weft_sbuf *out, int ind, const struct weft_est_figure
 	}
 	if (f->nstats)
 		weft_sbuf_printf(out, "\n%*s", ind + 2, "");
-	weft_sbuf_printf(out, "]\n%*s}", ind, "");
+	weft_sbuf_puts(out, "]");
+	if (f->explain) {
+		weft_sbuf_json_key(out, ind + 2, &first, "explain");
+		weft_sbuf_json_str(out, f->explain);
+	}
+	weft_sbuf_printf(out, "\n%*s}", ind, "");
 }
 
 static void config(struct weft_sbuf *out, const struct weft_est_report *r,

@@ -408,6 +408,38 @@ static void launches(struct weft_sbuf *out, const struct weft_est_report *r, int
 	}
 }
 
+/* The models' explanations of each launch (--explain), config by config. */
+static void explanations(struct weft_sbuf *out, const struct weft_est_report *r)
+{
+	if (!r->explain)
+		return;
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_config *c = &r->configs[i];
+		int any = 0;
+		for (uint32_t l = 0; l < c->nlaunches; l++)
+			any |= c->launches[l].explain != NULL;
+		if (!any) {
+			weft_sbuf_printf(out, "\nexplain %s: model %s explains no launch (its CPI stack above "
+					 "says where the cycles went)\n",
+					 c->name, c->model);
+			continue;
+		}
+		for (uint32_t l = 0; l < c->nlaunches; l++) {
+			const char *e = c->launches[l].explain;
+			if (!e)
+				continue;
+			weft_sbuf_printf(out, "\nexplain %s, launch %u\n", c->name, l);
+			/* indented two spaces, line by line */
+			while (*e) {
+				const char *nl = strchr(e, '\n');
+				size_t len = nl ? (size_t)(nl - e) : strlen(e);
+				weft_sbuf_printf(out, "%s%.*s\n", len ? "  " : "", (int)len, e);
+				e += len + (nl ? 1 : 0);
+			}
+		}
+	}
+}
+
 void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *out)
 {
 	int w = col_width(r);
@@ -421,4 +453,5 @@ void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *ou
 		stats(out, r, w);
 	}
 	launches(out, r, w);
+	explanations(out, r);
 }

@@ -39,6 +39,12 @@ static const char usage[] =
 	"                            point; a swept config's name means its first point\n"
 	"  --format table|csv|json   report format (default table)\n"
 	"  -o, --output FILE         write the report to FILE (atomically) instead of stdout\n"
+	"  --explain                 also say how each model saw each launch: for the\n"
+	"                            fabric models the mapping (sub-kernels, units,\n"
+	"                            replicas, spills), every sub-kernel's bounds, the\n"
+	"                            launch's overheads and memory bounds, and for dmt the\n"
+	"                            communication analysis (what was removed and why,\n"
+	"                            dynamic operations against SIMT); table and JSON only\n"
 	"  --sample every:K|random:N:SEED\n"
 	"                            replay only some CTAs of each launch: every K-th,\n"
 	"                            or N distinct ones chosen with SEED (default: all)\n"
@@ -126,7 +132,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	       const char **sweeps)
 {
 	const char *trace = NULL, *baseline = NULL, *outpath = NULL;
-	int fmt = WEFT_FMT_TABLE;
+	int fmt = WEFT_FMT_TABLE, explain = 0;
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0;
 	if (argc < 2)
@@ -191,6 +197,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			if (!*val)
 				return usage_error("%s", "-o needs a file name");
 			outpath = val;
+		} else if (strcmp(opt, "--explain") == 0) {
+			explain = 1;
 		} else if (strcmp(opt, "--sample") == 0) {
 			if (parse_sample(val, &sample) < 0)
 				return usage_error("bad --sample `%s` (every:K with K >= 1, or "
@@ -210,6 +218,9 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		return usage_error("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
 	if (nconfigs == 0)
 		return usage_error("%s", "no configuration; add -c CONFIG.ini (e.g. -c configs/fermi-sm.ini)");
+	if (explain && fmt == WEFT_FMT_CSV)
+		return usage_error("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
+				   "table or json");
 
 	struct weft_est_request req = {
 		.trace_path = trace,
@@ -221,6 +232,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.sample = sample,
 		.sweeps = sweeps,
 		.nsweeps = nsweeps,
+		.explain = explain,
 	};
 	struct weft_est_report rep;
 	struct weft_error err;

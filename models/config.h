@@ -50,6 +50,9 @@ struct weft_config {
 	struct weft_config_value *values; /* one per schema key (common + model) */
 	uint32_t nvalues;
 	char overrides[1024];  /* "sec.key=v,sec.key=v" as applied */
+	int explain;           /* not a key: a caller that wants each launch explained sets
+				  it after loading (weft-estimate --explain); models that can
+				  fill weft_launch_result.explain */
 };
 
 /* Loads path, validates it against the common keys plus the schema of the

@@ -18,8 +18,10 @@ void weft_model_result_free(struct weft_model_result *r)
 	if (!r)
 		return;
 	if (r->launches) {
-		for (uint32_t i = 0; i < r->nlaunches; i++)
+		for (uint32_t i = 0; i < r->nlaunches; i++) {
 			free(r->launches[i].events);
+			free(r->launches[i].explain);
+		}
 		free(r->launches);
 	}
 	free(r->events);

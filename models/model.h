@@ -88,6 +88,9 @@ struct weft_launch_result {
 	struct weft_cpi_stack cpi;       /* sums to cycles */
 	struct weft_stat stats[WEFT_MAX_STATS];
 	uint32_t nstats;
+	char *explain;                   /* with weft_config.explain: how the model saw the
+					    launch, as text (malloc'd; NULL when the model
+					    gives none) */
 };
 
 struct weft_model_result {

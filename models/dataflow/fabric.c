@@ -287,6 +287,7 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
 	memset(fp, 0, sizeof(*fp));
 	const char *where = cfg->path[0] ? cfg->path : "config";
 	fp->dmt = dmt;
+	fp->explain = cfg->explain;
 	fp->cores = cfg_u(cfg, "fabric", "cores");
 	fp->clock_hz = weft_config_num(cfg, "fabric", "clock_mhz") * 1e6;
 	fp->units.n[WEFT_DFU_COMPUTE] = cfg_u(cfg, "fabric", "compute_units");

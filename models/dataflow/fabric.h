@@ -69,6 +69,7 @@ enum fabric_epoch_rule { FAB_EPOCH_ADMISSION = 0, FAB_EPOCH_COMPLETION };
 
 struct fabric_params {
 	int dmt;                          /* the dMT-CGRA model */
+	int explain;                      /* weft_config.explain: fill weft_launch_result.explain */
 	uint32_t cores;
 	double clock_hz;
 	struct weft_dfg_units units;      /* per core (map.h) */
@@ -285,6 +286,32 @@ uint64_t fabric_replay_params_hash(const struct fabric_params *fp);
 /* Frees every cached replay (tests; the cache otherwise lives as long as
  * the process). */
 void weft_fabric_cache_clear(void);
+
+/* ---- fabric_explain.c: a launch explained as text (weft-estimate --explain) ---- */
+
+/* One (sub-)kernel's timing as fabric_time_launch computed it. */
+struct fabric_explain_row {
+	double visits, rate, latency, wait, spill_lat;
+	uint32_t replicas;
+	uint64_t crit_nodes;
+	struct fabric_kernel_out out;
+};
+struct fabric_explain_in {
+	const struct weft_trace_launch *L;
+	uint32_t launch;
+	const struct weft_dfg *g;
+	const struct weft_dfg_map *m;
+	double f;                       /* CTAs / CTAs read */
+	uint32_t ctas_read;
+	double cfg_cycles, bar_cycles, bar_per_thread, bar_group, fabric_cycles;
+	const double *bsum;             /* [FAB_B_COUNT] */
+	struct weft_launch_result *r;   /* cycles, limiter, stats filled; gets explain */
+};
+/* Sets in->r->explain: the mapping, each (sub-)kernel's bounds, the
+ * launch's overheads and memory bounds and, for dMT, the communication
+ * analysis with its dynamic operations against SIMT. */
+int fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,
+			  const struct fabric_explain_row *rows, uint32_t nrows, struct weft_error *err);
 
 /* ---- fabric_timing.c: one launch ---- */
 int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,

@@ -243,6 +243,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	uint8_t *member = NULL, *removed = NULL;
 	uint32_t *lat_full_of = NULL, *lat_wait_of = NULL;
 	double *need_of = NULL;
+	struct fabric_explain_row *kt_rows = NULL;
 	uint64_t *finish = NULL;
 	uint32_t *block_of = NULL;
 	struct ktime *kt = NULL;
@@ -266,8 +267,10 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	need_of = calloc(g.nnodes + 1, sizeof(double));
 	block_of = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
 	kt = calloc(m.nkernels + 1, sizeof(*kt));
+	if (fp->explain)
+		kt_rows = calloc(m.nkernels + 1, sizeof(*kt_rows));
 	if (!member || !removed || !finish || !block_of || !kt || !lat_full_of || !lat_wait_of ||
-	    !need_of) {
+	    !need_of || (fp->explain && !kt_rows)) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory timing kernel %s", p->kernel);
 		goto out;
 	}
@@ -429,7 +432,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 					specials[nd->special]--;
 				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
 				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
-					elevators += di->cascade;
+					elevators += di->elevators;
 				continue;
 			}
 			if (nd->unit == WEFT_DFU_COMPUTE && nd->pc != WEFT_DFG_NONE) {
@@ -570,6 +573,17 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			.token_buffer = tb,
 		};
 		fabric_kernel_time(&in, &x->out);
+		if (kt_rows) {
+			struct fabric_explain_row *row = &kt_rows[ki];
+			row->visits = x->visits_core;
+			row->replicas = R;
+			row->rate = k->rate;
+			row->latency = latency;
+			row->wait = wait;
+			row->crit_nodes = crit;
+			row->spill_lat = spill_lat;
+			row->out = x->out;
+		}
 		x->cycles = x->out.cycles;
 		fabric_cycles += x->cycles;
 		fill_total += x->out.fill;
@@ -596,7 +610,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			if (removed[n]) {
 				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
 				if (di->removal == WEFT_DMT_RM_ELEVATOR_LOAD)
-					el[FAB_EV_ELEVATOR] += V * di->cascade;
+					el[FAB_EV_ELEVATOR] += V * di->elevators;
 				continue;
 			}
 			double tokens = V * nd->nin;
@@ -771,6 +785,13 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	weft_stat_add(r->stats, &r->nstats, "executed_insts", insts * f, "");
 	if (s->dmt_ok) {
 		const struct weft_dmt_totals *T = &s->dmt.tot;
+		struct weft_dmt_ops ops;
+		weft_dmt_ops(&s->dmt, &ops);
+		/* dynamic operations: what a SIMT core executes, what the dMT-CGRA
+		 * keeps, and what it removed by reason */
+		weft_stat_add(r->stats, &r->nstats, "dmt_simt_ops", (double)ops.simt * f, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_ops", (double)ops.dmt * f, "");
+		weft_stat_add(r->stats, &r->nstats, "dmt_removed_share", 100.0 * ops.removed_share, "%");
 		weft_stat_add(r->stats, &r->nstats, "dmt_removed_insts", removed_insts * f, "");
 		for (int why = 1; why < WEFT_DMT_RM_COUNT; why++) {
 			snprintf(key, sizeof(key), "dmt_removed_%s", weft_dmt_removal_name(why));
@@ -789,12 +810,22 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	}
 	weft_stat_add(r->stats, &r->nstats, "ctas_read", s->cta_seq, "");
 	s->total_removed += removed_insts * f;
+	if (fp->explain) {
+		struct fabric_explain_in ex = {
+			.L = L, .launch = launch, .g = &g, .m = &m, .f = f,
+			.ctas_read = s->cta_seq, .cfg_cycles = cfg_cycles, .bar_cycles = bar_cycles,
+			.bar_per_thread = bar_per_cta, .bar_group = bar_group, .fabric_cycles = fabric_cycles,
+			.bsum = bsum, .r = r,
+		};
+		rc = fabric_explain_launch(s, &ex, kt_rows, m.nkernels, err);
+	}
 out:
 	free(member);
 	free(removed);
 	free(lat_full_of);
 	free(lat_wait_of);
 	free(need_of);
+	free(kt_rows);
 	free(finish);
 	free(block_of);
 	free(kt);

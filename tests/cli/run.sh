@@ -296,6 +296,34 @@ assert tot[0][rows[0].index("speedup")]=="1"' "$tmp/out" \
 		else bad "estimate: csv rows" "see the python error"; fi
 	fi
 
+	# --explain (docs/estimate.md "Explanations"): the fabric models say how
+	# they mapped and timed each launch, dmt what it removed and why; the
+	# SIMT model says it explains nothing; CSV cannot hold it
+	expect "estimate: --explain with csv" 2 "--explain writes prose" "$W" -c $FC --explain --format csv
+	expect "estimate: --explain sgmf kernel bounds" 0 "timing per (sub-)kernel" \
+		"$tmp/bfs.wtr" -c $FC -c configs/sgmf-core.ini --explain
+	expect "estimate: --explain sgmf mapping" 0 "configuration load(s), spills" \
+		"$tmp/bfs.wtr" -c configs/sgmf-core.ini --explain
+	expect "estimate: --explain simt" 0 "explain fermi-sm: model simt explains no launch" \
+		"$W" -c $FC --explain
+	expect "estimate: --explain dmt removal by reason" 0 "removed by reason: elevator-load" \
+		"$W" -c configs/dmt-cgra.ini --explain
+	expect "estimate: --explain dmt ops against SIMT" 0 "dynamic operations (thread instructions executed" \
+		"$W" -c configs/dmt-cgra.ini --explain
+	if command -v python3 >/dev/null 2>&1; then
+		"$E" "$tmp/bfs.wtr" -c $FC -c configs/sgmf-core.ini --explain --format json >"$tmp/out" 2>"$tmp/err"
+		if python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); F,G=d["configs"]
+assert all("explain" not in l for l in F["launches"]), "simt explains"
+assert all("set by" in l["explain"] for l in G["launches"]), "fabric launch without explanation"' \
+		    "$tmp/out" 2>"$tmp/err"
+		then ok "estimate: --explain in json (fabric launches only)"
+		else bad "estimate: --explain in json" "see the python error"; fi
+	fi
+	"$E" "$W" -c $FC --format json >"$tmp/out" 2>"$tmp/err"
+	if grep -q '"explain"' "$tmp/out"; then bad "estimate: no explain unless asked" "json has explain"
+	else ok "estimate: no explain unless asked"; fi
+
 	# -o: the same bytes as stdout, atomically, no temp file left
 	"$E" "$W" -c $FC -c $TC --format csv >"$tmp/stdout.csv" 2>"$tmp/err"
 	if "$E" "$W" -c $FC -c $TC --format csv -o "$tmp/est.csv" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/out" ]

@@ -493,8 +493,31 @@ static void test_kept_loops(void **state)
 	assert_true(st_event(&split, &split.launches[0], "fabric_l1_word") > 1024 + iters);
 	/* a thread's 8 iterations one after another */
 	assert_true(st_stat(&kept.launches[0], "bound_loop") >= 8 * 3);
+	assert_null(kept.launches[0].explain); /* not asked for */
 	weft_model_result_free(&split);
 	weft_model_result_free(&kept);
+
+	/* --explain: the launch as the model saw it, only when asked */
+	{
+		struct weft_error e2;
+		struct weft_config c2;
+		struct weft_trace *t2;
+		struct weft_model_result r2;
+		st_check(weft_config_load("configs/sgmf-core.ini", keep, 1, &c2, &e2), &e2, "load");
+		c2.explain = 1;
+		st_check(weft_trace_open(tp, &t2, &e2), &e2, "open");
+		struct weft_cta_sample all2 = { .kind = WEFT_SAMPLE_ALL };
+		st_check(weft_model_run(weft_model_find("sgmf"), &c2, t2, &all2, &r2, &e2), &e2, "run");
+		const char *x = r2.launches[0].explain;
+		assert_non_null(x);
+		assert_non_null(strstr(x, "kernel loopk"));
+		assert_non_null(strstr(x, "1 kernel(s) in 1 segment(s)"));
+		assert_non_null(strstr(x, "set by"));
+		assert_non_null(strstr(x, "limiter"));
+		weft_model_result_free(&r2);
+		weft_trace_close(t2);
+		weft_config_free(&c2);
+	}
 
 	/* too big for one configuration: refused, with what to do */
 	struct weft_error err;
