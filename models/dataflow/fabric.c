@@ -1,109 +1,99 @@
 /*
  * fabric.c - the dataflow-fabric timing model: SGMF / MT-CGRA ("sgmf") and
- * dMT-CGRA ("dmt") (models.md sections 2 and 2b; docs/models/dataflow.md
- * "Timing" has worked examples).
+ * dMT-CGRA ("dmt"). docs/models/dataflow.md ("Timing") explains every
+ * mechanism with what the publications say, the readings they allow, the
+ * one weft uses and its config key, with worked examples.
  *
  * Sources: D. Voitsechov and Y. Etsion, "Single-Graph Multiple Flows:
  * Energy Efficient Design Alternative for GPGPUs", ISCA 2014 (SGMF: the
- * core, token buffers, TLP = critical path x token buffer, epochs,
- * reservation buffers, partitioning, loops, the 54.30 mm^2 synthesis);
- * D. Voitsechov, O. Port and Y. Etsion, "Inter-Thread Communication in
- * Multithreaded, Reconfigurable Coarse-Grain Arrays", MICRO 2018 (dMT-CGRA:
- * elevators, eLSUs, cascades, live value cache; its baseline is called
- * MT-CGRA); D. Voitsechov and Y. Etsion, "Control Flow Coalescing on a
- * Hybrid Dataflow/von Neumann GPGPU", MICRO 2015 (VGIW: restates SGMF's
- * predication cost). All three as summarised in models.md 2 / 2b, whose
- * numbers are the config defaults.
+ * core of 108 units, token buffers, threads in flight = critical path x
+ * token buffer, thread epochs, reservation buffers, partitioning, loops,
+ * the 54.30 mm^2 synthesis); D. Voitsechov, O. Port and Y. Etsion,
+ * "Inter-Thread Communication in Multithreaded, Reconfigurable Coarse-Grain
+ * Arrays", MICRO 2018 (dMT-CGRA: elevators, eLSUs, cascades, live value
+ * cache; its baseline is called MT-CGRA); D. Voitsechov and Y. Etsion,
+ * "Control Flow Coalescing on a Hybrid Dataflow/von Neumann GPGPU", MICRO
+ * 2015 (VGIW: restates SGMF's predication cost). The memory system is the
+ * GTX480's as GPGPU-Sim configures it (configs/tested-cfgs/SM2_GTX480).
  *
  * The kernel's graph (graph.h) is mapped onto one core (map.h): loops
  * split into init / body / epilogue kernels, kernels too big for the
  * units partitioned into sub-kernels with spilled live values, small ones
- * replicated. The (sub-)kernels run one after another for all threads.
- * Per (sub-)kernel k with R_k replicas, V_k thread visits on the busiest
- * core (threads for straight kernels; sum of trip counts for a loop body:
- * a thread is streamed once per iteration it runs), the bounds are:
+ * replicated. The (sub-)kernels run one after another. Per (sub-)kernel k
+ * with R_k replicas (each taking `rate` threads per cycle: 1, or less when
+ * its delay FIFOs were not placed, map.h) and V_k thread visits on the
+ * busiest core (the threads that reach its code; a loop body: the sum of
+ * their trip counts), the bounds are:
  *
- *  (1) issue:    B_issue = V_k / R_k        one new thread per cycle per
- *                replica (a fully pipelined unit accepts one token set per
- *                cycle; models.md 2 "Timing").
- *  (2) latency:  Little's law. Threads in flight TLP = N_k x T x R_k with
- *                N_k the grid nodes on the critical path and T the token
- *                buffer entries (models.md 2: "critical path 3 x 16-entry
- *                buffers holds 48 threads"); per-thread latency L_k = the
- *                critical path in cycles with every load node at the
- *                average latency its accesses saw in the cache models
- *                (fabric_replay.c) and spills at theirs. Throughput =
- *                min(R_k, TLP / L_k) threads per cycle, B_lat = V_k / that.
- *                Example: N = 10, T = 16, one replica, L = 400 -> 160
- *                threads in flight -> 0.4 threads/cycle.
- *  (3) ldst:     each LDST node keeps a reservation buffer of T entries
- *                and serves threads in epochs of T (models.md 2): an epoch
- *                enters one per cycle and the next waits until all of it
- *                left, so an epoch takes max_i (i + lat_i) >= T cycles;
- *                the node needs the sum over its epochs (with epochs =
- *                false: max(ops, sum lat / T), the reservation buffer
- *                alone). B_ldst = the busiest node's time / R_k. Accesses
- *                are fed in the order of fabric_replay.c; lat_i = LDST
- *                pipeline + L1 / L2 / DRAM latency as the caches decided.
- *  (4) special:  a special unit holds `special_blocks` non-pipelined blocks
- *                of latency `special_latency`; the i-th operation of an
- *                epoch starts at max(i, floor(i / blocks) x lat), so an
- *                epoch of T takes max(T-1, floor((T-1)/blocks) x lat) + lat
- *                (without epochs: lat / blocks per operation, at least 1).
- *  (5) loop:     a loop body's thread runs its iterations one after
- *                another: B_loop = trip_max x L_k.
- *  (6) kernel:   C_k = max(B_issue, B_lat, B_ldst, B_special, B_loop) + L_k
- *                (fill and drain: the last thread leaves L_k after it
- *                entered).
- *  (7) launch:   C_fabric = sum_k C_k + config_loads x (l2_latency +
- *                config_bytes / config_bytes_per_cycle) + barrier drains.
- *                Configuration: loaded from memory through the L2 (an
- *                assumption: no published load time; 8 KB of configuration
- *                storage per core, models.md 2b). Barrier: every thread of
- *                a CTA must reach it, so the pipeline drains: per barrier
- *                episode L / (CTAs in flight = TLP / threads per CTA, at
- *                least 1) (weft's assumption).
- *  (8) memory:   B_l1 = the busiest L1 bank's word accesses (no warp
- *                coalescing: each thread access is its own L1 access, one
- *                word per bank per cycle); B_shmem likewise for shared
- *                memory banks; B_l2 = busiest L2 bank's 128 B accesses x
- *                ceil(line / port) x clock / l2 clock; B_dram = DRAM bytes
- *                / bandwidth. L1 write-back, write-allocate (models.md 2),
- *                private per core; L2 shared; DRAM as the Fermi config.
- *  (9) cycles = max(C_fabric, B_l1, B_shmem, B_l2, B_dram). The limiter is
- *                the memory bound that exceeds C_fabric, else the kernel
- *                bound that contributed most cycles (summed over kernels),
- *                or "reconfig" when fill/drain, configuration loads and
- *                barrier drains together contributed more.
+ *  (1) issue:    V_k / (R_k x rate): one new thread per cycle per replica.
+ *  (2) latency:  Little's law: threads in flight N_k x T x R_k (N_k grid
+ *                nodes on the critical path, T token-buffer entries: the
+ *                SGMF paper's "critical path 3 x 16 entries = 48 threads")
+ *                cover the time a thread waits in buffers, W_k: the
+ *                critical path with every memory node at the part of its
+ *                average latency not spent in a fixed pipeline (L1 hits,
+ *                shared memory, constants: with hit_pipelined). Throughput
+ *                min(R_k, N_k T R_k / W_k); bound V_k / that.
+ *  (3) ldst:     each LDST node serves its accesses in thread order
+ *                (fabric_replay.c) through T reservation entries; an
+ *                access holds one for its latency (L1 misses, atomics)
+ *                or, in a fixed pipeline, for the unit's own cycle only.
+ *                epoch_rule = admission: an access enters when an entry
+ *                is free (a heap of release times, fabric_ldst_feed);
+ *                completion: an epoch of T waits until the previous epoch
+ *                has returned. Bound: the busiest node's time / R_k.
+ *  (4) special:  `special_blocks` non-pipelined blocks of
+ *                `special_latency` per unit (fabric_special_cycles).
+ *  (5) loop:     a thread runs its iterations one after another:
+ *                trip_max x L_k (L_k the critical path at full latency).
+ *  (6) kernel:   C_k = max(bounds) + L_k (fill and drain).
+ *  (7) launch:   sum_k C_k + configuration loads (l2_latency +
+ *                config_bytes / config_bytes_per_cycle each) + barrier
+ *                drains: threads at a barrier leave the fabric, so one
+ *                episode serves the CTAs whose shared memory fits the
+ *                core at once (mem.shmem_bytes) and drains the (sub-)kernel
+ *                holding the barrier once.
+ *  (8) memory:   L1 bank words (no warp coalescing), L1 MSHRs (misses x
+ *                latency / l1_mshrs), shared banks, L2 banks, DRAM bytes /
+ *                bandwidth. L1 write-back, write-allocate (SGMF ISCA 2014),
+ *                private per core; L2 shared.
+ *  (9) cycles = max(launch, memory bounds). The CPI stack gives each
+ *                (sub-)kernel's cycles beyond its fill to the bound that set
+ *                them, fills / configuration / barriers to their own
+ *                names, and a memory bound above the fabric's time the
+ *                difference; the limiter is its largest component.
  *
- * Several cores (sgmf-15core): CTAs are dealt round robin (CTA i on core i
- * mod cores); the busiest core's share of V_k is ceil(CTAs / cores) / CTAs;
- * L2 and DRAM are shared.
+ * Spills (live values between sub-kernels, loop-carried values of a loop
+ * body) are one word per value per thread, laid out thread after thread:
+ * one L1 miss per line of threads when they do not fit the L1
+ * (fabric_spill); a value is stored only by threads that load it again.
+ * With split_loops = false a loop stays in one configuration (its nodes
+ * fire per iteration) or the kernel is refused when it does not fit.
  *
- * dMT-CGRA (model "dmt"): the communication analysis (dmt_comm.h) runs
- * first over the launch. Removed instructions (elevator-carried shared
- * loads, the stores only they read, barriers, address arithmetic) take no
- * unit and no memory access; each elevator load becomes ceil(|dTID| / T)
- * elevator control nodes (cascades) with that many control latencies on
- * its path; communication needing more than max_cascade elevators goes
- * through the live value cache (the analysis keeps that shared load and
- * its store; weft prices the load as an LVC access: lvc_latency, one
- * write and one read per value); a global load whose previous thread (in the fabric order) at the
- * same load read the same address is forwarded by the eLSU (no L1
- * access) when the analysis found reuse at that load. Thread instructions
- * reported = executed - removed; the removed ones are listed in stats
- * dmt_removed_*.
+ * Several cores (sgmf-15core): CTA i runs on core i mod cores; the busiest
+ * core's share is ceil(CTAs / cores) / CTAs; L2 and DRAM are shared.
  *
- * Energy events (models.md 2): every node of a configuration fires once
- * per thread visit (predication computes both sides of a branch), each
- * firing on a compute/special unit counts its functional-unit event (the
- * SIMT model's names: int_alu ... sfu_op), on a control unit
- * fabric_control_fire; each token delivered writes and reads a token
+ * dMT-CGRA ("dmt"): the communication analysis (dmt_comm.h,
+ * docs/models/dmt.md) runs first over the launch. Removed instructions
+ * (elevator-carried shared loads, the stores only they read, barriers,
+ * address arithmetic and guards that only served them) take no unit and
+ * make no access; each elevator load becomes its elevator control nodes
+ * with one control latency per cascade on its path; communication beyond
+ * max_cascade goes through the live value cache; a global load whose
+ * previous thread (fabric order) read the same address is forwarded by the
+ * eLSU when the analysis found reuse there. Thread instructions reported =
+ * executed - removed; stats dmt_simt_ops, dmt_ops and dmt_removed_* give
+ * them by reason.
+ *
+ * Energy events: every node fires once per thread visit (predication
+ * computes both sides of a branch, VGIW MICRO 2015); a compute/special
+ * firing counts its functional-unit event (the SIMT model's names), a
+ * control unit fabric_control_fire; each token writes and reads a token
  * buffer entry and crosses hops_per_token switches; each LDST/special
- * operation uses a reservation entry; each thread memory access is an L1
- * word access (fabric_l1_word), L2 lines and DRAM bytes as in the SIMT
- * model; configuration bytes loaded; elevator re-tags, eLSU forwards, LVC
- * accesses. No fetch/decode/register-file events.
+ * operation a reservation entry; each thread memory access an L1 word;
+ * L2 transactions, their interconnect flits (noc_flit) and DRAM bytes as
+ * in the SIMT model; configuration bytes; elevator re-tags, eLSU forwards,
+ * live-value-cache accesses. No fetch/decode/register-file events.
  *
  * Sampling: counts from the CTAs read are scaled by CTAs / CTAs read.
  */
@@ -122,82 +112,82 @@
 #define FABRIC_KEYS \
 	{ "fabric", "cores", WEFT_CFG_INT, "1", "", 1, 1024, NULL, \
 	  "fabric cores; CTAs are dealt round robin; sgmf-15core has 15, one per GTX480 SM " \
-	  "(models.md 2: one core re-organises one Fermi SM)" }, \
+	  "(SGMF ISCA 2014: one core re-organises one Fermi SM)" }, \
 	{ "fabric", "clock_mhz", WEFT_CFG_DOUBLE, "1400", "MHz", 1, 10000, NULL, \
-	  "core clock; the Fermi SM clock 1.4 GHz the SGMF core replaces (models.md 1, 2)" }, \
+	  "core clock; the Fermi SM clock 1.4 GHz the SGMF core replaces (GTX480; SGMF ISCA 2014)" }, \
 	{ "fabric", "compute_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
-	  "compute units (ALU + FPU, FMA, fully pipelined); SGMF core 32 (models.md 2)" }, \
+	  "compute units (ALU + FPU, FMA, fully pipelined); SGMF core 32 (SGMF ISCA 2014)" }, \
 	{ "fabric", "control_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
 	  "control units (labels, branch conditions, muxes, split/join, delay FIFOs; dMT: " \
-	  "elevators); SGMF core 32 (models.md 2)" }, \
+	  "elevators); SGMF core 32 (SGMF ISCA 2014)" }, \
 	{ "fabric", "ldst_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
-	  "load/store units on the perimeter; SGMF core 32 (models.md 2)" }, \
+	  "load/store units on the perimeter; SGMF core 32 (SGMF ISCA 2014)" }, \
 	{ "fabric", "special_units", WEFT_CFG_INT, "12", "", 0, 65536, NULL, \
-	  "special compute units; SGMF core 12 (models.md 2)" }, \
+	  "special compute units; SGMF core 12 (SGMF ISCA 2014)" }, \
 	{ "fabric", "int_div_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
-	  "special units that divide integers; 4 (models.md 2)" }, \
+	  "special units that divide integers; 4 (SGMF ISCA 2014)" }, \
 	{ "fabric", "fp_div_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
-	  "special units that divide floats (rcp too); 4 (models.md 2)" }, \
+	  "special units that divide floats (rcp too); 4 (SGMF ISCA 2014)" }, \
 	{ "fabric", "sqrt_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
 	  "special square-root units (weft maps the transcendentals to them, graph.h); 4 " \
-	  "(models.md 2)" }, \
+	  "(SGMF ISCA 2014)" }, \
 	{ "fabric", "alu_units", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
-	  "integer-only compute units when ALUs and FPUs are separate (dMT-CGRA: 32, models.md " \
-	  "2b); 0 = every compute unit has both" }, \
+	  "integer-only compute units when ALUs and FPUs are separate (dMT-CGRA: 32, MICRO " \
+	  "2018); 0 = every compute unit has both" }, \
 	{ "fabric", "fpu_units", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
-	  "float-only compute units when separate (dMT-CGRA: 32, models.md 2b); 0 = combined" }, \
+	  "float-only compute units when separate (dMT-CGRA: 32, dMT-CGRA MICRO 2018); 0 = combined" }, \
 	{ "fabric", "token_buffer", WEFT_CFG_INT, "16", "entries", 1, 4096, NULL, \
 	  "token buffer entries per unit (= reservation buffer, = epoch size); 16 in the " \
-	  "reference design, studies sweep 1..32 (models.md 2)" }, \
+	  "reference design, studies sweep 1..32 (SGMF ISCA 2014)" }, \
 	{ "fabric", "token_entry_bytes", WEFT_CFG_DOUBLE, "10.6667", "B", 0, 1e6, NULL, \
 	  "token buffer bytes per entry per unit (area only); 18 KB / (108 units x 16 entries) " \
-	  "(models.md 2: about 18 KB of token buffering per core)" }, \
+	  "(SGMF ISCA 2014: about 18 KB of token buffering per core)" }, \
 	{ "fabric", "compute_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
-	  "cycles per compute node; the publications give none: 1, as models.md 2's TLP example " \
+	  "cycles per compute node; the publications give none: 1, as SGMF ISCA 2014's TLP example " \
 	  "counts nodes (graph.h)" }, \
 	{ "fabric", "control_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
 	  "cycles per control node (and per elevator); 1 as compute_latency" }, \
 	{ "fabric", "ldst_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
 	  "LDST unit pipeline cycles on top of the memory latency; 1 as compute_latency" }, \
 	{ "fabric", "special_latency", WEFT_CFG_INT, "8", "cycles", 1, 100000, NULL, \
-	  "latency of one non-pipelined special block; 8: models.md 2 says a unit of 8 blocks " \
+	  "latency of one non-pipelined special block; 8: SGMF ISCA 2014 says a unit of 8 blocks " \
 	  "accepts a new operation almost every cycle, i.e. a block takes about 8 cycles" }, \
 	{ "fabric", "special_blocks", WEFT_CFG_INT, "8", "", 1, 1024, NULL, \
-	  "non-pipelined blocks per special unit; 8 (models.md 2: e.g. 8 dividers)" }, \
+	  "non-pipelined blocks per special unit; 8 (SGMF ISCA 2014: e.g. 8 dividers)" }, \
 	{ "fabric", "epoch_rule", WEFT_CFG_ENUM, "admission", "", 0, 0, "admission|completion", \
-	  "when a younger thread epoch may enter an LDST/special unit (models.md 2 deadlock " \
+	  "when a younger thread epoch may enter an LDST/special unit (SGMF ISCA 2014 deadlock " \
 	  "avoidance): admission = once the older epoch has entered, the token_buffer " \
 	  "reservation entries bounding what is in flight; completion = once every operation " \
 	  "of the older epoch has returned (docs/models/dataflow.md \"Epochs\")" }, \
 	{ "fabric", "hit_pipelined", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "L1 hits flow through the LDST/L1 pipeline in order and hold no reservation entry " \
 	  "(only misses do, like MSHRs); false = every in-flight operation holds one for its " \
-	  "whole latency (models.md 2, literally). weft's choice, see docs/models/dataflow.md" }, \
+	  "whole latency (SGMF ISCA 2014, literally). weft's choice, see docs/models/dataflow.md" }, \
 	{ "fabric", "replay_cache", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "reuse a launch's replay (caches, LDST units re-fed for any token buffer) from an earlier run " \
 	  "in the same process with the same memory parameters: sweeps re-time only; results " \
 	  "are identical (fabric_cache.c)" }, \
 	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
-	  "loops become init / body / epilogue kernels (models.md 2)" }, \
+	  "loops become init / body / epilogue kernels (SGMF ISCA 2014)" }, \
 	{ "fabric", "max_replicas", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
-	  "cap on graph replicas; 0 = as many as fit (models.md 2)" }, \
+	  "cap on graph replicas; 0 = as many as fit (SGMF ISCA 2014)" }, \
 	{ "fabric", "hops_per_token", WEFT_CFG_DOUBLE, "1", "", 0, 1000, NULL, \
 	  "interconnect switches a token crosses (energy); assumption: producer and consumer on " \
-	  "neighbouring units (models.md 2: 8-nearest-neighbour interconnect), no placement model" }, \
+	  "neighbouring units (SGMF ISCA 2014: 8-nearest-neighbour interconnect), no placement model" }, \
 	{ "fabric", "config_bytes", WEFT_CFG_INT, "8192", "B", 0, 1073741824, NULL, \
-	  "configuration loaded per (sub-)kernel; 8 KB configuration storage (models.md 2b)" }, \
+	  "configuration loaded per (sub-)kernel; 8 KB configuration storage (dMT-CGRA MICRO 2018)" }, \
 	{ "fabric", "config_bytes_per_cycle", WEFT_CFG_INT, "128", "B", 1, 1048576, NULL, \
 	  "configuration load rate; assumption: one 128 B L2 line per cycle (no published " \
 	  "figure)" }, \
 	{ "mem", "l1_bytes", WEFT_CFG_INT, "65536", "B", 128, 1073741824, NULL, \
-	  "L1 data cache per core; 64 KB (models.md 2: Fermi-like memory system, L1 64 KB as " \
-	  "the SGMF study configured GPGPU-Sim, models.md 1)" }, \
-	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L1 line; 128 B (models.md 1)" }, \
-	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL, "L1 associativity; 4 (models.md 1)" }, \
+	  "L1 data cache per core; 64 KB (SGMF ISCA 2014: Fermi-like memory system, L1 64 KB as " \
+	  "the SGMF study configured GPGPU-Sim, GTX480 in GPGPU-Sim)" }, \
+	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L1 line; 128 B (GTX480 in GPGPU-Sim)" }, \
+	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL, "L1 associativity; 4 (GTX480 in GPGPU-Sim)" }, \
 	{ "mem", "l1_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
-	  "L1 banks of 4-byte words, one word per bank per cycle; 32 (models.md 1)" }, \
+	  "L1 banks of 4-byte words, one word per bank per cycle; 32 (GTX480 in GPGPU-Sim)" }, \
 	{ "mem", "l1_write", WEFT_CFG_ENUM, "back", "", 0, 0, "through|back", \
-	  "L1 store policy; write-back write-allocate on the fabric (models.md 2)" }, \
+	  "L1 store policy; write-back write-allocate on the fabric (SGMF ISCA 2014)" }, \
 	{ "mem", "l1_write_fetch", WEFT_CFG_BOOL, "false", "", 0, 1, NULL, \
 	  "a store miss fetches the line; false: allocated without a fetch (per-byte valid " \
 	  "bits; weft's assumption, no published policy)" }, \
@@ -210,7 +200,7 @@
 	{ "mem", "shmem_latency", WEFT_CFG_INT, "52", "cycles", 1, 100000, NULL, \
 	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
 	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
-	  "shared-memory banks of 4-byte words; 32 (models.md 1)" }, \
+	  "shared-memory banks of 4-byte words; 32 (GTX480 in GPGPU-Sim)" }, \
 	{ "mem", "l1_mshrs", WEFT_CFG_INT, "64", "", 0, 65536, NULL, \
 	  "L1 miss-status holding registers (lines in flight per core; 0 = no limit); 64 as the " \
 	  "Fermi SM (" GPGPUSIM " gpgpu_cache:dl1 MSHR field S:64:8)" }, \
@@ -229,11 +219,11 @@
 	  "its instances (dmt_comm.h; weft's choice, docs/models/dmt.md)" }, \
 	{ "dmt", "max_cascade", WEFT_CFG_INT, "16", "", 1, 65536, NULL, \
 	  "elevators one communication may chain before its values spill to the live value " \
-	  "cache; 16 = the reference core's control/elevator units (models.md 2b)" }, \
+	  "cache; 16 = the reference core's control/elevator units (dMT-CGRA MICRO 2018)" }, \
 	{ "dmt", "warp_width", WEFT_CFG_INT, "32", "", 1, 64, NULL, \
 	  "lock-step width the analysis assumes for warp-synchronous code (dmt_comm.h)" }, \
 	{ "dmt", "lvc_bytes", WEFT_CFG_INT, "65536", "B", 0, 1073741824, NULL, \
-	  "live value cache; 64 KB (models.md 2b)" }, \
+	  "live value cache; 64 KB (dMT-CGRA MICRO 2018)" }, \
 	{ "dmt", "lvc_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL, \
 	  "live value cache access; assumption: as an L1 hit (same 64 KB SRAM size, mem.l1_latency)" }
 

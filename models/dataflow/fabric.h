@@ -1,6 +1,7 @@
 /*
  * fabric.h - internals of the dataflow-fabric timing model: SGMF / MT-CGRA
- * ("sgmf") and dMT-CGRA ("dmt") (models.md sections 2 and 2b). fabric.c
+ * ("sgmf") and dMT-CGRA ("dmt") (Voitsechov & Etsion, ISCA 2014;
+ * Voitsechov, Port & Etsion, MICRO 2018). fabric.c
  * states the equations and their sources; docs/models/dataflow.md
  * ("Timing") explains them with examples.
  *
@@ -56,7 +57,7 @@ enum fabric_bound {
 };
 extern const char *const fabric_bound_names[FAB_B_COUNT];
 
-/* The deadlock-avoidance rule at LDST/special units (models.md 2: an
+/* The deadlock-avoidance rule at LDST/special units (SGMF ISCA 2014: an
  * epoch of T threads is not followed by the next until "all threads of
  * the older epoch have left" the unit), in the two readings weft offers
  * (docs/models/dataflow.md "Epochs"):
@@ -148,7 +149,7 @@ struct fabric_spill {
 };
 void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out);
 
-/* Elevators one communication at distance dtid needs (models.md 2b). */
+/* Elevators one communication at distance dtid needs (dMT-CGRA MICRO 2018). */
 uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer);
 
 /* Per-thread latency of one configuration and its kernel time (fabric.c

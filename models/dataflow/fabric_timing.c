@@ -374,7 +374,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	}
 	/* a spilled value is stored only by the threads that will load it
 	 * again: the others carry a poisoned token past the spill store
-	 * (models.md 2: no memory access on a not-taken path) */
+	 * (SGMF ISCA 2014: no memory access on a not-taken path) */
 	for (uint32_t ki = 0; ki < m.nkernels; ki++)
 		for (uint32_t i = 0; i < m.kernels[ki].nldst; i++) {
 			const struct weft_dfg_ldst *o = &m.kernels[ki].ldst[i];

@@ -1,6 +1,6 @@
 /*
  * graph.h - the dataflow graph (CDFG) of a kernel as a single-graph
- * multiple-flows fabric (SGMF / MT-CGRA, models.md section 2) would compile
+ * multiple-flows fabric (SGMF / MT-CGRA, SGMF, ISCA 2014) would compile
  * it: nodes are the kernel's instructions, control flow is turned into
  * dataflow predication, memory operations are ordered by enable tokens.
  *
@@ -44,7 +44,7 @@
 
 #define WEFT_DFG_NONE 0xffffffffu /* no node / no pc / no block */
 
-/* Unit types of the grid (models.md section 2: 32 compute, 32 control,
+/* Unit types of the grid (SGMF, ISCA 2014: 32 compute, 32 control,
  * 32 LDST, 12 special per SGMF core). EDGE nodes (constants, parameters,
  * thread initiation) sit at the grid's edge and take no grid unit. */
 enum weft_dfg_unit {
@@ -125,8 +125,8 @@ struct weft_dfg_node {
 
 /* Latency in cycles per node, by unit type. The reference publications give
  * no per-unit latencies, so the default is one cycle per node (every unit a
- * single pipeline stage, as models.md's example "critical path 3 x 16-entry
- * buffers = 48 threads" counts nodes) and edge nodes 0; the timing model
+ * single pipeline stage, as the SGMF paper's example "critical path 3 x
+ * 16-entry buffers = 48 threads" counts nodes) and edge nodes 0; the timing model
  * overrides these from its config. */
 struct weft_dfg_params {
 	uint32_t lat[WEFT_DFU_COUNT + 1]; /* by enum weft_dfg_unit, EDGE last */

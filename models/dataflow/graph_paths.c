@@ -6,7 +6,7 @@
  * when all its input tokens of a thread are there. When one input of a
  * node arrives d cycles after another, the early token must wait d cycles,
  * and with a new thread every cycle the wait needs d buffer slots: the
- * compiler inserts delay FIFOs in control units (models.md section 2, "path
+ * compiler inserts delay FIFOs in control units (SGMF ISCA 2014, "path
  * balancing"). So per node: start = max over inputs of arrival, and each
  * balanced input edge gets slack = start - arrival; delay slots = the sum
  * of slacks. The consumer's own token buffer (fifo_depth entries) holds

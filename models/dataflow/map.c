@@ -20,7 +20,7 @@ const char *weft_dfk_role_name(unsigned r)
 void weft_dfg_units_sgmf(struct weft_dfg_units *u)
 {
 	memset(u, 0, sizeof(*u));
-	/* models.md section 2: 32 compute, 32 control, 32 LDST, 12 special
+	/* SGMF, ISCA 2014: 32 compute, 32 control, 32 LDST, 12 special
 	 * (4 integer dividers, 4 FP dividers, 4 square-root units); token
 	 * buffers of 16 entries in the reference design */
 	u->n[WEFT_DFU_COMPUTE] = 32;

@@ -1,6 +1,6 @@
 /*
  * map.h - mapping a kernel's dataflow graph (graph.h) onto a fabric with a
- * given number of units per type (models.md section 2): loop splitting into
+ * given number of units per type (SGMF, ISCA 2014): loop splitting into
  * init / body / epilogue kernels, partitioning of a kernel that does not fit
  * into sub-kernels with spilled live values, replication of one that fits
  * several times, path balancing per sub-kernel.
@@ -63,9 +63,9 @@ struct weft_dfg_units {
 	uint32_t special[WEFT_DFS_COUNT];  /* per special kind; 0 = only the total counts */
 	uint32_t fifo_depth;   /* delay slots one control unit holds (its token buffer) */
 	uint32_t max_replicas; /* 0 = no cap */
-	int split_loops;       /* 1: loops become init/body/epilogue kernels (models.md) */
+	int split_loops;       /* 1: loops become init/body/epilogue kernels (SGMF ISCA 2014) */
 };
-/* The SGMF core of models.md section 2: 32/32/32/12 units, the 12 special
+/* The SGMF core of SGMF, ISCA 2014: 32/32/32/12 units, the 12 special
  * ones 4 integer dividers, 4 FP dividers, 4 square-root units; 16-entry
  * token buffers; loops split. */
 void weft_dfg_units_sgmf(struct weft_dfg_units *u);
