@@ -129,8 +129,74 @@ struct fabric_ldst_q {
 	double ep_sum;      /* COMPLETION: closed epochs' cycles */
 };
 /* Feeds one access of held latency `held` (>= 0) to a unit of token_buffer
- * entries; heap has room for token_buffer release times. */
-void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t token_buffer, double held);
+ * entries; heap has room for token_buffer release times. Inline: the
+ * replay calls it once per memory access. */
+/* the heap of release times: a binary min-heap in heap[0 .. n) */
+static inline double fabric_heap_pop(double *h, uint32_t *n)
+{
+	double top = h[0];
+	double x = h[--*n];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= x)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = x;
+	return top;
+}
+
+static inline void fabric_heap_push(double *h, uint32_t *n, double x)
+{
+	uint32_t i = (*n)++;
+	while (i) {
+		uint32_t up = (i - 1) / 2;
+		if (h[up] <= x)
+			break;
+		h[i] = h[up];
+		i = up;
+	}
+	h[i] = x;
+}
+
+static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held)
+{
+	if (!tb)
+		tb = 1;
+	/* ADMISSION: the next cycle, or when an entry frees if all T are busy */
+	double a = q->fed ? q->last + 1 : 0;
+	if (q->nrel >= tb) {
+		double free_at = fabric_heap_pop(heap, &q->nrel);
+		if (free_at > a)
+			a = free_at;
+	}
+	double rel = a + held;
+	/* an access that frees its entry by the next admission never blocks
+	 * one: keep only the others */
+	if (rel > a + 1)
+		fabric_heap_push(heap, &q->nrel, rel);
+	if (rel > q->end)
+		q->end = rel;
+	q->last = a;
+	q->fed++;
+	/* COMPLETION: epochs of T */
+	double t = (double)q->ep_n + held;
+	if (t > q->ep_max)
+		q->ep_max = t;
+	if (++q->ep_n >= tb) {
+		q->ep_sum += q->ep_max > q->ep_n ? q->ep_max : q->ep_n;
+		q->ep_n = 0;
+		q->ep_max = 0;
+	}
+}
+
 /* Cycles the unit needs for what it was fed, under a rule. */
 double fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
 
@@ -261,9 +327,9 @@ struct fabric_state {
 };
 
 /* Re-feeds a pc's LDST unit for token buffer tb from its held-latency
- * sequence (heap: room for tb doubles). */
+ * sequence (heap: room for tb doubles), computing only `rule`'s figures. */
 void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			uint32_t tb);
+			uint32_t tb, enum fabric_epoch_rule rule);
 
 int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void fabric_launch_end(struct fabric_state *s);

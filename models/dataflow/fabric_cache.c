@@ -182,7 +182,8 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 					fabric_ldst_refeed(&s->pc[pc].q,
 							   s->heaps + (size_t)s->pc[pc].heap * s->fp.token_buffer,
 							   e->seq_all + e->seq_off[pc],
-							   e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer);
+							   e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer,
+							   s->fp.epoch_rule);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
 		if (e->nloops)
 			memcpy(s->trips.stat, e->trips, (size_t)e->nloops * sizeof(*e->trips));

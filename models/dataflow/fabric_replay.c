@@ -212,11 +212,51 @@ static void seq_push(struct fabric_state *s, uint32_t pc, double held)
 }
 
 void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			uint32_t tb)
+			uint32_t tb, enum fabric_epoch_rule rule)
 {
+	/* fabric_ldst_feed for one rule, its state in locals: a sweep re-feeds
+	 * every access once per point */
 	memset(q, 0, sizeof(*q));
-	for (uint32_t i = 0; i < n; i++)
-		fabric_ldst_feed(q, heap, tb, held[i]);
+	if (!tb)
+		tb = 1;
+	q->fed = n;
+	if (rule == FAB_EPOCH_COMPLETION) {
+		uint32_t en = 0;
+		double emax = 0, esum = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			double t = (double)en + held[i];
+			if (t > emax)
+				emax = t;
+			if (++en >= tb) {
+				esum += emax > en ? emax : en;
+				en = 0;
+				emax = 0;
+			}
+		}
+		q->ep_n = en;
+		q->ep_max = emax;
+		q->ep_sum = esum;
+		return;
+	}
+	double last = -1, end = 0;
+	uint32_t nrel = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double a = last + 1;
+		if (nrel >= tb) {
+			double free_at = fabric_heap_pop(heap, &nrel);
+			if (free_at > a)
+				a = free_at;
+		}
+		double rel = a + held[i];
+		if (held[i] > 1) /* frees its entry after the next admission */
+			fabric_heap_push(heap, &nrel, rel);
+		if (rel > end)
+			end = rel;
+		last = a;
+	}
+	q->last = last;
+	q->end = end;
+	q->nrel = nrel;
 }
 
 static void access_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a,
