@@ -6,8 +6,10 @@
  * SM logic that does not depend on the SP count (fetch, decode, warp
  * scheduling, the register file, held constant in the doubling syntheses),
  * b the per-SP datapath and c the hardware that grows quadratically with
- * SPs: non-coalesced-access detection and shared-memory banking (Lies 2019,
- * as summarised in ../shared/data/calibration/README.md).
+ * SPs: non-coalesced-access detection and shared-memory banking (G. Lies,
+ * "A Configurable General Purpose Graphics Processing Unit for Power,
+ * Performance, and Area Analysis", Iowa State University, 2019; as
+ * summarised in data/calibration/README.md).
  *
  * Data (data/calibration/configurable_sm_65nm.csv): the absolute row gives
  * num_sm x A(sp) = area_mm2; each doubling row gives A(2 SP) / A(SP) =

@@ -26,7 +26,7 @@
  *
  *   speedup             = seconds_base / seconds        (> 1: faster)
  *   insts_per_j_ratio   = insts_per_j / insts_per_j_base (> 1: more efficient;
- *                         models.md "Reporting conventions")
+ *                         docs/estimate.md "What is computed")
  *   energy_ratio        = energy_total / energy_total_base (< 1: less energy;
  *                         the measure to use when instruction counts differ)
  *   perf_per_area_ratio = speedup x area_base / area    (> 1: better; the

@@ -1,6 +1,6 @@
 /*
  * events.c - names of the energy categories (events.h). The names are fixed
- * across models (models.md "Reporting conventions") so reports line up.
+ * across models (docs/energy.md, docs/estimate.md) so reports line up.
  * Also the functional-unit kind of an instruction (weft_fu_op_of), shared
  * by the models so that their compute events classify alike.
  */

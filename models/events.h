@@ -7,8 +7,8 @@
  * A model declares the events it counts (struct weft_event_def); each event
  * has a name that is a row key of the energy table (data/energy/NAME.csv: energy
  * per event at a technology node, with its source) and one category. The
- * category names are fixed across models (models.md "Reporting
- * conventions") so that reports line up.
+ * category names are fixed across models (docs/energy.md, docs/estimate.md
+ * "What is computed") so that reports line up.
  */
 #ifndef WEFT_EVENTS_H
 #define WEFT_EVENTS_H

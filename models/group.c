@@ -404,9 +404,11 @@ static int finish_block(struct weft_group_iter *it)
 		break;
 	}
 	/* PVFB policies: Lee, Krashinsky, et al., "Convergence and
-	 * scalarization for data-parallel architectures" (CGO 2013) and
-	 * Krashinsky's Maven vector-thread work, as models.md section 3
-	 * describes them. Fragment pc = block start pc; blocks are numbered in
+	 * scalarization for data-parallel architectures" (CGO 2013) and the
+	 * Maven vector-thread work (Lee, Avizienis, Bishara, Xia, Lockhart,
+	 * Batten and Asanovic, "Exploring the Tradeoffs between Programmability
+	 * and Efficiency in Data-Parallel Accelerators", ISCA 2011 and ACM TOCS
+	 * 2013). Fragment pc = block start pc; blocks are numbered in
 	 * layout order, so block numbers compare like pcs. */
 	case WEFT_DIV_PVFB_FIFO:
 		/* the fall-through side continues, the taken side waits at the
@@ -456,9 +458,11 @@ static int finish_block(struct weft_group_iter *it)
 		it->cur.mask = 0;
 		break;
 	case WEFT_DIV_PREDICATE: {
-		/* full predication (models.md section 4, the FPGA overlay's
-		 * batches): the group walks the blocks in layout order; a lane going back
-		 * (a loop) takes the whole group back to the earliest such block */
+		/* full predication (the FPGA overlay's batches: Kingyens and
+		 * Steffan, "The Potential for a GPU-Like Overlay Architecture for
+		 * FPGAs", IJRC 2011): the group walks the blocks in layout order;
+		 * a lane going back (a loop) takes the whole group back to the
+		 * earliest such block */
 		uint32_t back = WEFT_NO_BLOCK;
 		if (T && target <= b)
 			back = target;

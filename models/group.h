@@ -29,10 +29,11 @@
  *                        and masks exactly.
  *   WEFT_DIV_PVFB_FIFO   Maven vector-thread pending vector fragment buffer,
  *   WEFT_DIV_PVFB_1STACK FIFO / 1-stack / 2-stack fragment selection (Lee,
- *   WEFT_DIV_PVFB_2STACK Krashinsky et al.; models.md section 3).
- *   WEFT_DIV_PREDICATE   full predication (FPGA overlay, models.md section 4):
- *                        every live lane is issued every block, in layout
- *                        order; loops repeat while any lane iterates.
+ *   WEFT_DIV_PVFB_2STACK Krashinsky et al., CGO 2013; Lee et al., ISCA 2011).
+ *   WEFT_DIV_PREDICATE   full predication (FPGA overlay, Kingyens & Steffan,
+ *                        IJRC 2011): every live lane is issued every block,
+ *                        in layout order; loops repeat while any lane
+ *                        iterates.
  *
  * Cost: no allocation after weft_group_iter_init (the iterator is a plain
  * struct of about 7.5 KB, reusable); per-lane cursors into the thread
@@ -222,7 +223,8 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 /* SIMD efficiency: thread_insts / (group_insts * width); 0 when empty. */
 double weft_group_stats_efficiency(const struct weft_group_stats *s);
 /* Group instructions by issued lanes as a share of the width, in the
- * buckets models.md section 3 reports for vector-thread machines:
+ * quartile buckets the Maven vector-thread study (Lee et al., ISCA 2011;
+ * ACM TOCS 2013) reports active microthreads in:
  * out[0] 1-25%, out[1] 26-50%, out[2] 51-75%, out[3] 76-100%. A lane count
  * n falls in the first bucket k with n * 4 <= (k + 1) * width. */
 void weft_group_stats_buckets(const struct weft_group_stats *s, uint64_t out[4]);

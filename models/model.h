@@ -24,11 +24,10 @@
  *     bundled trace).
  * Models never print: they fill results; estimate/ formats them.
  *
- * A model is analytic (design.md "Models"): it reads the trace once,
- * streaming, and computes its figures from counts, distributions and small
- * simulations of the mechanisms that decide performance. Threads are grouped
- * with the shared machinery in models/group.h; caches come from
- * models/cache.h.
+ * A model is analytic: it reads the trace once, streaming, and computes
+ * its figures from counts, distributions and small simulations of the
+ * mechanisms that decide performance. Threads are grouped with the shared
+ * machinery in models/group.h; caches come from models/cache.h.
  */
 #ifndef WEFT_MODEL_H
 #define WEFT_MODEL_H

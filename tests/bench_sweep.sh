@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench_sweep.sh - part of `make bench`: the cost of a 16-point sweep
-# relative to one point (design.md "Performance budgets": replaying N
-# configurations in one pass versus N passes; issue 5's target: at most 3x).
+# relative to one point (a sweep replays its N configurations in one pass
+# over the trace, not N passes: docs/estimate.md "Sweeps"; issue 5's target:
+# at most 3x).
 #
 # For a few bundled workloads at their default size, on one core (pinned
 # with taskset when available), each workload traced first (not timed):

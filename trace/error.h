@@ -7,7 +7,7 @@
  * The message says what was wrong and what to do; file/line/column (or a
  * byte offset) say where. CLI mains turn the code into an exit status with
  * weft_err_exit_code(): 0 success, 1 a check failed, 2 bad usage or input,
- * 3 internal error (design.md "Conventions").
+ * 3 internal error (the exit statuses README.md lists under "Errors").
  */
 #ifndef WEFT_ERROR_H
 #define WEFT_ERROR_H

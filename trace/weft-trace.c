@@ -3,7 +3,7 @@
  * trace/cli/cmd_NAME.c, see trace/cli/cli.h), the tool's --help and
  * --version, and the shared error printer.
  *
- * Exit codes (design.md "Conventions"): 0 ok, 1 a check failed (e.g.
+ * Exit codes (README.md, "Errors"): 0 ok, 1 a check failed (e.g.
  * verification), 2 bad usage / bad input / kernel fault / limit reached,
  * 3 internal error.
  */

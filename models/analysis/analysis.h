@@ -280,7 +280,7 @@ uint64_t weft_addrset_count(const struct weft_addrset *s);
 void weft_addrset_clear(struct weft_addrset *s);
 void weft_addrset_free(struct weft_addrset *s);
 
-#define WEFT_FOOTPRINT_LINE 128u /* bytes: the L1/L2 line and coalescing segment of models.md */
+#define WEFT_FOOTPRINT_LINE 128u /* bytes: the GTX480's L1/L2 line and coalescing segment */
 #define WEFT_FOOTPRINT_WORD 4u   /* bytes: a shared-memory bank word */
 
 /* Lines touched, each with a mask of its words touched (a line holds

@@ -1,7 +1,8 @@
 /*
  * cdep.c - control dependence between blocks (analysis.h), for models that
  * turn control flow into predication (the dataflow fabric's label nodes
- * aggregate the branch conditions a block depends on; models.md section 2).
+ * aggregate the branch conditions a block depends on; Voitsechov and
+ * Etsion, ISCA 2014).
  *
  * Ferrante, Ottenstein and Warren (1987): block b is control dependent on
  * the edge a -> s when b post-dominates s but does not strictly

@@ -2,7 +2,8 @@
  * dfg.c - depth of the register dataflow graph (analysis.h): the longest
  * chain of dependent instructions, which bounds how many threads a
  * pipelined dataflow fabric keeps in flight (critical path x token buffer,
- * models.md section 2) and how deep a thread's work is on any machine.
+ * Voitsechov and Etsion, ISCA 2014) and how deep a thread's work is on any
+ * machine.
  *
  * Nodes are instructions, edges the def-use chains (defuse.c). Only forward
  * edges count: the definition's block comes earlier in reverse postorder

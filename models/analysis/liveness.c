@@ -3,10 +3,11 @@
  * estimate of the registers a thread needs after register allocation,
  * which sets how many threads fit a register file (the vector-thread
  * tile's hardware vector length is physical registers / registers per
- * microthread; the FPGA overlay's register file holds 128 per thread;
- * models.md sections 3 and 4). PTX registers are virtual (nearly one per
- * value), so their count says little; the largest number live at once is
- * what an allocator needs, ignoring spills and fragmentation.
+ * microthread, Lee et al., ISCA 2011 / ACM TOCS 2013; the FPGA overlay's
+ * register file holds 128 per thread, Kingyens and Steffan, IJRC 2011).
+ * PTX registers are virtual (nearly one per value), so their count says
+ * little; the largest number live at once is what an allocator needs,
+ * ignoring spills and fragmentation.
  *
  * Backward bit-vector dataflow over the reverse of reverse postorder, to a
  * fixed point. A guarded definition may leave the old value in place, so

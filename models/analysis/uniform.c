@@ -6,9 +6,10 @@
  * unit-stride or strided across tid.x.
  *
  * The vector-thread model hoists uniform work onto the control processor
- * and turns affine accesses into vector memory operations (models.md,
- * section 3); the SIMT and dataflow models use the same facts for scalar
- * units and address generation.
+ * and turns affine accesses into vector memory operations (the Maven
+ * vector-thread core's control thread: Lee et al., ISCA 2011 / ACM TOCS
+ * 2013); the SIMT and dataflow models use the same facts for scalar units
+ * and address generation.
  *
  * Method: forward dataflow over the blocks in reverse postorder with one
  * abstract value per register (struct weft_uval, a lattice of finite

@@ -1,10 +1,13 @@
 /*
  * simt_mem.c - how one warp memory instruction turns into transactions:
- * coalescing of global/local accesses into aligned segments (models.md 1:
- * "the number of distinct 128-byte segments touched by the active lanes =
- * number of L1 transactions") and shared-memory bank conflicts ("a warp
- * access costs as many cycles as the maximum number of distinct words
- * mapped to one bank; same word = broadcast").
+ * coalescing of global/local accesses into aligned segments (the number of
+ * distinct 128-byte segments touched by the active lanes = the number of L1
+ * transactions: compute capability 2.x in the CUDA C Programming Guide, and
+ * GPGPU-Sim's GTX480 configuration, gpgpu_coalesce_arch 20 with 128-B L1
+ * lines) and shared-memory bank conflicts (a warp access costs as many
+ * cycles as the maximum number of distinct 4-byte words mapped to one bank;
+ * same word = broadcast: compute capability 2.x, 32 banks; GPGPU-Sim's
+ * gpgpu_shmem_limited_broadcast 0).
  *
  * Both work on at most 64 lanes per call and allocate nothing.
  */
