@@ -252,7 +252,7 @@ static const struct weft_event_def fabric_events[FAB_EV_COUNT] = {
 	{ "fabric_token_read", WEFT_CAT_BUFFERS, "32-bit token", "token read out of a unit's buffer" },
 	{ "fabric_noc_hop", WEFT_CAT_NOC, "32-bit token x switch", "token crossing one switch" },
 	{ "fabric_reservation", WEFT_CAT_BUFFERS, "operation", "LDST/special reservation entry written and read" },
-	{ "fabric_l1_word", WEFT_CAT_L1, "thread access", "one thread's L1 access (no coalescing)" },
+	{ "fabric_l1_word", WEFT_CAT_L1, "32-bit word", "a word of one thread's L1 access (no coalescing)" },
 	{ "shmem_access", WEFT_CAT_SHMEM, "32-bit word", "shared-memory word accessed" },
 	{ "l2_access", WEFT_CAT_L2, "128 B transaction", "L2 lookup: L1 fills, writebacks, atomics" },
 	{ "dram_access", WEFT_CAT_DRAM, "32 B", "bytes to/from DRAM / 32" },

@@ -303,8 +303,8 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 		uint64_t w0 = a->addr >> 2;
 		for (uint32_t w = 0; w < words; w++)
 			c->l1_bank[(w0 + w) % fp->l1.banks]++;
-		s->ev[FAB_EV_L1_WORD]++;
-		s->la.l1_words++;
+		s->ev[FAB_EV_L1_WORD] += words;
+		s->la.l1_words += words;
 		if (is_atomic) {
 			lat = l2_access(s, a->addr, 1); /* atomics at the L2, as on Fermi */
 			s->la.atomics++;
