@@ -239,13 +239,13 @@ static const struct weft_config_key dmt_keys[] = {
 };
 
 static const struct weft_event_def fabric_events[FAB_EV_COUNT] = {
-	{ "int_alu", WEFT_CAT_COMP, "thread op", "integer add/logic/shift/compare/mov/cvt firing" },
-	{ "int_mul", WEFT_CAT_COMP, "thread op", "32-bit integer multiply firing" },
+	{ "fabric_int_alu", WEFT_CAT_COMP, "thread op", "integer add/logic/shift/compare/mov/cvt on a compute unit" },
+	{ "fabric_int_mul", WEFT_CAT_COMP, "thread op", "32-bit integer multiply on a compute unit" },
 	{ "int_div", WEFT_CAT_COMP, "thread op", "integer div/rem on a special unit" },
-	{ "fp32_add", WEFT_CAT_COMP, "thread op", "f32 add/compare/min/max/cvt firing" },
-	{ "fp32_mul", WEFT_CAT_COMP, "thread op", "f32 multiply firing" },
-	{ "fp32_fma", WEFT_CAT_COMP, "thread op", "f32 fma/mad firing" },
-	{ "fp64_op", WEFT_CAT_COMP, "thread op", "f64 firing" },
+	{ "fabric_fp32_add", WEFT_CAT_COMP, "thread op", "f32 add/compare/min/max/cvt on a compute unit" },
+	{ "fabric_fp32_mul", WEFT_CAT_COMP, "thread op", "f32 multiply on a compute unit" },
+	{ "fabric_fp32_fma", WEFT_CAT_COMP, "thread op", "f32 fma/mad on a compute unit" },
+	{ "fabric_fp64_op", WEFT_CAT_COMP, "thread op", "f64 on a compute unit" },
 	{ "sfu_op", WEFT_CAT_COMP, "thread op", "float div, sqrt, transcendental on a special unit" },
 	{ "fabric_control_fire", WEFT_CAT_COMP, "firing", "label/branch/mux/split/join firing" },
 	{ "fabric_token_write", WEFT_CAT_BUFFERS, "32-bit token", "token written into a unit's buffer" },

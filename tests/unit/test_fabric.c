@@ -192,7 +192,7 @@ static void test_replication(void **state)
 	assert_true(speedup > 0.8 * R && speedup <= R);
 	/* same thread instructions, same functional-unit firings */
 	assert_int_equal(r1.thread_insts, rn.thread_insts);
-	assert_true(NEAR(st_event(&rn, &rn.launches[0], "int_alu"), st_event(&r1, &r1.launches[0], "int_alu")));
+	assert_true(NEAR(st_event(&rn, &rn.launches[0], "fabric_int_alu"), st_event(&r1, &r1.launches[0], "fabric_int_alu")));
 	/* totals are the sums of launches */
 	assert_true(NEAR(rn.cycles, rn.launches[0].cycles));
 	weft_model_result_free(&r1);
@@ -486,8 +486,8 @@ static void test_kept_loops(void **state)
 	 * per iteration, the rest (and, add, mul.wide, add.s64) once per
 	 * thread */
 	double iters = 1024 * 4.5;
-	assert_true(NEAR(st_event(&kept, &kept.launches[0], "int_mul"), iters + 1024));
-	assert_true(NEAR(st_event(&kept, &kept.launches[0], "int_alu"), 2 * iters + 3 * 1024));
+	assert_true(NEAR(st_event(&kept, &kept.launches[0], "fabric_int_mul"), iters + 1024));
+	assert_true(NEAR(st_event(&kept, &kept.launches[0], "fabric_int_alu"), 2 * iters + 3 * 1024));
 	/* no loop-carried spills: no L1 words beyond the 1024 stores */
 	assert_true(NEAR(st_event(&kept, &kept.launches[0], "fabric_l1_word"), 1024));
 	assert_true(st_event(&split, &split.launches[0], "fabric_l1_word") > 1024 + iters);
