@@ -480,7 +480,16 @@ int weft_dfg_map_build(const struct weft_program *p, const struct weft_dfg *g,
 		if (!nord)
 			continue; /* nothing on the grid (only pure control or constants) */
 		int iter = segs[s].role == WEFT_DFK_BODY || segs[s].role == WEFT_DFK_OUTER;
+		/* a loop body that fits one configuration stays loaded across its
+		 * iterations, so its loop-carried values travel as tokens on its
+		 * back edges: try that first (iter 0: back edges inside the kernel
+		 * spill nothing); cut, the parts alternate every iteration and
+		 * their loop-carried values go through memory (iter 1) */
+		int try_whole_body = segs[s].role == WEFT_DFK_BODY;
 		uint32_t first = m->nkernels, i = 0;
+	map_segment:
+		if (try_whole_body)
+			iter = 0;
 		while (i < nord) {
 			if (m->nkernels == capk) {
 				capk *= 2;
@@ -510,6 +519,25 @@ int weft_dfg_map_build(const struct weft_program *p, const struct weft_dfg *g,
 			mp.loads = mp.stores = mp.nnodes = 0;
 			while (i < nord && try_add(&mp, order[i]))
 				K->nodes[K->nnodes++] = order[i++];
+			if (try_whole_body && i < nord) {
+				/* the body does not fit one configuration: undo, map it cut */
+				for (uint32_t t = 0; t < nord; t++) {
+					mp.part_of[order[t]] = WEFT_DFG_NONE;
+					mp.remaining[order[t]] = 0;
+				}
+				for (uint32_t t = 0; t < N; t++)
+					if (mp.loaded_in[t] != WEFT_DFG_NONE && mp.loaded_in[t] >= first)
+						mp.loaded_in[t] = WEFT_DFG_NONE;
+				for (uint32_t k = first; k < m->nkernels; k++) {
+					free(m->kernels[k].nodes);
+					m->kernels[k].nodes = NULL;
+				}
+				m->nkernels = first;
+				i = 0;
+				try_whole_body = 0;
+				iter = 1;
+				goto map_segment;
+			}
 		}
 		for (uint32_t k = first; k < m->nkernels; k++) {
 			m->kernels[k].part = k - first;
