@@ -206,12 +206,12 @@ double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t t
 			     enum fabric_epoch_rule rule);
 
 /* Spilled live values when `bytes` of spills are written before they are
- * read back (fabric_timing.c): the shares of spill lines the L1 and the L2
- * keep (the rest goes to DRAM), a spill load's average latency and the
+ * read back (fabric_timing.c): the shares the dMT live value cache, the L1
+ * and the L2 keep (the rest goes to DRAM), a spill load's average latency and the
  * part of it a reservation entry is held for (served beyond the L1). */
 struct fabric_spill {
 	double lat, held;
-	double l1_share, l2_share;
+	double lvc_share, l1_share, l2_share; /* DRAM: the rest */
 };
 void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out);
 

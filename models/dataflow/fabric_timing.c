@@ -107,30 +107,40 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 	out->cycles = m + out->fill;
 }
 
-/* Where spilled values are found again: a share h1 = min(1, L1 / bytes) of
- * the spill lines in the L1 (the spills written before a value is read
- * back compete for it), of the rest a share min(1, L2 / bytes) in the L2,
- * the remainder in DRAM (a blend rather than a threshold, so that a sweep
- * does not jump). A value's spill slots are laid out thread after thread,
- * so one line serves line / 4 consecutive threads: only the first of them
- * misses, the others hit (as the replay counts the accesses behind a
- * miss). Per access: miss share m = (1 - h1) x 4 / line, latency (1 - m)
- * x l1 + m x (L2/DRAM blend), of which m x blend is served beyond the L1. */
+/* Where spilled values are found again: the bytes of spills written before
+ * a value is read back fill the levels in order, the dMT-CGRA's live value
+ * cache first (a compiler-managed scratchpad; none on SGMF), then the L1,
+ * the L2 and DRAM; each level holds the share its capacity covers (a blend
+ * rather than a threshold, so that a sweep does not jump). A value's spill
+ * slots are laid out thread after thread, so in the caches one line serves
+ * line / 4 consecutive threads: only the first of them misses the L1, the
+ * others hit (as the replay counts the accesses behind a miss). Per access:
+ * miss share m = (L2 + DRAM shares) x 4 / line, latency (1 - m) x the
+ * on-chip latency (LVC or L1) + m x the L2/DRAM blend, of which m x that
+ * blend is served beyond a fixed pipeline. */
 void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->lat = fp->l1_latency;
-	out->l1_share = 1;
-	if (bytes <= (double)fp->l1.size_bytes)
-		return;
-	double h1 = (double)fp->l1.size_bytes / bytes;
-	double h2 = bytes <= (double)fp->l2.size_bytes ? 1.0 : (double)fp->l2.size_bytes / bytes;
-	double beyond = h2 * fp->l2_latency + (1 - h2) * fp->dram_latency;
-	double m = (1 - h1) * 4.0 / (fp->l1.line_bytes ? fp->l1.line_bytes : 4);
+	double lvc = fp->dmt ? (double)fp->dp.lvc_bytes : 0;
+	double l1 = (double)fp->l1.size_bytes, l2 = (double)fp->l2.size_bytes;
+	if (bytes <= 0)
+		bytes = 1;
+	double c0 = fmin(bytes, lvc), c1 = fmin(bytes, lvc + l1), c2 = fmin(bytes, lvc + l1 + l2);
+	out->lvc_share = c0 / bytes;
+	out->l1_share = (c1 - c0) / bytes;
+	out->l2_share = (c2 - c1) / bytes;
+	double dram_share = 1 - out->lvc_share - out->l1_share - out->l2_share;
+	double beyond_share = out->l2_share + dram_share;
+	double beyond = beyond_share > 0 ? (out->l2_share * fp->l2_latency + dram_share * fp->dram_latency) /
+						   beyond_share
+					 : 0;
+	double on_chip = out->lvc_share + out->l1_share > 0
+				 ? (out->lvc_share * fp->lvc_latency + out->l1_share * fp->l1_latency) /
+					   (out->lvc_share + out->l1_share)
+				 : fp->l1_latency;
+	double m = beyond_share * 4.0 / (fp->l1.line_bytes ? fp->l1.line_bytes : 4);
 	out->held = m * beyond;
-	out->lat = (1 - m) * fp->l1_latency + m * beyond;
-	out->l1_share = h1;
-	out->l2_share = (1 - h1) * h2;
+	out->lat = (1 - m) * on_chip + m * beyond;
 }
 
 /* ---- events per node ---- */
@@ -563,15 +573,18 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			el[FAB_EV_TOKEN_WRITE] += V * k->fifo_edges;
 			el[FAB_EV_TOKEN_READ] += V * k->fifo_edges;
 		}
-		/* spills: an L1 word access and a reservation each */
+		/* spills: a reservation each; a live-value-cache access for the
+		 * share it keeps, an L1 word access for the rest */
 		double sp = V * k->spill_loads + x->store_visits * f;
-		el[FAB_EV_L1_WORD] += sp;
+		el[FAB_EV_LVC] += sp * sp_at.lvc_share;
+		el[FAB_EV_L1_WORD] += sp * (1 - sp_at.lvc_share);
 		el[FAB_EV_RESERVATION] += sp;
 		/* the spill lines the L1 does not keep go to the L2 (one 128 B
 		 * transaction per line of words, written and read back), those
 		 * the L2 does not keep on to DRAM */
-		el[FAB_EV_L2] += sp * (1 - sp_at.l1_share) * 4.0 / (fp->l2.line_bytes ? fp->l2.line_bytes : 4);
-		spill_dram += sp * 4.0 * (1 - sp_at.l1_share - sp_at.l2_share);
+		el[FAB_EV_L2] += sp * (1 - sp_at.lvc_share - sp_at.l1_share) * 4.0 /
+				 (fp->l2.line_bytes ? fp->l2.line_bytes : 4);
+		spill_dram += sp * 4.0 * (1 - sp_at.lvc_share - sp_at.l1_share - sp_at.l2_share);
 	}
 	main_tlp = (double)kt[main_k].crit_nodes * tb * kt[main_k].replicas;
 
