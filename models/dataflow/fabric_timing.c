@@ -319,12 +319,28 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	/* a spilled value is stored only by the threads that will load it
 	 * again: the others carry a poisoned token past the spill store
 	 * (SGMF ISCA 2014: no memory access on a not-taken path) */
-	for (uint32_t ki = 0; ki < m.nkernels; ki++)
-		for (uint32_t i = 0; i < m.kernels[ki].nldst; i++) {
-			const struct weft_dfg_ldst *o = &m.kernels[ki].ldst[i];
-			if (o->mem == WEFT_DFM_SPILL_LOAD && o->node < g.nnodes && kt[ki].reach > need_of[o->node])
-				need_of[o->node] = kt[ki].reach;
+	for (uint32_t ki = 0; ki < m.nkernels; ki++) {
+		const struct weft_dfg_kernel *k = &m.kernels[ki];
+		for (uint32_t i = 0; i < k->nldst; i++) {
+			const struct weft_dfg_ldst *o = &k->ldst[i];
+			if (o->mem != WEFT_DFM_SPILL_LOAD || o->node >= g.nnodes)
+				continue;
+			int slot = 0; /* a mux's shared slot names the mux, a member */
+			for (uint32_t j = 0; j < k->nnodes && !slot; j++)
+				slot = k->nodes[j] == o->node;
+			if (!slot) {
+				if (kt[ki].reach > need_of[o->node])
+					need_of[o->node] = kt[ki].reach;
+				continue;
+			}
+			const struct weft_dfg_node *mx = &g.nodes[o->node];
+			for (uint32_t e = 0; e < mx->nin; e++) {
+				uint32_t src = g.edges[mx->in_start + e].from;
+				if (src < g.nnodes && kt[ki].reach > need_of[src])
+					need_of[src] = kt[ki].reach;
+			}
 		}
+	}
 	for (uint32_t ki = 0; ki < m.nkernels; ki++) {
 		const struct weft_dfg_kernel *k = &m.kernels[ki];
 		struct ktime *x = &kt[ki];

@@ -202,13 +202,16 @@ static int try_add(struct mapper *m, uint32_t v)
 {
 	const struct weft_dfg *g = m->g;
 	const struct weft_dfg_node *nd = &g->nodes[v];
-	uint32_t dl = 0, ds_drop = 0;
+	const int mux = nd->kind == WEFT_DFN_MUX;
+	uint32_t dl = 0, ds_drop = 0, slot = 0;
 	for (uint32_t k = 0; k < nd->nin; k++) {
 		const struct weft_dfg_edge *e = &g->edges[nd->in_start + k];
 		if (!weft_dfg_edge_spillable(g, e))
 			continue;
 		if (needs_load(m, e, m->k, m->iter)) {
-			if (m->loaded_in[e->from] != m->k)
+			if (mux && !e->back)
+				slot = 1; /* the definitions share one spill slot (map.h) */
+			else if (m->loaded_in[e->from] != m->k)
 				dl++; /* edges are unique per (from, to): no double count */
 		} else if (!e->back && m->part_of[e->from] == m->k && m->remaining[e->from] == 1) {
 			ds_drop++;
@@ -224,7 +227,7 @@ static int try_add(struct mapper *m, uint32_t v)
 	if (nd->unit == WEFT_DFU_SPECIAL && nd->special < WEFT_DFS_COUNT)
 		spc[nd->special]++;
 	uint32_t stores = m->stores + (own_out ? 1 : 0) - ds_drop;
-	uint32_t loads = m->loads + dl;
+	uint32_t loads = m->loads + dl + slot;
 	cnt[WEFT_DFU_LDST] += loads + stores;
 	if (m->nnodes && !fits(m->u, cnt, spc))
 		return 0;
@@ -239,7 +242,12 @@ static int try_add(struct mapper *m, uint32_t v)
 		if (!weft_dfg_edge_spillable(g, e))
 			continue;
 		if (needs_load(m, e, m->k, m->iter)) {
-			if (m->loaded_in[e->from] != m->k) {
+			if (mux && !e->back) {
+				if (m->loaded_in[v] != m->k) { /* the mux's own slot, once */
+					m->loaded_in[v] = m->k;
+					m->loads++;
+				}
+			} else if (m->loaded_in[e->from] != m->k) {
 				m->loaded_in[e->from] = m->k;
 				m->loads++;
 			}
@@ -317,12 +325,15 @@ static int kernel_fill(struct mapper *m, struct weft_dfg_kernel *K, uint8_t *mem
 				continue;
 			uint32_t ku = m->part_of[e->from];
 			int need = e->back ? (iter || ku != K->index) : ku != K->index;
-			if (need && stamp[e->from] != K->index + 0x80000000u) {
-				stamp[e->from] = K->index + 0x80000000u;
+			/* a mux's definitions from other kernels share one slot: one
+			 * spill load, named by the mux itself */
+			uint32_t src = need && nd->kind == WEFT_DFN_MUX && !e->back ? v : e->from;
+			if (need && stamp[src] != K->index + 0x80000000u) {
+				stamp[src] = K->index + 0x80000000u;
 				K->ldst[K->nldst++] = (struct weft_dfg_ldst){
-					.node = e->from, .pc = WEFT_DFG_NONE, .mem = WEFT_DFM_SPILL_LOAD,
+					.node = src, .pc = WEFT_DFG_NONE, .mem = WEFT_DFM_SPILL_LOAD,
 					.space = WEFT_SPACE_LOCAL,
-					.bytes = (uint8_t)weft_dfg_value_bytes(m->p, g, e->from) };
+					.bytes = (uint8_t)weft_dfg_value_bytes(m->p, g, src) };
 				K->spill_loads++;
 			}
 		}

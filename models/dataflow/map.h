@@ -23,9 +23,14 @@
  *   another (sub-)kernel, and every loop-carried edge (it crosses iterations
  *   of a body kernel), becomes a spill store in the producer's kernel (one
  *   per value) and a spill load in each consuming kernel (one per value per
- *   kernel). Constants, parameters and thread initiation are re-created at
- *   the edge of every kernel that uses them, never spilled. Ordering edges
- *   between kernels vanish (kernels run one after another).
+ *   kernel). A loop body that fits one configuration keeps its
+ *   loop-carried values on its back edges as tokens (no spill); cut, its
+ *   parts spill them. A mux whose definitions come from other kernels
+ *   loads one shared slot: each definition is stored into it predicated,
+ *   so only the taken one is written. Constants, parameters and thread
+ *   initiation are re-created at the edge of every kernel that uses them,
+ *   never spilled. Ordering edges between kernels vanish (kernels run one
+ *   after another).
  * - Partitioning: the nodes of a segment are taken in topological order and
  *   added to the current sub-kernel while it would still fit with its spill
  *   loads and stores (as if closed right after); otherwise a new sub-kernel

@@ -197,6 +197,75 @@ static void test_partition(void **state)
 
 /* ---- loops ----------------------------------------------------------------- */
 
+/* if (tid odd) r = 30 adds on tid else r = 30 xors on tid; store r: both
+ * definitions of r reach one mux after the branch */
+static struct weft_program *two_arms(void)
+{
+	static char text[8192];
+	size_t n = (size_t)snprintf(text, sizeof(text),
+				    PTX_HEAD ".visible .entry arms(.param .u64 out)\n{\n"
+					     " .reg .pred %%p<2>; .reg .b32 %%r<80>; .reg .b64 %%rd<2>;\n"
+					     " ld.param.u64 %%rd1, [out];\n"
+					     " mov.u32 %%r1, %%tid.x;\n and.b32 %%r2, %%r1, 1;\n"
+					     " setp.eq.u32 %%p1, %%r2, 0;\n mov.u32 %%r70, %%r1;\n"
+					     " @%%p1 bra EVEN;\n");
+	for (int i = 0; i < 30; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " add.u32 %%r70, %%r70, %d;\n", i + 3);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, " bra DONE;\nEVEN:\n");
+	for (int i = 0; i < 30; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " xor.b32 %%r70, %%r70, %d;\n", i + 5);
+	snprintf(text + n, sizeof(text) - n, "DONE:\n st.global.u32 [%%rd1], %%r70;\n ret;\n}\n");
+	return an_program(text, "arms");
+}
+
+/* A mux cut from its definitions: each definition is stored, predicated,
+ * into one shared slot (only the taken arm's store happens), so the mux's
+ * sub-kernel loads one value for all of them, not one per definition. */
+static void test_mux_slot(void **state)
+{
+	(void)state;
+	struct dm t = { 0 };
+	struct weft_dfg_units u;
+	weft_dfg_units_sgmf(&u);
+	u.n[WEFT_DFU_COMPUTE] = 24; /* neither arm fits beside the other */
+	assert_int_equal(dm_build(&t, two_arms(), &u, NULL), 0);
+	assert_true(t.m.nkernels >= 3);
+	const struct weft_dfg_kernel *L = &t.m.kernels[t.m.nkernels - 1];
+	uint32_t mux = 0, from_outside = 0, mux_node = 0;
+	for (uint32_t i = 0; i < L->nnodes; i++) {
+		const struct weft_dfg_node *nd = &t.g.nodes[L->nodes[i]];
+		if (nd->kind != WEFT_DFN_MUX)
+			continue;
+		mux++;
+		mux_node = L->nodes[i];
+		for (uint32_t k = 0; k < nd->nin; k++) {
+			uint32_t src = t.g.edges[nd->in_start + k].from;
+			int member = 0;
+			for (uint32_t j = 0; j < L->nnodes; j++)
+				member |= L->nodes[j] == src;
+			from_outside += !member && t.g.nodes[src].unit != WEFT_DFU_EDGE;
+		}
+	}
+	if (mux != 1 || from_outside < 2)
+		dm_dump(&t);
+	assert_int_equal(mux, 1);
+	/* its definitions (and their labels) come from earlier kernels ... */
+	assert_true(from_outside >= 2);
+	/* ... through one spill load naming the mux, none per definition */
+	const struct weft_dfg_node *mx = &t.g.nodes[mux_node];
+	uint32_t slot = 0, per_def = 0;
+	for (uint32_t i = 0; i < L->nldst; i++) {
+		if (L->ldst[i].mem != WEFT_DFM_SPILL_LOAD)
+			continue;
+		slot += L->ldst[i].node == mux_node;
+		for (uint32_t k = 0; k < mx->nin; k++)
+			per_def += L->ldst[i].node == t.g.edges[mx->in_start + k].from;
+	}
+	assert_int_equal(slot, 1);
+	assert_int_equal(per_def, 0);
+	dm_free(&t);
+}
+
 static const char loop_ptx[] = PTX_HEAD
 	".visible .entry lp(.param .u32 n, .param .u64 in, .param .u64 out)\n{\n"
 	" .reg .pred %p<2>; .reg .b32 %r<10>; .reg .b64 %rd<6>;\n"
@@ -388,6 +457,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replication),
 		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_mux_slot),
 		cmocka_unit_test(test_loop_split),
 		cmocka_unit_test(test_bad_units),
 		cmocka_unit_test(test_workloads),
