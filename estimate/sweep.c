@@ -54,7 +54,7 @@ static int add_value(struct weft_est_sweep *s, const char *v, size_t len, uint32
 	return 0;
 }
 
-static int parse_num(const char *s, size_t len, double *out)
+int weft_est_parse_number(const char *s, size_t len, double *out)
 {
 	char buf[64];
 	if (len == 0 || len >= sizeof(buf))
@@ -79,9 +79,9 @@ static int add_range(struct weft_est_sweep *s, const char *item, size_t len, uin
 	double a, b, step;
 	int geo = c2 && c2 + 1 < item + len && c2[1] == 'x';
 	int ari = c2 && c2 + 1 < item + len && c2[1] == '+';
-	if (!c2 || (!geo && !ari) || parse_num(item, (size_t)(c1 - item), &a) ||
-	    parse_num(c1 + 1, (size_t)(c2 - c1 - 1), &b) ||
-	    parse_num(c2 + 2, (size_t)(item + len - c2 - 2), &step))
+	if (!c2 || (!geo && !ari) || weft_est_parse_number(item, (size_t)(c1 - item), &a) ||
+	    weft_est_parse_number(c1 + 1, (size_t)(c2 - c1 - 1), &b) ||
+	    weft_est_parse_number(c2 + 2, (size_t)(item + len - c2 - 2), &step))
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "--sweep %s: bad range `%.*s`; a range is START:END:xFACTOR "
 				      "(1:32:x2 = 1,2,4,...,32) or START:END:+STEP (1:16:+1)",

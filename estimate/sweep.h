@@ -44,6 +44,9 @@ struct weft_est_sweep {
  * WEFT_ERR_INPUT with an example on bad syntax, an empty or duplicate
  * value, a bad range or more than WEFT_EST_MAX_SWEEP_VALUES values. */
 int weft_est_parse_sweep(const char *spec, struct weft_est_sweep *s, struct weft_error *err);
+/* A finite number filling s[0..len) exactly (strtod: leading blanks are
+ * accepted); 0, or -1 when it is not one. */
+int weft_est_parse_number(const char *s, size_t len, double *out);
 void weft_est_sweep_free(struct weft_est_sweep *s);
 
 /* The value indices of point k of a product over n sweeps with the given

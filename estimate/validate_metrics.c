@@ -7,12 +7,12 @@
  */
 #include "validate.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep.h"
 #include "validate_impl.h"
 
 static const char *const metric_names[] = { "speedup", "ipj_ratio", "energy_share", "area",
@@ -35,23 +35,12 @@ const char *weft_val_verdict_name(enum weft_val_verdict v)
 	return v == WEFT_VAL_IN ? "yes" : v == WEFT_VAL_OUT ? "no" : "unknown";
 }
 
-/* A finite number filling s[0..n) exactly. */
+/* A finite number filling s[0..n) exactly, without surrounding spaces. */
 static int number(const char *s, size_t n, double *out)
 {
-	char buf[64];
-	if (n == 0 || n >= sizeof(buf))
+	if (n == 0 || s[0] == ' ' || s[n - 1] == ' ')
 		return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	if (buf[0] == ' ' || buf[n - 1] == ' ')
-		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(buf, &end);
-	if (*end || errno || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
+	return weft_est_parse_number(s, n, out);
 }
 
 int weft_val_parse_published(const char *s, enum weft_val_pub *kind, double v[2],
