@@ -167,6 +167,15 @@ struct ktime {
 	struct fabric_kernel_out out;
 };
 
+/* 1 when graph node v belongs to (sub-)kernel k. */
+static int kernel_has(const struct weft_dfg_kernel *k, uint32_t v)
+{
+	for (uint32_t i = 0; i < k->nnodes; i++)
+		if (k->nodes[i] == v)
+			return 1;
+	return 0;
+}
+
 static uint64_t exec_of(const struct fabric_state *s, uint32_t pc, const uint32_t *block_of)
 {
 	uint64_t r = s->bvisit[block_of[pc]];
@@ -325,10 +334,8 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			const struct weft_dfg_ldst *o = &k->ldst[i];
 			if (o->mem != WEFT_DFM_SPILL_LOAD || o->node >= g.nnodes)
 				continue;
-			int slot = 0; /* a mux's shared slot names the mux, a member */
-			for (uint32_t j = 0; j < k->nnodes && !slot; j++)
-				slot = k->nodes[j] == o->node;
-			if (!slot) {
+			/* a mux's shared slot names the mux itself, a member */
+			if (!kernel_has(k, o->node)) {
 				if (kt[ki].reach > need_of[o->node])
 					need_of[o->node] = kt[ki].reach;
 				continue;
@@ -618,12 +625,10 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 		double lat = max_lat;
 		uint32_t node = g.node_of_pc[pc];
 		for (uint32_t ki = 0; node != WEFT_DFG_NONE && ki < m.nkernels; ki++)
-			for (uint32_t i = 0; i < m.kernels[ki].nnodes; i++)
-				if (m.kernels[ki].nodes[i] == node) {
-					lat = kt[ki].latency;
-					ki = m.nkernels - 1;
-					break;
-				}
+			if (kernel_has(&m.kernels[ki], node)) {
+				lat = kt[ki].latency;
+				break;
+			}
 		bar_execs += n;
 		bar_lat += n * lat;
 	}
