@@ -16,31 +16,8 @@ if [ ! -x "$T" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0
-failed=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL $1: $2"
-	sed 's/^/     | /' "$tmp/out" "$tmp/err" | head -n 20
-}
-
-# expect NAME CODE PHRASE ARGS...: weft-trace ARGS must exit with CODE and
-# print PHRASE (fixed string) on stdout or stderr.
-expect() {
-	name=$1 code=$2 phrase=$3
-	shift 3
-	"$T" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$code" ]; then
-		bad "$name" "exit status $rc, expected $code"
-	elif ! cat "$tmp/out" "$tmp/err" | grep -qF -- "$phrase"; then
-		bad "$name" "output lacks \"$phrase\""
-	else
-		ok "$name"
-	fi
-}
+PREFIX=""
+. tests/cli/lib.sh
 
 # golden NAME FILE ARGS...: stdout of weft-trace ARGS must equal golden FILE
 # and the exit status must be 0.

@@ -18,31 +18,9 @@ if [ ! -x "$V" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli-validate.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0
-failed=0
-
-ok() { pass=$((pass + 1)); echo "ok   validate: $1"; }
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL validate: $1: $2"
-	sed 's/^/     | /' "$tmp/out" "$tmp/err" | head -n 20
-}
-
-# expect NAME CODE PHRASE ARGS...: weft-validate ARGS must exit with CODE
-# and print PHRASE (fixed string) on stdout or stderr.
-expect() {
-	name=$1 code=$2 phrase=$3
-	shift 3
-	"$V" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$code" ]; then
-		bad "$name" "exit status $rc, expected $code"
-	elif ! cat "$tmp/out" "$tmp/err" | grep -qF -- "$phrase"; then
-		bad "$name" "output lacks \"$phrase\""
-	else
-		ok "$name"
-	fi
-}
+T=$V
+PREFIX="validate: "
+. tests/cli/lib.sh
 
 # ---- help and version -------------------------------------------------------
 "$V" --help >"$tmp/out" 2>"$tmp/err"
