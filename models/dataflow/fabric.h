@@ -166,35 +166,48 @@ static inline void fabric_heap_push(double *h, uint32_t *n, double x)
 	h[i] = x;
 }
 
-static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held)
+/* One access under ADMISSION: it enters at `next` (the cycle after the
+ * previous admission) or when an entry frees if all tb are busy, and
+ * holds one for `held`; returns its admission cycle, raises *end. */
+static inline double fabric_admit(double *heap, uint32_t *nrel, uint32_t tb, double next, double held,
+				  double *end)
 {
-	if (!tb)
-		tb = 1;
-	/* ADMISSION: the next cycle, or when an entry frees if all T are busy */
-	double a = q->fed ? q->last + 1 : 0;
-	if (q->nrel >= tb) {
-		double free_at = fabric_heap_pop(heap, &q->nrel);
+	double a = next;
+	if (*nrel >= tb) {
+		double free_at = fabric_heap_pop(heap, nrel);
 		if (free_at > a)
 			a = free_at;
 	}
 	double rel = a + held;
 	/* an access that frees its entry by the next admission never blocks
 	 * one: keep only the others */
-	if (rel > a + 1)
-		fabric_heap_push(heap, &q->nrel, rel);
-	if (rel > q->end)
-		q->end = rel;
-	q->last = a;
-	q->fed++;
-	/* COMPLETION: epochs of T */
-	double t = (double)q->ep_n + held;
-	if (t > q->ep_max)
-		q->ep_max = t;
-	if (++q->ep_n >= tb) {
-		q->ep_sum += q->ep_max > q->ep_n ? q->ep_max : q->ep_n;
-		q->ep_n = 0;
-		q->ep_max = 0;
+	if (held > 1)
+		fabric_heap_push(heap, nrel, rel);
+	if (rel > *end)
+		*end = rel;
+	return a;
+}
+
+/* One access under COMPLETION: epochs of tb. */
+static inline void fabric_epoch_step(uint32_t *n, double *max, double *sum, uint32_t tb, double held)
+{
+	double t = (double)*n + held;
+	if (t > *max)
+		*max = t;
+	if (++*n >= tb) {
+		*sum += *max > *n ? *max : *n;
+		*n = 0;
+		*max = 0;
 	}
+}
+
+static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held)
+{
+	if (!tb)
+		tb = 1;
+	q->last = fabric_admit(heap, &q->nrel, tb, q->fed ? q->last + 1 : 0, held, &q->end);
+	q->fed++;
+	fabric_epoch_step(&q->ep_n, &q->ep_max, &q->ep_sum, tb, held);
 }
 
 /* Cycles the unit needs for what it was fed, under a rule. */

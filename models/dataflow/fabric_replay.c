@@ -223,16 +223,8 @@ void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *h
 	if (rule == FAB_EPOCH_COMPLETION) {
 		uint32_t en = 0;
 		double emax = 0, esum = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			double t = (double)en + held[i];
-			if (t > emax)
-				emax = t;
-			if (++en >= tb) {
-				esum += emax > en ? emax : en;
-				en = 0;
-				emax = 0;
-			}
-		}
+		for (uint32_t i = 0; i < n; i++)
+			fabric_epoch_step(&en, &emax, &esum, tb, held[i]);
 		q->ep_n = en;
 		q->ep_max = emax;
 		q->ep_sum = esum;
@@ -240,20 +232,8 @@ void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *h
 	}
 	double last = -1, end = 0;
 	uint32_t nrel = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		double a = last + 1;
-		if (nrel >= tb) {
-			double free_at = fabric_heap_pop(heap, &nrel);
-			if (free_at > a)
-				a = free_at;
-		}
-		double rel = a + held[i];
-		if (held[i] > 1) /* frees its entry after the next admission */
-			fabric_heap_push(heap, &nrel, rel);
-		if (rel > end)
-			end = rel;
-		last = a;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		last = fabric_admit(heap, &nrel, tb, last + 1, held[i], &end);
 	q->last = last;
 	q->end = end;
 	q->nrel = nrel;
