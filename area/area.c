@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy/csv.h"
+#include "common/csv.h"
 
 int weft_area_table_load(const char *path, struct weft_area_table *t, struct weft_error *err)
 {

@@ -7,7 +7,7 @@
  * the config names ([tech] area_table, default data/area/components.csv).
  * Table columns: component,node_nm,area_mm2,unit,source. A component may
  * have rows at several nodes; the row at the config's node is used, else the
- * nearest node's row scaled with the config's rule (energy/scaling.h), and
+ * nearest node's row scaled with the config's rule (area/scaling.h), and
  * the report says so. Every row cites its source.
  *
  * Calibration (weft_area_fit_*) fits table coefficients to the published
@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "energy/scaling.h"
+#include "scaling.h"
 #include "models/model.h"
 
 struct weft_area_row {

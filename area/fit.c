@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "energy/csv.h"
+#include "common/csv.h"
 
 struct sm_point {
 	int absolute;          /* 1: num_sm x A(from) = obs (mm^2); 0: A(to)/A(from) = obs */

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "area/area.h"
-#include "estimate/estimate.h"
-#include "estimate/report.h"
-#include "quote.h"
+#include "area.h"
+#include "common/format.h"
+#include "common/version.h"
+#include "common/quote.h"
 
 #define MAX_SETS 64
 
@@ -71,7 +71,7 @@ static int cmd_fit(int argc, char **argv)
 		if (!strcmp(argv[i], "--data"))
 			data = argv[++i];
 		else if (!strcmp(argv[i], "--format")) {
-			if ((fmt = weft_est_format_parse(argv[++i])) < 0)
+			if ((fmt = weft_format_parse(argv[++i])) < 0)
 				return bad_usage("--format %s: expected table, csv or json", argv[i]);
 		} else
 			return bad_usage("fit: unknown option %s", argv[i]);
@@ -190,7 +190,7 @@ static int cmd_config(int argc, char **argv)
 				return bad_usage("more than 64 --set options (%s)", v);
 			sets[nsets++] = v;
 		} else if (!strcmp(a, "--format")) {
-			if ((fmt = weft_est_format_parse(v)) < 0)
+			if ((fmt = weft_format_parse(v)) < 0)
 				return bad_usage("--format %s: expected table, csv or json", v);
 		} else {
 			return bad_usage("unknown option %s", a);

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "area/area.h"
-#include "energy/scaling.h"
+#include "area/scaling.h"
 #include "models/model.h"
 
 /* ---- energy tables ----------------------------------------------------- */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "common/csv.h"
 
 static int node_of(const struct weft_csv *c, uint32_t r, int col, double *node,
 		   struct weft_error *err)

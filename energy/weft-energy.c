@@ -16,18 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy/energy.h"
-#include "estimate/estimate.h"
-#include "estimate/report.h"
+#include "energy.h"
+#include "common/format.h"
+#include "common/version.h"
 #include "models/model.h"
-#include "quote.h"
+#include "common/quote.h"
 
 struct opts {
 	const char *cmd;
 	double node, from, to, vdd;
 	const char *basis, *table;
 	int rule;
-	int fmt; /* enum weft_est_format */
+	int fmt; /* enum weft_format */
 };
 
 static void usage(FILE *f)
@@ -369,7 +369,7 @@ int main(int argc, char **argv)
 			if (o.rule < 0)
 				return bad_usage("--rule %s: expected classic or stillmaker", v);
 		} else if (!strcmp(a, "--format")) {
-			if ((o.fmt = weft_est_format_parse(v)) < 0)
+			if ((o.fmt = weft_format_parse(v)) < 0)
 				return bad_usage("--format %s: expected table, csv or json", v);
 		} else {
 			return bad_usage("unknown option %s", a);

@@ -41,14 +41,14 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "models/events.h"
 #include "models/model.h"
 #include "sweep.h"
-#include "trace.h"
+#include "trace/format/trace.h"
 
 /* The weft release these reports come from (same as `weft-trace --version`). */
-#include "version.h"
+#include "common/version.h"
 
 /* How the trace is identified in reports. */
 #define WEFT_EST_TRACE_HASH "fnv1a64-file" /* FNV-1a 64 over every byte of the .wtr file */

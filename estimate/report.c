@@ -1,6 +1,6 @@
 /*
- * report.c - choosing a report format and writing a report file
- * atomically (report.h).
+ * report.c - formatting a report and writing a report file atomically
+ * (report.h).
  */
 #include "report.h"
 
@@ -14,18 +14,7 @@
 
 #include "report_impl.h"
 
-int weft_est_format_parse(const char *name)
-{
-	if (strcmp(name, "table") == 0)
-		return WEFT_FMT_TABLE;
-	if (strcmp(name, "csv") == 0)
-		return WEFT_FMT_CSV;
-	if (strcmp(name, "json") == 0)
-		return WEFT_FMT_JSON;
-	return -1;
-}
-
-int weft_est_report_format(const struct weft_est_report *r, enum weft_est_format fmt,
+int weft_est_report_format(const struct weft_est_report *r, enum weft_format fmt,
 			   struct weft_sbuf *out, struct weft_error *err)
 {
 	if (r->nconfigs == 0 || r->baseline >= r->nconfigs)

@@ -13,14 +13,10 @@
 #define WEFT_REPORT_H
 
 #include "estimate.h"
-#include "sbuf.h"
+#include "common/format.h"
+#include "common/sbuf.h"
 
-enum weft_est_format { WEFT_FMT_TABLE = 0, WEFT_FMT_CSV, WEFT_FMT_JSON };
-
-/* "table" | "csv" | "json" -> format; -1 otherwise. */
-int weft_est_format_parse(const char *name);
-
-int weft_est_report_format(const struct weft_est_report *r, enum weft_est_format fmt,
+int weft_est_report_format(const struct weft_est_report *r, enum weft_format fmt,
 			   struct weft_sbuf *out, struct weft_error *err);
 
 /* Writes len bytes to path atomically: PATH.tmp.XXXXXX in the same

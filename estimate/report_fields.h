@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "estimate.h"
-#include "sbuf.h"
+#include "common/sbuf.h"
 
 enum weft_est_field_kind { WEFT_FIELD_NUM = 0, WEFT_FIELD_U64, WEFT_FIELD_STR };
 

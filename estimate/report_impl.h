@@ -6,7 +6,7 @@
 #define WEFT_REPORT_IMPL_H
 
 #include "estimate.h"
-#include "sbuf.h"
+#include "common/sbuf.h"
 
 void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *out);
 void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out);

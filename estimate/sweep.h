@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "models/config.h"
 
 #define WEFT_EST_MAX_SWEEPS 8       /* --sweep options per run */

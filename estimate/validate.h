@@ -39,11 +39,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "models/events.h"
 #include "report.h"
-#include "sbuf.h"
-#include "workload.h"
+#include "common/sbuf.h"
+#include "trace/launch/workload.h"
 
 #define WEFT_VAL_MAX_CLAIMS 1024   /* per run, over all claims files */
 #define WEFT_VAL_MAX_ITEMS 16      /* kernels per claim */
@@ -279,7 +279,7 @@ void weft_val_report_free(struct weft_val_report *r);
 
 /* Table (one line per claim, then notes), CSV (one row per claim) or JSON;
  * docs/validate.md lists the columns and keys. */
-int weft_val_report_format(const struct weft_val_report *r, enum weft_est_format fmt,
+int weft_val_report_format(const struct weft_val_report *r, enum weft_format fmt,
 			   struct weft_sbuf *out, struct weft_error *err);
 
 /* Names for messages and reports. */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file.h"
+#include "common/file.h"
 #include "models/config.h"
 #include "sweep.h"
 #include "validate_impl.h"

@@ -1,6 +1,6 @@
 /*
  * validate_csv.c - CSV records with field positions for the claims files
- * (validate_impl.h). The data-table reader (energy/csv.h) reads from a
+ * (validate_impl.h). The data-table reader (common/csv.h) reads from a
  * path and keeps only line numbers; claims errors name the column too, and
  * the unit tests feed hostile text from memory, hence this small reader.
  */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "sbuf.h"
+#include "common/error.h"
+#include "common/sbuf.h"
 #include "validate.h"
 
 #define WEFT_VAL_FIELD_MAX 4096  /* bytes of one field */

@@ -66,7 +66,7 @@ void weft_val_describe_configs(const struct weft_val_claim *c, char *out, size_t
 		snprintf(out, len, "%s%s%s", c->config.text, c->sweep[0] ? ", sweep " : "", c->sweep);
 }
 
-int weft_val_report_format(const struct weft_val_report *r, enum weft_est_format fmt,
+int weft_val_report_format(const struct weft_val_report *r, enum weft_format fmt,
 			   struct weft_sbuf *out, struct weft_error *err)
 {
 	switch (fmt) {

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "estimate.h"
-#include "trace.h"
-#include "workload_run.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload_run.h"
 
 int weft_val_tdir_open(const char *dir, struct weft_val_tdir *d, struct weft_error *err)
 {

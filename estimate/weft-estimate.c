@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "estimate/estimate.h"
-#include "estimate/report.h"
+#include "estimate.h"
+#include "report.h"
 
 static const char usage[] =
 	"usage: weft-estimate FILE.wtr -c CONFIG.ini [-c CONFIG.ini]... [options]\n"
@@ -190,7 +190,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			weft_est_sweep_free(&sw);
 			sweeps[nsweeps++] = val;
 		} else if (strcmp(opt, "--format") == 0) {
-			fmt = weft_est_format_parse(val);
+			fmt = weft_format_parse(val);
 			if (fmt < 0)
 				return usage_error("bad --format `%s` (table, csv or json)", val);
 		} else if (strcmp(opt, "--output") == 0) {
@@ -243,7 +243,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
-	rc = weft_est_report_format(&rep, (enum weft_est_format)fmt, &text, &err);
+	rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
 	weft_est_report_free(&rep);
 	if (rc == 0) {
 		if (outpath) {

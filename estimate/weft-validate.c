@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "estimate/report.h"
-#include "estimate/validate.h"
+#include "report.h"
+#include "validate.h"
 
 static const char usage[] =
 	"usage: weft-validate [--size small|default|large] [--claims FILE]... [options]\n"
@@ -144,7 +144,7 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 				return usage_error("%s", "--trace-dir needs a directory name");
 			trace_dir = val;
 		} else if (strcmp(opt, "--format") == 0) {
-			fmt = weft_est_format_parse(val);
+			fmt = weft_format_parse(val);
 			if (fmt < 0)
 				return usage_error("bad --format `%s` (table, csv or json)", val);
 		} else if (strcmp(opt, "--output") == 0) {
@@ -196,7 +196,7 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
-	rc = weft_val_report_format(&rep, (enum weft_est_format)fmt, &text, &err);
+	rc = weft_val_report_format(&rep, (enum weft_format)fmt, &text, &err);
 	int bad = rep.nout + rep.nunknown;
 	weft_val_report_free(&rep);
 	if (rc == 0) {

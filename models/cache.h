@@ -37,7 +37,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 enum weft_cache_write {
 	WEFT_CACHE_WRITE_BACK = 0,  /* write-back, write-allocate */

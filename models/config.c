@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file.h"
+#include "common/file.h"
 #include "model.h"
 
 /* Keys every config may use. Defaults are what weft assumes when a config

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 enum weft_cfg_type { WEFT_CFG_INT = 0, WEFT_CFG_DOUBLE, WEFT_CFG_BOOL, WEFT_CFG_STRING, WEFT_CFG_ENUM };
 

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "program.h"
+#include "trace/ptx/program.h"
 
 static const char *const cat_names[WEFT_CAT_COUNT] = {
 	"fds", "rf", "comp", "buffers", "noc", "shmem", "l1", "l2", "dram", "config", "static",

@@ -373,7 +373,7 @@ static int finish_block(struct weft_group_iter *it)
 
 	switch (it->policy) {
 	case WEFT_DIV_IPDOM: {
-		/* as trace/emu_exec.c run_warp: exited lanes leave every entry;
+		/* as trace/emu/emu_exec.c run_warp: exited lanes leave every entry;
 		 * a divergent branch makes the top its reconvergence entry and
 		 * pushes the fall-through then the taken path (taken runs first);
 		 * when the reconvergence point is the top's own, the top is

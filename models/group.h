@@ -23,7 +23,7 @@
  *
  *   WEFT_DIV_IPDOM       SIMT reconvergence stack at the immediate
  *                        post-dominator, identical to the emulator's own warps
- *                        (trace/emu_exec.c): taken path first, then the
+ *                        (trace/emu/emu_exec.c): taken path first, then the
  *                        fall-through path, merge at the ipdom. At width 32
  *                        this reproduces the emulator's warp instructions
  *                        and masks exactly.
@@ -47,9 +47,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "program.h"
-#include "trace.h"
+#include "common/error.h"
+#include "trace/ptx/program.h"
+#include "trace/format/trace.h"
 
 #define WEFT_GROUP_MAX_WIDTH 64
 

@@ -36,9 +36,9 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "error.h"
+#include "common/error.h"
 #include "events.h"
-#include "trace.h"
+#include "trace/format/trace.h"
 
 /* One hardware component instance kind and how many a configuration has;
  * area = sum of count x area per unit from the area table (area/). */

@@ -29,8 +29,8 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "program.h"
+#include "common/error.h"
+#include "trace/ptx/program.h"
 
 #define WEFT_NO_LOOP 0xffffffffu
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
+#include "analysis.h"
 
 /* Successor k of a branching block, or WEFT_NO_BLOCK. */
 static int branching(const struct weft_program *p, uint32_t a)

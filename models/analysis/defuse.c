@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
+#include "analysis.h"
 
 typedef uint64_t word;
 #define WBITS 64u

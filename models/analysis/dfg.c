@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
+#include "analysis.h"
 
 int weft_dfg_depth(const struct weft_program *p, const struct weft_dom *d, const struct weft_defuse *du,
 		   const uint32_t *lat, uint64_t *depth, uint64_t *max_depth, struct weft_error *err)

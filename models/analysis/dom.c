@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "models/analysis/analysis.h"
+#include "trace/ptx/cfg.h"
+#include "analysis.h"
 
 /* Reverse postorder of the blocks reachable from block 0 (iterative DFS). */
 static int rpo_build(const struct weft_program *p, struct weft_dom *d)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
+#include "analysis.h"
 
 static uint64_t mix(uint64_t x)
 {

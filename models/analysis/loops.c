@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
+#include "analysis.h"
 
 static int cmp_u32(const void *a, const void *b)
 {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
-#include "trace.h"
+#include "analysis.h"
+#include "trace/format/trace.h"
 
 int weft_trips_init(struct weft_trips *t, const struct weft_loops *l, struct weft_error *err)
 {

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/analysis/analysis.h"
+#include "analysis.h"
 
 enum { FL_NONE = 0, FL_LAUNCH = 1, FL_CTA = 2, FL_VARY = 3 };
 

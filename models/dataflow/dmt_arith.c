@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "models/analysis/analysis.h"
-#include "models/dataflow/dmt_internal.h"
+#include "dmt_internal.h"
 
 /* Roles of a register in a use site. */
 enum { U_ADDR = 1, U_GUARD = 2, U_VALUE = 4 };

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/dataflow/dmt_internal.h"
+#include "dmt_internal.h"
 
 int dmt_barrier_init(struct weft_dmt *d)
 {

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
-#include "models/dataflow/dmt_internal.h"
+#include "trace/emu/emu.h"
+#include "dmt_internal.h"
 
 void weft_dmt_params_default(struct weft_dmt_params *prm)
 {

@@ -82,9 +82,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "program.h"
-#include "trace.h"
+#include "common/error.h"
+#include "trace/ptx/program.h"
+#include "trace/format/trace.h"
 
 /* Largest CTA (threads) and hence |dTID| the analysis handles (CUDA's
  * limit of 1024 threads per block). */

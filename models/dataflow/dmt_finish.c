@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/dataflow/dmt_internal.h"
+#include "dmt_internal.h"
 
 const char *weft_dmt_removal_name(enum weft_dmt_removal r)
 {

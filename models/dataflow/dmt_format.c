@@ -9,8 +9,8 @@
  */
 #include <stdio.h>
 
-#include "estimate/sbuf.h"
-#include "models/dataflow/dmt_internal.h"
+#include "common/sbuf.h"
+#include "dmt_internal.h"
 
 #define U64(x) ((unsigned long long)(x))
 

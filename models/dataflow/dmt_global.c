@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/dataflow/dmt_internal.h"
+#include "dmt_internal.h"
 
 int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "models/group.h"
-#include "models/dataflow/dmt_comm.h"
+#include "dmt_comm.h"
 
 /* Kind of a memory instruction as far as the analysis cares. */
 enum { DMT_K_NONE = 0, DMT_K_LOAD, DMT_K_STORE, DMT_K_ATOMIC };

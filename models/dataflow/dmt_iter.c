@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "models/analysis/analysis.h"
-#include "models/dataflow/dmt_internal.h"
+#include "dmt_internal.h"
 
 int dmt_iter_init(struct weft_dmt *d, struct weft_error *err)
 {

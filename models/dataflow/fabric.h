@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 #include "models/cache.h"
-#include "models/dataflow/dmt_comm.h"
-#include "models/dataflow/graph.h"
-#include "models/dataflow/map.h"
+#include "dmt_comm.h"
+#include "graph.h"
+#include "map.h"
 #include "models/model.h"
 
 extern const struct weft_model weft_model_sgmf;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "estimate/sbuf.h"
+#include "common/sbuf.h"
 #include "fabric.h"
 
 int fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,

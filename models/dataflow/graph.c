@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/dataflow/graph.h"
+#include "graph.h"
 
 static const char *const unit_names[] = { "compute", "control", "ldst", "special", "edge" };
 static const char *const special_names[] = { "int_div", "fp_div", "sqrt" };

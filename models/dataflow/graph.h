@@ -38,9 +38,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "models/analysis/analysis.h"
-#include "program.h"
+#include "trace/ptx/program.h"
 
 #define WEFT_DFG_NONE 0xffffffffu /* no node / no pc / no block */
 

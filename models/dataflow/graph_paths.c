@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/dataflow/graph.h"
+#include "graph.h"
 
 int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fifo_depth,
 		   uint64_t *finish, uint32_t *slack, struct weft_dfg_paths *out,

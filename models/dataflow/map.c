@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/dataflow/map.h"
+#include "map.h"
 
 static const char *const role_names[] = { "whole", "init", "body", "epilogue", "outer" };
 

@@ -57,10 +57,10 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "models/analysis/analysis.h"
-#include "models/dataflow/graph.h"
-#include "program.h"
+#include "graph.h"
+#include "trace/ptx/program.h"
 
 /* The fabric's units. */
 struct weft_dfg_units {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "trace/emu/host.h"
 
 static const char *op_head =
 	".version 8.0\n.target sm_75\n.address_size 64\n"

@@ -19,10 +19,10 @@
 
 #include <cmocka.h>
 
-#include "host.h"
+#include "trace/emu/host.h"
 #include "models/model.h"
-#include "trace.h"
-#include "workload_run.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload_run.h"
 
 static inline void st_check(int rc, const struct weft_error *err, const char *what)
 {

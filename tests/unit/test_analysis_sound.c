@@ -21,10 +21,10 @@
 
 #include <cmocka.h>
 
-#include "host.h"
+#include "trace/emu/host.h"
 #include "test_analysis_util.h"
-#include "workload.h"
-#include "workload_run.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/workload_run.h"
 
 /* Per memory pc: the address of the k-th execution (by any thread), to
  * compare instances across warps: within the CTA for CTA-uniform

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "trace/emu/host.h"
 #include "models/analysis/analysis.h"
-#include "program.h"
+#include "trace/ptx/program.h"
 
 struct an_all {
 	struct weft_program *p;

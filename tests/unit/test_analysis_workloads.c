@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "host.h"
+#include "trace/emu/host.h"
 #include "test_analysis_util.h"
-#include "workload.h"
-#include "workload_run.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/workload_run.h"
 
 struct paths {
 	struct an_all a;

@@ -17,7 +17,7 @@
 #include "models/dataflow/graph.h"
 #include "models/dataflow/map.h"
 #include "test_analysis_util.h"
-#include "workload.h"
+#include "trace/launch/workload.h"
 
 struct dm {
 	struct weft_program *p;

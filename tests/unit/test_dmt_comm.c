@@ -36,13 +36,13 @@
 
 #include <cmocka.h>
 
-#include "estimate/sbuf.h"
-#include "host.h"
+#include "common/sbuf.h"
+#include "trace/emu/host.h"
 #include "models/analysis/analysis.h"
 #include "models/dataflow/dmt_comm.h"
-#include "trace.h"
-#include "workload.h"
-#include "workload_run.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/workload_run.h"
 
 /* ---- running kernels into a trace ---- */
 

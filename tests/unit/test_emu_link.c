@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "emu.h"
+#include "trace/emu/emu.h"
 #include "emu_testutil.h"
 
 #define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"

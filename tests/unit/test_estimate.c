@@ -261,7 +261,7 @@ static void test_si(void **state)
 	assert_string_equal(b, "0.1");
 }
 
-static char *format(const struct weft_est_report *r, enum weft_est_format f)
+static char *format(const struct weft_est_report *r, enum weft_format f)
 {
 	struct weft_sbuf b;
 	weft_sbuf_init(&b);
@@ -388,10 +388,10 @@ static void test_format_table(void **state)
 static void test_format_parse(void **state)
 {
 	(void)state;
-	assert_int_equal(weft_est_format_parse("table"), WEFT_FMT_TABLE);
-	assert_int_equal(weft_est_format_parse("csv"), WEFT_FMT_CSV);
-	assert_int_equal(weft_est_format_parse("json"), WEFT_FMT_JSON);
-	assert_int_equal(weft_est_format_parse("xml"), -1);
+	assert_int_equal(weft_format_parse("table"), WEFT_FMT_TABLE);
+	assert_int_equal(weft_format_parse("csv"), WEFT_FMT_CSV);
+	assert_int_equal(weft_format_parse("json"), WEFT_FMT_JSON);
+	assert_int_equal(weft_format_parse("xml"), -1);
 }
 
 static void test_write_atomic(void **state)

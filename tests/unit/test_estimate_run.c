@@ -22,8 +22,8 @@
 
 #include "estimate/estimate.h"
 #include "models/model.h"
-#include "trace.h"
-#include "workload_run.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload_run.h"
 
 /* ---- a model that counts what it is given -------------------------------
  * Per launch: cycles = 100 x CTAs read; thread insts = those of the CTAs

@@ -11,7 +11,7 @@
 
 #include "models/dataflow/fabric.h"
 #include "simt_testutil.h"
-#include "workload.h"
+#include "trace/launch/workload.h"
 
 /* Cycles per kernel name over a sweep of one key: cyc[point][kernel]. */
 #define MAXK 4

@@ -33,10 +33,10 @@
 #include <cmocka.h>
 
 #include "models/group.h"
-#include "program.h"
-#include "trace.h"
-#include "workload.h"
-#include "workload_run.h"
+#include "trace/ptx/program.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/workload_run.h"
 
 /* ---- a tiny assembler ----
  * tokens: a (alu), ga (@p alu), m (load), gm (@p load), bN (bra N),

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "hostperf.h"
+#include "common/hostperf.h"
 
 static void busy_loop(void *arg)
 {

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "ptx.h"
+#include "trace/ptx/ptx.h"
 
 /* the three lines every module starts with */
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "spec.h"
+#include "trace/launch/spec.h"
 
 static const char good[] =
 	"; saxpy\n"

@@ -25,10 +25,10 @@
 
 #include <cmocka.h>
 
-#include "host.h"
-#include "trace.h"
+#include "trace/emu/host.h"
+#include "trace/format/trace.h"
 #include "trace_edge_ptx.h"
-#include "trace_read.h"
+#include "trace/format/trace_read.h"
 
 static uint8_t *good;
 static size_t good_len;

@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
-#include "host.h"
-#include "trace.h"
+#include "trace/emu/host.h"
+#include "trace/format/trace.h"
 #include "trace_edge_ptx.h"
-#include "trace_format.h"
+#include "trace/format/trace_format.h"
 #include "trace_testutil.h"
 
 struct launch_desc {

@@ -16,12 +16,12 @@
 
 #include <cmocka.h>
 
-#include "cfg.h"
-#include "emu.h"
-#include "program.h"
-#include "trace.h"
+#include "trace/ptx/cfg.h"
+#include "trace/emu/emu.h"
+#include "trace/ptx/program.h"
+#include "trace/format/trace.h"
 #include "trace_testutil.h"
-#include "workload.h"
+#include "trace/launch/workload.h"
 #include <unistd.h>
 
 /* CSR from an edge list; edges to n mean "to the virtual exit". */

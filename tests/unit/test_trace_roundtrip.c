@@ -23,9 +23,9 @@
 
 #include <cmocka.h>
 
-#include "trace.h"
+#include "trace/format/trace.h"
 #include "trace_testutil.h"
-#include "workload_run.h"
+#include "trace/launch/workload_run.h"
 
 struct cmp_ctx {
 	struct rec *r;

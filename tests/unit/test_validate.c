@@ -564,7 +564,7 @@ static void test_run_small(void **unused)
 	}
 	double first = rep.results[0].value[0];
 
-	const enum weft_est_format fmts[] = { WEFT_FMT_TABLE, WEFT_FMT_CSV, WEFT_FMT_JSON };
+	const enum weft_format fmts[] = { WEFT_FMT_TABLE, WEFT_FMT_CSV, WEFT_FMT_JSON };
 	const char *marks[] = { "\nsp ", "\n0.1.0,small,sp,", "\"id\": \"sp\"" };
 	for (int f = 0; f < 3; f++) {
 		struct weft_sbuf text;

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "workloads/wl_util.h"
+#include "trace/launch/wl_util.h"
 
 static void test_close_rule(void **unused)
 {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "workload_run.h"
+#include "trace/launch/workload_run.h"
 
 static void test_sizes(void **state)
 {

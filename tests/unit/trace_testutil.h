@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "trace/format/trace.h"
 
 struct rec_inst {
 	uint32_t pc;

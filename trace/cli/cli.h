@@ -5,7 +5,7 @@
  *  1. write trace/cli/cmd_NAME.c defining `int weft_cmd_NAME(int argc, char **argv)`;
  *     argv[0] is "NAME"; parse options with getopt_long (reset optind = 1 first);
  *     `--help` prints usage to stdout and returns 0;
- *  2. declare it below and add a row to the command table in trace/weft-trace.c
+ *  2. declare it below and add a row to the command table in trace/cli/weft-trace.c
  *     (name, function, one-line summary shown by `weft-trace --help`);
  *  3. add golden/exit-code tests to tests/cli/run.sh and document it in README.
  * A command returns the process exit status: 0 ok, 1 a check failed,
@@ -16,9 +16,9 @@
 #ifndef WEFT_CLI_H
 #define WEFT_CLI_H
 
-#include "error.h"
-#include "hostperf.h"
-#include "trace.h"
+#include "common/error.h"
+#include "common/hostperf.h"
+#include "trace/format/trace.h"
 
 int weft_cmd_list(int argc, char **argv); /* cmd_list.c */
 int weft_cmd_run(int argc, char **argv);  /* cmd_run.c */
@@ -28,7 +28,7 @@ int weft_cmd_verify(int argc, char **argv);
 int weft_cmd_stats(int argc, char **argv);
 
 /* Prints "weft-trace CMD: <formatted err>" to stderr and returns the exit
- * status for err->code. Defined in trace/weft-trace.c. */
+ * status for err->code. Defined in trace/cli/weft-trace.c. */
 int weft_cli_error(const char *cmd, const struct weft_error *err);
 
 /* Helpers shared by the commands (cli_util.c). Those returning int return

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "trace.h"
+#include "trace/format/trace.h"
 
 static const char dump_usage[] =
 	"usage: weft-trace dump FILE.wtr [--launch L] [--cta C] [--thread T] [--limit N]\n"

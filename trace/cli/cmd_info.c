@@ -15,8 +15,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "quote.h"
-#include "trace.h"
+#include "common/quote.h"
+#include "trace/format/trace.h"
 
 static const char info_usage[] =
 	"usage: weft-trace info FILE.wtr [--format text|json] [--decode [--threads N]]\n"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "workload.h"
+#include "trace/launch/workload.h"
 
 static const char list_usage[] =
 	"usage: weft-trace list\n"

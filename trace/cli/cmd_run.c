@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "error.h"
-#include "host.h"
-#include "hostperf.h"
-#include "spec.h"
-#include "trace.h"
-#include "workload.h"
-#include "workload_run.h"
+#include "common/error.h"
+#include "trace/emu/host.h"
+#include "common/hostperf.h"
+#include "trace/launch/spec.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/workload_run.h"
 
 static const char run_usage[] =
 	"usage: weft-trace run WORKLOAD [--size small|default|large] [--verify]\n"

@@ -22,8 +22,8 @@
 #include "cli.h"
 #include "models/analysis/analysis.h"
 #include "models/group.h"
-#include "quote.h"
-#include "trace.h"
+#include "common/quote.h"
+#include "trace/format/trace.h"
 
 static const char stats_usage[] =
 	"usage: weft-trace stats FILE.wtr [--format text|json] [--launch L] [--every K]\n"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "trace.h"
+#include "trace/format/trace.h"
 
 static const char verify_usage[] =
 	"usage: weft-trace verify FILE.wtr\n"

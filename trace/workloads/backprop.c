@@ -4,8 +4,8 @@
  * layer width Rodinia backprop uses. 16x16 thread blocks as in Rodinia;
  * one thread per weight.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdlib.h>
 

@@ -7,8 +7,8 @@
  * graph has a small diameter (a handful of levels even at millions of nodes).
  * The result is each node's level (cost), -1 when unreachable: exact.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * random gaps; half the queries are keys present in the table, half are
  * random values in the key range (mostly absent), so trip counts vary.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdlib.h>
 

@@ -45,8 +45,8 @@
  * areas) in [0.1, 1); a real cell's faces close (its normals sum to zero),
  * these need not.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * elements; large is sized for about 9e8 thread instructions (29 per
  * thread) within 2 GiB of host plus device memory.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

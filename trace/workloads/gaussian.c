@@ -6,8 +6,8 @@
  * diagonally dominant (off-diagonal entries in [-1, 1), n added to the
  * diagonal), so elimination without pivoting is stable.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdlib.h>
 

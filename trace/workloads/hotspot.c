@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 WEFT_WORKLOAD_PTX(hotspot);
 

@@ -4,8 +4,8 @@
  * nonzero. Default and small keep the published 100x100 image; about half
  * the mask pixels are set, at random, so warps diverge.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdlib.h>
 

@@ -8,8 +8,8 @@
  * holds 7 i - 3000), so there is no input; the reference sums the same
  * words, integers, so verification is exact.
  */
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include "micro_bank.cu" /* MICRO_BANK_THREADS, MICRO_BANK_WORDS, MICRO_BANK_LOADS */
 

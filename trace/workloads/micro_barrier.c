@@ -9,8 +9,8 @@
  */
 #include <string.h>
 
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include "micro_barrier.cu" /* MICRO_BARRIER_THREADS, MICRO_BARRIER_ITERS */
 

@@ -18,8 +18,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include "micro_chase.cu" /* MICRO_CHASE_THREADS, _HOPS, _BYTES, _SLOT */
 

@@ -13,8 +13,8 @@
  */
 #include <math.h>
 
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include "micro_diverge.cu" /* MICRO_DIVERGE_THREADS */
 

@@ -11,8 +11,8 @@
  */
 #include <math.h>
 
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include "micro_fma_chain.cu" /* MICRO_FMA_N, MICRO_FMA_KERNEL, MICRO_FMA_THREADS */
 

@@ -10,8 +10,8 @@
  */
 #include <stdlib.h>
 
-#include "workload.h"
-#include "workloads/wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include "micro_stream.cu" /* MICRO_STREAM_THREADS, MICRO_STREAM_LOADS */
 

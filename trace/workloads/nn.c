@@ -2,8 +2,8 @@
  * nn.c - host driver for nn.cu: the distance of n (lat, lng) records to a
  * target point, as in Rodinia nn (whose default target is lat 30, lng 90).
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <math.h>
 #include <stdlib.h>

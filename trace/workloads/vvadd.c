@@ -4,8 +4,8 @@
  * with the literature; large is sized for about 1e9 thread instructions
  * (21 per thread) within 2 GiB of host plus device memory.
  */
-#include "workload.h"
-#include "wl_util.h"
+#include "trace/launch/workload.h"
+#include "trace/launch/wl_util.h"
 
 #include <stdlib.h>
 

@@ -8,7 +8,7 @@
  * build time as `weft_ptx_NAME`, declared with WEFT_WORKLOAD_PTX(NAME)), and
  * add it to the table in trace/workloads/registry.c.
  *
- * Life cycle (trace/workload_run.c drives it): setup(size) makes the inputs
+ * Life cycle (trace/launch/workload_run.c drives it): setup(size) makes the inputs
  * deterministically (seeded); run_device() runs the kernels through the host
  * API; run_reference() computes the same result on the CPU (timed under host
  * performance counters); verify() compares the two. All functions get the
@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "host.h"
+#include "common/error.h"
+#include "trace/emu/host.h"
 
 enum weft_size { WEFT_SIZE_SMALL = 0, WEFT_SIZE_DEFAULT, WEFT_SIZE_LARGE };
 const char *weft_size_name(enum weft_size s);

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 /* A node with no (post-)dominator: unreachable from the root (for
  * post-dominators: cannot reach the exit, e.g. an infinite loop). */

@@ -15,7 +15,7 @@
 #ifndef WEFT_SCALING_H
 #define WEFT_SCALING_H
 
-#include "error.h"
+#include "common/error.h"
 
 /* ---- technology scaling ------------------------------------------------ */
 

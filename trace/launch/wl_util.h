@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../error.h"
-#include "../host.h"
+#include "common/error.h"
+#include "trace/emu/host.h"
 
 struct weft_rng {
 	uint64_t s;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file.h"
+#include "common/file.h"
 
 unsigned weft_ptx_type_size(enum weft_ptx_type t)
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 enum weft_ptx_tok_kind {
 	WEFT_TOK_EOF = 0,

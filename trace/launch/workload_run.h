@@ -14,8 +14,8 @@
 #ifndef WEFT_WORKLOAD_RUN_H
 #define WEFT_WORKLOAD_RUN_H
 
-#include "host.h"
-#include "hostperf.h"
+#include "trace/emu/host.h"
+#include "common/hostperf.h"
 #include "workload.h"
 
 struct weft_workload_run_opts {

@@ -30,9 +30,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "host.h"
-#include "ptx.h"
+#include "trace/ptx/ptx.h"
 
 #define WEFT_EMU_GLOBAL_BASE 0x0000001000000000ull
 #define WEFT_EMU_PARAM_BASE  0x00007d0000000000ull

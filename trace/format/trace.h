@@ -31,10 +31,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "host.h"
-#include "hostperf.h"
-#include "program.h"
+#include "common/error.h"
+#include "trace/emu/host.h"
+#include "common/hostperf.h"
+#include "trace/ptx/program.h"
 
 #define WEFT_TRACE_VERSION 1
 

@@ -29,7 +29,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "ptx.h"
 
 #define WEFT_NO_BLOCK 0xffffffffu

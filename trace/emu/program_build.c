@@ -17,7 +17,7 @@
 
 #include "emu.h"
 #include "host.h"
-#include "program.h"
+#include "trace/ptx/program.h"
 
 static char *dupstr(const char *s)
 {

@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "error.h"
-#include "program.h"
+#include "common/error.h"
+#include "trace/ptx/program.h"
 
 #define WT_MAGIC "WEFTRACE"
 #define WT_HEADER_BYTES 16

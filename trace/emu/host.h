@@ -31,8 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "ptx.h"
+#include "common/error.h"
+#include "trace/ptx/ptx.h"
 
 struct weft_ctx;
 struct weft_module;

@@ -38,9 +38,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "host.h"
-#include "ptx.h"
+#include "common/error.h"
+#include "trace/emu/host.h"
+#include "trace/ptx/ptx.h"
 
 /* Element types of buffers and scalar arguments. */
 enum weft_spec_type {

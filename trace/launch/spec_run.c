@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "workloads/wl_util.h"
+#include "wl_util.h"
 
 static int fill_buffer(const struct weft_spec *spec, const struct weft_spec_buffer *b, uint8_t *data,
 		       struct weft_error *err)

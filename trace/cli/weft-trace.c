@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "error.h"
+#include "cli.h"
+#include "common/error.h"
 
-#include "version.h"
+#include "common/version.h"
 
 struct command {
 	const char *name;

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
+#include "trace/ptx/cfg.h"
 #include "emu.h"
 
 struct lk {

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 /* Operand / instruction data types. Order matters: helpers below rely on the
  * groups being contiguous. */

@@ -27,8 +27,8 @@
 
 #include <ini.h>
 
-#include "file.h"
-#include "workloads/wl_util.h"
+#include "common/file.h"
+#include "wl_util.h"
 
 static const struct {
 	const char *name;

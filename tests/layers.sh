@@ -1,0 +1,51 @@
+#!/bin/sh
+# layers.sh - fails when an #include crosses a layer upward.
+#
+# Every source folder has a README.md with a line "May include: F1 F2 ..."
+# (or "nothing"): the folders, named from the repository root, whose
+# headers its files may include besides its own. An include is written
+# either as a bare name (a header of the same folder) or as a path from the
+# root. Run from the repository root; `make check` runs it.
+set -u
+fail=0
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+folders=$(find common trace models energy area estimate -name '*.[ch]' -not -path 'trace/workloads/*.cu' \
+	  -exec dirname {} \; | sort -u)
+for d in $folders; do
+	if [ ! -f "$d/README.md" ]; then
+		echo "layers: $d has no README.md saying what it may include"
+		fail=1
+		continue
+	fi
+	allowed=$(sed -n 's/^May include: *//p' "$d/README.md" | head -1)
+	if [ -z "$allowed" ]; then
+		echo "layers: $d/README.md has no 'May include:' line"
+		fail=1
+		continue
+	fi
+	for f in "$d"/*.[ch]; do
+		[ -f "$f" ] || continue
+		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+		sed 's/^\([0-9]*\):.*"\([^"]*\)".*/\1 \2/' |
+		while read -r line inc; do
+			case "$inc" in
+			*/*) ;;
+			*) if [ -f "$d/$inc" ]; then continue; fi
+			   echo "$f:$line: includes \"$inc\", not a header of $d (write the path from the repository root)"
+			   echo x >> "$tmp"; continue ;;
+			esac
+			dir=${inc%/*}
+			[ "$dir" = "$d" ] && continue
+			ok=0
+			for a in $allowed; do [ "$a" = "$dir" ] && ok=1; done
+			if [ $ok = 0 ]; then
+				echo "$f:$line: includes \"$inc\": $d may include only: $allowed ($d/README.md)"
+				echo x >> "$tmp"
+			fi
+		done
+	done
+done
+[ -s "$tmp" ] && fail=1
+if [ $fail = 0 ]; then echo "layers: every include points down (folder READMEs' 'May include:')"; fi
+exit $fail
