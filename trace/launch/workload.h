@@ -5,8 +5,9 @@
  * Adding a workload: write trace/workloads/NAME.cu, run `make ptx` to commit
  * NAME.ptx, write trace/workloads/NAME.c defining
  * `const struct weft_workload weft_workload_NAME` (the PTX text is embedded at
- * build time as `weft_ptx_NAME`, declared with WEFT_WORKLOAD_PTX(NAME)), and
- * add it to the table in trace/workloads/registry.c.
+ * build time as `weft_ptx_NAME`, declared with WEFT_WORKLOAD_PTX(NAME)). The
+ * Makefile lists every trace/workloads/NAME.ptx in the workload table it
+ * generates (build/gen/registry.c); nothing else needs editing.
  *
  * Life cycle (trace/launch/workload_run.c drives it): setup(size) makes the inputs
  * deterministically (seeded); run_device() runs the kernels through the host
