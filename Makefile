@@ -189,6 +189,7 @@ VERSION     = $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' common/ver
 # The library's headers: every .h of the library folders but the CLI's.
 PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*'))
 INSTALL_TREES = data configs
+HELP2MAN   ?= help2man
 
 $(BUILD)/weft.pc: weft.pc.in common/version.h FORCE
 	@mkdir -p $(dir $@)
@@ -209,14 +210,14 @@ install: all $(BUILD)/weft.pc
 	@install -m 644 README.md $(DESTDIR)$(docdir)/README.md || exit 1; \
 	find docs -type f | while read f; do install -D -m 644 "$$f" "$(DESTDIR)$(docdir)/$$f" || exit 1; done || exit 1; \
 	echo "installed README.md and docs/ under $(DESTDIR)$(docdir)"
-	@if command -v help2man >/dev/null 2>&1; then \
+	@if command -v $(HELP2MAN) >/dev/null 2>&1; then \
 	  install -d $(DESTDIR)$(man1dir) $(BUILD)/man || exit 1; \
 	  for t in $(CLIS); do n=$$(basename $$t); \
-	    help2man --no-info --no-discard-stderr --version-string='$(VERSION)' \
+	    $(HELP2MAN) --no-info --no-discard-stderr --version-string='$(VERSION)' \
 	      --source='weft $(VERSION)' --output=$(BUILD)/man/$$n.1 ./$$t || exit 1; \
 	    install -m 644 $(BUILD)/man/$$n.1 $(DESTDIR)$(man1dir)/$$n.1 || exit 1; \
 	  done; echo "installed man pages under $(DESTDIR)$(man1dir)"; \
-	else echo "make install: WARNING: help2man not found (make deps installs it); no man pages installed" >&2; fi
+	else echo "make install: WARNING: $(HELP2MAN) not found (make deps installs it); no man pages installed" >&2; fi
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CLIS)))
