@@ -217,7 +217,7 @@ install: all $(BUILD)/weft.pc
 	      --source='weft $(VERSION)' --output=$(BUILD)/man/$$n.1 ./$$t || exit 1; \
 	    install -m 644 $(BUILD)/man/$$n.1 $(DESTDIR)$(man1dir)/$$n.1 || exit 1; \
 	  done; echo "installed man pages under $(DESTDIR)$(man1dir)"; \
-	else echo "make install: WARNING: $(HELP2MAN) not found (make deps installs it); no man pages installed" >&2; fi
+	else echo "make install: WARNING: help2man not found (HELP2MAN=$(HELP2MAN)) (make deps installs it); no man pages installed" >&2; fi
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CLIS)))
