@@ -36,9 +36,11 @@ CLIS      = $(BIN)/weft-trace $(patsubst %.c,$(BIN)/%,$(notdir $(CLI_SRCS)))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev
+DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
+	    help2man pkgconf
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests validate validate-smoke bench demo ptx install clean help
+.PHONY: uninstall install-test
 
 all: $(BUILD)/libweft.a $(CLIS)
 
@@ -51,7 +53,8 @@ help:
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
 	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
-	@echo "make install  copy bin/weft-* to \$$(PREFIX)/bin (PREFIX=/usr/local)"
+	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc"
+	@echo "              under \$$(DESTDIR)\$$(PREFIX) (PREFIX=/usr/local); make uninstall removes them"
 
 # Installs only what is missing; does nothing (and needs no network) when all is there.
 deps:
@@ -115,7 +118,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers unit cli-tests workload-tests validate-smoke
+	@$(MAKE) --no-print-directory layers unit cli-tests workload-tests validate-smoke install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -168,9 +171,63 @@ ptx:
 	    $$NVCC -ptx -O3 -arch=sm_75 $$cu -o $${cu%.cu}.ptx || exit 1; done; \
 	else echo "make ptx: nvcc not installed; keeping the committed PTX"; fi
 
-PREFIX ?= /usr/local
-install: all
-	install -d $(PREFIX)/bin && install -m 755 $(CLIS) $(PREFIX)/bin
+# ---- install / uninstall (README "Install") ----------------------------------
+# Tools find $(datadir)/data as <executable>/../share/weft/data
+# (models/config.h weft_data_dir), so PREFIX is not compiled in and a
+# DESTDIR-staged tree can be moved. Man pages come from each tool's --help
+# through help2man; without help2man the install warns and skips them.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+bindir      = $(PREFIX)/bin
+libdir      = $(PREFIX)/lib
+includedir  = $(PREFIX)/include
+datadir     = $(PREFIX)/share/weft
+docdir      = $(PREFIX)/share/doc/weft
+man1dir     = $(PREFIX)/share/man/man1
+pkgconfigdir = $(libdir)/pkgconfig
+VERSION     = $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
+# The library's headers: every .h of the library folders but the CLI's.
+PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*'))
+INSTALL_TREES = data configs
+HELP2MAN   ?= help2man
+
+$(BUILD)/weft.pc: weft.pc.in common/version.h FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+install: all $(BUILD)/weft.pc
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) $(DESTDIR)$(pkgconfigdir) \
+	  $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) $(DESTDIR)$(includedir)/weft
+	install -m 755 $(CLIS) $(DESTDIR)$(bindir)
+	install -m 644 $(BUILD)/libweft.a $(DESTDIR)$(libdir)
+	install -m 644 $(BUILD)/weft.pc $(DESTDIR)$(pkgconfigdir)
+	@for h in $(PUB_HDRS); do install -D -m 644 $$h $(DESTDIR)$(includedir)/weft/$$h || exit 1; done
+	@echo "installed $(words $(PUB_HDRS)) headers under $(DESTDIR)$(includedir)/weft"
+	@for t in $(INSTALL_TREES); do \
+	  find $$t -type f | while read f; do install -D -m 644 "$$f" "$(DESTDIR)$(datadir)/$$f" || exit 1; done || exit 1; \
+	done; echo "installed $(INSTALL_TREES) under $(DESTDIR)$(datadir)"
+	@install -m 644 README.md $(DESTDIR)$(docdir)/README.md || exit 1; \
+	find docs -type f | while read f; do install -D -m 644 "$$f" "$(DESTDIR)$(docdir)/$$f" || exit 1; done || exit 1; \
+	echo "installed README.md and docs/ under $(DESTDIR)$(docdir)"
+	@if command -v $(HELP2MAN) >/dev/null 2>&1; then \
+	  install -d $(DESTDIR)$(man1dir) $(BUILD)/man || exit 1; \
+	  for t in $(CLIS); do n=$$(basename $$t); \
+	    $(HELP2MAN) --no-info --no-discard-stderr --version-string='$(VERSION)' \
+	      --source='weft $(VERSION)' --output=$(BUILD)/man/$$n.1 ./$$t || exit 1; \
+	    install -m 644 $(BUILD)/man/$$n.1 $(DESTDIR)$(man1dir)/$$n.1 || exit 1; \
+	  done; echo "installed man pages under $(DESTDIR)$(man1dir)"; \
+	else echo "make install: WARNING: help2man not found (HELP2MAN=$(HELP2MAN)) (make deps installs it); no man pages installed" >&2; fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CLIS)))
+	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(addsuffix .1,$(notdir $(CLIS))))
+	rm -f $(DESTDIR)$(libdir)/libweft.a $(DESTDIR)$(pkgconfigdir)/weft.pc
+	rm -rf $(DESTDIR)$(includedir)/weft $(DESTDIR)$(datadir) $(DESTDIR)$(docdir)
+
+# Installs into a temporary prefix and runs the README tour from there.
+install-test: all
+	@sh tests/install.sh
 
 clean:
 	rm -rf $(BUILD) $(BIN)

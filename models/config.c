@@ -601,6 +601,22 @@ static int is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Copies a found directory to out, canonical when realpath can say. */
+static int found_dir(const char *cand, char *out, size_t len, struct weft_error *err)
+{
+	char real[PATH_MAX];
+	const char *p = realpath(cand, real) ? real : cand;
+	int w = snprintf(out, len, "%s", p);
+	if (w < 0 || (size_t)w >= len)
+		return weft_error_set(err, WEFT_ERR_INPUT, "data directory path too long: %s", p);
+	return 0;
+}
+
+/* The lookup order (docs/energy.md, README "Install"): $WEFT_DATA; then,
+ * from the directory of the running executable (/proc/self/exe),
+ * ../share/weft/data (an installed tool: PREFIX/bin next to
+ * PREFIX/share/weft) and ../data (bin/ in a source checkout); then ./data
+ * (tests run from the repository root). */
 int weft_data_dir(char *out, size_t len, struct weft_error *err)
 {
 	const char *env = getenv("WEFT_DATA");
@@ -610,9 +626,15 @@ int weft_data_dir(char *out, size_t len, struct weft_error *err)
 					      "WEFT_DATA=%s is not a directory; point it at weft's "
 					      "data/ folder or unset it",
 					      env);
-		snprintf(out, len, "%s", env);
+		int w = snprintf(out, len, "%s", env);
+		if (w < 0 || (size_t)w >= len)
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "data directory path too long: %s", env);
 		return 0;
 	}
+	static const char *const rel[] = { "../share/weft/data", "../data" };
+	char tried[2][PATH_MAX + 32];
+	int ntried = 0;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
@@ -620,12 +642,11 @@ int weft_data_dir(char *out, size_t len, struct weft_error *err)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			char cand[PATH_MAX + 16];
-			snprintf(cand, sizeof(cand), "%s/../data", exe);
-			if (is_dir(cand)) {
-				char real[PATH_MAX];
-				snprintf(out, len, "%s", realpath(cand, real) ? real : cand);
-				return 0;
+			for (int i = 0; i < 2; i++) {
+				snprintf(tried[i], sizeof(tried[i]), "%s/%s", exe, rel[i]);
+				ntried++;
+				if (is_dir(tried[i]))
+					return found_dir(tried[i], out, len, err);
 			}
 		}
 	}
@@ -633,9 +654,16 @@ int weft_data_dir(char *out, size_t len, struct weft_error *err)
 		snprintf(out, len, "data");
 		return 0;
 	}
+	if (ntried == 2)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "cannot find weft's data directory: WEFT_DATA is not set, and "
+				      "none of %s, %s, ./data is a directory; set "
+				      "WEFT_DATA=/path/to/weft/data",
+				      tried[0], tried[1]);
 	return weft_error_set(err, WEFT_ERR_INPUT,
-			      "cannot find weft's data directory (looked for <executable>/../data "
-			      "and ./data); set WEFT_DATA=/path/to/weft/data");
+			      "cannot find weft's data directory: WEFT_DATA is not set, the "
+			      "executable's path is unknown (/proc/self/exe unreadable) and ./data "
+			      "is not a directory; set WEFT_DATA=/path/to/weft/data");
 }
 
 int weft_config_resolve_path(const struct weft_config *cfg, const char *value, char *out,

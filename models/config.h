@@ -81,8 +81,11 @@ double weft_config_num(const struct weft_config *cfg, const char *section, const
 int64_t weft_config_int(const struct weft_config *cfg, const char *section, const char *key);
 const char *weft_config_str(const struct weft_config *cfg, const char *section, const char *key);
 
-/* The weft data directory: $WEFT_DATA when set, else <executable dir>/../data
- * when it exists, else "data" (the source tree, for tests run from it). */
+/* The weft data directory, the first of: $WEFT_DATA when set (an error if it
+ * is not a directory); <executable dir>/../share/weft/data (an installed
+ * tool, `make install`); <executable dir>/../data (bin/ in a source
+ * checkout); "data" (the source tree, for tests run from it). The executable
+ * is /proc/self/exe. Not found: WEFT_ERR_INPUT naming every path tried. */
 int weft_data_dir(char *out, size_t len, struct weft_error *err);
 /* Resolves a path-valued key (e.g. [tech] energy_table): absolute as is;
  * "./x" or "../x" relative to the config file's directory; otherwise relative
