@@ -23,7 +23,7 @@ MODULES = common trace models energy area estimate
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
 # trace/cli/ (see trace/cli/cli.h: one file per subcommand, as git's builtin/).
 ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*'))
-CLI_SRCS  = $(filter %/weft-estimate.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
+CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 PTX_FILES = $(wildcard trace/workloads/*.ptx)
@@ -38,7 +38,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev
 
-.PHONY: FORCE all deps check layers unit cli-tests workload-tests validate validate-smoke bench demo ptx install clean help
+.PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests validate validate-smoke bench demo ptx install clean help
 
 all: $(BUILD)/libweft.a $(CLIS)
 
@@ -50,6 +50,7 @@ help:
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
 	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
+	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make install  copy bin/weft-* to \$$(PREFIX)/bin (PREFIX=/usr/local)"
 
@@ -115,7 +116,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers unit cli-tests workload-tests validate-smoke
+	@$(MAKE) --no-print-directory layers unit cli-tests config-tests workload-tests validate-smoke
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -132,6 +133,10 @@ cli-tests: all
 
 workload-tests: all
 	@sh tests/workloads.sh small
+
+# weft-config: its subcommands, formats and errors (tests/cli/config.sh).
+config-tests: all
+	@sh tests/cli/config.sh
 
 # The published claims against weft's models (docs/validate.md). Claims out
 # of their band are reported, not failures: the smoke test in `make check`
