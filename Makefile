@@ -38,7 +38,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev
 
-.PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests validate validate-smoke bench demo ptx install clean help
+.PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
 
 all: $(BUILD)/libweft.a $(CLIS)
 
@@ -51,6 +51,7 @@ help:
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
 	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
+	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make install  copy bin/weft-* to \$$(PREFIX)/bin (PREFIX=/usr/local)"
 
@@ -116,7 +117,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers unit cli-tests config-tests workload-tests validate-smoke
+	@$(MAKE) --no-print-directory layers unit cli-tests config-tests workload-tests validate-smoke docs-check
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -137,6 +138,24 @@ workload-tests: all
 # weft-config: its subcommands, formats and errors (tests/cli/config.sh).
 config-tests: all
 	@sh tests/cli/config.sh
+
+# docs/configs.md is generated from `weft-config keys` (tests/gen_configs_md.sh);
+# the README and docs/ sample outputs from the commands they show
+# (tests/docs_samples.sh). docs-check (make check) fails when either is stale.
+configs-doc: all
+	@sh tests/gen_configs_md.sh docs/configs.md && echo "wrote docs/configs.md"
+
+docs-samples: all
+	@sh tests/docs_samples.sh
+
+docs-check: all
+	@tmp=$$(mktemp "$${TMPDIR:-/tmp}/weft-configs-md.XXXXXX") || exit 3; \
+	sh tests/gen_configs_md.sh "$$tmp" || { rm -f "$$tmp"; exit 3; }; \
+	if ! cmp -s "$$tmp" docs/configs.md; then \
+	  diff -u docs/configs.md "$$tmp" | head -n 20; rm -f "$$tmp"; \
+	  echo "docs-check: docs/configs.md is stale (a model's schema changed); run \`make configs-doc\` and commit it"; exit 1; \
+	fi; rm -f "$$tmp"; echo "docs-check: docs/configs.md is current"
+	@sh tests/docs_samples.sh --check
 
 # The published claims against weft's models (docs/validate.md). Claims out
 # of their band are reported, not failures: the smoke test in `make check`
