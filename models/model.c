@@ -149,6 +149,14 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 		   const struct weft_cta_sample *sample, struct weft_model_result *result,
 		   struct weft_error *err)
 {
+	return weft_model_run_progress(m, cfg, t, sample, result, NULL, NULL, err);
+}
+
+int weft_model_run_progress(const struct weft_model *m, const struct weft_config *cfg,
+			    struct weft_trace *t, const struct weft_cta_sample *sample,
+			    struct weft_model_result *result, weft_progress_fn progress, void *user,
+			    struct weft_error *err)
+{
 	if (!m || !cfg || !t || !result)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_model_run: missing argument");
 	memset(result, 0, sizeof(*result));
@@ -170,6 +178,8 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 			m->free(state);
 			return rc;
 		}
+		if (progress)
+			progress(user, l + 1, info->nlaunches);
 	}
 	rc = m->finish(state, result, err);
 	m->free(state);

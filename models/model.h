@@ -199,6 +199,16 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 		   const struct weft_cta_sample *sample, struct weft_model_result *result,
 		   struct weft_error *err);
 
+/* Progress of a long run, for a caller that shows it (the library never
+ * prints): done of total units, called after each unit. */
+typedef void (*weft_progress_fn)(void *user, uint64_t done, uint64_t total);
+/* weft_model_run, calling progress(user, l + 1, nlaunches) after each
+ * launch l when progress is not NULL. */
+int weft_model_run_progress(const struct weft_model *m, const struct weft_config *cfg,
+			    struct weft_trace *t, const struct weft_cta_sample *sample,
+			    struct weft_model_result *result, weft_progress_fn progress, void *user,
+			    struct weft_error *err);
+
 /* Runs one model over n configurations (all naming model m) into
  * results[0..n-1], each identical to what weft_model_run gives for that
  * config. With the per-CTA ops, each launch's CTAs are decoded once and
@@ -210,5 +220,12 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err);
+/* weft_model_run_many, calling progress (when not NULL) after each launch:
+ * done of nlaunches with the per-CTA ops (one pass), done of n x nlaunches
+ * without (one pass per configuration). The results are the same. */
+int weft_model_run_many_progress(const struct weft_model *m, const struct weft_config *const *cfgs,
+				 uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
+				 struct weft_model_result *results, uint32_t *passes,
+				 weft_progress_fn progress, void *user, struct weft_error *err);
 
 #endif

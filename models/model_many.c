@@ -63,13 +63,29 @@ static int has_cta_ops(const struct weft_model *m)
 	return m->begin_launch && m->consume_cta && m->end_launch;
 }
 
+/* Config i's launch progress as progress over all n configs' launches. */
+struct each_progress {
+	weft_progress_fn progress;
+	void *user;
+	uint64_t i, n;
+};
+
+static void each_progress(void *user, uint64_t done, uint64_t total)
+{
+	struct each_progress *e = user;
+	e->progress(e->user, e->i * total + done, e->n * total);
+}
+
 /* One pass per configuration (models without the per-CTA ops). */
 static int run_each(const struct weft_model *m, const struct weft_config *const *cfgs, uint32_t n,
 		    struct weft_trace *t, const struct weft_cta_sample *sample,
-		    struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
+		    struct weft_model_result *results, uint32_t *passes, weft_progress_fn progress,
+		    void *user, struct weft_error *err)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		int rc = weft_model_run(m, cfgs[i], t, sample, &results[i], err);
+		struct each_progress e = { progress, user, i, n };
+		int rc = weft_model_run_progress(m, cfgs[i], t, sample, &results[i],
+						 progress ? each_progress : NULL, &e, err);
 		if (rc < 0) {
 			for (uint32_t j = 0; j < i; j++)
 				weft_model_result_free(&results[j]);
@@ -85,6 +101,14 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
 {
+	return weft_model_run_many_progress(m, cfgs, n, t, sample, results, passes, NULL, NULL, err);
+}
+
+int weft_model_run_many_progress(const struct weft_model *m, const struct weft_config *const *cfgs,
+				 uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
+				 struct weft_model_result *results, uint32_t *passes,
+				 weft_progress_fn progress, void *user, struct weft_error *err)
+{
 	if (!m || !t || !results || (n && !cfgs))
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_model_run_many: missing argument");
 	for (uint32_t i = 0; i < n; i++)
@@ -97,7 +121,7 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 	if (!sample)
 		sample = &all;
 	if (!has_cta_ops(m) || n == 1)
-		return run_each(m, cfgs, n, t, sample, results, passes, err);
+		return run_each(m, cfgs, n, t, sample, results, passes, progress, user, err);
 
 	void **states = calloc(n, sizeof(*states));
 	uint8_t *follower = calloc(n, 1);
@@ -148,6 +172,8 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 			if (rc < 0)
 				goto launch_fail;
 		}
+		if (progress)
+			progress(user, l + 1, info->nlaunches);
 		continue;
 launch_fail:
 		weft_error_prefix(err, "model %s, config %s, launch %u: ", m->name, cfgs[i]->path, l);
