@@ -561,10 +561,11 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
-	/* progress: each model's run is nlaunches units of the whole */
+	/* progress: each model's run is the trace's CTAs' worth of the whole */
 	struct est_progress prog = { req->progress, req->progress_user, 0, 0, 0 };
 	if (prog.fn) {
-		prog.per = weft_trace_info(t)->nlaunches;
+		for (uint32_t l = 0; l < info->nlaunches; l++)
+			prog.per += weft_trace_launch(t, l)->nctas;
 		for (uint32_t i = 0; i < p.npts; i++) {
 			uint32_t j = 0;
 			while (j < i && strcmp(p.pts[j].cfg.model, p.pts[i].cfg.model) != 0)

@@ -151,9 +151,9 @@ struct weft_est_request {
 	int explain;                     /* ask the models to explain each launch
 					    (weft_config.explain); formatted by table and JSON */
 	/* Optional (NULL: none): called as the models run, with done of total
-	 * launch replays (every model's launches; a model without the per-CTA
-	 * ops counts each sweep point's), so a CLI can show progress. The
-	 * library never prints; the report does not depend on it. */
+	 * CTA replays (the trace's CTAs once per model run; a model without
+	 * the per-CTA ops advances a launch at a time), so a CLI can show
+	 * progress. The library never prints; the report does not depend on it. */
 	weft_progress_fn progress;
 	void *progress_user;
 };

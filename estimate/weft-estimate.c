@@ -146,7 +146,7 @@ static void progress_line(void *user, uint64_t done, uint64_t total)
 			fputs("\r\033[K", stderr);
 		shown = 0;
 	} else if (shown || (now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) > 1000000000L) {
-		fprintf(stderr, "\rweft-estimate: launch %llu/%llu, %llu%%\033[K", (unsigned long long)done,
+		fprintf(stderr, "\rweft-estimate: CTA %llu/%llu, %llu%%\033[K", (unsigned long long)done,
 			(unsigned long long)total, (unsigned long long)(done * 100 / total));
 		shown = 1;
 	}

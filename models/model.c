@@ -171,6 +171,9 @@ int weft_model_run_progress(const struct weft_model *m, const struct weft_config
 		return rc;
 	}
 	const struct weft_trace_info *info = weft_trace_info(t);
+	uint64_t done = 0, total = 0;
+	for (uint32_t l = 0; progress && l < info->nlaunches; l++)
+		total += weft_trace_launch(t, l)->nctas;
 	for (uint32_t l = 0; l < info->nlaunches; l++) {
 		rc = m->consume_launch(state, t, l, sample, err);
 		if (rc < 0) {
@@ -178,8 +181,10 @@ int weft_model_run_progress(const struct weft_model *m, const struct weft_config
 			m->free(state);
 			return rc;
 		}
-		if (progress)
-			progress(user, l + 1, info->nlaunches);
+		if (progress) {
+			done += weft_trace_launch(t, l)->nctas;
+			progress(user, done, total);
+		}
 	}
 	rc = m->finish(state, result, err);
 	m->free(state);

@@ -202,8 +202,8 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 /* Progress of a long run, for a caller that shows it (the library never
  * prints): done of total units, called after each unit. */
 typedef void (*weft_progress_fn)(void *user, uint64_t done, uint64_t total);
-/* weft_model_run, calling progress(user, l + 1, nlaunches) after each
- * launch l when progress is not NULL. */
+/* weft_model_run, calling progress (when not NULL) after each launch with
+ * done of total CTAs: the CTAs of the launches so far of every launch's. */
 int weft_model_run_progress(const struct weft_model *m, const struct weft_config *cfg,
 			    struct weft_trace *t, const struct weft_cta_sample *sample,
 			    struct weft_model_result *result, weft_progress_fn progress, void *user,
@@ -220,9 +220,11 @@ int weft_model_run_progress(const struct weft_model *m, const struct weft_config
 int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err);
-/* weft_model_run_many, calling progress (when not NULL) after each launch:
- * done of nlaunches with the per-CTA ops (one pass), done of n x nlaunches
- * without (one pass per configuration). The results are the same. */
+/* weft_model_run_many, calling progress (when not NULL) in units of the
+ * trace's CTAs: with the per-CTA ops (one pass) after each CTA fed and each
+ * launch (a sample's skipped CTAs count at the launch's end), done of the
+ * trace's CTAs; without them, after each launch of each configuration, done
+ * of n x the trace's CTAs. The results are the same. */
 int weft_model_run_many_progress(const struct weft_model *m, const struct weft_config *const *cfgs,
 				 uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 				 struct weft_model_result *results, uint32_t *passes,

@@ -41,6 +41,9 @@ struct many_feed {
 	const struct weft_config *const *cfgs;
 	uint32_t n;
 	uint32_t failed;            /* index of the state that failed */
+	weft_progress_fn progress;  /* per CTA fed: base + fed of total (may be NULL) */
+	void *user;
+	uint64_t base, fed, cap, total;
 };
 
 static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
@@ -55,7 +58,19 @@ static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_erro
 			return rc;
 		}
 	}
+	if (f->progress && f->fed < f->cap)
+		f->progress(f->user, f->base + ++f->fed, f->total);
 	return 0;
+}
+
+/* Progress units: the trace's CTAs (every launch's), a sample's skipped
+ * ones counted at the end of their launch. */
+static uint64_t trace_ctas(const struct weft_trace *t)
+{
+	uint64_t n = 0;
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++)
+		n += weft_trace_launch(t, l)->nctas;
+	return n;
 }
 
 static int has_cta_ops(const struct weft_model *m)
@@ -149,7 +164,9 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 	}
 
 	const struct weft_trace_info *info = weft_trace_info(t);
+	uint64_t done = 0, total = progress ? trace_ctas(t) : 0;
 	for (uint32_t l = 0; l < info->nlaunches; l++) {
+		uint64_t lctas = weft_trace_launch(t, l)->nctas;
 		uint32_t nactive = 0;
 		for (i = 0; i < n; i++) {
 			rc = m->begin_launch(states[i], t, l, sample, err);
@@ -159,7 +176,8 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 			nactive += active[i];
 		}
 		if (nactive) {
-			struct many_feed f = { m, states, active, cfgs, n, 0 };
+			struct many_feed f = { m, states, active, cfgs, n, 0, progress, user, done, 0,
+					       lctas, total };
 			rc = weft_trace_for_each_cta(t, l, sample, 0, feed_cta, &f, err);
 			if (rc < 0) {
 				i = f.failed;
@@ -172,8 +190,9 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 			if (rc < 0)
 				goto launch_fail;
 		}
+		done += lctas;
 		if (progress)
-			progress(user, l + 1, info->nlaunches);
+			progress(user, done, total);
 		continue;
 launch_fail:
 		weft_error_prefix(err, "model %s, config %s, launch %u: ", m->name, cfgs[i]->path, l);
