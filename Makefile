@@ -23,7 +23,7 @@ MODULES = common trace models energy area estimate
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
 # trace/cli/ (see trace/cli/cli.h: one file per subcommand, as git's builtin/).
 ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*'))
-CLI_SRCS  = $(filter %/weft-estimate.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
+CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 PTX_FILES = $(wildcard trace/workloads/*.ptx)
@@ -39,7 +39,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
 	    help2man pkgconf
 
-.PHONY: FORCE all deps check layers unit cli-tests workload-tests validate validate-smoke bench demo ptx install clean help
+.PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
 .PHONY: uninstall install-test
 
 all: $(BUILD)/libweft.a $(CLIS)
@@ -52,6 +52,8 @@ help:
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
 	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
+	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
+	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc"
 	@echo "              under \$$(DESTDIR)\$$(PREFIX) (PREFIX=/usr/local); make uninstall removes them"
@@ -118,7 +120,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers unit cli-tests workload-tests validate-smoke install-test
+	@$(MAKE) --no-print-directory layers unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -135,6 +137,28 @@ cli-tests: all
 
 workload-tests: all
 	@sh tests/workloads.sh small
+
+# weft-config: its subcommands, formats and errors (tests/cli/config.sh).
+config-tests: all
+	@sh tests/cli/config.sh
+
+# docs/configs.md is generated from `weft-config keys` (tests/gen_configs_md.sh);
+# the README and docs/ sample outputs from the commands they show
+# (tests/docs_samples.sh). docs-check (make check) fails when either is stale.
+configs-doc: all
+	@sh tests/gen_configs_md.sh docs/configs.md && echo "wrote docs/configs.md"
+
+docs-samples: all
+	@sh tests/docs_samples.sh
+
+docs-check: all
+	@tmp=$$(mktemp "$${TMPDIR:-/tmp}/weft-configs-md.XXXXXX") || exit 3; \
+	sh tests/gen_configs_md.sh "$$tmp" || { rm -f "$$tmp"; exit 3; }; \
+	if ! cmp -s "$$tmp" docs/configs.md; then \
+	  diff -u docs/configs.md "$$tmp" | head -n 20; rm -f "$$tmp"; \
+	  echo "docs-check: docs/configs.md is stale (a model's schema changed); run \`make configs-doc\` and commit it"; exit 1; \
+	fi; rm -f "$$tmp"; echo "docs-check: docs/configs.md is current"
+	@sh tests/docs_samples.sh --check
 
 # The published claims against weft's models (docs/validate.md). Claims out
 # of their band are reported, not failures: the smoke test in `make check`

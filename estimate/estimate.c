@@ -469,6 +469,21 @@ static void point_name(const struct weft_est_request *req, const struct plan *p,
 		snprintf(c->name + off, sizeof(c->name) - off, "]");
 }
 
+/* One model's run_many progress (done of its own total) as progress over
+ * every model's launches. */
+struct est_progress {
+	weft_progress_fn fn;
+	void *user;
+	uint64_t base, per, total;
+};
+
+static void est_progress(void *user, uint64_t done, uint64_t total)
+{
+	struct est_progress *p = user;
+	if (total)
+		p->fn(p->user, p->base + done * p->per / total, p->total);
+}
+
 int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
 		      struct weft_error *err)
 {
@@ -546,6 +561,18 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
+	/* progress: each model's run is the trace's CTAs' worth of the whole */
+	struct est_progress prog = { req->progress, req->progress_user, 0, 0, 0 };
+	if (prog.fn) {
+		for (uint32_t l = 0; l < info->nlaunches; l++)
+			prog.per += weft_trace_launch(t, l)->nctas;
+		for (uint32_t i = 0; i < p.npts; i++) {
+			uint32_t j = 0;
+			while (j < i && strcmp(p.pts[j].cfg.model, p.pts[i].cfg.model) != 0)
+				j++;
+			prog.total += j == i ? prog.per : 0;
+		}
+	}
 	for (uint32_t first = 0; first < p.npts; first++) {
 		if (done[first])
 			continue;
@@ -564,10 +591,12 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 				done[i] = 1;
 			}
 		uint32_t passes = 0;
-		rc = weft_model_run_many(m, (const struct weft_config *const *)cfgs, n, t, &req->sample,
-					 res, &passes, err);
+		rc = weft_model_run_many_progress(m, (const struct weft_config *const *)cfgs, n, t,
+						  &req->sample, res, &passes,
+						  prog.fn ? est_progress : NULL, &prog, err);
 		if (rc < 0)
 			goto fail;
+		prog.base += prog.per;
 		out->trace_passes += passes;
 		for (uint32_t j = 0; j < n; j++)
 			out->configs[idx[j]].result = res[j];

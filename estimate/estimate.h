@@ -150,6 +150,12 @@ struct weft_est_request {
 	uint32_t nsweeps;
 	int explain;                     /* ask the models to explain each launch
 					    (weft_config.explain); formatted by table and JSON */
+	/* Optional (NULL: none): called as the models run, with done of total
+	 * CTA replays (the trace's CTAs once per model run; a model without
+	 * the per-CTA ops advances a launch at a time), so a CLI can show
+	 * progress. The library never prints; the report does not depend on it. */
+	weft_progress_fn progress;
+	void *progress_user;
 };
 
 /* A config's report name: its file name without directory and ".ini" (the

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "estimate.h"
 #include "report.h"
@@ -127,6 +129,29 @@ static int parse_sample(const char *s, struct weft_cta_sample *out)
 	return -1;
 }
 
+/* The library's progress (estimate.h) as one updating line on stderr, only
+ * when stderr is a terminal and the run has taken more than a second; the
+ * line is erased when the run ends, before the report is written. */
+static void progress_line(void *user, uint64_t done, uint64_t total)
+{
+	static struct timespec t0;
+	static int shown;
+	struct timespec now;
+	(void)user;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (t0.tv_sec == 0 && t0.tv_nsec == 0)
+		t0 = now;
+	if (done >= total) {
+		if (shown)
+			fputs("\r\033[K", stderr);
+		shown = 0;
+	} else if (shown || (now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) > 1000000000L) {
+		fprintf(stderr, "\rweft-estimate: CTA %llu/%llu, %llu%%\033[K", (unsigned long long)done,
+			(unsigned long long)total, (unsigned long long)(done * 100 / total));
+		shown = 1;
+	}
+}
+
 /* configs and sets have room for argc entries each */
 static int run(int argc, char **argv, const char **configs, const char **sets,
 	       const char **sweeps)
@@ -233,6 +258,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.sweeps = sweeps,
 		.nsweeps = nsweeps,
 		.explain = explain,
+		.progress = isatty(2) ? progress_line : NULL,
 	};
 	struct weft_est_report rep;
 	struct weft_error err;

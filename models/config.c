@@ -159,6 +159,20 @@ static int is_close(const char *typed, const char *cand, unsigned dist)
 	return m >= 3 && strncmp(typed, cand, m) == 0;
 }
 
+const char *weft_config_suggest_model(const char *name)
+{
+	const char *best = NULL;
+	unsigned bestd = 99;
+	for (const struct weft_model *const *mp = weft_models; name && *mp; mp++) {
+		unsigned d = edit_distance(name, (*mp)->name);
+		if (d < bestd) {
+			bestd = d;
+			best = (*mp)->name;
+		}
+	}
+	return best && is_close(name, best, bestd) ? best : NULL;
+}
+
 /* ---- schema --------------------------------------------------------------- */
 
 struct schema {
@@ -393,23 +407,16 @@ static int load(const char *text, const char *path, const struct weft_config_key
 	if (use_registry) {
 		const struct weft_model *m = weft_model_find(name->value);
 		if (!m) {
-			char list[512] = "", best[64] = "";
-			unsigned bestd = 99;
+			char list[512] = "";
 			size_t off = 0;
-			for (const struct weft_model *const *mp = weft_models; *mp; mp++) {
+			for (const struct weft_model *const *mp = weft_models; *mp; mp++)
 				off += (size_t)snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
 							"%s%s", off ? ", " : "", (*mp)->name);
-				unsigned d = edit_distance(name->value, (*mp)->name);
-				if (d < bestd) {
-					bestd = d;
-					snprintf(best, sizeof(best), "%s", (*mp)->name);
-				}
-			}
-			int close = best[0] && is_close(name->value, best, bestd);
+			const char *best = weft_config_suggest_model(name->value);
 			weft_error_at(err, WEFT_ERR_INPUT, path, name->line, 0,
 				      "[model] name = %s is not a known model%s%s%s (models: %s)",
-				      name->value, close ? "; did you mean " : "", close ? best : "",
-				      close ? "?" : "", list);
+				      name->value, best ? "; did you mean " : "", best ? best : "",
+				      best ? "?" : "", list);
 			free(ps.v);
 			return WEFT_ERR_INPUT;
 		}

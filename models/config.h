@@ -71,6 +71,11 @@ int weft_config_load_text_schema(const char *text, const char *path,
 				 const char *const *overrides, uint32_t noverrides,
 				 struct weft_config *cfg, struct weft_error *err);
 void weft_config_free(struct weft_config *cfg);
+/* The registered model (models/registry.c) whose name is close enough to
+ * `name` to be a typo of it, by the rule every "did you mean" of this file
+ * uses (edit distance within a third of the length, at least 2, or a common
+ * prefix of 3 or more); NULL when none is. */
+const char *weft_config_suggest_model(const char *name);
 /* The value of a key, NULL when the key is not in the config's schema. */
 const struct weft_config_value *weft_config_find(const struct weft_config *cfg,
 						 const char *section, const char *key);

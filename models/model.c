@@ -149,6 +149,14 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 		   const struct weft_cta_sample *sample, struct weft_model_result *result,
 		   struct weft_error *err)
 {
+	return weft_model_run_progress(m, cfg, t, sample, result, NULL, NULL, err);
+}
+
+int weft_model_run_progress(const struct weft_model *m, const struct weft_config *cfg,
+			    struct weft_trace *t, const struct weft_cta_sample *sample,
+			    struct weft_model_result *result, weft_progress_fn progress, void *user,
+			    struct weft_error *err)
+{
 	if (!m || !cfg || !t || !result)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_model_run: missing argument");
 	memset(result, 0, sizeof(*result));
@@ -163,12 +171,19 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 		return rc;
 	}
 	const struct weft_trace_info *info = weft_trace_info(t);
+	uint64_t done = 0, total = 0;
+	for (uint32_t l = 0; progress && l < info->nlaunches; l++)
+		total += weft_trace_launch(t, l)->nctas;
 	for (uint32_t l = 0; l < info->nlaunches; l++) {
 		rc = m->consume_launch(state, t, l, sample, err);
 		if (rc < 0) {
 			weft_error_prefix(err, "model %s, config %s, launch %u: ", m->name, cfg->path, l);
 			m->free(state);
 			return rc;
+		}
+		if (progress) {
+			done += weft_trace_launch(t, l)->nctas;
+			progress(user, done, total);
 		}
 	}
 	rc = m->finish(state, result, err);

@@ -199,6 +199,16 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 		   const struct weft_cta_sample *sample, struct weft_model_result *result,
 		   struct weft_error *err);
 
+/* Progress of a long run, for a caller that shows it (the library never
+ * prints): done of total units, called after each unit. */
+typedef void (*weft_progress_fn)(void *user, uint64_t done, uint64_t total);
+/* weft_model_run, calling progress (when not NULL) after each launch with
+ * done of total CTAs: the CTAs of the launches so far of every launch's. */
+int weft_model_run_progress(const struct weft_model *m, const struct weft_config *cfg,
+			    struct weft_trace *t, const struct weft_cta_sample *sample,
+			    struct weft_model_result *result, weft_progress_fn progress, void *user,
+			    struct weft_error *err);
+
 /* Runs one model over n configurations (all naming model m) into
  * results[0..n-1], each identical to what weft_model_run gives for that
  * config. With the per-CTA ops, each launch's CTAs are decoded once and
@@ -210,5 +220,14 @@ int weft_model_run(const struct weft_model *m, const struct weft_config *cfg, st
 int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err);
+/* weft_model_run_many, calling progress (when not NULL) in units of the
+ * trace's CTAs: with the per-CTA ops (one pass) after each CTA fed and each
+ * launch (a sample's skipped CTAs count at the launch's end), done of the
+ * trace's CTAs; without them, after each launch of each configuration, done
+ * of n x the trace's CTAs. The results are the same. */
+int weft_model_run_many_progress(const struct weft_model *m, const struct weft_config *const *cfgs,
+				 uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
+				 struct weft_model_result *results, uint32_t *passes,
+				 weft_progress_fn progress, void *user, struct weft_error *err);
 
 #endif

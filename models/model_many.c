@@ -41,6 +41,9 @@ struct many_feed {
 	const struct weft_config *const *cfgs;
 	uint32_t n;
 	uint32_t failed;            /* index of the state that failed */
+	weft_progress_fn progress;  /* per CTA fed: base + fed of total (may be NULL) */
+	void *user;
+	uint64_t base, fed, cap, total;
 };
 
 static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
@@ -55,7 +58,19 @@ static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_erro
 			return rc;
 		}
 	}
+	if (f->progress && f->fed < f->cap)
+		f->progress(f->user, f->base + ++f->fed, f->total);
 	return 0;
+}
+
+/* Progress units: the trace's CTAs (every launch's), a sample's skipped
+ * ones counted at the end of their launch. */
+static uint64_t trace_ctas(const struct weft_trace *t)
+{
+	uint64_t n = 0;
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++)
+		n += weft_trace_launch(t, l)->nctas;
+	return n;
 }
 
 static int has_cta_ops(const struct weft_model *m)
@@ -63,13 +78,29 @@ static int has_cta_ops(const struct weft_model *m)
 	return m->begin_launch && m->consume_cta && m->end_launch;
 }
 
+/* Config i's launch progress as progress over all n configs' launches. */
+struct each_progress {
+	weft_progress_fn progress;
+	void *user;
+	uint64_t i, n;
+};
+
+static void each_progress(void *user, uint64_t done, uint64_t total)
+{
+	struct each_progress *e = user;
+	e->progress(e->user, e->i * total + done, e->n * total);
+}
+
 /* One pass per configuration (models without the per-CTA ops). */
 static int run_each(const struct weft_model *m, const struct weft_config *const *cfgs, uint32_t n,
 		    struct weft_trace *t, const struct weft_cta_sample *sample,
-		    struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
+		    struct weft_model_result *results, uint32_t *passes, weft_progress_fn progress,
+		    void *user, struct weft_error *err)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		int rc = weft_model_run(m, cfgs[i], t, sample, &results[i], err);
+		struct each_progress e = { progress, user, i, n };
+		int rc = weft_model_run_progress(m, cfgs[i], t, sample, &results[i],
+						 progress ? each_progress : NULL, &e, err);
 		if (rc < 0) {
 			for (uint32_t j = 0; j < i; j++)
 				weft_model_result_free(&results[j]);
@@ -85,6 +116,14 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
 {
+	return weft_model_run_many_progress(m, cfgs, n, t, sample, results, passes, NULL, NULL, err);
+}
+
+int weft_model_run_many_progress(const struct weft_model *m, const struct weft_config *const *cfgs,
+				 uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
+				 struct weft_model_result *results, uint32_t *passes,
+				 weft_progress_fn progress, void *user, struct weft_error *err)
+{
 	if (!m || !t || !results || (n && !cfgs))
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_model_run_many: missing argument");
 	for (uint32_t i = 0; i < n; i++)
@@ -97,7 +136,7 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 	if (!sample)
 		sample = &all;
 	if (!has_cta_ops(m) || n == 1)
-		return run_each(m, cfgs, n, t, sample, results, passes, err);
+		return run_each(m, cfgs, n, t, sample, results, passes, progress, user, err);
 
 	void **states = calloc(n, sizeof(*states));
 	uint8_t *follower = calloc(n, 1);
@@ -125,7 +164,9 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 	}
 
 	const struct weft_trace_info *info = weft_trace_info(t);
+	uint64_t done = 0, total = progress ? trace_ctas(t) : 0;
 	for (uint32_t l = 0; l < info->nlaunches; l++) {
+		uint64_t lctas = weft_trace_launch(t, l)->nctas;
 		uint32_t nactive = 0;
 		for (i = 0; i < n; i++) {
 			rc = m->begin_launch(states[i], t, l, sample, err);
@@ -135,7 +176,8 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 			nactive += active[i];
 		}
 		if (nactive) {
-			struct many_feed f = { m, states, active, cfgs, n, 0 };
+			struct many_feed f = { m, states, active, cfgs, n, 0, progress, user, done, 0,
+					       lctas, total };
 			rc = weft_trace_for_each_cta(t, l, sample, 0, feed_cta, &f, err);
 			if (rc < 0) {
 				i = f.failed;
@@ -148,6 +190,9 @@ int weft_model_run_many(const struct weft_model *m, const struct weft_config *co
 			if (rc < 0)
 				goto launch_fail;
 		}
+		done += lctas;
+		if (progress)
+			progress(user, done, total);
 		continue;
 launch_fail:
 		weft_error_prefix(err, "model %s, config %s, launch %u: ", m->name, cfgs[i]->path, l);

@@ -1,0 +1,375 @@
+/*
+ * weft-config.c - the weft-config CLI: what the configurations can say.
+ *
+ *   weft-config models                      the models the registry knows
+ *   weft-config keys MODEL [--format F]     every key of a model's schema
+ *   weft-config show CONFIG.ini [--set k=v]... [--format F]
+ *                                           a config's effective values, each
+ *                                           with where it came from
+ *
+ * A thin main over models/config.h and models/model.h; docs/configs.md is
+ * generated from `weft-config keys` (tests/gen_configs_md.sh).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/format.h"
+#include "common/sbuf.h"
+#include "common/version.h"
+#include "models/config.h"
+#include "models/model.h"
+
+static const char usage[] =
+	"usage: weft-config models\n"
+	"       weft-config keys MODEL [--format table|csv|json]\n"
+	"       weft-config show CONFIG.ini [--set SEC.KEY=V]... [--format table|csv|json]\n"
+	"\n"
+	"What weft's machine configurations can say:\n"
+	"  models   the timing models weft knows, one line each\n"
+	"  keys     every key a config of MODEL may set: section.key, type, default,\n"
+	"           unit, range or allowed values, and where the default comes from\n"
+	"           (the [model] and [tech] keys are common to every model)\n"
+	"  show     the effective value of every key of CONFIG.ini (after --set\n"
+	"           overrides) and where it came from: the file's line, --set, or\n"
+	"           the default\n"
+	"\n"
+	"options:\n"
+	"  --format table|csv|json   output format (default table)\n"
+	"  --set SEC.KEY=V           (show) override a key, as weft-estimate --set\n"
+	"  --version                 print the weft version\n"
+	"  -h, --help                this text\n"
+	"\n"
+	"exit status: 0 ok, 2 bad usage or input (unknown model or key, bad config),\n"
+	"3 internal or I/O error. docs/configs.md lists every model's keys.\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("weft-config: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nsee `weft-config --help`\n", stderr);
+	return 2;
+}
+
+static const char *type_name(enum weft_cfg_type t)
+{
+	switch (t) {
+	case WEFT_CFG_INT: return "int";
+	case WEFT_CFG_DOUBLE: return "double";
+	case WEFT_CFG_BOOL: return "bool";
+	case WEFT_CFG_STRING: return "string";
+	case WEFT_CFG_ENUM: return "enum";
+	}
+	return "?";
+}
+
+/* "min..max" for numbers, the choices for an enum, "true|false", "" for strings. */
+static void key_range(const struct weft_config_key *k, char *out, size_t len)
+{
+	switch (k->type) {
+	case WEFT_CFG_INT:
+	case WEFT_CFG_DOUBLE:
+		snprintf(out, len, "%.15g..%.15g", k->min, k->max);
+		break;
+	case WEFT_CFG_BOOL:
+		snprintf(out, len, "true|false");
+		break;
+	case WEFT_CFG_ENUM:
+		snprintf(out, len, "%s", k->choices ? k->choices : "");
+		break;
+	default:
+		out[0] = '\0';
+	}
+}
+
+/* Output rows: the columns of `keys` and of `show`. */
+#define MAXCOLS 8
+struct table {
+	const char *head[MAXCOLS];
+	uint32_t ncols;
+	char *(*cell)[MAXCOLS]; /* [nrows][ncols], malloc'd strings */
+	uint32_t nrows, cap;
+	int nomem;
+};
+
+static void table_row(struct table *t, const char *const *cells)
+{
+	if (t->nomem)
+		return;
+	if (t->nrows == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 64;
+		void *p = realloc(t->cell, cap * sizeof(*t->cell));
+		if (!p) {
+			t->nomem = 1;
+			return;
+		}
+		t->cell = p;
+		t->cap = cap;
+	}
+	for (uint32_t c = 0; c < t->ncols; c++) {
+		t->cell[t->nrows][c] = strdup(cells[c] ? cells[c] : "");
+		if (!t->cell[t->nrows][c])
+			t->nomem = 1;
+	}
+	t->nrows++;
+}
+
+static void table_free(struct table *t)
+{
+	for (uint32_t r = 0; r < t->nrows; r++)
+		for (uint32_t c = 0; c < t->ncols; c++)
+			free(t->cell[r][c]);
+	free(t->cell);
+}
+
+/* Table: aligned columns, the last one (prose) left ragged. CSV: a header
+ * row. JSON: an array of objects keyed by the column names. */
+static void table_format(const struct table *t, int fmt, struct weft_sbuf *b)
+{
+	if (fmt == WEFT_FMT_CSV) {
+		for (uint32_t c = 0; c < t->ncols; c++) {
+			if (c)
+				weft_sbuf_puts(b, ",");
+			weft_sbuf_csv_field(b, t->head[c]);
+		}
+		weft_sbuf_puts(b, "\n");
+		for (uint32_t r = 0; r < t->nrows; r++) {
+			for (uint32_t c = 0; c < t->ncols; c++) {
+				if (c)
+					weft_sbuf_puts(b, ",");
+				weft_sbuf_csv_field(b, t->cell[r][c]);
+			}
+			weft_sbuf_puts(b, "\n");
+		}
+		return;
+	}
+	if (fmt == WEFT_FMT_JSON) {
+		weft_sbuf_puts(b, "[");
+		for (uint32_t r = 0; r < t->nrows; r++) {
+			weft_sbuf_puts(b, r ? ",\n  {" : "\n  {");
+			int first = 1;
+			for (uint32_t c = 0; c < t->ncols; c++) {
+				weft_sbuf_json_key(b, 4, &first, t->head[c]);
+				weft_sbuf_json_str(b, t->cell[r][c]);
+			}
+			weft_sbuf_puts(b, "\n  }");
+		}
+		weft_sbuf_puts(b, t->nrows ? "\n]\n" : "]\n");
+		return;
+	}
+	size_t w[MAXCOLS];
+	for (uint32_t c = 0; c < t->ncols; c++) {
+		w[c] = strlen(t->head[c]);
+		for (uint32_t r = 0; r < t->nrows; r++)
+			if (strlen(t->cell[r][c]) > w[c])
+				w[c] = strlen(t->cell[r][c]);
+	}
+	for (uint32_t r = 0; r <= t->nrows; r++) {
+		const char *const *row = r == 0 ? t->head : (const char *const *)t->cell[r - 1];
+		for (uint32_t c = 0; c < t->ncols; c++) {
+			if (c + 1 == t->ncols)
+				weft_sbuf_printf(b, "%s\n", row[c]);
+			else
+				weft_sbuf_printf(b, "%-*s  ", (int)w[c], row[c]);
+		}
+	}
+}
+
+static int emit(const struct table *t, int fmt)
+{
+	if (t->nomem) {
+		fputs("weft-config: out of memory\n", stderr);
+		return 3;
+	}
+	struct weft_sbuf b;
+	weft_sbuf_init(&b);
+	table_format(t, fmt, &b);
+	int rc = 0;
+	if (b.failed) {
+		fputs("weft-config: out of memory\n", stderr);
+		rc = 3;
+	} else {
+		fputs(weft_sbuf_str(&b), stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fputs("weft-config: writing to stdout failed\n", stderr);
+			rc = 3;
+		}
+	}
+	weft_sbuf_free(&b);
+	return rc;
+}
+
+static const struct weft_model *find_model(const char *name)
+{
+	const struct weft_model *m = weft_model_find(name);
+	if (m)
+		return m;
+	const char *best = weft_config_suggest_model(name);
+	char list[256] = "";
+	size_t off = 0;
+	for (const struct weft_model *const *mp = weft_models; *mp && off < sizeof(list); mp++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", off ? ", " : "",
+					(*mp)->name);
+	fprintf(stderr, "weft-config: unknown model `%s`%s%s%s (models: %s)\n", name,
+		best ? "; did you mean " : "", best ? best : "", best ? "?" : "", list);
+	return NULL;
+}
+
+static void add_keys(struct table *t, const struct weft_config_key *keys)
+{
+	for (const struct weft_config_key *k = keys; k && k->section; k++) {
+		char name[160], range[512];
+		snprintf(name, sizeof(name), "%s.%s", k->section, k->key);
+		key_range(k, range, sizeof(range));
+		const char *row[] = { name, type_name(k->type), k->def, k->unit, range, k->doc };
+		table_row(t, row);
+	}
+}
+
+static int cmd_models(int fmt)
+{
+	struct table t = { .head = { "model", "description" }, .ncols = 2 };
+	for (const struct weft_model *const *m = weft_models; *m; m++) {
+		const char *row[] = { (*m)->name, (*m)->description };
+		table_row(&t, row);
+	}
+	int rc = emit(&t, fmt);
+	table_free(&t);
+	return rc;
+}
+
+static int cmd_keys(const char *model, int fmt)
+{
+	const struct weft_model *m = find_model(model);
+	if (!m)
+		return 2;
+	struct table t = { .head = { "key", "type", "default", "unit", "range", "description" },
+			   .ncols = 6 };
+	add_keys(&t, weft_config_common_keys);
+	add_keys(&t, m->keys);
+	int rc = emit(&t, fmt);
+	table_free(&t);
+	return rc;
+}
+
+static int cmd_show(const char *path, const char *const *sets, uint32_t nsets, int fmt)
+{
+	struct weft_config cfg;
+	struct weft_error err;
+	weft_error_clear(&err);
+	if (weft_config_load(path, sets, nsets, &cfg, &err) < 0) {
+		char buf[WEFT_ERROR_MSG_MAX + 512];
+		fprintf(stderr, "weft-config: %s\n", weft_error_format(&err, buf, sizeof(buf)));
+		return weft_err_exit_code(err.code);
+	}
+	struct table t = { .head = { "key", "value", "unit", "from" }, .ncols = 4 };
+	for (uint32_t i = 0; i < cfg.nvalues; i++) {
+		const struct weft_config_value *v = &cfg.values[i];
+		char name[160], from[320];
+		snprintf(name, sizeof(name), "%s.%s", v->key->section, v->key->key);
+		if (v->from == 1)
+			snprintf(from, sizeof(from), "%s:%u", path, v->line);
+		else if (v->from == 2)
+			snprintf(from, sizeof(from), "--set");
+		else
+			snprintf(from, sizeof(from), "default");
+		const char *row[] = { name, v->str, v->key->unit, from };
+		table_row(&t, row);
+	}
+	weft_config_free(&cfg);
+	int rc = emit(&t, fmt);
+	table_free(&t);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = NULL, *arg = NULL;
+	int fmt = WEFT_FMT_TABLE;
+	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	uint32_t nsets = 0;
+	int rc = 0;
+	if (!sets) {
+		fputs("weft-config: out of memory\n", stderr);
+		return 3;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		char opt[64];
+		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		if (eq) {
+			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
+			val = eq + 1;
+		} else {
+			snprintf(opt, sizeof(opt), "%s", a);
+		}
+		int takes = strcmp(opt, "--format") == 0 || strcmp(opt, "--set") == 0;
+		if (takes && !val) {
+			if (i + 1 >= argc) {
+				rc = usage_error("%s needs a value", opt);
+				goto out;
+			}
+			val = argv[++i];
+		} else if (!takes && eq) {
+			rc = usage_error("%s takes no value", opt);
+			goto out;
+		}
+		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+			fputs(usage, stdout);
+			goto out;
+		} else if (strcmp(opt, "--version") == 0) {
+			printf("weft-config %s\n", WEFT_VERSION);
+			goto out;
+		} else if (strcmp(opt, "--format") == 0) {
+			fmt = weft_format_parse(val);
+			if (fmt < 0) {
+				rc = usage_error("bad --format `%s` (table, csv or json)", val);
+				goto out;
+			}
+		} else if (strcmp(opt, "--set") == 0) {
+			sets[nsets++] = val;
+		} else if (a[0] == '-' && a[1]) {
+			rc = usage_error("unknown option `%s`", a);
+			goto out;
+		} else if (!cmd) {
+			cmd = a;
+		} else if (!arg) {
+			arg = a;
+		} else {
+			rc = usage_error("unexpected argument `%s`", a);
+			goto out;
+		}
+	}
+	if (!cmd) {
+		rc = usage_error("%s", "which command? models, keys MODEL or show CONFIG.ini");
+	} else if (strcmp(cmd, "models") == 0) {
+		if (arg)
+			rc = usage_error("`models` takes no argument (got `%s`)", arg);
+		else if (nsets)
+			rc = usage_error("%s", "--set is for `show`");
+		else
+			rc = cmd_models(fmt);
+	} else if (strcmp(cmd, "keys") == 0) {
+		if (!arg)
+			rc = usage_error("%s", "which model? weft-config keys MODEL (weft-config models lists them)");
+		else if (nsets)
+			rc = usage_error("%s", "--set is for `show`");
+		else
+			rc = cmd_keys(arg, fmt);
+	} else if (strcmp(cmd, "show") == 0) {
+		if (!arg)
+			rc = usage_error("%s", "which config? weft-config show CONFIG.ini (e.g. configs/fermi-sm.ini)");
+		else
+			rc = cmd_show(arg, sets, nsets, fmt);
+	} else {
+		rc = usage_error("unknown command `%s` (models, keys or show)", cmd);
+	}
+out:
+	free(sets);
+	return rc;
+}
