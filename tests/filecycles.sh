@@ -28,6 +28,19 @@ if [ -z "$objs" ]; then
 	exit 2
 fi
 
+# An object whose source is gone (a file moved or removed since the last
+# build) is stale: skip it, or it would report calls that no longer exist.
+live=""
+for o in $objs; do
+	rel=${o#"$build"/}
+	case "$rel" in
+	gen/*) ;;
+	*) [ -f "${rel%.o}.c" ] || continue ;;
+	esac
+	live="$live $o"
+done
+objs=$live
+
 # One line per symbol: "OBJ D NAME" (defined) or "OBJ U NAME" (used).
 for o in $objs; do
 	nm -g "$o" | awk -v o="$o" '
