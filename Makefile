@@ -120,12 +120,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
+	@$(MAKE) --no-print-directory layers filecycles unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
 layers:
 	@sh tests/layers.sh
+
+# No group of the library's files calls each other in a loop (nm of the
+# objects; docs in tests/filecycles.sh).
+.PHONY: filecycles
+filecycles: all
+	@sh tests/filecycles.sh
 
 unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \

@@ -4,6 +4,10 @@
  * line numbers for every key, the schema check (unknown keys are errors
  * with a "did you mean"), typed values with ranges, --set overrides, the
  * config hash, and resolving table paths against the data directory.
+ * Reading a loaded config's values (weft_config_find and the typed
+ * getters the models call) is config_value.c: loading looks the model up
+ * in the registry (registry.c) for its schema, and the models the registry
+ * lists read their keys, so the getters sit below both.
  */
 #include "config.h"
 
@@ -567,37 +571,6 @@ void weft_config_free(struct weft_config *cfg)
 	free(cfg->values);
 	cfg->values = NULL;
 	cfg->nvalues = 0;
-}
-
-const struct weft_config_value *weft_config_find(const struct weft_config *cfg,
-						 const char *section, const char *key)
-{
-	if (!cfg || !section || !key)
-		return NULL;
-	for (uint32_t i = 0; i < cfg->nvalues; i++) {
-		const struct weft_config_key *k = cfg->values[i].key;
-		if (k && !strcmp(k->section, section) && !strcmp(k->key, key))
-			return &cfg->values[i];
-	}
-	return NULL;
-}
-
-double weft_config_num(const struct weft_config *cfg, const char *section, const char *key)
-{
-	const struct weft_config_value *v = weft_config_find(cfg, section, key);
-	return v ? v->num : 0;
-}
-
-int64_t weft_config_int(const struct weft_config *cfg, const char *section, const char *key)
-{
-	const struct weft_config_value *v = weft_config_find(cfg, section, key);
-	return v ? (int64_t)llround(v->num) : 0;
-}
-
-const char *weft_config_str(const struct weft_config *cfg, const char *section, const char *key)
-{
-	const struct weft_config_value *v = weft_config_find(cfg, section, key);
-	return v ? v->str : "";
 }
 
 /* ---- data directory and paths -------------------------------------------- */

@@ -1,4 +1,9 @@
-/* memsys.c - reading the shared GTX480 L2/DRAM keys (memsys.h). */
+/*
+ * memsys.c - the L2/DRAM level the SIMT and fabric models share
+ * (memsys.h): reading its GTX480 keys, and one L2 access with the DRAM
+ * traffic it causes. Timing that traffic (SIMT) or counting it (fabric)
+ * is each model's own.
+ */
 #include "memsys.h"
 
 #include <string.h>
@@ -15,4 +20,19 @@ void weft_memsys_read(const struct weft_config *cfg, struct weft_memsys *m)
 	m->l2_clock_hz = weft_config_num(cfg, "mem", "l2_clock_mhz") * 1e6;
 	m->l2_port_bytes = (uint32_t)weft_config_int(cfg, "mem", "l2_port_bytes");
 	m->dram_bytes_per_s = weft_config_num(cfg, "mem", "dram_gbps") * 1e9;
+}
+
+void weft_memsys_l2_access(struct weft_cache *l2, uint64_t addr, int is_write,
+			   struct weft_memsys_l2_out *o)
+{
+	uint64_t victim = 0;
+	unsigned r = weft_cache_access(l2, addr, is_write, &victim);
+	o->r = r;
+	o->slot = l2->last_slot;
+	o->line = addr >> l2->line_shift;
+	o->wb_line = victim >> l2->line_shift;
+	o->hit = (r & WEFT_CACHE_HIT) != 0;
+	o->dram_wb = (r & WEFT_CACHE_WRITEBACK) != 0;
+	o->dram_fetch = (r & WEFT_CACHE_FILL) != 0;
+	o->dram_through = (r & WEFT_CACHE_THROUGH) != 0;
 }

@@ -6,6 +6,24 @@
  * and dMT-CGRA studies simulated, WEFT_GPGPUSIM_GTX480), and reading
  * them from a validated config. Each model adds its own L1 keys (the
  * defaults differ: Fermi L1 is write-through, the fabric's write-back).
+ *
+ * Also one access to that L2 and the DRAM traffic it causes
+ * (weft_memsys_l2_access), the mechanism both models share: the L2 tag
+ * lookup, a dirty victim written back to DRAM, the line fetched from DRAM
+ * on a miss, and the DRAM bytes those move. What each model does with the
+ * outcome differs on purpose, and stays in the model:
+ *   - the SIMT model (models/simt/simt_memsys.c) times it: every access
+ *     queues at its L2 bank and every DRAM line at its channel
+ *     (first-come first-served reservation times), an atomic dirties its
+ *     L2 line, and a later access to a line still being filled waits for
+ *     the fill; a write-through L2's writes (dram_through) go to DRAM too;
+ *   - the fabric (models/dataflow/fabric_replay.c) counts events: its
+ *     access returns the latency of the level that served it and the
+ *     launch's DRAM bytes feed a bandwidth bound (fabric.c (7)), with no
+ *     per-bank or per-channel queue. It counts the victim and the fetched
+ *     line, not dram_through: the fabric's DRAM bytes leave out the writes
+ *     a write-through L2 passes on (no shipped config has one; every
+ *     config in configs/ says l2_write = back).
  */
 #ifndef WEFT_MEMSYS_H
 #define WEFT_MEMSYS_H
@@ -51,5 +69,32 @@ struct weft_memsys {
 /* Reads the WEFT_MEMSYS_L2_DRAM_KEYS of a config validated against a schema
  * that holds them. */
 void weft_memsys_read(const struct weft_config *cfg, struct weft_memsys *m);
+
+/* The outcome of one L2 access (weft_memsys_l2_access). */
+struct weft_memsys_l2_out {
+	unsigned r;          /* the cache model's WEFT_CACHE_* bits */
+	uint64_t slot;       /* the line's tag slot, WEFT_CACHE_NO_SLOT when not held */
+	uint64_t line;       /* the accessed line number (address >> line shift) */
+	uint64_t wb_line;    /* the dirty victim's line number when dram_wb */
+	uint8_t hit;         /* served by the L2 */
+	uint8_t dram_wb;     /* a dirty victim goes to DRAM */
+	uint8_t dram_fetch;  /* the line comes from DRAM (a miss that allocates with a fetch) */
+	uint8_t dram_through; /* the write goes on to DRAM (write-through L2) */
+};
+
+/* One read (is_write 0) or write of the line holding addr at the L2 l2:
+ * the tag lookup (l2's statistics count it) and the DRAM traffic it
+ * causes, as flags in *o. */
+void weft_memsys_l2_access(struct weft_cache *l2, uint64_t addr, int is_write,
+			   struct weft_memsys_l2_out *o);
+
+/* Bytes the access moves between the L2 and DRAM counting the victim and
+ * the fetched line, plus the written-through line when through is set
+ * (the SIMT model sets it, the fabric does not: memsys.h top). */
+static inline double weft_memsys_dram_bytes(const struct weft_memsys_l2_out *o, uint32_t line_bytes,
+					    int through)
+{
+	return (double)(o->dram_wb + o->dram_fetch + (through ? o->dram_through : 0)) * line_bytes;
+}
 
 #endif

@@ -21,29 +21,6 @@
 #include "trace/emu/emu.h"
 #include "dmt_internal.h"
 
-void weft_dmt_params_default(struct weft_dmt_params *prm)
-{
-	prm->token_buffer = 16;
-	prm->max_cascade = 16;
-	prm->min_fraction = 0.9;
-	prm->warp_width = 32;
-	prm->lvc_bytes = 65536;
-}
-
-int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err)
-{
-	if (prm->token_buffer < 1)
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "dmt: token_buffer must be at least 1 (got %u)", prm->token_buffer);
-	if (!(prm->min_fraction > 0 && prm->min_fraction <= 1))
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "dmt: min_fraction must be in (0, 1] (got %g)", prm->min_fraction);
-	if (prm->warp_width < 1 || prm->warp_width > WEFT_GROUP_MAX_WIDTH)
-		return weft_error_set(err, WEFT_ERR_INPUT, "dmt: warp_width must be 1..%u (got %u)",
-				      WEFT_GROUP_MAX_WIDTH, prm->warp_width);
-	return 0;
-}
-
 static uint8_t inst_kind(const struct weft_inst *in)
 {
 	switch (in->op) {
@@ -152,21 +129,6 @@ void weft_dmt_free(struct weft_dmt *d)
 		free(s);
 	}
 	memset(d, 0, sizeof(*d));
-}
-
-int dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz)
-{
-	if (n <= *cap)
-		return 0;
-	uint64_t c = *cap ? *cap : 64;
-	while (c < n)
-		c *= 2;
-	void *nb = realloc(*buf, c * sz);
-	if (!nb)
-		return WEFT_ERR_NOMEM;
-	*buf = nb;
-	*cap = c;
-	return 0;
 }
 
 static uint32_t shared_offset(uint64_t a)

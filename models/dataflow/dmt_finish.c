@@ -29,14 +29,6 @@ const char *weft_dmt_removal_name(enum weft_dmt_removal r)
 	}
 }
 
-uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer)
-{
-	uint32_t a = dtid < 0 ? (uint32_t)(-(int64_t)dtid) : (uint32_t)dtid;
-	if (!token_buffer)
-		return 0;
-	return (a + token_buffer - 1) / token_buffer;
-}
-
 double weft_dmt_comm_cdf(const struct weft_dmt *d, uint32_t dist)
 {
 	uint64_t in = 0, all = 0;

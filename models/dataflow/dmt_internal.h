@@ -131,7 +131,7 @@ struct weft_dmt_scratch {
 	uint64_t capgw;
 };
 
-/* dmt_comm.c */
+/* dmt_base.c */
 int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err);
 /* Grows *buf (realloc, contents kept) to hold at least n elements of size
  * sz, doubling from 64; 0 or WEFT_ERR_NOMEM. */

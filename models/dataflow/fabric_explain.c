@@ -6,13 +6,22 @@
  * time, the launch's configuration loads, barrier drains and memory
  * bounds, and for the dMT-CGRA the communication analysis (dmt_comm.h)
  * with its dynamic operations against a SIMT core. The numbers are the
- * ones fabric_time_launch used; nothing is recomputed here.
+ * ones fabric_time_launch used; nothing is recomputed here. The bounds'
+ * names (fabric_bound_names) live here too: they are how reports spell
+ * the bounds, in this text and in the CPI stack and statistics keys
+ * fabric_timing.c writes, so fabric_timing.c calls this file and never
+ * the other way.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/sbuf.h"
 #include "fabric.h"
+
+const char *const fabric_bound_names[FAB_B_COUNT] = {
+	"issue", "latency", "ldst", "special", "loop", "reconfig", "l1_bw", "l1_mshr", "shmem_banks",
+	"l2_bw", "dram_bw",
+};
 
 int fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,
 			  const struct fabric_explain_row *rows, uint32_t nrows, struct weft_error *err)

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "models/memsys.h"
 
 int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err)
 {
@@ -127,22 +128,22 @@ void fabric_launch_end(struct fabric_state *s)
 
 /* ---- memory ---- */
 
+/* One access at the shared L2 (models/memsys.h: the lookup and the DRAM
+ * traffic are weft_memsys_l2_access's): counted, not queued, and its
+ * latency is the level that served it. */
 static double l2_access(struct fabric_state *s, uint64_t addr, int is_write)
 {
 	const struct fabric_params *fp = &s->fp;
-	uint64_t victim = 0;
+	struct weft_memsys_l2_out o;
 	s->ev[FAB_EV_L2]++;
-	unsigned r = weft_cache_access(&s->l2, addr, is_write, &victim);
-	if (r & WEFT_CACHE_WRITEBACK)
-		s->la.dram_bytes += fp->l2.line_bytes;
-	if (r & WEFT_CACHE_HIT) {
+	weft_memsys_l2_access(&s->l2, addr, is_write, &o);
+	s->la.dram_bytes += weft_memsys_dram_bytes(&o, fp->l2.line_bytes, 0);
+	if (o.hit) {
 		s->la.l2_hits++;
 		return fp->l2_latency;
 	}
-	if (r & WEFT_CACHE_FILL) {
-		s->la.dram_bytes += fp->l2.line_bytes;
+	if (o.dram_fetch)
 		return fp->dram_latency;
-	}
 	return fp->l2_latency; /* write miss allocated without a fetch */
 }
 

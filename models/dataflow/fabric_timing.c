@@ -14,11 +14,6 @@
 
 #include "fabric.h"
 
-const char *const fabric_bound_names[FAB_B_COUNT] = {
-	"issue", "latency", "ldst", "special", "loop", "reconfig", "l1_bw", "l1_mshr", "shmem_banks",
-	"l2_bw", "dram_bw",
-};
-
 /* ---- the equations ---- */
 
 double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,

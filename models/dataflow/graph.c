@@ -835,8 +835,3 @@ unsigned weft_dfg_value_bytes(const struct weft_program *p, const struct weft_df
 		return value_bytes_reg(p, p->info[nd->pc].defs[0]);
 	return 4;
 }
-
-int weft_dfg_edge_spillable(const struct weft_dfg *g, const struct weft_dfg_edge *e)
-{
-	return e->kind != WEFT_DFE_ORDER && g->nodes[e->from].unit != WEFT_DFU_EDGE;
-}

@@ -207,7 +207,11 @@ int weft_dfg_paths(const struct weft_dfg *g, const uint8_t *member, uint32_t fif
 unsigned weft_dfg_value_bytes(const struct weft_program *p, const struct weft_dfg *g, uint32_t n);
 
 /* 1 when the edge carries a value a partition cut must spill (data or
- * predicate from a grid node). */
-int weft_dfg_edge_spillable(const struct weft_dfg *g, const struct weft_dfg_edge *e);
+ * predicate from a grid node). Inline: a predicate on the graph's data that
+ * graph.c, graph_paths.c and map.c all ask, so it makes no call between them. */
+static inline int weft_dfg_edge_spillable(const struct weft_dfg *g, const struct weft_dfg_edge *e)
+{
+	return e->kind != WEFT_DFE_ORDER && g->nodes[e->from].unit != WEFT_DFU_EDGE;
+}
 
 #endif

@@ -13,11 +13,18 @@
  * holds when the line's in-flight fill arrives, so a later access to it
  * merges into that fill (an L1 MSHR merge, or an L2 access that waits for
  * the DRAM data) instead of counting as a hit.
+ *
+ * The L2 lookup and the DRAM traffic it causes (victim write-back, fetch,
+ * write-through, the bytes they move) are the shared mechanism of
+ * models/memsys.c, which the fabric uses too; the bank and channel queues,
+ * the in-flight fills and the atomics' dirty lines are this model's own
+ * (memsys.h says why the two differ).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/memsys.h"
 #include "simt.h"
 
 /* ---- why: phases of a wait ---- */
@@ -164,7 +171,8 @@ static uint32_t channel_of(const struct simt_params *sp, uint64_t line)
 }
 
 /* A request for the DRAM channel of `line` arriving at a: returns its
- * queueing wait and keeps the channel busy one line time. */
+ * queueing wait and keeps the channel busy one line time. (The bytes are
+ * counted by the caller, weft_memsys_dram_bytes.) */
 static double dram_queue(struct simt_state *s, uint64_t line, double a)
 {
 	struct simt_below *b = &s->below;
@@ -172,7 +180,6 @@ static double dram_queue(struct simt_state *s, uint64_t line, double a)
 	double st = a > b->chan_free[ch] ? a : b->chan_free[ch];
 	b->chan_free[ch] = st + s->sp.dram_line_cycles;
 	b->chan_busy[ch] += s->sp.dram_line_cycles;
-	b->dram_bytes += s->sp.l2.line_bytes;
 	return st - a;
 }
 
@@ -199,17 +206,19 @@ static double below_write(struct simt_state *s, uint64_t addr, double s0, struct
 {
 	const struct simt_params *sp = &s->sp;
 	struct simt_below *b = &s->below;
-	uint64_t line = addr >> b->l2.line_shift, victim = 0;
+	uint64_t line = addr >> b->l2.line_shift;
 	double a = s0 + sp->l1_latency;
 	double w2 = bank_queue(s, line, a);
-	unsigned r = weft_cache_access(&b->l2, addr, 1, &victim);
+	struct weft_memsys_l2_out o;
+	weft_memsys_l2_access(&b->l2, addr, 1, &o);
+	b->dram_bytes += weft_memsys_dram_bytes(&o, sp->l2.line_bytes, 1);
 	s->ms.l2_writes++;
-	if (r & WEFT_CACHE_HIT)
+	if (o.hit)
 		s->ms.l2_write_hits++;
 	double at_dram = a + w2 + (sp->l2_latency - sp->l1_latency);
-	if (r & WEFT_CACHE_WRITEBACK)
-		dram_queue(s, victim >> b->l2.line_shift, at_dram);
-	if (r & (WEFT_CACHE_THROUGH | WEFT_CACHE_FILL))
+	if (o.dram_wb)
+		dram_queue(s, o.wb_line, at_dram);
+	if (o.dram_through || o.dram_fetch)
 		dram_queue(s, line, at_dram);
 	if (why) {
 		why_push(why, SIMT_CPI_L2_QUEUE, w2);
@@ -226,20 +235,22 @@ static double below_read(struct simt_state *s, uint64_t addr, double s0, int ato
 {
 	const struct simt_params *sp = &s->sp;
 	struct simt_below *b = &s->below;
-	uint64_t line = addr >> b->l2.line_shift, victim = 0;
+	uint64_t line = addr >> b->l2.line_shift;
 	double a = s0 + sp->l1_latency;
 	double w2 = bank_queue(s, line, a);
-	unsigned r = weft_cache_access(&b->l2, addr, 0, &victim);
-	uint64_t slot = b->l2.last_slot;
+	struct weft_memsys_l2_out o;
+	weft_memsys_l2_access(&b->l2, addr, 0, &o);
+	b->dram_bytes += weft_memsys_dram_bytes(&o, sp->l2.line_bytes, 1);
+	uint64_t slot = o.slot;
 	s->ms.l2_reads++;
 	double at_dram = a + w2 + (sp->l2_latency - sp->l1_latency);
-	if (r & WEFT_CACHE_WRITEBACK)
-		dram_queue(s, victim >> b->l2.line_shift, at_dram);
+	if (o.dram_wb)
+		dram_queue(s, o.wb_line, at_dram);
 	if (atomic && sp->l2.write == WEFT_CACHE_WRITE_BACK && slot != WEFT_CACHE_NO_SLOT)
 		b->l2.dirty[slot] = 1; /* the atomic updates the line in the L2 */
 	struct simt_line *L = slot != WEFT_CACHE_NO_SLOT ? &b->l2x[slot] : NULL;
 	double done;
-	if (r & WEFT_CACHE_HIT) {
+	if (o.hit) {
 		s->ms.l2_read_hits++;
 		done = s0 + sp->l2_latency + w2;
 		if (L && L->ready > done) {
@@ -252,7 +263,7 @@ static double below_read(struct simt_state *s, uint64_t addr, double s0, int ato
 		why_push(why, SIMT_CPI_L2, sp->l2_latency);
 		return done;
 	}
-	/* miss: the line comes from DRAM */
+	/* miss: the line comes from DRAM (a read always fetches: o.dram_fetch) */
 	double wd = dram_queue(s, line, at_dram);
 	done = s0 + sp->dram_latency + w2 + wd;
 	why_push(why, SIMT_CPI_L2_QUEUE, w2);

@@ -1,9 +1,11 @@
 /*
  * trace_read.c - the trace reader (trace.h): open (header, footer, index,
- * launch records with their static programs), reading and checking a
- * chunk, and random access to one CTA through the index. Decoding a CTA is
- * trace_decode.c; parallel decoding in CTA order is trace_foreach.c; the
- * per-thread iterator is inline in trace.h.
+ * launch records with their static programs), close, and random access to
+ * one CTA through the index. Reading and checking the file's records and
+ * chunks is trace_records.c (below this file, trace_decode.c and
+ * trace_foreach.c); decoding a CTA is trace_decode.c; parallel decoding in
+ * CTA order is trace_foreach.c; the per-thread iterator is inline in
+ * trace.h.
  *
  * Every length and index read from the file is bounds-checked, and every
  * record's CRC-32 is checked before its contents are used, so a corrupt or
@@ -11,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,73 +24,6 @@
 #include "trace.h"
 #include "trace_format.h"
 #include "trace_read.h"
-
-/* ---- errors ---- */
-
-int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	weft_error_set(err, WEFT_ERR_VERIFY, "trace %s is corrupt at byte offset %llu: %s; re-create it "
-		       "(weft-trace run ... -o FILE)", path, (unsigned long long)off, msg);
-	if (err)
-		err->offset = (int64_t)off;
-	return WEFT_ERR_VERIFY;
-}
-
-static int rd_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-	while (len) {
-		ssize_t k = pread(fd, p, len, (off_t)off);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (k == 0)
-			return -2;
-		p += k;
-		len -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
-int wt_read_record(int fd, const char *path, uint64_t fsize, uint64_t off, uint32_t tag,
-		   struct wt_buf *out, struct weft_error *err)
-{
-	uint8_t h[8];
-	char tn[5];
-	memcpy(tn, &tag, 4);
-	tn[4] = 0;
-	if (off + 8 > fsize)
-		return wt_corrupt(err, path, off, "a %s record should start here but the file ends at %llu (truncated?)",
-				  tn, (unsigned long long)fsize);
-	if (rd_at(fd, h, 8, off))
-		return weft_error_set(err, WEFT_ERR_IO, "cannot read trace %s: %s", path, strerror(errno));
-	if (wt_get32(h) != tag)
-		return wt_corrupt(err, path, off, "expected a %s record, found tag 0x%08x", tn, wt_get32(h));
-	uint32_t len = wt_get32(h + 4);
-	if (off + 8 + (uint64_t)len + 4 > fsize)
-		return wt_corrupt(err, path, off + 4, "%s record of %u bytes runs past the end of the file (%llu bytes; truncated?)",
-				  tn, len, (unsigned long long)fsize);
-	out->n = 0;
-	if (wt_buf_reserve(out, (size_t)len + 4))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", path);
-	if (rd_at(fd, out->p, (size_t)len + 4, off + 8))
-		return weft_error_set(err, WEFT_ERR_IO, "cannot read trace %s: %s", path, strerror(errno));
-	uint32_t crc = wt_crc32(wt_crc32(0, h, 8), out->p, len);
-	uint32_t stored = wt_get32(out->p + len);
-	if (crc != stored)
-		return wt_corrupt(err, path, off, "%s record (%u bytes) fails its CRC-32 check (stored %08x, computed %08x)",
-				  tn, len, stored, crc);
-	out->n = len;
-	return 0;
-}
 
 /* ---- open ---- */
 
@@ -228,30 +162,6 @@ static int read_launch(struct weft_trace *t, uint32_t i, uint64_t lo, uint64_t l
 	return 0;
 }
 
-int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
-		    struct weft_error *err)
-{
-	uint8_t h[WT_HEADER_BYTES];
-	if (fsize < WT_HEADER_BYTES || rd_at(fd, h, sizeof(h), 0))
-		return wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
-				  (unsigned long long)fsize);
-	if (memcmp(h, WT_MAGIC, 8))
-		return wt_corrupt(err, path, 0, "not a weft trace (the first 8 bytes are not \"" WT_MAGIC "\")");
-	if (wt_crc32(0, h, 12) != wt_get32(h + 12))
-		return wt_corrupt(err, path, 8, "the header fails its CRC-32 check");
-	uint32_t ver = wt_get32(h + 8);
-	if (ver != WEFT_TRACE_VERSION) {
-		int rc = weft_error_set(err, version_code,
-					ver > WEFT_TRACE_VERSION
-						? "trace %s: trace version %u is newer than this weft (reads version %u); upgrade weft"
-						: "trace %s: trace version %u is not supported by this weft (reads version %u); re-create the trace",
-					path, ver, WEFT_TRACE_VERSION);
-		err->offset = 8;
-		return rc;
-	}
-	return 0;
-}
-
 int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error *err)
 {
 	*out = NULL;
@@ -283,7 +193,7 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 	t->info.file_bytes = t->fsize;
 	uint8_t f[WT_FOOTER_BYTES];
 	if (t->fsize < WT_HEADER_BYTES + WT_FOOTER_BYTES ||
-	    rd_at(t->fd, f, sizeof(f), t->fsize - WT_FOOTER_BYTES) || wt_get32(f) != WT_TAG_FOOT ||
+	    wt_read_at(t->fd, f, sizeof(f), t->fsize - WT_FOOTER_BYTES) || wt_get32(f) != WT_TAG_FOOT ||
 	    wt_crc32(0, f, 12) != wt_get32(f + 12)) {
 		rc = wt_corrupt(err, path, t->fsize >= WT_FOOTER_BYTES ? t->fsize - WT_FOOTER_BYTES : 0,
 				"no valid footer at the end of the file (%llu bytes): the trace is truncated, "
@@ -423,65 +333,6 @@ const struct weft_trace_info *weft_trace_info(const struct weft_trace *t)
 const struct weft_trace_launch *weft_trace_launch(const struct weft_trace *t, uint32_t launch)
 {
 	return launch < t->nlaunches ? &t->launches[launch].pub : NULL;
-}
-
-/* ---- chunks ---- */
-
-int wt_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta)
-{
-	const struct wt_launch *L = &t->launches[launch];
-	uint32_t lo = L->chunk0, hi = L->chunk0 + L->pub.nchunks;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		const struct wt_chunk *c = &t->chunks[mid];
-		if (cta < c->first)
-			hi = mid;
-		else if (cta >= c->first + c->ncta)
-			lo = mid + 1;
-		else
-			return (int)mid;
-	}
-	return -1;
-}
-
-int wt_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
-		  struct wt_buf *comp, struct wt_buf *raw, struct weft_error *err)
-{
-	int rc = wt_read_record(t->fd, t->path, t->fsize, c->off, WT_TAG_CHNK, comp, err);
-	if (rc)
-		return rc;
-	if (comp->n + WT_REC_OVERHEAD != c->reclen)
-		return wt_corrupt(err, t->path, c->off, "chunk record length disagrees with the index");
-	if (wt_get32(comp->p + comp->n) != c->crc)
-		return wt_corrupt(err, t->path, c->off, "chunk CRC-32 disagrees with the index");
-	const uint8_t *h = comp->p;
-	if (comp->n < WT_CHUNK_HDR || wt_get32(h) != c->launch || wt_get32(h + 4) != c->first ||
-	    wt_get32(h + 8) != c->ncta || wt_get32(h + 12) != c->rawlen)
-		return wt_corrupt(err, t->path, c->off + 8, "chunk header disagrees with the index");
-	raw->n = 0;
-	if (wt_buf_reserve(raw, (size_t)c->rawlen + 1))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding trace %s", t->path);
-	size_t z = ZSTD_decompressDCtx(dctx, raw->p, c->rawlen, comp->p + WT_CHUNK_HDR, comp->n - WT_CHUNK_HDR);
-	if (ZSTD_isError(z) || z != c->rawlen)
-		return wt_corrupt(err, t->path, c->off + 8 + WT_CHUNK_HDR, "chunk does not decompress to %u bytes (%s)",
-				  c->rawlen, ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size");
-	raw->n = z;
-	/* CTA table: ids consecutive, stream lengths add up to the payload */
-	uint64_t tab = (uint64_t)c->ncta * WT_CTA_ENTRY, sum = tab;
-	if (tab > raw->n)
-		return wt_corrupt(err, t->path, c->off, "chunk CTA table larger than the chunk");
-	for (uint32_t k = 0; k < c->ncta; k++) {
-		const uint8_t *e = raw->p + (size_t)k * WT_CTA_ENTRY;
-		if (wt_get32(e) != c->first + k)
-			return wt_corrupt(err, t->path, c->off, "chunk CTA table lists CTA %u at position %u, expected %u",
-					  wt_get32(e), k, c->first + k);
-		for (int s = 0; s < 4; s++)
-			sum += wt_get32(e + 4 + 4 * s);
-	}
-	if (sum != raw->n)
-		return wt_corrupt(err, t->path, c->off, "chunk stream lengths add up to %llu bytes, the payload has %zu",
-				  (unsigned long long)sum, raw->n);
-	return 0;
 }
 
 int weft_trace_read_cta(struct weft_trace *t, uint32_t launch, uint32_t cta, struct weft_cta_trace *c,

@@ -1,7 +1,8 @@
 /*
- * trace_read.h - internal: the reader's state, shared by trace_read.c
- * (open, random access), trace_decode.c (one CTA), trace_foreach.c
- * (parallel decoding) and trace_verify.c.
+ * trace_read.h - internal: the reader's state, shared by trace_records.c
+ * (checked reads of records and chunks), trace_read.c (open, random
+ * access), trace_decode.c (one CTA), trace_foreach.c (parallel decoding)
+ * and trace_verify.c.
  */
 #ifndef WEFT_TRACE_READ_H
 #define WEFT_TRACE_READ_H
@@ -69,6 +70,10 @@ struct wt_ctapriv {
 struct wt_fe_pool;
 void wt_fe_pool_free(struct wt_fe_pool *p);
 
+/* trace_records.c: */
+/* Reads len bytes at off (retrying short reads): 0, -1 on an I/O error
+ * (errno set), -2 at end of file. */
+int wt_read_at(int fd, void *buf, size_t len, uint64_t off);
 /* Fills err (WEFT_ERR_VERIFY, err->offset = off) with "trace PATH is
  * corrupt at byte offset OFF: ..." and returns WEFT_ERR_VERIFY. */
 int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
@@ -88,6 +93,7 @@ int wt_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta);
  * private dctx/comp/raw). */
 int wt_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
 		  struct wt_buf *comp, struct wt_buf *raw, struct weft_error *err);
+/* trace_decode.c: */
 /* Decodes CTA cta of the loaded chunk into c (thread-safe). */
 int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
 		  uint32_t cta, struct weft_cta_trace *c, struct weft_error *err);

@@ -8,7 +8,8 @@
  * in the size of the text. Branch targets may be forward references; they are
  * fixed up when the function's closing brace is reached.
  *
- * This file holds declarations, function bodies and the module level; see
+ * This file holds declarations, function bodies, the module level and the
+ * entry points (weft_ptx_parse, weft_ptx_load_file); see
  * ptx_parse_int.h for how the other ptx_parse_*.c files divide the rest.
  * Errors unwind with longjmp to weft_ptx_parse(). Everything allocated is
  * reachable from the module under construction or from the parser, and both
@@ -16,11 +17,14 @@
  */
 #include "ptx_parse_int.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/file.h"
 
 /* declarations */
 
@@ -928,4 +932,22 @@ int weft_ptx_parse(const char *text, size_t len, const char *path, struct weft_p
 	*out = p->m;
 	parser_free(p);
 	return 0;
+}
+
+int weft_ptx_load_file(const char *path, struct weft_ptx_module **out, struct weft_error *err)
+{
+	*out = NULL;
+	char *buf;
+	size_t len;
+	int st = weft_file_read(path, &buf, &len);
+	if (st == WEFT_FILE_OPEN)
+		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0,
+				     "cannot open PTX file: %s (check the path)", strerror(errno));
+	if (st == WEFT_FILE_NOMEM)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+	if (st)
+		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error on PTX file");
+	int rc = weft_ptx_parse(buf, len, path, out, err);
+	free(buf);
+	return rc;
 }

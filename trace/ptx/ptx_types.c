@@ -1,16 +1,13 @@
 /*
  * ptx_types.c - small queries on the PTX IR (type sizes and names, opcode
- * names, lookups by name), loading a PTX file from disk, and freeing a
- * module. See ptx.h.
+ * names, lookups by name) and freeing a module. See ptx.h. The parser
+ * (ptx_parse*.c) calls these; they call nothing of the parser (loading a
+ * PTX file from disk is the parser's entry point, in ptx_parse.c).
  */
 #include "ptx.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "common/file.h"
 
 unsigned weft_ptx_type_size(enum weft_ptx_type t)
 {
@@ -223,22 +220,4 @@ void weft_ptx_module_free(struct weft_ptx_module *m)
 	free(m->path);
 	free(m->target);
 	free(m);
-}
-
-int weft_ptx_load_file(const char *path, struct weft_ptx_module **out, struct weft_error *err)
-{
-	*out = NULL;
-	char *buf;
-	size_t len;
-	int st = weft_file_read(path, &buf, &len);
-	if (st == WEFT_FILE_OPEN)
-		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0,
-				     "cannot open PTX file: %s (check the path)", strerror(errno));
-	if (st == WEFT_FILE_NOMEM)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-	if (st)
-		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error on PTX file");
-	int rc = weft_ptx_parse(buf, len, path, out, err);
-	free(buf);
-	return rc;
 }
