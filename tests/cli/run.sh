@@ -380,7 +380,7 @@ else
 	expect "energy: scale reports the other rule" 0 "(the classic rule gives" scale --from 65 --to 40
 	expect "energy: scale json" 0 '"area_factor": 0.31' scale --from 65 --to 32 --format json
 	expect "energy: scale needs --to" 2 "scale needs --from N and --to M" scale --from 65
-	expect "energy: unknown command" 2 "unknown command 'shwo'" shwo
+	expect "energy: unknown command" 2 "unknown command \`shwo\`" shwo
 	expect "energy: bad rule" 2 "--rule dennard: expected classic or stillmaker" show --rule dennard
 	expect "energy: node out of the rule's range" 2 "covers 7..180 nm" scale --from 65 --to 3
 	expect "energy: missing table" 2 "cannot open the table" show --table "$tmp/none.csv"
