@@ -219,6 +219,12 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (explain && fmt == WEFT_FMT_CSV)
 		return usage_error("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
 				   "table or json");
+	if (weft_opt_is_dir(trace))
+		return usage_error("%s is a directory, not a trace file; give a FILE.wtr", trace);
+	for (uint32_t i = 0; i < nconfigs; i++)
+		if (weft_opt_is_dir(configs[i]))
+			return usage_error("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
+					   configs[i]);
 	if (outpath) {
 		char why[600];
 		if (weft_opt_check_output(outpath, why, sizeof(why)))
