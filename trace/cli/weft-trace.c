@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		main_usage(stdout);
 		return 0;
 	}
-	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+	if (strcmp(cmd, "--version") == 0) {
 		printf("weft-trace %s\n", WEFT_VERSION);
 		return 0;
 	}

@@ -240,11 +240,15 @@ int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 	 * input), rather than a damaged one */
 	size_t have = fsize < WT_HEADER_BYTES ? (size_t)fsize : WT_HEADER_BYTES;
 	size_t cmp = have < 8 ? have : 8;
-	if (have && rd_at(fd, h, have, 0) == 0 && memcmp(h, WT_MAGIC, cmp))
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "%s is not a weft trace (its first bytes are not \"" WT_MAGIC "\"); "
-				      "give a file written by `weft-trace run ... -o FILE.wtr`",
-				      path);
+	if (have && rd_at(fd, h, have, 0) == 0 && memcmp(h, WT_MAGIC, cmp)) {
+		weft_error_set(err, WEFT_ERR_INPUT,
+			       "%s is not a weft trace (at byte offset 0 its first bytes are not \"" WT_MAGIC
+			       "\"); give a file written by `weft-trace run ... -o FILE.wtr`",
+			       path);
+		if (err)
+			err->offset = 0;
+		return WEFT_ERR_INPUT;
+	}
 	if (fsize < WT_HEADER_BYTES || rd_at(fd, h, sizeof(h), 0))
 		return wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
 				  (unsigned long long)fsize);
