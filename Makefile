@@ -140,6 +140,7 @@ unit: $(TESTS)
 cli-tests: all
 	@sh tests/cli/run.sh
 	@sh tests/cli/validate.sh
+	@sh tests/cli/matrix.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small

@@ -5,8 +5,8 @@
  *   weft-area CONFIG.ini [--node N] [--set sec.key=v ...] [--format table|csv|json]
  *   weft-area fit [--data FILE] [--format table|csv|json]
  *
- * Exit status: 0 ok, 2 bad usage or input (config errors, missing tables or
- * rows), 3 internal error.
+ * Exit status (docs/cli.md): 0 ok, 2 bad usage or input (config errors,
+ * missing tables or rows), 3 internal error.
  */
 #include <limits.h>
 #include <math.h>
@@ -16,36 +16,55 @@
 
 #include "area.h"
 #include "common/format.h"
+#include "common/opt.h"
 #include "common/version.h"
 #include "common/quote.h"
 
 #define MAX_SETS 64
 
-static void usage(FILE *f)
-{
-	fputs("usage: weft-area CONFIG.ini [--node N] [--set section.key=value ...]\n"
-	      "                 [--format table|csv|json]\n"
-	      "       weft-area fit [--data FILE] [--format table|csv|json]\n"
-	      "       weft-area --help\n"
-	      "\n"
-	      "CONFIG.ini  the area of the configuration: each component the model reports\n"
-	      "            (count x area per unit from the config's [tech] area_table, scaled to\n"
-	      "            the config's node, or --node N, with its [tech] scaling_rule) and the\n"
-	      "            total. JSON: total_area_mm2 and one entry per component.\n"
-	      "fit         refit the Tesla-like SM area model A(SP) = a + b SP + c SP^2 to\n"
-	      "            data/calibration/configurable_sm_65nm.csv (GSL least squares) and print\n"
-	      "            the coefficients, the residual of every point, R^2, MAPE and the\n"
-	      "            leave-one-out errors. data/area/components.csv holds the fitted a, b, c.\n"
-	      "Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
-	      "Exit status: 0 ok, 2 bad usage or input, 3 internal error.\n",
-	      f);
-}
+static const char usage_main[] =
+	"usage: weft-area CONFIG.ini [--node N] [--set section.key=value ...]\n"
+	"                 [--format table|csv|json]\n"
+	"       weft-area fit [--data FILE] [--format table|csv|json]\n"
+	"\n"
+	"The area of a machine configuration: each component the model reports (count x\n"
+	"area per unit from the config's [tech] area_table, scaled to the config's node,\n"
+	"or --node N, with its [tech] scaling_rule) and the total. JSON: total_area_mm2\n"
+	"and one entry per component. `weft-area fit --help`: the calibration fit.\n"
+	"\n"
+	"Options:\n"
+	"  --node N       scale the areas to node N nm (default: the config's)\n"
+	"  --set S.K=V    override a config key (repeatable, at most 64)\n"
+	"  --format F     table (default), csv or json\n"
+	"  -h, --help     show this help\n"
+	"  --version      print \"weft-area VERSION\"\n"
+	"\n"
+	"Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
+	"Exit status: 0 ok, 2 bad usage or input (config errors, missing tables or\n"
+	"rows), 3 internal error (docs/cli.md).\n";
 
-static int bad_usage(const char *fmt, const char *arg)
+static const char usage_fit[] =
+	"usage: weft-area fit [--data FILE] [--format table|csv|json]\n"
+	"\n"
+	"Refits the Tesla-like SM area model A(SP) = a + b SP + c SP^2 to\n"
+	"data/calibration/configurable_sm_65nm.csv (GSL least squares) and prints the\n"
+	"coefficients, the residual of every point, R^2, MAPE and the leave-one-out\n"
+	"errors. data/area/components.csv holds the fitted a, b, c.\n"
+	"\n"
+	"Options:\n"
+	"  --data FILE    the synthesis results CSV instead of the default\n"
+	"  --format F     table (default), csv or json\n"
+	"  -h, --help     show this help\n"
+	"  --version      print \"weft-area VERSION\"\n"
+	"\n"
+	"Exit status: 0 ok, 2 bad usage or input (a missing or malformed data file),\n"
+	"3 internal error (docs/cli.md).\n";
+
+static int bad_usage(const char *cmd, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "weft-area: ");
+	fprintf(stderr, "weft-area%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see weft-area --help)\n");
+	fprintf(stderr, "; see `weft-area%s%s --help`\n", cmd ? " " : "", cmd ? cmd : "");
 	return 2;
 }
 
@@ -61,20 +80,36 @@ static int cmd_fit(int argc, char **argv)
 {
 	int fmt = WEFT_FMT_TABLE;
 	const char *data = NULL;
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
+	static const struct weft_opt opts[] = {
+		{ "data", 0, WEFT_OPT_ARG, 'd' },
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 2);
+	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		switch (id) {
+		case WEFT_OPT_ERROR:
+			return bad_usage("fit", "%s", p.err);
+		case WEFT_OPT_ID_HELP:
+			fputs(usage_fit, stdout);
 			return 0;
+		case WEFT_OPT_ID_VERSION:
+			printf("weft-area %s\n", WEFT_VERSION);
+			return 0;
+		case WEFT_OPT_OPERAND:
+			return bad_usage("fit", "unexpected argument `%s`", p.arg);
+		case 'd':
+			if (weft_opt_is_dir(p.arg))
+				return bad_usage("fit", "--data %s is a directory; give a CSV file", p.arg);
+			data = p.arg;
+			break;
+		case 'f':
+			if ((fmt = weft_format_parse(p.arg)) < 0)
+				return bad_usage("fit", "--format %s: expected table, csv or json", p.arg);
+			break;
 		}
-		if (i + 1 >= argc)
-			return bad_usage("option %s needs a value", argv[i]);
-		if (!strcmp(argv[i], "--data"))
-			data = argv[++i];
-		else if (!strcmp(argv[i], "--format")) {
-			if ((fmt = weft_format_parse(argv[++i])) < 0)
-				return bad_usage("--format %s: expected table, csv or json", argv[i]);
-		} else
-			return bad_usage("fit: unknown option %s", argv[i]);
 	}
 	struct weft_error err;
 	weft_error_clear(&err);
@@ -166,36 +201,58 @@ static int cmd_fit(int argc, char **argv)
 
 static int cmd_config(int argc, char **argv)
 {
-	const char *path = argv[1];
+	const char *path = NULL;
 	const char *sets[MAX_SETS];
 	uint32_t nsets = 0;
 	double node = 0;
 	int fmt = WEFT_FMT_TABLE;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
+	static const struct weft_opt opts[] = {
+		{ "node", 0, WEFT_OPT_ARG, 'n' },
+		{ "set", 0, WEFT_OPT_ARG, 's' },
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		const char *v = p.arg;
+		switch (id) {
+		case WEFT_OPT_ERROR:
+			return bad_usage(NULL, "%s", p.err);
+		case WEFT_OPT_ID_HELP:
+			fputs(usage_main, stdout);
 			return 0;
-		}
-		if (i + 1 >= argc)
-			return bad_usage("option %s needs a value", a);
-		const char *v = argv[++i];
-		if (!strcmp(a, "--node")) {
+		case WEFT_OPT_ID_VERSION:
+			printf("weft-area %s\n", WEFT_VERSION);
+			return 0;
+		case WEFT_OPT_OPERAND:
+			if (path)
+				return bad_usage(NULL, "unexpected argument `%s` (one CONFIG.ini per run)", v);
+			path = v;
+			break;
+		case 'n': {
 			char *end;
 			node = strtod(v, &end);
 			if (!*v || *end || !(node > 0))
-				return bad_usage("--node %s: expected a node in nm, e.g. --node 65", v);
-		} else if (!strcmp(a, "--set")) {
+				return bad_usage(NULL, "--node %s: expected a node in nm, e.g. --node 65", v);
+			break;
+		}
+		case 's':
 			if (nsets == MAX_SETS)
-				return bad_usage("more than 64 --set options (%s)", v);
+				return bad_usage(NULL, "more than 64 --set options (%s)", v);
 			sets[nsets++] = v;
-		} else if (!strcmp(a, "--format")) {
+			break;
+		case 'f':
 			if ((fmt = weft_format_parse(v)) < 0)
-				return bad_usage("--format %s: expected table, csv or json", v);
-		} else {
-			return bad_usage("unknown option %s", a);
+				return bad_usage(NULL, "--format %s: expected table, csv or json", v);
+			break;
 		}
 	}
+	if (!path)
+		return bad_usage(NULL, "%s", "which configuration? give CONFIG.ini (e.g. configs/tesla-sm.ini) or fit");
+	if (weft_opt_is_dir(path))
+		return bad_usage(NULL, "%s is a directory; give a CONFIG.ini", path);
 	struct weft_error err;
 	weft_error_clear(&err);
 	struct weft_config cfg;
@@ -277,16 +334,19 @@ static int cmd_config(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		fputs(usage_main, stderr);
 		return 2;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
 	}
 	if (!strcmp(argv[1], "fit"))
 		return cmd_fit(argc, argv);
-	if (argv[1][0] == '-')
-		return bad_usage("unknown option %s: the first argument is CONFIG.ini or fit", argv[1]);
+	if (!strcmp(argv[1], "help")) {
+		if (argc >= 3 && !strcmp(argv[2], "fit"))
+			fputs(usage_fit, stdout);
+		else if (argc >= 3)
+			return bad_usage("help", "unknown command `%s` (fit; or give CONFIG.ini)", argv[2]);
+		else
+			fputs(usage_main, stdout);
+		return 0;
+	}
 	return cmd_config(argc, argv);
 }

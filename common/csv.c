@@ -23,7 +23,7 @@ static char *read_all(const char *path, struct weft_error *err)
 	else if (st == WEFT_FILE_NOMEM)
 		weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
 	else if (st)
-		weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error");
+		weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error: %s", strerror(errno));
 	return buf;
 }
 

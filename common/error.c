@@ -98,6 +98,7 @@ int weft_err_exit_code(int code)
 	case WEFT_ERR_PARSE:
 	case WEFT_ERR_RUNTIME:
 	case WEFT_ERR_LIMIT:
+	case WEFT_ERR_IO: /* a file the user named cannot be read or written */
 		return 2;
 	default:
 		return 3;

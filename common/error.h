@@ -7,7 +7,7 @@
  * The message says what was wrong and what to do; file/line/column (or a
  * byte offset) say where. CLI mains turn the code into an exit status with
  * weft_err_exit_code(): 0 success, 1 a check failed, 2 bad usage or input,
- * 3 internal error (the exit statuses README.md lists under "Errors").
+ * 3 internal error or out of memory (docs/cli.md).
  */
 #ifndef WEFT_ERROR_H
 #define WEFT_ERROR_H
@@ -58,8 +58,9 @@ void weft_error_prefix(struct weft_error *err, const char *fmt, ...)
 /* Formats "file:line:col: message" (or just the message) into buf. */
 const char *weft_error_format(const struct weft_error *err, char *buf, size_t len);
 
-/* Exit status for a CLI: 0, 1 (verification), 2 (input/parse/limit/runtime
- * fault in the user's kernel), 3 (internal, nomem, io). */
+/* Exit status for a CLI (docs/cli.md): 0, 1 (verification), 2 (input,
+ * parse, limit, runtime fault in the user's kernel, a file that cannot be
+ * read or written), 3 (internal, nomem). */
 int weft_err_exit_code(int code);
 
 /* Short name of a code, e.g. "parse error". */

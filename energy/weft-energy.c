@@ -7,8 +7,8 @@
  *   weft-energy scale --from N --to M [--rule R] [--vdd V] [--basis B | --table FILE]
  *                     [--format table|csv|json]
  *
- * Exit status: 0 ok, 2 bad usage or input (a missing table, an unknown
- * node), 3 internal error.
+ * Exit status (docs/cli.md): 0 ok, 2 bad usage or input (a missing table,
+ * an unknown node), 3 internal error.
  */
 #include <limits.h>
 #include <math.h>
@@ -18,6 +18,7 @@
 
 #include "energy.h"
 #include "common/format.h"
+#include "common/opt.h"
 #include "common/version.h"
 #include "models/model.h"
 #include "common/quote.h"
@@ -30,35 +31,69 @@ struct opts {
 	int fmt; /* enum weft_format */
 };
 
-static void usage(FILE *f)
-{
-	fputs("usage: weft-energy show  [--node N] [--basis horowitz45|aladdin40|gpuwattch40 | --table FILE]\n"
-	      "                         [--rule classic|stillmaker] [--vdd V] [--format table|csv|json]\n"
-	      "       weft-energy scale --from N --to M [--rule classic|stillmaker] [--vdd V]\n"
-	      "                         [--basis B | --table FILE] [--format table|csv|json]\n"
-	      "       weft-energy --help\n"
-	      "\n"
-	      "show   the energy per event of a table at node N nm (default 40), each row with its\n"
-	      "       source, the node it was published at and whether it was scaled, plus the\n"
-	      "       static power rows (data/energy/static.csv).\n"
-	      "scale  the energy, area and delay factors from N nm to M nm under a rule, and the\n"
-	      "       table's rows at both nodes.\n"
-	      "\n"
-	      "--basis   horowitz45 (default), aladdin40 or gpuwattch40: data/energy/<basis>.csv\n"
-	      "--table   an energy table CSV instead (event,node_nm,energy_pj,unit,source)\n"
-	      "--rule    stillmaker (default; Stillmaker & Baas, Integration 2017) or classic\n"
-	      "          (constant-field, Dennard 1974: energy x (M/N)^3, area x (M/N)^2)\n"
-	      "--vdd     supply for the Stillmaker-Baas polynomials at both nodes (default 1.0 V)\n"
-	      "Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
-	      "Exit status: 0 ok, 2 bad usage or input, 3 internal error.\n",
-	      f);
-}
+static const char usage_main[] =
+	"usage: weft-energy show  [--node N] [--basis B | --table FILE] [--rule R] [--vdd V]\n"
+	"                         [--format table|csv|json]\n"
+	"       weft-energy scale --from N --to M [--rule R] [--vdd V] [--basis B | --table FILE]\n"
+	"                         [--format table|csv|json]\n"
+	"\n"
+	"Inspects the energy tables and technology scaling. Commands:\n"
+	"  show   the energy per event of a table at node N nm (default 40), each row with its\n"
+	"         source, the node it was published at and whether it was scaled, plus the\n"
+	"         static power rows (data/energy/static.csv)\n"
+	"  scale  the energy, area and delay factors from N nm to M nm under a rule, and the\n"
+	"         table's rows at both nodes\n"
+	"  help [COMMAND]  show help for a command\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help     show this help (`weft-energy COMMAND --help`: a command's)\n"
+	"  --version      print \"weft-energy VERSION\"\n"
+	"\n"
+	"Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
+	"Exit status: 0 ok, 2 bad usage or input (a missing table, an unknown node),\n"
+	"3 internal error (docs/cli.md).\n";
 
-static int bad_usage(const char *fmt, const char *arg)
+#define TABLE_OPTS                                                                                \
+	"  --basis B      horowitz45 (default), aladdin40 or gpuwattch40: data/energy/<basis>.csv\n" \
+	"  --table FILE   an energy table CSV instead (event,node_nm,energy_pj,unit,source)\n"      \
+	"  --rule R       stillmaker (default; Stillmaker & Baas, Integration 2017) or classic\n"    \
+	"                 (constant-field, Dennard 1974: energy x (M/N)^3, area x (M/N)^2)\n"       \
+	"  --vdd V        supply for the Stillmaker-Baas polynomials at both nodes (default 1.0 V)\n" \
+	"  --format F     table (default), csv or json\n"                                           \
+	"  -h, --help     show this help\n"                                                         \
+	"  --version      print \"weft-energy VERSION\"\n"                                          \
+	"\n"                                                                                        \
+	"Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"                \
+	"Exit status: 0 ok, 2 bad usage or input (a missing table, an unknown node),\n"             \
+	"3 internal error (docs/cli.md).\n"
+
+static const char usage_show[] =
+	"usage: weft-energy show [--node N] [--basis B | --table FILE] [--rule R] [--vdd V]\n"
+	"                        [--format table|csv|json]\n"
+	"\n"
+	"The energy per event of a table at node N nm, each row with its source, the node it\n"
+	"was published at and whether it was scaled, plus the static power rows\n"
+	"(data/energy/static.csv).\n"
+	"\n"
+	"Options:\n"
+	"  --node N       the node in nm (default 40)\n" TABLE_OPTS;
+
+static const char usage_scale[] =
+	"usage: weft-energy scale --from N --to M [--rule R] [--vdd V] [--basis B | --table FILE]\n"
+	"                         [--format table|csv|json]\n"
+	"\n"
+	"The energy, area and delay factors from N nm to M nm under a rule, and the table's\n"
+	"rows at both nodes.\n"
+	"\n"
+	"Options:\n"
+	"  --from N       the node to scale from, in nm (required)\n"
+	"  --to M         the node to scale to, in nm (required)\n" TABLE_OPTS;
+
+static int bad_usage(const char *cmd, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "weft-energy: ");
+	fprintf(stderr, "weft-energy%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see weft-energy --help)\n");
+	fprintf(stderr, "; see `weft-energy%s%s --help`\n", cmd ? " " : "", cmd ? cmd : "");
 	return 2;
 }
 
@@ -328,56 +363,105 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .node = 40, .from = NAN, .to = NAN, .vdd = 1.0, .basis = "horowitz45",
 			  .rule = WEFT_SCALING_STILLMAKER, .fmt = WEFT_FMT_TABLE };
-	if (argc < 2)
-		return usage(stderr), 2;
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (argc < 2) {
+		fputs(usage_main, stderr);
+		return 2;
+	}
+	const char *a1 = argv[1];
+	if (!strcmp(a1, "--help") || !strcmp(a1, "-h")) {
+		fputs(usage_main, stdout);
 		return 0;
 	}
-	o.cmd = argv[1];
-	if (strcmp(o.cmd, "show") && strcmp(o.cmd, "scale"))
-		return bad_usage("unknown command '%s': use show or scale", o.cmd);
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
+	if (!strcmp(a1, "--version")) {
+		printf("weft-energy %s\n", WEFT_VERSION);
+		return 0;
+	}
+	if (!strcmp(a1, "help")) {
+		if (argc < 3)
+			fputs(usage_main, stdout);
+		else if (!strcmp(argv[2], "show"))
+			fputs(usage_show, stdout);
+		else if (!strcmp(argv[2], "scale"))
+			fputs(usage_scale, stdout);
+		else
+			return bad_usage("help", "unknown command `%s` (show or scale)", argv[2]);
+		return 0;
+	}
+	if (a1[0] == '-')
+		return bad_usage(NULL, "unknown option `%s` (the first argument is a command: show or scale)",
+				 a1);
+	if (strcmp(a1, "show") && strcmp(a1, "scale"))
+		return bad_usage(NULL, "unknown command `%s` (show or scale)", a1);
+	o.cmd = a1;
+	int show = !strcmp(o.cmd, "show");
+	static const struct weft_opt show_opts[] = {
+		{ "node", 0, WEFT_OPT_ARG, 'n' },  { "vdd", 0, WEFT_OPT_ARG, 'v' },
+		{ "basis", 0, WEFT_OPT_ARG, 'b' }, { "table", 0, WEFT_OPT_ARG, 't' },
+		{ "rule", 0, WEFT_OPT_ARG, 'r' },  { "format", 0, WEFT_OPT_ARG, 'f' },
+		WEFT_OPT_HELP_VERSION,            { 0 },
+	};
+	static const struct weft_opt scale_opts[] = {
+		{ "from", 0, WEFT_OPT_ARG, 'F' },  { "to", 0, WEFT_OPT_ARG, 'T' },
+		{ "vdd", 0, WEFT_OPT_ARG, 'v' },   { "basis", 0, WEFT_OPT_ARG, 'b' },
+		{ "table", 0, WEFT_OPT_ARG, 't' }, { "rule", 0, WEFT_OPT_ARG, 'r' },
+		{ "format", 0, WEFT_OPT_ARG, 'f' }, WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 2);
+	for (int id; (id = weft_opt_next(&p, show ? show_opts : scale_opts)) != WEFT_OPT_END;) {
+		const char *v = p.arg;
+		switch (id) {
+		case WEFT_OPT_ERROR:
+			return bad_usage(o.cmd, "%s", p.err);
+		case WEFT_OPT_ID_HELP:
+			fputs(show ? usage_show : usage_scale, stdout);
 			return 0;
-		}
-		if (i + 1 >= argc)
-			return bad_usage("option %s needs a value", a);
-		const char *v = argv[++i];
-		if (!strcmp(a, "--node")) {
+		case WEFT_OPT_ID_VERSION:
+			printf("weft-energy %s\n", WEFT_VERSION);
+			return 0;
+		case WEFT_OPT_OPERAND:
+			return bad_usage(o.cmd, "unexpected argument `%s`", v);
+		case 'n':
 			if (parse_num(v, &o.node) < 0 || o.node <= 0)
-				return bad_usage("--node %s: expected a node in nm, e.g. --node 45", v);
-		} else if (!strcmp(a, "--from")) {
+				return bad_usage(o.cmd, "--node %s: expected a node in nm, e.g. --node 45", v);
+			break;
+		case 'F':
 			if (parse_num(v, &o.from) < 0 || o.from <= 0)
-				return bad_usage("--from %s: expected a node in nm", v);
-		} else if (!strcmp(a, "--to")) {
+				return bad_usage(o.cmd, "--from %s: expected a node in nm", v);
+			break;
+		case 'T':
 			if (parse_num(v, &o.to) < 0 || o.to <= 0)
-				return bad_usage("--to %s: expected a node in nm", v);
-		} else if (!strcmp(a, "--vdd")) {
+				return bad_usage(o.cmd, "--to %s: expected a node in nm", v);
+			break;
+		case 'v':
 			if (parse_num(v, &o.vdd) < 0)
-				return bad_usage("--vdd %s: expected a supply in volts", v);
-		} else if (!strcmp(a, "--basis")) {
+				return bad_usage(o.cmd, "--vdd %s: expected a supply in volts", v);
+			break;
+		case 'b':
 			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40") && strcmp(v, "gpuwattch40"))
-				return bad_usage("--basis %s: expected horowitz45, aladdin40 or gpuwattch40", v);
+				return bad_usage(o.cmd, "--basis %s: expected horowitz45, aladdin40 or gpuwattch40", v);
 			o.basis = v;
-		} else if (!strcmp(a, "--table")) {
+			break;
+		case 't':
+			if (weft_opt_is_dir(v))
+				return bad_usage(o.cmd, "--table %s is a directory; give a table FILE.csv", v);
 			o.table = v;
-		} else if (!strcmp(a, "--rule")) {
+			break;
+		case 'r':
 			o.rule = weft_scaling_rule_parse(v);
 			if (o.rule < 0)
-				return bad_usage("--rule %s: expected classic or stillmaker", v);
-		} else if (!strcmp(a, "--format")) {
+				return bad_usage(o.cmd, "--rule %s: expected classic or stillmaker", v);
+			break;
+		case 'f':
 			if ((o.fmt = weft_format_parse(v)) < 0)
-				return bad_usage("--format %s: expected table, csv or json", v);
-		} else {
-			return bad_usage("unknown option %s", a);
+				return bad_usage(o.cmd, "--format %s: expected table, csv or json", v);
+			break;
 		}
 	}
-	if (!strcmp(o.cmd, "show"))
+	if (show)
 		return cmd_show(&o);
 	if (isnan(o.from) || isnan(o.to))
-		return bad_usage("%s needs --from N and --to M (nodes in nm)", "scale");
+		return bad_usage(o.cmd, "%s needs --from N and --to M (nodes in nm)", "scale");
 	return cmd_scale(&o);
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/opt.h"
 #include "estimate.h"
 #include "report.h"
 
@@ -50,12 +51,13 @@ static const char usage[] =
 	"  --sample every:K|random:N:SEED\n"
 	"                            replay only some CTAs of each launch: every K-th,\n"
 	"                            or N distinct ones chosen with SEED (default: all)\n"
-	"  --version                 print the weft version\n"
-	"  -h, --help                this text\n"
+	"  --version                 print \"weft-estimate VERSION\"\n"
+	"  -h, --help                show this help\n"
 	"\n"
-	"exit status: 0 ok, 2 bad usage or input (missing or corrupt trace, unknown\n"
-	"config key, unknown baseline, bad --set or --sweep), 3 internal or I/O error.\n"
-	"docs/estimate.md lists every report column with its unit.\n";
+	"Exit status: 0 ok, 2 bad usage or input (missing, corrupt or truncated\n"
+	"trace, a file that is not a trace, unknown config key, unknown baseline,\n"
+	"bad --set or --sweep, a file that cannot be read or created), 3 internal\n"
+	"error (docs/cli.md). docs/estimate.md lists every report column with its unit.\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -65,7 +67,7 @@ static int usage_error(const char *fmt, ...)
 	fputs("weft-estimate: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nsee `weft-estimate --help`\n", stderr);
+	fputs("; see `weft-estimate --help`\n", stderr);
 	return 2;
 }
 
@@ -75,12 +77,8 @@ static int fail(const struct weft_error *err)
 	fprintf(stderr, "weft-estimate: %s\n", weft_error_format(err, buf, sizeof(buf)));
 	/* weft-estimate verifies nothing: a failed check is a damaged trace,
 	 * which is bad input (exit 2), not a failed verification (exit 1) */
-	if (err->code == WEFT_ERR_VERIFY) {
-		fputs("weft-estimate: the trace file is damaged; make it again with "
-		      "`weft-trace run WORKLOAD -o FILE.wtr`\n",
-		      stderr);
+	if (err->code == WEFT_ERR_VERIFY)
 		return 2;
-	}
 	return weft_err_exit_code(err->code);
 }
 
@@ -163,80 +161,80 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (argc < 2)
 		return usage_error("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		/* --opt=value and --opt value */
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		char opt[64];
-		if (eq) {
-			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(opt, sizeof(opt), "%s", a);
-		}
-		if (strcmp(opt, "-o") == 0)
-			snprintf(opt, sizeof(opt), "--output");
-		if (strcmp(opt, "-c") == 0)
-			snprintf(opt, sizeof(opt), "--config");
-		int takes = strcmp(opt, "--config") == 0 || strcmp(opt, "--baseline") == 0 ||
-			    strcmp(opt, "--set") == 0 || strcmp(opt, "--sweep") == 0 ||
-			    strcmp(opt, "--format") == 0 ||
-			    strcmp(opt, "--output") == 0 || strcmp(opt, "--sample") == 0;
-		if (takes && !val) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", opt);
-			val = argv[++i];
-		} else if (!takes && eq) {
-			return usage_error("%s takes no value", opt);
-		}
-		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+	static const struct weft_opt opts[] = {
+		{ "config", 'c', WEFT_OPT_ARG, 'c' },
+		{ "baseline", 0, WEFT_OPT_ARG, 'b' },
+		{ "set", 0, WEFT_OPT_ARG, 's' },
+		{ "sweep", 0, WEFT_OPT_ARG, 'w' },
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		{ "output", 'o', WEFT_OPT_ARG, 'o' },
+		{ "explain", 0, WEFT_OPT_FLAG, 'e' },
+		{ "sample", 0, WEFT_OPT_ARG, 'S' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		const char *val = p.arg;
+		struct weft_error err;
+		switch (id) {
+		case WEFT_OPT_ERROR:
+			return usage_error("%s", p.err);
+		case WEFT_OPT_ID_HELP:
 			fputs(usage, stdout);
 			return 0;
-		} else if (strcmp(opt, "--version") == 0) {
+		case WEFT_OPT_ID_VERSION:
 			printf("weft-estimate %s\n", WEFT_VERSION);
 			return 0;
-		} else if (strcmp(opt, "--config") == 0) {
+		case 'c':
 			configs[nconfigs++] = val;
-		} else if (strcmp(opt, "--baseline") == 0) {
+			break;
+		case 'b':
 			baseline = val;
-		} else if (strcmp(opt, "--set") == 0) {
+			break;
+		case 's': {
 			char target[64];
 			const char *assign;
-			struct weft_error err;
 			if (weft_est_parse_override(val, target, sizeof(target), &assign, &err) < 0)
 				return usage_error("%s", err.message);
 			sets[nsets++] = val;
-		} else if (strcmp(opt, "--sweep") == 0) {
+			break;
+		}
+		case 'w': {
 			struct weft_est_sweep sw;
-			struct weft_error err;
 			if (weft_est_parse_sweep(val, &sw, &err) < 0)
 				return usage_error("%s", err.message);
 			weft_est_sweep_free(&sw);
 			sweeps[nsweeps++] = val;
-		} else if (strcmp(opt, "--format") == 0) {
+			break;
+		}
+		case 'f':
 			fmt = weft_format_parse(val);
 			if (fmt < 0)
 				return usage_error("bad --format `%s` (table, csv or json)", val);
-		} else if (strcmp(opt, "--output") == 0) {
+			break;
+		case 'o':
 			if (!*val)
 				return usage_error("%s", "-o needs a file name");
 			outpath = val;
-		} else if (strcmp(opt, "--explain") == 0) {
+			break;
+		case 'e':
 			explain = 1;
-		} else if (strcmp(opt, "--sample") == 0) {
+			break;
+		case 'S':
 			if (parse_sample(val, &sample) < 0)
 				return usage_error("bad --sample `%s` (every:K with K >= 1, or "
 						   "random:N:SEED with N >= 1, e.g. random:64:1)",
 						   val);
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option `%s`", a);
-		} else if (trace) {
-			return usage_error("unexpected argument `%s` (one trace per run; configs go "
-					   "after -c)",
-					   a);
-		} else {
-			trace = a;
+			break;
+		case WEFT_OPT_OPERAND:
+			if (trace)
+				return usage_error("unexpected argument `%s` (one trace per run; configs go "
+						   "after -c)",
+						   val);
+			trace = val;
+			break;
 		}
 	}
 	if (!trace)
@@ -246,6 +244,17 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (explain && fmt == WEFT_FMT_CSV)
 		return usage_error("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
 				   "table or json");
+	if (weft_opt_is_dir(trace))
+		return usage_error("%s is a directory, not a trace file; give a FILE.wtr", trace);
+	for (uint32_t i = 0; i < nconfigs; i++)
+		if (weft_opt_is_dir(configs[i]))
+			return usage_error("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
+					   configs[i]);
+	if (outpath) {
+		char why[600];
+		if (weft_opt_check_output(outpath, why, sizeof(why)))
+			return usage_error("-o: %s", why);
+	}
 
 	struct weft_est_request req = {
 		.trace_path = trace,

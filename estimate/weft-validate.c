@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/opt.h"
 #include "report.h"
 #include "validate.h"
 
@@ -36,13 +37,14 @@ static const char usage[] =
 	"  -o, --output FILE     write the report to FILE (atomically) instead of stdout\n"
 	"  --strict              exit 1 when a claim is out of its band or could not be\n"
 	"                        computed\n"
-	"  --version             print the weft version\n"
-	"  -h, --help            this text\n"
+	"  --version             print \"weft-validate VERSION\"\n"
+	"  -h, --help            show this help\n"
 	"\n"
-	"exit status: 0 the claims ran (claims out of band are reported, not failures;\n"
+	"Exit status: 0 the claims ran (claims out of band are reported, not failures;\n"
 	"see --strict), 1 with --strict: a claim out of band or not computed, 2 bad\n"
-	"usage or input (a malformed claims file, with file:line:column), 3 internal\n"
-	"or I/O error. docs/validate.md defines every metric and band.\n";
+	"usage or input (a malformed claims file, with file:line:column; a file that\n"
+	"cannot be read or created), 3 internal error (docs/cli.md).\n"
+	"docs/validate.md defines every metric and band.\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -52,7 +54,7 @@ static int usage_error(const char *fmt, ...)
 	fputs("weft-validate: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nsee `weft-validate --help`\n", stderr);
+	fputs("; see `weft-validate --help`\n", stderr);
 	return 2;
 }
 
@@ -98,66 +100,72 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 	int fmt = WEFT_FMT_TABLE, strict = 0;
 	uint32_t nclaims = 0, nonly = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		/* --opt=value and --opt value */
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		char opt[64];
-		if (eq) {
-			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(opt, sizeof(opt), "%s", a);
-		}
-		if (strcmp(opt, "-o") == 0)
-			snprintf(opt, sizeof(opt), "--output");
-		int takes = strcmp(opt, "--size") == 0 || strcmp(opt, "--claims") == 0 ||
-			    strcmp(opt, "--format") == 0 || strcmp(opt, "--output") == 0 ||
-			    strcmp(opt, "--trace-dir") == 0 || strcmp(opt, "--only") == 0;
-		if (takes && !val) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", opt);
-			val = argv[++i];
-		} else if (!takes && eq) {
-			return usage_error("%s takes no value", opt);
-		}
-		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+	static const struct weft_opt opts[] = {
+		{ "size", 0, WEFT_OPT_ARG, 's' },
+		{ "claims", 0, WEFT_OPT_ARG, 'c' },
+		{ "only", 0, WEFT_OPT_ARG, 'O' },
+		{ "trace-dir", 0, WEFT_OPT_ARG, 'd' },
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		{ "output", 'o', WEFT_OPT_ARG, 'o' },
+		{ "strict", 0, WEFT_OPT_FLAG, 'S' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		const char *val = p.arg;
+		switch (id) {
+		case WEFT_OPT_ERROR:
+			return usage_error("%s", p.err);
+		case WEFT_OPT_ID_HELP:
 			fputs(usage, stdout);
 			return 0;
-		} else if (strcmp(opt, "--version") == 0) {
+		case WEFT_OPT_ID_VERSION:
 			printf("weft-validate %s\n", WEFT_VERSION);
 			return 0;
-		} else if (strcmp(opt, "--size") == 0) {
+		case 's':
 			if (weft_size_parse(val, &size) < 0)
 				return usage_error("bad --size `%s` (small, default or large)", val);
-		} else if (strcmp(opt, "--claims") == 0) {
+			break;
+		case 'c':
 			if (!*val)
 				return usage_error("%s", "--claims needs a file name");
+			if (weft_opt_is_dir(val))
+				return usage_error("--claims %s is a directory; give a claims FILE.csv", val);
 			claims[nclaims++] = val;
-		} else if (strcmp(opt, "--only") == 0) {
+			break;
+		case 'O':
 			if (!*val)
 				return usage_error("%s", "--only needs a claim id");
 			only[nonly++] = val;
-		} else if (strcmp(opt, "--trace-dir") == 0) {
+			break;
+		case 'd':
 			if (!*val)
 				return usage_error("%s", "--trace-dir needs a directory name");
 			trace_dir = val;
-		} else if (strcmp(opt, "--format") == 0) {
+			break;
+		case 'f':
 			fmt = weft_format_parse(val);
 			if (fmt < 0)
 				return usage_error("bad --format `%s` (table, csv or json)", val);
-		} else if (strcmp(opt, "--output") == 0) {
+			break;
+		case 'o':
 			if (!*val)
 				return usage_error("%s", "-o needs a file name");
 			outpath = val;
-		} else if (strcmp(opt, "--strict") == 0) {
+			break;
+		case 'S':
 			strict = 1;
-		} else if (a[0] == '-') {
-			return usage_error("unknown option `%s`", a);
-		} else {
-			return usage_error("unexpected argument `%s` (claims files go after --claims)", a);
+			break;
+		case WEFT_OPT_OPERAND:
+			return usage_error("unexpected argument `%s` (claims files go after --claims)", val);
 		}
+	}
+	if (outpath) {
+		char why[600];
+		if (weft_opt_check_output(outpath, why, sizeof(why)))
+			return usage_error("-o: %s", why);
 	}
 
 	struct weft_error err;

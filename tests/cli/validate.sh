@@ -112,7 +112,7 @@ elif [ -s "$tmp/out" ]; then bad "-o: stdout" "printed the report although -o wa
 elif ! cmp -s "$tmp/report.csv" "$tmp/stdout.csv"; then : >"$tmp/out"; bad "-o" "file differs from stdout"
 elif ls "$tmp" | grep -q 'report.csv.tmp'; then : >"$tmp/out"; bad "-o" "a temporary file is left"
 else ok "-o: same report, no temporary file left"; fi
-expect "-o into a missing directory" 2 "cannot create $tmp/no/report.csv.tmp" \
+expect "-o into a missing directory" 2 "cannot create $tmp/no/report.csv: directory $tmp/no" \
 	--claims "$tmp/ok.csv" --size small --only ar -o "$tmp/no/report.csv"
 
 # --strict: exit 1 only when a claim is out of band (or not computed)

@@ -268,7 +268,8 @@ static void test_versions(void **state)
 	/* not a trace at all */
 	path_in(p, sizeof(p), "text.wtr");
 	write_file(p, (const uint8_t *)"hello, this is not a trace file\n", 32);
-	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_VERIFY);
+	/* bad input, not a damaged trace (docs/cli.md) */
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_INPUT);
 	assert_non_null(strstr(err.message, "not a weft trace"));
 	path_in(p, sizeof(p), "missing.wtr");
 	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_INPUT);

@@ -3,27 +3,44 @@
  * one FILE.wtr operand, opening it, option errors and host counters, so
  * that every command words them the same way.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "common/version.h"
 
-int weft_cli_bad_option(const char *cmd, const char *arg)
+int weft_cli_usage(const char *cmd, const char *why)
 {
-	fprintf(stderr, "weft-trace %s: unknown option or missing value `%s`; see `weft-trace %s --help`\n",
-		cmd, arg, cmd);
+	fprintf(stderr, "weft-trace %s: %s; see `weft-trace %s --help`\n", cmd, why, cmd);
 	return 2;
 }
 
-int weft_cli_trace_operand(const char *cmd, int argc, char **argv, const char **path)
+int weft_cli_bad_option(const char *cmd, const struct weft_optp *p)
 {
-	if (optind != argc - 1) {
-		fprintf(stderr, "weft-trace %s: %s; see `weft-trace %s --help`\n", cmd,
-			optind >= argc ? "which trace? give one FILE.wtr" : "give exactly one FILE.wtr", cmd);
-		return 2;
+	return weft_cli_usage(cmd, p->err);
+}
+
+int weft_cli_version(void)
+{
+	printf("weft-trace %s\n", WEFT_VERSION);
+	return 0;
+}
+
+int weft_cli_trace_operand(const char *cmd, const char *arg, const char **path)
+{
+	if (*path) {
+		char why[600];
+		snprintf(why, sizeof(why), "unexpected argument `%.400s` (give exactly one FILE.wtr)", arg);
+		return weft_cli_usage(cmd, why);
 	}
-	*path = argv[optind];
+	*path = arg;
+	return 0;
+}
+
+int weft_cli_trace_given(const char *cmd, const char *path)
+{
+	if (!path)
+		return weft_cli_usage(cmd, "which trace? give one FILE.wtr");
 	return 0;
 }
 

@@ -6,7 +6,6 @@
  * from (PTX line; CUDA file:line when the PTX has .loc). Selections narrow
  * it to a launch, CTA or thread; --limit caps the instruction lines.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +27,11 @@ static const char dump_usage[] =
 	"  --cta C      only CTA C (default: all)\n"
 	"  --thread T   only thread T of each CTA (default: all)\n"
 	"  --limit N    stop after N instruction lines (default 200; 0 = no limit)\n"
-	"  --help       show this help\n";
+	"  -h, --help   show this help\n"
+	"  --version    print \"weft-trace VERSION\"\n"
+	"\n"
+	"Exit status: 0 ok, 2 bad usage or input (a missing, corrupt or truncated\n"
+	"trace, or a file that is not a trace), 3 internal error (docs/cli.md).\n";
 
 static int parse_u32(const char *s, uint32_t *out)
 {
@@ -100,54 +103,60 @@ static int dump_cta(struct dump *D, const struct weft_trace_launch *L, const str
 
 int weft_cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "launch", required_argument, NULL, 'l' }, { "cta", required_argument, NULL, 'c' },
-		{ "thread", required_argument, NULL, 't' }, { "limit", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	static const struct weft_opt opts[] = {
+		{ "launch", 0, WEFT_OPT_ARG, 'l' }, { "cta", 0, WEFT_OPT_ARG, 'c' },
+		{ "thread", 0, WEFT_OPT_ARG, 't' }, { "limit", 0, WEFT_OPT_ARG, 'n' },
+		WEFT_OPT_HELP_VERSION,              { 0 },
 	};
 	struct dump D = { 200, 0, 0, 0, 0 };
-	int has_launch = 0, has_cta = 0, c;
+	int has_launch = 0, has_cta = 0, rc;
 	uint32_t launch = 0, cta = 0, lim;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	const char *path = NULL;
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		const char *bad = NULL;
 		switch (c) {
-		case 'h':
+		case WEFT_OPT_ERROR:
+			return weft_cli_bad_option("dump", &p);
+		case WEFT_OPT_ID_HELP:
 			fputs(dump_usage, stdout);
 			return 0;
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_version();
+		case WEFT_OPT_OPERAND:
+			if ((rc = weft_cli_trace_operand("dump", p.arg, &path)))
+				return rc;
+			break;
 		case 'l':
 			has_launch = 1;
-			if (parse_u32(optarg, &launch))
+			if (parse_u32(p.arg, &launch))
 				bad = "--launch";
 			break;
 		case 'c':
 			has_cta = 1;
-			if (parse_u32(optarg, &cta))
+			if (parse_u32(p.arg, &cta))
 				bad = "--cta";
 			break;
 		case 't':
 			D.has_thread = 1;
-			if (parse_u32(optarg, &D.thread))
+			if (parse_u32(p.arg, &D.thread))
 				bad = "--thread";
 			break;
 		case 'n':
-			if (parse_u32(optarg, &lim))
+			if (parse_u32(p.arg, &lim))
 				bad = "--limit";
 			D.limit = lim;
 			break;
-		default:
-			return weft_cli_bad_option("dump", argv[optind - 1]);
 		}
 		if (bad) {
-			fprintf(stderr, "weft-trace dump: bad %s `%s` (a non-negative integer)\n", bad, optarg);
-			return 2;
+			char why[600];
+			snprintf(why, sizeof(why), "bad %s `%.400s` (a non-negative integer)", bad, p.arg);
+			return weft_cli_usage("dump", why);
 		}
 	}
-	const char *path;
 	struct weft_trace *t;
-	int rc = weft_cli_trace_operand("dump", argc, argv, &path);
-	if (rc || (rc = weft_cli_trace_open("dump", path, &t)))
+	if ((rc = weft_cli_trace_given("dump", path)) || (rc = weft_cli_trace_open("dump", path, &t)))
 		return rc;
 	struct weft_error err;
 	const struct weft_trace_info *I = weft_trace_info(t);

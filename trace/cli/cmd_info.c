@@ -7,7 +7,6 @@
  * JSON object; its keys are documented in docs/trace-format.md ("weft-trace
  * info JSON").
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +35,11 @@ static const char info_usage[] =
 	"               second of wall and of CPU time) and the peak memory\n"
 	"  --threads N  decoder threads for --decode (default 1: decode in the\n"
 	"               walking thread; 0 = one thread per core in all)\n"
-	"  --help       show this help\n";
+	"  -h, --help   show this help\n"
+	"  --version    print \"weft-trace VERSION\"\n"
+	"\n"
+	"Exit status: 0 ok, 2 bad usage or input (a missing, corrupt or truncated\n"
+	"trace, or a file that is not a trace), 3 internal error (docs/cli.md).\n";
 
 static const char *const stream_names[4] = { "path", "guard", "address", "space" };
 
@@ -269,31 +272,41 @@ static void print_text(const char *path, struct weft_trace *t, const struct deco
 
 int weft_cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "decode", no_argument, NULL, 'd' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct weft_opt opts[] = {
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		{ "decode", 0, WEFT_OPT_FLAG, 'd' },
+		{ "threads", 0, WEFT_OPT_ARG, 't' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
 	};
-	int json = 0, c;
+	int json = 0, rc;
 	struct decode D = { 0, 1, 0, 0, 0, 0, 0, 0 };
 	int decode = 0;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	const char *path = NULL;
+	char why[600];
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
-		case 'h':
+		case WEFT_OPT_ERROR:
+			return weft_cli_bad_option("info", &p);
+		case WEFT_OPT_ID_HELP:
 			fputs(info_usage, stdout);
 			return 0;
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_version();
+		case WEFT_OPT_OPERAND:
+			if ((rc = weft_cli_trace_operand("info", p.arg, &path)))
+				return rc;
+			break;
 		case 'f':
-			if (strcmp(optarg, "json") == 0)
+			if (strcmp(p.arg, "json") == 0)
 				json = 1;
-			else if (strcmp(optarg, "text") == 0)
+			else if (strcmp(p.arg, "text") == 0)
 				json = 0;
 			else {
-				fprintf(stderr, "weft-trace info: bad --format `%s` (text or json)\n", optarg);
-				return 2;
+				snprintf(why, sizeof(why), "bad --format `%.400s` (text or json)", p.arg);
+				return weft_cli_usage("info", why);
 			}
 			break;
 		case 'd':
@@ -301,22 +314,18 @@ int weft_cmd_info(int argc, char **argv)
 			break;
 		case 't': {
 			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 0 || v > 1024) {
-				fprintf(stderr, "weft-trace info: bad --threads `%s` (0..1024)\n", optarg);
-				return 2;
+			long v = strtol(p.arg, &end, 10);
+			if (!*p.arg || *end || v < 0 || v > 1024) {
+				snprintf(why, sizeof(why), "bad --threads `%.400s` (0..1024)", p.arg);
+				return weft_cli_usage("info", why);
 			}
 			D.threads = (unsigned)v;
 			break;
 		}
-		default:
-			return weft_cli_bad_option("info", argv[optind - 1]);
 		}
 	}
-	const char *path;
 	struct weft_trace *t;
-	int rc = weft_cli_trace_operand("info", argc, argv, &path);
-	if (rc || (rc = weft_cli_trace_open("info", path, &t)))
+	if ((rc = weft_cli_trace_given("info", path)) || (rc = weft_cli_trace_open("info", path, &t)))
 		return rc;
 	struct weft_error err;
 	if (decode && (rc = run_decode(t, &D, &err))) {

@@ -12,18 +12,33 @@ static const char list_usage[] =
 	"usage: weft-trace list\n"
 	"\n"
 	"Prints the bundled workloads, one per line: name, then a one-line\n"
-	"description. Run one with `weft-trace run NAME`.\n";
+	"description. Run one with `weft-trace run NAME`.\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help   show this help\n"
+	"  --version    print \"weft-trace VERSION\"\n"
+	"\n"
+	"Exit status: 0 ok, 2 bad usage (docs/cli.md).\n";
 
 int weft_cmd_list(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+	static const struct weft_opt opts[] = { WEFT_OPT_HELP_VERSION, { 0 } };
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		char why[600];
+		switch (c) {
+		case WEFT_OPT_ERROR:
+			return weft_cli_bad_option("list", &p);
+		case WEFT_OPT_ID_HELP:
 			fputs(list_usage, stdout);
 			return 0;
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_version();
+		default:
+			snprintf(why, sizeof(why), "unexpected argument `%.400s`", p.arg);
+			return weft_cli_usage("list", why);
 		}
-		fprintf(stderr, "weft-trace list: unexpected argument `%s`; see `weft-trace list --help`\n",
-			argv[i]);
-		return 2;
 	}
 	size_t w = 0;
 	for (const struct weft_workload *const *wl = weft_workloads; *wl; wl++)

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "trace/emu/host.h"
 #include "common/hostperf.h"
+#include "common/opt.h"
 #include "trace/launch/spec.h"
 #include "trace/format/trace.h"
 #include "trace/launch/workload.h"
@@ -48,9 +49,15 @@ static const char run_usage[] =
 	"                        written to FILE.tmp.XXXXXX and renamed when complete\n"
 	"  --level N             zstd compression level of the trace, 1..19\n"
 	"                        (default 3)\n"
-	"  --help                show this help\n"
+	"  -h, --help            show this help\n"
+	"  --version             print \"weft-trace VERSION\"\n"
 	"\n"
-	"Progress goes to stderr when stderr is a terminal.\n";
+	"Progress goes to stderr when stderr is a terminal.\n"
+	"\n"
+	"Exit status: 0 ok, 1 --verify (or a spec's expected output) found a\n"
+	"mismatch, 2 bad usage or input (unknown workload, spec or PTX error, a\n"
+	"file that cannot be read or created), a kernel fault or a limit reached,\n"
+	"3 internal error (docs/cli.md).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -312,62 +319,65 @@ int weft_cmd_run(int argc, char **argv)
 	int verify = 0, size_given = 0;
 	uint64_t max_insts = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		/* --opt=value and --opt value */
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		char opt[64];
-		if (eq) {
-			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(opt, sizeof(opt), "%s", a);
-		}
-		if (strcmp(opt, "-o") == 0)
-			snprintf(opt, sizeof(opt), "--output");
-		int takes = strcmp(opt, "--size") == 0 || strcmp(opt, "--max-thread-insts") == 0 ||
-			    strcmp(opt, "--spec") == 0 || strcmp(opt, "--output-dir") == 0 ||
-			    strcmp(opt, "--output") == 0 || strcmp(opt, "--level") == 0;
-		if (takes && !val) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", opt);
-			val = argv[++i];
-		} else if (!takes && eq) {
-			return usage_error("%s takes no value", opt);
-		}
-		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+	static const struct weft_opt opts[] = {
+		{ "size", 0, WEFT_OPT_ARG, 's' },
+		{ "verify", 0, WEFT_OPT_FLAG, 'v' },
+		{ "max-thread-insts", 0, WEFT_OPT_ARG, 'm' },
+		{ "spec", 0, WEFT_OPT_ARG, 'S' },
+		{ "output-dir", 0, WEFT_OPT_ARG, 'D' },
+		{ "output", 'o', WEFT_OPT_ARG, 'o' },
+		{ "level", 0, WEFT_OPT_ARG, 'l' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		const char *val = p.arg;
+		switch (id) {
+		case WEFT_OPT_ERROR:
+			return weft_cli_bad_option("run", &p);
+		case WEFT_OPT_ID_HELP:
 			fputs(run_usage, stdout);
 			return 0;
-		} else if (strcmp(opt, "--size") == 0) {
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_version();
+		case 's':
 			if (weft_size_parse(val, &size))
 				return usage_error("bad --size `%s` (small, default or large)", val);
 			size_given = 1;
-		} else if (strcmp(opt, "--verify") == 0) {
+			break;
+		case 'v':
 			verify = 1;
-		} else if (strcmp(opt, "--max-thread-insts") == 0) {
+			break;
+		case 'm':
 			if (parse_count(val, &max_insts))
 				return usage_error("bad --max-thread-insts `%s` (a positive integer)",
 						   val);
-		} else if (strcmp(opt, "--spec") == 0) {
+			break;
+		case 'S':
 			spec = val;
-		} else if (strcmp(opt, "--output-dir") == 0) {
+			break;
+		case 'D':
 			outdir = val;
-		} else if (strcmp(opt, "--output") == 0) {
+			break;
+		case 'o':
 			tpath = val;
-		} else if (strcmp(opt, "--level") == 0) {
+			break;
+		case 'l': {
 			char *end;
 			long v = strtol(val, &end, 10);
 			if (!*val || *end || v < 1 || v > 19)
 				return usage_error("bad --level `%s` (a zstd level, 1..19)", val);
 			level = (int)v;
 			level_given = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option `%s`", a);
-		} else if (workload) {
-			return usage_error("unexpected argument `%s` (one workload per run)", a);
-		} else {
-			workload = a;
+			break;
+		}
+		case WEFT_OPT_OPERAND:
+			if (workload)
+				return usage_error("unexpected argument `%s` (one workload per run)", val);
+			workload = val;
+			break;
 		}
 	}
 	if (spec && workload)
@@ -383,6 +393,13 @@ int weft_cmd_run(int argc, char **argv)
 		return usage_error("%s", "--level applies only with -o FILE (a trace)");
 	if (tpath && !*tpath)
 		return usage_error("%s", "-o needs a file name");
+	if (tpath) {
+		char why[600];
+		if (weft_opt_check_output(tpath, why, sizeof(why)))
+			return usage_error("-o: %s", why);
+	}
+	if (spec && weft_opt_is_dir(spec))
+		return usage_error("--spec %s is a directory; give a launch spec FILE.ini", spec);
 
 	struct progress prog = { 0 };
 	struct weft_ctx_options copts;

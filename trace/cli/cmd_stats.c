@@ -13,7 +13,6 @@
  * Text for people, --format json for scripts; every JSON key is documented
  * in docs/analysis.md ("weft-trace stats JSON").
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +38,11 @@ static const char stats_usage[] =
 	"  --format F   text (default) or json (keys: docs/analysis.md)\n"
 	"  --launch L   only launch L (0-based; default: every launch)\n"
 	"  --every K    read every K-th CTA only (CTA sampling; default 1 = all)\n"
-	"  --help       show this help\n";
+	"  -h, --help   show this help\n"
+	"  --version    print \"weft-trace VERSION\"\n"
+	"\n"
+	"Exit status: 0 ok, 2 bad usage or input (a missing, corrupt or truncated\n"
+	"trace, or a file that is not a trace), 3 internal error (docs/cli.md).\n";
 
 static const unsigned widths[] = { 8, 16, 32, 64 };
 #define NWIDTHS (sizeof(widths) / sizeof(widths[0]))
@@ -364,63 +367,60 @@ static void print_text_launch(FILE *f, const struct lstats *s)
 
 int weft_cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "launch", required_argument, NULL, 'l' },
-		{ "every", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct weft_opt opts[] = {
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		{ "launch", 0, WEFT_OPT_ARG, 'l' },
+		{ "every", 0, WEFT_OPT_ARG, 'e' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
 	};
-	int json = 0, c;
+	int json = 0, rc;
 	long launch = -1, every = 1;
-	char *end;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	char *end, why[600];
+	const char *path = NULL;
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
+		case WEFT_OPT_ERROR:
+			return weft_cli_bad_option("stats", &p);
+		case WEFT_OPT_ID_HELP:
+			fputs(stats_usage, stdout);
+			return 0;
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_version();
+		case WEFT_OPT_OPERAND:
+			if ((rc = weft_cli_trace_operand("stats", p.arg, &path)))
+				return rc;
+			break;
 		case 'f':
-			if (strcmp(optarg, "json") == 0)
+			if (strcmp(p.arg, "json") == 0)
 				json = 1;
-			else if (strcmp(optarg, "text") == 0)
+			else if (strcmp(p.arg, "text") == 0)
 				json = 0;
 			else {
-				fprintf(stderr, "weft-trace stats: unknown format `%s` (use text or json)\n", optarg);
-				return 2;
+				snprintf(why, sizeof(why), "bad --format `%.400s` (text or json)", p.arg);
+				return weft_cli_usage("stats", why);
 			}
 			break;
 		case 'l':
-			launch = strtol(optarg, &end, 10);
-			if (*end || launch < 0) {
-				fprintf(stderr, "weft-trace stats: --launch wants a launch number (0, 1, ...), got `%s`\n",
-					optarg);
-				return 2;
+			launch = strtol(p.arg, &end, 10);
+			if (!*p.arg || *end || launch < 0) {
+				snprintf(why, sizeof(why), "bad --launch `%.400s` (a launch number: 0, 1, ...)", p.arg);
+				return weft_cli_usage("stats", why);
 			}
 			break;
 		case 'e':
-			every = strtol(optarg, &end, 10);
-			if (*end || every < 1) {
-				fprintf(stderr, "weft-trace stats: --every wants a positive integer, got `%s`\n", optarg);
-				return 2;
+			every = strtol(p.arg, &end, 10);
+			if (!*p.arg || *end || every < 1) {
+				snprintf(why, sizeof(why), "bad --every `%.400s` (a positive integer)", p.arg);
+				return weft_cli_usage("stats", why);
 			}
 			break;
-		case 'h':
-			fputs(stats_usage, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "weft-trace stats: unknown option `%s`; see `weft-trace stats --help`\n",
-				argv[optind - 1]);
-			return 2;
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "weft-trace stats: %s; see `weft-trace stats --help`\n",
-			optind >= argc ? "missing the trace file" : "more than one trace file given");
-		return 2;
-	}
-	const char *path = argv[optind];
 	struct weft_trace *t = NULL;
-	int rc = weft_cli_trace_open("stats", path, &t);
-	if (rc)
+	if ((rc = weft_cli_trace_given("stats", path)) || (rc = weft_cli_trace_open("stats", path, &t)))
 		return rc;
 	struct weft_error err;
 	weft_error_clear(&err);

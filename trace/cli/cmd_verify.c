@@ -3,7 +3,7 @@
  * (weft_trace_verify: record CRCs, structure, index, every CTA decodes and
  * adds up to the recorded totals). Exit 0 with a one-line OK summary, 1
  * when the file is corrupt or truncated (the message names the byte
- * offset), 2 for usage errors or a missing file.
+ * offset), 2 for usage errors, a missing file or one that is not a trace.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,35 +17,42 @@ static const char verify_usage[] =
 	"Checks a trace completely: the header and version, every record's CRC-32\n"
 	"and length, the index and footer, the static programs, and that every CTA\n"
 	"decodes and adds up to the recorded instruction and access counts.\n"
-	"Prints one OK line and exits 0, or names the byte offset of the first\n"
-	"problem and exits 1 (a truncated file, e.g. from an interrupted write,\n"
-	"always fails).\n";
+	"Prints one OK line, or names the byte offset of the first problem (a\n"
+	"truncated file, e.g. from an interrupted write, always fails).\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help   show this help\n"
+	"  --version    print \"weft-trace VERSION\"\n"
+	"\n"
+	"Exit status: 0 the trace is intact, 1 it is corrupt or truncated, 2 bad\n"
+	"usage or input (a missing file, a directory, a file that is not a weft\n"
+	"trace), 3 internal error (docs/cli.md).\n";
 
 int weft_cmd_verify(int argc, char **argv)
 {
+	static const struct weft_opt opts[] = { WEFT_OPT_HELP_VERSION, { 0 } };
 	const char *path = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+	int rc;
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		switch (c) {
+		case WEFT_OPT_ERROR:
+			return weft_cli_bad_option("verify", &p);
+		case WEFT_OPT_ID_HELP:
 			fputs(verify_usage, stdout);
 			return 0;
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_version();
+		default:
+			if ((rc = weft_cli_trace_operand("verify", p.arg, &path)))
+				return rc;
 		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "weft-trace verify: unknown option `%s`; see `weft-trace verify --help`\n",
-				argv[i]);
-			return 2;
-		}
-		if (path) {
-			fprintf(stderr, "weft-trace verify: give exactly one FILE.wtr (`%s`)\n", argv[i]);
-			return 2;
-		}
-		path = argv[i];
 	}
-	if (!path) {
-		fprintf(stderr, "weft-trace verify: which trace? give one FILE.wtr; see `weft-trace verify --help`\n");
-		return 2;
-	}
+	if ((rc = weft_cli_trace_given("verify", path)))
+		return rc;
 	struct weft_error err;
-	int rc = weft_trace_verify(path, &err);
+	rc = weft_trace_verify(path, &err);
 	if (rc)
 		return weft_cli_error("verify", &err);
 	struct weft_trace *t;

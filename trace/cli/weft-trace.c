@@ -3,9 +3,10 @@
  * trace/cli/cmd_NAME.c, see trace/cli/cli.h), the tool's --help and
  * --version, and the shared error printer.
  *
- * Exit codes (README.md, "Errors"): 0 ok, 1 a check failed (e.g.
- * verification), 2 bad usage / bad input / kernel fault / limit reached,
- * 3 internal error.
+ * Exit codes (docs/cli.md): 0 ok, 1 a check the user asked for failed
+ * (`verify`, `run --verify`), 2 bad usage / bad input (a corrupt trace read
+ * by info, dump or stats included) / kernel fault / limit reached, 3
+ * internal error.
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,9 +57,13 @@ static void main_usage(FILE *f)
 		fprintf(f, "  %-24s  %s\n", commands[i].usage, commands[i].summary);
 	fprintf(f, "  %-24s  %s\n", "help [COMMAND]", "show help for a command");
 	fputs("\n"
-	      "Exit status: 0 ok, 1 verification failed, 2 bad usage, bad input, kernel\n"
-	      "fault or limit reached, 3 internal error.\n"
-	      "Docs: README.md, docs/launch-spec.md.\n",
+	      "Options:\n"
+	      "  -h, --help     show this help (`weft-trace COMMAND --help`: a command's)\n"
+	      "  --version      print \"weft-trace VERSION\"\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 the check asked for failed (verify, run --verify),\n"
+	      "2 bad usage or input, kernel fault or limit reached, 3 internal error\n"
+	      "(docs/cli.md). Docs: README.md, docs/launch-spec.md.\n",
 	      f);
 }
 
@@ -70,6 +75,10 @@ int weft_cli_error(const char *cmd, const struct weft_error *err)
 			(int)err->code);
 	else
 		fprintf(stderr, "weft-trace %s: %s\n", cmd, weft_error_format(err, buf, sizeof(buf)));
+	/* a damaged trace fails the check only for `verify` (and a mismatch only
+	 * for `run --verify`); any other command was given bad input */
+	if (err->code == WEFT_ERR_VERIFY && strcmp(cmd, "verify") && strcmp(cmd, "run"))
+		return 2;
 	return weft_err_exit_code(err->code);
 }
 

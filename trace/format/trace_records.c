@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zstd.h>
@@ -95,11 +96,26 @@ int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 		    struct weft_error *err)
 {
 	uint8_t h[WT_HEADER_BYTES];
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		return weft_error_set(err, WEFT_ERR_INPUT, "%s is a directory, not a trace file; give a FILE.wtr",
+				      path);
+	/* bytes that do not start like a trace: not a weft trace at all (bad
+	 * input), rather than a damaged one */
+	size_t have = fsize < WT_HEADER_BYTES ? (size_t)fsize : WT_HEADER_BYTES;
+	size_t cmp = have < 8 ? have : 8;
+	if (have && wt_read_at(fd, h, have, 0) == 0 && memcmp(h, WT_MAGIC, cmp)) {
+		weft_error_set(err, WEFT_ERR_INPUT,
+			       "%s is not a weft trace (at byte offset 0 its first bytes are not \"" WT_MAGIC
+			       "\"); give a file written by `weft-trace run ... -o FILE.wtr`",
+			       path);
+		if (err)
+			err->offset = 0;
+		return WEFT_ERR_INPUT;
+	}
 	if (fsize < WT_HEADER_BYTES || wt_read_at(fd, h, sizeof(h), 0))
 		return wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
 				  (unsigned long long)fsize);
-	if (memcmp(h, WT_MAGIC, 8))
-		return wt_corrupt(err, path, 0, "not a weft trace (the first 8 bytes are not \"" WT_MAGIC "\")");
 	if (wt_crc32(0, h, 12) != wt_get32(h + 12))
 		return wt_corrupt(err, path, 8, "the header fails its CRC-32 check");
 	uint32_t ver = wt_get32(h + 8);

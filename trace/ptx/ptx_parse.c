@@ -946,7 +946,7 @@ int weft_ptx_load_file(const char *path, struct weft_ptx_module **out, struct we
 	if (st == WEFT_FILE_NOMEM)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
 	if (st)
-		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error on PTX file");
+		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error on PTX file: %s", strerror(errno));
 	int rc = weft_ptx_parse(buf, len, path, out, err);
 	free(buf);
 	return rc;
