@@ -1,13 +1,29 @@
 /*
  * cli_util.c - helpers shared by the weft-trace subcommands (cli.h): the
- * one FILE.wtr operand, opening it, option errors and host counters, so
- * that every command words them the same way.
+ * one FILE.wtr operand, opening it, library and option errors with their
+ * exit codes, and host counters, so that every command words them the
+ * same way.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "common/version.h"
+
+int weft_cli_error(const char *cmd, const struct weft_error *err)
+{
+	char buf[WEFT_ERROR_MSG_MAX + 512];
+	if (!err->message[0])
+		fprintf(stderr, "weft-trace %s: %s (code %d)\n", cmd, weft_err_name(err->code),
+			(int)err->code);
+	else
+		fprintf(stderr, "weft-trace %s: %s\n", cmd, weft_error_format(err, buf, sizeof(buf)));
+	/* a damaged trace fails the check only for `verify` (and a mismatch only
+	 * for `run --verify`); any other command was given bad input */
+	if (err->code == WEFT_ERR_VERIFY && strcmp(cmd, "verify") && strcmp(cmd, "run"))
+		return 2;
+	return weft_err_exit_code(err->code);
+}
 
 int weft_cli_usage(const char *cmd, const char *why)
 {

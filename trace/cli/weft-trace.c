@@ -67,21 +67,6 @@ static void main_usage(FILE *f)
 	      f);
 }
 
-int weft_cli_error(const char *cmd, const struct weft_error *err)
-{
-	char buf[WEFT_ERROR_MSG_MAX + 512];
-	if (!err->message[0])
-		fprintf(stderr, "weft-trace %s: %s (code %d)\n", cmd, weft_err_name(err->code),
-			(int)err->code);
-	else
-		fprintf(stderr, "weft-trace %s: %s\n", cmd, weft_error_format(err, buf, sizeof(buf)));
-	/* a damaged trace fails the check only for `verify` (and a mismatch only
-	 * for `run --verify`); any other command was given bad input */
-	if (err->code == WEFT_ERR_VERIFY && strcmp(cmd, "verify") && strcmp(cmd, "run"))
-		return 2;
-	return weft_err_exit_code(err->code);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
