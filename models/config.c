@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "common/hash.h"
+#include "common/strdist.h"
 #include "model.h"
 
 /* Keys every config may use. Defaults are what weft assumes when a config
@@ -122,43 +124,6 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
-/* ---- suggestions ---------------------------------------------------------- */
-
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	unsigned d[64][64];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (unsigned)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-			unsigned m = sub < del ? sub : del;
-			d[i][j] = m < ins ? m : ins;
-		}
-	}
-	return d[la][lb];
-}
-
-/* Close enough to be a typo: distance at most a third of the length (min 2),
- * or one is a prefix of the other. */
-static int is_close(const char *typed, const char *cand, unsigned dist)
-{
-	size_t lt = strlen(typed), lc = strlen(cand);
-	unsigned lim = (unsigned)((lt > lc ? lt : lc) / 3);
-	if (lim < 2)
-		lim = 2;
-	if (dist <= lim)
-		return 1;
-	size_t m = lt < lc ? lt : lc;
-	return m >= 3 && strncmp(typed, cand, m) == 0;
-}
-
 /* ---- schema --------------------------------------------------------------- */
 
 struct schema {
@@ -196,12 +161,12 @@ static void suggest_key(const struct schema *s, const char *section, const char 
 	char typed[160], cand[160];
 	snprintf(typed, sizeof(typed), "%s.%s", section, key);
 	int best = -1;
-	unsigned bestd = 99;
+	unsigned bestd = WEFT_EDIT_FAR;
 	for (uint32_t i = 0; i < s->n; i++) {
 		snprintf(cand, sizeof(cand), "%s.%s", s->keys[i]->section, s->keys[i]->key);
-		unsigned d = edit_distance(typed, cand);
+		unsigned d = weft_edit_distance(typed, cand);
 		/* a key typed in the wrong section is a typo too */
-		unsigned d2 = edit_distance(key, s->keys[i]->key);
+		unsigned d2 = weft_edit_distance(key, s->keys[i]->key);
 		if (d2 < d)
 			d = d2;
 		if (d < bestd) {
@@ -209,7 +174,7 @@ static void suggest_key(const struct schema *s, const char *section, const char 
 			best = (int)i;
 		}
 	}
-	if (best >= 0 && (is_close(typed, cand, bestd) || is_close(key, s->keys[best]->key, bestd))) {
+	if (best >= 0 && (weft_edit_close(typed, cand, bestd) || weft_edit_close(key, s->keys[best]->key, bestd))) {
 		snprintf(buf, len, "; did you mean [%s] %s?", s->keys[best]->section,
 			 s->keys[best]->key);
 		return;
@@ -299,13 +264,13 @@ static int parse_value(const struct weft_config_key *k, const char *text,
 		}
 		/* suggestion among the choices */
 		char best[64] = "";
-		unsigned bestd = 99;
+		unsigned bestd = WEFT_EDIT_FAR;
 		c = k->choices ? k->choices : "";
 		while (*c) {
 			size_t n = strcspn(c, "|");
 			char cand[64];
 			snprintf(cand, sizeof(cand), "%.*s", (int)n, c);
-			unsigned d = edit_distance(text, cand);
+			unsigned d = weft_edit_distance(text, cand);
 			if (d < bestd) {
 				bestd = d;
 				snprintf(best, sizeof(best), "%s", cand);
@@ -314,7 +279,7 @@ static int parse_value(const struct weft_config_key *k, const char *text,
 			if (*c == '|')
 				c++;
 		}
-		if (best[0] && is_close(text, best, bestd))
+		if (best[0] && weft_edit_close(text, best, bestd))
 			snprintf(why, wlen, "'%s' is not one of %s; did you mean %s?", text, k->choices,
 				 best);
 		else
@@ -330,15 +295,6 @@ static int parse_value(const struct weft_config_key *k, const char *text,
 		return -1;
 	}
 	return 0;
-}
-
-static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 static void base_name(const char *path, char *out, size_t len)
@@ -394,18 +350,18 @@ static int load(const char *text, const char *path, const struct weft_config_key
 		const struct weft_model *m = weft_model_find(name->value);
 		if (!m) {
 			char list[512] = "", best[64] = "";
-			unsigned bestd = 99;
+			unsigned bestd = WEFT_EDIT_FAR;
 			size_t off = 0;
 			for (const struct weft_model *const *mp = weft_models; *mp; mp++) {
 				off += (size_t)snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
 							"%s%s", off ? ", " : "", (*mp)->name);
-				unsigned d = edit_distance(name->value, (*mp)->name);
+				unsigned d = weft_edit_distance(name->value, (*mp)->name);
 				if (d < bestd) {
 					bestd = d;
 					snprintf(best, sizeof(best), "%s", (*mp)->name);
 				}
 			}
-			int close = best[0] && is_close(name->value, best, bestd);
+			int close = best[0] && weft_edit_close(name->value, best, bestd);
 			weft_error_at(err, WEFT_ERR_INPUT, path, name->line, 0,
 				      "[model] name = %s is not a known model%s%s%s (models: %s)",
 				      name->value, close ? "; did you mean " : "", close ? best : "",
@@ -465,7 +421,7 @@ static int load(const char *text, const char *path, const struct weft_config_key
 		v->from = 1;
 		v->line = e->line;
 	}
-	uint64_t h = fnv1a(0xcbf29ce484222325ULL, text ? text : "", text ? strlen(text) : 0);
+	uint64_t h = weft_fnv1a(WEFT_FNV1A_INIT, text ? text : "", text ? strlen(text) : 0);
 	size_t off = 0;
 	for (uint32_t i = 0; i < noverrides; i++) {
 		const char *o = overrides[i];
@@ -498,8 +454,8 @@ static int load(const char *text, const char *path, const struct weft_config_key
 		}
 		cfg->values[k].from = 2;
 		cfg->values[k].line = 0;
-		h = fnv1a(h, "\n", 1);
-		h = fnv1a(h, o, strlen(o));
+		h = weft_fnv1a(h, "\n", 1);
+		h = weft_fnv1a(h, o, strlen(o));
 		if (off < sizeof(cfg->overrides))
 			off += (size_t)snprintf(cfg->overrides + off, sizeof(cfg->overrides) - off, "%s%s",
 						off ? "," : "", o);
