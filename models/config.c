@@ -1,14 +1,13 @@
 /*
  * config.c - INI machine configurations validated against a schema
- * (config.h). Parsing is libinih's; this file adds what inih does not:
- * line numbers for every key, the schema check (unknown keys are errors
- * with a "did you mean"), typed values with ranges, --set overrides, the
+ * (config.h). Parsing is common/ini.h's (libinih with line numbers and
+ * one rule for long lines); this file adds the schema check (unknown keys
+ * are errors with a "did you mean"), typed values with ranges, --set overrides, the
  * config hash, and resolving table paths against the data directory.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "common/ini.h"
 #include "common/strdist.h"
 #include "model.h"
 
@@ -59,33 +59,10 @@ struct entry {
 };
 
 struct parse_state {
-	const char *text;
-	size_t pos;
-	uint32_t line;        /* line of the text last handed to inih */
+	const char *path;
 	struct entry *v;
 	uint32_t n, cap;
-	int nomem;
 };
-
-/* fgets-like reader over a string that consumes whole lines, so line counts
- * stay right even when a line is longer than inih's buffer. */
-static char *reader(char *str, int num, void *stream)
-{
-	struct parse_state *ps = stream;
-	if (ps->text[ps->pos] == '\0' || num <= 1)
-		return NULL;
-	int k = 0;
-	while (ps->text[ps->pos] != '\0') {
-		char c = ps->text[ps->pos++];
-		if (k < num - 2)
-			str[k++] = c;
-		if (c == '\n')
-			break;
-	}
-	str[k] = '\0';
-	ps->line++;
-	return str;
-}
 
 static void rstrip(char *s)
 {
@@ -94,16 +71,15 @@ static void rstrip(char *s)
 		s[--n] = '\0';
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+static int on_key(void *user, const char *section, const char *name, const char *value,
+		  uint32_t line, struct weft_error *err)
 {
 	struct parse_state *ps = user;
 	if (ps->n == ps->cap) {
 		uint32_t cap = ps->cap ? ps->cap * 2 : 32;
 		struct entry *v = realloc(ps->v, cap * sizeof(*v));
-		if (!v) {
-			ps->nomem = 1;
-			return 0;
-		}
+		if (!v)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", ps->path);
 		ps->v = v;
 		ps->cap = cap;
 	}
@@ -111,7 +87,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	memset(e, 0, sizeof(*e));
 	snprintf(e->section, sizeof(e->section), "%s", section);
 	snprintf(e->key, sizeof(e->key), "%s", name);
-	snprintf(e->value, sizeof(e->value), "%s", value ? value : "");
+	snprintf(e->value, sizeof(e->value), "%s", value);
 	/* inih strips ';' comments; '#' after whitespace is a comment too. */
 	for (char *p = e->value; *p; p++) {
 		if (*p == '#' && (p == e->value || p[-1] == ' ' || p[-1] == '\t')) {
@@ -120,8 +96,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		}
 	}
 	rstrip(e->value);
-	e->line = ps->line;
-	return 1;
+	e->line = line;
+	return 0;
 }
 
 /* ---- schema --------------------------------------------------------------- */
@@ -317,21 +293,12 @@ static int load(const char *text, const char *path, const struct weft_config_key
 	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
 	base_name(path, cfg->name, sizeof(cfg->name));
 
-	struct parse_state ps = { .text = text ? text : "" };
-	int rc = ini_parse_stream(reader, &ps, handler, &ps);
-	if (ps.nomem) {
+	struct parse_state ps = { .path = path };
+	struct weft_ini ini = { path, "config", on_key, NULL, &ps };
+	int rc = weft_ini_parse(&ini, text ? text : "", text ? strlen(text) : 0, err);
+	if (rc) {
 		free(ps.v);
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-	}
-	if (rc > 0) {
-		free(ps.v);
-		return weft_error_at(err, WEFT_ERR_INPUT, path, (uint32_t)rc, 0,
-				     "not an INI line: expected `[section]`, `key = value` or a "
-				     "comment (# or ;)");
-	}
-	if (rc < 0) {
-		free(ps.v);
-		return weft_error_set(err, WEFT_ERR_INTERNAL, "%s: INI parser failed (%d)", path, rc);
+		return rc;
 	}
 
 	/* which model? */
