@@ -269,6 +269,37 @@ int weft_csv_load_table(const char *path, const char *what, const char *const *c
 	return rc;
 }
 
+int weft_csv_load_rows(const char *path, const struct weft_csv_rows *spec, void **rows,
+		       uint32_t *n, struct weft_error *err)
+{
+	*rows = NULL;
+	*n = 0;
+	if (spec->ncols > WEFT_CSV_MAX_COLS)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "%u required columns, at most %d",
+				      spec->ncols, WEFT_CSV_MAX_COLS);
+	int ix[WEFT_CSV_MAX_COLS];
+	struct weft_csv c;
+	int rc = weft_csv_load_table(path, spec->what, spec->cols, spec->ncols, ix, &c, err);
+	if (rc < 0)
+		return rc;
+	char *v = calloc(c.nrows ? c.nrows : 1, spec->size);
+	if (!v)
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
+	for (uint32_t r = 0; v && r < c.nrows; r++) {
+		rc = spec->make(v + (size_t)r * spec->size, v, r, &c, r, ix, err);
+		if (rc < 0)
+			break;
+	}
+	if (rc < 0) {
+		free(v);
+	} else {
+		*rows = v;
+		*n = c.nrows;
+	}
+	weft_csv_free(&c);
+	return rc < 0 ? rc : 0;
+}
+
 int weft_csv_check_name(const struct weft_csv *c, uint32_t row, int col, const char *what,
 			size_t size, struct weft_error *err)
 {

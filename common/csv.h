@@ -44,6 +44,26 @@ int weft_csv_num(const struct weft_csv *c, uint32_t row, int col, int allow_empt
  * already freed. */
 int weft_csv_load_table(const char *path, const char *what, const char *const *cols, uint32_t n,
 			int *idx, struct weft_csv *c, struct weft_error *err);
+/* A table of fixed-size rows made from a CSV table, the loader every data
+ * table uses (energy, static power, area, area calibration). */
+#define WEFT_CSV_MAX_COLS 16
+struct weft_csv_rows {
+	const char *what;          /* for load errors, as weft_csv_load_table's */
+	const char *const *cols;   /* required columns */
+	uint32_t ncols;            /* at most WEFT_CSV_MAX_COLS */
+	size_t size;               /* bytes per row */
+	/* Fills row (zeroed) from CSV row r, whose required columns are at
+	 * ix[0..ncols-1]; rows[0..n-1] are the rows already made (to refuse a
+	 * second row for the same key). 0, or a weft_err code with err set. */
+	int (*make)(void *row, const void *rows, uint32_t n, const struct weft_csv *c, uint32_t r,
+		    const int *ix, struct weft_error *err);
+};
+
+/* weft_csv_load_table, then spec->make for every row into a malloc'd array
+ * (*rows, *n; free it with free()). On any error *rows is NULL and *n 0. */
+int weft_csv_load_rows(const char *path, const struct weft_csv_rows *spec, void **rows,
+		       uint32_t *n, struct weft_error *err);
+
 /* Field (row, col) is a row's key naming a WHAT ("event", "component"): an
  * error naming file:line when it is empty or does not fit a char[size]. */
 int weft_csv_check_name(const struct weft_csv *c, uint32_t row, int col, const char *what,
