@@ -1,8 +1,16 @@
 /*
- * csv.h - the small CSV reader behind weft's data tables (data/energy,
- * data/area, data/calibration). A header row names the columns; fields may
- * be quoted ("a, b" and "" for a quote); blank lines and lines starting
- * with '#' are skipped. Every row remembers its file line for messages.
+ * csv.h - the one CSV reader of weft: a record reader over text in memory
+ * that gives every field its line and column (the claims files of
+ * weft-validate read it record by record), and on it the data tables
+ * (data/energy, data/area, data/calibration): a header row names the
+ * columns, and every row remembers its file line for messages.
+ *
+ * The syntax: fields separated by ',', records by a newline ("\r\n" too),
+ * RFC 4180 quoting ("a, b", "" for a quote, line breaks inside quotes);
+ * blank lines and lines starting with '#' are skipped. A NUL byte, an
+ * unterminated quote, text after a closing quote, a field longer than
+ * WEFT_CSV_FIELD_MAX - 1 bytes or a record of more than WEFT_CSV_MAX_FIELDS
+ * fields is an error naming file:line:column.
  */
 #ifndef WEFT_CSV_H
 #define WEFT_CSV_H
@@ -12,6 +20,35 @@
 
 #include "error.h"
 
+#define WEFT_CSV_FIELD_MAX 4096 /* bytes of one field */
+#define WEFT_CSV_MAX_FIELDS 64  /* fields of one record */
+
+struct weft_csv_field {
+	char *s;            /* unquoted, NUL-terminated */
+	uint32_t line, col; /* where the field starts (1-based, bytes) */
+};
+
+struct weft_csv_record {
+	struct weft_csv_field f[WEFT_CSV_MAX_FIELDS];
+	uint32_t n;
+	uint32_t line;
+};
+
+struct weft_csv_reader {
+	const char *path;
+	const char *what; /* for the NUL message: "a NUL byte; a WHAT is text (UTF-8 CSV)" */
+	const char *p, *end;
+	uint32_t line, col;
+};
+
+void weft_csv_reader_init(struct weft_csv_reader *c, const char *path, const char *what,
+			  const char *text, size_t len);
+/* 1 and a record, 0 at the end, or a negative weft_err naming
+ * path:line:column. Free r with weft_csv_record_free either way. */
+int weft_csv_next(struct weft_csv_reader *c, struct weft_csv_record *r, struct weft_error *err);
+void weft_csv_record_free(struct weft_csv_record *r);
+
+/* A whole table read from a file. */
 struct weft_csv {
 	char path[256];
 	uint32_t ncols;
@@ -22,7 +59,7 @@ struct weft_csv {
 };
 
 /* Reads path; a row with a different number of fields than the header is an
- * error naming file:line. */
+ * error naming file:line, as are the syntax errors above. */
 int weft_csv_load(const char *path, struct weft_csv *c, struct weft_error *err);
 void weft_csv_free(struct weft_csv *c);
 /* Column index, or -1. */

@@ -1,6 +1,8 @@
 /*
- * test_csv.c - common/csv.h's data-table loader, weft_csv_load_rows: rows
- * made by a callback, required columns, and faults named at file:line.
+ * test_csv.c - common/csv.h: the record reader (fields with line and
+ * column, quoting, syntax errors) and the data-table loader,
+ * weft_csv_load_rows (rows made by a callback, required columns, faults
+ * named at file:line).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -111,9 +113,57 @@ static void test_faults(void **state)
 	assert_null(v);
 }
 
+static void test_reader(void **state)
+{
+	(void)state;
+	struct weft_csv_reader rd;
+	struct weft_csv_record r;
+	struct weft_error err;
+	const char *t = "# c\r\na,\"b, \"\"q\"\"\"\r\n\n\"two\nlines\",x\n";
+	weft_csv_reader_init(&rd, "t.csv", "test file", t, strlen(t));
+	assert_int_equal(weft_csv_next(&rd, &r, &err), 1);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.line, 2);
+	assert_string_equal(r.f[0].s, "a");
+	assert_string_equal(r.f[1].s, "b, \"q\"");
+	assert_int_equal(r.f[1].col, 3);
+	weft_csv_record_free(&r);
+	assert_int_equal(weft_csv_next(&rd, &r, &err), 1);
+	assert_int_equal(r.line, 4);
+	assert_string_equal(r.f[0].s, "two\nlines");
+	assert_int_equal(r.f[1].line, 5);
+	weft_csv_record_free(&r);
+	assert_int_equal(weft_csv_next(&rd, &r, &err), 0);
+
+	static const struct {
+		const char *text;
+		uint32_t line, col;
+		const char *msg;
+	} bad[] = {
+		{ "a,\"open\n", 1, 3, "unterminated quoted field" },
+		{ "a,\"b\"c\n", 1, 6, "text after a closing quote" },
+		{ "a\nb\0\n", 2, 2, "a NUL byte; a test file is text" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t len = strlen(bad[i].text);
+		if (i == 2)
+			len = 6;
+		weft_csv_reader_init(&rd, "t.csv", "test file", bad[i].text, len);
+		int rc;
+		while ((rc = weft_csv_next(&rd, &r, &err)) > 0)
+			weft_csv_record_free(&r);
+		weft_csv_record_free(&r);
+		assert_int_equal(rc, WEFT_ERR_INPUT);
+		assert_int_equal(err.line, bad[i].line);
+		assert_int_equal(err.column, bad[i].col);
+		assert_non_null(strstr(err.message, bad[i].msg));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_faults),
 	};
