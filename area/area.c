@@ -11,57 +11,45 @@
 
 #include "common/csv.h"
 
+static int make_row(void *dst, const void *prev, uint32_t n, const struct weft_csv *c, uint32_t r,
+		    const int *ix, struct weft_error *err)
+{
+	struct weft_area_row *row = dst;
+	const struct weft_area_row *rows = prev;
+	const char *name = c->rows[r][ix[0]];
+	int rc;
+	if ((rc = weft_csv_check_name(c, r, ix[0], "component", sizeof(row->component), err)) < 0 ||
+	    (rc = weft_csv_num(c, r, ix[1], 0, &row->node_nm, err)) < 0 ||
+	    (rc = weft_csv_num(c, r, ix[2], 0, &row->area_mm2, err)) < 0)
+		return rc;
+	if (row->node_nm <= 0 || row->area_mm2 < 0)
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "node_nm must be positive and area_mm2 not negative");
+	if ((rc = weft_csv_check_source(c, r, ix[4], err)) < 0)
+		return rc;
+	for (uint32_t k = 0; k < n; k++)
+		if (!strcmp(rows[k].component, name) && rows[k].node_nm == row->node_nm)
+			return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+					     "component %s has a second row at %g nm (first at "
+					     "line %u); keep one",
+					     name, row->node_nm, rows[k].line);
+	snprintf(row->component, sizeof(row->component), "%s", name);
+	snprintf(row->unit, sizeof(row->unit), "%s", c->rows[r][ix[3]]);
+	snprintf(row->source, sizeof(row->source), "%s", c->rows[r][ix[4]]);
+	row->line = c->lines[r];
+	return 0;
+}
+
 int weft_area_table_load(const char *path, struct weft_area_table *t, struct weft_error *err)
 {
-	memset(t, 0, sizeof(*t));
-	snprintf(t->path, sizeof(t->path), "%s", path);
 	static const char *const cols[] = { "component", "node_nm", "area_mm2", "unit", "source" };
-	int ix[5];
-	struct weft_csv c;
-	int rc = weft_csv_load_table(path, "area table", cols, 5, ix, &c, err);
-	if (rc < 0)
-		return rc;
-	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
-	if (!t->rows) {
-		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
-		goto out;
-	}
-	for (uint32_t r = 0; r < c.nrows; r++) {
-		struct weft_area_row *row = &t->rows[t->nrows];
-		const char *name = c.rows[r][ix[0]];
-		if ((rc = weft_csv_check_name(&c, r, ix[0], "component", sizeof(row->component),
-					      err)) < 0)
-			goto out;
-		if ((rc = weft_csv_num(&c, r, ix[1], 0, &row->node_nm, err)) < 0)
-			goto out;
-		if ((rc = weft_csv_num(&c, r, ix[2], 0, &row->area_mm2, err)) < 0)
-			goto out;
-		if (row->node_nm <= 0 || row->area_mm2 < 0) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "node_nm must be positive and area_mm2 not negative");
-			goto out;
-		}
-		if ((rc = weft_csv_check_source(&c, r, ix[4], err)) < 0)
-			goto out;
-		for (uint32_t k = 0; k < t->nrows; k++) {
-			if (!strcmp(t->rows[k].component, name) && t->rows[k].node_nm == row->node_nm) {
-				rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-						   "component %s has a second row at %g nm (first at "
-						   "line %u); keep one",
-						   name, row->node_nm, t->rows[k].line);
-				goto out;
-			}
-		}
-		snprintf(row->component, sizeof(row->component), "%s", name);
-		snprintf(row->unit, sizeof(row->unit), "%s", c.rows[r][ix[3]]);
-		snprintf(row->source, sizeof(row->source), "%s", c.rows[r][ix[4]]);
-		row->line = c.lines[r];
-		t->nrows++;
-	}
-out:
-	weft_csv_free(&c);
-	if (rc < 0)
-		weft_area_table_free(t);
+	static const struct weft_csv_rows spec = { "area table", cols, 5,
+						   sizeof(struct weft_area_row), make_row };
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%.*s", (int)sizeof(t->path) - 1, path);
+	void *rows;
+	int rc = weft_csv_load_rows(path, &spec, &rows, &t->nrows, err);
+	t->rows = rows;
 	return rc;
 }
 

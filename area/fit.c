@@ -173,45 +173,63 @@ static int fit(struct sm_data *d, double *x, struct weft_error *err)
 	return 0;
 }
 
+struct sm_row {
+	struct sm_point p;
+	char label[96];
+};
+
+static int make_point(void *dst, const void *prev, uint32_t n, const struct weft_csv *c, uint32_t r,
+		      const int *ix, struct weft_error *err)
+{
+	struct sm_row *row = dst;
+	struct sm_point *p = &row->p;
+	const char *kind = c->rows[r][ix[0]];
+	int rc;
+	(void)prev;
+	(void)n;
+	if ((rc = weft_csv_num(c, r, ix[1], 0, &p->num_sm, err)) < 0 ||
+	    (rc = weft_csv_num(c, r, ix[2], 0, &p->from, err)) < 0 ||
+	    (rc = weft_csv_num(c, r, ix[3], 0, &p->to, err)) < 0)
+		return rc;
+	if (!strcmp(kind, "absolute")) {
+		p->absolute = 1;
+		if ((rc = weft_csv_num(c, r, ix[4], 0, &p->obs, err)) < 0)
+			return rc;
+		snprintf(row->label, sizeof(row->label), "%g SMs x %g SPs: total area (mm^2)",
+			 p->num_sm, p->from);
+	} else if (!strcmp(kind, "doubling")) {
+		double inc;
+		if ((rc = weft_csv_num(c, r, ix[5], 0, &inc, err)) < 0)
+			return rc;
+		p->obs = 2.0 / (1.0 + inc / 100.0);
+		snprintf(row->label, sizeof(row->label), "A(%g SP)/A(%g SP) = 2/(1+%g%%)", p->to,
+			 p->from, inc);
+	} else {
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "kind `%s` is neither absolute nor doubling", kind);
+	}
+	p->use = 1;
+	return 0;
+}
+
+/* The first max points of the calibration table at path. */
 static int load_points(const char *path, struct sm_point *pts, uint32_t max, uint32_t *n,
 		       char labels[][96], struct weft_error *err)
 {
 	static const char *const cols[] = { "kind", "num_sm", "sp_per_sm_from", "sp_per_sm_to",
 					    "area_mm2", "increase_processors_per_area_pct", "source" };
-	int ix[7];
-	struct weft_csv c;
+	static const struct weft_csv_rows spec = { NULL, cols, 7, sizeof(struct sm_row), make_point };
+	void *v;
+	uint32_t nrows;
+	int rc = weft_csv_load_rows(path, &spec, &v, &nrows, err);
+	const struct sm_row *rows = v;
 	*n = 0;
-	int rc = weft_csv_load_table(path, NULL, cols, 7, ix, &c, err);
-	if (rc < 0)
-		return rc;
-	for (uint32_t r = 0; rc == 0 && r < c.nrows && *n < max; r++) {
-		struct sm_point *p = &pts[*n];
-		memset(p, 0, sizeof(*p));
-		const char *kind = c.rows[r][ix[0]];
-		if ((rc = weft_csv_num(&c, r, ix[1], 0, &p->num_sm, err)) < 0 ||
-		    (rc = weft_csv_num(&c, r, ix[2], 0, &p->from, err)) < 0 ||
-		    (rc = weft_csv_num(&c, r, ix[3], 0, &p->to, err)) < 0)
-			break;
-		if (!strcmp(kind, "absolute")) {
-			p->absolute = 1;
-			if ((rc = weft_csv_num(&c, r, ix[4], 0, &p->obs, err)) < 0)
-				break;
-			snprintf(labels[*n], 96, "%g SMs x %g SPs: total area (mm^2)", p->num_sm, p->from);
-		} else if (!strcmp(kind, "doubling")) {
-			double inc;
-			if ((rc = weft_csv_num(&c, r, ix[5], 0, &inc, err)) < 0)
-				break;
-			p->obs = 2.0 / (1.0 + inc / 100.0);
-			snprintf(labels[*n], 96, "A(%g SP)/A(%g SP) = 2/(1+%g%%)", p->to, p->from, inc);
-		} else {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "kind `%s` is neither absolute nor doubling", kind);
-			break;
-		}
-		p->use = 1;
+	for (uint32_t i = 0; rc == 0 && i < nrows && i < max; i++) {
+		pts[i] = rows[i].p;
+		memcpy(labels[i], rows[i].label, sizeof(rows[i].label));
 		(*n)++;
 	}
-	weft_csv_free(&c);
+	free(v);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /*
- * csv.c - CSV reader for data tables (csv.h). Tables are small (tens to
- * hundreds of rows), so the whole file is read and every field copied.
+ * csv.c - the CSV record reader and the data tables on it (csv.h). Tables
+ * are small (tens to hundreds of rows), so the whole file is read and every
+ * field copied.
  */
 #include "csv.h"
 
@@ -12,108 +13,162 @@
 
 #include "file.h"
 
-static char *read_all(const char *path, struct weft_error *err)
+void weft_csv_reader_init(struct weft_csv_reader *c, const char *path, const char *what,
+			  const char *text, size_t len)
 {
-	char *buf;
-	size_t n;
-	int st = weft_file_read(path, &buf, &n);
-	if (st == WEFT_FILE_OPEN)
-		weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0, "cannot open the table: %s",
-			      strerror(errno));
-	else if (st == WEFT_FILE_NOMEM)
-		weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-	else if (st)
-		weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error: %s", strerror(errno));
-	return buf;
+	c->path = path;
+	c->what = what;
+	c->p = text;
+	c->end = text + len;
+	c->line = 1;
+	c->col = 1;
 }
 
-/* Splits one record starting at *p (advances past its newline). Returns the
- * number of fields, -1 on an unterminated quote. */
-static int split(char **p, char ***out, uint32_t *line)
+void weft_csv_record_free(struct weft_csv_record *r)
 {
-	char *s = *p;
-	uint32_t n = 0, cap = 8;
-	char **f = malloc(cap * sizeof(*f));
-	if (!f)
-		return -2;
+	for (uint32_t i = 0; i < r->n; i++)
+		free(r->f[i].s);
+	r->n = 0;
+}
+
+static int at(const struct weft_csv_reader *c, struct weft_error *err, uint32_t line, uint32_t col,
+	      const char *msg)
+{
+	return weft_error_at(err, WEFT_ERR_INPUT, c->path, line, col, "%s", msg);
+}
+
+static int nul(const struct weft_csv_reader *c, struct weft_error *err)
+{
+	return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->line, c->col,
+			     "a NUL byte; a %s is text (UTF-8 CSV)", c->what);
+}
+
+/* Consumes one character, keeping line and column. */
+static char take(struct weft_csv_reader *c)
+{
+	char ch = *c->p++;
+	if (ch == '\n') {
+		c->line++;
+		c->col = 1;
+	} else {
+		c->col++;
+	}
+	return ch;
+}
+
+static int skip_line(struct weft_csv_reader *c)
+{
+	while (c->p < c->end && *c->p != '\n') {
+		if (*c->p == '\0')
+			return -1;
+		take(c);
+	}
+	if (c->p < c->end)
+		take(c);
+	return 0;
+}
+
+/* One field into buf (at most WEFT_CSV_FIELD_MAX - 1 bytes). */
+static int field(struct weft_csv_reader *c, char *buf, struct weft_error *err)
+{
+	size_t n = 0;
+	uint32_t line = c->line, col = c->col;
+	int quoted = c->p < c->end && *c->p == '"';
+	if (quoted)
+		take(c);
 	for (;;) {
-		size_t blen = 0, bcap = 64;
-		char *b = malloc(bcap);
-		if (!b)
-			goto nomem;
-		if (*s == '"') {
-			s++;
-			for (;;) {
-				if (*s == '\0') {
-					free(b);
-					for (uint32_t i = 0; i < n; i++)
-						free(f[i]);
-					free(f);
-					return -1;
-				}
-				if (*s == '"' && s[1] == '"') {
-					s += 2;
-					b[blen++] = '"';
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					if (*s == '\n')
-						(*line)++;
-					b[blen++] = *s++;
-				}
-				if (blen + 1 >= bcap) {
-					char *nb = realloc(b, bcap *= 2);
-					if (!nb) {
-						free(b);
-						goto nomem;
-					}
-					b = nb;
-				}
+		if (c->p >= c->end) {
+			if (quoted)
+				return at(c, err, line, col,
+					  "unterminated quoted field: the closing \" is missing");
+			break;
+		}
+		char ch = *c->p;
+		if (ch == '\0')
+			return nul(c, err);
+		if (quoted && ch == '"') {
+			take(c);
+			if (c->p < c->end && *c->p == '"') {
+				take(c);
+				ch = '"';
+			} else {
+				quoted = 0;
+				/* after the closing quote: the end of the field */
+				if (c->p < c->end && *c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n')
+					take(c);
+				if (c->p < c->end && *c->p != ',' && *c->p != '\n')
+					return at(c, err, c->line, c->col,
+						  "text after a closing quote; quote the whole field "
+						  "and write a quote inside it as \"\"");
+				break;
 			}
-			while (*s && *s != ',' && *s != '\n')
-				s++; /* junk after a closing quote is dropped */
+		} else if (!quoted && (ch == ',' || ch == '\n')) {
+			break;
+		} else if (!quoted && ch == '\r' && c->p + 1 < c->end && c->p[1] == '\n') {
+			take(c);
+			break;
 		} else {
-			while (*s && *s != ',' && *s != '\n' && *s != '\r') {
-				b[blen++] = *s++;
-				if (blen + 1 >= bcap) {
-					char *nb = realloc(b, bcap *= 2);
-					if (!nb) {
-						free(b);
-						goto nomem;
-					}
-					b = nb;
-				}
-			}
-			if (*s == '\r')
-				s++;
+			take(c);
 		}
-		b[blen] = '\0';
-		if (n == cap) {
-			char **nf = realloc(f, (cap *= 2) * sizeof(*f));
-			if (!nf) {
-				free(b);
-				goto nomem;
-			}
-			f = nf;
-		}
-		f[n++] = b;
-		if (*s == ',') {
-			s++;
+		if (n + 1 >= WEFT_CSV_FIELD_MAX)
+			return weft_error_at(err, WEFT_ERR_INPUT, c->path, line, col,
+					     "a field longer than %d bytes", WEFT_CSV_FIELD_MAX - 1);
+		buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+int weft_csv_next(struct weft_csv_reader *c, struct weft_csv_record *r, struct weft_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	/* blank and comment lines */
+	while (c->p < c->end) {
+		if (*c->p == '\n' || *c->p == '#' ||
+		    (*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n')) {
+			if (skip_line(c) < 0)
+				return nul(c, err);
 			continue;
 		}
-		if (*s == '\n')
-			s++;
 		break;
 	}
-	*p = s;
-	*out = f;
-	return (int)n;
-nomem:
-	for (uint32_t i = 0; i < n; i++)
-		free(f[i]);
-	free(f);
-	return -2;
+	if (c->p >= c->end)
+		return 0;
+	r->line = c->line;
+	char *buf = malloc(WEFT_CSV_FIELD_MAX);
+	if (!buf)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", c->path);
+	int rc = 0;
+	for (;;) {
+		if (r->n == WEFT_CSV_MAX_FIELDS) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, c->path, c->line, c->col,
+					   "more than %d fields in one record; quote fields that "
+					   "contain commas",
+					   WEFT_CSV_MAX_FIELDS);
+			break;
+		}
+		struct weft_csv_field *f = &r->f[r->n];
+		f->line = c->line;
+		f->col = c->col;
+		rc = field(c, buf, err);
+		if (rc < 0)
+			break;
+		f->s = strdup(buf);
+		if (!f->s) {
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", c->path);
+			break;
+		}
+		r->n++;
+		if (c->p < c->end && *c->p == ',') {
+			take(c);
+			continue;
+		}
+		if (c->p < c->end && *c->p == '\n')
+			take(c);
+		break;
+	}
+	free(buf);
+	return rc < 0 ? rc : 1;
 }
 
 static void free_fields(char **f, uint32_t n)
@@ -125,73 +180,78 @@ static void free_fields(char **f, uint32_t n)
 	free(f);
 }
 
+/* The fields of r as a malloc'd array that takes over their strings. */
+static char **take_fields(struct weft_csv_record *r)
+{
+	char **f = malloc((r->n ? r->n : 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	for (uint32_t i = 0; i < r->n; i++)
+		f[i] = r->f[i].s;
+	r->n = 0;
+	return f;
+}
+
 int weft_csv_load(const char *path, struct weft_csv *c, struct weft_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s", path);
-	char *text = read_all(path, err);
-	if (!text)
-		return err ? (int)err->code : WEFT_ERR_INPUT;
-	char *p = text;
-	uint32_t line = 1, cap = 0;
-	int rc = 0;
-	while (*p) {
-		uint32_t start = line;
-		if (*p == '\n' || *p == '\r' || *p == '#') {
-			while (*p && *p != '\n')
-				p++;
-			if (*p == '\n')
-				p++;
-			line++;
-			continue;
-		}
-		char **f = NULL;
-		int n = split(&p, &f, &line);
-		line++;
-		if (n == -2) {
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+	char *text;
+	size_t len;
+	int st = weft_file_read(path, &text, &len);
+	if (st == WEFT_FILE_OPEN)
+		return weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0, "cannot open the table: %s",
+				     strerror(errno));
+	if (st == WEFT_FILE_NOMEM)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+	if (st)
+		return weft_error_at(err, WEFT_ERR_IO, path, 0, 0, "read error: %s", strerror(errno));
+	struct weft_csv_reader rd;
+	weft_csv_reader_init(&rd, path, "data table", text, len);
+	struct weft_csv_record r;
+	uint32_t cap = 0;
+	int rc;
+	while ((rc = weft_csv_next(&rd, &r, err)) > 0) {
+		if (c->header && r.n != c->ncols) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, path, r.line, 0,
+					   "%u fields, the header has %u (quote fields that contain commas)",
+					   r.n, c->ncols);
 			break;
 		}
-		if (n < 0) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, start, 0,
-					   "unterminated quoted field");
-			break;
-		}
-		if (!c->header) {
-			c->header = f;
-			c->ncols = (uint32_t)n;
-			continue;
-		}
-		if ((uint32_t)n != c->ncols) {
-			free_fields(f, (uint32_t)n);
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, start, 0,
-					   "%d fields, the header has %u (quote fields that contain commas)",
-					   n, c->ncols);
-			break;
-		}
-		if (c->nrows == cap) {
+		if (c->header && c->nrows == cap) {
 			cap = cap ? cap * 2 : 32;
 			char ***nr = realloc(c->rows, cap * sizeof(*nr));
-			uint32_t *nl = realloc(c->lines, cap * sizeof(*nl));
 			if (nr)
 				c->rows = nr;
+			uint32_t *nl = realloc(c->lines, cap * sizeof(*nl));
 			if (nl)
 				c->lines = nl;
 			if (!nr || !nl) {
-				free_fields(f, (uint32_t)n);
 				rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
 				break;
 			}
 		}
-		c->rows[c->nrows] = f;
-		c->lines[c->nrows++] = start;
+		uint32_t n = r.n;
+		char **f = take_fields(&r);
+		if (!f) {
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+			break;
+		}
+		if (!c->header) {
+			c->header = f;
+			c->ncols = n;
+		} else {
+			c->rows[c->nrows] = f;
+			c->lines[c->nrows++] = r.line;
+		}
 	}
+	weft_csv_record_free(&r);
 	free(text);
 	if (rc == 0 && !c->header)
 		rc = weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0, "empty table: no header row");
 	if (rc < 0)
 		weft_csv_free(c);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 void weft_csv_free(struct weft_csv *c)
@@ -267,6 +327,37 @@ int weft_csv_load_table(const char *path, const char *what, const char *const *c
 	if (rc < 0)
 		weft_csv_free(c);
 	return rc;
+}
+
+int weft_csv_load_rows(const char *path, const struct weft_csv_rows *spec, void **rows,
+		       uint32_t *n, struct weft_error *err)
+{
+	*rows = NULL;
+	*n = 0;
+	if (spec->ncols > WEFT_CSV_MAX_COLS)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "%u required columns, at most %d",
+				      spec->ncols, WEFT_CSV_MAX_COLS);
+	int ix[WEFT_CSV_MAX_COLS];
+	struct weft_csv c;
+	int rc = weft_csv_load_table(path, spec->what, spec->cols, spec->ncols, ix, &c, err);
+	if (rc < 0)
+		return rc;
+	char *v = calloc(c.nrows ? c.nrows : 1, spec->size);
+	if (!v)
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
+	for (uint32_t r = 0; v && r < c.nrows; r++) {
+		rc = spec->make(v + (size_t)r * spec->size, v, r, &c, r, ix, err);
+		if (rc < 0)
+			break;
+	}
+	if (rc < 0) {
+		free(v);
+	} else {
+		*rows = v;
+		*n = c.nrows;
+	}
+	weft_csv_free(&c);
+	return rc < 0 ? rc : 0;
 }
 
 int weft_csv_check_name(const struct weft_csv *c, uint32_t row, int col, const char *what,

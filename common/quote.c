@@ -5,24 +5,34 @@
 
 #include <string.h>
 
+const char *weft_quote_json_char(unsigned char c, char out[8])
+{
+	if (c == '"' || c == '\\')
+		snprintf(out, 8, "\\%c", c);
+	else if (c < 0x20)
+		snprintf(out, 8, "\\u%04x", c);
+	else
+		snprintf(out, 8, "%c", c);
+	return out;
+}
+
+int weft_quote_csv_needed(const char *s)
+{
+	return strpbrk(s, ",\"\r\n") != NULL;
+}
+
 void weft_quote_json(FILE *f, const char *s)
 {
+	char e[8];
 	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
+	for (; s && *s; s++)
+		fputs(weft_quote_json_char((unsigned char)*s, e), f);
 	fputc('"', f);
 }
 
 void weft_quote_csv(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (!weft_quote_csv_needed(s)) {
 		fputs(s, f);
 		return;
 	}

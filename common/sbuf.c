@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quote.h"
+
 void weft_sbuf_init(struct weft_sbuf *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -68,21 +70,10 @@ const char *weft_sbuf_str(const struct weft_sbuf *b)
 
 void weft_sbuf_json_str(struct weft_sbuf *b, const char *s)
 {
+	char e[8];
 	weft_sbuf_puts(b, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"')
-			weft_sbuf_puts(b, "\\\"");
-		else if (*p == '\\')
-			weft_sbuf_puts(b, "\\\\");
-		else if (*p == '\n')
-			weft_sbuf_puts(b, "\\n");
-		else if (*p == '\t')
-			weft_sbuf_puts(b, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			weft_sbuf_printf(b, "\\u%04x", *p);
-		else
-			weft_sbuf_printf(b, "%c", *p);
-	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		weft_sbuf_puts(b, weft_quote_json_char(*p, e));
 	weft_sbuf_puts(b, "\"");
 }
 
@@ -96,7 +87,7 @@ void weft_sbuf_json_key(struct weft_sbuf *b, int indent, int *first, const char 
 
 void weft_sbuf_csv_field(struct weft_sbuf *b, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!weft_quote_csv_needed(s)) {
 		weft_sbuf_puts(b, s);
 		return;
 	}

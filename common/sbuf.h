@@ -25,14 +25,13 @@ void weft_sbuf_printf(struct weft_sbuf *b, const char *fmt, ...)
 /* The text so far ("" when empty). */
 const char *weft_sbuf_str(const struct weft_sbuf *b);
 
-/* s as a JSON string literal: quotes and backslashes escaped, \n and \t,
- * other control characters and DEL as \u00XX. */
+/* s as a JSON string literal, by quote.h's rule (weft_quote_json_char). */
 void weft_sbuf_json_str(struct weft_sbuf *b, const char *s);
 /* `"k": ` on a new line at the given indent, after a comma unless *first
  * (which it clears): one member of a JSON object being written. */
 void weft_sbuf_json_key(struct weft_sbuf *b, int indent, int *first, const char *k);
 /* s as a CSV field (RFC 4180): as is, or in quotes with its quotes doubled
- * when it holds a comma, a quote or a line break. */
+ * when quote.h's weft_quote_csv_needed says so. */
 void weft_sbuf_csv_field(struct weft_sbuf *b, const char *s);
 
 #endif

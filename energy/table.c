@@ -25,55 +25,44 @@ static int node_of(const struct weft_csv *c, uint32_t r, int col, double *node,
 	return 0;
 }
 
+static int make_energy_row(void *dst, const void *prev, uint32_t n, const struct weft_csv *c,
+			   uint32_t r, const int *ix, struct weft_error *err)
+{
+	struct weft_energy_row *row = dst;
+	const struct weft_energy_row *rows = prev;
+	const char *ev = c->rows[r][ix[0]];
+	int rc;
+	if ((rc = weft_csv_check_name(c, r, ix[0], "event", sizeof(row->event), err)) < 0 ||
+	    (rc = node_of(c, r, ix[1], &row->node_nm, err)) < 0 ||
+	    (rc = weft_csv_num(c, r, ix[2], 0, &row->energy_pj, err)) < 0)
+		return rc;
+	if (row->energy_pj < 0)
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "energy_pj %g is negative", row->energy_pj);
+	if ((rc = weft_csv_check_source(c, r, ix[4], err)) < 0)
+		return rc;
+	for (uint32_t k = 0; k < n; k++)
+		if (!strcmp(rows[k].event, ev))
+			return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+					     "event %s has a second row (first at line %u); keep one",
+					     ev, rows[k].line);
+	snprintf(row->event, sizeof(row->event), "%s", ev);
+	snprintf(row->unit, sizeof(row->unit), "%s", c->rows[r][ix[3]]);
+	snprintf(row->source, sizeof(row->source), "%s", c->rows[r][ix[4]]);
+	row->line = c->lines[r];
+	return 0;
+}
+
 int weft_energy_table_load(const char *path, struct weft_energy_table *t, struct weft_error *err)
 {
-	memset(t, 0, sizeof(*t));
-	snprintf(t->path, sizeof(t->path), "%s", path);
 	static const char *const cols[] = { "event", "node_nm", "energy_pj", "unit", "source" };
-	int ix[5];
-	struct weft_csv c;
-	int rc = weft_csv_load_table(path, "energy table", cols, 5, ix, &c, err);
-	if (rc < 0)
-		return rc;
-	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
-	if (!t->rows) {
-		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
-		goto out;
-	}
-	for (uint32_t r = 0; r < c.nrows; r++) {
-		struct weft_energy_row *row = &t->rows[t->nrows];
-		const char *ev = c.rows[r][ix[0]];
-		if ((rc = weft_csv_check_name(&c, r, ix[0], "event", sizeof(row->event), err)) < 0)
-			goto out;
-		if ((rc = node_of(&c, r, ix[1], &row->node_nm, err)) < 0)
-			goto out;
-		if ((rc = weft_csv_num(&c, r, ix[2], 0, &row->energy_pj, err)) < 0)
-			goto out;
-		if (row->energy_pj < 0) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "energy_pj %g is negative", row->energy_pj);
-			goto out;
-		}
-		if ((rc = weft_csv_check_source(&c, r, ix[4], err)) < 0)
-			goto out;
-		for (uint32_t k = 0; k < t->nrows; k++) {
-			if (!strcmp(t->rows[k].event, ev)) {
-				rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-						   "event %s has a second row (first at line %u); keep one",
-						   ev, t->rows[k].line);
-				goto out;
-			}
-		}
-		snprintf(row->event, sizeof(row->event), "%s", ev);
-		snprintf(row->unit, sizeof(row->unit), "%s", c.rows[r][ix[3]]);
-		snprintf(row->source, sizeof(row->source), "%s", c.rows[r][ix[4]]);
-		row->line = c.lines[r];
-		t->nrows++;
-	}
-out:
-	weft_csv_free(&c);
-	if (rc < 0)
-		weft_energy_table_free(t);
+	static const struct weft_csv_rows spec = { "energy table", cols, 5,
+						   sizeof(struct weft_energy_row), make_energy_row };
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%.*s", (int)sizeof(t->path) - 1, path);
+	void *rows;
+	int rc = weft_csv_load_rows(path, &spec, &rows, &t->nrows, err);
+	t->rows = rows;
 	return rc;
 }
 
@@ -128,63 +117,50 @@ int weft_energy_event_at(const struct weft_energy_table *t, const char *event, d
 	return 0;
 }
 
-int weft_static_table_load(const char *path, struct weft_static_table *t, struct weft_error *err)
+static int make_static_row(void *dst, const void *prev, uint32_t n, const struct weft_csv *c,
+			   uint32_t r, const int *ix, struct weft_error *err)
 {
-	memset(t, 0, sizeof(*t));
-	snprintf(t->path, sizeof(t->path), "%s", path);
-	static const char *const cols[] = { "component", "node_nm", "static_w_per_unit",
-					    "static_w_per_mm2", "source" };
-	int ix[5];
-	struct weft_csv c;
-	int rc = weft_csv_load_table(path, "static power table", cols, 5, ix, &c, err);
+	struct weft_static_row *row = dst;
+	const char *name = c->rows[r][ix[0]];
+	(void)prev;
+	(void)n;
+	if (!name[0] || strlen(name) >= sizeof(row->component))
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "component name is empty or too long");
+	int rc = node_of(c, r, ix[1], &row->node_nm, err);
 	if (rc < 0)
 		return rc;
-	t->rows = calloc(c.nrows ? c.nrows : 1, sizeof(*t->rows));
-	if (!t->rows) {
-		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading %s", path);
-		goto out;
-	}
-	for (uint32_t r = 0; r < c.nrows; r++) {
-		struct weft_static_row *row = &t->rows[t->nrows];
-		const char *name = c.rows[r][ix[0]];
-		if (!name[0] || strlen(name) >= sizeof(row->component)) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "component name is empty or too long");
-			goto out;
-		}
-		if ((rc = node_of(&c, r, ix[1], &row->node_nm, err)) < 0)
-			goto out;
-		if (row->node_nm == 0) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "static power rows need the node they were published at");
-			goto out;
-		}
-		int e1 = weft_csv_num(&c, r, ix[2], 1, &row->w_per_unit, err);
-		if (e1 < 0) {
-			rc = e1;
-			goto out;
-		}
-		int e2 = weft_csv_num(&c, r, ix[3], 1, &row->w_per_mm2, err);
-		if (e2 < 0) {
-			rc = e2;
-			goto out;
-		}
-		if ((e1 == 1) == (e2 == 1)) {
-			rc = weft_error_at(err, WEFT_ERR_INPUT, path, c.lines[r], 0,
-					   "fill exactly one of static_w_per_unit and static_w_per_mm2");
-			goto out;
-		}
-		if ((rc = weft_csv_check_source(&c, r, ix[4], err)) < 0)
-			goto out;
-		snprintf(row->component, sizeof(row->component), "%s", name);
-		snprintf(row->source, sizeof(row->source), "%s", c.rows[r][ix[4]]);
-		row->line = c.lines[r];
-		t->nrows++;
-	}
-out:
-	weft_csv_free(&c);
-	if (rc < 0)
-		weft_static_table_free(t);
+	if (row->node_nm == 0)
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "static power rows need the node they were published at");
+	int e1 = weft_csv_num(c, r, ix[2], 1, &row->w_per_unit, err);
+	if (e1 < 0)
+		return e1;
+	int e2 = weft_csv_num(c, r, ix[3], 1, &row->w_per_mm2, err);
+	if (e2 < 0)
+		return e2;
+	if ((e1 == 1) == (e2 == 1))
+		return weft_error_at(err, WEFT_ERR_INPUT, c->path, c->lines[r], 0,
+				     "fill exactly one of static_w_per_unit and static_w_per_mm2");
+	if ((rc = weft_csv_check_source(c, r, ix[4], err)) < 0)
+		return rc;
+	snprintf(row->component, sizeof(row->component), "%s", name);
+	snprintf(row->source, sizeof(row->source), "%s", c->rows[r][ix[4]]);
+	row->line = c->lines[r];
+	return 0;
+}
+
+int weft_static_table_load(const char *path, struct weft_static_table *t, struct weft_error *err)
+{
+	static const char *const cols[] = { "component", "node_nm", "static_w_per_unit",
+					    "static_w_per_mm2", "source" };
+	static const struct weft_csv_rows spec = { "static power table", cols, 5,
+						   sizeof(struct weft_static_row), make_static_row };
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%.*s", (int)sizeof(t->path) - 1, path);
+	void *rows;
+	int rc = weft_csv_load_rows(path, &spec, &rows, &t->nrows, err);
+	t->rows = rows;
 	return rc;
 }
 

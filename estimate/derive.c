@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/hash.h"
+
 /* a / b, NAN when b is zero or either is not finite */
 static double ratio(double a, double b)
 {
@@ -146,14 +148,11 @@ int weft_est_hash_file(const char *path, uint64_t *hash, uint64_t *bytes, struct
 				      "cannot open trace %s: %s (make one with `weft-trace run WORKLOAD "
 				      "-o FILE.wtr`)",
 				      path, strerror(errno));
-	uint64_t h = 0xcbf29ce484222325ull, n = 0;
+	uint64_t h = WEFT_FNV1A_INIT, n = 0;
 	unsigned char buf[1 << 16];
 	size_t got;
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-		for (size_t i = 0; i < got; i++) {
-			h ^= buf[i];
-			h *= 0x100000001b3ull;
-		}
+		h = weft_fnv1a(h, buf, got);
 		n += got;
 	}
 	int bad = ferror(f);

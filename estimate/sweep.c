@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strdist.h"
 #include "models/model.h"
 
 #define SWEEP_EXAMPLE "e.g. --sweep fabric.token_buffer=1,2,4,8 or --sweep fabric.token_buffer=1:32:x2"
@@ -172,26 +173,6 @@ void weft_est_sweep_point(const uint32_t *counts, uint32_t n, uint64_t k, uint32
 	}
 }
 
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 95 || lb > 95)
-		return 999;
-	unsigned d[96][96];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (unsigned)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-			unsigned m = sub < del ? sub : del;
-			d[i][j] = m < ins ? m : ins;
-		}
-	return d[la][lb];
-}
-
 static void consider(const struct weft_config_key *keys, const char *typed, const char *key,
 		     char *best, size_t blen, unsigned *bestd)
 {
@@ -200,8 +181,8 @@ static void consider(const struct weft_config_key *keys, const char *typed, cons
 		if (strcmp(k->section, "model") == 0)
 			continue; /* [model] name cannot be swept */
 		snprintf(cand, sizeof(cand), "%s.%s", k->section, k->key);
-		unsigned d = edit_distance(typed, cand);
-		unsigned d2 = edit_distance(key, k->key); /* the right key in the wrong section */
+		unsigned d = weft_edit_distance(typed, cand);
+		unsigned d2 = weft_edit_distance(key, k->key); /* the right key in the wrong section */
 		if (d2 < d)
 			d = d2;
 		if (d < *bestd) {
@@ -215,7 +196,7 @@ void weft_est_sweep_suggest(const char *section, const char *key, const char *co
 			    uint32_t nmodels, char *buf, size_t len)
 {
 	char typed[160], best[160] = "";
-	unsigned bestd = 999;
+	unsigned bestd = WEFT_EDIT_FAR;
 	snprintf(typed, sizeof(typed), "%s.%s", section, key);
 	consider(weft_config_common_keys, typed, key, best, sizeof(best), &bestd);
 	for (uint32_t i = 0; i < nmodels; i++) {
@@ -223,10 +204,7 @@ void weft_est_sweep_suggest(const char *section, const char *key, const char *co
 		if (m)
 			consider(m->keys, typed, key, best, sizeof(best), &bestd);
 	}
-	/* a typo: within a third of the length (at least 2 edits) */
-	size_t tl = strlen(typed);
-	unsigned lim = (unsigned)(tl / 3 < 2 ? 2 : tl / 3);
-	if (best[0] && bestd <= lim) {
+	if (best[0] && weft_edit_close(typed, best, bestd)) {
 		snprintf(buf, len, "; did you mean %s?", best);
 		return;
 	}

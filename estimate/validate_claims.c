@@ -35,12 +35,12 @@ enum col {
 struct rowctx {
 	const char *path;
 	const char *configs_dir;
-	const struct weft_val_record *rec;
+	const struct weft_csv_record *rec;
 	const int *map;            /* column -> field index */
 	struct weft_error *err;
 };
 
-static const struct weft_val_field *fld(const struct rowctx *x, int col)
+static const struct weft_csv_field *fld(const struct rowctx *x, int col)
 {
 	return &x->rec->f[x->map[col]];
 }
@@ -54,7 +54,7 @@ static int ferr(const struct rowctx *x, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	const struct weft_val_field *f = fld(x, col);
+	const struct weft_csv_field *f = fld(x, col);
 	return weft_error_at(x->err, WEFT_ERR_INPUT, x->path, f->line, f->col, "column `%s`: %s",
 			     weft_val_columns[col], msg);
 }
@@ -85,7 +85,7 @@ static long text_fault(const char *s)
 /* Checks a free-text field and copies it (trimmed) into out. */
 static int text(const struct rowctx *x, int col, int required, char *out, size_t len)
 {
-	const struct weft_val_field *f = fld(x, col);
+	const struct weft_csv_field *f = fld(x, col);
 	long bad = text_fault(f->s);
 	if (bad < 0)
 		return ferr(x, col, "a control character (byte %ld of the field); write plain text on "
@@ -571,13 +571,13 @@ static int parse_row(const struct rowctx *x, struct weft_val_claim *c)
 	return check_against_weft(x, c);
 }
 
-static int read_header(const char *path, const struct weft_val_record *h, int *map,
+static int read_header(const char *path, const struct weft_csv_record *h, int *map,
 		       struct weft_error *err)
 {
 	for (int i = 0; i < WEFT_VAL_NCOLUMNS; i++)
 		map[i] = -1;
 	for (uint32_t j = 0; j < h->n; j++) {
-		const struct weft_val_field *f = &h->f[j];
+		const struct weft_csv_field *f = &h->f[j];
 		const char *s = f->s;
 		while (*s == ' ')
 			s++;
@@ -636,12 +636,12 @@ int weft_val_claims_parse(const char *text, size_t len, const char *path, const 
 		text += 3;
 		len -= 3;
 	}
-	struct weft_val_csv csv;
-	weft_val_csv_init(&csv, path, text, len);
-	struct weft_val_record rec;
+	struct weft_csv_reader csv;
+	weft_csv_reader_init(&csv, path, "claims file", text, len);
+	struct weft_csv_record rec;
 	int map[WEFT_VAL_NCOLUMNS];
 	uint32_t cap = out->n, first = out->n, nfields = 0;
-	int rc = weft_val_csv_next(&csv, &rec, err);
+	int rc = weft_csv_next(&csv, &rec, err);
 	if (rc == 0)
 		rc = weft_error_at(err, WEFT_ERR_INPUT, path, 0, 0,
 				   "no header row; a claims file starts with the column names "
@@ -650,14 +650,14 @@ int weft_val_claims_parse(const char *text, size_t len, const char *path, const 
 		nfields = rec.n;
 		rc = read_header(path, &rec, map, err);
 	}
-	weft_val_record_free(&rec);
+	weft_csv_record_free(&rec);
 	struct weft_val_claim *c = rc < 0 ? NULL : malloc(sizeof(*c));
 	if (rc >= 0 && !c)
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
 	while (rc >= 0) {
-		rc = weft_val_csv_next(&csv, &rec, err);
+		rc = weft_csv_next(&csv, &rec, err);
 		if (rc <= 0) {
-			weft_val_record_free(&rec);
+			weft_csv_record_free(&rec);
 			break;
 		}
 		if (rec.n != nfields) {
@@ -684,7 +684,7 @@ int weft_val_claims_parse(const char *text, size_t len, const char *path, const 
 			if (rc >= 0 && push(out, &cap, c) < 0)
 				rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
 		}
-		weft_val_record_free(&rec);
+		weft_csv_record_free(&rec);
 	}
 	free(c);
 	if (rc >= 0 && out->n == first)

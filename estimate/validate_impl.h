@@ -1,8 +1,8 @@
 /*
- * validate_impl.h - internal to weft-validate's library: CSV records with
- * the position of every field (validate_csv.c), so that a bad field of a
- * claims file is reported at file:line:column; and the formatters of the
- * report (validate_report.c, validate_format.c).
+ * validate_impl.h - internal to weft-validate's library: the formatters of
+ * the report (validate_report.c, validate_format.c). Claims files are read
+ * with common/csv.h's record reader, which gives every field its position,
+ * so that a bad field is reported at file:line:column.
  */
 #ifndef WEFT_VALIDATE_IMPL_H
 #define WEFT_VALIDATE_IMPL_H
@@ -10,41 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/csv.h"
 #include "common/error.h"
 #include "common/sbuf.h"
 #include "validate.h"
-
-#define WEFT_VAL_FIELD_MAX 4096  /* bytes of one field */
-#define WEFT_VAL_MAX_FIELDS 64   /* fields of one record */
-
-struct weft_val_field {
-	char *s;                 /* unquoted, NUL-terminated */
-	uint32_t line, col;      /* where the field starts (1-based, bytes) */
-};
-
-struct weft_val_record {
-	struct weft_val_field f[WEFT_VAL_MAX_FIELDS];
-	uint32_t n;
-	uint32_t line;
-};
-
-/* Reads records from text[0..len): fields separated by ',', records by a
- * newline ("\r\n" too), RFC 4180 quoting ("a, b", "" for a quote, line
- * breaks inside quotes). Blank lines and lines starting with '#' are
- * skipped. */
-struct weft_val_csv {
-	const char *path;
-	const char *p, *end;
-	uint32_t line, col;
-};
-
-void weft_val_csv_init(struct weft_val_csv *c, const char *path, const char *text, size_t len);
-/* 1 and a record, 0 at the end, or a negative weft_err naming
- * path:line:column (a NUL byte, an unterminated quote, text after a
- * closing quote, an overlong field, too many fields). Free r with
- * weft_val_record_free either way. */
-int weft_val_csv_next(struct weft_val_csv *c, struct weft_val_record *r, struct weft_error *err);
-void weft_val_record_free(struct weft_val_record *r);
 
 /* Where the traces go (validate_trace.c): the user's --trace-dir (made
  * when missing, kept) or a temporary directory (removed by close). */

@@ -1,8 +1,8 @@
 /*
  * config.c - INI machine configurations validated against a schema
- * (config.h). Parsing is libinih's; this file adds what inih does not:
- * line numbers for every key, the schema check (unknown keys are errors
- * with a "did you mean"), typed values with ranges, --set overrides, the
+ * (config.h). Parsing is common/ini.h's (libinih with line numbers and
+ * one rule for long lines); this file adds the schema check (unknown keys
+ * are errors with a "did you mean"), typed values with ranges, --set overrides, the
  * config hash, and resolving table paths against the data directory.
  * Reading a loaded config's values (weft_config_find and the typed
  * getters the models call) is config_value.c: loading looks the model up
@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +22,9 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "common/hash.h"
+#include "common/ini.h"
+#include "common/strdist.h"
 #include "model.h"
 
 /* Keys every config may use. Defaults are what weft assumes when a config
@@ -61,33 +63,10 @@ struct entry {
 };
 
 struct parse_state {
-	const char *text;
-	size_t pos;
-	uint32_t line;        /* line of the text last handed to inih */
+	const char *path;
 	struct entry *v;
 	uint32_t n, cap;
-	int nomem;
 };
-
-/* fgets-like reader over a string that consumes whole lines, so line counts
- * stay right even when a line is longer than inih's buffer. */
-static char *reader(char *str, int num, void *stream)
-{
-	struct parse_state *ps = stream;
-	if (ps->text[ps->pos] == '\0' || num <= 1)
-		return NULL;
-	int k = 0;
-	while (ps->text[ps->pos] != '\0') {
-		char c = ps->text[ps->pos++];
-		if (k < num - 2)
-			str[k++] = c;
-		if (c == '\n')
-			break;
-	}
-	str[k] = '\0';
-	ps->line++;
-	return str;
-}
 
 static void rstrip(char *s)
 {
@@ -96,16 +75,15 @@ static void rstrip(char *s)
 		s[--n] = '\0';
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+static int on_key(void *user, const char *section, const char *name, const char *value,
+		  uint32_t line, struct weft_error *err)
 {
 	struct parse_state *ps = user;
 	if (ps->n == ps->cap) {
 		uint32_t cap = ps->cap ? ps->cap * 2 : 32;
 		struct entry *v = realloc(ps->v, cap * sizeof(*v));
-		if (!v) {
-			ps->nomem = 1;
-			return 0;
-		}
+		if (!v)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", ps->path);
 		ps->v = v;
 		ps->cap = cap;
 	}
@@ -113,7 +91,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	memset(e, 0, sizeof(*e));
 	snprintf(e->section, sizeof(e->section), "%s", section);
 	snprintf(e->key, sizeof(e->key), "%s", name);
-	snprintf(e->value, sizeof(e->value), "%s", value ? value : "");
+	snprintf(e->value, sizeof(e->value), "%s", value);
 	/* inih strips ';' comments; '#' after whitespace is a comment too. */
 	for (char *p = e->value; *p; p++) {
 		if (*p == '#' && (p == e->value || p[-1] == ' ' || p[-1] == '\t')) {
@@ -122,59 +100,22 @@ static int handler(void *user, const char *section, const char *name, const char
 		}
 	}
 	rstrip(e->value);
-	e->line = ps->line;
-	return 1;
-}
-
-/* ---- suggestions ---------------------------------------------------------- */
-
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	unsigned d[64][64];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (unsigned)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-			unsigned m = sub < del ? sub : del;
-			d[i][j] = m < ins ? m : ins;
-		}
-	}
-	return d[la][lb];
-}
-
-/* Close enough to be a typo: distance at most a third of the length (min 2),
- * or one is a prefix of the other. */
-static int is_close(const char *typed, const char *cand, unsigned dist)
-{
-	size_t lt = strlen(typed), lc = strlen(cand);
-	unsigned lim = (unsigned)((lt > lc ? lt : lc) / 3);
-	if (lim < 2)
-		lim = 2;
-	if (dist <= lim)
-		return 1;
-	size_t m = lt < lc ? lt : lc;
-	return m >= 3 && strncmp(typed, cand, m) == 0;
+	e->line = line;
+	return 0;
 }
 
 const char *weft_config_suggest_model(const char *name)
 {
 	const char *best = NULL;
-	unsigned bestd = 99;
+	unsigned bestd = WEFT_EDIT_FAR;
 	for (const struct weft_model *const *mp = weft_models; name && *mp; mp++) {
-		unsigned d = edit_distance(name, (*mp)->name);
+		unsigned d = weft_edit_distance(name, (*mp)->name);
 		if (d < bestd) {
 			bestd = d;
 			best = (*mp)->name;
 		}
 	}
-	return best && is_close(name, best, bestd) ? best : NULL;
+	return best && weft_edit_close(name, best, bestd) ? best : NULL;
 }
 
 /* ---- schema --------------------------------------------------------------- */
@@ -214,12 +155,12 @@ static void suggest_key(const struct schema *s, const char *section, const char 
 	char typed[160], cand[160];
 	snprintf(typed, sizeof(typed), "%s.%s", section, key);
 	int best = -1;
-	unsigned bestd = 99;
+	unsigned bestd = WEFT_EDIT_FAR;
 	for (uint32_t i = 0; i < s->n; i++) {
 		snprintf(cand, sizeof(cand), "%s.%s", s->keys[i]->section, s->keys[i]->key);
-		unsigned d = edit_distance(typed, cand);
+		unsigned d = weft_edit_distance(typed, cand);
 		/* a key typed in the wrong section is a typo too */
-		unsigned d2 = edit_distance(key, s->keys[i]->key);
+		unsigned d2 = weft_edit_distance(key, s->keys[i]->key);
 		if (d2 < d)
 			d = d2;
 		if (d < bestd) {
@@ -227,7 +168,7 @@ static void suggest_key(const struct schema *s, const char *section, const char 
 			best = (int)i;
 		}
 	}
-	if (best >= 0 && (is_close(typed, cand, bestd) || is_close(key, s->keys[best]->key, bestd))) {
+	if (best >= 0 && (weft_edit_close(typed, cand, bestd) || weft_edit_close(key, s->keys[best]->key, bestd))) {
 		snprintf(buf, len, "; did you mean [%s] %s?", s->keys[best]->section,
 			 s->keys[best]->key);
 		return;
@@ -317,13 +258,13 @@ static int parse_value(const struct weft_config_key *k, const char *text,
 		}
 		/* suggestion among the choices */
 		char best[64] = "";
-		unsigned bestd = 99;
+		unsigned bestd = WEFT_EDIT_FAR;
 		c = k->choices ? k->choices : "";
 		while (*c) {
 			size_t n = strcspn(c, "|");
 			char cand[64];
 			snprintf(cand, sizeof(cand), "%.*s", (int)n, c);
-			unsigned d = edit_distance(text, cand);
+			unsigned d = weft_edit_distance(text, cand);
 			if (d < bestd) {
 				bestd = d;
 				snprintf(best, sizeof(best), "%s", cand);
@@ -332,7 +273,7 @@ static int parse_value(const struct weft_config_key *k, const char *text,
 			if (*c == '|')
 				c++;
 		}
-		if (best[0] && is_close(text, best, bestd))
+		if (best[0] && weft_edit_close(text, best, bestd))
 			snprintf(why, wlen, "'%s' is not one of %s; did you mean %s?", text, k->choices,
 				 best);
 		else
@@ -348,15 +289,6 @@ static int parse_value(const struct weft_config_key *k, const char *text,
 		return -1;
 	}
 	return 0;
-}
-
-static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 static void base_name(const char *path, char *out, size_t len)
@@ -379,21 +311,12 @@ static int load(const char *text, const char *path, const struct weft_config_key
 	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
 	base_name(path, cfg->name, sizeof(cfg->name));
 
-	struct parse_state ps = { .text = text ? text : "" };
-	int rc = ini_parse_stream(reader, &ps, handler, &ps);
-	if (ps.nomem) {
+	struct parse_state ps = { .path = path };
+	struct weft_ini ini = { path, "config", on_key, NULL, &ps };
+	int rc = weft_ini_parse(&ini, text ? text : "", text ? strlen(text) : 0, err);
+	if (rc) {
 		free(ps.v);
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
-	}
-	if (rc > 0) {
-		free(ps.v);
-		return weft_error_at(err, WEFT_ERR_INPUT, path, (uint32_t)rc, 0,
-				     "not an INI line: expected `[section]`, `key = value` or a "
-				     "comment (# or ;)");
-	}
-	if (rc < 0) {
-		free(ps.v);
-		return weft_error_set(err, WEFT_ERR_INTERNAL, "%s: INI parser failed (%d)", path, rc);
+		return rc;
 	}
 
 	/* which model? */
@@ -476,7 +399,7 @@ static int load(const char *text, const char *path, const struct weft_config_key
 		v->from = 1;
 		v->line = e->line;
 	}
-	uint64_t h = fnv1a(0xcbf29ce484222325ULL, text ? text : "", text ? strlen(text) : 0);
+	uint64_t h = weft_fnv1a(WEFT_FNV1A_INIT, text ? text : "", text ? strlen(text) : 0);
 	size_t off = 0;
 	for (uint32_t i = 0; i < noverrides; i++) {
 		const char *o = overrides[i];
@@ -509,8 +432,8 @@ static int load(const char *text, const char *path, const struct weft_config_key
 		}
 		cfg->values[k].from = 2;
 		cfg->values[k].line = 0;
-		h = fnv1a(h, "\n", 1);
-		h = fnv1a(h, o, strlen(o));
+		h = weft_fnv1a(h, "\n", 1);
+		h = weft_fnv1a(h, o, strlen(o));
 		if (off < sizeof(cfg->overrides))
 			off += (size_t)snprintf(cfg->overrides + off, sizeof(cfg->overrides) - off, "%s%s",
 						off ? "," : "", o);

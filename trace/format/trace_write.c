@@ -10,15 +10,13 @@
  * temporary one has no footer, so `verify` rejects it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <zstd.h>
 
+#include "common/file.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -44,8 +42,8 @@ struct wt_index_ent {
 };
 
 struct weft_trace_writer {
-	char *path, *tmp;
-	int fd;
+	char *path;
+	struct weft_file_out out; /* the temporary file until commit */
 	uint64_t off;
 	int level;
 	int failed;
@@ -87,11 +85,15 @@ struct weft_trace_writer {
 	char baseline_what[64];
 };
 
-static int io_err(struct weft_trace_writer *w, struct weft_error *err, const char *what)
+/* An I/O error at a step of common/file.h's atomic write (errno says why). */
+static int io_err(struct weft_trace_writer *w, struct weft_error *err, int step)
 {
+	const char *what = step == WEFT_OUT_CHMOD    ? "set permissions of"
+			   : step == WEFT_OUT_RENAME ? "rename into place"
+						     : weft_file_out_step_name(step);
 	w->failed = 1;
 	return weft_error_set(err, WEFT_ERR_IO, "cannot %s trace %s (temporary file %s): %s", what,
-			      w->path, w->tmp ? w->tmp : "?", strerror(errno));
+			      w->path, w->out.tmp ? w->out.tmp : "?", strerror(errno));
 }
 
 static int nomem(struct weft_trace_writer *w, struct weft_error *err)
@@ -102,18 +104,10 @@ static int nomem(struct weft_trace_writer *w, struct weft_error *err)
 
 static int write_all(struct weft_trace_writer *w, const void *buf, size_t len, struct weft_error *err)
 {
-	const uint8_t *p = buf;
-	while (len) {
-		ssize_t k = write(w->fd, p, len);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return io_err(w, err, "write");
-		}
-		p += k;
-		len -= (size_t)k;
-		w->off += (uint64_t)k;
-	}
+	int st = weft_file_out_write(&w->out, buf, len);
+	if (st)
+		return io_err(w, err, st);
+	w->off += len;
 	return 0;
 }
 
@@ -153,22 +147,22 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 	struct weft_trace_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
-	w->fd = -1;
+	w->out.fd = -1;
 	w->level = level ? level : 3;
 	size_t n = strlen(path);
 	w->path = malloc(n + 1);
-	w->tmp = malloc(n + 16);
 	w->cctx = ZSTD_createCCtx();
-	if (!w->path || !w->tmp || !w->cctx) {
+	if (!w->path || !w->cctx) {
 		weft_trace_writer_abort(w);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 	}
 	memcpy(w->path, path, n + 1);
-	snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
-	w->fd = mkstemp(w->tmp);
-	if (w->fd < 0) {
+	int st = weft_file_out_open(&w->out, w->path);
+	if (st) {
 		int e = errno;
 		weft_trace_writer_abort(w);
+		if (st == WEFT_OUT_NOMEM)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 		return weft_error_set(err, WEFT_ERR_IO, "cannot create trace %s: %s (is the directory writable?)",
 				      path, strerror(e));
 	}
@@ -206,7 +200,7 @@ void weft_trace_writer_set_workload(struct weft_trace_writer *w, const char *wor
 
 const char *weft_trace_writer_temp_path(const struct weft_trace_writer *w)
 {
-	return w ? w->tmp : NULL;
+	return w ? w->out.tmp : NULL;
 }
 
 /* ---- chunks ---- */
@@ -660,8 +654,7 @@ const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_wri
 
 static void free_writer(struct weft_trace_writer *w)
 {
-	if (w->fd >= 0)
-		close(w->fd);
+	weft_file_out_free(&w->out);
 	ZSTD_freeCCtx(w->cctx);
 	weft_program_free(w->prog);
 	wt_tab_free(&w->tab);
@@ -687,7 +680,6 @@ static void free_writer(struct weft_trace_writer *w)
 	free(w->progs);
 	free(w->prog_launch);
 	free(w->path);
-	free(w->tmp);
 	free(w);
 }
 
@@ -695,9 +687,7 @@ void weft_trace_writer_abort(struct weft_trace_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0 && w->tmp)
-		unlink(w->tmp);
-	free_writer(w);
+	free_writer(w); /* removes the temporary file unless committed */
 }
 
 static void put_info(struct weft_trace_writer *w, struct wt_buf *b)
@@ -776,27 +766,9 @@ int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err
 	wt_put32(f + 12, wt_crc32(0, f, 12));
 	if ((rc = write_all(w, f, sizeof(f), err)))
 		goto fail;
-	if (fsync(w->fd)) {
-		rc = io_err(w, err, "fsync");
-		goto fail;
-	}
-	/* mkstemp makes the file 0600; a trace is an ordinary output file */
-	mode_t um = umask(0);
-	umask(um);
-	if (fchmod(w->fd, 0666 & ~um)) {
-		rc = io_err(w, err, "set permissions of");
-		goto fail;
-	}
-	if (close(w->fd)) {
-		w->fd = -1;
-		rc = io_err(w, err, "close");
-		unlink(w->tmp);
-		goto fail;
-	}
-	w->fd = -1;
-	if (rename(w->tmp, w->path)) {
-		rc = io_err(w, err, "rename into place");
-		unlink(w->tmp);
+	int st = weft_file_out_commit(&w->out);
+	if (st) {
+		rc = io_err(w, err, st);
 		goto fail;
 	}
 	wt_buf_free(&b);

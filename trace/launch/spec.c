@@ -2,10 +2,10 @@
  * spec.c - launch specs: parsing and checking (see spec.h and docs/launch-spec.md;
  * running is spec_run.c).
  *
- * libinih does the INI syntax. Its handler gets no line numbers in Debian's
- * build, so the text is fed through our own line reader, which counts lines
- * and also sees section headers itself: that way empty and unknown sections
- * are caught too. The handler only records (section, key, value, line);
+ * common/ini.h does the INI syntax (libinih) and its rules (long lines, NUL
+ * bytes, no continuation lines) and gives every key its line. Section
+ * headers are seen here from the raw lines too: that way empty and unknown
+ * sections are caught. The key callback only records (section, key, value, line);
  * interpretation happens afterwards, when each section is complete, so that
  * key order inside a section does not matter and every error can name the
  * line it is about.
@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <ini.h>
 
 #include "common/file.h"
+#include "common/ini.h"
 #include "wl_util.h"
 
 static const struct {
@@ -93,7 +93,6 @@ struct entry {
 
 struct parse {
 	const char *path;
-	const char *text, *end, *pos;
 	uint32_t lineno;
 	struct section *secs;
 	uint32_t nsecs;
@@ -209,43 +208,27 @@ static void see_header(struct parse *p, const char *raw)
 	p->secs[p->nsecs++] = sec;
 }
 
-/* fgets-style reader over the in-memory text that counts lines. */
-static char *reader(char *str, int num, void *stream)
+/* Each raw line (common/ini.h), before inih parses it. */
+static int on_line(void *user, const char *text, uint32_t line, struct weft_error *err)
 {
-	struct parse *p = stream;
-	if (p->pos >= p->end || num < 2)
-		return NULL;
-	const char *nl = memchr(p->pos, '\n', (size_t)(p->end - p->pos));
-	size_t len = nl ? (size_t)(nl - p->pos) + 1 : (size_t)(p->end - p->pos);
-	p->lineno++;
-	/* inih needs room for the newline and NUL; longer lines would be split
-	 * silently, so refuse them. */
-	if (len + 1 > (size_t)num) {
-		perr(p, p->lineno, WEFT_ERR_INPUT, "line is too long (at most %d characters)",
-		     num - 3);
-		len = 0;
-	}
-	memcpy(str, p->pos, len);
-	str[len] = 0;
-	if (memchr(str, 0, len)) {
-		perr(p, p->lineno, WEFT_ERR_INPUT, "NUL byte in the spec file: is it a text file?");
-		str[0] = 0;
-	}
-	p->pos += nl ? (size_t)(nl - p->pos) + 1 : (size_t)(p->end - p->pos);
-	see_header(p, str);
-	return str;
+	struct parse *p = user;
+	(void)err;
+	p->lineno = line;
+	see_header(p, text);
+	return p->code;
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+static int on_key(void *user, const char *section, const char *name, const char *value,
+		  uint32_t line, struct weft_error *err)
 {
 	struct parse *p = user;
 	(void)section;
-	if (p->code)
-		return 1; /* already failed: let inih finish quietly */
+	(void)line; /* p->lineno, from on_line */
+	(void)err;  /* perr writes p->err */
 	if (p->nsecs == 0) {
 		perr(p, p->lineno, WEFT_ERR_INPUT,
 		     "`%s` is outside any section; start with [kernel]", name);
-		return 1;
+		return p->code;
 	}
 	uint32_t sec = p->nsecs - 1;
 	for (uint32_t i = 0; i < p->nents; i++)
@@ -253,12 +236,12 @@ static int handler(void *user, const char *section, const char *name, const char
 		    p->secs[sec].kind != SEC_ARGS) {
 			perr(p, p->lineno, WEFT_ERR_INPUT, "`%s` is set twice (first on line %u)",
 			     name, p->ents[i].line);
-			return 1;
+			return p->code;
 		}
 	struct entry *ne = realloc(p->ents, (p->nents + 1) * sizeof(*ne));
 	if (!ne) {
 		perr(p, p->lineno, WEFT_ERR_NOMEM, "out of memory");
-		return 1;
+		return p->code;
 	}
 	p->ents = ne;
 	struct entry *e = &p->ents[p->nents];
@@ -271,10 +254,10 @@ static int handler(void *user, const char *section, const char *name, const char
 		free(e->key);
 		free(e->value);
 		perr(p, p->lineno, WEFT_ERR_NOMEM, "out of memory");
-		return 1;
+		return p->code;
 	}
 	p->nents++;
-	return 1;
+	return p->code;
 }
 
 static struct entry *find(struct parse *p, uint32_t sec, const char *key)
@@ -867,8 +850,6 @@ int weft_spec_parse(const char *text, size_t len, const char *path, struct weft_
 	weft_error_clear(err);
 	memset(&p, 0, sizeof(p));
 	p.path = path;
-	p.text = p.pos = text;
-	p.end = text + len;
 	p.err = err;
 
 	spec = calloc(1, sizeof(*spec));
@@ -877,18 +858,10 @@ int weft_spec_parse(const char *text, size_t len, const char *path, struct weft_
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
 	}
 
-	/* Python-style continuation lines would turn an indented `key = v` into
-	 * part of the previous value: switch them off for this parse. */
-	bool multiline = ini_allow_multiline;
-	ini_allow_multiline = false;
-	rc = ini_parse_stream(reader, &p, handler, &p);
-	ini_allow_multiline = multiline;
-
-	if (!p.code && rc > 0)
-		perr(&p, (uint32_t)rc, WEFT_ERR_INPUT,
-		     "not an INI line: want [section], key = value, or a ; comment");
-	else if (!p.code && rc < 0)
-		perr(&p, 0, WEFT_ERR_NOMEM, "out of memory while parsing");
+	struct weft_ini ini = { path, "spec file", on_key, on_line, &p };
+	rc = weft_ini_parse(&ini, text, len, err);
+	if (rc && !p.code)
+		p.code = rc;
 	if (!p.code)
 		interpret(&p, spec);
 	free_parse(&p);

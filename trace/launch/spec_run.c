@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "wl_util.h"
 
 static int fill_buffer(const struct weft_spec *spec, const struct weft_spec_buffer *b, uint8_t *data,
@@ -88,47 +89,6 @@ const char *weft_spec_output_path(const struct weft_spec *spec, const struct wef
 	else
 		snprintf(buf, len, "%s/%s", dir, b->output);
 	return buf;
-}
-
-/* Writes data to path atomically: PATH.tmp.XXXXXX, fsync, rename. */
-static int write_atomic(const char *path, const void *data, size_t len, struct weft_error *err)
-{
-	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		return weft_error_set(err, WEFT_ERR_INPUT, "output path too long: %s", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return weft_error_set(err, WEFT_ERR_IO, "cannot create a temporary file next to %s: %s",
-				      path, strerror(errno));
-	const uint8_t *p = data;
-	size_t left = len;
-	while (left) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			unlink(tmp);
-			return weft_error_set(err, WEFT_ERR_IO, "cannot write %s: %s", tmp, strerror(e));
-		}
-		p += w;
-		left -= (size_t)w;
-	}
-	if (fsync(fd) != 0 || close(fd) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return weft_error_set(err, WEFT_ERR_IO, "cannot flush %s: %s", tmp, strerror(e));
-	}
-	/* mkstemp makes the file 0600; outputs are ordinary files. */
-	chmod(tmp, 0644);
-	if (rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return weft_error_set(err, WEFT_ERR_IO, "cannot rename %s to %s: %s", tmp, path,
-				      strerror(e));
-	}
-	return 0;
 }
 
 /* Reads element i of type t as a double / a raw integer (for messages). */
@@ -315,7 +275,7 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 		if ((rc = weft_memcpy_dtoh(ctx, host, dptr[i], bytes, err)))
 			goto out;
 		weft_spec_output_path(spec, b, opts ? opts->output_dir : NULL, path, sizeof(path));
-		if ((rc = write_atomic(path, host, bytes, err))) {
+		if ((rc = weft_write_atomic(path, host, bytes, err))) {
 			weft_error_prefix(err, "[buffer %s] output: ", b->name);
 			goto out;
 		}

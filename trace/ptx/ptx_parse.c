@@ -883,7 +883,7 @@ static int run(struct weft_ptx_parser *p, const char *text, size_t len)
 	if (setjmp(p->jb))
 		return p->rc ? p->rc : WEFT_ERR_PARSE;
 	p->m->path = weft_ptxp_xstrndup(p, p->path, strlen(p->path));
-	p->m->hash = weft_ptxp_fnv1a(text, len);
+	p->m->hash = weft_fnv1a(WEFT_FNV1A_INIT, text, len);
 	parse_module(p);
 	if (!p->have_version)
 		fail(p, 1, 1,

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/hash.h"
 #include "ptx.h"
 #include "ptx_lex.h"
 
@@ -137,7 +138,6 @@ struct weft_ptxp_opdef {
 const struct weft_ptxp_opdef *weft_ptxp_opdef(int op);
 
 /* ptx_parse_util.c: name tables */
-uint64_t weft_ptxp_fnv1a(const void *data, size_t len);
 int32_t weft_ptxp_sm_get(const struct weft_ptxp_map *m, const char *key, uint32_t len);
 int weft_ptxp_sm_put(struct weft_ptxp_map *m, const char *key, uint32_t len, int32_t val);
 void weft_ptxp_sm_free(struct weft_ptxp_map *m);

@@ -12,23 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t weft_ptxp_fnv1a(const void *data, size_t len)
-{
-	const unsigned char *b = data;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < len; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 int32_t weft_ptxp_sm_get(const struct weft_ptxp_map *m, const char *key, uint32_t len)
 {
 	if (!m->cap)
 		return -1;
 	uint32_t mask = m->cap - 1;
-	for (uint32_t i = (uint32_t)weft_ptxp_fnv1a(key, len) & mask;; i = (i + 1) & mask) {
+	for (uint32_t i = (uint32_t)weft_fnv1a(WEFT_FNV1A_INIT, key, len) & mask;; i = (i + 1) & mask) {
 		const struct weft_ptxp_slot *s = &m->s[i];
 		if (!s->key)
 			return -1;
@@ -49,7 +39,7 @@ int weft_ptxp_sm_put(struct weft_ptxp_map *m, const char *key, uint32_t len, int
 			struct weft_ptxp_slot *o = &m->s[i];
 			if (!o->key)
 				continue;
-			uint32_t j = (uint32_t)weft_ptxp_fnv1a(o->key, o->len) & (nc - 1);
+			uint32_t j = (uint32_t)weft_fnv1a(WEFT_FNV1A_INIT, o->key, o->len) & (nc - 1);
 			while (ns[j].key)
 				j = (j + 1) & (nc - 1);
 			ns[j] = *o;
@@ -59,7 +49,7 @@ int weft_ptxp_sm_put(struct weft_ptxp_map *m, const char *key, uint32_t len, int
 		m->cap = nc;
 	}
 	uint32_t mask = m->cap - 1;
-	for (uint32_t i = (uint32_t)weft_ptxp_fnv1a(key, len) & mask;; i = (i + 1) & mask) {
+	for (uint32_t i = (uint32_t)weft_fnv1a(WEFT_FNV1A_INIT, key, len) & mask;; i = (i + 1) & mask) {
 		struct weft_ptxp_slot *s = &m->s[i];
 		if (!s->key) {
 			s->key = key;
