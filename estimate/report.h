@@ -7,26 +7,16 @@
  * paper can be traced back to what produced it.
  *
  * The formatters append to a text buffer (sbuf.h); the caller prints it or
- * writes it with weft_est_write_atomic.
+ * writes it with common/file.h's weft_write_atomic.
  */
 #ifndef WEFT_REPORT_H
 #define WEFT_REPORT_H
 
 #include "estimate.h"
-#include "common/file.h"
 #include "common/format.h"
 #include "common/sbuf.h"
 
 int weft_est_report_format(const struct weft_est_report *r, enum weft_format fmt,
 			   struct weft_sbuf *out, struct weft_error *err);
-
-/* Writes len bytes to path atomically: common/file.h's weft_write_atomic
- * (PATH.tmp.XXXXXX in the same directory, fsync, rename), under the name
- * the CLIs call. */
-static inline int weft_est_write_atomic(const char *path, const char *data, size_t len,
-					struct weft_error *err)
-{
-	return weft_write_atomic(path, data, len, err);
-}
 
 #endif

@@ -15,6 +15,7 @@
 #include "common/opt.h"
 #include "estimate.h"
 #include "report.h"
+#include "common/file.h"
 
 static const char usage[] =
 	"usage: weft-estimate FILE.wtr -c CONFIG.ini [-c CONFIG.ini]... [options]\n"
@@ -282,7 +283,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	weft_est_report_free(&rep);
 	if (rc == 0) {
 		if (outpath) {
-			rc = weft_est_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
+			rc = weft_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
 		} else {
 			fputs(weft_sbuf_str(&text), stdout);
 			if (fflush(stdout) != 0 || ferror(stdout))

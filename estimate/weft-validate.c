@@ -12,6 +12,7 @@
 
 #include "common/opt.h"
 #include "report.h"
+#include "common/file.h"
 #include "validate.h"
 
 static const char usage[] =
@@ -209,7 +210,7 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 	weft_val_report_free(&rep);
 	if (rc == 0) {
 		if (outpath) {
-			rc = weft_est_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
+			rc = weft_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
 		} else {
 			fputs(weft_sbuf_str(&text), stdout);
 			if (fflush(stdout) != 0 || ferror(stdout))

@@ -19,6 +19,7 @@
 
 #include "estimate/estimate.h"
 #include "estimate/report.h"
+#include "common/file.h"
 #include "estimate/report_fields.h"
 
 #define NEAR(a, b) assert_true(near((a), (b)))
@@ -402,7 +403,7 @@ static void test_write_atomic(void **state)
 	char path[256];
 	snprintf(path, sizeof(path), "%s/out.csv", dir);
 	struct weft_error err;
-	assert_int_equal(weft_est_write_atomic(path, "a,b\n", 4, &err), 0);
+	assert_int_equal(weft_write_atomic(path, "a,b\n", 4, &err), 0);
 	FILE *f = fopen(path, "r");
 	assert_non_null(f);
 	char buf[16] = { 0 };
@@ -421,7 +422,7 @@ static void test_write_atomic(void **state)
 	/* a missing directory: an input error that names the path */
 	snprintf(path, sizeof(path), "%s/no/such/out.csv", dir);
 	weft_error_clear(&err);
-	assert_int_equal(weft_est_write_atomic(path, "x", 1, &err), WEFT_ERR_INPUT);
+	assert_int_equal(weft_write_atomic(path, "x", 1, &err), WEFT_ERR_INPUT);
 	assert_non_null(strstr(err.message, path));
 	rmdir(dir);
 }
