@@ -39,7 +39,8 @@ static const char usage_main[] =
 	"  -h, --help     show this help\n"
 	"  --version      print \"weft-area VERSION\"\n"
 	"\n"
-	"Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
+	"Tables are found in $WEFT_DATA, else <executable>/../share/weft/data, else\n"
+	"<executable>/../data, else ./data.\n"
 	"Exit status: 0 ok, 2 bad usage or input (config errors, missing tables or\n"
 	"rows), 3 internal error (docs/cli.md).\n";
 

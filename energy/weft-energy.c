@@ -49,7 +49,8 @@ static const char usage_main[] =
 	"  -h, --help     show this help (`weft-energy COMMAND --help`: a command's)\n"
 	"  --version      print \"weft-energy VERSION\"\n"
 	"\n"
-	"Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"
+	"Tables are found in $WEFT_DATA, else <executable>/../share/weft/data, else\n"
+	"<executable>/../data, else ./data.\n"
 	"Exit status: 0 ok, 2 bad usage or input (a missing table, an unknown node),\n"
 	"3 internal error (docs/cli.md).\n";
 
@@ -63,7 +64,8 @@ static const char usage_main[] =
 	"  -h, --help     show this help\n"                                                         \
 	"  --version      print \"weft-energy VERSION\"\n"                                          \
 	"\n"                                                                                        \
-	"Tables are found in $WEFT_DATA, else <executable>/../data, else ./data.\n"                \
+	"Tables are found in $WEFT_DATA, else <executable>/../share/weft/data, else\n" \
+	"<executable>/../data, else ./data.\n" \
 	"Exit status: 0 ok, 2 bad usage or input (a missing table, an unknown node),\n"             \
 	"3 internal error (docs/cli.md).\n"
 
