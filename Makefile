@@ -120,7 +120,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -132,6 +132,11 @@ layers:
 .PHONY: filecycles
 filecycles: all
 	@sh tests/filecycles.sh
+
+# Every name libweft.a exports starts with weft_ (tests/symbols.sh).
+.PHONY: symbols
+symbols: all
+	@sh tests/symbols.sh
 
 unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \

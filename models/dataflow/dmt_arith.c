@@ -266,7 +266,7 @@ static void mark(const struct arith *a, struct weft_dmt *d, const uint8_t *feeds
 	}
 }
 
-int dmt_remove_arith(struct weft_dmt *d, struct weft_error *err)
+int weft_dmt_remove_arith(struct weft_dmt *d, struct weft_error *err)
 {
 	const struct weft_program *p = d->p;
 	struct weft_dom dom;

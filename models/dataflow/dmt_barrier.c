@@ -27,7 +27,7 @@
 
 #include "dmt_internal.h"
 
-int dmt_barrier_init(struct weft_dmt *d)
+int weft_dmt_barrier_init(struct weft_dmt *d)
 {
 	struct weft_dmt_scratch *s = d->s;
 	uint32_t n = d->ninsts ? d->ninsts : 1;
@@ -50,13 +50,13 @@ int dmt_barrier_init(struct weft_dmt *d)
 	return 0;
 }
 
-void dmt_barrier_free(struct weft_dmt_scratch *s)
+void weft_dmt_barrier_free(struct weft_dmt_scratch *s)
 {
 	free(s->baridx), free(s->barpc), free(s->bar_adj), free(s->bar_gcomm);
 	free(s->brec), free(s->brec2), free(s->bstart);
 }
 
-int dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads)
+int weft_dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads)
 {
 	if (nthreads + 1 > s->capbstart) {
 		free(s->bstart);
@@ -67,7 +67,7 @@ int dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads)
 		}
 		s->capbstart = nthreads + 1;
 	}
-	if (dmt_reserve((void **)&s->brec2, &s->capbrec2, s->nbrec + 1, sizeof(*s->brec2)))
+	if (weft_dmt_reserve((void **)&s->brec2, &s->capbrec2, s->nbrec + 1, sizeof(*s->brec2)))
 		return WEFT_ERR_NOMEM;
 	memset(s->bstart, 0, ((size_t)nthreads + 2) * sizeof(uint32_t));
 	for (uint64_t i = 0; i < s->nbrec; i++)
@@ -84,7 +84,7 @@ int dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads)
 	return 0;
 }
 
-uint32_t dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e)
+uint32_t weft_dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e)
 {
 	uint64_t i = (uint64_t)s->bstart[tid] + e;
 	if (i >= s->bstart[tid + 1])
@@ -92,23 +92,23 @@ uint32_t dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t
 	return s->brec2[i].pc;
 }
 
-void dmt_barrier_mark(struct weft_dmt_scratch *s)
+void weft_dmt_barrier_mark(struct weft_dmt_scratch *s)
 {
 	for (uint64_t i = 0; i < s->nrec; i++) {
 		const struct dmt_rec *r = &s->rec[i];
 		uint32_t m = s->memidx[r->pc];
-		uint32_t b = dmt_barrier_at(s, r->tid, r->epoch);
+		uint32_t b = weft_dmt_barrier_at(s, r->tid, r->epoch);
 		if (b != UINT32_MAX)
 			s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_BEFORE;
 		if (r->epoch) {
-			b = dmt_barrier_at(s, r->tid, r->epoch - 1);
+			b = weft_dmt_barrier_at(s, r->tid, r->epoch - 1);
 			if (b != UINT32_MAX)
 				s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_AFTER;
 		}
 	}
 }
 
-void dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
+void weft_dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
 			uint32_t *kept_pc, int *gcomm)
 {
 	const struct weft_dmt_scratch *s = d->s;
@@ -133,7 +133,7 @@ void dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, 
 	}
 }
 
-void dmt_barrier_decide(struct weft_dmt *d)
+void weft_dmt_barrier_decide(struct weft_dmt *d)
 {
 	const struct weft_program *p = d->p;
 	const struct weft_dmt_scratch *s = d->s;
@@ -143,7 +143,7 @@ void dmt_barrier_decide(struct weft_dmt *d)
 			continue;
 		uint32_t nk, nr, kpc;
 		int gc;
-		dmt_barrier_orders(d, pc, &nk, &nr, &kpc, &gc);
+		weft_dmt_barrier_orders(d, pc, &nk, &nr, &kpc, &gc);
 		if (gc)
 			d->tot.bars_kept_global++;
 		else if (nk)

@@ -19,7 +19,7 @@ void weft_dmt_params_default(struct weft_dmt_params *prm)
 	prm->lvc_bytes = 65536;
 }
 
-int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err)
+int weft_dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err)
 {
 	if (prm->token_buffer < 1)
 		return weft_error_set(err, WEFT_ERR_INPUT,
@@ -41,7 +41,7 @@ uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer)
 	return (a + token_buffer - 1) / token_buffer;
 }
 
-int dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz)
+int weft_dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz)
 {
 	if (n <= *cap)
 		return 0;

@@ -43,7 +43,7 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 		d->prm = *prm;
 	else
 		weft_dmt_params_default(&d->prm);
-	int rc = dmt_params_check(&d->prm, err);
+	int rc = weft_dmt_params_check(&d->prm, err);
 	if (rc)
 		return rc;
 	d->p = p;
@@ -94,9 +94,9 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	s->kcount = calloc(s->nmem + 1, sizeof(uint32_t));
 	s->klane = calloc((size_t)d->prm.warp_width * s->nmem + 1, sizeof(uint32_t));
 	s->ktouched = malloc(((size_t)d->prm.warp_width * s->nmem + 1) * sizeof(size_t));
-	if (!s->edge || !s->kcount || !s->klane || !s->ktouched || dmt_barrier_init(d))
+	if (!s->edge || !s->kcount || !s->klane || !s->ktouched || weft_dmt_barrier_init(d))
 		goto nomem;
-	rc = dmt_iter_init(d, err);
+	rc = weft_dmt_iter_init(d, err);
 	if (rc) {
 		weft_dmt_free(d);
 		return rc;
@@ -123,9 +123,9 @@ void weft_dmt_free(struct weft_dmt *d)
 		free(s->acc_all), free(s->acc_shared), free(s->edge);
 		free(s->rec), free(s->rec2), free(s->epoch_count), free(s->ver), free(s->abase);
 		free(s->bytes), free(s->vals), free(s->kcount), free(s->klane), free(s->ktouched);
-		dmt_global_free(s);
-		dmt_barrier_free(s);
-		dmt_iter_free(s);
+		weft_dmt_global_free(s);
+		weft_dmt_barrier_free(s);
+		weft_dmt_iter_free(s);
 		free(s);
 	}
 	memset(d, 0, sizeof(*d));
@@ -182,7 +182,7 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 						(*nloads)++;
 					s->acc_all[pc]++;
 					if (sp == WEFT_SPACE_GLOBAL && s->track_global &&
-					    dmt_global_push(s, gi.addr[lane], tid, epoch[lane], g, k,
+					    weft_dmt_global_push(s, gi.addr[lane], tid, epoch[lane], g, k,
 							    p->info[pc].access_bytes))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's global accesses",
@@ -195,7 +195,7 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					if (!s->klane[ki])
 						s->ktouched[s->nktouched++] = ki;
 					uint32_t kth = s->klane[ki]++;
-					if (dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
+					if (weft_dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's shared accesses",
 								      c->cta);
@@ -215,7 +215,7 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 				for (uint64_t m = gi.exec; m; m &= m - 1) {
 					uint32_t lane = (uint32_t)__builtin_ctzll(m);
 					epoch[lane]++;
-					if (dmt_reserve((void **)&s->brec, &s->capbrec, s->nbrec + 1,
+					if (weft_dmt_reserve((void **)&s->brec, &s->capbrec, s->nbrec + 1,
 							sizeof(*s->brec)))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's barriers",
@@ -237,9 +237,9 @@ static int sort_epochs(struct weft_dmt_scratch *s)
 	for (uint64_t i = 0; i < s->nrec; i++)
 		if (s->rec[i].epoch > maxe)
 			maxe = s->rec[i].epoch;
-	if (dmt_reserve((void **)&s->rec2, &s->caprec2, s->nrec + 1, sizeof(*s->rec2)))
+	if (weft_dmt_reserve((void **)&s->rec2, &s->caprec2, s->nrec + 1, sizeof(*s->rec2)))
 		return WEFT_ERR_NOMEM;
-	if (dmt_reserve((void **)&s->epoch_count, &s->capepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
+	if (weft_dmt_reserve((void **)&s->epoch_count, &s->capepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
 		return WEFT_ERR_NOMEM;
 	memset(s->epoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
 	for (uint64_t i = 0; i < s->nrec; i++)
@@ -259,7 +259,7 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 	for (uint64_t i = 0; i < s->nrec; i++)
 		if ((uint64_t)s->rec2[i].addr + s->rec2[i].bytes > end)
 			end = (uint64_t)s->rec2[i].addr + s->rec2[i].bytes;
-	if (dmt_reserve((void **)&s->bytes, &s->capbytes, end + 1, sizeof(*s->bytes)))
+	if (weft_dmt_reserve((void **)&s->bytes, &s->capbytes, end + 1, sizeof(*s->bytes)))
 		return weft_error_set(err, WEFT_ERR_NOMEM,
 				      "dmt: out of memory for CTA %u's shared window (%llu bytes)", c->cta,
 				      (unsigned long long)end);
@@ -305,7 +305,7 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 			}
 			if (r->kind == DMT_K_LOAD &&
-			    dmt_iter_add(s, r->pc, r->k, w0 ? (int32_t)r->tid - (int32_t)s->rec2[w0 - 1].tid
+			    weft_dmt_iter_add(s, r->pc, r->k, w0 ? (int32_t)r->tid - (int32_t)s->rec2[w0 - 1].tid
 							    : DMT_ITER_NOWRITER))
 				return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 		}
@@ -441,23 +441,23 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 				      "dmt: CTA %u has %llu memory accesses; the analysis handles fewer than 2^32 per CTA",
 				      c->cta, (unsigned long long)na);
 	s->abase[c->nthreads] = (uint32_t)na;
-	if (dmt_reserve((void **)&s->ver, &s->capver, na + 1, sizeof(uint32_t)))
+	if (weft_dmt_reserve((void **)&s->ver, &s->capver, na + 1, sizeof(uint32_t)))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 	memset(s->ver, 0, (size_t)(na + 1) * sizeof(uint32_t));
 	uint64_t nloads = 0;
 	int rc = pass_records(d, c, &nloads, err);
 	if (rc)
 		return rc;
-	if (dmt_barrier_sort(s, c->nthreads))
+	if (weft_dmt_barrier_sort(s, c->nthreads))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's barriers",
 				      c->cta);
-	dmt_barrier_mark(s);
+	weft_dmt_barrier_mark(s);
 	if (sort_epochs(s))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's accesses",
 				      c->cta);
 	if ((rc = replay(d, c, err)))
 		return rc;
-	if (dmt_global_replay(d))
+	if (weft_dmt_global_replay(d))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory replaying CTA %u's global accesses",
 				      c->cta);
 	if ((rc = pass_reuse(d, c, nloads, err)))

@@ -207,7 +207,7 @@ static int decide(struct weft_dmt *d, struct weft_error *err)
 			carry(d, I);
 	}
 	/* ... or one per loop iteration */
-	int rc = dmt_iter_decide(d, err);
+	int rc = weft_dmt_iter_decide(d, err);
 	if (rc)
 		return rc;
 	for (uint32_t pc = 0; pc < d->ninsts; pc++)
@@ -230,9 +230,9 @@ static int decide(struct weft_dmt *d, struct weft_error *err)
 			I->removal = WEFT_DMT_RM_ELEVATOR_STORE;
 	}
 	/* barriers that only ordered removed accesses */
-	dmt_barrier_decide(d);
+	weft_dmt_barrier_decide(d);
 	/* address arithmetic and guards that only served removed instructions */
-	rc = dmt_remove_arith(d, err);
+	rc = weft_dmt_remove_arith(d, err);
 	if (rc)
 		return rc;
 	totals(d);
@@ -277,7 +277,7 @@ int weft_dmt_redecide(struct weft_dmt *d, const struct weft_dmt_params *prm, str
 {
 	if (!d->s || !d->finished)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "dmt: weft_dmt_redecide before weft_dmt_finish");
-	int rc = dmt_params_check(prm, err);
+	int rc = weft_dmt_params_check(prm, err);
 	if (rc)
 		return rc;
 	if (prm->warp_width != d->prm.warp_width)

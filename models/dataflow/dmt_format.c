@@ -143,7 +143,7 @@ static void format_bars(const struct weft_dmt *d, struct weft_sbuf *b)
 					 "why");
 		uint32_t nk, nr, kpc;
 		int gc;
-		dmt_barrier_orders(d, pc, &nk, &nr, &kpc, &gc);
+		weft_dmt_barrier_orders(d, pc, &nk, &nr, &kpc, &gc);
 		char why[200];
 		if (I->removal)
 			snprintf(why, sizeof(why), "orders only removed shared accesses");

@@ -27,10 +27,10 @@
 
 #include "dmt_internal.h"
 
-int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
+int weft_dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes)
 {
-	if (dmt_reserve((void **)&s->grec, &s->capgrec, s->ngrec + 1, sizeof(*s->grec)))
+	if (weft_dmt_reserve((void **)&s->grec, &s->capgrec, s->ngrec + 1, sizeof(*s->grec)))
 		return WEFT_ERR_NOMEM;
 	struct dmt_grec *g = &s->grec[s->ngrec++];
 	g->addr = addr, g->tid = tid, g->epoch = epoch, g->warp = warp;
@@ -57,10 +57,10 @@ static struct dmt_gword *slot(struct weft_dmt_scratch *s, uint64_t word)
  * (reader's order) order it. */
 static void mark_crossed(struct weft_dmt_scratch *s, uint32_t wt, uint32_t we, uint32_t rt, uint32_t re)
 {
-	uint32_t b = dmt_barrier_at(s, wt, we);
+	uint32_t b = weft_dmt_barrier_at(s, wt, we);
 	if (b != UINT32_MAX)
 		s->bar_gcomm[s->baridx[b]] = 1;
-	b = dmt_barrier_at(s, rt, re - 1);
+	b = weft_dmt_barrier_at(s, rt, re - 1);
 	if (b != UINT32_MAX)
 		s->bar_gcomm[s->baridx[b]] = 1;
 }
@@ -76,7 +76,7 @@ static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word)
 	return x;
 }
 
-int dmt_global_replay(struct weft_dmt *d)
+int weft_dmt_global_replay(struct weft_dmt *d)
 {
 	struct weft_dmt_scratch *s = d->s;
 	uint64_t n = s->ngrec, words = 0;
@@ -93,8 +93,8 @@ int dmt_global_replay(struct weft_dmt *d)
 	}
 	if (!any_store)
 		return 0; /* no store in this CTA: nothing to order */
-	if (dmt_reserve((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
-	    dmt_reserve((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
+	if (weft_dmt_reserve((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
+	    weft_dmt_reserve((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
 		return WEFT_ERR_NOMEM;
 	memset(s->gepoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
 	for (uint64_t i = 0; i < n; i++)
@@ -161,7 +161,7 @@ int dmt_global_replay(struct weft_dmt *d)
 	return 0;
 }
 
-void dmt_global_free(struct weft_dmt_scratch *s)
+void weft_dmt_global_free(struct weft_dmt_scratch *s)
 {
 	free(s->grec), free(s->grec2), free(s->gepoch_count), free(s->gw);
 }

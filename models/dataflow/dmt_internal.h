@@ -132,59 +132,59 @@ struct weft_dmt_scratch {
 };
 
 /* dmt_base.c */
-int dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err);
+int weft_dmt_params_check(const struct weft_dmt_params *prm, struct weft_error *err);
 /* Grows *buf (realloc, contents kept) to hold at least n elements of size
  * sz, doubling from 64; 0 or WEFT_ERR_NOMEM. */
-int dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz);
+int weft_dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz);
 
 /* dmt_barrier.c */
-int dmt_barrier_init(struct weft_dmt *d);
-void dmt_barrier_free(struct weft_dmt_scratch *s);
+int weft_dmt_barrier_init(struct weft_dmt *d);
+void weft_dmt_barrier_free(struct weft_dmt_scratch *s);
 /* Orders the CTA's barrier records by thread (after pass A); 0 or
  * WEFT_ERR_NOMEM. */
-int dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads);
+int weft_dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads);
 /* The barrier pc that ended epoch e of thread tid (UINT32_MAX: the thread
  * passed fewer barriers). */
-uint32_t dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e);
+uint32_t weft_dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e);
 /* Marks, per barrier, the shared accesses of the epochs next to it. */
-void dmt_barrier_mark(struct weft_dmt_scratch *s);
+void weft_dmt_barrier_mark(struct weft_dmt_scratch *s);
 /* What barrier b (pc) orders: kept and removed shared access pcs in its
  * neighbouring epochs (the first kept one in *kept_pc, UINT32_MAX when
  * none), and whether a global communication crosses it. */
-void dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
+void weft_dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
 			uint32_t *kept_pc, int *gcomm);
 /* Decides every barrier (dmt_finish.c calls it once the shared accesses
  * are decided). */
-void dmt_barrier_decide(struct weft_dmt *d);
+void weft_dmt_barrier_decide(struct weft_dmt *d);
 
 /* dmt_iter.c */
-int dmt_iter_init(struct weft_dmt *d, struct weft_error *err);
-void dmt_iter_free(struct weft_dmt_scratch *s);
+int weft_dmt_iter_init(struct weft_dmt *d, struct weft_error *err);
+void weft_dmt_iter_free(struct weft_dmt_scratch *s);
 /* Marks a load instance without a producing store in the CTA. */
 #define DMT_ITER_NOWRITER INT32_MIN
 /* One shared-load instance: the k-th execution of pc by a thread read a
  * value at distance dtid (DMT_ITER_NOWRITER: none). 0 or WEFT_ERR_NOMEM. */
-int dmt_iter_add(struct weft_dmt_scratch *s, uint32_t pc, uint32_t k, int32_t dtid);
+int weft_dmt_iter_add(struct weft_dmt_scratch *s, uint32_t pc, uint32_t k, int32_t dtid);
 /* For every shared load in a loop that the overall distance does not
  * carry: is it carried with one distance per iteration? Sets per_iter,
  * niters, iter_count, iter_local, cascade and elevators. */
-int dmt_iter_decide(struct weft_dmt *d, struct weft_error *err);
+int weft_dmt_iter_decide(struct weft_dmt *d, struct weft_error *err);
 
 
 /* dmt_arith.c */
 /* Address arithmetic and guards that only served removed instructions:
  * sets WEFT_DMT_RM_ADDR_ARITH and WEFT_DMT_RM_GUARD. */
-int dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
+int weft_dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
 
 /* dmt_global.c */
-int dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
+int weft_dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
 		    uint32_t warp, uint8_t kind, uint8_t bytes);
 /* Replays the CTA's global records; adds to d->tot.global_comm and
  * global_order and marks the barriers such an ordering crosses
  * (bar_gcomm). Needs the CTA's barrier records sorted by thread
- * (dmt_barrier_sort). */
-int dmt_global_replay(struct weft_dmt *d);
-void dmt_global_free(struct weft_dmt_scratch *s);
+ * (weft_dmt_barrier_sort). */
+int weft_dmt_global_replay(struct weft_dmt *d);
+void weft_dmt_global_free(struct weft_dmt_scratch *s);
 
 /* A histogram over signed dTID, allocated on first use. */
 static inline int dmt_hist_add(uint64_t **h, int32_t dtid, uint64_t n)

@@ -27,7 +27,7 @@
 #include "models/analysis/analysis.h"
 #include "dmt_internal.h"
 
-int dmt_iter_init(struct weft_dmt *d, struct weft_error *err)
+int weft_dmt_iter_init(struct weft_dmt *d, struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
 	uint32_t n = d->ninsts ? d->ninsts : 1;
@@ -55,7 +55,7 @@ int dmt_iter_init(struct weft_dmt *d, struct weft_error *err)
 	return 0;
 }
 
-void dmt_iter_free(struct weft_dmt_scratch *s)
+void weft_dmt_iter_free(struct weft_dmt_scratch *s)
 {
 	free(s->in_loop), free(s->iter_entries), free(s->iter_over), free(s->iters);
 }
@@ -94,7 +94,7 @@ static int iter_grow(struct weft_dmt_scratch *s)
 	return 0;
 }
 
-int dmt_iter_add(struct weft_dmt_scratch *s, uint32_t pc, uint32_t k, int32_t dtid)
+int weft_dmt_iter_add(struct weft_dmt_scratch *s, uint32_t pc, uint32_t k, int32_t dtid)
 {
 	if (!s->in_loop[pc] || s->iter_over[pc])
 		return 0;
@@ -179,7 +179,7 @@ static struct dmt_iterent *sorted_entries(const struct weft_dmt_scratch *s, uint
 	return e;
 }
 
-int dmt_iter_decide(struct weft_dmt *d, struct weft_error *err)
+int weft_dmt_iter_decide(struct weft_dmt *d, struct weft_error *err)
 {
 	const struct weft_dmt_scratch *s = d->s;
 	if (!s->niters)

@@ -43,7 +43,7 @@
  *                completion: an epoch of T waits until the previous epoch
  *                has returned. Bound: the busiest node's time / R_k.
  *  (4) special:  `special_blocks` non-pipelined blocks of
- *                `special_latency` per unit (fabric_special_cycles).
+ *                `special_latency` per unit (weft_fabric_special_cycles).
  *  (5) loop:     a thread runs its iterations one after another:
  *                trip_max x L_k (L_k the critical path at full latency).
  *  (6) kernel:   C_k = max(bounds) + L_k (fill and drain).
@@ -66,7 +66,7 @@
  * Spills (live values between sub-kernels, loop-carried values of a loop
  * body) are one word per value per thread, laid out thread after thread:
  * one L1 miss per line of threads when they do not fit the L1
- * (fabric_spill); a value is stored only by threads that load it again.
+ * (weft_fabric_spill); a value is stored only by threads that load it again.
  * With split_loops = false a loop stays in one configuration (its nodes
  * fire per iteration) or the kernel is refused when it does not fit.
  *
@@ -271,7 +271,7 @@ static uint32_t cfg_u(const struct weft_config *cfg, const char *sec, const char
 	return v < 0 ? 0 : (uint32_t)v;
 }
 
-int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fabric_params *fp,
+int weft_fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fabric_params *fp,
 			      struct weft_error *err)
 {
 	memset(fp, 0, sizeof(*fp));
@@ -369,7 +369,7 @@ static void fabric_free(void *state)
 	struct fabric_state *s = state;
 	if (!s)
 		return;
-	fabric_launch_end(s);
+	weft_fabric_launch_end(s);
 	if (s->cores)
 		for (uint32_t i = 0; i < s->fp.cores; i++) {
 			weft_cache_free(&s->cores[i].l1);
@@ -394,7 +394,7 @@ static int fabric_init_mode(const struct weft_config *cfg, int dmt, void **state
 	*state = NULL;
 	if (!s)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the fabric model");
-	int rc = fabric_params_from_config(cfg, dmt, &s->fp, err);
+	int rc = weft_fabric_params_from_config(cfg, dmt, &s->fp, err);
 	if (rc) {
 		free(s);
 		return rc;
@@ -447,7 +447,7 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 	s->restored = 0;
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
-	int rc = fabric_launch_begin(s, L->program, err);
+	int rc = weft_fabric_launch_begin(s, L->program, err);
 	if (!rc && s->fp.dmt) {
 		/* the communication analysis first (its own pass over the
 		 * launch): what the replay must skip */
@@ -467,12 +467,12 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 	if (rc) {
 		weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
 				  launch, L->program->kernel ? L->program->kernel : "?");
-		fabric_launch_end(s);
+		weft_fabric_launch_end(s);
 		return rc;
 	}
 	if (s->leader)
 		return 1; /* a follower takes the leader's replay at end_launch */
-	if (fabric_cache_lookup(s, t, launch, sample)) {
+	if (weft_fabric_cache_lookup(s, t, launch, sample)) {
 		s->restored = 1;
 		return 1;
 	}
@@ -481,12 +481,12 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 
 static int fabric_consume_cta(void *state, const struct weft_cta_trace *cta, struct weft_error *err)
 {
-	return fabric_replay_cta(state, cta, err);
+	return weft_fabric_replay_cta(state, cta, err);
 }
 
 static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
 {
-	return fabric_replay_cta(user, c, err);
+	return weft_fabric_replay_cta(user, c, err);
 }
 
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
@@ -501,14 +501,14 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 	if (s->leader && !s->restored) {
 		/* the leader stored its replay at its end_launch; should it not
 		 * have (memory), replay here */
-		if (fabric_cache_lookup(s, t, launch, sample))
+		if (weft_fabric_cache_lookup(s, t, launch, sample))
 			s->restored = 1;
 		else
 			rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
 	}
 	if (!rc && !s->restored) {
-		fabric_replay_flush(s);
-		fabric_cache_store(s, t, launch, sample);
+		weft_fabric_replay_flush(s);
+		weft_fabric_cache_store(s, t, launch, sample);
 	}
 	struct weft_launch_result *r = NULL;
 	if (!rc)
@@ -517,7 +517,7 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 	if (!rc) {
 		r->launch = launch;
 		snprintf(r->kernel, sizeof(r->kernel), "%s", kname);
-		rc = fabric_time_launch(s, L, launch, r, err);
+		rc = weft_fabric_time_launch(s, L, launch, r, err);
 		if (rc) {
 			/* take the unfilled result back */
 			free(r->events);
@@ -531,7 +531,7 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		s->total_cycles += r->cycles;
 		s->total_insts += r->thread_insts;
 	}
-	fabric_launch_end(s);
+	weft_fabric_launch_end(s);
 	if (rc)
 		weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
 				  launch, kname);
@@ -551,7 +551,7 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 			const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 			weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
 					  launch, L && L->program->kernel ? L->program->kernel : "?");
-			fabric_launch_end(s);
+			weft_fabric_launch_end(s);
 			return rc;
 		}
 	}
@@ -566,7 +566,7 @@ static int fabric_follow(void *state, void *leader)
 {
 	struct fabric_state *s = state, *l = leader;
 	if (s->fp.dmt || l->fp.dmt || !s->fp.replay_cache || !l->fp.replay_cache ||
-	    fabric_replay_params_hash(&s->fp) != fabric_replay_params_hash(&l->fp))
+	    weft_fabric_replay_params_hash(&s->fp) != weft_fabric_replay_params_hash(&l->fp))
 		return 0;
 	s->leader = l;
 	return 1;

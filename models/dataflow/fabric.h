@@ -55,7 +55,7 @@ enum fabric_bound {
 	FAB_B_DRAM,
 	FAB_B_COUNT
 };
-extern const char *const fabric_bound_names[FAB_B_COUNT];
+extern const char *const weft_fabric_bound_names[FAB_B_COUNT];
 
 /* The deadlock-avoidance rule at LDST/special units (SGMF ISCA 2014: an
  * epoch of T threads is not followed by the next until "all threads of
@@ -97,7 +97,7 @@ struct fabric_params {
 	uint32_t lvc_latency;
 };
 
-int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fabric_params *fp,
+int weft_fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fabric_params *fp,
 			      struct weft_error *err);
 
 /* ---- fabric_timing.c: the equations (pure) ---- */
@@ -106,7 +106,7 @@ int fabric_params_from_config(const struct weft_config *cfg, int dmt, struct fab
  * min(replicas, crit_nodes x token_buffer x replicas / latency), latency
  * being the time a thread waits in token buffers (fabric.c (2): without
  * what fixed pipelines hold). */
-double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,
+double weft_fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,
 			 double latency);
 
 
@@ -211,25 +211,25 @@ static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint3
 }
 
 /* Cycles the unit needs for what it was fed, under a rule. */
-double fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
+double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
 
 /* Cycles a special unit of `blocks` non-pipelined blocks of latency `lat`
  * needs for n operations (fabric.c (4)). */
-double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
+double weft_fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
 			     enum fabric_epoch_rule rule);
 
 /* Spilled live values when `bytes` of spills are written before they are
  * read back (fabric_timing.c): the shares the dMT live value cache, the L1
  * and the L2 keep (the rest goes to DRAM), a spill load's average latency and the
  * part of it a reservation entry is held for (served beyond the L1). */
-struct fabric_spill {
+struct weft_fabric_spill {
 	double lat, held;
 	double lvc_share, l1_share, l2_share; /* DRAM: the rest */
 };
-void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out);
+void weft_fabric_spill(const struct fabric_params *fp, double bytes, struct weft_fabric_spill *out);
 
 /* Elevators one communication at distance dtid needs (dMT-CGRA MICRO 2018). */
-uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer);
+uint32_t weft_fabric_cascades(int32_t dtid, uint32_t token_buffer);
 
 /* Per-thread latency of one configuration and its kernel time (fabric.c
  * (1)-(6)), from its counts; used by the launch timing and by tests. */
@@ -251,7 +251,7 @@ struct fabric_kernel_out {
 	double cycles;        /* max(bound) + fill */
 	int limiter;          /* enum fabric_bound of the largest bound */
 };
-void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_out *out);
+void weft_fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_out *out);
 
 /* ---- fabric_replay.c ---- */
 
@@ -341,35 +341,35 @@ struct fabric_state {
 
 /* Re-feeds a pc's LDST unit for token buffer tb from its held-latency
  * sequence (heap: room for tb doubles), computing only `rule`'s figures. */
-void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			uint32_t tb, enum fabric_epoch_rule rule);
 
-int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
-void fabric_launch_end(struct fabric_state *s);
-int fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
+void weft_fabric_launch_end(struct fabric_state *s);
+int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
 /* End of a launch: dirty L1 lines to the L2, dirty L2 lines to DRAM. */
-void fabric_replay_flush(struct fabric_state *s);
+void weft_fabric_replay_flush(struct fabric_state *s);
 
 /* ---- fabric_cache.c: replays reused across runs in one process ---- */
 
 /* Restores the replay of this launch (same trace, launch, CTA sample and
  * replay parameters) made by an earlier run in this process: 1 when
  * restored (the caller skips the replay), 0 when not cached. */
-int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
 			const struct weft_cta_sample *sample);
-/* Saves the replay just made (after fabric_replay_flush). Silently skips
+/* Saves the replay just made (after weft_fabric_replay_flush). Silently skips
  * when memory for it is short or the cache is full. */
-void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
 			const struct weft_cta_sample *sample);
 /* Hash of the parameters a replay depends on (the cache key's part). */
-uint64_t fabric_replay_params_hash(const struct fabric_params *fp);
+uint64_t weft_fabric_replay_params_hash(const struct fabric_params *fp);
 /* Frees every cached replay (tests; the cache otherwise lives as long as
  * the process). */
 void weft_fabric_cache_clear(void);
 
 /* ---- fabric_explain.c: a launch explained as text (weft-estimate --explain) ---- */
 
-/* One (sub-)kernel's timing as fabric_time_launch computed it. */
+/* One (sub-)kernel's timing as weft_fabric_time_launch computed it. */
 struct fabric_explain_row {
 	double visits, rate, latency, wait, spill_lat;
 	uint32_t replicas;
@@ -390,11 +390,11 @@ struct fabric_explain_in {
 /* Sets in->r->explain: the mapping, each (sub-)kernel's bounds, the
  * launch's overheads and memory bounds and, for dMT, the communication
  * analysis with its dynamic operations against SIMT. */
-int fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,
+int weft_fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,
 			  const struct fabric_explain_row *rows, uint32_t nrows, struct weft_error *err);
 
 /* ---- fabric_timing.c: one launch ---- */
-int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,
+int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,
 		       struct weft_launch_result *r, struct weft_error *err);
 
 #endif

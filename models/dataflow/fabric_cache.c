@@ -79,7 +79,7 @@ static uint64_t fnv(uint64_t h, uint64_t v)
 	return h;
 }
 
-uint64_t fabric_replay_params_hash(const struct fabric_params *fp)
+uint64_t weft_fabric_replay_params_hash(const struct fabric_params *fp)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	const struct weft_cache_geom *g[2] = { &fp->l1, &fp->l2 };
@@ -127,7 +127,7 @@ static int make_key(const struct fabric_state *s, struct weft_trace *t, uint32_t
 		k->sample.count = sample->count;
 		k->sample.seed = sample->seed;
 	}
-	k->params = fabric_replay_params_hash(&s->fp);
+	k->params = weft_fabric_replay_params_hash(&s->fp);
 	return 0;
 }
 
@@ -159,7 +159,7 @@ static void entry_free(struct fab_entry *e)
 	free(e);
 }
 
-int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
 			const struct weft_cta_sample *sample)
 {
 	struct fab_key k;
@@ -179,7 +179,7 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 		if (e->seq_all) /* this run's token buffer: re-feed its LDST units */
 			for (uint32_t pc = 0; pc < e->ninsts; pc++)
 				if (s->pc[pc].heap != UINT32_MAX)
-					fabric_ldst_refeed(&s->pc[pc].q,
+					weft_fabric_ldst_refeed(&s->pc[pc].q,
 							   s->heaps + (size_t)s->pc[pc].heap * s->fp.token_buffer,
 							   e->seq_all + e->seq_off[pc],
 							   e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer,
@@ -212,7 +212,7 @@ int fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint32_t l
 	return hit;
 }
 
-void fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
 			const struct weft_cta_sample *sample)
 {
 	struct fab_key k;

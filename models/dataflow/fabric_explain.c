@@ -6,8 +6,8 @@
  * time, the launch's configuration loads, barrier drains and memory
  * bounds, and for the dMT-CGRA the communication analysis (dmt_comm.h)
  * with its dynamic operations against a SIMT core. The numbers are the
- * ones fabric_time_launch used; nothing is recomputed here. The bounds'
- * names (fabric_bound_names) live here too: they are how reports spell
+ * ones weft_fabric_time_launch used; nothing is recomputed here. The bounds'
+ * names (weft_fabric_bound_names) live here too: they are how reports spell
  * the bounds, in this text and in the CPI stack and statistics keys
  * fabric_timing.c writes, so fabric_timing.c calls this file and never
  * the other way.
@@ -18,12 +18,12 @@
 #include "common/sbuf.h"
 #include "fabric.h"
 
-const char *const fabric_bound_names[FAB_B_COUNT] = {
+const char *const weft_fabric_bound_names[FAB_B_COUNT] = {
 	"issue", "latency", "ldst", "special", "loop", "reconfig", "l1_bw", "l1_mshr", "shmem_banks",
 	"l2_bw", "dram_bw",
 };
 
-int fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,
+int weft_fabric_explain_launch(const struct fabric_state *s, const struct fabric_explain_in *in,
 			  const struct fabric_explain_row *rows, uint32_t nrows, struct weft_error *err)
 {
 	const struct fabric_params *fp = &s->fp;
@@ -64,7 +64,7 @@ int fabric_explain_launch(const struct fabric_state *s, const struct fabric_expl
 				 k, w->visits, w->replicas, w->rate > 0 ? w->rate : 1.0, w->latency, w->wait,
 				 (unsigned long long)w->crit_nodes, B[FAB_B_ISSUE], B[FAB_B_LATENCY], B[FAB_B_LDST],
 				 B[FAB_B_SPECIAL], B[FAB_B_LOOP], w->out.fill, w->out.cycles,
-				 fabric_bound_names[w->out.limiter]);
+				 weft_fabric_bound_names[w->out.limiter]);
 	}
 	weft_sbuf_printf(&b, "  (visits: thread passes; R x rate: threads per cycle a replica set takes; wait: "
 			 "the latency threads spend in buffers, Little's law's; cycles = largest bound + "
@@ -77,7 +77,7 @@ int fabric_explain_launch(const struct fabric_state *s, const struct fabric_expl
 			 in->bar_per_thread, in->bar_group, in->fabric_cycles);
 	weft_sbuf_puts(&b, "memory bounds:");
 	for (int k = FAB_B_L1; k < FAB_B_COUNT; k++)
-		weft_sbuf_printf(&b, " %s %.0f%s", fabric_bound_names[k], in->bsum[k],
+		weft_sbuf_printf(&b, " %s %.0f%s", weft_fabric_bound_names[k], in->bsum[k],
 				 k + 1 < FAB_B_COUNT ? "," : "\n");
 	weft_sbuf_printf(&b, "cycles %.0f, limiter %s\n", in->r->cycles, in->r->limiter);
 

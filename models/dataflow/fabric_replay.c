@@ -26,10 +26,10 @@
 #include "fabric.h"
 #include "models/memsys.h"
 
-int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err)
+int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err)
 {
 	const struct fabric_params *fp = &s->fp;
-	fabric_launch_end(s);
+	weft_fabric_launch_end(s);
 	s->p = p;
 	s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
 	s->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*s->bvisit));
@@ -93,7 +93,7 @@ int fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, st
 	return 0;
 }
 
-void fabric_launch_end(struct fabric_state *s)
+void weft_fabric_launch_end(struct fabric_state *s)
 {
 	free(s->pc);
 	free(s->bvisit);
@@ -212,7 +212,7 @@ static void seq_push(struct fabric_state *s, uint32_t pc, double held)
 	s->seq_total++;
 }
 
-void fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			uint32_t tb, enum fabric_epoch_rule rule)
 {
 	/* fabric_ldst_feed for one rule, its state in locals: a sweep re-feeds
@@ -336,7 +336,7 @@ static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct w
 	return 0;
 }
 
-int fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
 {
 	const struct weft_program *p = s->p;
 	struct fabric_core *core = &s->cores[s->cta_seq % s->fp.cores];
@@ -406,7 +406,7 @@ int fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, 
 	return 0;
 }
 
-void fabric_replay_flush(struct fabric_state *s)
+void weft_fabric_replay_flush(struct fabric_state *s)
 {
 	const struct fabric_params *fp = &s->fp;
 	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)

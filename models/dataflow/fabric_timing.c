@@ -16,7 +16,7 @@
 
 /* ---- the equations ---- */
 
-double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,
+double weft_fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_buffer,
 			 double latency)
 {
 	double issue = replicas;
@@ -27,7 +27,7 @@ double fabric_throughput(uint32_t replicas, uint64_t crit_nodes, uint32_t token_
 	return little < issue ? little : issue;
 }
 
-double fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule)
+double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule)
 {
 	if (!q->fed)
 		return 0;
@@ -48,7 +48,7 @@ static double uniform_ldst_cycles(double n, double lat, uint32_t tb, enum fabric
 	return fmax(n, n * lat / tb);
 }
 
-double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
+double weft_fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t token_buffer,
 			     enum fabric_epoch_rule rule)
 {
 	if (n <= 0)
@@ -69,7 +69,7 @@ double fabric_special_cycles(double n, uint32_t blocks, uint32_t lat, uint32_t t
 	return n / (token_buffer ? token_buffer : 1) * (start + lat);
 }
 
-uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer)
+uint32_t weft_fabric_cascades(int32_t dtid, uint32_t token_buffer)
 {
 	uint32_t d = (uint32_t)(dtid < 0 ? -(int64_t)dtid : dtid);
 	if (!token_buffer)
@@ -77,7 +77,7 @@ uint32_t fabric_cascades(int32_t dtid, uint32_t token_buffer)
 	return (d + token_buffer - 1) / token_buffer;
 }
 
-void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_out *out)
+void weft_fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_out *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (in->visits <= 0)
@@ -85,7 +85,7 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
 	uint32_t R = in->replicas ? in->replicas : 1;
 	double per = in->rate > 0 && in->rate < 1 ? in->rate : 1; /* unbalanced paths (map.h) */
 	out->bound[FAB_B_ISSUE] = in->visits / (R * per);
-	double rate = fabric_throughput(R, in->crit_nodes ? in->crit_nodes : 1, in->token_buffer,
+	double rate = weft_fabric_throughput(R, in->crit_nodes ? in->crit_nodes : 1, in->token_buffer,
 					in->wait_latency);
 	out->bound[FAB_B_LATENCY] = in->visits / rate;
 	out->bound[FAB_B_LDST] = in->ldst_cycles / R;
@@ -113,7 +113,7 @@ void fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_
  * miss share m = (L2 + DRAM shares) x 4 / line, latency (1 - m) x the
  * on-chip latency (LVC or L1) + m x the L2/DRAM blend, of which m x that
  * blend is served beyond a fixed pipeline. */
-void fabric_spill(const struct fabric_params *fp, double bytes, struct fabric_spill *out)
+void weft_fabric_spill(const struct fabric_params *fp, double bytes, struct weft_fabric_spill *out)
 {
 	memset(out, 0, sizeof(*out));
 	double lvc = fp->dmt ? (double)fp->dp.lvc_bytes : 0;
@@ -178,7 +178,7 @@ static uint64_t exec_of(const struct fabric_state *s, uint32_t pc, const uint32_
 	return r > n ? r - n : 0;
 }
 
-int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,
+int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L, uint32_t launch,
 		       struct weft_launch_result *r, struct weft_error *err)
 {
 	const struct fabric_params *fp = &s->fp;
@@ -437,7 +437,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			goto out;
 		double latency = (double)po.critical_path, wait = (double)pw.critical_path;
 		uint64_t crit = po.critical_nodes;
-		struct fabric_spill sp_at;
+		struct weft_fabric_spill sp_at;
 		memset(&sp_at, 0, sizeof(sp_at));
 		{
 			/* a loop body's threads recirculate: a thread reads its spilled
@@ -452,7 +452,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			} else if (x->reach * core_scale < threads) {
 				threads = x->reach * core_scale; /* only the threads that reach it */
 			}
-			fabric_spill(fp, threads * spill_words * 4.0, &sp_at);
+			weft_fabric_spill(fp, threads * spill_words * 4.0, &sp_at);
 			spill_lat = sp_at.lat;
 		}
 		/* spill loads wait for what the L1 does not hold (all of their
@@ -487,7 +487,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			} else if (o->node < g.nnodes && removed[o->node]) {
 				continue;
 			} else {
-				c = fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * core_scale;
+				c = weft_fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * core_scale;
 			}
 			if (c > ldst)
 				ldst = c;
@@ -498,7 +498,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			if (o->node < g.nnodes && removed[o->node])
 				continue;
 			double n = (double)exec_of(s, o->pc, block_of) * core_scale;
-			double c = fabric_special_cycles(n, fp->special_blocks, fp->lat[WEFT_DFU_SPECIAL], tb,
+			double c = weft_fabric_special_cycles(n, fp->special_blocks, fp->lat[WEFT_DFU_SPECIAL], tb,
 							 fp->epoch_rule);
 			if (c > special)
 				special = c;
@@ -534,7 +534,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			.loop_chain = loop_chain,
 			.token_buffer = tb,
 		};
-		fabric_kernel_time(&in, &x->out);
+		weft_fabric_kernel_time(&in, &x->out);
 		if (kt_rows) {
 			struct fabric_explain_row *row = &kt_rows[ki];
 			row->visits = x->visits_core;
@@ -684,12 +684,12 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 	 * memory bound above the fabric's cycles adds the difference. It sums
 	 * to the cycles; the limiter is its largest component. */
 	for (int b = 0; b < FAB_B_RECONFIG; b++)
-		weft_cpi_add(&r->cpi, fabric_bound_names[b], attributed[b]);
+		weft_cpi_add(&r->cpi, weft_fabric_bound_names[b], attributed[b]);
 	weft_cpi_add(&r->cpi, "fill", fill_total);
 	weft_cpi_add(&r->cpi, "config", cfg_cycles);
 	weft_cpi_add(&r->cpi, "barrier", bar_cycles);
 	for (int b = FAB_B_L1; b < FAB_B_COUNT; b++)
-		weft_cpi_add(&r->cpi, fabric_bound_names[b], b == mem_limit ? cycles - fabric_cycles : 0);
+		weft_cpi_add(&r->cpi, weft_fabric_bound_names[b], b == mem_limit ? cycles - fabric_cycles : 0);
 
 	/* dMT: removed thread instructions */
 	double removed_insts = s->dmt_ok ? (double)s->dmt.tot.removed_total : 0;
@@ -710,7 +710,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 
 	char key[48];
 	for (int b = 0; b < FAB_B_COUNT; b++) {
-		snprintf(key, sizeof(key), "bound_%s", fabric_bound_names[b]);
+		snprintf(key, sizeof(key), "bound_%s", weft_fabric_bound_names[b]);
 		weft_stat_add(r->stats, &r->nstats, key, bsum[b], "cycles");
 	}
 	const struct ktime *mk = &kt[main_k];
@@ -780,7 +780,7 @@ int fabric_time_launch(struct fabric_state *s, const struct weft_trace_launch *L
 			.bar_per_thread = bar_per_cta, .bar_group = bar_group, .fabric_cycles = fabric_cycles,
 			.bsum = bsum, .r = r,
 		};
-		rc = fabric_explain_launch(s, &ex, kt_rows, m.nkernels, err);
+		rc = weft_fabric_explain_launch(s, &ex, kt_rows, m.nkernels, err);
 	}
 out:
 	free(member);

@@ -155,12 +155,12 @@
 #define GPGPUSIM WEFT_GPGPUSIM_GTX480
 #define GOLDEN "the golden.log single-warp run beside " GPGPUSIM " (GPGPU-Sim 4.0.0)"
 
-const char *const simt_cpi_names[SIMT_CPI_COUNT] = {
+const char *const weft_simt_cpi_names[SIMT_CPI_COUNT] = {
 	"issue", "divergence", "dependency", "sfu", "rf_bank", "pipeline", "lsu", "shmem",
 	"bank_conflict", "l1", "l2", "dram", "mshr", "l2_queue", "dram_queue", "barrier", "idle",
 };
 
-const char *const simt_lat_names[SIMT_LAT_COUNT] = {
+const char *const weft_simt_lat_names[SIMT_LAT_COUNT] = {
 	"alu", "int_add", "int_max", "int_mul", "int_mad", "int_div", "shfl", "fp_add", "fp_max",
 	"fp_mul", "fp_mad", "fp_div", "dp_add", "dp_max", "dp_mul", "dp_mad", "dp_div", "sfu",
 };
@@ -342,7 +342,7 @@ static uint32_t cfg_u(const struct weft_config *cfg, const char *sec, const char
 	return v < 0 ? 0 : (uint32_t)v;
 }
 
-int simt_params_from_config(const struct weft_config *cfg, struct simt_params *sp,
+int weft_simt_params_from_config(const struct weft_config *cfg, struct simt_params *sp,
 			    struct weft_error *err)
 {
 	memset(sp, 0, sizeof(*sp));
@@ -370,8 +370,8 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 	sp->l2_latency = cfg_u(cfg, "core", "l2_latency");
 	sp->dram_latency = cfg_u(cfg, "core", "dram_latency");
 	for (int c = 0; c < SIMT_LAT_COUNT; c++) {
-		sp->lat[c] = cfg_u(cfg, "latency", simt_lat_names[c]);
-		sp->init[c] = cfg_u(cfg, "initiation", simt_lat_names[c]);
+		sp->lat[c] = cfg_u(cfg, "latency", weft_simt_lat_names[c]);
+		sp->init[c] = cfg_u(cfg, "initiation", weft_simt_lat_names[c]);
 	}
 	sp->area_basis = strcmp(weft_config_str(cfg, "core", "area_basis"), "tesla") ? SIMT_AREA_FERMI
 										      : SIMT_AREA_TESLA;
@@ -445,10 +445,10 @@ static void simt_free(void *state)
 			for (uint32_t k = 0; k < SIMT_MAX_SCHED; k++)
 				free(sm->sched[k].w);
 			for (uint32_t c = 0; c < SIMT_MAX_SLOTS; c++)
-				simt_stream_free(&sm->slot[c].st);
+				weft_simt_stream_free(&sm->slot[c].st);
 		}
 	free(s->sms);
-	simt_below_free(&s->below);
+	weft_simt_below_free(&s->below);
 	weft_group_prog_free(&s->gp);
 	free(s->pc);
 	free(s->deps);
@@ -465,7 +465,7 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 	*state = NULL;
 	if (!s)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the SIMT model");
-	int rc = simt_params_from_config(cfg, &s->sp, err);
+	int rc = weft_simt_params_from_config(cfg, &s->sp, err);
 	if (rc) {
 		free(s);
 		return rc;
@@ -490,7 +490,7 @@ static int simt_init(const struct weft_config *cfg, void **state, struct weft_er
 		}
 		if (!rc) {
 			which = "l2";
-			rc = simt_below_init(&s->below, &s->sp, err);
+			rc = weft_simt_below_init(&s->below, &s->sp, err);
 		}
 		if (rc) {
 			weft_error_prefix(err, "%s: [mem] %s_bytes/%s_line/%s_assoc: ",
@@ -523,7 +523,7 @@ static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	const struct weft_program *p = L->program;
 	uint32_t shmem = p->shared_static_bytes + L->dyn_shared;
 	s->p = p;
-	int rc = simt_occupancy(&s->sp, L->threads_per_cta, shmem, simt_live_regs(p), &s->occ, err);
+	int rc = weft_simt_occupancy(&s->sp, L->threads_per_cta, shmem, weft_simt_live_regs(p), &s->occ, err);
 	if (!rc)
 		rc = weft_group_prog_init(&s->gp, p, err);
 	if (!rc) {
@@ -534,10 +534,10 @@ static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 		if (!s->pc || !s->deps)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 		else
-			simt_pc_build(&s->sp, p, s->pc, s->deps);
+			weft_simt_pc_build(&s->sp, p, s->pc, s->deps);
 	}
 	if (!rc)
-		rc = simt_machine_begin(s, err);
+		rc = weft_simt_machine_begin(s, err);
 	if (rc) {
 		weft_error_prefix(err, "launch %u (kernel %s): ", launch, p->kernel);
 		weft_group_prog_free(&s->gp);
@@ -554,7 +554,7 @@ static int simt_consume_cta(void *state, const struct weft_cta_trace *c, struct 
 {
 	struct simt_state *s = state;
 	s->cta_seq++;
-	return simt_machine_cta(s, c, err);
+	return weft_simt_machine_cta(s, c, err);
 }
 
 /* The launch's result: cycles, CPI stack, events and statistics, from the
@@ -576,7 +576,7 @@ static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
 	r->cycles = rp->launch_cycles * f;
 	r->thread_insts = (uint64_t)llround(rp->ls.thread_insts * f);
 	for (int i = 0; i < SIMT_CPI_COUNT; i++)
-		weft_cpi_add(&r->cpi, simt_cpi_names[i], rp->cpi[i] / nsched * f);
+		weft_cpi_add(&r->cpi, weft_simt_cpi_names[i], rp->cpi[i] / nsched * f);
 	snprintf(r->limiter, sizeof(r->limiter), "%s", weft_cpi_largest(&r->cpi));
 	for (int i = 0; i < SIMT_EV_COUNT; i++) {
 		r->events[i] = rp->ev[i] * f;
@@ -598,7 +598,7 @@ static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
 	}
 	char key[48];
 	for (int i = 0; i < SIMT_B_COUNT; i++) {
-		snprintf(key, sizeof(key), "bound_%s", simt_bound_names[i]);
+		snprintf(key, sizeof(key), "bound_%s", weft_simt_bound_names[i]);
 		weft_stat_add(r->stats, &r->nstats, key, b[i] * f, "cycles");
 	}
 	const struct simt_launch_stats *ls = &rp->ls;
@@ -612,7 +612,7 @@ static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
 	weft_stat_add(r->stats, &r->nstats, "regs_per_thread", rp->occ.regs_per_thread, "");
 	weft_stat_add(r->stats, &r->nstats, "resident_ctas", rp->occ.ctas, "");
 	weft_stat_add(r->stats, &r->nstats, "resident_warps", rp->occ.warps, "");
-	snprintf(key, sizeof(key), "occupancy_limited_by_%s", simt_occ_names[rp->occ.limit]);
+	snprintf(key, sizeof(key), "occupancy_limited_by_%s", weft_simt_occ_names[rp->occ.limit]);
 	weft_stat_add(r->stats, &r->nstats, key, 1, "");
 	weft_stat_add(r->stats, &r->nstats, "l1_tx_per_mem_inst",
 		      ls->mem_insts > 0 ? rp->ms.l1_tx / ls->mem_insts : 0, "");
@@ -649,7 +649,7 @@ static int simt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
 	if (s->leader)
 		return simt_launch_result(s, s->leader, L, launch, err);
-	int rc = simt_machine_finish(s, &s->launch_cycles, err);
+	int rc = weft_simt_machine_finish(s, &s->launch_cycles, err);
 	weft_group_prog_free(&s->gp);
 	if (rc)
 		return rc;
@@ -691,7 +691,7 @@ static int simt_follow(void *state, void *leader)
 	if (memcmp(&a, &b, sizeof(a)) != 0) {
 		/* the timing differs, but the warp streams may not: copy those
 		 * of the first such state (its source's, if it copies too) */
-		if (!s->stream_src && simt_stream_key_equal(&s->sp, &ld->sp))
+		if (!s->stream_src && weft_simt_stream_key_equal(&s->sp, &ld->sp))
 			s->stream_src = ld->stream_src ? ld->stream_src : ld;
 		return 0;
 	}

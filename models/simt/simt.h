@@ -60,7 +60,7 @@ enum simt_cpi {
 	SIMT_CPI_IDLE,          /* no warp to issue */
 	SIMT_CPI_COUNT
 };
-extern const char *const simt_cpi_names[SIMT_CPI_COUNT];
+extern const char *const weft_simt_cpi_names[SIMT_CPI_COUNT];
 
 /* Latency / initiation-interval classes (GPGPU-Sim's opcode classes). */
 enum simt_lat {
@@ -72,7 +72,7 @@ enum simt_lat {
 	SIMT_LAT_SFU,
 	SIMT_LAT_COUNT
 };
-extern const char *const simt_lat_names[SIMT_LAT_COUNT]; /* config key names */
+extern const char *const weft_simt_lat_names[SIMT_LAT_COUNT]; /* config key names */
 
 /* Execution units an instruction is dispatched to. */
 enum simt_unit { SIMT_U_SP = 0, SIMT_U_SFU, SIMT_U_LDST, SIMT_U_COUNT };
@@ -115,7 +115,7 @@ struct simt_params {
 
 /* Reads the params from a validated config (WEFT_ERR_INPUT on inconsistent
  * values, e.g. fewer SPs than schedulers). */
-int simt_params_from_config(const struct weft_config *cfg, struct simt_params *sp,
+int weft_simt_params_from_config(const struct weft_config *cfg, struct simt_params *sp,
 			    struct weft_error *err);
 
 /* ---- simt_mem.c ---- */
@@ -123,7 +123,7 @@ int simt_params_from_config(const struct weft_config *cfg, struct simt_params *s
 /* Distinct segments of 2^seg_shift bytes touched by the lanes in mask
  * (an access of `bytes` starting at addr[lane] may touch two). Writes them
  * to segs (room for 2 x 64) in first-touch order; returns the count. */
-uint32_t simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint32_t seg_shift,
+uint32_t weft_simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint32_t seg_shift,
 		       uint64_t *segs);
 
 /* Shared-memory passes of one warp access: lanes are served in groups of
@@ -131,7 +131,7 @@ uint32_t simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint
  * group costs the largest number of distinct 4-byte words that map to one
  * bank (same word = broadcast). Groups with no lane in mask cost 0.
  * *words (may be NULL) gets the 4-byte words accessed, summed over lanes. */
-uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, uint32_t bytes,
+uint32_t weft_simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, uint32_t bytes,
 			  uint32_t banks, uint64_t *words);
 
 /* ---- simt_timing.c ---- */
@@ -139,12 +139,12 @@ uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, u
 /* Registers per thread: the most simultaneously live 32-bit values in the
  * program (liveness over the CFG; 64-bit registers count 2, predicates 0),
  * at least 1. The caller clamps it to the machine's limits. */
-uint32_t simt_live_regs(const struct weft_program *p);
+uint32_t weft_simt_live_regs(const struct weft_program *p);
 
 enum simt_occ_limit { SIMT_OCC_THREADS = 0, SIMT_OCC_CTAS, SIMT_OCC_REGS, SIMT_OCC_SHMEM };
-extern const char *const simt_occ_names[4];
+extern const char *const weft_simt_occ_names[4];
 
-struct simt_occupancy {
+struct weft_simt_occupancy {
 	uint32_t regs_per_thread;   /* after clamping */
 	uint32_t warps_per_cta;
 	uint32_t by[4];             /* CTAs per SM allowed by each resource */
@@ -158,15 +158,15 @@ struct simt_occupancy {
  * threads or shared memory than an SM has). Registers are clamped to
  * max_regs_per_thread and to what lets one CTA fit (the compiler would
  * spill), so registers alone never make a launch fail. */
-int simt_occupancy(const struct simt_params *sp, uint32_t threads_per_cta, uint32_t shmem_per_cta,
-		   uint32_t regs_per_thread, struct simt_occupancy *occ, struct weft_error *err);
+int weft_simt_occupancy(const struct simt_params *sp, uint32_t threads_per_cta, uint32_t shmem_per_cta,
+		   uint32_t regs_per_thread, struct weft_simt_occupancy *occ, struct weft_error *err);
 
 /* Throughput lower bounds (statistics beside the CPI stack: what each
- * resource alone would need), in the order simt_bound_names lists. */
+ * resource alone would need), in the order weft_simt_bound_names lists. */
 enum simt_bound {
 	SIMT_B_ISSUE = 0, SIMT_B_SFU, SIMT_B_LDST, SIMT_B_L2, SIMT_B_DRAM, SIMT_B_COUNT
 };
-extern const char *const simt_bound_names[SIMT_B_COUNT];
+extern const char *const weft_simt_bound_names[SIMT_B_COUNT];
 
 /* ---- simt_pipe.c: per-pc facts, built once per launch ---- */
 
@@ -191,10 +191,10 @@ struct simt_pc {
 
 /* The latency class of an instruction (GPGPU-Sim's opcode classes; rem
  * counts as a divide). */
-enum simt_lat simt_lat_class_of(const struct weft_inst *in, const struct weft_inst_info *ii);
+enum simt_lat weft_simt_lat_class_of(const struct weft_inst *in, const struct weft_inst_info *ii);
 /* Fills pc[0..p->ninsts-1] for a program under sp, and deps (room for
  * 18 x ninsts registers) with each instruction's scoreboard registers. */
-void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pc,
+void weft_simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pc,
 		   uint32_t *deps);
 
 /* ---- simt_stream.c: a CTA's warp streams (no timing) ---- */
@@ -218,16 +218,16 @@ struct simt_stream {
 	size_t nsegs, segcap;
 };
 
-void simt_stream_free(struct simt_stream *st);
+void weft_simt_stream_free(struct simt_stream *st);
 /* Copies src into dst (a sweep point takes another point's streams of the
  * same CTA instead of rebuilding them); WEFT_ERR_NOMEM. */
-int simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, struct weft_error *err);
+int weft_simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, struct weft_error *err);
 /* Whether two configurations build the same warp streams for every CTA
  * (warp size, shared banks, caches on/off and L1 line). */
-int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b);
+int weft_simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b);
 /* Builds cta's warp streams into st (warps of sp->warp_size under IPDOM;
  * gp and pc describe the launch's program). */
-int simt_stream_build(const struct simt_params *sp, const struct weft_group_prog *gp,
+int weft_simt_stream_build(const struct simt_params *sp, const struct weft_group_prog *gp,
 		      const struct simt_pc *pc, const struct weft_cta_trace *cta,
 		      struct simt_stream *st, struct weft_error *err);
 
@@ -344,23 +344,23 @@ struct simt_hent {
 struct simt_state;
 
 /* Prepares the machine for a launch (begin) and frees per-launch memory. */
-int simt_machine_begin(struct simt_state *s, struct weft_error *err);
+int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err);
 /* Dispatches one CTA (waiting, in simulated time, for a free slot). */
-int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
 /* Runs the launch to its end; *cycles = its duration. */
-int simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err);
+int weft_simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err);
 
 /* The timed memory operations of one warp instruction (simt_memsys.c).
  * t: issue time; returns the completion time (data ready for a load,
  * accepted for a store) and fills why with its phases. Advances the SM's
  * LD/ST unit (sm->ldst_free, sm->ldst_why). */
-double simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
+double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
 		      const struct simt_stream *st, const struct simt_rec *r, double t,
 		      struct simt_why *why);
-int simt_below_init(struct simt_below *b, const struct simt_params *sp, struct weft_error *err);
-void simt_below_free(struct simt_below *b);
+int weft_simt_below_init(struct simt_below *b, const struct simt_params *sp, struct weft_error *err);
+void weft_simt_below_free(struct simt_below *b);
 /* Clears the queues and statistics for a new launch (the L2 keeps its lines). */
-void simt_below_reset(struct simt_below *b, const struct simt_params *sp);
+void weft_simt_below_reset(struct simt_below *b, const struct simt_params *sp);
 
 /* ---- the model state ---- */
 
@@ -378,7 +378,7 @@ struct simt_state {
 	 * when it replays itself */
 	const struct simt_state *leader;
 	/* weft_model_run_many: an earlier state that builds the same warp
-	 * streams (simt_stream_key_equal); this one copies the stream of each
+	 * streams (weft_simt_stream_key_equal); this one copies the stream of each
 	 * CTA it just built instead of regrouping the CTA's threads */
 	const struct simt_state *stream_src;
 	const struct simt_stream *built; /* the stream of the last CTA consumed */
@@ -390,7 +390,7 @@ struct simt_state {
 	struct weft_group_prog gp;
 	struct simt_pc *pc;             /* [ninsts] */
 	uint32_t *deps;                 /* [18 x ninsts] scoreboard registers (simt_pc.dep0) */
-	struct simt_occupancy occ;
+	struct weft_simt_occupancy occ;
 	uint32_t cta_seq;               /* CTAs consumed so far in this launch */
 	/* the event loop (simt_sm.c): schedulers by next action time */
 	struct simt_hent *heap;         /* schedulers by (t, acct, id), id = sm x schedulers + k */

@@ -13,7 +13,7 @@
  */
 #include "simt.h"
 
-uint32_t simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint32_t seg_shift,
+uint32_t weft_simt_coalesce(const uint64_t *addr, uint64_t mask, uint32_t bytes, uint32_t seg_shift,
 		       uint64_t *segs)
 {
 	uint32_t n = 0;
@@ -71,7 +71,7 @@ static uint32_t group_cost(const uint64_t *w, uint32_t n, uint32_t banks)
 	return worst;
 }
 
-uint32_t simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, uint32_t bytes,
+uint32_t weft_simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t width, uint32_t bytes,
 			  uint32_t banks, uint64_t *words)
 {
 	uint32_t nw = (bytes + 3) / 4, total = 0;

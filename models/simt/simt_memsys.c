@@ -119,7 +119,7 @@ static double mshr_acquire(const struct simt_params *sp, struct simt_sm *sm, dou
 
 /* ---- below the L1: L2 banks and DRAM channels ---- */
 
-int simt_below_init(struct simt_below *b, const struct simt_params *sp, struct weft_error *err)
+int weft_simt_below_init(struct simt_below *b, const struct simt_params *sp, struct weft_error *err)
 {
 	memset(b, 0, sizeof(*b));
 	int rc = weft_cache_init(&b->l2, &sp->l2, err);
@@ -133,13 +133,13 @@ int simt_below_init(struct simt_below *b, const struct simt_params *sp, struct w
 	b->chan_free = calloc(ch, sizeof(double));
 	b->chan_busy = calloc(ch, sizeof(double));
 	if (!b->l2x || !b->bank_free || !b->bank_busy || !b->chan_free || !b->chan_busy) {
-		simt_below_free(b);
+		weft_simt_below_free(b);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the L2 model");
 	}
 	return 0;
 }
 
-void simt_below_free(struct simt_below *b)
+void weft_simt_below_free(struct simt_below *b)
 {
 	if (b->l2.tag)
 		weft_cache_free(&b->l2);
@@ -151,7 +151,7 @@ void simt_below_free(struct simt_below *b)
 	memset(b, 0, sizeof(*b));
 }
 
-void simt_below_reset(struct simt_below *b, const struct simt_params *sp)
+void weft_simt_below_reset(struct simt_below *b, const struct simt_params *sp)
 {
 	uint32_t ch = sp->dram_channels ? sp->dram_channels : 1;
 	memset(b->bank_free, 0, sp->l2.banks * sizeof(double));
@@ -351,7 +351,7 @@ static double l1_store(struct simt_state *s, struct simt_sm *sm, uint64_t addr, 
 
 /* ---- one warp memory instruction ---- */
 
-double simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
+double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struct simt_pc *pi,
 		      const struct simt_stream *st, const struct simt_rec *r, double t,
 		      struct simt_why *why)
 {

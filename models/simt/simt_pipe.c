@@ -39,7 +39,7 @@ static enum simt_lat by_type(const struct weft_inst *in, enum simt_lat i, enum s
 	return is_float(in->type) ? f : i;
 }
 
-enum simt_lat simt_lat_class_of(const struct weft_inst *in, const struct weft_inst_info *ii)
+enum simt_lat weft_simt_lat_class_of(const struct weft_inst *in, const struct weft_inst_info *ii)
 {
 	(void)ii;
 	switch (in->op) {
@@ -152,7 +152,7 @@ static uint8_t nonreg_operands(const struct weft_inst *in)
 	return n;
 }
 
-void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pcs,
+void weft_simt_pc_build(const struct simt_params *sp, const struct weft_program *p, struct simt_pc *pcs,
 		   uint32_t *deps)
 {
 	uint32_t nd = 0;
@@ -177,7 +177,7 @@ void simt_pc_build(const struct simt_params *sp, const struct weft_program *p, s
 		x->is_atomic = ii->cls == WEFT_IC_ATOMIC;
 		x->is_barrier = in->op == WEFT_OP_BAR && in->mode != WEFT_BAR_ARRIVE;
 		x->is_ctrl = (ii->flags & WEFT_II_CTRL) != 0;
-		enum simt_lat c = simt_lat_class_of(in, ii);
+		enum simt_lat c = weft_simt_lat_class_of(in, ii);
 		x->lat_class = (uint8_t)c;
 		int mem = ii->cls == WEFT_IC_LOAD || ii->cls == WEFT_IC_STORE || ii->cls == WEFT_IC_ATOMIC;
 		if (mem) {

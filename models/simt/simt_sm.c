@@ -272,7 +272,7 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	res.n = 0;
 	if (pi->unit == SIMT_U_LDST) {
 		double before_free = sm->ldst_free;
-		simt_mem_issue(s, sm, pi, &sm->slot[W->slot].st, r, t, &res);
+		weft_simt_mem_issue(s, sm, pi, &sm->slot[W->slot].st, r, t, &res);
 		s->ls.busy[SIMT_B_LDST] += sm->ldst_free - (t > before_free ? t : before_free);
 		if (r->sh && pi->is_store)
 			W->store_done = res.end > W->store_done ? res.end : W->store_done;
@@ -436,7 +436,7 @@ static void step(struct simt_state *s, uint32_t id)
 
 /* ---- launch begin, CTA dispatch, launch end ---- */
 
-int simt_machine_begin(struct simt_state *s, struct weft_error *err)
+int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err)
 {
 	const struct simt_params *sp = &s->sp;
 	uint32_t ctas = s->occ.ctas ? s->occ.ctas : 1;
@@ -517,7 +517,7 @@ int simt_machine_begin(struct simt_state *s, struct weft_error *err)
 	s->age = 0;
 	s->built = NULL;
 	if (sp->caches)
-		simt_below_reset(&s->below, sp);
+		weft_simt_below_reset(&s->below, sp);
 	return 0;
 }
 
@@ -576,7 +576,7 @@ static int find_empty(const struct simt_state *s, uint32_t *m_out, uint32_t *c_o
 	return -1;
 }
 
-int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
 {
 	const struct simt_params *sp = &s->sp;
 	uint32_t m = 0, c = 0;
@@ -605,9 +605,9 @@ int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, str
 	int rc;
 	if (src && src->built && src->p == s->p && src->built_launch == cta->launch &&
 	    src->built_cta == cta->cta)
-		rc = simt_stream_copy(&sl->st, src->built, err);
+		rc = weft_simt_stream_copy(&sl->st, src->built, err);
 	else
-		rc = simt_stream_build(sp, &s->gp, s->pc, cta, &sl->st, err);
+		rc = weft_simt_stream_build(sp, &s->gp, s->pc, cta, &sl->st, err);
 	if (rc)
 		return rc;
 	s->built = &sl->st;
@@ -661,7 +661,7 @@ int simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, str
 	return 0;
 }
 
-int simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err)
+int weft_simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err)
 {
 	const struct simt_params *sp = &s->sp;
 	run_events(s, 1);

@@ -14,7 +14,7 @@
 
 #include "simt.h"
 
-void simt_stream_free(struct simt_stream *st)
+void weft_simt_stream_free(struct simt_stream *st)
 {
 	if (!st)
 		return;
@@ -24,7 +24,7 @@ void simt_stream_free(struct simt_stream *st)
 	memset(st, 0, sizeof(*st));
 }
 
-int simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b)
+int weft_simt_stream_key_equal(const struct simt_params *a, const struct simt_params *b)
 {
 	return a->warp_size == b->warp_size && a->shmem_banks == b->shmem_banks &&
 	       a->caches == b->caches && (!a->caches || a->l1.line_bytes == b->l1.line_bytes);
@@ -92,7 +92,7 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 	}
 	if (smask) {
 		r->sh = 1;
-		r->sh_passes = simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
+		r->sh_passes = weft_simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
 						&r->sh_words);
 		r->sh_base = busy_groups(smask, sp->warp_size, sp->shmem_banks);
 	}
@@ -105,13 +105,13 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 			shift++;
 		r->gl = 1;
 		r->seg0 = (uint32_t)st->nsegs;
-		r->nseg = simt_coalesce(in->addr, gmask, bytes, shift, st->segs + st->nsegs);
+		r->nseg = weft_simt_coalesce(in->addr, gmask, bytes, shift, st->segs + st->nsegs);
 		st->nsegs += r->nseg;
 	}
 	return 0;
 }
 
-int simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, struct weft_error *err)
+int weft_simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, struct weft_error *err)
 {
 	if (grow((void **)&dst->rec, &dst->cap, src->n ? src->n : 1, sizeof(*dst->rec)) ||
 	    grow((void **)&dst->segs, &dst->segcap, src->nsegs ? src->nsegs : 1, sizeof(*dst->segs)))
@@ -134,7 +134,7 @@ int simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src, str
 	return 0;
 }
 
-int simt_stream_build(const struct simt_params *sp, const struct weft_group_prog *gp,
+int weft_simt_stream_build(const struct simt_params *sp, const struct weft_group_prog *gp,
 		      const struct simt_pc *pc, const struct weft_cta_trace *cta,
 		      struct simt_stream *st, struct weft_error *err)
 {

@@ -9,9 +9,9 @@
 
 #include "simt.h"
 
-const char *const simt_bound_names[SIMT_B_COUNT] = { "issue", "sfu", "ldst", "l2_bw", "dram_bw" };
+const char *const weft_simt_bound_names[SIMT_B_COUNT] = { "issue", "sfu", "ldst", "l2_bw", "dram_bw" };
 
-const char *const simt_occ_names[4] = { "threads", "ctas", "regs", "shmem" };
+const char *const weft_simt_occ_names[4] = { "threads", "ctas", "regs", "shmem" };
 
 static uint32_t reg_words(const struct weft_program *p, uint32_t r)
 {
@@ -31,7 +31,7 @@ static uint32_t reg_words(const struct weft_program *p, uint32_t r)
  * 32-bit words at every instruction. A guarded definition does not kill
  * (the old value survives on lanes whose guard is false).
  */
-uint32_t simt_live_regs(const struct weft_program *p)
+uint32_t weft_simt_live_regs(const struct weft_program *p)
 {
 	uint32_t nb = p->nblocks, nr = p->nregs;
 	if (!nb || !nr)
@@ -115,8 +115,8 @@ uint32_t simt_live_regs(const struct weft_program *p)
 	return best;
 }
 
-int simt_occupancy(const struct simt_params *sp, uint32_t threads_per_cta, uint32_t shmem_per_cta,
-		   uint32_t regs_per_thread, struct simt_occupancy *occ, struct weft_error *err)
+int weft_simt_occupancy(const struct simt_params *sp, uint32_t threads_per_cta, uint32_t shmem_per_cta,
+		   uint32_t regs_per_thread, struct weft_simt_occupancy *occ, struct weft_error *err)
 {
 	memset(occ, 0, sizeof(*occ));
 	if (!threads_per_cta)

@@ -26,17 +26,17 @@ static void test_little(void **state)
 	(void)state;
 	/* critical path 10 nodes, 16-entry buffers, 400-cycle latency: 160
 	 * threads in flight -> 0.4 threads per cycle */
-	assert_true(NEAR(fabric_throughput(1, 10, 16, 400), 0.4));
-	assert_true(NEAR(fabric_throughput(2, 10, 16, 400), 0.8));
-	assert_true(NEAR(fabric_throughput(1, 10, 32, 400), 0.8));
+	assert_true(NEAR(weft_fabric_throughput(1, 10, 16, 400), 0.4));
+	assert_true(NEAR(weft_fabric_throughput(2, 10, 16, 400), 0.8));
+	assert_true(NEAR(weft_fabric_throughput(1, 10, 32, 400), 0.8));
 	/* latency hidden: the issue rate (one thread per cycle per replica) */
-	assert_true(NEAR(fabric_throughput(1, 10, 16, 100), 1.0));
-	assert_true(NEAR(fabric_throughput(3, 10, 16, 100), 3.0));
+	assert_true(NEAR(weft_fabric_throughput(1, 10, 16, 100), 1.0));
+	assert_true(NEAR(weft_fabric_throughput(3, 10, 16, 100), 3.0));
 
 	struct fabric_kernel_in in = { .visits = 1600, .replicas = 1, .crit_nodes = 10, .latency = 400, .wait_latency = 400,
 				       .token_buffer = 16 };
 	struct fabric_kernel_out out;
-	fabric_kernel_time(&in, &out);
+	weft_fabric_kernel_time(&in, &out);
 	assert_true(NEAR(out.bound[FAB_B_ISSUE], 1600));
 	assert_true(NEAR(out.bound[FAB_B_LATENCY], 4000));
 	assert_int_equal(out.limiter, FAB_B_LATENCY);
@@ -45,13 +45,13 @@ static void test_little(void **state)
 	/* four replicas of a short graph: issue bound, 4x the threads per cycle */
 	struct fabric_kernel_in in4 = { .visits = 1600, .replicas = 4, .crit_nodes = 10, .latency = 20, .wait_latency = 20,
 					.token_buffer = 16 };
-	fabric_kernel_time(&in4, &out);
+	weft_fabric_kernel_time(&in4, &out);
 	assert_int_equal(out.limiter, FAB_B_ISSUE);
 	assert_true(NEAR(out.cycles, 400 + 20));
 	/* nothing to run: no time */
 	struct fabric_kernel_in none = { .visits = 0, .replicas = 1, .crit_nodes = 3, .latency = 9, .wait_latency = 9,
 					 .token_buffer = 16 };
-	fabric_kernel_time(&none, &out);
+	weft_fabric_kernel_time(&none, &out);
 	assert_true(out.cycles == 0);
 }
 
@@ -65,7 +65,7 @@ static double ldst_run(uint32_t tb, int n, double lat, int every, double miss_la
 	memset(&q, 0, sizeof(q));
 	for (int i = 0; i < n; i++)
 		fabric_ldst_feed(&q, heap, tb, every && i % every == 0 ? miss_lat : lat);
-	return fabric_ldst_cycles(&q, rule);
+	return weft_fabric_ldst_cycles(&q, rule);
 }
 
 static void test_epochs(void **state)
@@ -113,28 +113,28 @@ static void test_special_units(void **state)
 	const enum fabric_epoch_rule C = FAB_EPOCH_COMPLETION, A = FAB_EPOCH_ADMISSION;
 	/* 8 blocks of 8 cycles: 16 ops enter one per cycle (the second 8 wait
 	 * for free blocks at 8, then 15 is the last entry), last done at 23 */
-	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, C), 23));
-	assert_true(NEAR(fabric_special_cycles(16, 8, 8, 16, A), 16));
+	assert_true(NEAR(weft_fabric_special_cycles(16, 8, 8, 16, C), 23));
+	assert_true(NEAR(weft_fabric_special_cycles(16, 8, 8, 16, A), 16));
 	/* 80-cycle blocks: 8 per 80 cycles */
-	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, A), 160));
-	assert_true(NEAR(fabric_special_cycles(16, 8, 80, 16, C), 80 + 80));
-	assert_true(fabric_special_cycles(0, 8, 8, 16, C) == 0);
+	assert_true(NEAR(weft_fabric_special_cycles(16, 8, 80, 16, A), 160));
+	assert_true(NEAR(weft_fabric_special_cycles(16, 8, 80, 16, C), 80 + 80));
+	assert_true(weft_fabric_special_cycles(0, 8, 8, 16, C) == 0);
 	/* a 1-entry buffer serialises the blocks: one op per latency, under
 	 * either rule */
-	assert_true(NEAR(fabric_special_cycles(10, 8, 8, 1, C), 80));
-	assert_true(NEAR(fabric_special_cycles(10, 8, 8, 1, A), 80));
+	assert_true(NEAR(weft_fabric_special_cycles(10, 8, 8, 1, C), 80));
+	assert_true(NEAR(weft_fabric_special_cycles(10, 8, 8, 1, A), 80));
 }
 
 static void test_cascades(void **state)
 {
 	(void)state;
-	assert_int_equal(fabric_cascades(1, 16), 1);
-	assert_int_equal(fabric_cascades(16, 16), 1);
-	assert_int_equal(fabric_cascades(17, 16), 2);
-	assert_int_equal(fabric_cascades(-40, 16), 3);
-	assert_int_equal(fabric_cascades(40, 8), 5);
-	assert_int_equal(fabric_cascades(40, 1), 40);
-	assert_int_equal(fabric_cascades(0, 16), 0);
+	assert_int_equal(weft_fabric_cascades(1, 16), 1);
+	assert_int_equal(weft_fabric_cascades(16, 16), 1);
+	assert_int_equal(weft_fabric_cascades(17, 16), 2);
+	assert_int_equal(weft_fabric_cascades(-40, 16), 3);
+	assert_int_equal(weft_fabric_cascades(40, 8), 5);
+	assert_int_equal(weft_fabric_cascades(40, 1), 40);
+	assert_int_equal(weft_fabric_cascades(0, 16), 0);
 }
 
 /* ---- traced kernels ---- */

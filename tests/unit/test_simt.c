@@ -24,29 +24,29 @@ static void test_coalesce(void **st)
 	uint64_t a[32], segs[128];
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1000 + 4 * i;                 /* unit stride, aligned */
-	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 1);
+	assert_int_equal(weft_simt_coalesce(a, ~0u, 4, 7, segs), 1);
 	assert_int_equal(segs[0], 0x1000);
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1000 + 128 * i;               /* one line per lane */
-	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 32);
+	assert_int_equal(weft_simt_coalesce(a, ~0u, 4, 7, segs), 32);
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1000 + 8 * i;                 /* stride 2 words */
-	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 2);
+	assert_int_equal(weft_simt_coalesce(a, ~0u, 4, 7, segs), 2);
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1004 + 4 * i;                 /* misaligned by a word */
-	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 2);
+	assert_int_equal(weft_simt_coalesce(a, ~0u, 4, 7, segs), 2);
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1000 + 16 * i;                /* float4 per lane: 512 B */
-	assert_int_equal(simt_coalesce(a, ~0u, 16, 7, segs), 4);
+	assert_int_equal(weft_simt_coalesce(a, ~0u, 16, 7, segs), 4);
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1000 + 4 * (i % 2);           /* two words, all lanes */
-	assert_int_equal(simt_coalesce(a, ~0u, 4, 7, segs), 1);
+	assert_int_equal(weft_simt_coalesce(a, ~0u, 4, 7, segs), 1);
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x1000 + 128 * i;
-	assert_int_equal(simt_coalesce(a, 0x5u, 4, 7, segs), 2); /* only active lanes count */
-	assert_int_equal(simt_coalesce(a, 0, 4, 7, segs), 0);
+	assert_int_equal(weft_simt_coalesce(a, 0x5u, 4, 7, segs), 2); /* only active lanes count */
+	assert_int_equal(weft_simt_coalesce(a, 0, 4, 7, segs), 0);
 	a[0] = 0x107e;                                   /* 4 bytes across a boundary */
-	assert_int_equal(simt_coalesce(a, 1, 4, 7, segs), 2);
+	assert_int_equal(weft_simt_coalesce(a, 1, 4, 7, segs), 2);
 }
 
 /* ---- bank conflicts ---- */
@@ -56,7 +56,7 @@ static uint32_t banks_stride(uint32_t stride_words, uint32_t banks, uint32_t byt
 	uint64_t a[32];
 	for (int i = 0; i < 32; i++)
 		a[i] = 0x400 + 4ull * stride_words * i;
-	return simt_bank_cycles(a, 0xffffffffull, 32, bytes, banks, NULL);
+	return weft_simt_bank_cycles(a, 0xffffffffull, 32, bytes, banks, NULL);
 }
 
 static void test_bank_conflicts(void **st)
@@ -78,13 +78,13 @@ static void test_bank_conflicts(void **st)
 	uint64_t a[32], words = 0;
 	for (int i = 0; i < 32; i++)
 		a[i] = i < 16 ? 0 : 4 * i;
-	assert_int_equal(simt_bank_cycles(a, 0xffffffffull, 32, 4, 32, &words), 1);
+	assert_int_equal(weft_simt_bank_cycles(a, 0xffffffffull, 32, 4, 32, &words), 1);
 	assert_int_equal(words, 32);
 	/* lanes 0 and 1 on the same bank, different words; others inactive */
 	a[0] = 0;
 	a[1] = 128;
-	assert_int_equal(simt_bank_cycles(a, 0x3, 32, 4, 32, NULL), 2);
-	assert_int_equal(simt_bank_cycles(a, 0, 32, 4, 32, NULL), 0);
+	assert_int_equal(weft_simt_bank_cycles(a, 0x3, 32, 4, 32, NULL), 2);
+	assert_int_equal(weft_simt_bank_cycles(a, 0, 32, 4, 32, NULL), 0);
 }
 
 /* ---- occupancy ---- */
@@ -106,40 +106,40 @@ static void test_occupancy(void **st)
 {
 	(void)st;
 	struct simt_params p = fermi();
-	struct simt_occupancy o;
+	struct weft_simt_occupancy o;
 	struct weft_error err;
 	/* threads: 1536 / 512 = 3 (CTAs 8, regs 32768 / (10 x 512) = 6) */
-	assert_int_equal(simt_occupancy(&p, 512, 0, 10, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 512, 0, 10, &o, &err), 0);
 	assert_int_equal(o.ctas, 3);
 	assert_int_equal(o.warps, 48);
 	assert_int_equal(o.limit, SIMT_OCC_THREADS);
 	/* CTAs: 64-thread CTAs, threads would allow 24 */
-	assert_int_equal(simt_occupancy(&p, 64, 0, 10, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 64, 0, 10, &o, &err), 0);
 	assert_int_equal(o.ctas, 8);
 	assert_int_equal(o.warps, 16);
 	assert_int_equal(o.limit, SIMT_OCC_CTAS);
 	/* registers: 32768 / (32 x 256) = 4 (threads allow 6) */
-	assert_int_equal(simt_occupancy(&p, 256, 0, 32, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 256, 0, 32, &o, &err), 0);
 	assert_int_equal(o.ctas, 4);
 	assert_int_equal(o.limit, SIMT_OCC_REGS);
 	/* shared memory: 48 KB / 16 KB = 3 */
-	assert_int_equal(simt_occupancy(&p, 128, 16384, 10, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 128, 16384, 10, &o, &err), 0);
 	assert_int_equal(o.ctas, 3);
 	assert_int_equal(o.limit, SIMT_OCC_SHMEM);
 	/* threads are allocated in whole warps: 33 threads take 2 warps */
-	assert_int_equal(simt_occupancy(&p, 33, 0, 1, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 33, 0, 1, &o, &err), 0);
 	assert_int_equal(o.warps_per_cta, 2);
 	assert_int_equal(o.by[SIMT_OCC_THREADS], 24);
 	/* registers are clamped to 63, then to what fits one CTA */
-	assert_int_equal(simt_occupancy(&p, 128, 0, 200, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 128, 0, 200, &o, &err), 0);
 	assert_int_equal(o.regs_per_thread, 63);
-	assert_int_equal(simt_occupancy(&p, 1024, 0, 63, &o, &err), 0);
+	assert_int_equal(weft_simt_occupancy(&p, 1024, 0, 63, &o, &err), 0);
 	assert_int_equal(o.regs_per_thread, 32);
 	assert_int_equal(o.ctas, 1);
 	/* a CTA that cannot fit at all */
-	assert_int_equal(simt_occupancy(&p, 2048, 0, 10, &o, &err), WEFT_ERR_INPUT);
+	assert_int_equal(weft_simt_occupancy(&p, 2048, 0, 10, &o, &err), WEFT_ERR_INPUT);
 	assert_non_null(strstr(err.message, "max_threads"));
-	assert_int_equal(simt_occupancy(&p, 128, 65536, 10, &o, &err), WEFT_ERR_INPUT);
+	assert_int_equal(weft_simt_occupancy(&p, 128, 65536, 10, &o, &err), WEFT_ERR_INPUT);
 	assert_non_null(strstr(err.message, "shmem_bytes"));
 }
 
@@ -150,7 +150,7 @@ static void load_params(const char *path, const char *const *sets, uint32_t n, s
 	struct weft_config cfg;
 	struct weft_error err;
 	st_check(weft_config_load(path, sets, n, &cfg, &err), &err, path);
-	st_check(simt_params_from_config(&cfg, p, &err), &err, path);
+	st_check(weft_simt_params_from_config(&cfg, p, &err), &err, path);
 	weft_config_free(&cfg);
 }
 

@@ -292,7 +292,7 @@ static void test_malformed_payloads(void **state)
 	uint64_t seed = 12345, bad = 0, good_decodes = 0;
 	for (uint32_t ci = 0; ci < t->nchunks; ci++) {
 		const struct wt_chunk *ch = &t->chunks[ci];
-		assert_int_equal(wt_load_chunk(t, ch, dctx, &comp, &raw, &err), 0);
+		assert_int_equal(weft_trace_load_chunk(t, ch, dctx, &comp, &raw, &err), 0);
 		uint8_t *orig = malloc(raw.n);
 		memcpy(orig, raw.p, raw.n);
 		size_t tab = (size_t)ch->ncta * 20;
@@ -306,7 +306,7 @@ static void test_malformed_payloads(void **state)
 							     : tab + (size_t)(seed >> 33) % (raw.n - tab);
 				raw.p[pos] = (uint8_t)(seed >> 16);
 			}
-			/* the table's lengths are checked by wt_load_chunk; keep
+			/* the table's lengths are checked by weft_trace_load_chunk; keep
 			 * mutations that break them out of the decoder */
 			uint64_t sum = tab;
 			for (uint32_t k = 0; k < ch->ncta; k++)
@@ -315,7 +315,7 @@ static void test_malformed_payloads(void **state)
 			if (sum != raw.n)
 				continue;
 			for (uint32_t k = 0; k < ch->ncta; k++) {
-				int rc = wt_decode_cta(t, ch, &raw, ch->first + k, &c, &err);
+				int rc = weft_trace_decode_cta(t, ch, &raw, ch->first + k, &c, &err);
 				assert_true(rc == 0 || rc == WEFT_ERR_VERIFY);
 				if (rc) {
 					bad++;
@@ -329,8 +329,8 @@ static void test_malformed_payloads(void **state)
 	}
 	assert_true(bad > 0);
 	weft_cta_trace_free(&c);
-	wt_buf_free(&comp);
-	wt_buf_free(&raw);
+	weft_trace_buf_free(&comp);
+	weft_trace_buf_free(&raw);
 	ZSTD_freeDCtx(dctx);
 	weft_trace_close(t);
 }

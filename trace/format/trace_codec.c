@@ -26,7 +26,7 @@ static void crc_init(void)
 			crc_tab[t][i] = crc_tab[0][crc_tab[t - 1][i] & 0xff] ^ (crc_tab[t - 1][i] >> 8);
 }
 
-uint32_t wt_crc32(uint32_t crc, const void *buf, size_t len)
+uint32_t weft_trace_crc32(uint32_t crc, const void *buf, size_t len)
 {
 	pthread_once(&crc_once, crc_init); /* decoder threads may race to the first call */
 	const uint8_t *p = buf;
@@ -44,7 +44,7 @@ uint32_t wt_crc32(uint32_t crc, const void *buf, size_t len)
 }
 
 /* ---- buffers ---- */
-int wt_buf_reserve(struct wt_buf *b, size_t more)
+int weft_trace_buf_reserve(struct wt_buf *b, size_t more)
 {
 	if (b->oom)
 		return -1;
@@ -63,49 +63,49 @@ int wt_buf_reserve(struct wt_buf *b, size_t more)
 	return 0;
 }
 
-void wt_buf_bytes(struct wt_buf *b, const void *src, size_t len)
+void weft_trace_buf_bytes(struct wt_buf *b, const void *src, size_t len)
 {
-	if (wt_buf_reserve(b, len))
+	if (weft_trace_buf_reserve(b, len))
 		return;
 	if (len)
 		memcpy(b->p + b->n, src, len);
 	b->n += len;
 }
 
-void wt_buf_u32(struct wt_buf *b, uint32_t v)
+void weft_trace_buf_u32(struct wt_buf *b, uint32_t v)
 {
-	if (wt_buf_reserve(b, 4))
+	if (weft_trace_buf_reserve(b, 4))
 		return;
 	wt_put32(b->p + b->n, v);
 	b->n += 4;
 }
 
-void wt_buf_u64(struct wt_buf *b, uint64_t v)
+void weft_trace_buf_u64(struct wt_buf *b, uint64_t v)
 {
-	if (wt_buf_reserve(b, 8))
+	if (weft_trace_buf_reserve(b, 8))
 		return;
 	wt_put64(b->p + b->n, v);
 	b->n += 8;
 }
 
-void wt_buf_str(struct wt_buf *b, const char *s)
+void weft_trace_buf_str(struct wt_buf *b, const char *s)
 {
 	if (!s) {
-		wt_buf_u32(b, 0xffffffffu);
+		weft_trace_buf_u32(b, 0xffffffffu);
 		return;
 	}
 	size_t n = strlen(s);
-	wt_buf_u32(b, (uint32_t)n);
-	wt_buf_bytes(b, s, n);
+	weft_trace_buf_u32(b, (uint32_t)n);
+	weft_trace_buf_bytes(b, s, n);
 }
 
-void wt_buf_free(struct wt_buf *b)
+void weft_trace_buf_free(struct wt_buf *b)
 {
 	free(b->p);
 	memset(b, 0, sizeof(*b));
 }
 
-uint32_t wt_rd_u32(struct wt_rd *r)
+uint32_t weft_trace_rd_u32(struct wt_rd *r)
 {
 	if (r->end - r->p < 4) {
 		r->bad = 1;
@@ -117,7 +117,7 @@ uint32_t wt_rd_u32(struct wt_rd *r)
 	return v;
 }
 
-uint64_t wt_rd_u64(struct wt_rd *r)
+uint64_t weft_trace_rd_u64(struct wt_rd *r)
 {
 	if (r->end - r->p < 8) {
 		r->bad = 1;
@@ -129,9 +129,9 @@ uint64_t wt_rd_u64(struct wt_rd *r)
 	return v;
 }
 
-char *wt_rd_str(struct wt_rd *r)
+char *weft_trace_rd_str(struct wt_rd *r)
 {
-	uint32_t n = wt_rd_u32(r);
+	uint32_t n = weft_trace_rd_u32(r);
 	if (r->bad || n == 0xffffffffu)
 		return NULL;
 	if ((size_t)(r->end - r->p) < n) {
@@ -150,7 +150,7 @@ char *wt_rd_str(struct wt_rd *r)
 }
 
 /* ---- codec tables ---- */
-void wt_tab_free(struct wt_tab *t)
+void weft_trace_tab_free(struct wt_tab *t)
 {
 	free(t->ev_start);
 	free(t->ev);
@@ -163,7 +163,7 @@ void wt_tab_free(struct wt_tab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int wt_tab_build(struct wt_tab *t, const struct weft_program *p)
+int weft_trace_tab_build(struct wt_tab *t, const struct weft_program *p)
 {
 	memset(t, 0, sizeof(*t));
 	uint32_t nb = p->nblocks, n = p->ninsts;
@@ -179,7 +179,7 @@ int wt_tab_build(struct wt_tab *t, const struct weft_program *p)
 		nev += (p->info[i].flags & (WEFT_II_ADDR | WEFT_II_GUARD)) != 0;
 	t->ev = calloc((size_t)nev + 1, sizeof(*t->ev));
 	if (!t->ev_start || !t->nguard || !t->nsucc || !t->succ || !t->mem_of_pc || !t->pc_flags || !t->ev) {
-		wt_tab_free(t);
+		weft_trace_tab_free(t);
 		return -1;
 	}
 	uint32_t k = 0;
@@ -210,7 +210,7 @@ int wt_tab_build(struct wt_tab *t, const struct weft_program *p)
 	t->ev_start[nb] = k;
 	t->mspace = calloc((size_t)t->nm + 1, 1);
 	if (!t->mspace) {
-		wt_tab_free(t);
+		weft_trace_tab_free(t);
 		return -1;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -220,7 +220,7 @@ int wt_tab_build(struct wt_tab *t, const struct weft_program *p)
 }
 
 /* ---- predictor ---- */
-int wt_pred_init(struct wt_pred *s, uint32_t nm)
+int weft_trace_pred_init(struct wt_pred *s, uint32_t nm)
 {
 	memset(s, 0, sizeof(*s));
 	s->nm = nm;
@@ -232,13 +232,13 @@ int wt_pred_init(struct wt_pred *s, uint32_t nm)
 	s->has_f = calloc(k, 1);
 	s->lastsp = calloc(k, 1);
 	if (!s->last || !s->f || !s->d0 || !s->ls || !s->has_f || !s->lastsp) {
-		wt_pred_free(s);
+		weft_trace_pred_free(s);
 		return -1;
 	}
 	return 0;
 }
 
-void wt_pred_free(struct wt_pred *s)
+void weft_trace_pred_free(struct wt_pred *s)
 {
 	free(s->last);
 	free(s->f);
@@ -249,7 +249,7 @@ void wt_pred_free(struct wt_pred *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void wt_pred_cta(struct wt_pred *s)
+void weft_trace_pred_cta(struct wt_pred *s)
 {
 	for (uint32_t m = 0; m < s->nm; m++) {
 		s->f[m] = 0;
@@ -264,7 +264,7 @@ void wt_pred_cta(struct wt_pred *s)
 }
 
 /* ---- the predictor's fast path ---- */
-int wt_fast_init(struct wt_fast *f, uint32_t nm)
+int weft_trace_fast_init(struct wt_fast *f, uint32_t nm)
 {
 	memset(f, 0, sizeof(*f));
 	f->nm = nm;
@@ -273,7 +273,7 @@ int wt_fast_init(struct wt_fast *f, uint32_t nm)
 	f->D = calloc(k, sizeof(uint64_t));
 	f->sp = calloc(k, 1);
 	if (!f->first || !f->D || !f->sp) {
-		wt_fast_free(f);
+		weft_trace_fast_free(f);
 		return -1;
 	}
 	f->l1 = f->first + k;
@@ -283,7 +283,7 @@ int wt_fast_init(struct wt_fast *f, uint32_t nm)
 	return 0;
 }
 
-void wt_fast_free(struct wt_fast *f)
+void weft_trace_fast_free(struct wt_fast *f)
 {
 	free(f->first);
 	free(f->D);
@@ -291,7 +291,7 @@ void wt_fast_free(struct wt_fast *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void wt_fast_begin(struct wt_fast *f, const struct wt_pred *s)
+void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s)
 {
 	uint32_t nm = f->nm;
 	if (!f->seq_valid) {
@@ -318,7 +318,7 @@ void wt_fast_begin(struct wt_fast *f, const struct wt_pred *s)
 	f->lazy = 1;
 }
 
-void wt_fast_flush(struct wt_fast *f, struct wt_pred *s)
+void weft_trace_fast_flush(struct wt_fast *f, struct wt_pred *s)
 {
 	if (f->lazy) {
 		/* f and ls as the general predictor would have left them after

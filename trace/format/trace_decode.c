@@ -51,16 +51,16 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 		free(q->addrs);
 		free(q->spaces);
 		free(q->ms);
-		wt_fast_free(&q->fast);
+		weft_trace_fast_free(&q->fast);
 		free(q->threads);
 		free(q->offs);
-		wt_pred_free(&q->pred);
+		weft_trace_pred_free(&q->pred);
 		free(q);
 	}
 	memset(c, 0, sizeof(*c));
 }
 
-int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
+int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
 		  uint32_t cta, struct weft_cta_trace *c, struct weft_error *err)
 {
 	const struct wt_launch *L = &t->launches[ch->launch];
@@ -73,8 +73,8 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		c->priv = q;
 	}
 	if (!q->pred.last || q->pred.nm != T->nm) {
-		wt_pred_free(&q->pred);
-		if (wt_pred_init(&q->pred, T->nm))
+		weft_trace_pred_free(&q->pred);
+		if (weft_trace_pred_init(&q->pred, T->nm))
 			goto nomem;
 	}
 	uint32_t k = cta - ch->first;
@@ -106,11 +106,11 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 		goto nomem;
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
 	struct wt_pred *P = &q->pred;
-	wt_pred_cta(P);
+	weft_trace_pred_cta(P);
 	uint32_t nm = T->nm;
 	if (!q->fast.first || q->fast.nm != nm) {
-		wt_fast_free(&q->fast);
-		if (wt_fast_init(&q->fast, nm))
+		weft_trace_fast_free(&q->fast);
+		if (weft_trace_fast_init(&q->fast, nm))
 			goto nomem;
 	}
 	struct wt_fast *F = &q->fast;
@@ -250,7 +250,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			uint32_t pn = P->pn;
 			const uint8_t *mspace = T->mspace;
 			uint8_t *lastsp = P->lastsp;
-			wt_fast_begin(F, P);
+			weft_trace_fast_begin(F, P);
 			const uint64_t *D = F->D;
 			if (zrun >= pn && srun >= pn) {
 				/* every prediction holds: no stream to read */
@@ -305,7 +305,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 			tt->naddrs = pn;
 			continue;
 		}
-		wt_fast_flush(F, P);
+		weft_trace_fast_flush(F, P);
 
 		size_t gi = 0;
 		/* a local copy: stores through A/M/S cannot alias it, so the
@@ -383,7 +383,7 @@ int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const s
 	c->threads = q->threads;
 	return 0;
 bad:
-	return wt_corrupt(err, t->path, ch->off, "launch %u CTA %u: malformed %s in the chunk's payload",
+	return weft_trace_corrupt(err, t->path, ch->off, "launch %u CTA %u: malformed %s in the chunk's payload",
 			  ch->launch, cta, what);
 nomem:
 	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding trace %s", t->path);

@@ -47,7 +47,7 @@ struct wt_fe_pool {
 	unsigned ndec;
 };
 
-void wt_fe_pool_free(struct wt_fe_pool *p)
+void weft_trace_fe_pool_free(struct wt_fe_pool *p)
 {
 	if (!p)
 		return;
@@ -59,8 +59,8 @@ void wt_fe_pool_free(struct wt_fe_pool *p)
 	free(p->slots);
 	for (unsigned k = 0; k < p->ndec; k++) {
 		ZSTD_freeDCtx(p->dec[k].dctx);
-		wt_buf_free(&p->dec[k].comp);
-		wt_buf_free(&p->dec[k].raw);
+		weft_trace_buf_free(&p->dec[k].comp);
+		weft_trace_buf_free(&p->dec[k].raw);
 	}
 	free(p->dec);
 	free(p);
@@ -124,9 +124,9 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 		s->cap = n;
 	}
 	s->n = n;
-	int rc = wt_load_chunk(F->t, c, d->dctx, &d->comp, &d->raw, &s->err);
+	int rc = weft_trace_load_chunk(F->t, c, d->dctx, &d->comp, &d->raw, &s->err);
 	for (uint32_t i = 0; !rc && i < n; i++)
-		rc = wt_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &s->err);
+		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &s->err);
 	return rc;
 }
 
@@ -175,9 +175,9 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	uint32_t nwork = 0, i = 0;
 	int rc = 0;
 	while (i < nsel) {
-		int ci = wt_find_chunk(t, launch, ctas[i]);
+		int ci = weft_trace_find_chunk(t, launch, ctas[i]);
 		if (ci < 0) {
-			rc = wt_corrupt(err, t->path, t->fsize, "the index has no chunk for launch %u CTA %u", launch,
+			rc = weft_trace_corrupt(err, t->path, t->fsize, "the index has no chunk for launch %u CTA %u", launch,
 					ctas[i]);
 			goto out;
 		}
@@ -214,9 +214,9 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
-			rc = wt_load_chunk(t, c, t->fe_dctx, &t->fe_comp, &t->fe_raw, err);
+			rc = weft_trace_load_chunk(t, c, t->fe_dctx, &t->fe_comp, &t->fe_raw, err);
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
-				rc = wt_decode_cta(t, c, &t->fe_raw, ctas[k], ct, err);
+				rc = weft_trace_decode_cta(t, c, &t->fe_raw, ctas[k], ct, err);
 				if (!rc)
 					rc = fn(user, ct, err);
 			}

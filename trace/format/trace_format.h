@@ -67,7 +67,7 @@
 #define WT_PATH_ESCAPE 2 /* followed by varint block index */
 
 /* ---- CRC-32 (IEEE 802.3 polynomial, reflected, as zlib's crc32) ---- */
-uint32_t wt_crc32(uint32_t crc, const void *buf, size_t len);
+uint32_t weft_trace_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* ---- little-endian scalars ---- */
 static inline void wt_put32(uint8_t *p, uint32_t v)
@@ -102,16 +102,16 @@ struct wt_buf {
 	size_t n, cap;
 	int oom;
 };
-int wt_buf_reserve(struct wt_buf *b, size_t more);
+int weft_trace_buf_reserve(struct wt_buf *b, size_t more);
 static inline void wt_buf_u8(struct wt_buf *b, uint8_t v)
 {
-	if (b->n + 1 > b->cap && wt_buf_reserve(b, 1))
+	if (b->n + 1 > b->cap && weft_trace_buf_reserve(b, 1))
 		return;
 	b->p[b->n++] = v;
 }
 static inline void wt_buf_varint(struct wt_buf *b, uint64_t v)
 {
-	if (b->n + 10 > b->cap && wt_buf_reserve(b, 10))
+	if (b->n + 10 > b->cap && weft_trace_buf_reserve(b, 10))
 		return;
 	while (v >= 0x80) {
 		b->p[b->n++] = (uint8_t)(v | 0x80);
@@ -119,11 +119,11 @@ static inline void wt_buf_varint(struct wt_buf *b, uint64_t v)
 	}
 	b->p[b->n++] = (uint8_t)v;
 }
-void wt_buf_bytes(struct wt_buf *b, const void *src, size_t len);
-void wt_buf_u32(struct wt_buf *b, uint32_t v);
-void wt_buf_u64(struct wt_buf *b, uint64_t v);
-void wt_buf_str(struct wt_buf *b, const char *s); /* u32 length (0xffffffff = NULL) + bytes */
-void wt_buf_free(struct wt_buf *b);
+void weft_trace_buf_bytes(struct wt_buf *b, const void *src, size_t len);
+void weft_trace_buf_u32(struct wt_buf *b, uint32_t v);
+void weft_trace_buf_u64(struct wt_buf *b, uint64_t v);
+void weft_trace_buf_str(struct wt_buf *b, const char *s); /* u32 length (0xffffffff = NULL) + bytes */
+void weft_trace_buf_free(struct wt_buf *b);
 
 /* ---- bounded reader over a byte range ---- */
 struct wt_rd {
@@ -154,10 +154,10 @@ static inline uint8_t wt_rd_u8(struct wt_rd *r)
 	}
 	return *r->p++;
 }
-uint32_t wt_rd_u32(struct wt_rd *r);
-uint64_t wt_rd_u64(struct wt_rd *r);
+uint32_t weft_trace_rd_u32(struct wt_rd *r);
+uint64_t weft_trace_rd_u64(struct wt_rd *r);
 /* Returns a malloc'd copy (NULL for a stored NULL); sets bad on overrun. */
-char *wt_rd_str(struct wt_rd *r);
+char *weft_trace_rd_str(struct wt_rd *r);
 
 /* ---- static tables of a program used by the codec ---- */
 struct wt_ev {      /* an instruction of a block whose trace data is stored */
@@ -176,8 +176,8 @@ struct wt_tab {
 	uint8_t *mspace;      /* [nm] static space of memory instruction m */
 	uint8_t *pc_flags;    /* [ninsts] bit 0x80: first pc of a block; WEFT_II_* */
 };
-int wt_tab_build(struct wt_tab *t, const struct weft_program *p);
-void wt_tab_free(struct wt_tab *t);
+int weft_trace_tab_build(struct wt_tab *t, const struct weft_program *p);
+void weft_trace_tab_free(struct wt_tab *t);
 
 /* ---- address predictor (docs/trace-format.md "Address prediction") ----
  * For access i of a thread, by memory instruction m:
@@ -202,9 +202,9 @@ struct wt_pred {
 	const uint32_t *pm;
 	uint32_t pn;
 };
-int wt_pred_init(struct wt_pred *s, uint32_t nm);
-void wt_pred_free(struct wt_pred *s);
-void wt_pred_cta(struct wt_pred *s);
+int weft_trace_pred_init(struct wt_pred *s, uint32_t nm);
+void weft_trace_pred_free(struct wt_pred *s);
+void weft_trace_pred_cta(struct wt_pred *s);
 /* ca/cm: this thread's addresses and instructions so far ([0..n)). */
 static inline void wt_pred_thread(struct wt_pred *s)
 {
@@ -243,7 +243,7 @@ static inline void wt_pred_update(struct wt_pred *s, const uint64_t *ca, uint32_
  * accesses) reduces to "the previous thread's address plus D[m]", where
  * D[m] starts at m's tid stride and only changes where a residual is
  * nonzero. Same predictions as wt_pred_addr, with no bookkeeping per access;
- * f and ls are brought up to date lazily (wt_fast_flush) before the next
+ * f and ls are brought up to date lazily (weft_trace_fast_flush) before the next
  * thread that needs the general predictor. */
 struct wt_fast {
 	uint32_t nm;
@@ -256,9 +256,9 @@ struct wt_fast {
 	int lazy;                  /* fast-path threads ran since the last flush */
 	int d_dirty;               /* D may differ from the predictor's d0 */
 };
-int wt_fast_init(struct wt_fast *f, uint32_t nm);
-void wt_fast_free(struct wt_fast *f);
-/* New CTA (after wt_pred_cta). */
+int weft_trace_fast_init(struct wt_fast *f, uint32_t nm);
+void weft_trace_fast_free(struct wt_fast *f);
+/* New CTA (after weft_trace_pred_cta). */
 static inline void wt_fast_cta(struct wt_fast *f)
 {
 	f->seq_valid = 0;
@@ -267,7 +267,7 @@ static inline void wt_fast_cta(struct wt_fast *f)
 }
 /* Before a fast-path thread: pm/pn are the previous thread's (and this
  * one's) memory instructions. */
-void wt_fast_begin(struct wt_fast *f, const struct wt_pred *s);
+void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s);
 /* A nonzero residual at access i: a is the actual address. */
 static inline void wt_fast_fix(struct wt_fast *f, struct wt_pred *s, uint32_t i, uint32_t m, uint64_t a)
 {
@@ -277,7 +277,7 @@ static inline void wt_fast_fix(struct wt_fast *f, struct wt_pred *s, uint32_t i,
 		s->d0[m] = f->D[m];
 }
 /* Before a general-path thread. */
-void wt_fast_flush(struct wt_fast *f, struct wt_pred *s);
+void weft_trace_fast_flush(struct wt_fast *f, struct wt_pred *s);
 
 /* Predicted resolved space: the static one, or for generic accesses the
  * last one m resolved to (global at the start of a CTA). */
@@ -287,8 +287,8 @@ static inline uint8_t wt_pred_space(const struct wt_pred *s, uint32_t m, uint8_t
 }
 
 /* ---- the static program inside a LNCH record (trace_progio.c) ---- */
-int wt_program_write(struct wt_buf *b, const struct weft_program *p);
+int weft_trace_program_write(struct wt_buf *b, const struct weft_program *p);
 /* 0, WEFT_ERR_NOMEM, or WEFT_ERR_VERIFY with why filled (caller sets why[0] = 0). */
-int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_t whylen);
+int weft_trace_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_t whylen);
 
 #endif

@@ -12,60 +12,60 @@
 
 static void put_inst(struct wt_buf *b, const struct weft_inst *in)
 {
-	wt_buf_u32(b, in->op);
+	weft_trace_buf_u32(b, in->op);
 	uint8_t f8[10] = { in->type, in->type2, in->space, in->vec, in->cmp, in->boolop, in->rnd, in->mode,
 			   in->nopnd, in->guard_neg };
-	wt_buf_bytes(b, f8, sizeof(f8));
-	wt_buf_u32(b, (uint32_t)in->guard);
-	wt_buf_u32(b, in->flags);
+	weft_trace_buf_bytes(b, f8, sizeof(f8));
+	weft_trace_buf_u32(b, (uint32_t)in->guard);
+	weft_trace_buf_u32(b, in->flags);
 	for (int i = 0; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++) {
 		const struct weft_operand *o = &in->opnd[i];
 		uint8_t o8[4] = { o->kind, o->neg, o->imm_is_float, o->nvec };
-		wt_buf_bytes(b, o8, 4);
-		wt_buf_u32(b, (uint32_t)o->sreg | (uint32_t)o->comp << 16);
-		wt_buf_u32(b, (uint32_t)o->reg);
-		wt_buf_u32(b, (uint32_t)o->reg2);
-		wt_buf_u32(b, (uint32_t)o->sym);
+		weft_trace_buf_bytes(b, o8, 4);
+		weft_trace_buf_u32(b, (uint32_t)o->sreg | (uint32_t)o->comp << 16);
+		weft_trace_buf_u32(b, (uint32_t)o->reg);
+		weft_trace_buf_u32(b, (uint32_t)o->reg2);
+		weft_trace_buf_u32(b, (uint32_t)o->sym);
 		for (int j = 0; j < 4; j++)
-			wt_buf_u32(b, (uint32_t)o->vec_regs[j]);
-		wt_buf_u64(b, (uint64_t)o->imm);
+			weft_trace_buf_u32(b, (uint32_t)o->vec_regs[j]);
+		weft_trace_buf_u64(b, (uint64_t)o->imm);
 	}
-	wt_buf_u32(b, in->pos.line);
-	wt_buf_u32(b, in->pos.column);
-	wt_buf_u32(b, (uint32_t)in->pos.src_file);
-	wt_buf_u32(b, in->pos.src_line);
+	weft_trace_buf_u32(b, in->pos.line);
+	weft_trace_buf_u32(b, in->pos.column);
+	weft_trace_buf_u32(b, (uint32_t)in->pos.src_file);
+	weft_trace_buf_u32(b, in->pos.src_line);
 }
 
-int wt_program_write(struct wt_buf *b, const struct weft_program *p)
+int weft_trace_program_write(struct wt_buf *b, const struct weft_program *p)
 {
-	wt_buf_str(b, p->kernel);
-	wt_buf_u64(b, p->ptx_hash);
-	wt_buf_u32(b, p->param_bytes);
-	wt_buf_u32(b, p->shared_static_bytes);
-	wt_buf_u32(b, p->local_bytes);
-	wt_buf_u32(b, p->ninsts);
+	weft_trace_buf_str(b, p->kernel);
+	weft_trace_buf_u64(b, p->ptx_hash);
+	weft_trace_buf_u32(b, p->param_bytes);
+	weft_trace_buf_u32(b, p->shared_static_bytes);
+	weft_trace_buf_u32(b, p->local_bytes);
+	weft_trace_buf_u32(b, p->ninsts);
 	for (uint32_t i = 0; i < p->ninsts; i++)
 		put_inst(b, &p->insts[i]);
-	wt_buf_u32(b, p->nregs);
+	weft_trace_buf_u32(b, p->nregs);
 	for (uint32_t r = 0; r < p->nregs; r++) {
 		wt_buf_u8(b, p->reg_type[r]);
-		wt_buf_str(b, p->reg_names ? p->reg_names[r] : NULL);
+		weft_trace_buf_str(b, p->reg_names ? p->reg_names[r] : NULL);
 	}
-	wt_buf_u32(b, p->nfiles);
+	weft_trace_buf_u32(b, p->nfiles);
 	for (uint32_t i = 0; i < p->nfiles; i++)
-		wt_buf_str(b, p->files[i]);
-	wt_buf_u32(b, p->nsyms);
+		weft_trace_buf_str(b, p->files[i]);
+	weft_trace_buf_u32(b, p->nsyms);
 	for (uint32_t i = 0; i < p->nsyms; i++)
-		wt_buf_str(b, p->sym_names ? p->sym_names[i] : NULL);
-	wt_buf_u32(b, p->nblocks);
+		weft_trace_buf_str(b, p->sym_names ? p->sym_names[i] : NULL);
+	weft_trace_buf_u32(b, p->nblocks);
 	for (uint32_t i = 0; i < p->nblocks; i++) {
 		const struct weft_block *B = &p->blocks[i];
-		wt_buf_u32(b, B->first);
-		wt_buf_u32(b, B->count);
-		wt_buf_u32(b, B->nsucc);
-		wt_buf_u32(b, B->succ[0]);
-		wt_buf_u32(b, B->succ[1]);
-		wt_buf_u32(b, B->ipdom);
+		weft_trace_buf_u32(b, B->first);
+		weft_trace_buf_u32(b, B->count);
+		weft_trace_buf_u32(b, B->nsucc);
+		weft_trace_buf_u32(b, B->succ[0]);
+		weft_trace_buf_u32(b, B->succ[1]);
+		weft_trace_buf_u32(b, B->ipdom);
 	}
 	return b->oom ? -1 : 0;
 }
@@ -81,18 +81,18 @@ static int fits(struct wt_rd *r, uint64_t count, size_t min)
 	return 1;
 }
 
-int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_t whylen)
+int weft_trace_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_t whylen)
 {
 	struct weft_program *p = calloc(1, sizeof(*p));
 	*out = NULL;
 	if (!p)
 		return WEFT_ERR_NOMEM;
-	p->kernel = wt_rd_str(r);
-	p->ptx_hash = wt_rd_u64(r);
-	p->param_bytes = wt_rd_u32(r);
-	p->shared_static_bytes = wt_rd_u32(r);
-	p->local_bytes = wt_rd_u32(r);
-	uint32_t n = wt_rd_u32(r);
+	p->kernel = weft_trace_rd_str(r);
+	p->ptx_hash = weft_trace_rd_u64(r);
+	p->param_bytes = weft_trace_rd_u32(r);
+	p->shared_static_bytes = weft_trace_rd_u32(r);
+	p->local_bytes = weft_trace_rd_u32(r);
+	uint32_t n = weft_trace_rd_u32(r);
 	if (r->bad || !fits(r, n, 34))
 		goto bad;
 	p->insts = calloc((size_t)n + 1, sizeof(*p->insts));
@@ -101,7 +101,7 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 	p->ninsts = n;
 	for (uint32_t i = 0; i < n && !r->bad; i++) {
 		struct weft_inst *in = &p->insts[i];
-		in->op = (uint16_t)wt_rd_u32(r);
+		in->op = (uint16_t)weft_trace_rd_u32(r);
 		in->type = wt_rd_u8(r);
 		in->type2 = wt_rd_u8(r);
 		in->space = wt_rd_u8(r);
@@ -112,8 +112,8 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 		in->mode = wt_rd_u8(r);
 		in->nopnd = wt_rd_u8(r);
 		in->guard_neg = wt_rd_u8(r);
-		in->guard = (int32_t)wt_rd_u32(r);
-		in->flags = wt_rd_u32(r);
+		in->guard = (int32_t)weft_trace_rd_u32(r);
+		in->flags = weft_trace_rd_u32(r);
 		if (in->nopnd > WEFT_PTX_MAX_OPERANDS || in->op >= WEFT_OP_COUNT) {
 			snprintf(why, whylen, "instruction %u: bad opcode or operand count", i);
 			goto bad;
@@ -124,22 +124,22 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 			o->neg = wt_rd_u8(r);
 			o->imm_is_float = wt_rd_u8(r);
 			o->nvec = wt_rd_u8(r);
-			uint32_t sc = wt_rd_u32(r);
+			uint32_t sc = weft_trace_rd_u32(r);
 			o->sreg = (uint16_t)sc;
 			o->comp = (uint16_t)(sc >> 16);
-			o->reg = (int32_t)wt_rd_u32(r);
-			o->reg2 = (int32_t)wt_rd_u32(r);
-			o->sym = (int32_t)wt_rd_u32(r);
+			o->reg = (int32_t)weft_trace_rd_u32(r);
+			o->reg2 = (int32_t)weft_trace_rd_u32(r);
+			o->sym = (int32_t)weft_trace_rd_u32(r);
 			for (int k = 0; k < 4; k++)
-				o->vec_regs[k] = (int32_t)wt_rd_u32(r);
-			o->imm = (int64_t)wt_rd_u64(r);
+				o->vec_regs[k] = (int32_t)weft_trace_rd_u32(r);
+			o->imm = (int64_t)weft_trace_rd_u64(r);
 		}
-		in->pos.line = wt_rd_u32(r);
-		in->pos.column = wt_rd_u32(r);
-		in->pos.src_file = (int32_t)wt_rd_u32(r);
-		in->pos.src_line = wt_rd_u32(r);
+		in->pos.line = weft_trace_rd_u32(r);
+		in->pos.column = weft_trace_rd_u32(r);
+		in->pos.src_file = (int32_t)weft_trace_rd_u32(r);
+		in->pos.src_line = weft_trace_rd_u32(r);
 	}
-	uint32_t nr = wt_rd_u32(r);
+	uint32_t nr = weft_trace_rd_u32(r);
 	if (r->bad || !fits(r, nr, 5))
 		goto bad;
 	p->reg_type = calloc((size_t)nr + 1, 1);
@@ -149,9 +149,9 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 	p->nregs = nr;
 	for (uint32_t i = 0; i < nr && !r->bad; i++) {
 		p->reg_type[i] = wt_rd_u8(r);
-		p->reg_names[i] = wt_rd_str(r);
+		p->reg_names[i] = weft_trace_rd_str(r);
 	}
-	uint32_t nf = wt_rd_u32(r);
+	uint32_t nf = weft_trace_rd_u32(r);
 	if (r->bad || !fits(r, nf, 4))
 		goto bad;
 	p->files = calloc((size_t)nf + 1, sizeof(char *));
@@ -159,8 +159,8 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 		goto nomem;
 	p->nfiles = nf;
 	for (uint32_t i = 0; i < nf && !r->bad; i++)
-		p->files[i] = wt_rd_str(r);
-	uint32_t ns = wt_rd_u32(r);
+		p->files[i] = weft_trace_rd_str(r);
+	uint32_t ns = weft_trace_rd_u32(r);
 	if (r->bad || !fits(r, ns, 4))
 		goto bad;
 	p->sym_names = calloc((size_t)ns + 1, sizeof(char *));
@@ -168,7 +168,7 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 		goto nomem;
 	p->nsyms = ns;
 	for (uint32_t i = 0; i < ns && !r->bad; i++)
-		p->sym_names[i] = wt_rd_str(r);
+		p->sym_names[i] = weft_trace_rd_str(r);
 	/* registers named by instructions must exist */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct weft_inst *in = &p->insts[i];
@@ -191,19 +191,19 @@ int wt_program_read(struct wt_rd *r, struct weft_program **out, char *why, size_
 			goto bad;
 		}
 	}
-	uint32_t nb = wt_rd_u32(r);
+	uint32_t nb = weft_trace_rd_u32(r);
 	if (r->bad || !fits(r, nb, 24))
 		goto bad;
 	struct weft_block *sb = calloc((size_t)nb + 1, sizeof(*sb));
 	if (!sb)
 		goto nomem;
 	for (uint32_t i = 0; i < nb; i++) {
-		sb[i].first = wt_rd_u32(r);
-		sb[i].count = wt_rd_u32(r);
-		sb[i].nsucc = wt_rd_u32(r);
-		sb[i].succ[0] = wt_rd_u32(r);
-		sb[i].succ[1] = wt_rd_u32(r);
-		sb[i].ipdom = wt_rd_u32(r);
+		sb[i].first = weft_trace_rd_u32(r);
+		sb[i].count = weft_trace_rd_u32(r);
+		sb[i].nsucc = weft_trace_rd_u32(r);
+		sb[i].succ[0] = weft_trace_rd_u32(r);
+		sb[i].succ[1] = weft_trace_rd_u32(r);
+		sb[i].ipdom = weft_trace_rd_u32(r);
 	}
 	if (r->bad) {
 		free(sb);

@@ -37,32 +37,32 @@ static int cmp_chunk(const void *a, const void *b)
 
 static int read_info(struct weft_trace *t, uint64_t off, struct wt_buf *b, struct weft_error *err)
 {
-	int rc = wt_read_record(t->fd, t->path, t->fsize, off, WT_TAG_INFO, b, err);
+	int rc = weft_trace_read_record(t->fd, t->path, t->fsize, off, WT_TAG_INFO, b, err);
 	if (rc)
 		return rc;
 	struct wt_rd r = { b->p, b->p + b->n, 0 };
 	struct weft_trace_info *I = &t->info;
-	char *wl = wt_rd_str(&r), *sz = wt_rd_str(&r);
+	char *wl = weft_trace_rd_str(&r), *sz = weft_trace_rd_str(&r);
 	snprintf(I->workload, sizeof(I->workload), "%s", wl ? wl : "");
 	snprintf(I->size, sizeof(I->size), "%s", sz ? sz : "");
 	free(wl);
 	free(sz);
-	I->has_baseline = (int)wt_rd_u32(&r);
-	char *what = wt_rd_str(&r);
+	I->has_baseline = (int)weft_trace_rd_u32(&r);
+	char *what = weft_trace_rd_str(&r);
 	snprintf(I->baseline_what, sizeof(I->baseline_what), "%s", what ? what : "");
 	free(what);
-	uint64_t wall = wt_rd_u64(&r);
+	uint64_t wall = weft_trace_rd_u64(&r);
 	memcpy(&I->baseline.wall_seconds, &wall, 8);
-	uint32_t nc = wt_rd_u32(&r);
+	uint32_t nc = weft_trace_rd_u32(&r);
 	if (nc > WEFT_HOSTPERF_MAX)
 		r.bad = 1;
 	I->baseline.ncounters = r.bad ? 0 : nc;
 	for (uint32_t i = 0; i < nc && !r.bad; i++) {
 		struct weft_hostperf_counter *c = &I->baseline.counters[i];
 		char *s[3];
-		s[0] = wt_rd_str(&r);
-		s[1] = wt_rd_str(&r);
-		s[2] = wt_rd_str(&r);
+		s[0] = weft_trace_rd_str(&r);
+		s[1] = weft_trace_rd_str(&r);
+		s[2] = weft_trace_rd_str(&r);
 		snprintf(c->name, sizeof(c->name), "%s", s[0] ? s[0] : "");
 		snprintf(c->event, sizeof(c->event), "%s", s[1] ? s[1] : "");
 		snprintf(c->unit, sizeof(c->unit), "%s", s[2] ? s[2] : "");
@@ -71,13 +71,13 @@ static int read_info(struct weft_trace *t, uint64_t off, struct wt_buf *b, struc
 		c->hardware = wt_rd_u8(&r);
 		c->available = wt_rd_u8(&r);
 		c->scaled = wt_rd_u8(&r);
-		c->value = wt_rd_u64(&r);
-		char *why = wt_rd_str(&r);
+		c->value = weft_trace_rd_u64(&r);
+		char *why = weft_trace_rd_str(&r);
 		snprintf(c->reason, sizeof(c->reason), "%s", why ? why : "");
 		free(why);
 	}
 	if (r.bad || r.p != r.end)
-		return wt_corrupt(err, t->path, off, "malformed INFO record");
+		return weft_trace_corrupt(err, t->path, off, "malformed INFO record");
 	return 0;
 }
 
@@ -86,79 +86,79 @@ static int read_launch(struct weft_trace *t, uint32_t i, uint64_t lo, uint64_t l
 {
 	struct wt_launch *L = &t->launches[i];
 	struct weft_trace_launch *P = &L->pub;
-	int rc = wt_read_record(t->fd, t->path, t->fsize, lo, WT_TAG_LNCH, b, err);
+	int rc = weft_trace_read_record(t->fd, t->path, t->fsize, lo, WT_TAG_LNCH, b, err);
 	if (rc)
 		return rc;
 	struct wt_rd r = { b->p, b->p + b->n, 0 };
-	P->index = wt_rd_u32(&r);
-	P->grid.x = wt_rd_u32(&r);
-	P->grid.y = wt_rd_u32(&r);
-	P->grid.z = wt_rd_u32(&r);
-	P->block.x = wt_rd_u32(&r);
-	P->block.y = wt_rd_u32(&r);
-	P->block.z = wt_rd_u32(&r);
-	P->dyn_shared = wt_rd_u32(&r);
+	P->index = weft_trace_rd_u32(&r);
+	P->grid.x = weft_trace_rd_u32(&r);
+	P->grid.y = weft_trace_rd_u32(&r);
+	P->grid.z = weft_trace_rd_u32(&r);
+	P->block.x = weft_trace_rd_u32(&r);
+	P->block.y = weft_trace_rd_u32(&r);
+	P->block.z = weft_trace_rd_u32(&r);
+	P->dyn_shared = weft_trace_rd_u32(&r);
 	uint64_t nctas = (uint64_t)P->grid.x * P->grid.y * P->grid.z;
 	uint64_t tpc = (uint64_t)P->block.x * P->block.y * P->block.z;
 	if (r.bad || P->index != i || nctas > 0xffffffffu || tpc > 0xffffffffu)
-		return wt_corrupt(err, t->path, lo, "malformed launch record %u", i);
+		return weft_trace_corrupt(err, t->path, lo, "malformed launch record %u", i);
 	P->nctas = (uint32_t)nctas;
 	P->threads_per_cta = (uint32_t)tpc;
-	uint32_t ref = wt_rd_u32(&r);
+	uint32_t ref = weft_trace_rd_u32(&r);
 	if (r.bad || (ref != WT_NO_REF && ref >= i))
-		return wt_corrupt(err, t->path, lo, "malformed launch record %u (program reference)", i);
+		return weft_trace_corrupt(err, t->path, lo, "malformed launch record %u (program reference)", i);
 	if (ref != WT_NO_REF) {
 		if (r.p != r.end)
-			return wt_corrupt(err, t->path, lo, "launch %u: trailing bytes", i);
+			return weft_trace_corrupt(err, t->path, lo, "launch %u: trailing bytes", i);
 		L->prog = t->launches[ref].prog;
 		L->shared_prog = 1;
 	} else {
-		uint32_t rawlen = wt_rd_u32(&r);
+		uint32_t rawlen = weft_trace_rd_u32(&r);
 		/* programs compress far less than 1024-fold; the bound keeps a
 		 * corrupt length from asking for a huge allocation */
 		if (r.bad || rawlen > (uint64_t)(r.end - r.p) * 1024 + 4096)
-			return wt_corrupt(err, t->path, lo, "malformed launch record %u (program length)", i);
+			return weft_trace_corrupt(err, t->path, lo, "malformed launch record %u (program length)", i);
 		struct wt_buf pb = { 0 };
-		if (wt_buf_reserve(&pb, (size_t)rawlen + 1))
+		if (weft_trace_buf_reserve(&pb, (size_t)rawlen + 1))
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		size_t z = ZSTD_decompressDCtx(t->dctx, pb.p, rawlen, r.p, (size_t)(r.end - r.p));
 		if (ZSTD_isError(z) || z != rawlen) {
-			wt_buf_free(&pb);
-			return wt_corrupt(err, t->path, lo, "launch %u: the static program does not decompress", i);
+			weft_trace_buf_free(&pb);
+			return weft_trace_corrupt(err, t->path, lo, "launch %u: the static program does not decompress", i);
 		}
 		struct wt_rd pr = { pb.p, pb.p + rawlen, 0 };
 		char why[512] = "";
 		struct weft_program *prog;
-		rc = wt_program_read(&pr, &prog, why, sizeof(why));
+		rc = weft_trace_program_read(&pr, &prog, why, sizeof(why));
 		int trailing = !rc && pr.p != pr.end;
-		wt_buf_free(&pb);
+		weft_trace_buf_free(&pb);
 		if (rc == WEFT_ERR_NOMEM)
 			return weft_error_set(err, rc, "out of memory reading trace %s", t->path);
 		if (rc || trailing) {
 			if (!rc)
 				weft_program_free(prog);
-			return wt_corrupt(err, t->path, lo, "launch %u: %s", i,
+			return weft_trace_corrupt(err, t->path, lo, "launch %u: %s", i,
 					  rc ? why : "trailing bytes after the program");
 		}
 		L->prog = prog;
 	}
 	P->program = L->prog;
-	if (wt_tab_build(&L->tab, L->prog))
+	if (weft_trace_tab_build(&L->tab, L->prog))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
-	rc = wt_read_record(t->fd, t->path, t->fsize, le, WT_TAG_LEND, b, err);
+	rc = weft_trace_read_record(t->fd, t->path, t->fsize, le, WT_TAG_LEND, b, err);
 	if (rc)
 		return rc;
 	r.p = b->p;
 	r.end = b->p + b->n;
 	r.bad = 0;
-	uint32_t idx = wt_rd_u32(&r), seen = wt_rd_u32(&r);
-	P->thread_insts = wt_rd_u64(&r);
-	P->warp_insts = wt_rd_u64(&r);
-	P->mem_accesses = wt_rd_u64(&r);
+	uint32_t idx = weft_trace_rd_u32(&r), seen = weft_trace_rd_u32(&r);
+	P->thread_insts = weft_trace_rd_u64(&r);
+	P->warp_insts = weft_trace_rd_u64(&r);
+	P->mem_accesses = weft_trace_rd_u64(&r);
 	for (int k = 0; k < 4; k++)
-		P->stream_bytes[k] = wt_rd_u64(&r);
+		P->stream_bytes[k] = weft_trace_rd_u64(&r);
 	if (r.bad || r.p != r.end || idx != i || seen != P->nctas)
-		return wt_corrupt(err, t->path, le, "malformed launch-end record %u", i);
+		return weft_trace_corrupt(err, t->path, le, "malformed launch-end record %u", i);
 	return 0;
 }
 
@@ -187,15 +187,15 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 		goto fail;
 	}
 	t->fsize = (uint64_t)st.st_size;
-	if ((rc = wt_check_header(t->fd, t->fsize, path, WEFT_ERR_INPUT, err)))
+	if ((rc = weft_trace_check_header(t->fd, t->fsize, path, WEFT_ERR_INPUT, err)))
 		goto fail;
 	t->info.version = WEFT_TRACE_VERSION;
 	t->info.file_bytes = t->fsize;
 	uint8_t f[WT_FOOTER_BYTES];
 	if (t->fsize < WT_HEADER_BYTES + WT_FOOTER_BYTES ||
-	    wt_read_at(t->fd, f, sizeof(f), t->fsize - WT_FOOTER_BYTES) || wt_get32(f) != WT_TAG_FOOT ||
-	    wt_crc32(0, f, 12) != wt_get32(f + 12)) {
-		rc = wt_corrupt(err, path, t->fsize >= WT_FOOTER_BYTES ? t->fsize - WT_FOOTER_BYTES : 0,
+	    weft_trace_read_at(t->fd, f, sizeof(f), t->fsize - WT_FOOTER_BYTES) || wt_get32(f) != WT_TAG_FOOT ||
+	    weft_trace_crc32(0, f, 12) != wt_get32(f + 12)) {
+		rc = weft_trace_corrupt(err, path, t->fsize >= WT_FOOTER_BYTES ? t->fsize - WT_FOOTER_BYTES : 0,
 				"no valid footer at the end of the file (%llu bytes): the trace is truncated, "
 				"or its writer was interrupted before it finished",
 				(unsigned long long)t->fsize);
@@ -203,20 +203,20 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 	}
 	uint64_t ioff = wt_get64(f + 4);
 	if (ioff < WT_HEADER_BYTES || ioff > t->fsize - WT_FOOTER_BYTES) {
-		rc = wt_corrupt(err, path, t->fsize - WT_FOOTER_BYTES + 4, "the footer points outside the file");
+		rc = weft_trace_corrupt(err, path, t->fsize - WT_FOOTER_BYTES + 4, "the footer points outside the file");
 		goto fail;
 	}
 	/* the index must end exactly where the footer starts */
-	if ((rc = wt_read_record(t->fd, path, t->fsize - WT_FOOTER_BYTES, ioff, WT_TAG_INDX, &b, err)))
+	if ((rc = weft_trace_read_record(t->fd, path, t->fsize - WT_FOOTER_BYTES, ioff, WT_TAG_INDX, &b, err)))
 		goto fail;
 	if (ioff + WT_REC_OVERHEAD + b.n != t->fsize - WT_FOOTER_BYTES) {
-		rc = wt_corrupt(err, path, ioff, "bytes between the index and the footer");
+		rc = weft_trace_corrupt(err, path, ioff, "bytes between the index and the footer");
 		goto fail;
 	}
 	struct wt_rd r = { b.p, b.p + b.n, 0 };
-	uint32_t nl = wt_rd_u32(&r);
+	uint32_t nl = weft_trace_rd_u32(&r);
 	if (r.bad || nl > (b.n / 16)) {
-		rc = wt_corrupt(err, path, ioff, "malformed index (launch count)");
+		rc = weft_trace_corrupt(err, path, ioff, "malformed index (launch count)");
 		goto fail;
 	}
 	uint64_t *lo = calloc((size_t)nl * 2 + 1, sizeof(uint64_t));
@@ -225,12 +225,12 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 		goto fail;
 	}
 	for (uint32_t i = 0; i < 2 * nl; i++)
-		lo[i] = wt_rd_u64(&r);
-	uint64_t info_off = wt_rd_u64(&r);
-	uint32_t nc = wt_rd_u32(&r);
+		lo[i] = weft_trace_rd_u64(&r);
+	uint64_t info_off = weft_trace_rd_u64(&r);
+	uint32_t nc = weft_trace_rd_u32(&r);
 	if (r.bad || nc > (size_t)(r.end - r.p) / 32 || (size_t)(r.end - r.p) != (size_t)nc * 32) {
 		free(lo);
-		rc = wt_corrupt(err, path, ioff, "malformed index (chunk table)");
+		rc = weft_trace_corrupt(err, path, ioff, "malformed index (chunk table)");
 		goto fail;
 	}
 	t->chunks = calloc((size_t)nc + 1, sizeof(*t->chunks));
@@ -243,17 +243,17 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 	t->nchunks = nc;
 	for (uint32_t i = 0; i < nc; i++) {
 		struct wt_chunk *c = &t->chunks[i];
-		c->launch = wt_rd_u32(&r);
-		c->first = wt_rd_u32(&r);
-		c->ncta = wt_rd_u32(&r);
-		c->off = wt_rd_u64(&r);
-		c->reclen = wt_rd_u32(&r);
-		c->rawlen = wt_rd_u32(&r);
-		c->crc = wt_rd_u32(&r);
+		c->launch = weft_trace_rd_u32(&r);
+		c->first = weft_trace_rd_u32(&r);
+		c->ncta = weft_trace_rd_u32(&r);
+		c->off = weft_trace_rd_u64(&r);
+		c->reclen = weft_trace_rd_u32(&r);
+		c->rawlen = weft_trace_rd_u32(&r);
+		c->crc = weft_trace_rd_u32(&r);
 		if (c->launch >= nl || c->off < WT_HEADER_BYTES || c->off + c->reclen > ioff ||
 		    c->reclen < WT_REC_OVERHEAD + WT_CHUNK_HDR || c->ncta == 0) {
 			free(lo);
-			rc = wt_corrupt(err, path, ioff, "index entry %u is out of range", i);
+			rc = weft_trace_corrupt(err, path, ioff, "index entry %u is out of range", i);
 			goto fail;
 		}
 	}
@@ -282,7 +282,7 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 		if ((uint64_t)c->first + c->ncta > L->pub.nctas ||
 		    (i > 0 && t->chunks[i - 1].launch == c->launch &&
 		     t->chunks[i - 1].first + t->chunks[i - 1].ncta > c->first)) {
-			rc = wt_corrupt(err, path, ioff, "index: chunk at offset %llu holds CTAs outside launch %u's grid or twice",
+			rc = weft_trace_corrupt(err, path, ioff, "index: chunk at offset %llu holds CTAs outside launch %u's grid or twice",
 					(unsigned long long)c->off, c->launch);
 			goto fail;
 		}
@@ -291,11 +291,11 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 		t->info.thread_insts += t->launches[i].pub.thread_insts;
 	if ((rc = read_info(t, info_off, &b, err)))
 		goto fail;
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	*out = t;
 	return 0;
 fail:
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	weft_trace_close(t);
 	return rc;
 }
@@ -309,18 +309,18 @@ void weft_trace_close(struct weft_trace *t)
 	for (uint32_t i = 0; i < t->nlaunches; i++) {
 		if (!t->launches[i].shared_prog)
 			weft_program_free(t->launches[i].prog);
-		wt_tab_free(&t->launches[i].tab);
+		weft_trace_tab_free(&t->launches[i].tab);
 	}
 	free(t->launches);
 	free(t->chunks);
 	ZSTD_freeDCtx(t->dctx);
 	ZSTD_freeDCtx(t->fe_dctx);
-	wt_buf_free(&t->fe_comp);
-	wt_buf_free(&t->fe_raw);
+	weft_trace_buf_free(&t->fe_comp);
+	weft_trace_buf_free(&t->fe_raw);
 	weft_cta_trace_free(&t->fe_cta);
-	wt_fe_pool_free(t->fe_pool);
-	wt_buf_free(&t->comp);
-	wt_buf_free(&t->raw);
+	weft_trace_fe_pool_free(t->fe_pool);
+	weft_trace_buf_free(&t->comp);
+	weft_trace_buf_free(&t->raw);
 	free(t->path);
 	free(t);
 }
@@ -345,15 +345,15 @@ int weft_trace_read_cta(struct weft_trace *t, uint32_t launch, uint32_t cta, str
 	if (cta >= L->pub.nctas)
 		return weft_error_set(err, WEFT_ERR_INPUT, "launch %u of trace %s has %u CTAs; there is no CTA %u",
 				      launch, t->path, L->pub.nctas, cta);
-	int ci = wt_find_chunk(t, launch, cta);
+	int ci = weft_trace_find_chunk(t, launch, cta);
 	if (ci < 0)
-		return wt_corrupt(err, t->path, t->fsize, "the index has no chunk for launch %u CTA %u", launch, cta);
+		return weft_trace_corrupt(err, t->path, t->fsize, "the index has no chunk for launch %u CTA %u", launch, cta);
 	if ((uint32_t)ci != t->cached) {
 		t->cached = UINT32_MAX;
-		int rc = wt_load_chunk(t, &t->chunks[ci], t->dctx, &t->comp, &t->raw, err);
+		int rc = weft_trace_load_chunk(t, &t->chunks[ci], t->dctx, &t->comp, &t->raw, err);
 		if (rc)
 			return rc;
 		t->cached = (uint32_t)ci;
 	}
-	return wt_decode_cta(t, &t->chunks[ci], &t->raw, cta, c, err);
+	return weft_trace_decode_cta(t, &t->chunks[ci], &t->raw, cta, c, err);
 }

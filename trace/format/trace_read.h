@@ -68,34 +68,34 @@ struct wt_ctapriv {
 
 /* trace_foreach.c's decoded slots and decoder contexts, kept between calls. */
 struct wt_fe_pool;
-void wt_fe_pool_free(struct wt_fe_pool *p);
+void weft_trace_fe_pool_free(struct wt_fe_pool *p);
 
 /* trace_records.c: */
 /* Reads len bytes at off (retrying short reads): 0, -1 on an I/O error
  * (errno set), -2 at end of file. */
-int wt_read_at(int fd, void *buf, size_t len, uint64_t off);
+int weft_trace_read_at(int fd, void *buf, size_t len, uint64_t off);
 /* Fills err (WEFT_ERR_VERIFY, err->offset = off) with "trace PATH is
  * corrupt at byte offset OFF: ..." and returns WEFT_ERR_VERIFY. */
-int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
+int weft_trace_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Checks the file header (size, magic, CRC, version); a version this weft
  * does not read is an error with code version_code (the reader's INPUT,
  * verify's VERIFY). */
-int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
+int weft_trace_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 		    struct weft_error *err);
 /* Reads and CRC-checks the record at off (payload into out, out->n its
  * length); the record must end at or before limit. */
-int wt_read_record(int fd, const char *path, uint64_t limit, uint64_t off, uint32_t tag,
+int weft_trace_read_record(int fd, const char *path, uint64_t limit, uint64_t off, uint32_t tag,
 		   struct wt_buf *out, struct weft_error *err);
 /* Index of the chunk holding (launch, cta), or -1. */
-int wt_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta);
+int weft_trace_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta);
 /* Reads, checks and decompresses chunk c into raw (thread-safe given
  * private dctx/comp/raw). */
-int wt_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
+int weft_trace_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
 		  struct wt_buf *comp, struct wt_buf *raw, struct weft_error *err);
 /* trace_decode.c: */
 /* Decodes CTA cta of the loaded chunk into c (thread-safe). */
-int wt_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
+int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
 		  uint32_t cta, struct weft_cta_trace *c, struct weft_error *err);
 
 #endif

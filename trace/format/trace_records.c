@@ -27,7 +27,7 @@
 
 /* ---- errors ---- */
 
-int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
+int weft_trace_corrupt(struct weft_error *err, const char *path, uint64_t off, const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -41,7 +41,7 @@ int wt_corrupt(struct weft_error *err, const char *path, uint64_t off, const cha
 	return WEFT_ERR_VERIFY;
 }
 
-int wt_read_at(int fd, void *buf, size_t len, uint64_t off)
+int weft_trace_read_at(int fd, void *buf, size_t len, uint64_t off)
 {
 	uint8_t *p = buf;
 	while (len) {
@@ -60,7 +60,7 @@ int wt_read_at(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-int wt_read_record(int fd, const char *path, uint64_t fsize, uint64_t off, uint32_t tag,
+int weft_trace_read_record(int fd, const char *path, uint64_t fsize, uint64_t off, uint32_t tag,
 		   struct wt_buf *out, struct weft_error *err)
 {
 	uint8_t h[8];
@@ -68,31 +68,31 @@ int wt_read_record(int fd, const char *path, uint64_t fsize, uint64_t off, uint3
 	memcpy(tn, &tag, 4);
 	tn[4] = 0;
 	if (off + 8 > fsize)
-		return wt_corrupt(err, path, off, "a %s record should start here but the file ends at %llu (truncated?)",
+		return weft_trace_corrupt(err, path, off, "a %s record should start here but the file ends at %llu (truncated?)",
 				  tn, (unsigned long long)fsize);
-	if (wt_read_at(fd, h, 8, off))
+	if (weft_trace_read_at(fd, h, 8, off))
 		return weft_error_set(err, WEFT_ERR_IO, "cannot read trace %s: %s", path, strerror(errno));
 	if (wt_get32(h) != tag)
-		return wt_corrupt(err, path, off, "expected a %s record, found tag 0x%08x", tn, wt_get32(h));
+		return weft_trace_corrupt(err, path, off, "expected a %s record, found tag 0x%08x", tn, wt_get32(h));
 	uint32_t len = wt_get32(h + 4);
 	if (off + 8 + (uint64_t)len + 4 > fsize)
-		return wt_corrupt(err, path, off + 4, "%s record of %u bytes runs past the end of the file (%llu bytes; truncated?)",
+		return weft_trace_corrupt(err, path, off + 4, "%s record of %u bytes runs past the end of the file (%llu bytes; truncated?)",
 				  tn, len, (unsigned long long)fsize);
 	out->n = 0;
-	if (wt_buf_reserve(out, (size_t)len + 4))
+	if (weft_trace_buf_reserve(out, (size_t)len + 4))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", path);
-	if (wt_read_at(fd, out->p, (size_t)len + 4, off + 8))
+	if (weft_trace_read_at(fd, out->p, (size_t)len + 4, off + 8))
 		return weft_error_set(err, WEFT_ERR_IO, "cannot read trace %s: %s", path, strerror(errno));
-	uint32_t crc = wt_crc32(wt_crc32(0, h, 8), out->p, len);
+	uint32_t crc = weft_trace_crc32(weft_trace_crc32(0, h, 8), out->p, len);
 	uint32_t stored = wt_get32(out->p + len);
 	if (crc != stored)
-		return wt_corrupt(err, path, off, "%s record (%u bytes) fails its CRC-32 check (stored %08x, computed %08x)",
+		return weft_trace_corrupt(err, path, off, "%s record (%u bytes) fails its CRC-32 check (stored %08x, computed %08x)",
 				  tn, len, stored, crc);
 	out->n = len;
 	return 0;
 }
 
-int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
+int weft_trace_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 		    struct weft_error *err)
 {
 	uint8_t h[WT_HEADER_BYTES];
@@ -104,7 +104,7 @@ int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 	 * input), rather than a damaged one */
 	size_t have = fsize < WT_HEADER_BYTES ? (size_t)fsize : WT_HEADER_BYTES;
 	size_t cmp = have < 8 ? have : 8;
-	if (have && wt_read_at(fd, h, have, 0) == 0 && memcmp(h, WT_MAGIC, cmp)) {
+	if (have && weft_trace_read_at(fd, h, have, 0) == 0 && memcmp(h, WT_MAGIC, cmp)) {
 		weft_error_set(err, WEFT_ERR_INPUT,
 			       "%s is not a weft trace (at byte offset 0 its first bytes are not \"" WT_MAGIC
 			       "\"); give a file written by `weft-trace run ... -o FILE.wtr`",
@@ -113,11 +113,11 @@ int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 			err->offset = 0;
 		return WEFT_ERR_INPUT;
 	}
-	if (fsize < WT_HEADER_BYTES || wt_read_at(fd, h, sizeof(h), 0))
-		return wt_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
+	if (fsize < WT_HEADER_BYTES || weft_trace_read_at(fd, h, sizeof(h), 0))
+		return weft_trace_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
 				  (unsigned long long)fsize);
-	if (wt_crc32(0, h, 12) != wt_get32(h + 12))
-		return wt_corrupt(err, path, 8, "the header fails its CRC-32 check");
+	if (weft_trace_crc32(0, h, 12) != wt_get32(h + 12))
+		return weft_trace_corrupt(err, path, 8, "the header fails its CRC-32 check");
 	uint32_t ver = wt_get32(h + 8);
 	if (ver != WEFT_TRACE_VERSION) {
 		int rc = weft_error_set(err, version_code,
@@ -133,7 +133,7 @@ int wt_check_header(int fd, uint64_t fsize, const char *path, int version_code,
 
 /* ---- chunks ---- */
 
-int wt_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta)
+int weft_trace_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta)
 {
 	const struct wt_launch *L = &t->launches[launch];
 	uint32_t lo = L->chunk0, hi = L->chunk0 + L->pub.nchunks;
@@ -150,42 +150,42 @@ int wt_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t cta)
 	return -1;
 }
 
-int wt_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
+int weft_trace_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
 		  struct wt_buf *comp, struct wt_buf *raw, struct weft_error *err)
 {
-	int rc = wt_read_record(t->fd, t->path, t->fsize, c->off, WT_TAG_CHNK, comp, err);
+	int rc = weft_trace_read_record(t->fd, t->path, t->fsize, c->off, WT_TAG_CHNK, comp, err);
 	if (rc)
 		return rc;
 	if (comp->n + WT_REC_OVERHEAD != c->reclen)
-		return wt_corrupt(err, t->path, c->off, "chunk record length disagrees with the index");
+		return weft_trace_corrupt(err, t->path, c->off, "chunk record length disagrees with the index");
 	if (wt_get32(comp->p + comp->n) != c->crc)
-		return wt_corrupt(err, t->path, c->off, "chunk CRC-32 disagrees with the index");
+		return weft_trace_corrupt(err, t->path, c->off, "chunk CRC-32 disagrees with the index");
 	const uint8_t *h = comp->p;
 	if (comp->n < WT_CHUNK_HDR || wt_get32(h) != c->launch || wt_get32(h + 4) != c->first ||
 	    wt_get32(h + 8) != c->ncta || wt_get32(h + 12) != c->rawlen)
-		return wt_corrupt(err, t->path, c->off + 8, "chunk header disagrees with the index");
+		return weft_trace_corrupt(err, t->path, c->off + 8, "chunk header disagrees with the index");
 	raw->n = 0;
-	if (wt_buf_reserve(raw, (size_t)c->rawlen + 1))
+	if (weft_trace_buf_reserve(raw, (size_t)c->rawlen + 1))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding trace %s", t->path);
 	size_t z = ZSTD_decompressDCtx(dctx, raw->p, c->rawlen, comp->p + WT_CHUNK_HDR, comp->n - WT_CHUNK_HDR);
 	if (ZSTD_isError(z) || z != c->rawlen)
-		return wt_corrupt(err, t->path, c->off + 8 + WT_CHUNK_HDR, "chunk does not decompress to %u bytes (%s)",
+		return weft_trace_corrupt(err, t->path, c->off + 8 + WT_CHUNK_HDR, "chunk does not decompress to %u bytes (%s)",
 				  c->rawlen, ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size");
 	raw->n = z;
 	/* CTA table: ids consecutive, stream lengths add up to the payload */
 	uint64_t tab = (uint64_t)c->ncta * WT_CTA_ENTRY, sum = tab;
 	if (tab > raw->n)
-		return wt_corrupt(err, t->path, c->off, "chunk CTA table larger than the chunk");
+		return weft_trace_corrupt(err, t->path, c->off, "chunk CTA table larger than the chunk");
 	for (uint32_t k = 0; k < c->ncta; k++) {
 		const uint8_t *e = raw->p + (size_t)k * WT_CTA_ENTRY;
 		if (wt_get32(e) != c->first + k)
-			return wt_corrupt(err, t->path, c->off, "chunk CTA table lists CTA %u at position %u, expected %u",
+			return weft_trace_corrupt(err, t->path, c->off, "chunk CTA table lists CTA %u at position %u, expected %u",
 					  wt_get32(e), k, c->first + k);
 		for (int s = 0; s < 4; s++)
 			sum += wt_get32(e + 4 + 4 * s);
 	}
 	if (sum != raw->n)
-		return wt_corrupt(err, t->path, c->off, "chunk stream lengths add up to %llu bytes, the payload has %zu",
+		return weft_trace_corrupt(err, t->path, c->off, "chunk stream lengths add up to %llu bytes, the payload has %zu",
 				  (unsigned long long)sum, raw->n);
 	return 0;
 }

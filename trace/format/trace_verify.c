@@ -64,7 +64,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 	uint32_t noffs = 0, capoffs = 0;
 	struct weft_trace *t = NULL;
 	int rc = 0;
-	if ((rc = wt_check_header(fd, fsize, path, WEFT_ERR_VERIFY, err)))
+	if ((rc = weft_trace_check_header(fd, fsize, path, WEFT_ERR_VERIFY, err)))
 		goto out;
 	/* 1: records in file order */
 	uint64_t off = WT_HEADER_BYTES;
@@ -73,8 +73,8 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		if (fsize - off == WT_FOOTER_BYTES) {
 			uint8_t f[WT_FOOTER_BYTES];
 			if (pread(fd, f, sizeof(f), (off_t)off) == (ssize_t)sizeof(f) && wt_get32(f) == WT_TAG_FOOT) {
-				if (wt_crc32(0, f, 12) != wt_get32(f + 12)) {
-					rc = wt_corrupt(err, path, off, "the footer fails its CRC-32 check");
+				if (weft_trace_crc32(0, f, 12) != wt_get32(f + 12)) {
+					rc = weft_trace_corrupt(err, path, off, "the footer fails its CRC-32 check");
 					goto out;
 				}
 				footer = 1;
@@ -83,16 +83,16 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		}
 		uint8_t rh[8];
 		if (fsize - off < 8 || pread(fd, rh, 8, (off_t)off) != 8) {
-			rc = wt_corrupt(err, path, off, "the file ends inside a record header (truncated)");
+			rc = weft_trace_corrupt(err, path, off, "the file ends inside a record header (truncated)");
 			goto out;
 		}
 		uint32_t tag = wt_get32(rh);
 		if (tag != WT_TAG_LNCH && tag != WT_TAG_CHNK && tag != WT_TAG_LEND && tag != WT_TAG_INFO &&
 		    tag != WT_TAG_INDX) {
-			rc = wt_corrupt(err, path, off, "unknown record tag 0x%08x", tag);
+			rc = weft_trace_corrupt(err, path, off, "unknown record tag 0x%08x", tag);
 			goto out;
 		}
-		if ((rc = wt_read_record(fd, path, fsize, off, tag, &b, err)))
+		if ((rc = weft_trace_read_record(fd, path, fsize, off, tag, &b, err)))
 			goto out;
 		if (tag == WT_TAG_CHNK) {
 			if (noffs == capoffs) {
@@ -110,7 +110,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		off += WT_REC_OVERHEAD + b.n;
 	}
 	if (!footer) {
-		rc = wt_corrupt(err, path, fsize, "no footer: the file ends after the last complete record "
+		rc = weft_trace_corrupt(err, path, fsize, "no footer: the file ends after the last complete record "
 				"(truncated, or an interrupted write)");
 		goto out;
 	}
@@ -134,7 +134,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		same = io[i] == offs[i];
 	free(io);
 	if (!same) {
-		rc = wt_corrupt(err, path, fsize - WT_FOOTER_BYTES,
+		rc = weft_trace_corrupt(err, path, fsize - WT_FOOTER_BYTES,
 				"the index lists %u chunks but the file holds %u chunk records (or at other offsets)",
 				t->nchunks, noffs);
 		goto out;
@@ -145,7 +145,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		for (uint32_t i = 0; i < L->nchunks; i++)
 			covered += t->chunks[t->launches[l].chunk0 + i].ncta;
 		if (covered != L->nctas) {
-			rc = wt_corrupt(err, path, fsize - WT_FOOTER_BYTES, "launch %u: the index covers %llu of its %u CTAs",
+			rc = weft_trace_corrupt(err, path, fsize - WT_FOOTER_BYTES, "launch %u: the index covers %llu of its %u CTAs",
 					l, (unsigned long long)covered, L->nctas);
 			goto out;
 		}
@@ -153,7 +153,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		if ((rc = weft_trace_for_each_cta(t, l, NULL, 1, count_cta, &v, err)))
 			goto out;
 		if (v.insts != L->thread_insts || v.addrs != L->mem_accesses) {
-			rc = wt_corrupt(err, path, fsize - WT_FOOTER_BYTES,
+			rc = weft_trace_corrupt(err, path, fsize - WT_FOOTER_BYTES,
 					"launch %u: the CTAs hold %llu thread instructions and %llu accesses, its "
 					"launch-end record says %llu and %llu",
 					l, (unsigned long long)v.insts, (unsigned long long)v.addrs,
@@ -163,7 +163,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 	}
 out:
 	weft_trace_close(t);
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	free(offs);
 	close(fd);
 	return rc;

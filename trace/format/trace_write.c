@@ -124,8 +124,8 @@ static int write_record(struct weft_trace_writer *w, uint32_t tag, const uint8_t
 	uint8_t h[8];
 	wt_put32(h, tag);
 	wt_put32(h + 4, (uint32_t)len);
-	uint32_t crc = wt_crc32(0, h, 8);
-	crc = wt_crc32(crc, payload, len);
+	uint32_t crc = weft_trace_crc32(0, h, 8);
+	crc = weft_trace_crc32(crc, payload, len);
 	uint8_t c[4];
 	wt_put32(c, crc);
 	int rc;
@@ -169,7 +169,7 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 	uint8_t h[WT_HEADER_BYTES];
 	memcpy(h, WT_MAGIC, 8);
 	wt_put32(h + 8, WEFT_TRACE_VERSION);
-	wt_put32(h + 12, wt_crc32(0, h, 12));
+	wt_put32(h + 12, weft_trace_crc32(0, h, 12));
 	int rc = write_all(w, h, sizeof(h), err);
 	if (rc) {
 		weft_trace_writer_abort(w);
@@ -211,15 +211,15 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 		return 0;
 	struct wt_buf *raw = &w->raw;
 	raw->n = 0;
-	wt_buf_bytes(raw, w->ctatab.p, w->ctatab.n);
+	weft_trace_buf_bytes(raw, w->ctatab.p, w->ctatab.n);
 	for (int k = 0; k < 4; k++)
-		wt_buf_bytes(raw, w->s[k].p, w->s[k].n);
+		weft_trace_buf_bytes(raw, w->s[k].p, w->s[k].n);
 	if (raw->oom || raw->n > 0xffffffffu)
 		return nomem(w, err);
 	size_t bound = ZSTD_compressBound(raw->n);
 	struct wt_buf *rec = &w->rec;
 	rec->n = 0;
-	if (wt_buf_reserve(rec, WT_CHUNK_HDR + bound))
+	if (weft_trace_buf_reserve(rec, WT_CHUNK_HDR + bound))
 		return nomem(w, err);
 	wt_put32(rec->p, (uint32_t)(w->nlaunches - 1));
 	wt_put32(rec->p + 4, w->chunk_first);
@@ -267,7 +267,7 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	size_t n0[4];
 	for (int k = 0; k < 4; k++)
 		n0[k] = w->s[k].n;
-	wt_pred_cta(&w->pred);
+	weft_trace_pred_cta(&w->pred);
 	wt_fast_cta(&w->fast);
 	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
 	for (uint32_t t = 0; t < w->tpc; t++) {
@@ -299,15 +299,15 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 						      t, w->cta, b, nx);
 			}
 		}
-		wt_buf_bytes(sg, th->gbits, (th->ng + 7) / 8);
-		if (wt_buf_reserve(sa, (size_t)th->na * 20 + 20) || wt_buf_reserve(ss, (size_t)th->na * 11 + 11))
+		weft_trace_buf_bytes(sg, th->gbits, (th->ng + 7) / 8);
+		if (weft_trace_buf_reserve(sa, (size_t)th->na * 20 + 20) || weft_trace_buf_reserve(ss, (size_t)th->na * 11 + 11))
 			return nomem(w, err);
 		if (t > 0 && th->na == w->pred.pn && th->na &&
 		    memcmp(th->am, w->pred.pm, (size_t)th->na * sizeof(uint32_t)) == 0) {
 			/* the previous thread's sequence of memory instructions:
 			 * the predictor's fast path (same predictions) */
 			struct wt_fast *F = &w->fast;
-			wt_fast_begin(F, &w->pred);
+			weft_trace_fast_begin(F, &w->pred);
 			const uint64_t *PA = w->pred.pa;
 			for (uint32_t i = 0; i < th->na; i++) {
 				uint32_t m = th->am[i];
@@ -334,7 +334,7 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 			wt_pred_thread_end(&w->pred, th->aa, th->am, th->na);
 			continue;
 		}
-		wt_fast_flush(&w->fast, &w->pred);
+		weft_trace_fast_flush(&w->fast, &w->pred);
 		wt_pred_thread(&w->pred);
 		for (uint32_t i = 0; i < th->na; i++) {
 			uint32_t m = th->am[i];
@@ -362,14 +362,14 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	}
 	wt_buf_varint(sa, zrun);
 	wt_buf_varint(ss, srun);
-	wt_buf_u32(&w->ctatab, w->cta);
+	weft_trace_buf_u32(&w->ctatab, w->cta);
 	for (int k = 0; k < 4; k++) {
 		uint64_t len = w->s[k].n - n0[k];
 		if (len > 0xffffffffu) {
 			w->failed = 1;
 			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", w->cta);
 		}
-		wt_buf_u32(&w->ctatab, (uint32_t)len);
+		weft_trace_buf_u32(&w->ctatab, (uint32_t)len);
 		w->stream_bytes[k] += len;
 	}
 	for (int k = 0; k < 4; k++)
@@ -398,17 +398,17 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
 	weft_program_free(w->prog);
 	w->prog = NULL;
-	wt_tab_free(&w->tab);
-	wt_pred_free(&w->pred);
+	weft_trace_tab_free(&w->tab);
+	weft_trace_pred_free(&w->pred);
 	/* the observer API hands out a const module; building the program only
 	 * reads its (already lowered) kernel */
 	if ((rc = weft_module_program((struct weft_module *)mod, kernel, &w->prog, err))) {
 		w->failed = 1;
 		return rc;
 	}
-	wt_fast_free(&w->fast);
-	if (wt_tab_build(&w->tab, w->prog) || wt_pred_init(&w->pred, w->tab.nm) ||
-	    wt_fast_init(&w->fast, w->tab.nm))
+	weft_trace_fast_free(&w->fast);
+	if (weft_trace_tab_build(&w->tab, w->prog) || weft_trace_pred_init(&w->pred, w->tab.nm) ||
+	    weft_trace_fast_init(&w->fast, w->tab.nm))
 		return nomem(w, err);
 	uint64_t tpc = (uint64_t)block.x * block.y * block.z;
 	uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
@@ -443,34 +443,34 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	w->chunk_ncta = 0;
 	w->chunk_decoded = 0;
 	struct wt_buf b = { 0 };
-	wt_buf_u32(&b, w->nlaunches - 1);
-	wt_buf_u32(&b, grid.x);
-	wt_buf_u32(&b, grid.y);
-	wt_buf_u32(&b, grid.z);
-	wt_buf_u32(&b, block.x);
-	wt_buf_u32(&b, block.y);
-	wt_buf_u32(&b, block.z);
-	wt_buf_u32(&b, dyn_shared);
+	weft_trace_buf_u32(&b, w->nlaunches - 1);
+	weft_trace_buf_u32(&b, grid.x);
+	weft_trace_buf_u32(&b, grid.y);
+	weft_trace_buf_u32(&b, grid.z);
+	weft_trace_buf_u32(&b, block.x);
+	weft_trace_buf_u32(&b, block.y);
+	weft_trace_buf_u32(&b, block.z);
+	weft_trace_buf_u32(&b, dyn_shared);
 	struct wt_buf pb = { 0 };
-	if (wt_program_write(&pb, w->prog) || pb.oom) {
-		wt_buf_free(&pb);
-		wt_buf_free(&b);
+	if (weft_trace_program_write(&pb, w->prog) || pb.oom) {
+		weft_trace_buf_free(&pb);
+		weft_trace_buf_free(&b);
 		return nomem(w, err);
 	}
 	uint32_t ref = WT_NO_REF;
 	for (uint32_t i = 0; i < w->nprogs && ref == WT_NO_REF; i++)
 		if (w->progs[i].n == pb.n && memcmp(w->progs[i].p, pb.p, pb.n) == 0)
 			ref = w->prog_launch[i];
-	wt_buf_u32(&b, ref);
+	weft_trace_buf_u32(&b, ref);
 	if (ref == WT_NO_REF) {
 		/* the program compresses well (fixed-width fields) and is written once */
 		size_t bound = ZSTD_compressBound(pb.n);
-		wt_buf_u32(&b, (uint32_t)pb.n);
-		if (!wt_buf_reserve(&b, bound)) {
+		weft_trace_buf_u32(&b, (uint32_t)pb.n);
+		if (!weft_trace_buf_reserve(&b, bound)) {
 			size_t z = ZSTD_compressCCtx(w->cctx, b.p + b.n, bound, pb.p, pb.n, 19);
 			if (ZSTD_isError(z)) {
-				wt_buf_free(&pb);
-				wt_buf_free(&b);
+				weft_trace_buf_free(&pb);
+				weft_trace_buf_free(&b);
 				w->failed = 1;
 				return weft_error_set(err, WEFT_ERR_INTERNAL, "zstd compression failed: %s",
 						      ZSTD_getErrorName(z));
@@ -484,21 +484,21 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 		if (np2)
 			w->prog_launch = np2;
 		if (!np1 || !np2) {
-			wt_buf_free(&pb);
-			wt_buf_free(&b);
+			weft_trace_buf_free(&pb);
+			weft_trace_buf_free(&b);
 			return nomem(w, err);
 		}
 		w->progs[w->nprogs] = pb;
 		w->prog_launch[w->nprogs++] = w->nlaunches - 1;
 	} else {
-		wt_buf_free(&pb);
+		weft_trace_buf_free(&pb);
 	}
 	if (b.oom) {
-		wt_buf_free(&b);
+		weft_trace_buf_free(&b);
 		return nomem(w, err);
 	}
 	rc = write_record(w, WT_TAG_LNCH, b.p, b.n, NULL, err);
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	w->in_launch = 1;
 	return rc;
 }
@@ -622,19 +622,19 @@ static int ob_launch_end(void *user, struct weft_error *err)
 		return rc;
 	w->launches[w->nlaunches - 1].lend_off = w->off;
 	struct wt_buf b = { 0 };
-	wt_buf_u32(&b, w->nlaunches - 1);
-	wt_buf_u32(&b, w->ctas_seen);
-	wt_buf_u64(&b, w->thread_insts);
-	wt_buf_u64(&b, w->warp_insts);
-	wt_buf_u64(&b, w->mem_accesses);
+	weft_trace_buf_u32(&b, w->nlaunches - 1);
+	weft_trace_buf_u32(&b, w->ctas_seen);
+	weft_trace_buf_u64(&b, w->thread_insts);
+	weft_trace_buf_u64(&b, w->warp_insts);
+	weft_trace_buf_u64(&b, w->mem_accesses);
 	for (int k = 0; k < 4; k++)
-		wt_buf_u64(&b, w->stream_bytes[k]);
+		weft_trace_buf_u64(&b, w->stream_bytes[k]);
 	if (b.oom) {
-		wt_buf_free(&b);
+		weft_trace_buf_free(&b);
 		return nomem(w, err);
 	}
 	rc = write_record(w, WT_TAG_LEND, b.p, b.n, NULL, err);
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	w->in_launch = 0;
 	return rc;
 }
@@ -657,9 +657,9 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_file_out_free(&w->out);
 	ZSTD_freeCCtx(w->cctx);
 	weft_program_free(w->prog);
-	wt_tab_free(&w->tab);
-	wt_pred_free(&w->pred);
-	wt_fast_free(&w->fast);
+	weft_trace_tab_free(&w->tab);
+	weft_trace_pred_free(&w->pred);
+	weft_trace_fast_free(&w->fast);
 	for (uint32_t t = 0; t < w->capth; t++) {
 		free(w->th[t].blocks);
 		free(w->th[t].gbits);
@@ -668,15 +668,15 @@ static void free_writer(struct weft_trace_writer *w)
 		free(w->th[t].asp);
 	}
 	free(w->th);
-	wt_buf_free(&w->ctatab);
+	weft_trace_buf_free(&w->ctatab);
 	for (int k = 0; k < 4; k++)
-		wt_buf_free(&w->s[k]);
-	wt_buf_free(&w->raw);
-	wt_buf_free(&w->rec);
+		weft_trace_buf_free(&w->s[k]);
+	weft_trace_buf_free(&w->raw);
+	weft_trace_buf_free(&w->rec);
 	free(w->index);
 	free(w->launches);
 	for (uint32_t i = 0; i < w->nprogs; i++)
-		wt_buf_free(&w->progs[i]);
+		weft_trace_buf_free(&w->progs[i]);
 	free(w->progs);
 	free(w->prog_launch);
 	free(w->path);
@@ -692,28 +692,28 @@ void weft_trace_writer_abort(struct weft_trace_writer *w)
 
 static void put_info(struct weft_trace_writer *w, struct wt_buf *b)
 {
-	wt_buf_str(b, w->workload);
-	wt_buf_str(b, w->size);
-	wt_buf_u32(b, (uint32_t)w->has_baseline);
-	wt_buf_str(b, w->baseline_what);
+	weft_trace_buf_str(b, w->workload);
+	weft_trace_buf_str(b, w->size);
+	weft_trace_buf_u32(b, (uint32_t)w->has_baseline);
+	weft_trace_buf_str(b, w->baseline_what);
 	const struct weft_hostperf *h = &w->baseline;
 	uint32_t nc = w->has_baseline ? h->ncounters : 0;
 	if (nc > WEFT_HOSTPERF_MAX)
 		nc = WEFT_HOSTPERF_MAX;
 	uint64_t wall;
 	memcpy(&wall, &h->wall_seconds, 8);
-	wt_buf_u64(b, w->has_baseline ? wall : 0);
-	wt_buf_u32(b, nc);
+	weft_trace_buf_u64(b, w->has_baseline ? wall : 0);
+	weft_trace_buf_u32(b, nc);
 	for (uint32_t i = 0; i < nc; i++) {
 		const struct weft_hostperf_counter *c = &h->counters[i];
-		wt_buf_str(b, c->name);
-		wt_buf_str(b, c->event);
-		wt_buf_str(b, c->unit);
+		weft_trace_buf_str(b, c->name);
+		weft_trace_buf_str(b, c->event);
+		weft_trace_buf_str(b, c->unit);
 		wt_buf_u8(b, (uint8_t)c->hardware);
 		wt_buf_u8(b, (uint8_t)c->available);
 		wt_buf_u8(b, (uint8_t)c->scaled);
-		wt_buf_u64(b, c->value);
-		wt_buf_str(b, c->reason);
+		weft_trace_buf_u64(b, c->value);
+		weft_trace_buf_str(b, c->reason);
 	}
 }
 
@@ -737,22 +737,22 @@ int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err
 		goto fail;
 	b.n = 0;
 	uint64_t index_off = w->off;
-	wt_buf_u32(&b, w->nlaunches);
+	weft_trace_buf_u32(&b, w->nlaunches);
 	for (uint32_t i = 0; i < w->nlaunches; i++) {
-		wt_buf_u64(&b, w->launches[i].lnch_off);
-		wt_buf_u64(&b, w->launches[i].lend_off);
+		weft_trace_buf_u64(&b, w->launches[i].lnch_off);
+		weft_trace_buf_u64(&b, w->launches[i].lend_off);
 	}
-	wt_buf_u64(&b, info_off);
-	wt_buf_u32(&b, w->nindex);
+	weft_trace_buf_u64(&b, info_off);
+	weft_trace_buf_u32(&b, w->nindex);
 	for (uint32_t i = 0; i < w->nindex; i++) {
 		const struct wt_index_ent *e = &w->index[i];
-		wt_buf_u32(&b, e->launch);
-		wt_buf_u32(&b, e->first);
-		wt_buf_u32(&b, e->ncta);
-		wt_buf_u64(&b, e->off);
-		wt_buf_u32(&b, e->reclen);
-		wt_buf_u32(&b, e->rawlen);
-		wt_buf_u32(&b, e->crc);
+		weft_trace_buf_u32(&b, e->launch);
+		weft_trace_buf_u32(&b, e->first);
+		weft_trace_buf_u32(&b, e->ncta);
+		weft_trace_buf_u64(&b, e->off);
+		weft_trace_buf_u32(&b, e->reclen);
+		weft_trace_buf_u32(&b, e->rawlen);
+		weft_trace_buf_u32(&b, e->crc);
 	}
 	if (b.oom) {
 		rc = nomem(w, err);
@@ -763,7 +763,7 @@ int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err
 	uint8_t f[WT_FOOTER_BYTES];
 	wt_put32(f, WT_TAG_FOOT);
 	wt_put64(f + 4, index_off);
-	wt_put32(f + 12, wt_crc32(0, f, 12));
+	wt_put32(f + 12, weft_trace_crc32(0, f, 12));
 	if ((rc = write_all(w, f, sizeof(f), err)))
 		goto fail;
 	int st = weft_file_out_commit(&w->out);
@@ -771,11 +771,11 @@ int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err
 		rc = io_err(w, err, st);
 		goto fail;
 	}
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	free_writer(w);
 	return 0;
 fail:
-	wt_buf_free(&b);
+	weft_trace_buf_free(&b);
 	weft_trace_writer_abort(w);
 	return rc;
 }
