@@ -34,7 +34,7 @@
 #include "config.h"
 
 /* The simulator configuration the Fermi latencies and L2 details come from. */
-#define WEFT_GPGPUSIM_GTX480 "accel-sim/gpgpu-sim configs/tested-cfgs/SM2_GTX480/gpgpusim.config"
+#define WEFT_GPGPUSIM_GTX480 "GPGPU-Sim 4.0 configs/tested-cfgs/SM2_GTX480/gpgpusim.config"
 
 /* Schema rows for [mem] L2 and DRAM bandwidth; put them in a model's key
  * table. */

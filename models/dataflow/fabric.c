@@ -112,95 +112,110 @@
 #define FABRIC_KEYS \
 	{ "fabric", "cores", WEFT_CFG_INT, "1", "", 1, 1024, NULL, \
 	  "fabric cores; CTAs are dealt round robin; sgmf-15core has 15, one per GTX480 SM " \
-	  "(SGMF ISCA 2014: one core re-organises one Fermi SM)" }, \
+	  "(Voitsechov & Etsion, ISCA 2014: one core re-organises one Fermi SM)" }, \
 	{ "fabric", "clock_mhz", WEFT_CFG_DOUBLE, "1400", "MHz", 1, 10000, NULL, \
-	  "core clock; the Fermi SM clock 1.4 GHz the SGMF core replaces (GTX480; SGMF ISCA 2014)" }, \
+	  "core clock; assumption: the 1.4 GHz clock of the GTX480 SM whose logic the SGMF core " \
+	  "re-organises (NVIDIA GeForce GTX 480 specifications)" }, \
 	{ "fabric", "compute_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
-	  "compute units (ALU + FPU, FMA, fully pipelined); SGMF core 32 (SGMF ISCA 2014)" }, \
+	  "compute units (ALU + FPU, FMA, fully pipelined); SGMF core 32 (Voitsechov & Etsion, " \
+	  "ISCA 2014)" }, \
 	{ "fabric", "control_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
 	  "control units (labels, branch conditions, muxes, split/join, delay FIFOs; dMT: " \
-	  "elevators); SGMF core 32 (SGMF ISCA 2014)" }, \
+	  "elevators); SGMF core 32 (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "ldst_units", WEFT_CFG_INT, "32", "", 0, 65536, NULL, \
-	  "load/store units on the perimeter; SGMF core 32 (SGMF ISCA 2014)" }, \
+	  "load/store units on the perimeter; SGMF core 32 (Voitsechov & Etsion, ISCA " \
+	  "2014)" }, \
 	{ "fabric", "special_units", WEFT_CFG_INT, "12", "", 0, 65536, NULL, \
-	  "special compute units; SGMF core 12 (SGMF ISCA 2014)" }, \
+	  "special compute units; SGMF core 12 (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "int_div_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
-	  "special units that divide integers; 4 (SGMF ISCA 2014)" }, \
+	  "special units that divide integers; 4 (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "fp_div_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
-	  "special units that divide floats (rcp too); 4 (SGMF ISCA 2014)" }, \
+	  "special units that divide floats (rcp too); 4 (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "sqrt_units", WEFT_CFG_INT, "4", "", 0, 65536, NULL, \
 	  "special square-root units (weft maps the transcendentals to them, graph.h); 4 " \
-	  "(SGMF ISCA 2014)" }, \
+	  "(Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "alu_units", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
-	  "integer-only compute units when ALUs and FPUs are separate (dMT-CGRA: 32, MICRO " \
-	  "2018); 0 = every compute unit has both" }, \
+	  "integer-only compute units when ALUs and FPUs are separate (dMT-CGRA: 32; Voitsechov, " \
+	  "Port & Etsion, MICRO 2018); 0 = every compute unit has both" }, \
 	{ "fabric", "fpu_units", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
-	  "float-only compute units when separate (dMT-CGRA: 32, dMT-CGRA MICRO 2018); 0 = combined" }, \
+	  "float-only compute units when separate (dMT-CGRA: 32; Voitsechov, Port & Etsion, " \
+	  "MICRO 2018); 0 = combined" }, \
 	{ "fabric", "token_buffer", WEFT_CFG_INT, "16", "entries", 1, 4096, NULL, \
 	  "token buffer entries per unit (= reservation buffer, = epoch size); 16 in the " \
-	  "reference design, studies sweep 1..32 (SGMF ISCA 2014)" }, \
+	  "reference design, studies sweep 1..32 (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "token_entry_bytes", WEFT_CFG_DOUBLE, "10.6667", "B", 0, 1e6, NULL, \
 	  "token buffer bytes per entry per unit (area only); 18 KB / (108 units x 16 entries) " \
-	  "(SGMF ISCA 2014: about 18 KB of token buffering per core)" }, \
+	  "(Voitsechov & Etsion, ISCA 2014: about 18 KB of token buffering per core)" }, \
 	{ "fabric", "compute_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
-	  "cycles per compute node; the publications give none: 1, as SGMF ISCA 2014's TLP example " \
-	  "counts nodes (graph.h)" }, \
+	  "cycles per compute node; the publications give none: 1, as the SGMF paper's TLP " \
+	  "example counts nodes (Voitsechov & Etsion, ISCA 2014; graph.h)" }, \
 	{ "fabric", "control_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
 	  "cycles per control node (and per elevator); 1 as compute_latency" }, \
 	{ "fabric", "ldst_latency", WEFT_CFG_INT, "1", "cycles", 0, 100000, NULL, \
 	  "LDST unit pipeline cycles on top of the memory latency; 1 as compute_latency" }, \
 	{ "fabric", "special_latency", WEFT_CFG_INT, "8", "cycles", 1, 100000, NULL, \
-	  "latency of one non-pipelined special block; 8: SGMF ISCA 2014 says a unit of 8 blocks " \
-	  "accepts a new operation almost every cycle, i.e. a block takes about 8 cycles" }, \
+	  "latency of one non-pipelined special block; 8: a unit of 8 blocks accepts a new " \
+	  "operation almost every cycle (Voitsechov & Etsion, ISCA 2014), i.e. a block takes " \
+	  "about 8 cycles" }, \
 	{ "fabric", "special_blocks", WEFT_CFG_INT, "8", "", 1, 1024, NULL, \
-	  "non-pipelined blocks per special unit; 8 (SGMF ISCA 2014: e.g. 8 dividers)" }, \
+	  "non-pipelined blocks per special unit; 8 (Voitsechov & Etsion, ISCA 2014: e.g. 8 " \
+	  "dividers)" }, \
 	{ "fabric", "epoch_rule", WEFT_CFG_ENUM, "admission", "", 0, 0, "admission|completion", \
-	  "when a younger thread epoch may enter an LDST/special unit (SGMF ISCA 2014 deadlock " \
-	  "avoidance): admission = once the older epoch has entered, the token_buffer " \
-	  "reservation entries bounding what is in flight; completion = once every operation " \
-	  "of the older epoch has returned (docs/models/dataflow.md \"Epochs\")" }, \
+	  "when a younger thread epoch may enter an LDST/special unit (deadlock avoidance, " \
+	  "Voitsechov & Etsion, ISCA 2014): admission = once the older epoch has entered, the " \
+	  "token_buffer reservation entries bounding what is in flight; completion = once every " \
+	  "operation of the older epoch has returned (docs/models/dataflow.md \"Thread epochs\")" }, \
 	{ "fabric", "hit_pipelined", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "L1 hits flow through the LDST/L1 pipeline in order and hold no reservation entry " \
 	  "(only misses do, like MSHRs); false = every in-flight operation holds one for its " \
-	  "whole latency (SGMF ISCA 2014, literally). weft's choice, see docs/models/dataflow.md" }, \
+	  "whole latency (Voitsechov & Etsion, ISCA 2014, literally). weft's choice, see " \
+	  "docs/models/dataflow.md" }, \
 	{ "fabric", "replay_cache", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "reuse a launch's replay (caches, LDST units re-fed for any token buffer) from an earlier run " \
 	  "in the same process with the same memory parameters: sweeps re-time only; results " \
 	  "are identical (fabric_cache.c)" }, \
 	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
-	  "loops become init / body / epilogue kernels (SGMF ISCA 2014)" }, \
+	  "loops become init / body / epilogue kernels (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "max_replicas", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
-	  "cap on graph replicas; 0 = as many as fit (SGMF ISCA 2014)" }, \
+	  "cap on graph replicas; 0 = as many as fit (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "hops_per_token", WEFT_CFG_DOUBLE, "1", "", 0, 1000, NULL, \
 	  "interconnect switches a token crosses (energy); assumption: producer and consumer on " \
-	  "neighbouring units (SGMF ISCA 2014: 8-nearest-neighbour interconnect), no placement model" }, \
+	  "neighbouring units (Voitsechov & Etsion, ISCA 2014: 8-nearest-neighbour " \
+	  "interconnect), no placement model" }, \
 	{ "fabric", "config_bytes", WEFT_CFG_INT, "8192", "B", 0, 1073741824, NULL, \
-	  "configuration loaded per (sub-)kernel; 8 KB configuration storage (dMT-CGRA MICRO 2018)" }, \
+	  "configuration loaded per (sub-)kernel; 8 KB configuration storage (Voitsechov, Port " \
+	  "& Etsion, MICRO 2018)" }, \
 	{ "fabric", "config_bytes_per_cycle", WEFT_CFG_INT, "128", "B", 1, 1048576, NULL, \
 	  "configuration load rate; assumption: one 128 B L2 line per cycle (no published " \
 	  "figure)" }, \
 	{ "mem", "l1_bytes", WEFT_CFG_INT, "65536", "B", 128, 1073741824, NULL, \
-	  "L1 data cache per core; 64 KB (SGMF ISCA 2014: Fermi-like memory system, L1 64 KB as " \
-	  "the SGMF study configured GPGPU-Sim, GTX480 in GPGPU-Sim)" }, \
-	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, "L1 line; 128 B (GTX480 in GPGPU-Sim)" }, \
-	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL, "L1 associativity; 4 (GTX480 in GPGPU-Sim)" }, \
+	  "L1 data cache per core; 64 KB as the SGMF study configured GPGPU-Sim (Voitsechov & " \
+	  "Etsion, ISCA 2014, Table 1)" }, \
+	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL, \
+	  "L1 line; 128 B (" GPGPUSIM " gpgpu_cache:dl1)" }, \
+	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL, \
+	  "L1 associativity; 4 (" GPGPUSIM " gpgpu_cache:dl1; Voitsechov & Etsion, ISCA 2014, " \
+	  "Table 1)" }, \
 	{ "mem", "l1_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
-	  "L1 banks of 4-byte words, one word per bank per cycle; 32 (GTX480 in GPGPU-Sim)" }, \
+	  "L1 banks of 4-byte words, one word per bank per cycle; 32 (Voitsechov & Etsion, ISCA " \
+	  "2014, Table 1)" }, \
 	{ "mem", "l1_write", WEFT_CFG_ENUM, "back", "", 0, 0, "through|back", \
-	  "L1 store policy; write-back write-allocate on the fabric (SGMF ISCA 2014)" }, \
+	  "L1 store policy; write-back write-allocate on the fabric (Voitsechov & Etsion, ISCA " \
+	  "2014)" }, \
 	{ "mem", "l1_write_fetch", WEFT_CFG_BOOL, "false", "", 0, 1, NULL, \
 	  "a store miss fetches the line; false: allocated without a fetch (per-byte valid " \
 	  "bits; weft's assumption, no published policy)" }, \
 	{ "mem", "l1_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL, \
 	  "L1 hit latency; 70 = 2 x gpgpu_l1_latency 35 of " GPGPUSIM }, \
 	{ "mem", "l2_latency", WEFT_CFG_INT, "310", "cycles", 1, 100000, NULL, \
-	  "L2 hit latency; 310 = 70 + 2 x gpgpu_l2_rop_latency 120 of " GPGPUSIM }, \
+	  "L2 hit latency; 310 = 70 + 2 x gpgpu_l2_rop_latency 120 of " GPGPUSIM " (the SIMT " \
+	  "model's 350 + 12 comes from its golden.log instead, docs/models/memsys.md)" }, \
 	{ "mem", "dram_latency", WEFT_CFG_INT, "510", "cycles", 1, 100000, NULL, \
 	  "L2 miss latency; 510 = 310 + 2 x dram_latency 100 of " GPGPUSIM }, \
 	{ "mem", "shmem_latency", WEFT_CFG_INT, "52", "cycles", 1, 100000, NULL, \
 	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
 	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
-	  "shared-memory banks of 4-byte words; 32 (GTX480 in GPGPU-Sim)" }, \
+	  "shared-memory banks of 4-byte words; 32 (" GPGPUSIM " gpgpu_shmem_num_banks)" }, \
 	{ "mem", "l1_mshrs", WEFT_CFG_INT, "64", "", 0, 65536, NULL, \
 	  "L1 miss-status holding registers (lines in flight per core; 0 = no limit); 64 as the " \
 	  "Fermi SM (" GPGPUSIM " gpgpu_cache:dl1 MSHR field S:64:8)" }, \
@@ -219,11 +234,12 @@
 	  "its instances (dmt_comm.h; weft's choice, docs/models/dmt.md)" }, \
 	{ "dmt", "max_cascade", WEFT_CFG_INT, "16", "", 1, 65536, NULL, \
 	  "elevators one communication may chain before its values spill to the live value " \
-	  "cache; 16 = the reference core's control/elevator units (dMT-CGRA MICRO 2018)" }, \
+	  "cache; 16 = the reference core's control/elevator units (Voitsechov, Port & Etsion, " \
+	  "MICRO 2018)" }, \
 	{ "dmt", "warp_width", WEFT_CFG_INT, "32", "", 1, 64, NULL, \
 	  "lock-step width the analysis assumes for warp-synchronous code (dmt_comm.h)" }, \
 	{ "dmt", "lvc_bytes", WEFT_CFG_INT, "65536", "B", 0, 1073741824, NULL, \
-	  "live value cache; 64 KB (dMT-CGRA MICRO 2018)" }, \
+	  "live value cache; 64 KB (Voitsechov, Port & Etsion, MICRO 2018)" }, \
 	{ "dmt", "lvc_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL, \
 	  "live value cache access; assumption: as an L1 hit (same 64 KB SRAM size, mem.l1_latency)" }
 

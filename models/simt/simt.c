@@ -282,10 +282,11 @@ static const struct weft_config_key simt_keys[] = {
 	{ "mem", "l1_line", WEFT_CFG_INT, "128", "B", 4, 4096, NULL,
 	  "L1 line = coalescing segment; 128 B (" GPGPUSIM " gpgpu_cache:dl1)" },
 	{ "mem", "l1_assoc", WEFT_CFG_INT, "4", "ways", 1, 64, NULL,
-	  "L1 associativity; 4-way (" GPGPUSIM " gpgpu_cache:dl1; SGMF study Table 1)" },
+	  "L1 associativity; 4-way (" GPGPUSIM " gpgpu_cache:dl1; Voitsechov & Etsion, ISCA 2014, " \
+	  "Table 1)" },
 	{ "mem", "l1_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL,
 	  "L1 banks of 4 bytes: a transaction takes ceil(line / (4 x banks)) LD/ST passes; 32 "
-	  "(SGMF study Table 1)" },
+	  "(Voitsechov & Etsion, ISCA 2014, Table 1)" },
 	{ "mem", "l1_write", WEFT_CFG_ENUM, "through", "", 0, 0, "through|back",
 	  "L1 store policy: write-through no-allocate (Fermi global stores, " GPGPUSIM
 	  " gpgpu_cache:dl1 policy L) or write-back write-allocate" },
