@@ -81,8 +81,10 @@
  *            pipeline_latency. Stores are write-through, no-allocate at
  *            the L1 (Fermi; the configuration's dl1 'L' policy writes
  *            global data through) and occupy the bank and, on the way to
- *            DRAM, a channel; nothing waits for them except a barrier
- *            waiting for shared-memory stores. Atomics are performed at
+ *            DRAM, a channel; a store is complete when the L2
+ *            acknowledges it (l2_latency + the bank wait), and its CTA
+ *            is not done before that (GPGPU-Sim keeps a warp's stores
+ *            outstanding until acknowledged; docs/models/simt.md). Atomics are performed at
  *            the L2. ld.param / ld.const: one constant-cache access
  *            priced as an L1 hit.
  *   Unloaded latencies: l1_latency 70 = the configuration's
