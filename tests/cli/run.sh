@@ -77,6 +77,9 @@ expect "spec: wrong argument type" 2 \
 	run --spec $F/cli/arg_type.ini
 expect "spec: unknown key" 2 "$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel]" \
 	run --spec $F/cli/unknown_key.ini
+expect "spec: unknown key, did you mean" 2 \
+	"$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel] (keys: ptx, name, grid, block, shared); did you mean \`block\`?" \
+	run --spec $F/cli/unknown_key.ini
 expect "spec: missing kernel" 2 \
 	"$F/cli/no_kernel.ini:4: kernel \`saxpi\` is not defined in $F/cli/../spec/saxpy.ptx (kernels there: saxpy)" \
 	run --spec $F/cli/no_kernel.ini
