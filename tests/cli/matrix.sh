@@ -105,6 +105,7 @@ expect "trace run: --size=small after" 0 "size            small" run vvadd --siz
 expect "trace run: -o before the workload" 0 "bytes per thread inst" run -o "$tmp/o.wtr" --size small vvadd
 expect "trace run: -oFILE" 0 "bytes per thread inst" run vvadd --size small "-o$tmp/o2.wtr"
 once "trace run: unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
+once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" run sgem
 once "trace run: two workloads" 2 "unexpected argument \`sgemm\`" run vvadd sgemm
 once "trace run: --size without a value" 2 "--size needs a value" run vvadd --size
 once "trace run: --verify takes no value" 2 "--verify takes no value" run vvadd --verify=yes
@@ -116,6 +117,9 @@ mkdir "$tmp/spec"
 cp tests/fixtures/spec/* "$tmp/spec/"
 sed 's/^ptx   = saxpy.ptx.*/ptx = nope.ptx/' tests/fixtures/spec/saxpy.ini >"$tmp/spec/noptx.ini"
 once "trace run: the spec's PTX file is missing" 2 "cannot open PTX file" run --spec "$tmp/spec/noptx.ini" --output-dir "$tmp"
+sed 's/^\[args\]/[argz]/' tests/fixtures/spec/saxpy.ini >"$tmp/spec/argz.ini"
+once "trace run: a mistyped spec section" 2 "$tmp/spec/argz.ini:" run --spec "$tmp/spec/argz.ini"
+once "trace run: a mistyped spec section, did you mean" 2 "unknown section [argz]; sections are [kernel], [buffer NAME] and [args]; did you mean [args]?" run --spec "$tmp/spec/argz.ini"
 once "trace: unknown command" 2 "unknown command \`frob\`" frob
 once "trace help: unknown command" 2 "unknown command \`frob\`" help frob
 

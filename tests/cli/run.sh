@@ -56,6 +56,14 @@ else : >"$tmp/out"; : >"$tmp/err"; bad "list lines" "a line without a descriptio
 expect "no command" 2 "usage: weft-trace"
 expect "unknown command" 2 "unknown command \`frob\`" frob
 expect "unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
+expect "unknown workload names the closest" 2 \
+	"unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" \
+	run sgem
+expect "unknown workload names equally close ones" 2 "did you mean \`micro_fma_chain\` or \`micro_fma_hidden\`?" \
+	run micro_fma
+if "$T" run nosuch 2>&1 | grep -q "did you mean"; then
+	: >"$tmp/out"; : >"$tmp/err"; bad "unknown workload close to none" "suggests one anyway"
+else ok "unknown workload close to none: no suggestion"; fi
 expect "bad --size" 2 "bad --size \`huge\` (small, default or large)" run vvadd --size huge
 expect "--size without value" 2 "--size needs a value" run vvadd --size
 expect "unknown option" 2 "unknown option \`--verfy\`" run vvadd --verfy
