@@ -121,7 +121,7 @@ sed 's/^\[args\]/[argz]/' tests/fixtures/spec/saxpy.ini >"$tmp/spec/argz.ini"
 once "trace run: a mistyped spec section" 2 "$tmp/spec/argz.ini:" run --spec "$tmp/spec/argz.ini"
 once "trace run: a mistyped spec section, did you mean" 2 "unknown section [argz]; sections are [kernel], [buffer NAME] and [args]; did you mean [args]?" run --spec "$tmp/spec/argz.ini"
 once "trace: unknown command" 2 "unknown command \`frob\`" frob
-once "trace help: unknown command" 2 "unknown command \`frob\`" help frob
+once "trace help: unknown command" 2 "weft-trace help: unknown command \`frob\`; see \`weft-trace --help\`" help frob
 
 # ---- weft-estimate ---------------------------------------------------------------
 T=bin/weft-estimate
@@ -180,7 +180,7 @@ once "energy show: --from is scale's" 2 "unknown option \`--from\`" show --from 
 once "energy scale: needs --to" 2 "scale needs --from N and --to M" scale --from 65
 once "energy: unknown command" 2 "unknown command \`shwo\`" shwo
 once "energy: unknown option first" 2 "unknown option \`--node\`" --node 65
-once "energy help: unknown command" 2 "unknown command \`frob\`" help frob
+once "energy help: unknown command" 2 "weft-energy help: unknown command \`frob\` (show or scale); see \`weft-energy --help\`" help frob
 
 # ---- weft-area ------------------------------------------------------------------
 T=bin/weft-area
@@ -200,7 +200,7 @@ once "area: missing config" 2 "cannot open the config" "$tmp/none.ini"
 once "area fit: unknown option" 2 "weft-area fit: unknown option \`--bogus\`; see \`weft-area fit --help\`" fit --bogus
 once "area fit: an operand" 2 "unexpected argument \`x\`" fit x
 once "area fit: --data a directory" 2 "--data $tmp/dir is a directory" fit --data "$tmp/dir"
-once "area help: unknown command" 2 "unknown command \`frob\`" help frob
+once "area help: unknown command" 2 "weft-area help: unknown command \`frob\` (fit; or give CONFIG.ini); see \`weft-area --help\`" help frob
 
 echo "cli matrix: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
