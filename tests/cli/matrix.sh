@@ -6,7 +6,7 @@
 # stderr. POSIX sh and coreutils only.
 
 cd "$(dirname "$0")/../.." || exit 3
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
 	if [ ! -x "bin/$b" ]; then
 		echo "cli matrix: bin/$b is missing; run make first" >&2
 		exit 2
@@ -58,7 +58,7 @@ CFG=configs/fermi-sm.ini
 VER=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
 
 # ---- every tool: --help, --version, no arguments ----------------------------
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
 	T=bin/$b
 	expect "$b --help" 0 "usage: $b" --help
 	expect "$b -h" 0 "usage: $b" -h
@@ -201,6 +201,47 @@ once "area fit: unknown option" 2 "weft-area fit: unknown option \`--bogus\`; se
 once "area fit: an operand" 2 "unexpected argument \`x\`" fit x
 once "area fit: --data a directory" 2 "--data $tmp/dir is a directory" fit --data "$tmp/dir"
 once "area help: unknown command" 2 "weft-area help: unknown command \`frob\` (fit; or give CONFIG.ini); see \`weft-area --help\`" help frob
+
+# ---- weft-config -----------------------------------------------------------------
+T=bin/weft-config
+for c in models keys show; do
+	expect "config $c --help" 0 "usage: weft-config" $c --help
+	expect "config $c --help has exit statuses" 0 "Exit status:" $c --help
+	expect "config $c --version" 0 "weft-config $VER" $c --version
+	expect "config help $c" 0 "usage: weft-config" help $c
+	once "config $c unknown option" 2 "weft-config: unknown option \`--bogus\`; see \`weft-config --help\`" $c --bogus
+done
+same "config models: --format before the command" --format csv models -- models --format=csv
+same "config keys: options before and after the model" keys --format csv simt -- keys simt --format=csv
+same "config show: options around the file" show --format json $CFG --set core.num_sm=4 -- \
+	--set=core.num_sm=4 show $CFG --format=json
+same "config: -- ends the options" models -- -- models
+once "config: no command" 2 "weft-config: which command? models, keys MODEL or show CONFIG.ini; see \`weft-config --help\`"
+once "config: unknown command" 2 "weft-config: unknown command \`frob\` (models, keys or show); see \`weft-config --help\`" frob
+once "config help: unknown command" 2 "weft-config help: unknown command \`frob\` (models, keys or show); see \`weft-config --help\`" help frob
+once "config: unknown option with a value" 2 "unknown option \`--frob\`" models --frob=1
+once "config: --format without a value" 2 "--format needs a value" keys simt --format
+once "config: bad --format" 2 "bad --format \`xml\` (table, csv or json)" keys simt --format=xml
+once "config: --set without a value" 2 "--set needs a value" show $CFG --set
+once "config: --help takes no value" 2 "--help takes no value" models --help=1
+once "config models: an operand" 2 "\`models\` takes no argument (got \`x\`)" models x
+once "config keys: no model" 2 "which model?" keys
+once "config keys: a third operand" 2 "unexpected argument \`x\`" keys simt x
+once "config keys: unknown model, did you mean" 2 "weft-config: unknown model \`smit\`; did you mean simt? (models: simt, sgmf, dmt)" keys smit
+once "config keys: --set is for show" 2 "--set is for \`show\`" keys simt --set core.num_sm=2
+once "config show: no config" 2 "which config?" show
+once "config show: missing config" 2 "$tmp/none.ini: cannot open the config" show "$tmp/none.ini"
+once "config show: a directory" 2 "weft-config: $tmp/dir is a directory; give a CONFIG.ini" show "$tmp/dir"
+sed 's/^num_sm/num_sms/' $CFG >"$tmp/typo.ini"
+once "config show: unknown key, file:line, did you mean" 2 "$tmp/typo.ini:" show "$tmp/typo.ini"
+once "config show: unknown key names a close one" 2 "did you mean [core] num_sm?" show "$tmp/typo.ini"
+once "config show: bad --set value" 2 "--set core.num_sm=0: [core] num_sm: 0 is out of range" show $CFG --set=core.num_sm=0
+if [ -w /dev/full ]; then
+	"$T" models >/dev/full 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 2 ] && grep -qF "weft-config: writing to stdout failed" "$tmp/err"; then
+		ok "config: stdout that cannot be written is an I/O error (2)"
+	else : >"$tmp/out"; bad "config: stdout that cannot be written" "exit status $rc, expected 2"; fi
+fi
 
 echo "cli matrix: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
