@@ -77,11 +77,9 @@ static int cmd_fit(int argc, char **argv)
 	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(usage_fit);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, usage_fit);
 		case WEFT_OPT_OPERAND:
 			return weft_cli_usage("unexpected argument `%s`", p.arg);
 		case 'd':
@@ -203,11 +201,9 @@ static int cmd_config(int argc, char **argv)
 		const char *v = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(usage_main);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, usage_main);
 		case WEFT_OPT_OPERAND:
 			if (path)
 				return weft_cli_usage("unexpected argument `%s` (one CONFIG.ini per run)", v);

@@ -31,21 +31,21 @@ const char *weft_cli_program(void)
 	return program;
 }
 
-/* "PROGRAM: " or "PROGRAM COMMAND: " */
-static void prefix(void)
+/* "PROGRAM: MESSAGE" or "PROGRAM COMMAND: MESSAGE", no newline */
+static void message(const char *fmt, va_list ap)
 {
 	if (command)
 		fprintf(stderr, "%s %s: ", program, command);
 	else
 		fprintf(stderr, "%s: ", program);
+	vfprintf(stderr, fmt, ap);
 }
 
 void weft_cli_say(const char *fmt, ...)
 {
 	va_list ap;
-	prefix();
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -53,9 +53,8 @@ void weft_cli_say(const char *fmt, ...)
 int weft_cli_usage(const char *fmt, ...)
 {
 	va_list ap;
-	prefix();
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
 	/* `help` takes no options: its help is the program's */
 	if (command && strcmp(command, "help") != 0)
@@ -108,4 +107,13 @@ int weft_cli_help(const char *text)
 {
 	fputs(text, stdout);
 	return 0;
+}
+
+int weft_cli_common_option(const struct weft_optp *p, int id, const char *help)
+{
+	if (id == WEFT_OPT_ID_HELP)
+		return weft_cli_help(help);
+	if (id == WEFT_OPT_ID_VERSION)
+		return weft_cli_version();
+	return weft_cli_usage("%s", p->err);
 }

@@ -14,8 +14,9 @@
  *   {
  *       weft_cli_start("weft-area");
  *       if (is the command fit) weft_cli_command("fit");
- *       ... case WEFT_OPT_ERROR: return weft_cli_usage("%s", p.err);
- *       ... case WEFT_OPT_ID_VERSION: return weft_cli_version();
+ *       ... case WEFT_OPT_ERROR: case WEFT_OPT_ID_HELP: case WEFT_OPT_ID_VERSION:
+ *               return weft_cli_common_option(&p, id, usage);
+ *       ... if (bad value) return weft_cli_usage("bad --x `%s`", v);
  *       ... if (weft_something(..., &err) < 0) return weft_cli_fail(&err);
  *   }
  */
@@ -23,6 +24,7 @@
 #define WEFT_CLI_CLI_H
 
 #include "common/error.h"
+#include "common/opt.h"
 
 /* Names the program in every message ("weft-trace"); main calls it first. */
 void weft_cli_start(const char *program);
@@ -68,5 +70,14 @@ int weft_cli_version(void);
 
 /* --help: text on stdout; returns 0. */
 int weft_cli_help(const char *text);
+
+/* What every CLI answers alike to three results of weft_opt_next:
+ * WEFT_OPT_ID_HELP prints help (0), WEFT_OPT_ID_VERSION the version (0),
+ * WEFT_OPT_ERROR p->err as a usage error (2). Returns the exit status:
+ *
+ *   case WEFT_OPT_ERROR: case WEFT_OPT_ID_HELP: case WEFT_OPT_ID_VERSION:
+ *       return weft_cli_common_option(&p, id, usage);
+ */
+int weft_cli_common_option(const struct weft_optp *p, int id, const char *help);
 
 #endif

@@ -396,11 +396,9 @@ int main(int argc, char **argv)
 		const char *v = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(show ? usage_show : usage_scale);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, show ? usage_show : usage_scale);
 		case WEFT_OPT_OPERAND:
 			return weft_cli_usage("unexpected argument `%s`", v);
 		case 'n':

@@ -340,11 +340,9 @@ static int run(int argc, char **argv, const char **sets)
 	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, usage);
 		case 'f':
 			fmt = weft_format_parse(p.arg);
 			if (fmt < 0)

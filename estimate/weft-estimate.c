@@ -158,11 +158,9 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, usage);
 		case 'c':
 			configs[nconfigs++] = val;
 			break;

@@ -96,11 +96,9 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 		const char *val = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, usage);
 		case 's':
 			if (weft_size_parse(val, &size) < 0)
 				return weft_cli_usage("bad --size `%s` (small, default or large)", val);

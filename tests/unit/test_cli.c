@@ -144,6 +144,32 @@ static void test_say_nomem_version_help(void **state)
 	assert_string_equal(weft_cli_program(), "weft-y");
 }
 
+/* --help, --version and an option error: answered alike by every CLI */
+static void test_common_option(void **state)
+{
+	(void)state;
+	static const struct weft_opt opts[] = { WEFT_OPT_HELP_VERSION, { 0 } };
+	char a0[] = "weft-z", a1[] = "--help", a2[] = "--version", a3[] = "--verfy";
+	char *argv[] = { a0, a1, a2, a3, NULL };
+	struct weft_optp p;
+	struct capture out, err;
+	weft_cli_start("weft-z");
+	weft_opt_init(&p, 4, argv, 1);
+	capture_start(&out, stdout);
+	int id = weft_opt_next(&p, opts);
+	assert_int_equal(id, WEFT_OPT_ID_HELP);
+	assert_int_equal(weft_cli_common_option(&p, id, "usage: weft-z\n"), 0);
+	id = weft_opt_next(&p, opts);
+	assert_int_equal(id, WEFT_OPT_ID_VERSION);
+	assert_int_equal(weft_cli_common_option(&p, id, "usage: weft-z\n"), 0);
+	assert_string_equal(capture_end(&out), "usage: weft-z\nweft-z " WEFT_VERSION "\n");
+	capture_start(&err, stderr);
+	id = weft_opt_next(&p, opts);
+	assert_int_equal(id, WEFT_OPT_ERROR);
+	assert_int_equal(weft_cli_common_option(&p, id, "usage: weft-z\n"), 2);
+	assert_string_equal(capture_end(&err), "weft-z: unknown option `--verfy`; see `weft-z --help`\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_say_nomem_version_help),
+		cmocka_unit_test(test_common_option),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,8 +5,9 @@
  *
  * Adding a subcommand NAME:
  *  1. write trace/cli/cmd_NAME.c defining `int weft_cmd_NAME(int argc, char **argv)`;
- *     argv[0] is "NAME"; parse options with common/opt.h (WEFT_OPT_HELP_VERSION:
- *     `--help` returns weft_cli_help(usage), `--version` weft_cli_version());
+ *     argv[0] is "NAME"; parse options with common/opt.h (WEFT_OPT_HELP_VERSION;
+ *     its --help, --version and option errors answered by
+ *     weft_cli_common_option(&p, id, usage));
  *  2. declare it below and add a row to the command table in trace/cli/weft-trace.c
  *     (name, function, one-line summary shown by `weft-trace --help`);
  *  3. add golden/exit-code tests to tests/cli/run.sh and document it in README.

@@ -118,11 +118,9 @@ int weft_cmd_dump(int argc, char **argv)
 		const char *bad = NULL;
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(dump_usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, dump_usage);
 		case WEFT_OPT_OPERAND:
 			if ((rc = weft_cli_trace_operand(p.arg, &path)))
 				return rc;

@@ -28,11 +28,9 @@ int weft_cmd_list(int argc, char **argv)
 	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(list_usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, list_usage);
 		default:
 			return weft_cli_usage("unexpected argument `%.400s`", p.arg);
 		}

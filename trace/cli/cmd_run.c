@@ -329,11 +329,9 @@ int weft_cmd_run(int argc, char **argv)
 		const char *val = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(run_usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, run_usage);
 		case 's':
 			if (weft_size_parse(val, &size))
 				return weft_cli_usage("bad --size `%s` (small, default or large)", val);

@@ -383,11 +383,9 @@ int weft_cmd_stats(int argc, char **argv)
 	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_usage("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			return weft_cli_help(stats_usage);
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, stats_usage);
 		case WEFT_OPT_OPERAND:
 			if ((rc = weft_cli_trace_operand(p.arg, &path)))
 				return rc;
