@@ -26,11 +26,6 @@ void weft_cli_command(const char *name)
 	command = name;
 }
 
-const char *weft_cli_program(void)
-{
-	return program;
-}
-
 /* "PROGRAM: MESSAGE" or "PROGRAM COMMAND: MESSAGE", no newline */
 static void message(const char *fmt, va_list ap)
 {

@@ -35,9 +35,6 @@ void weft_cli_start(const char *program);
  * the program's. */
 void weft_cli_command(const char *command);
 
-/* The program's name as given to weft_cli_start. */
-const char *weft_cli_program(void);
-
 /* "PROGRAM [COMMAND]: MESSAGE" on stderr, for a problem that is neither a
  * usage error nor a struct weft_error. The caller picks the exit status. */
 void weft_cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
