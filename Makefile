@@ -2,7 +2,8 @@
 #
 # One static library (build/libweft.a) from every non-CLI .c under common/
 # trace/ models/ energy/ area/ estimate/ (layers: each folder README.md); CLIs are the files named weft-*.c, each a
-# thin main linked into bin/. Unit tests are tests/unit/test_*.c (cmocka),
+# thin main linked into bin/ with cli/cli.o (the messages, exit statuses,
+# --help and --version they share; it prints, so it is not in the library). Unit tests are tests/unit/test_*.c (cmocka),
 # one binary each. Bundled workloads' PTX is embedded into the library.
 
 CC      ?= cc
@@ -26,6 +27,9 @@ ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*')
 CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
+# What every CLI shares (cli/README.md): linked into each program, never
+# into libweft.a (cli/ is not one of the MODULES).
+CLI_OBJ   = $(BUILD)/cli/cli.o
 PTX_FILES = $(wildcard trace/workloads/*.ptx)
 CU_FILES  = $(wildcard trace/workloads/*.cu)
 PTX_GEN   = $(patsubst trace/workloads/%.ptx,$(BUILD)/gen/ptx_%.c,$(PTX_FILES))
@@ -102,22 +106,26 @@ $(BUILD)/libweft.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/weft-trace: $(TRACE_CLI_OBJS) $(BUILD)/libweft.a
+$(BIN)/weft-trace: $(TRACE_CLI_OBJS) $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-$(BIN)/weft-energy: $(BUILD)/energy/weft-energy.o $(BUILD)/libweft.a
+$(BIN)/weft-energy: $(BUILD)/energy/weft-energy.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
-$(BIN)/weft-area: $(BUILD)/area/weft-area.o $(BUILD)/libweft.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BIN)/weft-area: $(BUILD)/area/weft-area.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
-$(BIN)/%: $(BUILD)/estimate/%.o $(BUILD)/libweft.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
+# The one unit test of the CLIs' shared module, which is not in the library.
+$(BUILD)/tests/test_cli: tests/unit/test_cli.c $(CLI_OBJ) $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
 	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests config-tests workload-tests validate-smoke docs-check install-test

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "area.h"
+#include "cli/cli.h"
 #include "common/format.h"
 #include "common/opt.h"
 #include "common/version.h"
@@ -61,22 +62,6 @@ static const char usage_fit[] =
 	"Exit status: 0 ok, 2 bad usage or input (a missing or malformed data file),\n"
 	"3 internal error (docs/cli.md).\n";
 
-static int bad_usage(const char *cmd, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "weft-area%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "; see `weft-area%s%s --help`\n", cmd ? " " : "", cmd ? cmd : "");
-	return 2;
-}
-
-static int fail(const char *what, const struct weft_error *err, int code)
-{
-	char buf[1400];
-	fprintf(stderr, "weft-area%s%s: %s\n", what[0] ? " " : "", what,
-		weft_error_format(err, buf, sizeof(buf)));
-	return weft_err_exit_code(code);
-}
-
 static int cmd_fit(int argc, char **argv)
 {
 	int fmt = WEFT_FMT_TABLE;
@@ -92,23 +77,19 @@ static int cmd_fit(int argc, char **argv)
 	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return bad_usage("fit", "%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			fputs(usage_fit, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			printf("weft-area %s\n", WEFT_VERSION);
-			return 0;
+			return weft_cli_common_option(&p, id, usage_fit);
 		case WEFT_OPT_OPERAND:
-			return bad_usage("fit", "unexpected argument `%s`", p.arg);
+			return weft_cli_usage("unexpected argument `%s`", p.arg);
 		case 'd':
 			if (weft_opt_is_dir(p.arg))
-				return bad_usage("fit", "--data %s is a directory; give a CSV file", p.arg);
+				return weft_cli_usage("--data %s is a directory; give a CSV file", p.arg);
 			data = p.arg;
 			break;
 		case 'f':
 			if ((fmt = weft_format_parse(p.arg)) < 0)
-				return bad_usage("fit", "--format %s: expected table, csv or json", p.arg);
+				return weft_cli_usage("--format %s: expected table, csv or json", p.arg);
 			break;
 		}
 	}
@@ -121,12 +102,12 @@ static int cmd_fit(int argc, char **argv)
 		int rc = weft_config_resolve_path(NULL, "calibration/configurable_sm_65nm.csv", path,
 						  sizeof(path), &err);
 		if (rc < 0)
-			return fail("fit", &err, rc);
+			return weft_cli_fail(&err);
 	}
 	struct weft_fit_report r;
 	int rc = weft_area_fit_tesla_sm(path, &r, &err);
 	if (rc < 0)
-		return fail("fit", &err, rc);
+		return weft_cli_fail(&err);
 	if (fmt == WEFT_FMT_JSON) {
 		printf("{\n  \"weft_version\": \"%s\",\n  \"data\": ", WEFT_VERSION);
 		weft_quote_json(stdout, r.data);
@@ -220,51 +201,47 @@ static int cmd_config(int argc, char **argv)
 		const char *v = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return bad_usage(NULL, "%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			fputs(usage_main, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			printf("weft-area %s\n", WEFT_VERSION);
-			return 0;
+			return weft_cli_common_option(&p, id, usage_main);
 		case WEFT_OPT_OPERAND:
 			if (path)
-				return bad_usage(NULL, "unexpected argument `%s` (one CONFIG.ini per run)", v);
+				return weft_cli_usage("unexpected argument `%s` (one CONFIG.ini per run)", v);
 			path = v;
 			break;
 		case 'n': {
 			char *end;
 			node = strtod(v, &end);
 			if (!*v || *end || !(node > 0))
-				return bad_usage(NULL, "--node %s: expected a node in nm, e.g. --node 65", v);
+				return weft_cli_usage("--node %s: expected a node in nm, e.g. --node 65", v);
 			break;
 		}
 		case 's':
 			if (nsets == MAX_SETS)
-				return bad_usage(NULL, "more than 64 --set options (%s)", v);
+				return weft_cli_usage("more than 64 --set options (%s)", v);
 			sets[nsets++] = v;
 			break;
 		case 'f':
 			if ((fmt = weft_format_parse(v)) < 0)
-				return bad_usage(NULL, "--format %s: expected table, csv or json", v);
+				return weft_cli_usage("--format %s: expected table, csv or json", v);
 			break;
 		}
 	}
 	if (!path)
-		return bad_usage(NULL, "%s", "which configuration? give CONFIG.ini (e.g. configs/tesla-sm.ini) or fit");
+		return weft_cli_usage("%s", "which configuration? give CONFIG.ini (e.g. configs/tesla-sm.ini) or fit");
 	if (weft_opt_is_dir(path))
-		return bad_usage(NULL, "%s is a directory; give a CONFIG.ini", path);
+		return weft_cli_usage("%s is a directory; give a CONFIG.ini", path);
 	struct weft_error err;
 	weft_error_clear(&err);
 	struct weft_config cfg;
 	int rc = weft_config_load(path, sets, nsets, &cfg, &err);
 	if (rc < 0)
-		return fail("", &err, rc);
+		return weft_cli_fail(&err);
 	struct weft_area_report r;
 	rc = weft_area_of_config(&cfg, node, &r, &err);
 	if (rc < 0) {
 		weft_config_free(&cfg);
-		return fail("", &err, rc);
+		return weft_cli_fail(&err);
 	}
 	const char *rule = weft_scaling_rule_name(r.rule);
 	if (fmt == WEFT_FMT_JSON) {
@@ -334,20 +311,22 @@ static int cmd_config(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	weft_cli_start("weft-area");
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "fit"))
+	if (!strcmp(argv[1], "fit")) {
+		weft_cli_command("fit");
 		return cmd_fit(argc, argv);
+	}
 	if (!strcmp(argv[1], "help")) {
+		weft_cli_command("help");
 		if (argc >= 3 && !strcmp(argv[2], "fit"))
-			fputs(usage_fit, stdout);
-		else if (argc >= 3)
-			return bad_usage("help", "unknown command `%s` (fit; or give CONFIG.ini)", argv[2]);
-		else
-			fputs(usage_main, stdout);
-		return 0;
+			return weft_cli_help(usage_fit);
+		if (argc >= 3)
+			return weft_cli_usage("unknown command `%s` (fit; or give CONFIG.ini)", argv[2]);
+		return weft_cli_help(usage_main);
 	}
 	return cmd_config(argc, argv);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "energy.h"
 #include "common/format.h"
 #include "common/opt.h"
@@ -91,21 +92,6 @@ static const char usage_scale[] =
 	"  --from N       the node to scale from, in nm (required)\n"
 	"  --to M         the node to scale to, in nm (required)\n" TABLE_OPTS;
 
-static int bad_usage(const char *cmd, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "weft-energy%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "; see `weft-energy%s%s --help`\n", cmd ? " " : "", cmd ? cmd : "");
-	return 2;
-}
-
-static int fail(const char *what, const struct weft_error *err, int code)
-{
-	char buf[1400];
-	fprintf(stderr, "weft-energy %s: %s\n", what, weft_error_format(err, buf, sizeof(buf)));
-	return weft_err_exit_code(code);
-}
-
 static int parse_num(const char *s, double *out)
 {
 	char *end;
@@ -149,28 +135,27 @@ static int cmd_show(const struct opts *o)
 	if (rc == 0)
 		rc = weft_energy_table_load(path, &t, &err);
 	if (rc < 0)
-		return fail("show", &err, rc);
+		return weft_cli_fail(&err);
 	rc = weft_config_resolve_path(NULL, "energy/static.csv", spath, sizeof(spath), &err);
 	if (rc == 0)
 		rc = weft_static_table_load(spath, &st, &err);
 	if (rc < 0) {
 		weft_energy_table_free(&t);
-		return fail("show", &err, rc);
+		return weft_cli_fail(&err);
 	}
 	enum weft_scaling_rule rule = (enum weft_scaling_rule)o->rule;
 	double *pj = calloc(t.nrows ? t.nrows : 1, sizeof(double));
 	struct weft_scaling *sc = calloc(t.nrows ? t.nrows : 1, sizeof(*sc));
 	double *sw = calloc(st.nrows ? st.nrows : 1, sizeof(double));
 	if (!pj || !sc || !sw) {
-		fprintf(stderr, "weft-energy show: out of memory\n");
-		rc = 3;
+		rc = weft_cli_nomem(NULL);
 		goto out;
 	}
 	for (uint32_t i = 0; i < t.nrows; i++) {
 		double j;
 		rc = weft_energy_event_at(&t, t.rows[i].event, o->node, rule, o->vdd, &j, &sc[i], &err);
 		if (rc < 0) {
-			rc = fail("show", &err, rc);
+			rc = weft_cli_fail(&err);
 			goto out;
 		}
 		pj[i] = j * 1e12;
@@ -179,7 +164,7 @@ static int cmd_show(const struct opts *o)
 		struct weft_scaling s;
 		rc = weft_scaling_factors_v(rule, st.rows[i].node_nm, o->node, o->vdd, &s, &err);
 		if (rc < 0) {
-			rc = fail("show", &err, rc);
+			rc = weft_cli_fail(&err);
 			goto out;
 		}
 		sw[i] = !isnan(st.rows[i].w_per_unit) ? st.rows[i].w_per_unit * s.energy
@@ -275,7 +260,7 @@ static int cmd_scale(const struct opts *o)
 	struct weft_scaling s;
 	int rc = weft_scaling_factors_v(rule, o->from, o->to, o->vdd, &s, &err);
 	if (rc < 0)
-		return fail("scale", &err, rc);
+		return weft_cli_fail(&err);
 	/* the other rule, for the spread the data README asks to report */
 	enum weft_scaling_rule other = rule == WEFT_SCALING_CLASSIC ? WEFT_SCALING_STILLMAKER
 								   : WEFT_SCALING_CLASSIC;
@@ -288,15 +273,14 @@ static int cmd_scale(const struct opts *o)
 	if (rc == 0)
 		rc = weft_energy_table_load(path, &t, &err);
 	if (rc < 0)
-		return fail("scale", &err, rc);
+		return weft_cli_fail(&err);
 	double *a = calloc(t.nrows ? t.nrows : 1, sizeof(double));
 	double *b = calloc(t.nrows ? t.nrows : 1, sizeof(double));
 	if (!a || !b) {
 		free(a);
 		free(b);
 		weft_energy_table_free(&t);
-		fprintf(stderr, "weft-energy scale: out of memory\n");
-		return 3;
+		return weft_cli_nomem(NULL);
 	}
 	for (uint32_t i = 0; i < t.nrows; i++) {
 		double ja, jb;
@@ -307,7 +291,7 @@ static int cmd_scale(const struct opts *o)
 			free(a);
 			free(b);
 			weft_energy_table_free(&t);
-			return fail("scale", &err, rc);
+			return weft_cli_fail(&err);
 		}
 		a[i] = ja * 1e12;
 		b[i] = jb * 1e12;
@@ -365,36 +349,33 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .node = 40, .from = NAN, .to = NAN, .vdd = 1.0, .basis = "horowitz45",
 			  .rule = WEFT_SCALING_STILLMAKER, .fmt = WEFT_FMT_TABLE };
+	weft_cli_start("weft-energy");
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return 2;
 	}
 	const char *a1 = argv[1];
-	if (!strcmp(a1, "--help") || !strcmp(a1, "-h")) {
-		fputs(usage_main, stdout);
-		return 0;
-	}
-	if (!strcmp(a1, "--version")) {
-		printf("weft-energy %s\n", WEFT_VERSION);
-		return 0;
-	}
+	if (!strcmp(a1, "--help") || !strcmp(a1, "-h"))
+		return weft_cli_help(usage_main);
+	if (!strcmp(a1, "--version"))
+		return weft_cli_version();
 	if (!strcmp(a1, "help")) {
+		weft_cli_command("help");
 		if (argc < 3)
-			fputs(usage_main, stdout);
-		else if (!strcmp(argv[2], "show"))
-			fputs(usage_show, stdout);
-		else if (!strcmp(argv[2], "scale"))
-			fputs(usage_scale, stdout);
-		else
-			return bad_usage("help", "unknown command `%s` (show or scale)", argv[2]);
-		return 0;
+			return weft_cli_help(usage_main);
+		if (!strcmp(argv[2], "show"))
+			return weft_cli_help(usage_show);
+		if (!strcmp(argv[2], "scale"))
+			return weft_cli_help(usage_scale);
+		return weft_cli_usage("unknown command `%s` (show or scale)", argv[2]);
 	}
 	if (a1[0] == '-')
-		return bad_usage(NULL, "unknown option `%s` (the first argument is a command: show or scale)",
-				 a1);
+		return weft_cli_usage("unknown option `%s` (the first argument is a command: show or scale)",
+				      a1);
 	if (strcmp(a1, "show") && strcmp(a1, "scale"))
-		return bad_usage(NULL, "unknown command `%s` (show or scale)", a1);
+		return weft_cli_usage("unknown command `%s` (show or scale)", a1);
 	o.cmd = a1;
+	weft_cli_command(o.cmd);
 	int show = !strcmp(o.cmd, "show");
 	static const struct weft_opt show_opts[] = {
 		{ "node", 0, WEFT_OPT_ARG, 'n' },  { "vdd", 0, WEFT_OPT_ARG, 'v' },
@@ -415,55 +396,51 @@ int main(int argc, char **argv)
 		const char *v = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return bad_usage(o.cmd, "%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			fputs(show ? usage_show : usage_scale, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			printf("weft-energy %s\n", WEFT_VERSION);
-			return 0;
+			return weft_cli_common_option(&p, id, show ? usage_show : usage_scale);
 		case WEFT_OPT_OPERAND:
-			return bad_usage(o.cmd, "unexpected argument `%s`", v);
+			return weft_cli_usage("unexpected argument `%s`", v);
 		case 'n':
 			if (parse_num(v, &o.node) < 0 || o.node <= 0)
-				return bad_usage(o.cmd, "--node %s: expected a node in nm, e.g. --node 45", v);
+				return weft_cli_usage("--node %s: expected a node in nm, e.g. --node 45", v);
 			break;
 		case 'F':
 			if (parse_num(v, &o.from) < 0 || o.from <= 0)
-				return bad_usage(o.cmd, "--from %s: expected a node in nm", v);
+				return weft_cli_usage("--from %s: expected a node in nm", v);
 			break;
 		case 'T':
 			if (parse_num(v, &o.to) < 0 || o.to <= 0)
-				return bad_usage(o.cmd, "--to %s: expected a node in nm", v);
+				return weft_cli_usage("--to %s: expected a node in nm", v);
 			break;
 		case 'v':
 			if (parse_num(v, &o.vdd) < 0)
-				return bad_usage(o.cmd, "--vdd %s: expected a supply in volts", v);
+				return weft_cli_usage("--vdd %s: expected a supply in volts", v);
 			break;
 		case 'b':
 			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40") && strcmp(v, "gpuwattch40"))
-				return bad_usage(o.cmd, "--basis %s: expected horowitz45, aladdin40 or gpuwattch40", v);
+				return weft_cli_usage("--basis %s: expected horowitz45, aladdin40 or gpuwattch40", v);
 			o.basis = v;
 			break;
 		case 't':
 			if (weft_opt_is_dir(v))
-				return bad_usage(o.cmd, "--table %s is a directory; give a table FILE.csv", v);
+				return weft_cli_usage("--table %s is a directory; give a table FILE.csv", v);
 			o.table = v;
 			break;
 		case 'r':
 			o.rule = weft_scaling_rule_parse(v);
 			if (o.rule < 0)
-				return bad_usage(o.cmd, "--rule %s: expected classic or stillmaker", v);
+				return weft_cli_usage("--rule %s: expected classic or stillmaker", v);
 			break;
 		case 'f':
 			if ((o.fmt = weft_format_parse(v)) < 0)
-				return bad_usage(o.cmd, "--format %s: expected table, csv or json", v);
+				return weft_cli_usage("--format %s: expected table, csv or json", v);
 			break;
 		}
 	}
 	if (show)
 		return cmd_show(&o);
 	if (isnan(o.from) || isnan(o.to))
-		return bad_usage(o.cmd, "%s needs --from N and --to M (nodes in nm)", "scale");
+		return weft_cli_usage("%s", "scale needs --from N and --to M (nodes in nm)");
 	return cmd_scale(&o);
 }

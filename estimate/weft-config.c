@@ -7,22 +7,24 @@
  *                                           a config's effective values, each
  *                                           with where it came from
  *
- * A thin main over models/config.h and models/model.h; docs/configs.md is
- * generated from `weft-config keys` (tests/gen_configs_md.sh).
+ * A thin main over models/config.h and models/model.h; options through
+ * common/opt.h and messages through cli/cli.h, as every weft CLI
+ * (docs/cli.md). docs/configs.md is generated from `weft-config keys`
+ * (tests/gen_configs_md.sh).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "common/format.h"
+#include "common/opt.h"
 #include "common/sbuf.h"
-#include "common/version.h"
 #include "models/config.h"
 #include "models/model.h"
 
 static const char usage[] =
-	"usage: weft-config models\n"
+	"usage: weft-config models [--format table|csv|json]\n"
 	"       weft-config keys MODEL [--format table|csv|json]\n"
 	"       weft-config show CONFIG.ini [--set SEC.KEY=V]... [--format table|csv|json]\n"
 	"\n"
@@ -34,27 +36,21 @@ static const char usage[] =
 	"  show     the effective value of every key of CONFIG.ini (after --set\n"
 	"           overrides) and where it came from: the file's line, --set, or\n"
 	"           the default\n"
+	"  help [COMMAND]  this help (the same for every command)\n"
+	"\n"
+	"Options may come before or after the command and its operand.\n"
 	"\n"
 	"options:\n"
 	"  --format table|csv|json   output format (default table)\n"
 	"  --set SEC.KEY=V           (show) override a key, as weft-estimate --set\n"
-	"  --version                 print the weft version\n"
-	"  -h, --help                this text\n"
+	"                            (repeatable)\n"
+	"  --version                 print \"weft-config VERSION\"\n"
+	"  -h, --help                show this help\n"
 	"\n"
-	"exit status: 0 ok, 2 bad usage or input (unknown model or key, bad config),\n"
-	"3 internal or I/O error. docs/configs.md lists every model's keys.\n";
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("weft-config: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nsee `weft-config --help`\n", stderr);
-	return 2;
-}
+	"Exit status: 0 ok, 2 bad usage or input (unknown command, model or key, a\n"
+	"bad config or one that cannot be read, output that cannot be written),\n"
+	"3 internal error or out of memory (docs/cli.md). docs/configs.md lists\n"
+	"every model's keys.\n";
 
 static const char *type_name(enum weft_cfg_type t)
 {
@@ -182,22 +178,21 @@ static void table_format(const struct table *t, int fmt, struct weft_sbuf *b)
 
 static int emit(const struct table *t, int fmt)
 {
-	if (t->nomem) {
-		fputs("weft-config: out of memory\n", stderr);
-		return 3;
-	}
+	if (t->nomem)
+		return weft_cli_nomem(NULL);
 	struct weft_sbuf b;
 	weft_sbuf_init(&b);
 	table_format(t, fmt, &b);
 	int rc = 0;
 	if (b.failed) {
-		fputs("weft-config: out of memory\n", stderr);
-		rc = 3;
+		rc = weft_cli_nomem(NULL);
 	} else {
 		fputs(weft_sbuf_str(&b), stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fputs("weft-config: writing to stdout failed\n", stderr);
-			rc = 3;
+			/* as weft-estimate's report: an I/O error, exit 2 */
+			struct weft_error err;
+			weft_error_set(&err, WEFT_ERR_IO, "writing to stdout failed");
+			rc = weft_cli_fail(&err);
 		}
 	}
 	weft_sbuf_free(&b);
@@ -215,8 +210,8 @@ static const struct weft_model *find_model(const char *name)
 	for (const struct weft_model *const *mp = weft_models; *mp && off < sizeof(list); mp++)
 		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", off ? ", " : "",
 					(*mp)->name);
-	fprintf(stderr, "weft-config: unknown model `%s`%s%s%s (models: %s)\n", name,
-		best ? "; did you mean " : "", best ? best : "", best ? "?" : "", list);
+	weft_cli_say("unknown model `%s`%s%s%s (models: %s)", name, best ? "; did you mean " : "",
+		     best ? best : "", best ? "?" : "", list);
 	return NULL;
 }
 
@@ -262,11 +257,8 @@ static int cmd_show(const char *path, const char *const *sets, uint32_t nsets, i
 	struct weft_config cfg;
 	struct weft_error err;
 	weft_error_clear(&err);
-	if (weft_config_load(path, sets, nsets, &cfg, &err) < 0) {
-		char buf[WEFT_ERROR_MSG_MAX + 512];
-		fprintf(stderr, "weft-config: %s\n", weft_error_format(&err, buf, sizeof(buf)));
-		return weft_err_exit_code(err.code);
-	}
+	if (weft_config_load(path, sets, nsets, &cfg, &err) < 0)
+		return weft_cli_fail(&err);
 	struct table t = { .head = { "key", "value", "unit", "from" }, .ncols = 4 };
 	for (uint32_t i = 0; i < cfg.nvalues; i++) {
 		const struct weft_config_value *v = &cfg.values[i];
@@ -287,89 +279,98 @@ static int cmd_show(const char *path, const char *const *sets, uint32_t nsets, i
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* After the options: the command and its one operand, checked and run. */
+static int run_command(const char *cmd, const char *arg, const char *const *sets, uint32_t nsets,
+		       int fmt)
+{
+	static const char *const commands[] = { "models", "keys", "show", NULL };
+	if (!cmd)
+		return weft_cli_usage("%s", "which command? models, keys MODEL or show CONFIG.ini");
+	if (strcmp(cmd, "help") == 0) {
+		for (const char *const *c = commands; arg && *c; c++)
+			if (strcmp(arg, *c) == 0)
+				arg = NULL;
+		if (!arg)
+			return weft_cli_help(usage);
+		weft_cli_command("help");
+		return weft_cli_usage("unknown command `%s` (models, keys or show)", arg);
+	}
+	if (strcmp(cmd, "models") == 0) {
+		if (arg)
+			return weft_cli_usage("`models` takes no argument (got `%s`)", arg);
+		if (nsets)
+			return weft_cli_usage("%s", "--set is for `show`");
+		return cmd_models(fmt);
+	}
+	if (strcmp(cmd, "keys") == 0) {
+		if (!arg)
+			return weft_cli_usage("%s", "which model? weft-config keys MODEL (weft-config models "
+						    "lists them)");
+		if (nsets)
+			return weft_cli_usage("%s", "--set is for `show`");
+		return cmd_keys(arg, fmt);
+	}
+	if (strcmp(cmd, "show") == 0) {
+		if (!arg)
+			return weft_cli_usage("%s", "which config? weft-config show CONFIG.ini (e.g. "
+						    "configs/fermi-sm.ini)");
+		if (weft_opt_is_dir(arg))
+			return weft_cli_usage("%s is a directory; give a CONFIG.ini (e.g. "
+					      "configs/fermi-sm.ini)",
+					      arg);
+		return cmd_show(arg, sets, nsets, fmt);
+	}
+	return weft_cli_usage("unknown command `%s` (models, keys or show)", cmd);
+}
+
+/* sets has room for argc entries */
+static int run(int argc, char **argv, const char **sets)
 {
 	const char *cmd = NULL, *arg = NULL;
 	int fmt = WEFT_FMT_TABLE;
-	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
 	uint32_t nsets = 0;
-	int rc = 0;
-	if (!sets) {
-		fputs("weft-config: out of memory\n", stderr);
-		return 3;
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char opt[64];
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		if (eq) {
-			snprintf(opt, sizeof(opt), "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(opt, sizeof(opt), "%s", a);
-		}
-		int takes = strcmp(opt, "--format") == 0 || strcmp(opt, "--set") == 0;
-		if (takes && !val) {
-			if (i + 1 >= argc) {
-				rc = usage_error("%s needs a value", opt);
-				goto out;
-			}
-			val = argv[++i];
-		} else if (!takes && eq) {
-			rc = usage_error("%s takes no value", opt);
-			goto out;
-		}
-		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-			fputs(usage, stdout);
-			goto out;
-		} else if (strcmp(opt, "--version") == 0) {
-			printf("weft-config %s\n", WEFT_VERSION);
-			goto out;
-		} else if (strcmp(opt, "--format") == 0) {
-			fmt = weft_format_parse(val);
-			if (fmt < 0) {
-				rc = usage_error("bad --format `%s` (table, csv or json)", val);
-				goto out;
-			}
-		} else if (strcmp(opt, "--set") == 0) {
-			sets[nsets++] = val;
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("unknown option `%s`", a);
-			goto out;
-		} else if (!cmd) {
-			cmd = a;
-		} else if (!arg) {
-			arg = a;
-		} else {
-			rc = usage_error("unexpected argument `%s`", a);
-			goto out;
+	static const struct weft_opt opts[] = {
+		{ "format", 0, WEFT_OPT_ARG, 'f' },
+		{ "set", 0, WEFT_OPT_ARG, 's' },
+		WEFT_OPT_HELP_VERSION,
+		{ 0 },
+	};
+	struct weft_optp p;
+	weft_opt_init(&p, argc, argv, 1);
+	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
+		switch (id) {
+		case WEFT_OPT_ERROR:
+		case WEFT_OPT_ID_HELP:
+		case WEFT_OPT_ID_VERSION:
+			return weft_cli_common_option(&p, id, usage);
+		case 'f':
+			fmt = weft_format_parse(p.arg);
+			if (fmt < 0)
+				return weft_cli_usage("bad --format `%s` (table, csv or json)", p.arg);
+			break;
+		case 's':
+			sets[nsets++] = p.arg;
+			break;
+		case WEFT_OPT_OPERAND:
+			if (!cmd)
+				cmd = p.arg;
+			else if (!arg)
+				arg = p.arg;
+			else
+				return weft_cli_usage("unexpected argument `%s`", p.arg);
+			break;
 		}
 	}
-	if (!cmd) {
-		rc = usage_error("%s", "which command? models, keys MODEL or show CONFIG.ini");
-	} else if (strcmp(cmd, "models") == 0) {
-		if (arg)
-			rc = usage_error("`models` takes no argument (got `%s`)", arg);
-		else if (nsets)
-			rc = usage_error("%s", "--set is for `show`");
-		else
-			rc = cmd_models(fmt);
-	} else if (strcmp(cmd, "keys") == 0) {
-		if (!arg)
-			rc = usage_error("%s", "which model? weft-config keys MODEL (weft-config models lists them)");
-		else if (nsets)
-			rc = usage_error("%s", "--set is for `show`");
-		else
-			rc = cmd_keys(arg, fmt);
-	} else if (strcmp(cmd, "show") == 0) {
-		if (!arg)
-			rc = usage_error("%s", "which config? weft-config show CONFIG.ini (e.g. configs/fermi-sm.ini)");
-		else
-			rc = cmd_show(arg, sets, nsets, fmt);
-	} else {
-		rc = usage_error("unknown command `%s` (models, keys or show)", cmd);
-	}
-out:
+	return run_command(cmd, arg, sets, nsets, fmt);
+}
+
+int main(int argc, char **argv)
+{
+	weft_cli_start("weft-config");
+	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	if (!sets)
+		return weft_cli_nomem(NULL);
+	int rc = run(argc, argv, sets);
 	free(sets);
 	return rc;
 }

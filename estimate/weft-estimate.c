@@ -5,13 +5,13 @@
  * docs/estimate.md documents the report.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "common/opt.h"
 #include "estimate.h"
 #include "report.h"
@@ -59,29 +59,6 @@ static const char usage[] =
 	"trace, a file that is not a trace, unknown config key, unknown baseline,\n"
 	"bad --set or --sweep, a file that cannot be read or created), 3 internal\n"
 	"error (docs/cli.md). docs/estimate.md lists every report column with its unit.\n";
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("weft-estimate: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("; see `weft-estimate --help`\n", stderr);
-	return 2;
-}
-
-static int fail(const struct weft_error *err)
-{
-	char buf[WEFT_ERROR_MSG_MAX + 512];
-	fprintf(stderr, "weft-estimate: %s\n", weft_error_format(err, buf, sizeof(buf)));
-	/* weft-estimate verifies nothing: a failed check is a damaged trace,
-	 * which is bad input (exit 2), not a failed verification (exit 1) */
-	if (err->code == WEFT_ERR_VERIFY)
-		return 2;
-	return weft_err_exit_code(err->code);
-}
 
 static int parse_u64(const char *s, uint64_t *out)
 {
@@ -160,7 +137,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0;
 	if (argc < 2)
-		return usage_error("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
+		return weft_cli_usage("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
 
 	static const struct weft_opt opts[] = {
 		{ "config", 'c', WEFT_OPT_ARG, 'c' },
@@ -181,13 +158,9 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return usage_error("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			fputs(usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			printf("weft-estimate %s\n", WEFT_VERSION);
-			return 0;
+			return weft_cli_common_option(&p, id, usage);
 		case 'c':
 			configs[nconfigs++] = val;
 			break;
@@ -198,14 +171,14 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			char target[64];
 			const char *assign;
 			if (weft_est_parse_override(val, target, sizeof(target), &assign, &err) < 0)
-				return usage_error("%s", err.message);
+				return weft_cli_usage("%s", err.message);
 			sets[nsets++] = val;
 			break;
 		}
 		case 'w': {
 			struct weft_est_sweep sw;
 			if (weft_est_parse_sweep(val, &sw, &err) < 0)
-				return usage_error("%s", err.message);
+				return weft_cli_usage("%s", err.message);
 			weft_est_sweep_free(&sw);
 			sweeps[nsweeps++] = val;
 			break;
@@ -213,11 +186,11 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		case 'f':
 			fmt = weft_format_parse(val);
 			if (fmt < 0)
-				return usage_error("bad --format `%s` (table, csv or json)", val);
+				return weft_cli_usage("bad --format `%s` (table, csv or json)", val);
 			break;
 		case 'o':
 			if (!*val)
-				return usage_error("%s", "-o needs a file name");
+				return weft_cli_usage("%s", "-o needs a file name");
 			outpath = val;
 			break;
 		case 'e':
@@ -225,36 +198,36 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			break;
 		case 'S':
 			if (parse_sample(val, &sample) < 0)
-				return usage_error("bad --sample `%s` (every:K with K >= 1, or "
-						   "random:N:SEED with N >= 1, e.g. random:64:1)",
-						   val);
+				return weft_cli_usage("bad --sample `%s` (every:K with K >= 1, or "
+						      "random:N:SEED with N >= 1, e.g. random:64:1)",
+						      val);
 			break;
 		case WEFT_OPT_OPERAND:
 			if (trace)
-				return usage_error("unexpected argument `%s` (one trace per run; configs go "
-						   "after -c)",
-						   val);
+				return weft_cli_usage("unexpected argument `%s` (one trace per run; configs go "
+						      "after -c)",
+						      val);
 			trace = val;
 			break;
 		}
 	}
 	if (!trace)
-		return usage_error("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
+		return weft_cli_usage("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
 	if (nconfigs == 0)
-		return usage_error("%s", "no configuration; add -c CONFIG.ini (e.g. -c configs/fermi-sm.ini)");
+		return weft_cli_usage("%s", "no configuration; add -c CONFIG.ini (e.g. -c configs/fermi-sm.ini)");
 	if (explain && fmt == WEFT_FMT_CSV)
-		return usage_error("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
-				   "table or json");
+		return weft_cli_usage("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
+				      "table or json");
 	if (weft_opt_is_dir(trace))
-		return usage_error("%s is a directory, not a trace file; give a FILE.wtr", trace);
+		return weft_cli_usage("%s is a directory, not a trace file; give a FILE.wtr", trace);
 	for (uint32_t i = 0; i < nconfigs; i++)
 		if (weft_opt_is_dir(configs[i]))
-			return usage_error("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
-					   configs[i]);
+			return weft_cli_usage("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
+					      configs[i]);
 	if (outpath) {
 		char why[600];
 		if (weft_opt_check_output(outpath, why, sizeof(why)))
-			return usage_error("-o: %s", why);
+			return weft_cli_usage("-o: %s", why);
 	}
 
 	struct weft_est_request req = {
@@ -273,9 +246,11 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	struct weft_est_report rep;
 	struct weft_error err;
 	weft_error_clear(&err);
+	/* weft-estimate verifies nothing: a failed check is a damaged trace,
+	 * bad input (weft_cli_fail: exit 2), not a failed verification */
 	int rc = weft_estimate_run(&req, &rep, &err);
 	if (rc < 0)
-		return fail(&err);
+		return weft_cli_fail(&err);
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
@@ -292,12 +267,13 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	}
 	weft_sbuf_free(&text);
 	if (rc < 0)
-		return fail(&err);
+		return weft_cli_fail(&err);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	weft_cli_start("weft-estimate");
 	const char **configs = calloc((size_t)argc + 1, sizeof(*configs));
 	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
 	const char **sweeps = calloc((size_t)argc + 1, sizeof(*sweeps));
@@ -305,7 +281,7 @@ int main(int argc, char **argv)
 	if (configs && sets && sweeps)
 		rc = run(argc, argv, configs, sets, sweeps);
 	else
-		fputs("weft-estimate: out of memory\n", stderr);
+		rc = weft_cli_nomem(NULL);
 	free(configs);
 	free(sets);
 	free(sweeps);

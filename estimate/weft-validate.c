@@ -4,12 +4,12 @@
  * table, CSV or JSON. A thin main: argument parsing, progress on a
  * terminal, writing the report. docs/validate.md documents the report.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "common/opt.h"
 #include "report.h"
 #include "common/file.h"
@@ -46,28 +46,6 @@ static const char usage[] =
 	"usage or input (a malformed claims file, with file:line:column; a file that\n"
 	"cannot be read or created), 3 internal error (docs/cli.md).\n"
 	"docs/validate.md defines every metric and band.\n";
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("weft-validate: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("; see `weft-validate --help`\n", stderr);
-	return 2;
-}
-
-static int fail(const struct weft_error *err)
-{
-	char buf[WEFT_ERROR_MSG_MAX + 512];
-	fprintf(stderr, "weft-validate: %s\n", weft_error_format(err, buf, sizeof(buf)));
-	/* a damaged trace in --trace-dir is bad input, not a failed check */
-	if (err->code == WEFT_ERR_VERIFY)
-		return 2;
-	return weft_err_exit_code(err->code);
-}
 
 /* ---- progress (stderr is a terminal) ---------------------------------------- */
 
@@ -118,70 +96,68 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 		const char *val = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return usage_error("%s", p.err);
 		case WEFT_OPT_ID_HELP:
-			fputs(usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			printf("weft-validate %s\n", WEFT_VERSION);
-			return 0;
+			return weft_cli_common_option(&p, id, usage);
 		case 's':
 			if (weft_size_parse(val, &size) < 0)
-				return usage_error("bad --size `%s` (small, default or large)", val);
+				return weft_cli_usage("bad --size `%s` (small, default or large)", val);
 			break;
 		case 'c':
 			if (!*val)
-				return usage_error("%s", "--claims needs a file name");
+				return weft_cli_usage("%s", "--claims needs a file name");
 			if (weft_opt_is_dir(val))
-				return usage_error("--claims %s is a directory; give a claims FILE.csv", val);
+				return weft_cli_usage("--claims %s is a directory; give a claims FILE.csv", val);
 			claims[nclaims++] = val;
 			break;
 		case 'O':
 			if (!*val)
-				return usage_error("%s", "--only needs a claim id");
+				return weft_cli_usage("%s", "--only needs a claim id");
 			only[nonly++] = val;
 			break;
 		case 'd':
 			if (!*val)
-				return usage_error("%s", "--trace-dir needs a directory name");
+				return weft_cli_usage("%s", "--trace-dir needs a directory name");
 			trace_dir = val;
 			break;
 		case 'f':
 			fmt = weft_format_parse(val);
 			if (fmt < 0)
-				return usage_error("bad --format `%s` (table, csv or json)", val);
+				return weft_cli_usage("bad --format `%s` (table, csv or json)", val);
 			break;
 		case 'o':
 			if (!*val)
-				return usage_error("%s", "-o needs a file name");
+				return weft_cli_usage("%s", "-o needs a file name");
 			outpath = val;
 			break;
 		case 'S':
 			strict = 1;
 			break;
 		case WEFT_OPT_OPERAND:
-			return usage_error("unexpected argument `%s` (claims files go after --claims)", val);
+			return weft_cli_usage("unexpected argument `%s` (claims files go after --claims)", val);
 		}
 	}
 	if (outpath) {
 		char why[600];
 		if (weft_opt_check_output(outpath, why, sizeof(why)))
-			return usage_error("-o: %s", why);
+			return weft_cli_usage("-o: %s", why);
 	}
 
+	/* weft_cli_fail: a damaged trace in --trace-dir is bad input (2), not
+	 * a failed check */
 	struct weft_error err;
 	weft_error_clear(&err);
 	char def[1100];
 	if (nclaims == 0) {
 		if (weft_val_default_claims(def, sizeof(def), &err) < 0)
-			return fail(&err);
+			return weft_cli_fail(&err);
 		claims[nclaims++] = def;
 	}
 	struct weft_val_claims cl = { 0 };
 	for (uint32_t i = 0; i < nclaims; i++)
 		if (weft_val_claims_load(claims[i], NULL, &cl, &err) < 0) {
 			weft_val_claims_free(&cl);
-			return fail(&err);
+			return weft_cli_fail(&err);
 		}
 
 	struct progress prog = { 0 };
@@ -201,7 +177,7 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 	progress_clear(&prog);
 	weft_val_claims_free(&cl);
 	if (rc < 0)
-		return fail(&err);
+		return weft_cli_fail(&err);
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
@@ -219,19 +195,20 @@ static int run(int argc, char **argv, const char **claims, const char **only)
 	}
 	weft_sbuf_free(&text);
 	if (rc < 0)
-		return fail(&err);
+		return weft_cli_fail(&err);
 	return strict && bad ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
+	weft_cli_start("weft-validate");
 	const char **claims = calloc((size_t)argc + 1, sizeof(*claims));
 	const char **only = calloc((size_t)argc + 1, sizeof(*only));
 	int rc = 3;
 	if (claims && only)
 		rc = run(argc, argv, claims, only);
 	else
-		fputs("weft-validate: out of memory\n", stderr);
+		rc = weft_cli_nomem(NULL);
 	free(claims);
 	free(only);
 	return rc;

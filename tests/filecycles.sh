@@ -4,7 +4,7 @@
 #
 # Builds the file-level call graph from the library's object files under
 # build/ (the objects of build/libweft.a: not the CLIs' mains weft-*.o nor
-# trace/cli/, which the library never calls, nor the unit tests): for each .o,
+# trace/cli/ nor cli/, which the library never calls, nor the unit tests): for each .o,
 # `nm` lists the global symbols it defines (T, D, B, R and their kin) and
 # the ones it uses (U). File A -> file B when A uses a symbol B defines.
 # A strongly connected component of more than one file is a loop: those
@@ -22,6 +22,7 @@ if [ ! -d "$build" ]; then
 	exit 2
 fi
 objs=$(find "$build" -name '*.o' -not -path "$build/tests/*" -not -path "$build/trace/cli/*" \
+	-not -path "$build/cli/*" \
 	-not -name 'weft-*.o' | sort)
 if [ -z "$objs" ]; then
 	echo "filecycles: no object files under $build/ (run make first)"

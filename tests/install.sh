@@ -35,13 +35,15 @@ if ! $MAKE --no-print-directory -C "$src" install PREFIX="$P" >"$tmp/install.log
 	echo "install: make install failed"
 	exit 1
 fi
-for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate \
+for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate bin/weft-config \
 	 lib/libweft.a lib/pkgconfig/weft.pc include/weft/common/error.h \
 	 include/weft/trace/launch/workload.h share/weft/data/energy/horowitz45.csv \
 	 share/weft/configs/fermi-sm.ini share/doc/weft/README.md share/doc/weft/docs/estimate.md; do
 	[ -s "$P/$f" ] || bad "installed $f"
 done
 [ -e "$P/include/weft/trace/cli/cli.h" ] && bad "the CLI's cli.h is not a library header"
+[ -e "$P/include/weft/cli/cli.h" ] && bad "cli/cli.h (the CLIs' shared module) is not a library header"
+nm "$P/lib/libweft.a" 2>/dev/null | grep -q ' T weft_cli_' && bad "libweft.a holds the CLIs' cli/cli.o"
 
 echo "== the tour with the installed tools (WEFT_DATA unset, cwd $tmp/work)"
 unset WEFT_DATA

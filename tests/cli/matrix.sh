@@ -6,7 +6,7 @@
 # stderr. POSIX sh and coreutils only.
 
 cd "$(dirname "$0")/../.." || exit 3
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
 	if [ ! -x "bin/$b" ]; then
 		echo "cli matrix: bin/$b is missing; run make first" >&2
 		exit 2
@@ -58,7 +58,7 @@ CFG=configs/fermi-sm.ini
 VER=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
 
 # ---- every tool: --help, --version, no arguments ----------------------------
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
 	T=bin/$b
 	expect "$b --help" 0 "usage: $b" --help
 	expect "$b -h" 0 "usage: $b" -h
@@ -105,6 +105,7 @@ expect "trace run: --size=small after" 0 "size            small" run vvadd --siz
 expect "trace run: -o before the workload" 0 "bytes per thread inst" run -o "$tmp/o.wtr" --size small vvadd
 expect "trace run: -oFILE" 0 "bytes per thread inst" run vvadd --size small "-o$tmp/o2.wtr"
 once "trace run: unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
+once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" run sgem
 once "trace run: two workloads" 2 "unexpected argument \`sgemm\`" run vvadd sgemm
 once "trace run: --size without a value" 2 "--size needs a value" run vvadd --size
 once "trace run: --verify takes no value" 2 "--verify takes no value" run vvadd --verify=yes
@@ -116,8 +117,11 @@ mkdir "$tmp/spec"
 cp tests/fixtures/spec/* "$tmp/spec/"
 sed 's/^ptx   = saxpy.ptx.*/ptx = nope.ptx/' tests/fixtures/spec/saxpy.ini >"$tmp/spec/noptx.ini"
 once "trace run: the spec's PTX file is missing" 2 "cannot open PTX file" run --spec "$tmp/spec/noptx.ini" --output-dir "$tmp"
+sed 's/^\[args\]/[argz]/' tests/fixtures/spec/saxpy.ini >"$tmp/spec/argz.ini"
+once "trace run: a mistyped spec section" 2 "$tmp/spec/argz.ini:" run --spec "$tmp/spec/argz.ini"
+once "trace run: a mistyped spec section, did you mean" 2 "unknown section [argz]; sections are [kernel], [buffer NAME] and [args]; did you mean [args]?" run --spec "$tmp/spec/argz.ini"
 once "trace: unknown command" 2 "unknown command \`frob\`" frob
-once "trace help: unknown command" 2 "unknown command \`frob\`" help frob
+once "trace help: unknown command" 2 "weft-trace help: unknown command \`frob\`; see \`weft-trace --help\`" help frob
 
 # ---- weft-estimate ---------------------------------------------------------------
 T=bin/weft-estimate
@@ -176,7 +180,7 @@ once "energy show: --from is scale's" 2 "unknown option \`--from\`" show --from 
 once "energy scale: needs --to" 2 "scale needs --from N and --to M" scale --from 65
 once "energy: unknown command" 2 "unknown command \`shwo\`" shwo
 once "energy: unknown option first" 2 "unknown option \`--node\`" --node 65
-once "energy help: unknown command" 2 "unknown command \`frob\`" help frob
+once "energy help: unknown command" 2 "weft-energy help: unknown command \`frob\` (show or scale); see \`weft-energy --help\`" help frob
 
 # ---- weft-area ------------------------------------------------------------------
 T=bin/weft-area
@@ -196,7 +200,48 @@ once "area: missing config" 2 "cannot open the config" "$tmp/none.ini"
 once "area fit: unknown option" 2 "weft-area fit: unknown option \`--bogus\`; see \`weft-area fit --help\`" fit --bogus
 once "area fit: an operand" 2 "unexpected argument \`x\`" fit x
 once "area fit: --data a directory" 2 "--data $tmp/dir is a directory" fit --data "$tmp/dir"
-once "area help: unknown command" 2 "unknown command \`frob\`" help frob
+once "area help: unknown command" 2 "weft-area help: unknown command \`frob\` (fit; or give CONFIG.ini); see \`weft-area --help\`" help frob
+
+# ---- weft-config -----------------------------------------------------------------
+T=bin/weft-config
+for c in models keys show; do
+	expect "config $c --help" 0 "usage: weft-config" $c --help
+	expect "config $c --help has exit statuses" 0 "Exit status:" $c --help
+	expect "config $c --version" 0 "weft-config $VER" $c --version
+	expect "config help $c" 0 "usage: weft-config" help $c
+	once "config $c unknown option" 2 "weft-config: unknown option \`--bogus\`; see \`weft-config --help\`" $c --bogus
+done
+same "config models: --format before the command" --format csv models -- models --format=csv
+same "config keys: options before and after the model" keys --format csv simt -- keys simt --format=csv
+same "config show: options around the file" show --format json $CFG --set core.num_sm=4 -- \
+	--set=core.num_sm=4 show $CFG --format=json
+same "config: -- ends the options" models -- -- models
+once "config: no command" 2 "weft-config: which command? models, keys MODEL or show CONFIG.ini; see \`weft-config --help\`"
+once "config: unknown command" 2 "weft-config: unknown command \`frob\` (models, keys or show); see \`weft-config --help\`" frob
+once "config help: unknown command" 2 "weft-config help: unknown command \`frob\` (models, keys or show); see \`weft-config --help\`" help frob
+once "config: unknown option with a value" 2 "unknown option \`--frob\`" models --frob=1
+once "config: --format without a value" 2 "--format needs a value" keys simt --format
+once "config: bad --format" 2 "bad --format \`xml\` (table, csv or json)" keys simt --format=xml
+once "config: --set without a value" 2 "--set needs a value" show $CFG --set
+once "config: --help takes no value" 2 "--help takes no value" models --help=1
+once "config models: an operand" 2 "\`models\` takes no argument (got \`x\`)" models x
+once "config keys: no model" 2 "which model?" keys
+once "config keys: a third operand" 2 "unexpected argument \`x\`" keys simt x
+once "config keys: unknown model, did you mean" 2 "weft-config: unknown model \`smit\`; did you mean simt? (models: simt, sgmf, dmt)" keys smit
+once "config keys: --set is for show" 2 "--set is for \`show\`" keys simt --set core.num_sm=2
+once "config show: no config" 2 "which config?" show
+once "config show: missing config" 2 "$tmp/none.ini: cannot open the config" show "$tmp/none.ini"
+once "config show: a directory" 2 "weft-config: $tmp/dir is a directory; give a CONFIG.ini" show "$tmp/dir"
+sed 's/^num_sm/num_sms/' $CFG >"$tmp/typo.ini"
+once "config show: unknown key, file:line, did you mean" 2 "$tmp/typo.ini:" show "$tmp/typo.ini"
+once "config show: unknown key names a close one" 2 "did you mean [core] num_sm?" show "$tmp/typo.ini"
+once "config show: bad --set value" 2 "--set core.num_sm=0: [core] num_sm: 0 is out of range" show $CFG --set=core.num_sm=0
+if [ -w /dev/full ]; then
+	"$T" models >/dev/full 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 2 ] && grep -qF "weft-config: writing to stdout failed" "$tmp/err"; then
+		ok "config: stdout that cannot be written is an I/O error (2)"
+	else : >"$tmp/out"; bad "config: stdout that cannot be written" "exit status $rc, expected 2"; fi
+fi
 
 echo "cli matrix: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

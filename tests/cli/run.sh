@@ -56,6 +56,14 @@ else : >"$tmp/out"; : >"$tmp/err"; bad "list lines" "a line without a descriptio
 expect "no command" 2 "usage: weft-trace"
 expect "unknown command" 2 "unknown command \`frob\`" frob
 expect "unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
+expect "unknown workload names the closest" 2 \
+	"unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" \
+	run sgem
+expect "unknown workload names equally close ones" 2 "did you mean \`micro_fma_chain\` or \`micro_fma_hidden\`?" \
+	run micro_fma
+if "$T" run nosuch 2>&1 | grep -q "did you mean"; then
+	: >"$tmp/out"; : >"$tmp/err"; bad "unknown workload close to none" "suggests one anyway"
+else ok "unknown workload close to none: no suggestion"; fi
 expect "bad --size" 2 "bad --size \`huge\` (small, default or large)" run vvadd --size huge
 expect "--size without value" 2 "--size needs a value" run vvadd --size
 expect "unknown option" 2 "unknown option \`--verfy\`" run vvadd --verfy
@@ -76,6 +84,9 @@ expect "spec: wrong argument type" 2 \
 	"$F/cli/arg_type.ini:15: argument 1 \`n\` is u64 (8 bytes) but parameter \`saxpy_param_0\` is .u32 (4 bytes)" \
 	run --spec $F/cli/arg_type.ini
 expect "spec: unknown key" 2 "$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel]" \
+	run --spec $F/cli/unknown_key.ini
+expect "spec: unknown key, did you mean" 2 \
+	"$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel] (keys: ptx, name, grid, block, shared); did you mean \`block\`?" \
 	run --spec $F/cli/unknown_key.ini
 expect "spec: missing kernel" 2 \
 	"$F/cli/no_kernel.ini:4: kernel \`saxpi\` is not defined in $F/cli/../spec/saxpy.ptx (kernels there: saxpy)" \

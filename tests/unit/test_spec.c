@@ -200,6 +200,69 @@ static void test_fixture_files(void **state)
 	weft_spec_free(spec);
 }
 
+/* Parses text expecting failure at line with exactly this message. */
+static void expect_message(const char *text, uint32_t line, const char *message)
+{
+	struct weft_spec *spec = NULL;
+	struct weft_error err;
+	int rc = parse(text, &spec, &err);
+	assert_int_equal(rc, WEFT_ERR_INPUT);
+	assert_null(spec);
+	assert_int_equal(err.line, line);
+	assert_string_equal(err.message, message);
+}
+
+/* A word that is not a valid one names the closest valid ones, as config
+ * keys do ("; did you mean X?"), and nothing when none is close. */
+static void test_did_you_mean(void **state)
+{
+	(void)state;
+	expect_message(variant("shared = 16", "shard = 16"), 7,
+		       "unknown key `shard` in [kernel] (keys: ptx, name, grid, block, shared); "
+		       "did you mean `shared`?");
+	expect_message(variant("grid = 4", "gird = 4"), 5,
+		       "unknown key `gird` in [kernel] (keys: ptx, name, grid, block, shared); "
+		       "did you mean `grid`?");
+	expect_message(variant("seed = 7", "sed = 7"), 13,
+		       "unknown key `sed` in [buffer] (keys: type, count, init, start, step, seed, min, "
+		       "max, file, output, expect, rel_tol, abs_tol); did you mean `seed`?");
+	expect_message(variant("seed = 7", "colour = 7"), 13,
+		       "unknown key `colour` in [buffer] (keys: type, count, init, start, step, seed, "
+		       "min, max, file, output, expect, rel_tol, abs_tol)");
+	expect_message(variant("[args]", "[argz]"), 23,
+		       "unknown section [argz]; sections are [kernel], [buffer NAME] and [args]; "
+		       "did you mean [args]?");
+	expect_message(variant("[buffer y]", "[bufer y]"), 16,
+		       "unknown section [bufer y]; sections are [kernel], [buffer NAME] and [args]; "
+		       "did you mean [buffer y]?");
+	expect_message(variant("[kernel]", "[kernal]"), 2,
+		       "unknown section [kernal]; sections are [kernel], [buffer NAME] and [args]; "
+		       "did you mean [kernel]?");
+	expect_message(variant("[args]", "[results]"), 23,
+		       "unknown section [results]; sections are [kernel], [buffer NAME] and [args]");
+	expect_message(variant("type = f32", "type = f23"), 10,
+		       "unknown type `f23` (types: u8, s8, u16, s16, u32, s32, u64, s64, f32, f64); "
+		       "did you mean `f32`?");
+	expect_message(variant("type = f32", "type = float"), 10,
+		       "unknown type `float` (types: u8, s8, u16, s16, u32, s32, u64, s64, f32, f64)");
+	/* a prefix counts as one edit: `random` (1) before `ramp` (2) */
+	expect_message(variant("init = random", "init = rand"), 12,
+		       "unknown init `rand` (zero, ramp, random or file); did you mean `random`?");
+	expect_message(variant("init = random", "init = fiel"), 12,
+		       "unknown init `fiel` (zero, ramp, random or file); did you mean `file`?");
+	/* equally close: all named */
+	expect_message(variant("n = u32:1000", "n = i32:1000"), 24,
+		       "argument `n`: unknown type `i32` (buffer or u8, s8, u16, s16, u32, s32, u64, "
+		       "s64, f32, f64); did you mean `u32`, `s32` or `f32`?");
+	expect_message(variant("x = buffer:x", "x = bufer:x"), 26,
+		       "argument `x`: unknown type `bufer` (buffer or u8, s8, u16, s16, u32, s32, u64, "
+		       "s64, f32, f64); did you mean `buffer`?");
+	expect_message(variant("x = buffer:x", "x = buffer:z"), 26,
+		       "argument `x`: no [buffer z] in this spec; did you mean [buffer x] or [buffer y]?");
+	expect_message(variant("x = buffer:x", "x = buffer:inputs"), 26,
+		       "argument `x`: no [buffer inputs] in this spec");
+}
+
 static void test_indented_keys(void **state)
 {
 	(void)state;
@@ -280,6 +343,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_did_you_mean),
 		cmocka_unit_test(test_indented_keys),
 		cmocka_unit_test(test_fixture_files),
 		cmocka_unit_test(test_args_against_kernel),

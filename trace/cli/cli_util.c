@@ -1,71 +1,35 @@
 /*
  * cli_util.c - helpers shared by the weft-trace subcommands (cli.h): the
- * one FILE.wtr operand, opening it, library and option errors with their
- * exit codes, and host counters, so that every command words them the
- * same way.
+ * one FILE.wtr operand, opening it, and host counters, so that every
+ * command words them the same way. Messages and exit statuses are every
+ * tool's (cli/cli.h).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-#include "common/version.h"
 
-int weft_cli_error(const char *cmd, const struct weft_error *err)
+int weft_cli_trace_operand(const char *arg, const char **path)
 {
-	char buf[WEFT_ERROR_MSG_MAX + 512];
-	if (!err->message[0])
-		fprintf(stderr, "weft-trace %s: %s (code %d)\n", cmd, weft_err_name(err->code),
-			(int)err->code);
-	else
-		fprintf(stderr, "weft-trace %s: %s\n", cmd, weft_error_format(err, buf, sizeof(buf)));
-	/* a damaged trace fails the check only for `verify` (and a mismatch only
-	 * for `run --verify`); any other command was given bad input */
-	if (err->code == WEFT_ERR_VERIFY && strcmp(cmd, "verify") && strcmp(cmd, "run"))
-		return 2;
-	return weft_err_exit_code(err->code);
-}
-
-int weft_cli_usage(const char *cmd, const char *why)
-{
-	fprintf(stderr, "weft-trace %s: %s; see `weft-trace %s --help`\n", cmd, why, cmd);
-	return 2;
-}
-
-int weft_cli_bad_option(const char *cmd, const struct weft_optp *p)
-{
-	return weft_cli_usage(cmd, p->err);
-}
-
-int weft_cli_version(void)
-{
-	printf("weft-trace %s\n", WEFT_VERSION);
-	return 0;
-}
-
-int weft_cli_trace_operand(const char *cmd, const char *arg, const char **path)
-{
-	if (*path) {
-		char why[600];
-		snprintf(why, sizeof(why), "unexpected argument `%.400s` (give exactly one FILE.wtr)", arg);
-		return weft_cli_usage(cmd, why);
-	}
+	if (*path)
+		return weft_cli_usage("unexpected argument `%.400s` (give exactly one FILE.wtr)", arg);
 	*path = arg;
 	return 0;
 }
 
-int weft_cli_trace_given(const char *cmd, const char *path)
+int weft_cli_trace_given(const char *path)
 {
 	if (!path)
-		return weft_cli_usage(cmd, "which trace? give one FILE.wtr");
+		return weft_cli_usage("%s", "which trace? give one FILE.wtr");
 	return 0;
 }
 
-int weft_cli_trace_open(const char *cmd, const char *path, struct weft_trace **t)
+int weft_cli_trace_open(const char *path, struct weft_trace **t)
 {
 	struct weft_error err;
 	weft_error_clear(&err);
 	if (weft_trace_open(path, t, &err))
-		return weft_cli_error(cmd, &err);
+		return weft_cli_fail(&err);
 	return 0;
 }
 

@@ -118,14 +118,11 @@ int weft_cmd_dump(int argc, char **argv)
 		const char *bad = NULL;
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_bad_option("dump", &p);
 		case WEFT_OPT_ID_HELP:
-			fputs(dump_usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, dump_usage);
 		case WEFT_OPT_OPERAND:
-			if ((rc = weft_cli_trace_operand("dump", p.arg, &path)))
+			if ((rc = weft_cli_trace_operand(p.arg, &path)))
 				return rc;
 			break;
 		case 'l':
@@ -149,20 +146,17 @@ int weft_cmd_dump(int argc, char **argv)
 			D.limit = lim;
 			break;
 		}
-		if (bad) {
-			char why[600];
-			snprintf(why, sizeof(why), "bad %s `%.400s` (a non-negative integer)", bad, p.arg);
-			return weft_cli_usage("dump", why);
-		}
+		if (bad)
+			return weft_cli_usage("bad %s `%.400s` (a non-negative integer)", bad, p.arg);
 	}
 	struct weft_trace *t;
-	if ((rc = weft_cli_trace_given("dump", path)) || (rc = weft_cli_trace_open("dump", path, &t)))
+	if ((rc = weft_cli_trace_given(path)) || (rc = weft_cli_trace_open(path, &t)))
 		return rc;
 	struct weft_error err;
 	const struct weft_trace_info *I = weft_trace_info(t);
 	if (has_launch && launch >= I->nlaunches) {
-		fprintf(stderr, "weft-trace dump: --launch %u: the trace has %u launches (0..%u)\n", launch,
-			I->nlaunches, I->nlaunches ? I->nlaunches - 1 : 0);
+		weft_cli_say("--launch %u: the trace has %u launches (0..%u)", launch, I->nlaunches,
+			     I->nlaunches ? I->nlaunches - 1 : 0);
 		weft_trace_close(t);
 		return 2;
 	}
@@ -172,14 +166,14 @@ int weft_cmd_dump(int argc, char **argv)
 	for (uint32_t l = has_launch ? launch : 0; !stop && l < I->nlaunches && (!has_launch || l == launch); l++) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, l);
 		if (has_cta && cta >= L->nctas) {
-			fprintf(stderr, "weft-trace dump: --cta %u: launch %u has %u CTAs (0..%u)\n", cta, l, L->nctas,
-				L->nctas ? L->nctas - 1 : 0);
+			weft_cli_say("--cta %u: launch %u has %u CTAs (0..%u)", cta, l, L->nctas,
+				     L->nctas ? L->nctas - 1 : 0);
 			rc = 2;
 			break;
 		}
 		if (D.has_thread && D.thread >= L->threads_per_cta) {
-			fprintf(stderr, "weft-trace dump: --thread %u: launch %u has %u threads per CTA (0..%u)\n",
-				D.thread, l, L->threads_per_cta, L->threads_per_cta ? L->threads_per_cta - 1 : 0);
+			weft_cli_say("--thread %u: launch %u has %u threads per CTA (0..%u)", D.thread, l,
+				     L->threads_per_cta, L->threads_per_cta ? L->threads_per_cta - 1 : 0);
 			rc = 2;
 			break;
 		}
@@ -188,7 +182,7 @@ int weft_cmd_dump(int argc, char **argv)
 		       L->dyn_shared, L->nctas);
 		for (uint32_t k = has_cta ? cta : 0; k < L->nctas && (!has_cta || k == cta); k++) {
 			if ((rc = weft_trace_read_cta(t, l, k, &ct, &err))) {
-				rc = weft_cli_error("dump", &err);
+				rc = weft_cli_fail(&err);
 				stop = 1;
 				break;
 			}

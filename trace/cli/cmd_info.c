@@ -283,20 +283,16 @@ int weft_cmd_info(int argc, char **argv)
 	struct decode D = { 0, 1, 0, 0, 0, 0, 0, 0 };
 	int decode = 0;
 	const char *path = NULL;
-	char why[600];
 	struct weft_optp p;
 	weft_opt_init(&p, argc, argv, 1);
 	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_bad_option("info", &p);
 		case WEFT_OPT_ID_HELP:
-			fputs(info_usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, info_usage);
 		case WEFT_OPT_OPERAND:
-			if ((rc = weft_cli_trace_operand("info", p.arg, &path)))
+			if ((rc = weft_cli_trace_operand(p.arg, &path)))
 				return rc;
 			break;
 		case 'f':
@@ -305,8 +301,7 @@ int weft_cmd_info(int argc, char **argv)
 			else if (strcmp(p.arg, "text") == 0)
 				json = 0;
 			else {
-				snprintf(why, sizeof(why), "bad --format `%.400s` (text or json)", p.arg);
-				return weft_cli_usage("info", why);
+				return weft_cli_usage("bad --format `%.400s` (text or json)", p.arg);
 			}
 			break;
 		case 'd':
@@ -316,8 +311,7 @@ int weft_cmd_info(int argc, char **argv)
 			char *end;
 			long v = strtol(p.arg, &end, 10);
 			if (!*p.arg || *end || v < 0 || v > 1024) {
-				snprintf(why, sizeof(why), "bad --threads `%.400s` (0..1024)", p.arg);
-				return weft_cli_usage("info", why);
+				return weft_cli_usage("bad --threads `%.400s` (0..1024)", p.arg);
 			}
 			D.threads = (unsigned)v;
 			break;
@@ -325,12 +319,12 @@ int weft_cmd_info(int argc, char **argv)
 		}
 	}
 	struct weft_trace *t;
-	if ((rc = weft_cli_trace_given("info", path)) || (rc = weft_cli_trace_open("info", path, &t)))
+	if ((rc = weft_cli_trace_given(path)) || (rc = weft_cli_trace_open(path, &t)))
 		return rc;
 	struct weft_error err;
 	if (decode && (rc = run_decode(t, &D, &err))) {
 		weft_trace_close(t);
-		return weft_cli_error("info", &err);
+		return weft_cli_fail(&err);
 	}
 	if (json)
 		print_json(path, t, &D);

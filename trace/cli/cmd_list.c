@@ -26,18 +26,13 @@ int weft_cmd_list(int argc, char **argv)
 	struct weft_optp p;
 	weft_opt_init(&p, argc, argv, 1);
 	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
-		char why[600];
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_bad_option("list", &p);
 		case WEFT_OPT_ID_HELP:
-			fputs(list_usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, list_usage);
 		default:
-			snprintf(why, sizeof(why), "unexpected argument `%.400s`", p.arg);
-			return weft_cli_usage("list", why);
+			return weft_cli_usage("unexpected argument `%.400s`", p.arg);
 		}
 	}
 	size_t w = 0;

@@ -59,14 +59,6 @@ static const char run_usage[] =
 	"file that cannot be read or created), a kernel fault or a limit reached,\n"
 	"3 internal error (docs/cli.md).\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "weft-trace run: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "; see `weft-trace run --help`\n");
-	return 2;
-}
-
 /* ---- progress ------------------------------------------------------------ */
 
 struct progress {
@@ -193,7 +185,7 @@ static int finish_trace(struct weft_trace_writer *tw, const char *path, int run_
 	int rc = weft_trace_writer_commit(tw, &err);
 	trace_tmp[0] = 0;
 	if (rc)
-		return weft_cli_error("run", &err);
+		return weft_cli_fail_check(&err);
 	return 0;
 }
 
@@ -217,14 +209,14 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 
 	if ((rc = weft_spec_load(path, &spec, &err))) {
 		finish_trace(tw, tpath, rc, NULL);
-		return weft_cli_error("run", &err);
+		return weft_cli_fail_check(&err);
 	}
 	rc = weft_spec_run(spec, ctx, &opts, &err);
 	progress_clear(prog);
 	int trc = finish_trace(tw, tpath, rc, weft_ctx_stats(ctx));
 	if (rc && rc != WEFT_ERR_VERIFY) {
 		weft_spec_free(spec);
-		return weft_cli_error("run", &err);
+		return weft_cli_fail_check(&err);
 	}
 	if (trc) {
 		weft_spec_free(spec);
@@ -260,7 +252,7 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 	fflush(stdout);
 	weft_spec_free(spec);
 	if (rc)
-		return weft_cli_error("run", &err);
+		return weft_cli_fail_check(&err);
 	return 0;
 }
 
@@ -274,10 +266,11 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 	int rc;
 
 	if (!wl) {
+		char hint[256];
 		finish_trace(tw, tpath, WEFT_ERR_INPUT, NULL);
-		fprintf(stderr, "weft-trace run: unknown workload `%s`; `weft-trace list` shows "
-				"the bundled ones (or use --spec FILE.ini for your own kernel)\n",
-			name);
+		weft_cli_say("unknown workload `%s`; `weft-trace list` shows the bundled ones (or use "
+			     "--spec FILE.ini for your own kernel)%s",
+			     name, weft_workload_suggest(name, hint, sizeof(hint)));
 		return 2;
 	}
 	rc = weft_workload_run(wl, ctx, &opts, &res, &err);
@@ -289,7 +282,7 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 	}
 	int trc = finish_trace(tw, tpath, rc, &res.stats);
 	if (rc && rc != WEFT_ERR_VERIFY)
-		return weft_cli_error("run", &err);
+		return weft_cli_fail_check(&err);
 	if (trc)
 		return trc;
 	printf("%-16s%s: %s\n", "workload", wl->name, wl->description);
@@ -307,7 +300,7 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 		       wl->tolerance ? wl->tolerance : "exact");
 	fflush(stdout);
 	if (rc)
-		return weft_cli_error("run", &err);
+		return weft_cli_fail_check(&err);
 	return 0;
 }
 
@@ -336,15 +329,12 @@ int weft_cmd_run(int argc, char **argv)
 		const char *val = p.arg;
 		switch (id) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_bad_option("run", &p);
 		case WEFT_OPT_ID_HELP:
-			fputs(run_usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, id, run_usage);
 		case 's':
 			if (weft_size_parse(val, &size))
-				return usage_error("bad --size `%s` (small, default or large)", val);
+				return weft_cli_usage("bad --size `%s` (small, default or large)", val);
 			size_given = 1;
 			break;
 		case 'v':
@@ -352,8 +342,8 @@ int weft_cmd_run(int argc, char **argv)
 			break;
 		case 'm':
 			if (parse_count(val, &max_insts))
-				return usage_error("bad --max-thread-insts `%s` (a positive integer)",
-						   val);
+				return weft_cli_usage("bad --max-thread-insts `%s` (a positive integer)",
+						      val);
 			break;
 		case 'S':
 			spec = val;
@@ -368,38 +358,38 @@ int weft_cmd_run(int argc, char **argv)
 			char *end;
 			long v = strtol(val, &end, 10);
 			if (!*val || *end || v < 1 || v > 19)
-				return usage_error("bad --level `%s` (a zstd level, 1..19)", val);
+				return weft_cli_usage("bad --level `%s` (a zstd level, 1..19)", val);
 			level = (int)v;
 			level_given = 1;
 			break;
 		}
 		case WEFT_OPT_OPERAND:
 			if (workload)
-				return usage_error("unexpected argument `%s` (one workload per run)", val);
+				return weft_cli_usage("unexpected argument `%s` (one workload per run)", val);
 			workload = val;
 			break;
 		}
 	}
 	if (spec && workload)
-		return usage_error("give a WORKLOAD or --spec FILE, not both (`%s`)", workload);
+		return weft_cli_usage("give a WORKLOAD or --spec FILE, not both (`%s`)", workload);
 	if (!spec && !workload)
-		return usage_error("%s", "which workload? `weft-trace list` shows them");
+		return weft_cli_usage("%s", "which workload? `weft-trace list` shows them");
 	if (spec && (verify || size_given))
-		return usage_error("%s applies to bundled workloads, not --spec",
-				   verify ? "--verify" : "--size");
+		return weft_cli_usage("%s applies to bundled workloads, not --spec",
+				      verify ? "--verify" : "--size");
 	if (outdir && !spec)
-		return usage_error("%s", "--output-dir applies only to --spec");
+		return weft_cli_usage("%s", "--output-dir applies only to --spec");
 	if (level_given && !tpath)
-		return usage_error("%s", "--level applies only with -o FILE (a trace)");
+		return weft_cli_usage("%s", "--level applies only with -o FILE (a trace)");
 	if (tpath && !*tpath)
-		return usage_error("%s", "-o needs a file name");
+		return weft_cli_usage("%s", "-o needs a file name");
 	if (tpath) {
 		char why[600];
 		if (weft_opt_check_output(tpath, why, sizeof(why)))
-			return usage_error("-o: %s", why);
+			return weft_cli_usage("-o: %s", why);
 	}
 	if (spec && weft_opt_is_dir(spec))
-		return usage_error("--spec %s is a directory; give a launch spec FILE.ini", spec);
+		return weft_cli_usage("--spec %s is a directory; give a launch spec FILE.ini", spec);
 
 	struct progress prog = { 0 };
 	struct weft_ctx_options copts;
@@ -413,7 +403,7 @@ int weft_cmd_run(int argc, char **argv)
 	if (tpath) {
 		struct weft_error err;
 		if (weft_trace_writer_open(tpath, level, &tw, &err))
-			return weft_cli_error("run", &err);
+			return weft_cli_fail_check(&err);
 		copts.observer = weft_trace_writer_observer(tw);
 		snprintf(trace_tmp, sizeof(trace_tmp), "%s", weft_trace_writer_temp_path(tw));
 		signal(SIGINT, on_signal);
@@ -424,8 +414,7 @@ int weft_cmd_run(int argc, char **argv)
 	if (!ctx) {
 		if (tw)
 			weft_trace_writer_abort(tw);
-		fprintf(stderr, "weft-trace run: out of memory creating the emulator context\n");
-		return 3;
+		return weft_cli_nomem("creating the emulator context");
 	}
 	int rc = spec ? run_spec(spec, outdir, ctx, &prog, tw, tpath)
 		      : run_workload(workload, size, verify, ctx, &prog, tw, tpath);

@@ -376,21 +376,18 @@ int weft_cmd_stats(int argc, char **argv)
 	};
 	int json = 0, rc;
 	long launch = -1, every = 1;
-	char *end, why[600];
+	char *end;
 	const char *path = NULL;
 	struct weft_optp p;
 	weft_opt_init(&p, argc, argv, 1);
 	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_bad_option("stats", &p);
 		case WEFT_OPT_ID_HELP:
-			fputs(stats_usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, stats_usage);
 		case WEFT_OPT_OPERAND:
-			if ((rc = weft_cli_trace_operand("stats", p.arg, &path)))
+			if ((rc = weft_cli_trace_operand(p.arg, &path)))
 				return rc;
 			break;
 		case 'f':
@@ -399,36 +396,33 @@ int weft_cmd_stats(int argc, char **argv)
 			else if (strcmp(p.arg, "text") == 0)
 				json = 0;
 			else {
-				snprintf(why, sizeof(why), "bad --format `%.400s` (text or json)", p.arg);
-				return weft_cli_usage("stats", why);
+				return weft_cli_usage("bad --format `%.400s` (text or json)", p.arg);
 			}
 			break;
 		case 'l':
 			launch = strtol(p.arg, &end, 10);
 			if (!*p.arg || *end || launch < 0) {
-				snprintf(why, sizeof(why), "bad --launch `%.400s` (a launch number: 0, 1, ...)", p.arg);
-				return weft_cli_usage("stats", why);
+				return weft_cli_usage("bad --launch `%.400s` (a launch number: 0, 1, ...)", p.arg);
 			}
 			break;
 		case 'e':
 			every = strtol(p.arg, &end, 10);
 			if (!*p.arg || *end || every < 1) {
-				snprintf(why, sizeof(why), "bad --every `%.400s` (a positive integer)", p.arg);
-				return weft_cli_usage("stats", why);
+				return weft_cli_usage("bad --every `%.400s` (a positive integer)", p.arg);
 			}
 			break;
 		}
 	}
 	struct weft_trace *t = NULL;
-	if ((rc = weft_cli_trace_given("stats", path)) || (rc = weft_cli_trace_open("stats", path, &t)))
+	if ((rc = weft_cli_trace_given(path)) || (rc = weft_cli_trace_open(path, &t)))
 		return rc;
 	struct weft_error err;
 	weft_error_clear(&err);
 	const struct weft_trace_info *info = weft_trace_info(t);
 	if (launch >= 0 && (uint64_t)launch >= info->nlaunches) {
-		fprintf(stderr, "weft-trace stats: %s has %u launch%s; --launch %ld is out of range (use 0..%u)\n",
-			path, info->nlaunches, info->nlaunches == 1 ? "" : "es", launch,
-			info->nlaunches ? info->nlaunches - 1 : 0);
+		weft_cli_say("%s has %u launch%s; --launch %ld is out of range (use 0..%u)", path,
+			     info->nlaunches, info->nlaunches == 1 ? "" : "es", launch,
+			     info->nlaunches ? info->nlaunches - 1 : 0);
 		weft_trace_close(t);
 		return 2;
 	}
@@ -443,7 +437,7 @@ int weft_cmd_stats(int argc, char **argv)
 	if (!ls) {
 		weft_trace_close(t);
 		weft_error_set(&err, WEFT_ERR_NOMEM, "out of memory");
-		return weft_cli_error("stats", &err);
+		return weft_cli_fail(&err);
 	}
 	uint32_t done = 0;
 	uint64_t total = 0;
@@ -456,7 +450,7 @@ int weft_cmd_stats(int argc, char **argv)
 	}
 	if (rc) {
 		weft_error_prefix(&err, "%s, launch %u: ", path, lo + done - 1);
-		rc = weft_cli_error("stats", &err);
+		rc = weft_cli_fail(&err);
 	} else if (json) {
 		printf("{\n  \"file\": ");
 		weft_quote_json(stdout, path);

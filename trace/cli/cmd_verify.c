@@ -38,26 +38,23 @@ int weft_cmd_verify(int argc, char **argv)
 	for (int c; (c = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		switch (c) {
 		case WEFT_OPT_ERROR:
-			return weft_cli_bad_option("verify", &p);
 		case WEFT_OPT_ID_HELP:
-			fputs(verify_usage, stdout);
-			return 0;
 		case WEFT_OPT_ID_VERSION:
-			return weft_cli_version();
+			return weft_cli_common_option(&p, c, verify_usage);
 		default:
-			if ((rc = weft_cli_trace_operand("verify", p.arg, &path)))
+			if ((rc = weft_cli_trace_operand(p.arg, &path)))
 				return rc;
 		}
 	}
-	if ((rc = weft_cli_trace_given("verify", path)))
+	if ((rc = weft_cli_trace_given(path)))
 		return rc;
 	struct weft_error err;
 	rc = weft_trace_verify(path, &err);
 	if (rc)
-		return weft_cli_error("verify", &err);
+		return weft_cli_fail_check(&err);
 	struct weft_trace *t;
-	if ((rc = weft_cli_trace_open("verify", path, &t)))
-		return rc;
+	if (weft_trace_open(path, &t, &err))
+		return weft_cli_fail_check(&err);
 	const struct weft_trace_info *I = weft_trace_info(t);
 	uint32_t chunks = 0, ctas = 0;
 	for (uint32_t l = 0; l < I->nlaunches; l++) {

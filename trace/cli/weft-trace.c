@@ -1,7 +1,7 @@
 /*
  * weft-trace.c - the weft-trace CLI: a table of subcommands (each in
- * trace/cli/cmd_NAME.c, see trace/cli/cli.h), the tool's --help and
- * --version, and the shared error printer.
+ * trace/cli/cmd_NAME.c, see trace/cli/cli.h) and the tool's --help and
+ * --version. Messages and exit statuses: cli/cli.h.
  *
  * Exit codes (docs/cli.md): 0 ok, 1 a check the user asked for failed
  * (`verify`, `run --verify`), 2 bad usage / bad input (a corrupt trace read
@@ -12,9 +12,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "common/error.h"
-
-#include "common/version.h"
 
 struct command {
 	const char *name;
@@ -69,6 +66,7 @@ static void main_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	weft_cli_start("weft-trace");
 	if (argc < 2) {
 		main_usage(stderr);
 		return 2;
@@ -78,30 +76,26 @@ int main(int argc, char **argv)
 		main_usage(stdout);
 		return 0;
 	}
-	if (strcmp(cmd, "--version") == 0) {
-		printf("weft-trace %s\n", WEFT_VERSION);
-		return 0;
-	}
+	if (strcmp(cmd, "--version") == 0)
+		return weft_cli_version();
 	if (strcmp(cmd, "help") == 0) {
 		if (argc < 3) {
 			main_usage(stdout);
 			return 0;
 		}
 		const struct command *c = find_command(argv[2]);
-		if (!c) {
-			fprintf(stderr, "weft-trace help: unknown command `%s`; see `weft-trace --help`\n",
-				argv[2]);
-			return 2;
-		}
+		weft_cli_command("help");
+		if (!c)
+			return weft_cli_usage("unknown command `%s`", argv[2]);
+		weft_cli_command(c->name);
 		char name[64], help[] = "--help";
 		snprintf(name, sizeof(name), "%s", c->name);
 		char *hargv[] = { name, help, NULL };
 		return c->fn(2, hargv);
 	}
 	const struct command *c = find_command(cmd);
-	if (!c) {
-		fprintf(stderr, "weft-trace: unknown command `%s`; see `weft-trace --help`\n", cmd);
-		return 2;
-	}
+	if (!c)
+		return weft_cli_usage("unknown command `%s`", cmd);
+	weft_cli_command(c->name);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -8,7 +8,9 @@
  * sections are caught. The key callback only records (section, key, value, line);
  * interpretation happens afterwards, when each section is complete, so that
  * key order inside a section does not matter and every error can name the
- * line it is about.
+ * line it is about. A word that is not one of the valid ones (a key,
+ * section, type, init mode or buffer name) gets a "did you mean" naming the
+ * closest valid ones (common/suggest.h).
  */
 #include "spec.h"
 
@@ -28,6 +30,7 @@
 
 #include "common/file.h"
 #include "common/ini.h"
+#include "common/suggest.h"
 #include "wl_util.h"
 
 static const struct {
@@ -72,6 +75,29 @@ static int type_parse(const char *s, enum weft_spec_type *out)
 			return 0;
 		}
 	return -1;
+}
+
+/* "; did you mean `u32`?" for a type name that is none of them; with
+ * also (e.g. "buffer") weighed as one more valid word. */
+static const char *suggest_type(const char *typed, const char *also, char *buf, size_t len)
+{
+	struct weft_suggest s;
+	weft_suggest_init(&s, typed);
+	if (also)
+		weft_suggest_consider(&s, also);
+	for (unsigned i = 0; i < WEFT_SPEC_TYPE_COUNT; i++)
+		weft_suggest_consider(&s, type_info[i].name);
+	return weft_suggest_phrase(&s, "`", "`", buf, len);
+}
+
+/* The same for one word of a NULL-terminated list. */
+static const char *suggest_word(const char *typed, const char *const *words, char *buf, size_t len)
+{
+	struct weft_suggest s;
+	weft_suggest_init(&s, typed);
+	for (const char *const *w = words; *w; w++)
+		weft_suggest_consider(&s, *w);
+	return weft_suggest_phrase(&s, "`", "`", buf, len);
 }
 
 /* ---- raw INI records ---------------------------------------------------- */
@@ -178,9 +204,17 @@ static void see_header(struct parse *p, const char *raw)
 			return;
 		}
 	} else {
+		static const char *const kinds[] = { "kernel", "buffer", "args", NULL };
+		struct weft_suggest sg;
+		char close[300], hint[400];
+		weft_suggest_init(&sg, inner);
+		for (const char *const *k = kinds; *k; k++)
+			weft_suggest_consider(&sg, *k);
+		snprintf(close, sizeof(close), "%s%s]", name ? " " : "", name ? name : "");
 		perr(p, p->lineno, WEFT_ERR_INPUT,
-		     "unknown section [%s%s%s]; sections are [kernel], [buffer NAME] and [args]",
-		     inner, name ? " " : "", name ? name : "");
+		     "unknown section [%s%s%s]; sections are [kernel], [buffer NAME] and [args]%s",
+		     inner, name ? " " : "", name ? name : "",
+		     weft_suggest_phrase(&sg, "[", close, hint, sizeof(hint)));
 		return;
 	}
 	for (uint32_t i = 0; i < p->nsecs; i++) {
@@ -446,14 +480,14 @@ static int check_keys(struct parse *p, uint32_t sec, const char *const *keys, co
 		for (const char *const *k = keys; *k; k++)
 			ok |= strcmp(*k, e->key) == 0;
 		if (!ok) {
-			char list[256] = "";
+			char list[256] = "", hint[256];
 			for (const char *const *k = keys; *k; k++) {
 				strncat(list, *k, sizeof(list) - strlen(list) - 1);
 				if (k[1])
 					strncat(list, ", ", sizeof(list) - strlen(list) - 1);
 			}
-			return perr(p, e->line, WEFT_ERR_INPUT, "unknown key `%s` in %s (keys: %s)",
-				    e->key, what, list);
+			return perr(p, e->line, WEFT_ERR_INPUT, "unknown key `%s` in %s (keys: %s)%s",
+				    e->key, what, list, suggest_word(e->key, keys, hint, sizeof(hint)));
 		}
 	}
 	return 0;
@@ -533,22 +567,26 @@ static int do_buffer(struct parse *p, struct weft_spec *spec, uint32_t sec,
 	if (!(e = find(p, sec, "type")))
 		return perr(p, s->line, WEFT_ERR_INPUT, "[buffer %s] needs `type = T` (%s)", s->name,
 			    type_list);
-	if (type_parse(e->value, &b->type))
-		return perr(p, e->line, WEFT_ERR_INPUT, "unknown type `%s` (types: %s)", e->value,
-			    type_list);
+	if (type_parse(e->value, &b->type)) {
+		char hint[256];
+		return perr(p, e->line, WEFT_ERR_INPUT, "unknown type `%s` (types: %s)%s", e->value,
+			    type_list, suggest_type(e->value, NULL, hint, sizeof(hint)));
+	}
 	unsigned esz = type_info[b->type].size;
 
 	b->init = WEFT_SPEC_INIT_ZERO;
 	struct entry *ie = find(p, sec, "init");
 	if (ie) {
-		static const char *const inits[] = { "zero", "ramp", "random", "file" };
+		static const char *const inits[] = { "zero", "ramp", "random", "file", NULL };
 		int found = -1;
-		for (int i = 0; i < 4; i++)
+		char hint[256];
+		for (int i = 0; inits[i]; i++)
 			if (strcmp(ie->value, inits[i]) == 0)
 				found = i;
 		if (found < 0)
 			return perr(p, ie->line, WEFT_ERR_INPUT,
-				    "unknown init `%s` (zero, ramp, random or file)", ie->value);
+				    "unknown init `%s` (zero, ramp, random or file)%s", ie->value,
+				    suggest_word(ie->value, inits, hint, sizeof(hint)));
 		b->init = (enum weft_spec_init)found;
 	}
 	/* Keys that belong to another init mode are mistakes, not defaults. */
@@ -737,15 +775,24 @@ static int do_args(struct parse *p, struct weft_spec *spec, uint32_t sec)
 			for (uint32_t b = 0; b < spec->nbuffers; b++)
 				if (strcmp(spec->buffers[b].name, val) == 0)
 					a->buffer = (int32_t)b;
-			if (a->buffer < 0)
+			if (a->buffer < 0) {
+				struct weft_suggest sg;
+				char hint[512];
+				weft_suggest_init(&sg, val);
+				for (uint32_t b = 0; b < spec->nbuffers; b++)
+					weft_suggest_consider(&sg, spec->buffers[b].name);
 				return perr(p, e->line, WEFT_ERR_INPUT,
-					    "argument `%s`: no [buffer %s] in this spec", e->key, val);
+					    "argument `%s`: no [buffer %s] in this spec%s", e->key, val,
+					    weft_suggest_phrase(&sg, "[buffer ", "]", hint, sizeof(hint)));
+			}
 			continue;
 		}
-		if (type_parse(kind, &a->type))
+		if (type_parse(kind, &a->type)) {
+			char hint[256];
 			return perr(p, e->line, WEFT_ERR_INPUT,
-				    "argument `%s`: unknown type `%s` (buffer or %s)", e->key, kind,
-				    type_list);
+				    "argument `%s`: unknown type `%s` (buffer or %s)%s", e->key, kind,
+				    type_list, suggest_type(kind, "buffer", hint, sizeof(hint)));
+		}
 		union weft_spec_num v;
 		const char *why;
 		if (parse_num(a->type, val, &v, &why))

@@ -52,5 +52,9 @@ struct weft_workload {
 /* NULL-terminated table of all bundled workloads, in `list` order. */
 extern const struct weft_workload *const weft_workloads[];
 const struct weft_workload *weft_workload_find(const char *name);
+/* For a name weft_workload_find does not know: "; did you mean `sgemm`?"
+ * (common/suggest.h) naming the closest bundled workloads, or "" when none
+ * is close; written into buf, which it returns. */
+const char *weft_workload_suggest(const char *name, char *buf, size_t len);
 
 #endif

@@ -1,12 +1,15 @@
 /*
  * workload_run.c - the bundled-workload life cycle (see workload_run.h) and
- * the small lookups workload.h declares (size names, find by name).
+ * the small lookups workload.h declares (size names, find by name, the
+ * names close to a mistyped one).
  */
 #include "workload_run.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "common/suggest.h"
 
 static const char *const size_names[] = { "small", "default", "large" };
 
@@ -33,6 +36,15 @@ const struct weft_workload *weft_workload_find(const char *name)
 		if (strcmp((*w)->name, name) == 0)
 			return *w;
 	return NULL;
+}
+
+const char *weft_workload_suggest(const char *name, char *buf, size_t len)
+{
+	struct weft_suggest s;
+	weft_suggest_init(&s, name);
+	for (const struct weft_workload *const *w = weft_workloads; *w; w++)
+		weft_suggest_consider(&s, (*w)->name);
+	return weft_suggest_phrase(&s, "`", "`", buf, len);
 }
 
 static double now_seconds(void)
