@@ -203,9 +203,12 @@ static int parse_workloads(const struct rowctx *x, struct weft_val_claim *c)
 				    "`%s%s%s`: write WORKLOAD or WORKLOAD:KERNEL (e.g. gaussian:fan1)",
 				    w[i], colon ? ":" : "", colon ? colon + 1 : "");
 		const struct weft_workload *wl = weft_workload_find(w[i]);
-		if (!wl)
+		if (!wl) {
+			char hint[160];
 			return ferr(x, C_WORKLOADS,
-				    "no bundled workload `%s`; `weft-trace list` shows them", w[i]);
+				    "no bundled workload `%s`; `weft-trace list` shows them%s", w[i],
+				    weft_workload_suggest(w[i], hint, sizeof(hint)));
+		}
 		snprintf(it->workload, sizeof(it->workload), "%s", w[i]);
 		it->kernel[0] = '\0';
 		if (colon) {

@@ -130,8 +130,11 @@ int weft_val_trace_get(const struct weft_val_tdir *d, const char *workload, enum
 {
 	memset(t, 0, sizeof(*t));
 	const struct weft_workload *wl = weft_workload_find(workload);
-	if (!wl)
-		return weft_error_set(err, WEFT_ERR_INPUT, "no bundled workload `%s`", workload);
+	if (!wl) {
+		char hint[160];
+		return weft_error_set(err, WEFT_ERR_INPUT, "no bundled workload `%s`%s", workload,
+				      weft_workload_suggest(workload, hint, sizeof(hint)));
+	}
 	snprintf(t->workload, sizeof(t->workload), "%s", workload);
 	const char *sz = weft_size_name(size);
 	if ((size_t)snprintf(t->path, sizeof(t->path), "%s/%s-%s.wtr", d->path, workload, sz) >=
