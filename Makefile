@@ -120,7 +120,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests config-tests workload-tests validate-smoke docs-check install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -149,6 +149,12 @@ cli-tests: all
 
 workload-tests: all
 	@sh tests/workloads.sh small
+
+# No partial files: trace and report writers killed by SIGKILL at random
+# points leave nothing or a complete file (tests/killtest.sh).
+.PHONY: kill-tests
+kill-tests: all
+	@sh tests/killtest.sh
 
 # weft-config: its subcommands, formats and errors (tests/cli/config.sh).
 config-tests: all
