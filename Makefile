@@ -35,6 +35,8 @@ LIB_OBJS  = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(PTX_GEN:.c=.o) $(BUILD)/g
 CLIS      = $(BIN)/weft-trace $(patsubst %.c,$(BIN)/%,$(notdir $(CLI_SRCS)))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+# Test-only programs the test scripts run (tests/tools/*.c).
+TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
 	    help2man pkgconf
@@ -119,8 +121,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
+$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
+
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests config-tests workload-tests validate-smoke docs-check install-test
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -155,6 +161,13 @@ workload-tests: all
 .PHONY: kill-tests
 kill-tests: all
 	@sh tests/killtest.sh
+
+# Single-byte flips and truncations of a small trace, as they are and with
+# the checksums recomputed: refused with the offset, or read as the
+# original; never a crash or hang (tests/corrupt_sweep.sh).
+.PHONY: corrupt-tests
+corrupt-tests: all $(TOOLS)
+	@sh tests/corrupt_sweep.sh
 
 # weft-config: its subcommands, formats and errors (tests/cli/config.sh).
 config-tests: all
