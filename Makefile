@@ -49,7 +49,8 @@ all: $(BUILD)/libweft.a $(CLIS)
 help:
 	@echo "make deps     install missing Debian packages ($(DEPS_PKGS))"
 	@echo "make          build build/libweft.a and bin/weft-*"
-	@echo "make check    layer test, unit tests, CLI tests, every workload at small size with --verify,"
+	@echo "make check    layer test, unit tests, CLI tests, SIGKILLed writers, corrupted traces,"
+	@echo "              every workload at small size with --verify,"
 	@echo "              weft-validate at small size (out-of-band claims do not fail it)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
@@ -162,9 +163,10 @@ workload-tests: all
 kill-tests: all
 	@sh tests/killtest.sh
 
-# Single-byte flips and truncations of a small trace, as they are and with
-# the checksums recomputed: refused with the offset, or read as the
-# original; never a crash or hang (tests/corrupt_sweep.sh).
+# Single-byte flips and truncations of a small trace, as they are (refused
+# with the offset, or read as the original), with the checksums recomputed
+# and inside the compressed content (refused or read); never a crash, hang
+# or internal error (tests/corrupt_sweep.sh).
 .PHONY: corrupt-tests
 corrupt-tests: all $(TOOLS)
 	@sh tests/corrupt_sweep.sh
