@@ -39,6 +39,8 @@ LIB_OBJS  = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(PTX_GEN:.c=.o) $(BUILD)/g
 CLIS      = $(BIN)/weft-trace $(patsubst %.c,$(BIN)/%,$(notdir $(CLI_SRCS)))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+# Test-only programs the test scripts run (tests/tools/*.c).
+TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
 	    help2man pkgconf
@@ -51,7 +53,8 @@ all: $(BUILD)/libweft.a $(CLIS)
 help:
 	@echo "make deps     install missing Debian packages ($(DEPS_PKGS))"
 	@echo "make          build build/libweft.a and bin/weft-*"
-	@echo "make check    layer test, unit tests, CLI tests, every workload at small size with --verify,"
+	@echo "make check    layer test, unit tests, CLI tests, SIGKILLed writers, corrupted traces,"
+	@echo "              every workload at small size with --verify,"
 	@echo "              weft-validate at small size (out-of-band claims do not fail it)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
@@ -127,8 +130,12 @@ $(BUILD)/tests/test_cli: tests/unit/test_cli.c $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libweft.a -lcmocka $(LDLIBS)
 
+$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
+
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests config-tests workload-tests validate-smoke docs-check install-test
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -157,6 +164,20 @@ cli-tests: all
 
 workload-tests: all
 	@sh tests/workloads.sh small
+
+# No partial files: trace and report writers killed by SIGKILL at random
+# points leave nothing or a complete file (tests/killtest.sh).
+.PHONY: kill-tests
+kill-tests: all
+	@sh tests/killtest.sh
+
+# Single-byte flips and truncations of a small trace, as they are (refused
+# with the offset, or read as the original), with the checksums recomputed
+# and inside the compressed content (refused or read); never a crash, hang
+# or internal error (tests/corrupt_sweep.sh).
+.PHONY: corrupt-tests
+corrupt-tests: all $(TOOLS)
+	@sh tests/corrupt_sweep.sh
 
 # weft-config: its subcommands, formats and errors (tests/cli/config.sh).
 config-tests: all

@@ -25,10 +25,31 @@ enum weft_file_status {
 int weft_file_read(const char *path, char **data, size_t *len);
 
 /* ---- atomic writes ----
- * A file is written as PATH.tmp.XXXXXX in the same directory, given the
- * mode an ordinary new file gets (0666 less the umask; mkstemp makes it
- * 0600), fsynced, closed and renamed onto PATH: an interrupted or failed
- * write never leaves a file at PATH, nor changes one already there.
+ * A file appears under its final name only complete: nothing is ever at
+ * PATH that a reader could see half written, and an old file at PATH stays
+ * as it was until the new one replaces it whole.
+ *
+ * On Linux the data goes into an unnamed file in PATH's directory
+ * (open(DIR, O_TMPFILE)): a process killed before commit, even by SIGKILL,
+ * leaves nothing behind. Commit fsyncs it and gives it a name (linkat):
+ * PATH itself when nothing is there, in one step; otherwise a temporary
+ * name PATH.tmp.weft-XXXXXX that is then renamed over PATH (linkat cannot
+ * replace a file). A SIGKILL between that link and the rename leaves a
+ * complete copy under the temporary name, and the old file at PATH.
+ *
+ * Fallback: where the filesystem has no O_TMPFILE (open fails with
+ * EOPNOTSUPP, EISDIR or EINVAL), or an unnamed file could not be linked
+ * (no /proc, and a kernel before 6.10 refusing linkat AT_EMPTY_PATH to an
+ * unprivileged process), the data is written straight into
+ * PATH.tmp.weft-XXXXXX, fsynced and renamed onto PATH; a process killed
+ * while writing leaves that partial file behind (never at PATH).
+ *
+ * Either way the file gets the mode an ordinary new file gets (0666 less
+ * the umask), and a writer holds a flock on its temporary file until the
+ * rename: opening PATH for writing first removes every
+ * PATH.tmp.weft-XXXXXX owned by this user that no live writer holds
+ * (what a killed writer left), so such leftovers last only until the next
+ * write of the same PATH.
  *
  *     struct weft_file_out o;
  *     if (weft_file_out_open(&o, path) == 0 && weft_file_out_write(&o, p, n) == 0)
@@ -41,37 +62,48 @@ int weft_file_read(const char *path, char **data, size_t *len);
 enum weft_file_out_step {
 	WEFT_OUT_OK = 0,
 	WEFT_OUT_NOMEM,  /* out of memory for the temporary name */
-	WEFT_OUT_CREATE, /* mkstemp: the directory is missing or not writable */
+	WEFT_OUT_CREATE, /* the directory is missing or not writable */
 	WEFT_OUT_WRITE,
-	WEFT_OUT_CHMOD,
+	WEFT_OUT_CHMOD,  /* no longer returned: the mode is set at creation */
 	WEFT_OUT_FSYNC,
-	WEFT_OUT_CLOSE,
+	WEFT_OUT_CLOSE,  /* after the rename: the file is in place, complete */
 	WEFT_OUT_RENAME,
+	WEFT_OUT_LINK,   /* naming the unnamed file (linkat) */
 };
 
 struct weft_file_out {
 	int fd;           /* -1 once closed */
-	char *tmp;        /* the temporary file's name, for messages */
+	char *tmp;        /* a name the temporary file can be opened by while
+			     o is open, for messages and tests: the named file,
+			     or /proc/self/fd/N for an unnamed one */
 	const char *path; /* the caller's */
+	int unnamed;      /* 1 while the file has no name of its own (O_TMPFILE) */
 };
 
-/* Creates the temporary file beside path (which must outlive o). o needs
+/* Creates the temporary file in path's directory (path must outlive o),
+ * after removing what killed writers of path left there. o needs
  * weft_file_out_free even when this fails. */
 int weft_file_out_open(struct weft_file_out *o, const char *path);
 /* Appends len bytes (retrying short writes and EINTR). */
 int weft_file_out_write(struct weft_file_out *o, const void *data, size_t len);
-/* chmod, fsync, close, rename onto path. On failure the temporary file is
- * removed (o->tmp still names it for the message). */
+/* fsync, name it (link and/or rename onto path), close. On failure before
+ * the file is at path, its temporary name (if any) is removed; o->tmp
+ * still says what it was, for the message. */
 int weft_file_out_commit(struct weft_file_out *o);
 /* Removes the temporary file unless committed, and frees o's name. */
 void weft_file_out_free(struct weft_file_out *o);
-/* "write", "chmod", "fsync", "close", "rename", ... for a step. */
+/* "write", "fsync", "link", "rename", ... for a step. */
 const char *weft_file_out_step_name(int step);
 
+/* For tests: nonzero makes weft_file_out_open skip O_TMPFILE and use the
+ * named fallback, as on a filesystem without it. Not thread-safe. */
+void weft_file_out_force_named(int on);
+
 /* Writes len bytes to path atomically (above). Errors: out of memory; an
- * input error when the temporary file cannot be created ("cannot create
- * PATH.tmp.XXXXXX: why (does the directory exist and is it writable?)");
- * an I/O error "STEP of TMP failed: why" otherwise. */
+ * input error when no file can be created in path's directory ("cannot
+ * create a file in the directory of PATH: why (does the directory exist
+ * and is it writable?)"); an I/O error "STEP of PATH failed: why
+ * (temporary file ...)" otherwise. */
 int weft_write_atomic(const char *path, const void *data, size_t len, struct weft_error *err);
 
 #endif

@@ -46,7 +46,7 @@ static const char run_usage[] =
 	"                        of the spec file's directory\n"
 	"  -o, --output FILE     write a trace of every thread's path and memory\n"
 	"                        accesses to FILE (format: docs/trace-format.md);\n"
-	"                        written to FILE.tmp.XXXXXX and renamed when complete\n"
+	"                        FILE appears only when complete (docs/cli.md)\n"
 	"  --level N             zstd compression level of the trace, 1..19\n"
 	"                        (default 3)\n"
 	"  -h, --help            show this help\n"

@@ -15,10 +15,11 @@
  *     opts.observer = weft_trace_writer_observer(w);
  *     ... run launches through a ctx created with opts ...
  *     weft_trace_writer_set_baseline(w, &perf);    (optional)
- *     weft_trace_writer_commit(w, &err);           (fsync + rename)
+ *     weft_trace_writer_commit(w, &err);           (fsync, then named)
  *
  * An uncommitted writer (weft_trace_writer_abort, or a crash) leaves no file
- * at path; only NAME.tmp.XXXXXX which `verify` rejects as incomplete.
+ * at path (common/file.h); at most, where the filesystem has no O_TMPFILE,
+ * a NAME.tmp.weft-XXXXXX which `verify` rejects as incomplete.
  *
  * Reading: weft_trace_open() checks the header, version and index;
  * weft_trace_read_cta() decodes one CTA (random access) into a reusable
@@ -53,10 +54,13 @@ void weft_trace_writer_set_baseline(struct weft_trace_writer *w, const struct we
  * the file; "" or NULL when traced from a spec or a custom driver). */
 void weft_trace_writer_set_workload(struct weft_trace_writer *w, const char *workload,
 				    const char *size);
-/* The temporary file being written (NAME.tmp.XXXXXX), e.g. for a signal
- * handler that must remove it on interrupt. */
+/* A name the file being written can be opened by until commit: its
+ * temporary name, or /proc/self/fd/N while it has none (common/file.h's
+ * struct weft_file_out tmp), e.g. for a signal handler that removes a
+ * named temporary file on interrupt (unlinking the /proc name fails
+ * harmlessly; an unnamed file vanishes with the process anyway). */
 const char *weft_trace_writer_temp_path(const struct weft_trace_writer *w);
-/* Writes the index and footer, fsyncs, renames into place, frees w. */
+/* Writes the index and footer, fsyncs, puts the file in place, frees w. */
 int weft_trace_writer_commit(struct weft_trace_writer *w, struct weft_error *err);
 /* Removes the temporary file, frees w. */
 void weft_trace_writer_abort(struct weft_trace_writer *w);

@@ -4,10 +4,11 @@
  * encodes each finished CTA (docs/trace-format.md "Chunk payload") into the
  * current chunk, and writes a chunk as a zstd-compressed record once it
  * holds about WT_CHUNK_TARGET raw bytes. Memory: one CTA's streams plus one
- * chunk. The file is written as NAME.tmp.XXXXXX and only renamed to NAME
- * by weft_trace_writer_commit, after the index and footer are written and
- * the data fsynced: an interrupted run never leaves a file at NAME, and the
- * temporary one has no footer, so `verify` rejects it.
+ * chunk. The file is written through common/file.h's atomic writer and
+ * only appears at NAME in weft_trace_writer_commit, after the index and
+ * footer are written and the data fsynced: an interrupted run never leaves
+ * a file at NAME, and a temporary one (the named fallback) has no footer,
+ * so `verify` rejects it.
  */
 #include <errno.h>
 #include <stdio.h>
