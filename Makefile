@@ -175,6 +175,7 @@ cli-tests: all
 	@sh tests/cli/run.sh
 	@sh tests/cli/validate.sh
 	@sh tests/cli/matrix.sh
+	@sh tests/cli/hostile.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
