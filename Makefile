@@ -13,11 +13,40 @@ CFLAGS  ?= $(OPT) -g
 # -ffp-contract=off: never let the compiler fuse a separate PTX mul and add
 # (ptx-subset.md); -frounding-math: directed rounding through fenv is honoured.
 WEFT_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(WERROR) \
-	      -ffp-contract=off -frounding-math -MMD -MP -I.
+	      -ffp-contract=off -frounding-math -MMD -MP -I. $(SAN_FLAGS) $(SAN_WARN)
 LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -lpthread -lm
 
+# `make check SAN=1` (or any target with SAN=1): everything, the unit tests
+# included, built with AddressSanitizer and UndefinedBehaviorSanitizer into
+# its own trees build-san/ and bin-san/, and every test run with the
+# sanitizers set to stop at the first finding (leaks included). The test
+# scripts run the tools in $WEFT_BIN (exported below), so the same scripts
+# test either build.
+# With CC=clang the trees are build-san-clang/ and bin-san-clang/: clang's
+# UBSan also reports arithmetic on a null pointer (NULL + 0), which gcc's
+# does not.
+SAN     ?=
+ifeq ($(SAN),1)
+SAN_CLANG := $(findstring clang,$(CC))
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# gcc 12's value ranges differ under the sanitizers' instrumentation and it
+# warns of snprintf truncation the plain build (which keeps the warning) does
+# not see; the plain build is where warnings are enforced.
+SAN_WARN  = $(if $(SAN_CLANG),,-Wno-format-truncation)
+BUILD   = build-san$(if $(SAN_CLANG),-clang)
+BIN     = bin-san$(if $(SAN_CLANG),-clang)
+export ASAN_OPTIONS = halt_on_error=1:abort_on_error=0:detect_leaks=1:exitcode=99
+export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1:exitcode=99
+# tests/install.sh builds a program against the installed (sanitized) library
+export WEFT_SAN_FLAGS = $(SAN_FLAGS)
+else
+SAN_FLAGS =
+SAN_WARN  =
 BUILD   = build
 BIN     = bin
+endif
+export WEFT_BIN = $(BIN)
+export WEFT_BUILD = $(BUILD)
 MODULES = common trace models energy area estimate
 
 # Library sources: every .c below the module folders except CLI code. CLI
@@ -56,6 +85,7 @@ help:
 	@echo "make check    layer test, unit tests, CLI tests, SIGKILLed writers, corrupted traces,"
 	@echo "              every workload at small size with --verify,"
 	@echo "              weft-validate at small size (out-of-band claims do not fail it)"
+	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
 	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
@@ -111,16 +141,16 @@ $(BUILD)/libweft.a: $(LIB_OBJS)
 
 $(BIN)/weft-trace: $(TRACE_CLI_OBJS) $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/weft-energy: $(BUILD)/energy/weft-energy.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/weft-area: $(BUILD)/area/weft-area.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
@@ -146,12 +176,12 @@ layers:
 # objects; docs in tests/filecycles.sh).
 .PHONY: filecycles
 filecycles: all
-	@sh tests/filecycles.sh
+	@sh tests/filecycles.sh $(BUILD)
 
 # Every name libweft.a exports starts with weft_ (tests/symbols.sh).
 .PHONY: symbols
 symbols: all
-	@sh tests/symbols.sh
+	@sh tests/symbols.sh $(BUILD)/libweft.a
 
 unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
@@ -161,6 +191,7 @@ cli-tests: all
 	@sh tests/cli/run.sh
 	@sh tests/cli/validate.sh
 	@sh tests/cli/matrix.sh
+	@sh tests/cli/hostile.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
@@ -205,11 +236,11 @@ docs-check: all
 # of their band are reported, not failures: the smoke test in `make check`
 # fails only when weft-validate itself cannot run (exit 2 or 3).
 validate: deps all
-	bin/weft-validate --size default
+	$(BIN)/weft-validate --size default
 
 validate-smoke: all
 	@echo "== weft-validate --size small (smoke test; out-of-band claims do not fail it)"
-	@bin/weft-validate --size small
+	@$(BIN)/weft-validate --size small
 
 bench: deps all
 	@sh tests/bench.sh
@@ -225,9 +256,9 @@ bench: deps all
 # on the Tesla-like SM side by side (docs/estimate.md).
 demo: deps all
 	@mkdir -p $(BUILD)/demo
-	bin/weft-trace run sgemm --size default --verify -o $(BUILD)/demo/sgemm.wtr
+	$(BIN)/weft-trace run sgemm --size default --verify -o $(BUILD)/demo/sgemm.wtr
 	@echo
-	bin/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini
+	$(BIN)/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini
 
 ptx:
 	@if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then \
@@ -295,6 +326,6 @@ install-test: all
 	@sh tests/install.sh
 
 clean:
-	rm -rf $(BUILD) $(BIN)
+	rm -rf $(BUILD) $(BIN) build-san bin-san build-san-clang bin-san-clang
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -325,8 +325,10 @@ static int load(const char *text, const char *path, const struct weft_config_key
 		if (!strcmp(ps.v[i].section, "model") && !strcmp(ps.v[i].key, "name"))
 			name = &ps.v[i];
 	if (!name || !name->value[0]) {
+		/* name points into ps.v: take its line before freeing it */
+		uint32_t line = name ? name->line : 0;
 		free(ps.v);
-		return weft_error_at(err, WEFT_ERR_INPUT, path, name ? name->line : 0, 0,
+		return weft_error_at(err, WEFT_ERR_INPUT, path, line, 0,
 				     "the config names no model: add a `[model]` section with "
 				     "`name = simt` (or another model in models/registry.c)");
 	}

@@ -155,6 +155,15 @@ static int bad_trace(struct weft_group_iter *it, int lane, const char *what)
 
 /* ---- iterator ---- */
 
+/* A thread's arrays are NULL when they are empty (a thread without guards
+ * or memory accesses). The lanes' cursors point at these instead, so that
+ * moving a cursor by a count of 0 (finish_block skips a block's guards and
+ * addresses at once) is arithmetic on an object: NULL + 0 is undefined in C
+ * (UBSan's pointer-overflow check reports it). */
+static const uint32_t no_blocks[1];
+static const uint8_t no_bytes[1];
+static const uint64_t no_addrs[1];
+
 int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_prog *gp,
 			 const struct weft_cta_trace *cta, uint32_t width, uint32_t group,
 			 enum weft_div_policy policy, unsigned flags, struct weft_error *err)
@@ -189,13 +198,16 @@ int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_pro
 	it->done = 0;
 	for (uint32_t l = 0; l < it->nlanes; l++) {
 		const struct weft_thread_trace *t = &cta->threads[it->first_thread + l];
-		it->bp[l] = t->blocks;
-		it->bend[l] = t->blocks + t->nblocks;
-		it->gp_[l] = t->guards;
-		it->gend[l] = t->guards + t->nguards;
-		it->ap[l] = t->addrs;
-		it->aend[l] = t->addrs + t->naddrs;
-		it->sp_[l] = t->spaces;
+		const uint32_t *blocks = t->nblocks ? t->blocks : no_blocks;
+		const uint8_t *guards = t->nguards ? t->guards : no_bytes;
+		const uint64_t *addrs = t->naddrs ? t->addrs : no_addrs;
+		it->bp[l] = blocks;
+		it->bend[l] = blocks + t->nblocks;
+		it->gp_[l] = guards;
+		it->gend[l] = guards + t->nguards;
+		it->ap[l] = addrs;
+		it->aend[l] = addrs + t->naddrs;
+		it->sp_[l] = t->naddrs ? t->spaces : no_bytes;
 		if (!t->nblocks)
 			continue; /* never ran */
 		if (t->blocks[0] != 0)

@@ -13,7 +13,9 @@
 
 size=${1:-default}
 cd "$(dirname "$0")/.." || exit 3
-T=bin/weft-trace
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
 if [ ! -x "$T" ]; then
 	echo "bench: $T is missing; run make first" >&2
 	exit 2

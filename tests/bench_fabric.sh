@@ -13,8 +13,10 @@
 
 size=${1:-default}
 cd "$(dirname "$0")/.." || exit 3
-T=bin/weft-trace
-E=bin/weft-estimate
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
+E=$BIN/weft-estimate
 for b in "$T" "$E"; do
 	if [ ! -x "$b" ]; then
 		echo "bench_fabric: $b is missing; run make first" >&2

@@ -14,8 +14,10 @@
 size=${1:-default}
 cfg=${2:-configs/fermi-sm.ini}
 cd "$(dirname "$0")/.." || exit 3
-T=bin/weft-trace
-E=bin/weft-estimate
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
+E=$BIN/weft-estimate
 for b in "$T" "$E"; do
 	if [ ! -x "$b" ]; then
 		echo "bench_simt: $b is missing; run make first" >&2

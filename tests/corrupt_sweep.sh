@@ -38,9 +38,9 @@
 #        trace of bundled workload W (small size) instead of hotspot.
 
 cd "$(dirname "$0")/.." || exit 3
-T=bin/weft-trace
-M=build/tests/tools/trace_mutate
-KNOWN_OOM=1
+T=${WEFT_BIN:-bin}/weft-trace
+M=${WEFT_BUILD:-build}/tests/tools/trace_mutate
+KNOWN_OOM=0
 nrand=${1:-100}
 nraw=${2:-80}
 seed=${WEFT_SWEEP_SEED:-4242}

@@ -19,6 +19,9 @@
 
 cd "$(dirname "$0")/.." || exit 3
 root=$(pwd)
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san),
+# seen as bin/ in the scratch directory
+BIN=${WEFT_BIN:-bin}
 FILES="README.md docs/launch-spec.md"
 check=0
 case "${1:-}" in
@@ -26,13 +29,14 @@ case "${1:-}" in
 "") ;;
 *) echo "usage: sh tests/docs_samples.sh [--check]" >&2; exit 2 ;;
 esac
-if [ ! -x bin/weft-trace ] || [ ! -x bin/weft-estimate ]; then
-	echo "docs_samples: bin/weft-trace or bin/weft-estimate is missing; run make first" >&2
+if [ ! -x "$BIN/weft-trace" ] || [ ! -x "$BIN/weft-estimate" ]; then
+	echo "docs_samples: $BIN/weft-trace or $BIN/weft-estimate is missing; run make first" >&2
 	exit 2
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-samples.XXXXXX") || exit 3
 trap 'rm -rf "$work"' EXIT INT TERM
-for d in bin configs data tests; do ln -s "$root/$d" "$work/$d"; done
+ln -s "$root/$BIN" "$work/bin"
+for d in configs data tests; do ln -s "$root/$d" "$work/$d"; done
 (cd "$work" && bin/weft-trace run sgemm -o sgemm.wtr >/dev/null 2>&1) || {
 	echo "docs_samples: could not trace sgemm" >&2
 	exit 3

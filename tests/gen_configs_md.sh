@@ -7,7 +7,9 @@
 # POSIX sh and awk only.
 
 cd "$(dirname "$0")/.." || exit 3
-C=bin/weft-config
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+C=$BIN/weft-config
 out=${1:-docs/configs.md}
 if [ ! -x "$C" ]; then
 	echo "gen_configs_md: $C is missing; run make first" >&2

@@ -9,6 +9,9 @@
 #
 # usage: sh tests/install.sh     (from anywhere; builds nothing itself
 #                                 beyond what `make install` needs)
+# Under `make check SAN=1` the sub-make inherits SAN=1, so the sanitized
+# tools and library are installed; $WEFT_SAN_FLAGS then builds the
+# pkg-config program with the same sanitizers, or it would not link.
 set -u
 cd "$(dirname "$0")/.." || exit 3
 src=$(pwd)
@@ -94,7 +97,7 @@ int main(void)
 }
 EOF
 	if flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs weft) &&
-	   ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o hello hello.c $flags >"$tmp/cc.out" 2>&1; then
+	   ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${WEFT_SAN_FLAGS:-} -o hello hello.c $flags >"$tmp/cc.out" 2>&1; then
 		out=$(./hello)
 		case $out in
 		"hello from weft "*"; exit 2; sgemm found") ok "pkg-config build: $out" ;;

@@ -23,8 +23,8 @@
 #        WEFT_KILL_SEED=N changes the points.
 
 cd "$(dirname "$0")/.." || exit 3
-T=bin/weft-trace
-E=bin/weft-estimate
+T=${WEFT_BIN:-bin}/weft-trace
+E=${WEFT_BIN:-bin}/weft-estimate
 CFG=configs/fermi-sm.ini
 OLD_CFG=configs/tesla-sm.ini
 points=${1:-4}

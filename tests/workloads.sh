@@ -7,7 +7,9 @@
 
 size=${1:-small}
 cd "$(dirname "$0")/.." || exit 3
-T=bin/weft-trace
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
 if [ ! -x "$T" ]; then
 	echo "workloads: $T is missing; run make first" >&2
 	exit 2

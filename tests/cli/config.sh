@@ -4,7 +4,9 @@
 # with its exit code and the key phrase of its message. POSIX sh only.
 
 cd "$(dirname "$0")/../.." || exit 3
-T=bin/weft-config
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-config
 if [ ! -x "$T" ]; then
 	echo "config tests: $T is missing; run make first" >&2
 	exit 2

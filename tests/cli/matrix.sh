@@ -6,9 +6,11 @@
 # stderr. POSIX sh and coreutils only.
 
 cd "$(dirname "$0")/../.." || exit 3
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
 for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
-	if [ ! -x "bin/$b" ]; then
-		echo "cli matrix: bin/$b is missing; run make first" >&2
+	if [ ! -x "$BIN/$b" ]; then
+		echo "cli matrix: $BIN/$b is missing; run make first" >&2
 		exit 2
 	fi
 done
@@ -49,7 +51,7 @@ same() {
 }
 
 # ---- inputs ------------------------------------------------------------------
-bin/weft-trace run vvadd --size small -o "$tmp/v.wtr" >/dev/null 2>&1 || echo "cli matrix: cannot make a trace" >&2
+$BIN/weft-trace run vvadd --size small -o "$tmp/v.wtr" >/dev/null 2>&1 || echo "cli matrix: cannot make a trace" >&2
 head -c 300 "$tmp/v.wtr" >"$tmp/trunc.wtr"
 printf 'hello, not a trace at all\n' >"$tmp/text.wtr"
 mkdir "$tmp/dir"
@@ -59,19 +61,19 @@ VER=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
 
 # ---- every tool: --help, --version, no arguments ----------------------------
 for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
-	T=bin/$b
+	T=$BIN/$b
 	expect "$b --help" 0 "usage: $b" --help
 	expect "$b -h" 0 "usage: $b" -h
 	expect "$b --help names the exit statuses" 0 "docs/cli.md" --help
 	expect "$b --version" 0 "$b $VER" --version
 done
 for b in weft-trace weft-energy weft-area; do
-	T=bin/$b
+	T=$BIN/$b
 	expect "$b without arguments" 2 "usage: $b"
 done
 
 # ---- weft-trace ------------------------------------------------------------------
-T=bin/weft-trace
+T=$BIN/weft-trace
 for c in list run info dump verify stats; do
 	expect "trace $c --help" 0 "usage: weft-trace $c" $c --help
 	expect "trace $c --help has exit statuses" 0 "Exit status:" $c --help
@@ -124,7 +126,7 @@ once "trace: unknown command" 2 "unknown command \`frob\`" frob
 once "trace help: unknown command" 2 "weft-trace help: unknown command \`frob\`; see \`weft-trace --help\`" help frob
 
 # ---- weft-estimate ---------------------------------------------------------------
-T=bin/weft-estimate
+T=$BIN/weft-estimate
 same "estimate: options before the trace" "$W" -c $CFG --format csv -- --format=csv -c $CFG "$W"
 same "estimate: --config=FILE" "$W" -c $CFG -- "$W" --config=$CFG
 if "$T" -o "$tmp/r.csv" --format csv -c $CFG "$W" >"$tmp/out" 2>"$tmp/err" && [ -s "$tmp/r.csv" ]
@@ -146,7 +148,7 @@ once "estimate: no config" 2 "no configuration" "$W"
 once "estimate: no trace" 2 "which trace?"
 
 # ---- weft-validate (usage only; tests/cli/validate.sh runs claims) -------------------
-T=bin/weft-validate
+T=$BIN/weft-validate
 once "validate: unknown option" 2 "weft-validate: unknown option \`--bogus\`; see \`weft-validate --help\`" --bogus
 once "validate: bad --size=" 2 "bad --size \`huge\`" --size=huge
 once "validate: --size without a value" 2 "--size needs a value" --size
@@ -158,7 +160,7 @@ once "validate: -o a directory" 2 "$tmp/dir is a directory; name a file" -o "$tm
 once "validate: -o into a missing directory" 2 "cannot create /nonexistent/x.csv" -o /nonexistent/x.csv
 
 # ---- weft-energy ----------------------------------------------------------------
-T=bin/weft-energy
+T=$BIN/weft-energy
 for c in show scale; do
 	nodes=""
 	[ $c = scale ] && nodes="--from 65 --to 45"
@@ -183,7 +185,7 @@ once "energy: unknown option first" 2 "unknown option \`--node\`" --node 65
 once "energy help: unknown command" 2 "weft-energy help: unknown command \`frob\` (show or scale); see \`weft-energy --help\`" help frob
 
 # ---- weft-area ------------------------------------------------------------------
-T=bin/weft-area
+T=$BIN/weft-area
 expect "area fit --help" 0 "usage: weft-area fit" fit --help
 expect "area fit --help has exit statuses" 0 "Exit status:" fit --help
 expect "area fit --version" 0 "weft-area $VER" fit --version
@@ -203,7 +205,7 @@ once "area fit: --data a directory" 2 "--data $tmp/dir is a directory" fit --dat
 once "area help: unknown command" 2 "weft-area help: unknown command \`frob\` (fit; or give CONFIG.ini); see \`weft-area --help\`" help frob
 
 # ---- weft-config -----------------------------------------------------------------
-T=bin/weft-config
+T=$BIN/weft-config
 for c in models keys show; do
 	expect "config $c --help" 0 "usage: weft-config" $c --help
 	expect "config $c --help has exit statuses" 0 "Exit status:" $c --help

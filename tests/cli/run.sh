@@ -7,7 +7,9 @@
 # (then review the diff before committing).
 
 cd "$(dirname "$0")/../.." || exit 3
-T=bin/weft-trace
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
 F=tests/fixtures
 G=tests/cli/golden
 if [ ! -x "$T" ]; then
@@ -86,7 +88,7 @@ expect "spec: wrong argument type" 2 \
 expect "spec: unknown key" 2 "$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel]" \
 	run --spec $F/cli/unknown_key.ini
 expect "spec: unknown key, did you mean" 2 \
-	"$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel] (keys: ptx, name, grid, block, shared); did you mean \`block\`?" \
+	"$F/cli/unknown_key.ini:6: unknown key \`blokc\` in [kernel] (keys: ptx, name, grid, block, shared, max_insts); did you mean \`block\`?" \
 	run --spec $F/cli/unknown_key.ini
 expect "spec: missing kernel" 2 \
 	"$F/cli/no_kernel.ini:4: kernel \`saxpi\` is not defined in $F/cli/../spec/saxpy.ptx (kernels there: saxpy)" \
@@ -197,7 +199,7 @@ expect "stats: truncated trace" 2 "is corrupt at byte offset" stats "$tmp/stats-
 # Golden reports of a small bundled trace on the Fermi and Tesla-like SMs.
 # The trace is made here, so its path, size and hash are normalised away
 # (its hash is checked separately); everything else must match byte for byte.
-E=bin/weft-estimate
+E=$BIN/weft-estimate
 FC=configs/fermi-sm.ini
 TC=configs/tesla-sm.ini
 # est_golden NAME FILE ARGS...: normalised stdout of weft-estimate ARGS must
@@ -229,8 +231,8 @@ est_golden() {
 }
 if [ ! -x "$E" ]; then
 	: >"$tmp/out"; : >"$tmp/err"; bad "weft-estimate" "$E is missing; run make first"
-elif ! bin/weft-trace run vvadd --size small -o "$tmp/vvadd.wtr" >/dev/null 2>"$tmp/err" ||
-     ! bin/weft-trace run bfs --size small -o "$tmp/bfs.wtr" >/dev/null 2>>"$tmp/err"; then
+elif ! $BIN/weft-trace run vvadd --size small -o "$tmp/vvadd.wtr" >/dev/null 2>"$tmp/err" ||
+     ! $BIN/weft-trace run bfs --size small -o "$tmp/bfs.wtr" >/dev/null 2>>"$tmp/err"; then
 	: >"$tmp/out"; bad "estimate: traces" "weft-trace run -o failed"
 else
 	T_SAVED=$T
@@ -279,7 +281,7 @@ n=len(rows[0]); assert all(len(r)==n for r in rows), "ragged rows"
 L=int(sys.argv[2]); assert len(rows)==1+2*(L+1), "%d rows for %d launches"%(len(rows),L)
 tot=[r for r in rows[1:] if r[11]=="total"]; assert len(tot)==2
 assert tot[0][rows[0].index("speedup")]=="1"' "$tmp/out" \
-		    "$(bin/weft-trace info "$tmp/bfs.wtr" 2>/dev/null | awk '/^launches/ { print $2 }')" 2>"$tmp/err"
+		    "$($BIN/weft-trace info "$tmp/bfs.wtr" 2>/dev/null | awk '/^launches/ { print $2 }')" 2>"$tmp/err"
 		then ok "estimate: csv rows (launches + total per config, same width)"
 		else bad "estimate: csv rows" "see the python error"; fi
 	fi
@@ -369,11 +371,11 @@ fi
 # ---- weft-energy and weft-area -------------------------------------------
 # Tables, scaling and area breakdowns (docs/energy.md, docs/area.md): key
 # figures, every output format, and the errors with their exit codes.
-if [ ! -x bin/weft-energy ] || [ ! -x bin/weft-area ]; then
-	: >"$tmp/out"; : >"$tmp/err"; bad "weft-energy/weft-area" "bin/weft-energy or bin/weft-area is missing; run make first"
+if [ ! -x $BIN/weft-energy ] || [ ! -x $BIN/weft-area ]; then
+	: >"$tmp/out"; : >"$tmp/err"; bad "weft-energy/weft-area" "$BIN/weft-energy or $BIN/weft-area is missing; run make first"
 else
 	T_SAVED=$T
-	T=bin/weft-energy
+	T=$BIN/weft-energy
 	expect "energy: help" 0 "usage: weft-energy show" --help
 	expect "energy: show names the rule" 0 "at 40 nm, rule stillmaker" show
 	expect "energy: show cites sources" 0 "Horowitz ISSCC 2014: 32-bit FP mult 3.7 pJ" show
@@ -398,12 +400,12 @@ else
 	printf 'event,node_nm,energy_pj,unit,source\nx,45,1,op,\n' >"$tmp/nosrc.csv"
 	expect "energy: a row without a source" 2 "nosrc.csv:2: the source column is empty" show --table "$tmp/nosrc.csv"
 	if command -v python3 >/dev/null 2>&1; then
-		bin/weft-energy show --format json >"$tmp/out" 2>"$tmp/err"
+		$BIN/weft-energy show --format json >"$tmp/out" 2>"$tmp/err"
 		if python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/err"; then ok "energy: json parses"
 		else bad "energy: json parses" "python3 -m json.tool rejects it"; fi
 	fi
 
-	T=bin/weft-area
+	T=$BIN/weft-area
 	expect "area: help" 0 "usage: weft-area CONFIG.ini" --help
 	expect "area: tesla-sm total" 0 "total                                                 1.58813" configs/tesla-sm.ini
 	expect "area: 16 Tesla SMs are the synthesised 25.41 mm^2" 0 '"total_area_mm2": 25.41,' configs/tesla-sm.ini --set core.num_sm=16 --format json
@@ -427,7 +429,7 @@ else
 	expect "area: missing config" 2 "cannot open the config" "$tmp/none.ini"
 	expect "area: bad format" 2 "--format xml: expected table, csv or json" configs/tesla-sm.ini --format xml
 	if command -v python3 >/dev/null 2>&1; then
-		bin/weft-area configs/gtx480.ini --format json >"$tmp/out" 2>"$tmp/err"
+		$BIN/weft-area configs/gtx480.ini --format json >"$tmp/out" 2>"$tmp/err"
 		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(sum(c["area_mm2"] for c in d["components"])-d["total_area_mm2"])<1e-6' "$tmp/out" 2>"$tmp/err"
 		then ok "area: json parses and components sum to total_area_mm2"
 		else bad "area: json" "does not parse or does not sum"; fi
@@ -571,7 +573,7 @@ assert [r[h.index("config")] for r in tot]==["fermi-sm"]+["sgmf-core[fabric.toke
 assert [r[h.index("fabric.token_buffer")] for r in tot]==["","1","2","4"]
 assert len(set(r[h.index("config_hash")] for r in tot))==4
 assert all(r[h.index("baseline")]=="fermi-sm" for r in tot)' "$tmp/out" \
-		    "$(bin/weft-trace info "$tmp/bfs.wtr" 2>/dev/null | awk '/^launches/ { print $2 }')" 2>"$tmp/err"
+		    "$($BIN/weft-trace info "$tmp/bfs.wtr" 2>/dev/null | awk '/^launches/ { print $2 }')" 2>"$tmp/err"
 		then ok "sweep: fabric token-buffer sweep against fermi-sm (rows, key column, hashes)"
 		else bad "sweep: fabric csv" "see the python error"; fi
 		"$E" "$W" -c $FC -c $SG --sweep fabric.token_buffer=1,2 --sweep tech.node_nm=40,45 --format json \

@@ -10,7 +10,9 @@
 # (then review the diff before committing).
 
 cd "$(dirname "$0")/../.." || exit 3
-V=bin/weft-validate
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+BIN=${WEFT_BIN:-bin}
+V=$BIN/weft-validate
 G=tests/cli/golden
 if [ ! -x "$V" ]; then
 	echo "cli tests: $V is missing; run make first" >&2

@@ -124,6 +124,9 @@ static void test_model_errors(void **unused)
 {
 	(void)unused;
 	expect_error("[core]\nnum_sm = 2\n", NULL, 0, 0, "the config names no model");
+	/* an empty name: the error names its line (read before the entries are
+	 * freed; a use-after-free that `make check SAN=1` caught) */
+	expect_error("[model]\nname =\n[core]\nnum_sm = 2\n", NULL, 0, 2, "the config names no model");
 	struct weft_config cfg;
 	struct weft_error err;
 	weft_error_clear(&err);

@@ -218,10 +218,10 @@ static void test_did_you_mean(void **state)
 {
 	(void)state;
 	expect_message(variant("shared = 16", "shard = 16"), 7,
-		       "unknown key `shard` in [kernel] (keys: ptx, name, grid, block, shared); "
+		       "unknown key `shard` in [kernel] (keys: ptx, name, grid, block, shared, max_insts); "
 		       "did you mean `shared`?");
 	expect_message(variant("grid = 4", "gird = 4"), 5,
-		       "unknown key `gird` in [kernel] (keys: ptx, name, grid, block, shared); "
+		       "unknown key `gird` in [kernel] (keys: ptx, name, grid, block, shared, max_insts); "
 		       "did you mean `grid`?");
 	expect_message(variant("seed = 7", "sed = 7"), 13,
 		       "unknown key `sed` in [buffer] (keys: type, count, init, start, step, seed, min, "

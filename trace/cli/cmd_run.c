@@ -25,9 +25,10 @@
 
 static const char run_usage[] =
 	"usage: weft-trace run WORKLOAD [--size small|default|large] [--verify]\n"
-	"                      [--max-thread-insts N] [-o FILE.wtr [--level N]]\n"
-	"       weft-trace run --spec FILE.ini [--output-dir DIR] [--max-thread-insts N]\n"
+	"                      [--max-launch-insts N] [--max-thread-insts N]\n"
 	"                      [-o FILE.wtr [--level N]]\n"
+	"       weft-trace run --spec FILE.ini [--output-dir DIR] [--max-launch-insts N]\n"
+	"                      [--max-thread-insts N] [-o FILE.wtr [--level N]]\n"
 	"\n"
 	"Emulates every thread of the workload's kernels and prints a summary:\n"
 	"launches, CTAs, thread and warp instructions, emulation time and speed.\n"
@@ -38,8 +39,13 @@ static const char run_usage[] =
 	"  --verify              also run the CPU reference (timed under host\n"
 	"                        performance counters) and compare the results;\n"
 	"                        exit status 1 when they differ\n"
+	"  --max-launch-insts N  the instruction budget of each launch: stop with an\n"
+	"                        error naming the kernel, CTA and thread (exit status\n"
+	"                        2) once one launch ran N thread instructions; default\n"
+	"                        1e10, ten times the largest bundled launch (a launch\n"
+	"                        spec's `max_insts` may lower it for its launch)\n"
 	"  --max-thread-insts N  stop with an error (exit status 2) once N thread\n"
-	"                        instructions ran: a guard against runaway kernels\n"
+	"                        instructions ran in all launches together\n"
 	"  --spec FILE.ini       run the kernel a launch spec describes instead of a\n"
 	"                        bundled workload (format: docs/launch-spec.md)\n"
 	"  --output-dir DIR      with --spec: write `output =` files under DIR instead\n"
@@ -69,8 +75,9 @@ static void progress_cb(void *user, const char *kernel, uint32_t ctas_done, uint
 			uint64_t thread_insts)
 {
 	struct progress *p = user;
-	int n = fprintf(stderr, "\r%s: CTA %u/%u, %.1e thread insts", kernel, ctas_done,
-			ctas_total, (double)thread_insts);
+	int n = fprintf(stderr, "\r%s: CTA %u/%u, %u%%, %.1e thread insts", kernel, ctas_done,
+			ctas_total, ctas_total ? (unsigned)((uint64_t)ctas_done * 100 / ctas_total) : 0,
+			(double)thread_insts);
 	/* Blank what is left of a longer previous line. */
 	if (n > 0 && n - 1 < p->shown)
 		fprintf(stderr, "%*s", p->shown - (n - 1), "");
@@ -310,12 +317,13 @@ int weft_cmd_run(int argc, char **argv)
 	int level = 0, level_given = 0;
 	enum weft_size size = WEFT_SIZE_DEFAULT;
 	int verify = 0, size_given = 0;
-	uint64_t max_insts = 0;
+	uint64_t max_insts = 0, max_launch_insts = 0;
 
 	static const struct weft_opt opts[] = {
 		{ "size", 0, WEFT_OPT_ARG, 's' },
 		{ "verify", 0, WEFT_OPT_FLAG, 'v' },
 		{ "max-thread-insts", 0, WEFT_OPT_ARG, 'm' },
+		{ "max-launch-insts", 0, WEFT_OPT_ARG, 'L' },
 		{ "spec", 0, WEFT_OPT_ARG, 'S' },
 		{ "output-dir", 0, WEFT_OPT_ARG, 'D' },
 		{ "output", 'o', WEFT_OPT_ARG, 'o' },
@@ -344,6 +352,12 @@ int weft_cmd_run(int argc, char **argv)
 			if (parse_count(val, &max_insts))
 				return weft_cli_usage("bad --max-thread-insts `%s` (a positive integer)",
 						      val);
+			break;
+		case 'L':
+			if (parse_count(val, &max_launch_insts) || !max_launch_insts)
+				return weft_cli_usage("bad --max-launch-insts `%s` (a positive number of thread "
+						   "instructions, e.g. 1e9)",
+						   val);
 			break;
 		case 'S':
 			spec = val;
@@ -395,6 +409,7 @@ int weft_cmd_run(int argc, char **argv)
 	struct weft_ctx_options copts;
 	memset(&copts, 0, sizeof(copts));
 	copts.max_thread_insts = max_insts;
+	copts.max_launch_insts = max_launch_insts; /* 0: the library's default */
 	if (isatty(STDERR_FILENO)) {
 		copts.progress = progress_cb;
 		copts.progress_user = &prog;

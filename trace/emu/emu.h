@@ -192,8 +192,13 @@ struct weft_emu_launch {
 	uint32_t dyn_shared;
 	uint8_t *param;
 	uint32_t param_bytes;
+	/* Shared memory is allocated as the CTA touches it: shared[0, shared_cap)
+	 * exists and is zeroed, shared_bytes is the CTA's size (static +
+	 * dynamic); an access in [shared_cap, shared_bytes) grows the buffer
+	 * (weft_emu_mem_slow), and each CTA clears only shared_cap bytes. */
 	uint8_t *shared;
 	uint32_t shared_bytes;
+	uint32_t shared_cap;
 	uint8_t *local;           /* nthreads * local_bytes */
 	uint32_t local_bytes;
 	uint32_t nthreads, nwarps;
@@ -204,6 +209,13 @@ struct weft_emu_launch {
 	uint32_t live_threads;    /* non-exited threads of the CTA */
 	uint64_t clock;
 	uint64_t next_progress;
+	/* instruction budget of this launch (thread instructions) and where it
+	 * was set (NULL: the context's max_launch_insts); run_warp stops once
+	 * the context's count passes stop_at, the smaller of the context's
+	 * --max-thread-insts and the count at launch start plus the budget */
+	uint64_t budget;
+	const char *budget_from;
+	uint64_t ti0, stop_at;
 	struct weft_error *err;
 	/* global allocation cache: the last allocation each instruction hit */
 	struct weft_emu_acache {
@@ -247,7 +259,7 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 				    uint64_t addr, uint32_t bytes, int write, uint8_t *rspace)
 {
 	if (space == WEFT_SPACE_SHARED) {
-		if (addr < L->shared_bytes && bytes <= L->shared_bytes - addr && !(addr & (bytes - 1))) {
+		if (addr < L->shared_cap && bytes <= L->shared_cap - addr && !(addr & (bytes - 1))) {
 			*rspace = WEFT_SPACE_SHARED;
 			return L->shared + addr;
 		}

@@ -239,6 +239,35 @@ static int assert_failed(struct weft_emu_launch *L, struct weft_emu_warp *W, int
 			      line);
 }
 
+/* The context's --max-thread-insts or the launch's instruction budget ran
+ * out at ei of lane `lane` (ti: the context's count). */
+static int out_of_insts(struct weft_emu_launch *L, const struct weft_emu_warp *W, int lane,
+			const struct weft_emu_inst *ei, uint64_t ti)
+{
+	uint64_t limit = L->ctx->opts.max_thread_insts;
+	if (limit && ti > limit)
+		return weft_emu_fault(L, W, lane, ei, WEFT_ERR_LIMIT,
+				      "kernel %s exceeded --max-thread-insts %" PRIu64
+				      " (thread instructions executed in this context; infinite loop?); "
+				      "raise the limit if the kernel is just long",
+				      L->kname, limit);
+	/* what set the budget, which is what to raise */
+	char from[300];
+	if (L->budget_from)
+		snprintf(from, sizeof(from), "%s", L->budget_from);
+	else if (L->ctx->opts.max_launch_insts)
+		snprintf(from, sizeof(from), "--max-launch-insts");
+	else
+		snprintf(from, sizeof(from), "--max-launch-insts, default %llu",
+			 (unsigned long long)WEFT_DEFAULT_LAUNCH_INSTS);
+	return weft_emu_fault(L, W, lane, ei, WEFT_ERR_LIMIT,
+			      "kernel %s ran out of its launch's instruction budget of %" PRIu64
+			      " thread instructions (%s) in CTA %u of %u: a loop that never ends? "
+			      "If the kernel is just long, raise %s",
+			      L->kname, L->budget, from, L->cta_linear, L->grid.x * L->grid.y * L->grid.z,
+			      L->budget_from ? "it there" : "it with --max-launch-insts N");
+}
+
 static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t quantum)
 {
 	const struct weft_emu_prog *P = L->prog;
@@ -246,7 +275,7 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 	struct weft_ctx *ctx = L->ctx;
 	const struct weft_emu_observer *obs = ctx->opts.observer;
 	int (*obs_fn)(void *, const struct weft_warp_event *, struct weft_error *) = obs ? obs->warp_inst : NULL;
-	uint64_t limit = ctx->opts.max_thread_insts;
+	uint64_t stop_at = L->stop_at;
 	uint64_t ti = ctx->stats.thread_insts, wi = ctx->stats.warp_insts;
 	int rc = 0;
 
@@ -279,14 +308,10 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 		ti += (uint32_t)weft_emu_popc32(g);
 		L->clock++;
 		W->insts++;
-		if (limit && ti > limit) {
+		if (ti > stop_at) {
 			ctx->stats.thread_insts = ti;
 			ctx->stats.warp_insts = wi;
-			return weft_emu_fault(L, W, g ? __builtin_ctz(g) : __builtin_ctz(mask), ei, WEFT_ERR_LIMIT,
-					      "kernel %s exceeded --max-thread-insts %" PRIu64
-					      " (thread instructions executed in this context; infinite loop?); "
-					      "raise the limit if the kernel is just long",
-					      L->kname, limit);
+			return out_of_insts(L, W, g ? __builtin_ctz(g) : __builtin_ctz(mask), ei, ti);
 		}
 		switch (ei->kind) {
 		case WEFT_EK_ALU:
@@ -445,16 +470,25 @@ int weft_emu_run(struct weft_emu_launch *L)
 
 	L->nthreads = L->block.x * L->block.y * L->block.z;
 	L->nwarps = (L->nthreads + 31) / 32;
+	/* both at most WEFT_MAX_SHARED_BYTES (weft_launch, weft_emu_link) */
 	L->shared_bytes = P->shared_dyn_offset + L->dyn_shared;
+	L->shared_cap = 0;
+	L->shared = NULL; /* allocated as the CTA touches it (weft_emu_mem_slow) */
 	L->local_bytes = P->local_bytes;
 	L->next_progress = ctx->stats.warp_insts + PROGRESS_EVERY;
+	/* the instruction budget: stop once the context's count passes stop_at */
+	uint64_t budget = L->budget ? L->budget : WEFT_DEFAULT_LAUNCH_INSTS;
+	L->budget = budget;
+	L->ti0 = ctx->stats.thread_insts;
+	L->stop_at = budget > UINT64_MAX - L->ti0 ? UINT64_MAX : L->ti0 + budget;
+	if (ctx->opts.max_thread_insts && ctx->opts.max_thread_insts < L->stop_at)
+		L->stop_at = ctx->opts.max_thread_insts;
 	L->acache = calloc(P->ninsts, sizeof(*L->acache));
 	size_t per_warp = (size_t)P->nslots * 32;
 	L->warps = calloc(L->nwarps, sizeof(*L->warps));
 	uint64_t *regs = calloc((size_t)L->nwarps * per_warp, sizeof(uint64_t));
-	L->shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1);
 	L->local = calloc((size_t)L->nthreads * (L->local_bytes ? L->local_bytes : 1), 1);
-	if (!L->warps || !regs || !L->shared || !L->local || !L->acache) {
+	if (!L->warps || !regs || !L->local || !L->acache) {
 		rc = weft_error_set(L->err, WEFT_ERR_NOMEM,
 				    "out of memory setting up kernel %s (%u threads per CTA, %u bytes of shared memory)",
 				    L->kname, L->nthreads, L->shared_bytes);
@@ -488,11 +522,13 @@ int weft_emu_run(struct weft_emu_launch *L)
 		L->ctaid[0] = c % L->grid.x;
 		L->ctaid[1] = (c / L->grid.x) % L->grid.y;
 		L->ctaid[2] = c / (L->grid.x * L->grid.y);
-		/* shared memory starts zeroed in every CTA; local frames are
+		/* shared memory starts zeroed in every CTA (what exists of it:
+		 * the part earlier CTAs touched); local frames are
 		 * zeroed once per launch (calloc) and not per CTA: they can be
 		 * large (every inlined call has its own frame) and threads write
 		 * before they read */
-		memset(L->shared, 0, L->shared_bytes);
+		if (L->shared_cap)
+			memset(L->shared, 0, L->shared_cap);
 		memset(L->bars, 0, sizeof(L->bars));
 		L->live_threads = L->nthreads;
 		for (uint32_t w = 0; w < L->nwarps; w++) {
@@ -529,6 +565,7 @@ out:
 	free(L->local);
 	L->warps = NULL;
 	L->shared = NULL;
+	L->shared_cap = 0;
 	L->local = NULL;
 	return rc;
 }

@@ -40,9 +40,11 @@ struct lk {
 	struct weft_emu_sregslot *sregs;
 	uint32_t nsregs, cap_sregs;
 	int32_t scratch;
-	uint32_t local_bytes;
+	/* 64 bits: a symbol's size is (a .shared array of 4 GiB must not wrap
+	 * to 0); each is checked against its limit as it grows (too_big) */
+	uint64_t local_bytes;
 	int64_t *shared_off; /* [nsyms]; -1 unassigned */
-	uint32_t shared_static, shared_dyn;
+	uint64_t shared_static, shared_dyn;
 	uint8_t *onstack;    /* [nfuncs] */
 	uint8_t *reach;      /* [nfuncs] */
 	uint8_t *addr_taken; /* [nfuncs] functions whose address a `mov` takes */
@@ -78,8 +80,45 @@ static int nomem(struct lk *k)
 			      k->m->funcs[k->kernel].name);
 }
 
+/* *acc += add, saturating; -1 when the sum is over limit. */
+static int add_capped(uint64_t *acc, uint64_t add, uint64_t limit)
+{
+	*acc = add > UINT64_MAX - *acc ? UINT64_MAX : *acc + add;
+	return *acc > limit ? -1 : 0;
+}
+
+/* A kernel's static shared memory (what = "static shared memory", per =
+ * "a block") or a thread's local frame grew past CUDA's limit (host.h)
+ * with symbol sym, to total bytes. */
+static int too_big(struct lk *k, int32_t sym, const char *what, uint64_t total, uint64_t limit,
+		   const char *per)
+{
+	const struct weft_ptx_symbol *s = &k->m->syms[sym];
+	char tot[32];
+	if (total == UINT64_MAX)
+		snprintf(tot, sizeof(tot), "over 2^64");
+	else
+		snprintf(tot, sizeof(tot), "%" PRIu64, total);
+	return weft_error_at(k->err, WEFT_ERR_INPUT, k->m->path, s->line, 0,
+			     "kernel %s: %s reaches %s bytes with `%s` (%" PRIu64 " bytes), more than the "
+			     "%" PRIu64 " bytes (%" PRIu64 " KB) CUDA allows %s; make it smaller",
+			     k->m->funcs[k->kernel].name, what, tot, s->name, s->size, limit, limit / 1024, per);
+}
+
 static int new_slots(struct lk *k, uint32_t count, int32_t *first)
 {
+	/* every PTX virtual register of the kernel and of each inlined call is
+	 * a slot of 8 bytes per thread: bounded before the register file is
+	 * sized by it (host.h WEFT_MAX_REG_SLOTS) */
+	if ((uint64_t)k->nslots + count > WEFT_MAX_REG_SLOTS) {
+		const struct weft_ptx_func *kf = &k->m->funcs[k->kernel];
+		return weft_error_at(k->err, WEFT_ERR_INPUT, k->m->path, kf->line, 0,
+				     "kernel %s needs more than %u register slots per thread (the PTX virtual "
+				     "registers of the kernel and of every call inlined into it, and constants), "
+				     "the emulator's limit (WEFT_MAX_REG_SLOTS in trace/emu/host.h); declare "
+				     "fewer registers (%%r<N>) or inline less",
+				     kf->name, WEFT_MAX_REG_SLOTS);
+	}
 	if (grow((void **)&k->stype, &k->cap_slots, k->nslots + count, 1))
 		return nomem(k);
 	memset(k->stype + k->nslots, WEFT_T_NONE, count);
@@ -170,7 +209,7 @@ static int lk_err(struct lk *k, const struct weft_inst *in, enum weft_err code, 
 			     "%s `%s` in kernel %s: %s", what, buf, kf->name, detail);
 }
 
-static uint32_t align_up(uint32_t v, uint32_t a)
+static uint64_t align_up(uint64_t v, uint32_t a)
 {
 	if (a == 0)
 		a = 1;
@@ -198,8 +237,10 @@ static int resolve(struct lk *k, struct inst *ic, int32_t sym, int *space, int64
 				k->shared_off[sym] = -2;
 			} else {
 				k->shared_static = align_up(k->shared_static, s->align);
-				k->shared_off[sym] = k->shared_static;
-				k->shared_static += (uint32_t)s->size;
+				k->shared_off[sym] = (int64_t)k->shared_static;
+				if (add_capped(&k->shared_static, s->size, WEFT_MAX_SHARED_BYTES))
+					return too_big(k, sym, "static shared memory", k->shared_static,
+						       WEFT_MAX_SHARED_BYTES, "a block");
 			}
 		}
 		*space = WEFT_SPACE_SHARED;
@@ -211,8 +252,10 @@ static int resolve(struct lk *k, struct inst *ic, int32_t sym, int *space, int64
 		uint32_t al = s->align ? s->align : 1;
 		k->local_bytes = align_up(k->local_bytes, al);
 		ic->sp[sym] = WEFT_SPACE_LOCAL;
-		ic->addr[sym] = k->local_bytes;
-		k->local_bytes += (uint32_t)(s->size ? s->size : 8);
+		ic->addr[sym] = (int64_t)k->local_bytes;
+		if (add_capped(&k->local_bytes, s->size ? s->size : 8, WEFT_MAX_LOCAL_BYTES))
+			return too_big(k, sym, "local memory per thread (.local variables, call frames)",
+				       k->local_bytes, WEFT_MAX_LOCAL_BYTES, "a thread");
 		*space = WEFT_SPACE_LOCAL;
 		*addr = ic->addr[sym];
 		return 0;
@@ -960,8 +1003,12 @@ int weft_emu_link(struct weft_module *mod, uint32_t func, struct weft_emu_prog *
 			continue;
 		}
 		k.shared_static = align_up(k.shared_static, s->align ? s->align : 1);
-		k.shared_off[i] = k.shared_static;
-		k.shared_static += (uint32_t)s->size;
+		k.shared_off[i] = (int64_t)k.shared_static;
+		if (add_capped(&k.shared_static, s->size, WEFT_MAX_SHARED_BYTES)) {
+			rc = too_big(&k, (int32_t)i, "static shared memory", k.shared_static,
+				     WEFT_MAX_SHARED_BYTES, "a block");
+			goto fail;
+		}
 	}
 	k.shared_dyn = align_up(k.shared_static, dyn_align);
 
@@ -1035,9 +1082,10 @@ int weft_emu_link(struct weft_module *mod, uint32_t func, struct weft_emu_prog *
 	p->nconsts = k.nconsts;
 	p->sregs = k.sregs;
 	p->nsregs = k.nsregs;
-	p->local_bytes = align_up(k.local_bytes, 8);
-	p->shared_static = k.shared_static;
-	p->shared_dyn_offset = k.shared_dyn;
+	/* each at most its limit (too_big), so they fit 32 bits */
+	p->local_bytes = (uint32_t)align_up(k.local_bytes, 8);
+	p->shared_static = (uint32_t)k.shared_static;
+	p->shared_dyn_offset = (uint32_t)k.shared_dyn;
 	k.ins = NULL;
 	k.stype = NULL;
 	k.consts = NULL;

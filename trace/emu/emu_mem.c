@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu.h"
@@ -147,6 +148,26 @@ static const char *space_word(int s)
 	}
 }
 
+/* Grows the CTA's shared buffer to cover [0, need) (need <= shared_bytes),
+ * zeroing the new part: doubling, in 4 KiB steps, never past shared_bytes. */
+static int shared_grow(struct weft_emu_launch *L, const struct weft_emu_warp *W, int lane,
+		       const struct weft_emu_inst *ei, uint64_t need)
+{
+	uint64_t cap = L->shared_cap ? (uint64_t)L->shared_cap * 2 : 4096;
+	if (cap < need)
+		cap = (need + 4095) / 4096 * 4096;
+	if (cap > L->shared_bytes)
+		cap = L->shared_bytes;
+	uint8_t *p = realloc(L->shared, (size_t)cap);
+	if (!p)
+		return weft_emu_fault(L, W, lane, ei, WEFT_ERR_NOMEM,
+				      "out of memory growing shared memory to %" PRIu64 " bytes", cap);
+	memset(p + L->shared_cap, 0, (size_t)(cap - L->shared_cap));
+	L->shared = p;
+	L->shared_cap = (uint32_t)cap;
+	return 0;
+}
+
 uint8_t *weft_emu_mem_slow(struct weft_emu_launch *L, struct weft_emu_warp *W,
 			   const struct weft_emu_inst *ei, int lane, int space, uint64_t addr,
 			   uint32_t bytes, int write, uint8_t *rspace)
@@ -178,8 +199,11 @@ uint8_t *weft_emu_mem_slow(struct weft_emu_launch *L, struct weft_emu_warp *W,
 	}
 	switch (s) {
 	case WEFT_SPACE_SHARED:
-		if (a < L->shared_bytes && bytes <= L->shared_bytes - a)
+		if (a < L->shared_bytes && bytes <= L->shared_bytes - a) {
+			if (a + bytes > L->shared_cap && shared_grow(L, W, lane, ei, a + bytes))
+				return NULL;
 			return L->shared + a;
+		}
 		weft_emu_fault(L, W, lane, ei, WEFT_ERR_RUNTIME,
 			       "out-of-bounds shared %s of %u bytes at shared offset 0x%" PRIx64
 			       " (the CTA has %u bytes of shared memory: %u static + %u dynamic)",

@@ -65,7 +65,7 @@ static int h_ld_shared32(ARGS)
 	unsigned nv = ei->nd, total = 4 * nv;
 	uint64_t *d0 = WEFT_SLOT(W, ei->d[0]), *d1 = WEFT_SLOT(W, ei->d[1]);
 	uint64_t *d2 = WEFT_SLOT(W, ei->d[2]), *d3 = WEFT_SLOT(W, ei->d[3]);
-	uint64_t sz = L->shared_bytes;
+	uint64_t sz = L->shared_cap;
 	const uint8_t *sh = L->shared;
 	WEFT_LANES(mask, l, {
 		uint64_t a = (B ? B[l] : 0) + off;
@@ -78,6 +78,9 @@ static int h_ld_shared32(ARGS)
 			p = weft_emu_mem_slow(L, W, ei, l, WEFT_SPACE_SHARED, a, total, 0, &rs);
 			if (!p)
 				return WEFT_ERR_RUNTIME;
+			/* the slow path may have grown (moved) the shared buffer */
+			sz = L->shared_cap;
+			sh = L->shared;
 		}
 		uint32_t v[4];
 		memcpy(v, p, 4);

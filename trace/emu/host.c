@@ -9,6 +9,11 @@
  * and addresses are never reused after weft_free, so a use after free is
  * caught too. Module .global/.const variables are allocations named after
  * the variable, made when the module is loaded.
+ *
+ * A launch is checked against CUDA's limits (host.h "launch limits":
+ * dimensions and their products, shared memory, .maxnreg, .reqntid,
+ * .maxntid) before anything is allocated for it, and gets its instruction
+ * budget (weft_ctx_options.max_launch_insts, weft_launch_opts).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -312,9 +317,82 @@ static int no_kernel(struct weft_module *mod, const char *name, struct weft_erro
 			      mod->ptx->path ? mod->ptx->path : "<ptx>", n ? list : "none");
 }
 
+int weft_launch_check_dims(struct weft_dim3 grid, struct weft_dim3 block, char *why, size_t len)
+{
+	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) {
+		snprintf(why, len, "grid (%u,%u,%u) and block (%u,%u,%u) must be at least 1 in every dimension",
+			 grid.x, grid.y, grid.z, block.x, block.y, block.z);
+		return -1;
+	}
+	/* the product in 64 bits: three 32-bit factors cannot overflow it */
+	uint64_t threads = (uint64_t)block.x * block.y * block.z;
+	if (block.x > WEFT_MAX_BLOCK_X || block.y > WEFT_MAX_BLOCK_Y || block.z > WEFT_MAX_BLOCK_Z) {
+		snprintf(why, len,
+			 "block (%u,%u,%u) exceeds CUDA's block dimensions (x and y at most %u and %u, z at most %u)",
+			 block.x, block.y, block.z, WEFT_MAX_BLOCK_X, WEFT_MAX_BLOCK_Y, WEFT_MAX_BLOCK_Z);
+		return -1;
+	}
+	if (threads > WEFT_MAX_BLOCK_THREADS) {
+		snprintf(why, len, "block (%u,%u,%u) has more than %u threads (%" PRIu64 "), CUDA's limit per block",
+			 block.x, block.y, block.z, WEFT_MAX_BLOCK_THREADS, threads);
+		return -1;
+	}
+	if (grid.x > WEFT_MAX_GRID_X || grid.y > WEFT_MAX_GRID_Y || grid.z > WEFT_MAX_GRID_Z) {
+		snprintf(why, len,
+			 "grid (%u,%u,%u) exceeds CUDA's grid dimensions (x at most 2^31-1, y and z at most %u)",
+			 grid.x, grid.y, grid.z, WEFT_MAX_GRID_Y);
+		return -1;
+	}
+	/* the grid's CTA count fits 64 bits (2^31 * 2^16 * 2^16) but not 32 */
+	uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
+	if (ctas > UINT32_MAX) {
+		snprintf(why, len,
+			 "grid (%u,%u,%u) has %" PRIu64 " CTAs; weft runs at most %u CTAs per launch",
+			 grid.x, grid.y, grid.z, ctas, UINT32_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel's own bounds (.maxnreg, .reqntid, .maxntid) against block. */
+static int check_kernel_bounds(const struct weft_ptx_module *mod, const struct weft_ptx_func *f,
+			       struct weft_dim3 block, struct weft_error *err)
+{
+	const char *path = mod->path ? mod->path : "<ptx>";
+	if (f->maxnreg > WEFT_MAX_REGS_PER_THREAD)
+		return weft_error_at(err, WEFT_ERR_INPUT, path, f->line, 0,
+				     "kernel %s: .maxnreg %u is more than the %u registers CUDA allows a "
+				     "thread; lower it or remove the directive",
+				     f->name, f->maxnreg, WEFT_MAX_REGS_PER_THREAD);
+	const uint32_t *r = f->reqntid, *m = f->maxntid;
+	if (r[0] && (block.x != r[0] || block.y != (r[1] ? r[1] : 1) || block.z != (r[2] ? r[2] : 1)))
+		return weft_error_at(err, WEFT_ERR_INPUT, path, f->line, 0,
+				     "kernel %s requires blocks of (%u,%u,%u) threads (.reqntid) but the launch "
+				     "gives (%u,%u,%u); launch it with that block",
+				     f->name, r[0], r[1] ? r[1] : 1, r[2] ? r[2] : 1, block.x, block.y, block.z);
+	if (m[0]) {
+		uint64_t most = (uint64_t)m[0] * (m[1] ? m[1] : 1) * (m[2] ? m[2] : 1);
+		if ((uint64_t)block.x * block.y * block.z > most)
+			return weft_error_at(err, WEFT_ERR_INPUT, path, f->line, 0,
+					     "kernel %s allows at most %" PRIu64 " threads per block (.maxntid "
+					     "%u,%u,%u) but the launch gives (%u,%u,%u); use a smaller block",
+					     f->name, most, m[0], m[1] ? m[1] : 1, m[2] ? m[2] : 1, block.x,
+					     block.y, block.z);
+	}
+	return 0;
+}
+
 int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
 		struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
 		const struct weft_arg *args, uint32_t nargs, struct weft_error *err)
+{
+	return weft_launch_ex(ctx, mod, name, grid, block, dyn_shared, args, nargs, NULL, err);
+}
+
+int weft_launch_ex(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
+		   struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
+		   const struct weft_arg *args, uint32_t nargs, const struct weft_launch_opts *lopts,
+		   struct weft_error *err)
 {
 	const struct weft_ptx_module *m = mod->ptx;
 	if (mod->ctx != ctx)
@@ -325,19 +403,17 @@ int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
 	if (k < 0 || !m->funcs[k].is_entry)
 		return no_kernel(mod, name, err);
 	const struct weft_ptx_func *f = &m->funcs[k];
-	/* CUDA's limits on launch dimensions */
-	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+	char why[300];
+	if (weft_launch_check_dims(grid, block, why, sizeof(why)))
+		return weft_error_set(err, WEFT_ERR_INPUT, "launch of kernel %s: %s", name, why);
+	if (dyn_shared > WEFT_MAX_SHARED_BYTES)
 		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "launch of kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) must be nonzero in every dimension",
-				      name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-	if ((uint64_t)block.x * block.y * block.z > 1024 || block.z > 64)
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "launch of kernel %s: block (%u,%u,%u) has more than 1024 threads or z > 64 (CUDA's limits)",
-				      name, block.x, block.y, block.z);
-	if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "launch of kernel %s: grid (%u,%u,%u) exceeds CUDA's limits (x < 2^31, y and z <= 65535)",
-				      name, grid.x, grid.y, grid.z);
+				      "launch of kernel %s: %u bytes of dynamic shared memory exceed the %u bytes "
+				      "(227 KB) CUDA allows a block",
+				      name, dyn_shared, WEFT_MAX_SHARED_BYTES);
+	int rc = check_kernel_bounds(m, f, block, err);
+	if (rc)
+		return rc;
 	if (nargs != f->nparams)
 		return weft_error_set(err, WEFT_ERR_INPUT, "kernel %s expects %u argument%s, got %u", name,
 				      f->nparams, f->nparams == 1 ? "" : "s", nargs);
@@ -350,9 +426,17 @@ int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
 					      args[i].size);
 	}
 	const struct weft_emu_prog *prog;
-	int rc = weft_emu_program(mod, (uint32_t)k, &prog, err);
+	rc = weft_emu_program(mod, (uint32_t)k, &prog, err);
 	if (rc)
 		return rc;
+	/* static shared is at most the limit (weft_emu_link); with the dynamic
+	 * part the block's total must be too */
+	uint64_t shared = (uint64_t)prog->shared_dyn_offset + dyn_shared;
+	if (shared > WEFT_MAX_SHARED_BYTES)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "launch of kernel %s: %u bytes of static and %u of dynamic shared memory "
+				      "(%" PRIu64 " in all) exceed the %u bytes (227 KB) CUDA allows a block",
+				      name, prog->shared_dyn_offset, dyn_shared, shared, WEFT_MAX_SHARED_BYTES);
 	uint8_t *param = calloc(f->param_bytes ? f->param_bytes : 1, 1);
 	if (!param)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory (parameters of %s)", name);
@@ -372,6 +456,15 @@ int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
 	L.dyn_shared = dyn_shared;
 	L.param = param;
 	L.param_bytes = f->param_bytes;
+	/* the launch's instruction budget: the smaller of the context's and
+	 * this launch's */
+	uint64_t budget = ctx->opts.max_launch_insts ? ctx->opts.max_launch_insts : WEFT_DEFAULT_LAUNCH_INSTS;
+	L.budget_from = NULL;
+	if (lopts && lopts->max_insts && lopts->max_insts < budget) {
+		budget = lopts->max_insts;
+		L.budget_from = lopts->max_insts_from;
+	}
+	L.budget = budget;
 	struct weft_error local_err;
 	L.err = err ? err : &local_err;
 	weft_error_clear(L.err);

@@ -46,6 +46,38 @@ static inline struct weft_dim3 weft_dim3(uint32_t x, uint32_t y, uint32_t z)
 	return d;
 }
 
+/* ---- launch limits --------------------------------------------------------
+ * CUDA's limits for one launch on the newest architecture weft knows,
+ * compute capability 9.0 (NVIDIA, CUDA C++ Programming Guide, "Features and
+ * Technical Specifications", table "Technical Specifications per Compute
+ * Capability"). weft_launch, launch specs and the trace reader refuse
+ * anything beyond them with WEFT_ERR_INPUT (a trace: corrupt), naming the
+ * limit, before they allocate anything of the requested size. */
+#define WEFT_MAX_BLOCK_THREADS 1024u    /* threads per block */
+#define WEFT_MAX_BLOCK_X 1024u          /* block dimensions */
+#define WEFT_MAX_BLOCK_Y 1024u
+#define WEFT_MAX_BLOCK_Z 64u
+#define WEFT_MAX_GRID_X 0x7fffffffu     /* grid dimensions: 2^31 - 1 */
+#define WEFT_MAX_GRID_Y 65535u
+#define WEFT_MAX_GRID_Z 65535u
+/* shared memory per block: 227 KB on 9.0 with the opt-in attribute
+ * (cudaFuncAttributeMaxDynamicSharedMemorySize); 48 KB without it */
+#define WEFT_MAX_SHARED_BYTES (227u * 1024u)
+#define WEFT_MAX_LOCAL_BYTES (512u * 1024u) /* local memory per thread */
+#define WEFT_MAX_REGS_PER_THREAD 255u   /* 32-bit registers per thread (.maxnreg) */
+/* Not CUDA's: the emulator keeps every PTX virtual register of a kernel
+ * and of the calls it inlines in a slot of 8 bytes per thread. ptxas maps
+ * them onto at most 255 hardware registers, so a kernel may declare more
+ * (sgemm's PTX declares over 700); this bound, far above what compilers
+ * emit, keeps a hostile module from sizing the register file (65536 slots
+ * are 512 MiB for a block of 1024 threads). */
+#define WEFT_MAX_REG_SLOTS 65536u
+
+/* Checks grid and block against the limits above (every dimension at
+ * least 1, block product and each dimension, grid dimensions). Returns 0,
+ * or -1 with why filled: a sentence naming the dimension and the limit. */
+int weft_launch_check_dims(struct weft_dim3 grid, struct weft_dim3 block, char *why, size_t len);
+
 /* One kernel argument: the bytes of its value, as cuLaunchKernel's
  * kernelParams. size must equal the PTX parameter's size. */
 struct weft_arg {
@@ -85,12 +117,27 @@ struct weft_emu_observer {
 	int (*warp_inst)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
 };
 
+/* The default instruction budget of one launch (thread instructions):
+ * 10^10, ten times the largest launch of the bundled workloads at --size
+ * large (docs/cli.md, `weft-trace run --max-launch-insts`); at the
+ * emulator's 10^7..10^8 thread instructions per second a kernel that never
+ * ends stops within minutes. */
+#define WEFT_DEFAULT_LAUNCH_INSTS 10000000000ull
+
 struct weft_ctx_options {
 	/* Stop a launch once this many thread instructions ran in total in the
-	 * context (0 = no limit). Exceeding it is WEFT_ERR_LIMIT. */
+	 * context, over all its launches (0 = no limit). Exceeding it is
+	 * WEFT_ERR_LIMIT. */
 	uint64_t max_thread_insts;
+	/* The instruction budget of each launch: stop a launch once its own
+	 * threads ran this many instructions (0 = WEFT_DEFAULT_LAUNCH_INSTS,
+	 * UINT64_MAX = none). A kernel that never ends stops here with
+	 * WEFT_ERR_LIMIT naming the kernel and the CTA and thread that was
+	 * running. weft_launch_opts may lower it for one launch. */
+	uint64_t max_launch_insts;
 	/* Called now and then during long launches (about every 2^22 warp
-	 * instructions) with thread instructions so far; may be NULL. */
+	 * instructions) with the CTA running, the grid's CTAs and the thread
+	 * instructions so far in the context; may be NULL. */
 	void (*progress)(void *user, const char *kernel, uint32_t ctas_done,
 			 uint32_t ctas_total, uint64_t thread_insts);
 	void *progress_user;
@@ -155,5 +202,20 @@ int weft_memcpy_from_symbol(struct weft_ctx *ctx, struct weft_module *mod, const
 int weft_launch(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
 		struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
 		const struct weft_arg *args, uint32_t nargs, struct weft_error *err);
+
+/* Per-launch settings beyond weft_launch's arguments. */
+struct weft_launch_opts {
+	/* The instruction budget of this launch (thread instructions); 0 = the
+	 * context's max_launch_insts. The smaller of the two applies. */
+	uint64_t max_insts;
+	/* Where the budget came from, for the message when it runs out (e.g.
+	 * "spec.ini:6: max_insts"); NULL = the context's option. */
+	const char *max_insts_from;
+};
+/* weft_launch with per-launch settings (opts may be NULL). */
+int weft_launch_ex(struct weft_ctx *ctx, struct weft_module *mod, const char *name,
+		   struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
+		   const struct weft_arg *args, uint32_t nargs, const struct weft_launch_opts *opts,
+		   struct weft_error *err);
 
 #endif

@@ -98,10 +98,20 @@ static int read_launch(struct weft_trace *t, uint32_t i, uint64_t lo, uint64_t l
 	P->block.y = weft_trace_rd_u32(&r);
 	P->block.z = weft_trace_rd_u32(&r);
 	P->dyn_shared = weft_trace_rd_u32(&r);
+	if (r.bad || P->index != i)
+		return weft_trace_corrupt(err, t->path, lo, "malformed launch record %u", i);
+	/* the launch was run by weft_launch, which refuses anything past CUDA's
+	 * limits (host.h): a record beyond them is damage, and would size the
+	 * decoder's per-CTA arrays (threads_per_cta) */
+	char why[300];
+	if (weft_launch_check_dims(P->grid, P->block, why, sizeof(why)))
+		return weft_trace_corrupt(err, t->path, lo, "launch record %u: %s", i, why);
+	if (P->dyn_shared > WEFT_MAX_SHARED_BYTES)
+		return weft_trace_corrupt(err, t->path, lo,
+				  "launch record %u: %u bytes of dynamic shared memory, more than CUDA's %u per block",
+				  i, P->dyn_shared, WEFT_MAX_SHARED_BYTES);
 	uint64_t nctas = (uint64_t)P->grid.x * P->grid.y * P->grid.z;
 	uint64_t tpc = (uint64_t)P->block.x * P->block.y * P->block.z;
-	if (r.bad || P->index != i || nctas > 0xffffffffu || tpc > 0xffffffffu)
-		return weft_trace_corrupt(err, t->path, lo, "malformed launch record %u", i);
 	P->nctas = (uint32_t)nctas;
 	P->threads_per_cta = (uint32_t)tpc;
 	uint32_t ref = weft_trace_rd_u32(&r);

@@ -319,6 +319,21 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* A positive count: an integer, or 1e9 notation for a whole number. */
+static int parse_count(const char *s, uint64_t *out)
+{
+	if (!parse_u64(s, out))
+		return *out ? 0 : -1;
+	char *end;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	double d = strtod(s, &end);
+	if (*end || !(d >= 1) || d >= 18446744073709551616.0 || d != floor(d))
+		return -1;
+	*out = (uint64_t)d;
+	return 0;
+}
+
 static int parse_i64(const char *s, int64_t *out)
 {
 	char *end;
@@ -465,7 +480,7 @@ static char *dir_of(const char *path)
 
 /* ---- interpretation ----------------------------------------------------- */
 
-static const char *const kernel_keys[] = { "ptx", "name", "grid", "block", "shared", NULL };
+static const char *const kernel_keys[] = { "ptx", "name", "grid", "block", "shared", "max_insts", NULL };
 static const char *const buffer_keys[] = { "type", "count", "init", "start", "step", "seed",
 					   "min", "max", "file", "output", "expect",
 					   "rel_tol", "abs_tol", NULL };
@@ -516,23 +531,41 @@ static int do_kernel(struct parse *p, struct weft_spec *spec, uint32_t sec)
 	if (parse_dim3(e->value, &spec->grid))
 		return perr(p, e->line, WEFT_ERR_INPUT,
 			    "bad grid `%s`: want X, X,Y or X,Y,Z with each at least 1", e->value);
+	uint32_t grid_line = e->line;
 	if (!(e = find(p, sec, "block")))
 		return perr(p, s->line, WEFT_ERR_INPUT,
 			    "[kernel] needs `block = X[,Y[,Z]]` (threads per CTA)");
 	if (parse_dim3(e->value, &spec->block))
 		return perr(p, e->line, WEFT_ERR_INPUT,
 			    "bad block `%s`: want X, X,Y or X,Y,Z with each at least 1", e->value);
-	if ((uint64_t)spec->block.x * spec->block.y * spec->block.z > 1024)
-		return perr(p, e->line, WEFT_ERR_INPUT,
-			    "block %ux%ux%u has more than 1024 threads (the CUDA limit)",
-			    spec->block.x, spec->block.y, spec->block.z);
+	/* CUDA's limits (host.h), at the line that breaks them: the block's
+	 * first, then the grid's with a valid block */
+	char why[300];
+	if (weft_launch_check_dims(weft_dim3(1, 1, 1), spec->block, why, sizeof(why)))
+		return perr(p, e->line, WEFT_ERR_INPUT, "%s", why);
+	if (weft_launch_check_dims(spec->grid, spec->block, why, sizeof(why)))
+		return perr(p, grid_line, WEFT_ERR_INPUT, "%s", why);
 	spec->shared = 0;
 	if ((e = find(p, sec, "shared"))) {
 		uint64_t v;
-		if (parse_u64(e->value, &v) || v > UINT32_MAX)
+		if (parse_u64(e->value, &v))
 			return perr(p, e->line, WEFT_ERR_INPUT,
 				    "bad shared `%s`: want dynamic shared memory bytes", e->value);
+		if (v > WEFT_MAX_SHARED_BYTES)
+			return perr(p, e->line, WEFT_ERR_INPUT,
+				    "shared = %llu bytes is more than the %u bytes (227 KB) of shared memory "
+				    "CUDA allows a block (compute capability 9.0, opt-in); ask for less",
+				    (unsigned long long)v, WEFT_MAX_SHARED_BYTES);
 		spec->shared = (uint32_t)v;
+	}
+	spec->max_insts = 0;
+	if ((e = find(p, sec, "max_insts"))) {
+		if (parse_count(e->value, &spec->max_insts))
+			return perr(p, e->line, WEFT_ERR_INPUT,
+				    "bad max_insts `%s`: want the launch's instruction budget, a positive "
+				    "number of thread instructions (e.g. 1e9)",
+				    e->value);
+		spec->max_insts_line = e->line;
 	}
 	return 0;
 }

@@ -106,7 +106,9 @@ struct weft_spec {
 	char *kernel;
 	uint32_t kernel_line;      /* line of `name =` (or [kernel]) */
 	struct weft_dim3 grid, block;
-	uint32_t shared;           /* dynamic shared memory bytes */
+	uint32_t shared;           /* dynamic shared memory bytes (at most WEFT_MAX_SHARED_BYTES) */
+	uint64_t max_insts;        /* the launch's instruction budget (`max_insts`), 0 = not given */
+	uint32_t max_insts_line;
 	struct weft_spec_buffer *buffers;
 	uint32_t nbuffers;
 	struct weft_spec_arg *args;

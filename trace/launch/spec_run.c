@@ -219,6 +219,10 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 							     : strerror(e));
 		if (bad)
 			return WEFT_ERR_INPUT;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->output_line, 0,
+					     "[buffer %s]: cannot write output %s: it is a directory; name a file",
+					     b->name, path);
 	}
 
 	dptr = calloc(spec->nbuffers ? spec->nbuffers : 1, sizeof(*dptr));
@@ -255,8 +259,12 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 		else
 			args[i] = (struct weft_arg){ a->bytes, weft_spec_type_size(a->type) };
 	}
-	if ((rc = weft_launch(ctx, mod, spec->kernel, spec->grid, spec->block, spec->shared, args,
-			      spec->nargs, err)))
+	/* the spec's instruction budget, named in the message when it runs out */
+	char from[PATH_MAX + 64];
+	snprintf(from, sizeof(from), "max_insts at %s:%u", spec->path, spec->max_insts_line);
+	struct weft_launch_opts lopts = { spec->max_insts, from };
+	if ((rc = weft_launch_ex(ctx, mod, spec->kernel, spec->grid, spec->block, spec->shared, args,
+				 spec->nargs, &lopts, err)))
 		goto out;
 
 	/* Outputs first, so that a mismatching result can still be inspected. */
