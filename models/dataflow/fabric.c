@@ -207,11 +207,13 @@
 	  "bits; weft's assumption, no published policy)" }, \
 	{ "mem", "l1_latency", WEFT_CFG_INT, "70", "cycles", 1, 100000, NULL, \
 	  "L1 hit latency; 70 = 2 x gpgpu_l1_latency 35 of " GPGPUSIM }, \
-	{ "mem", "l2_latency", WEFT_CFG_INT, "310", "cycles", 1, 100000, NULL, \
-	  "L2 hit latency; 310 = 70 + 2 x gpgpu_l2_rop_latency 120 of " GPGPUSIM " (the SIMT " \
-	  "model's 350 + 12 comes from its golden.log instead, docs/models/memsys.md)" }, \
-	{ "mem", "dram_latency", WEFT_CFG_INT, "510", "cycles", 1, 100000, NULL, \
-	  "L2 miss latency; 510 = 310 + 2 x dram_latency 100 of " GPGPUSIM }, \
+	{ "mem", "l2_latency", WEFT_CFG_INT, "350", "cycles", 1, 100000, NULL, \
+	  "L2 hit latency beyond the LD/ST unit; 350, the SIMT model's: 2 x 181 warp cycles " \
+	  "from a load that hits the L2 to its dependent in GPGPU-Sim's GTX480 single-warp " \
+	  "log, less the SM pipeline (the core sits behind the same interconnect; " \
+	  "docs/models/memsys.md)" }, \
+	{ "mem", "dram_latency", WEFT_CFG_INT, "550", "cycles", 1, 100000, NULL, \
+	  "L2 miss latency; 550 = l2_latency 350 + 2 x dram_latency 100 of " GPGPUSIM }, \
 	{ "mem", "shmem_latency", WEFT_CFG_INT, "52", "cycles", 1, 100000, NULL, \
 	  "shared-memory latency; 52 = 2 x gpgpu_smem_latency 26 of " GPGPUSIM }, \
 	{ "mem", "shmem_banks", WEFT_CFG_INT, "32", "", 1, 1024, NULL, \
