@@ -309,7 +309,7 @@ static int cmd_config(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run_tool(int argc, char **argv)
 {
 	weft_cli_start("weft-area");
 	if (argc < 2) {
@@ -329,4 +329,9 @@ int main(int argc, char **argv)
 		return weft_cli_help(usage_main);
 	}
 	return cmd_config(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	return weft_cli_end(run_tool(argc, argv));
 }

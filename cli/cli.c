@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,6 +91,17 @@ int weft_cli_nomem(const char *what)
 {
 	weft_cli_say("out of memory%s%s", what ? " " : "", what ? what : "");
 	return 3;
+}
+
+int weft_cli_end(int status)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	if (!bad || status != 0)
+		return status;
+	weft_cli_say("writing to standard output failed: %s",
+		     errno ? strerror(errno) : "an output error");
+	return 2;
 }
 
 int weft_cli_version(void)

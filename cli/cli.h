@@ -62,6 +62,15 @@ int weft_cli_fail_check(const struct weft_error *err);
  * be NULL ("creating the emulator context"). */
 int weft_cli_nomem(const char *what);
 
+/* What main returns last: status, unless status is 0 and what was written
+ * to stdout could not be (a full disk, a closed pipe, /dev/full): then
+ * "PROGRAM [COMMAND]: writing to standard output failed: REASON" and 2, as
+ * docs/cli.md promises, instead of a report silently cut short.
+ *
+ *   int main(int argc, char **argv) { ...; return weft_cli_end(run(argc, argv)); }
+ */
+int weft_cli_end(int status);
+
 /* --version: "PROGRAM VERSION" on stdout; returns 0. */
 int weft_cli_version(void);
 

@@ -345,7 +345,7 @@ static int cmd_scale(const struct opts *o)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run_tool(int argc, char **argv)
 {
 	struct opts o = { .node = 40, .from = NAN, .to = NAN, .vdd = 1.0, .basis = "horowitz45",
 			  .rule = WEFT_SCALING_STILLMAKER, .fmt = WEFT_FMT_TABLE };
@@ -443,4 +443,9 @@ int main(int argc, char **argv)
 	if (isnan(o.from) || isnan(o.to))
 		return weft_cli_usage("%s", "scale needs --from N and --to M (nodes in nm)");
 	return cmd_scale(&o);
+}
+
+int main(int argc, char **argv)
+{
+	return weft_cli_end(run_tool(argc, argv));
 }

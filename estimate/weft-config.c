@@ -372,5 +372,5 @@ int main(int argc, char **argv)
 		return weft_cli_nomem(NULL);
 	int rc = run(argc, argv, sets);
 	free(sets);
-	return rc;
+	return weft_cli_end(rc);
 }

@@ -285,5 +285,5 @@ int main(int argc, char **argv)
 	free(configs);
 	free(sets);
 	free(sweeps);
-	return rc;
+	return weft_cli_end(rc);
 }

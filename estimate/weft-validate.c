@@ -211,5 +211,5 @@ int main(int argc, char **argv)
 		rc = weft_cli_nomem(NULL);
 	free(claims);
 	free(only);
-	return rc;
+	return weft_cli_end(rc);
 }

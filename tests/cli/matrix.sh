@@ -245,5 +245,18 @@ if [ -w /dev/full ]; then
 	else : >"$tmp/out"; bad "config: stdout that cannot be written" "exit status $rc, expected 2"; fi
 fi
 
+# ---- every tool: standard output that cannot be written is exit 2 ------------
+if [ -w /dev/full ]; then
+	for c in "weft-trace:list" "weft-trace:--help" "weft-energy:show" "weft-area:$CFG" "weft-estimate:--help" "weft-config:--help" \
+		"weft-estimate:$W -c $CFG" "weft-validate:--help" "weft-config:keys simt"; do
+		tool=${c%%:*}
+		# shellcheck disable=SC2086
+		"$BIN/$tool" ${c#*:} >/dev/full 2>"$tmp/err"; rc=$?
+		if [ $rc -eq 2 ] && grep -qi "writing .*failed" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+			ok "$tool ${c#*:} >/dev/full: one message, exit 2"
+		else : >"$tmp/out"; bad "$tool ${c#*:} >/dev/full" "exit status $rc, expected 2 with one message"; fi
+	done
+fi
+
 echo "cli matrix: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

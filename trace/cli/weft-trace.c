@@ -64,7 +64,7 @@ static void main_usage(FILE *f)
 	      f);
 }
 
-int main(int argc, char **argv)
+static int run_tool(int argc, char **argv)
 {
 	weft_cli_start("weft-trace");
 	if (argc < 2) {
@@ -98,4 +98,9 @@ int main(int argc, char **argv)
 		return weft_cli_usage("unknown command `%s`", cmd);
 	weft_cli_command(c->name);
 	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return weft_cli_end(run_tool(argc, argv));
 }
