@@ -204,7 +204,7 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 	uint8_t f[WT_FOOTER_BYTES];
 	if (t->fsize < WT_HEADER_BYTES + WT_FOOTER_BYTES ||
 	    weft_trace_read_at(t->fd, f, sizeof(f), t->fsize - WT_FOOTER_BYTES) || wt_get32(f) != WT_TAG_FOOT ||
-	    weft_trace_crc32(0, f, 12) != wt_get32(f + 12)) {
+	    !wt_crc_ok(weft_trace_crc32(0, f, 12), wt_get32(f + 12))) {
 		rc = weft_trace_corrupt(err, path, t->fsize >= WT_FOOTER_BYTES ? t->fsize - WT_FOOTER_BYTES : 0,
 				"no valid footer at the end of the file (%llu bytes): the trace is truncated, "
 				"or its writer was interrupted before it finished",
