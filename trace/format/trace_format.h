@@ -57,6 +57,13 @@
 #define WT_CHUNK_HDR 16
 #define WT_CTA_ENTRY 20
 
+/* The most a zstd frame can expand: a block holds at most 128 KiB and
+ * takes at least 4 bytes (a 3-byte header and one byte of an RLE block;
+ * RFC 8878 3.1.1.2), so n compressed bytes decode to at most n * 32768.
+ * A raw length recorded in the file is checked against it before it sizes
+ * an allocation. */
+#define WT_ZSTD_MAX_EXPANSION 32768u
+
 /* LNCH: the program is the one of an earlier launch (its index) or follows
  * (WT_NO_REF, then u32 raw length and a zstd frame). */
 #define WT_NO_REF 0xffffffffu

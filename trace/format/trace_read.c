@@ -266,6 +266,17 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 			rc = weft_trace_corrupt(err, path, ioff, "index entry %u is out of range", i);
 			goto fail;
 		}
+		/* the raw length sizes the decompression buffer: no more than the
+		 * chunk's compressed bytes can hold */
+		uint64_t zbytes = c->reclen - WT_REC_OVERHEAD - WT_CHUNK_HDR;
+		if (c->rawlen > zbytes * WT_ZSTD_MAX_EXPANSION) {
+			free(lo);
+			rc = weft_trace_corrupt(err, path, ioff,
+						"index entry %u: the chunk at offset %llu claims %u raw bytes, more than "
+						"its %llu compressed bytes can hold",
+						i, (unsigned long long)c->off, c->rawlen, (unsigned long long)zbytes);
+			goto fail;
+		}
 	}
 	qsort(t->chunks, nc, sizeof(*t->chunks), cmp_chunk);
 	t->nlaunches = nl;
