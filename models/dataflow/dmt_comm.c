@@ -131,12 +131,12 @@ void weft_dmt_free(struct weft_dmt *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static uint32_t shared_offset(uint64_t a)
+static uint64_t shared_offset(uint64_t a)
 {
 	/* generic accesses to shared carry the window base (docs/emulator.md) */
 	if (a >= WEFT_EMU_SHARED_BASE && a < WEFT_EMU_SHARED_BASE + WEFT_EMU_WINDOW_SIZE)
 		a -= WEFT_EMU_SHARED_BASE;
-	return (uint32_t)a;
+	return a;
 }
 
 /* Pass A: records every shared access in lock-step order per warp, with
@@ -195,6 +195,14 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					if (!s->klane[ki])
 						s->ktouched[s->nktouched++] = ki;
 					uint32_t kth = s->klane[ki]++;
+					uint64_t off = shared_offset(gi.addr[lane]);
+					if (off >= WEFT_DMT_MAX_SHARED)
+						return weft_error_set(err, WEFT_ERR_INPUT,
+								      "dmt: thread %u of CTA %u accesses shared memory at offset %llu "
+								      "(pc %u), beyond the %u MiB per CTA the analysis tracks and any "
+								      "CUDA block's shared memory: the trace is corrupt; re-create it",
+								      tid, c->cta, (unsigned long long)off, pc,
+								      WEFT_DMT_MAX_SHARED >> 20);
 					if (weft_dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's shared accesses",
@@ -204,7 +212,7 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					r->pc = pc;
 					r->epoch = epoch[lane];
 					r->warp = g;
-					r->addr = shared_offset(gi.addr[lane]);
+					r->addr = (uint32_t)off;
 					r->aidx = aidx;
 					r->k = kth;
 					r->kind = k;

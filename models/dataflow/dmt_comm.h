@@ -95,6 +95,12 @@
 /* Histograms over elevators per distance: ceil(|dTID| / token_buffer) is
  * at most WEFT_DMT_MAX_DIST (token_buffer >= 1), so every count is exact. */
 #define WEFT_DMT_MAX_CASC WEFT_DMT_MAX_THREADS
+/* Shared memory the analysis tracks per CTA, in bytes: 4 MiB, over 17
+ * times the most a CUDA block can have (227 KiB on sm_90). Its last-writer
+ * table takes 16 bytes per byte up to the highest offset accessed, so a
+ * trace with a shared access at or beyond this offset (only a corrupt one
+ * has it) is refused with WEFT_ERR_INPUT instead of sizing that table. */
+#define WEFT_DMT_MAX_SHARED (4u << 20)
 
 struct weft_dmt_params {
 	uint32_t token_buffer;  /* entries per unit: an elevator carries |dTID| <= this.
