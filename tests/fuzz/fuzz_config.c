@@ -11,6 +11,7 @@
  * file is read: the data tables are not part of a config's loading.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,16 @@
 #include "models/model.h"
 
 #define MAX_OVERRIDES 8
+
+static int verbose = -1; /* WEFT_FUZZ_VERBOSE=1: print why each step stopped (triage) */
+
+static void say(const char *step, int rc, const struct weft_error *err)
+{
+	if (verbose < 0)
+		verbose = getenv("WEFT_FUZZ_VERBOSE") != NULL;
+	if (verbose)
+		fprintf(stderr, "fuzz_config: %s: %s\n", step, rc ? err->message : "ok");
+}
 
 static void use_config(const struct weft_config *cfg)
 {
@@ -45,7 +56,9 @@ static void use_config(const struct weft_config *cfg)
 		abort(); /* the loader checked the name */
 	void *state = NULL;
 	struct weft_error err;
-	if (m->init(cfg, &state, &err) == 0) {
+	int rc = m->init(cfg, &state, &err);
+	say("init", rc, &err);
+	if (rc == 0) {
 		if (m->components) {
 			struct weft_component comp[WEFT_MAX_COMPONENTS];
 			uint32_t n = 0;
@@ -115,7 +128,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct weft_config cfg;
 	struct weft_error err;
-	if (!known_defect(text) && weft_config_load_text(text, "fuzz.ini", ovr, novr, &cfg, &err) == 0) {
+	int rc = known_defect(text) ? 1 : weft_config_load_text(text, "fuzz.ini", ovr, novr, &cfg, &err);
+	if (rc == 1)
+		snprintf(err.message, sizeof(err.message), "skipped: a known defect");
+	say("load", rc, &err);
+	if (rc == 0) {
 		use_config(&cfg);
 		weft_config_free(&cfg);
 	}

@@ -4,13 +4,16 @@
  *
  * The input is a spec file's text. The harness parses it
  * (weft_spec_parse, which also checks that `init = file` inputs exist with
- * the right size) and, when it parses, checks its [args] against a fixed
+ * the right size) as if it were tests/fixtures/spec/fuzz.ini, so that from
+ * the repository root (where make runs it) the fixture's saxpy-y.expected.bin
+ * is there to be found, and, when it parses, checks its [args] against a fixed
  * PTX module holding kernels named as the seeds' (saxpy, tiny) and one
  * with parameters of every kind (weft_spec_check_args), and joins every
  * output path. It does not run the kernel: running writes the spec's
  * output files, which a fuzzer must not do (fuzz_ptx runs kernels).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,11 +34,19 @@ static const char kernels_ptx[] =
 	"{\n\tret;\n}\n";
 
 static struct weft_ptx_module *kernels;
+static int verbose; /* WEFT_FUZZ_VERBOSE=1: print why each step stopped (triage) */
+
+static void say(const char *step, int rc, const struct weft_error *err)
+{
+	if (verbose)
+		fprintf(stderr, "fuzz_spec: %s: %s\n", step, rc ? err->message : "ok");
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	verbose = getenv("WEFT_FUZZ_VERBOSE") != NULL;
 	struct weft_error err;
 	if (weft_ptx_parse(kernels_ptx, sizeof(kernels_ptx) - 1, "fuzz_spec.ptx", &kernels, &err))
 		abort(); /* the embedded module must parse */
@@ -46,9 +57,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct weft_spec *spec;
 	struct weft_error err;
-	if (weft_spec_parse((const char *)data, size, "fuzz/spec.ini", &spec, &err))
+	int rc = weft_spec_parse((const char *)data, size, "tests/fixtures/spec/fuzz.ini", &spec, &err);
+	say("parse", rc, &err);
+	if (rc)
 		return 0;
-	(void)weft_spec_check_args(spec, kernels, &err);
+	rc = weft_spec_check_args(spec, kernels, &err);
+	say("check_args", rc, &err);
 	char path[4096];
 	for (uint32_t i = 0; i < spec->nbuffers; i++) {
 		const struct weft_spec_buffer *b = &spec->buffers[i];
