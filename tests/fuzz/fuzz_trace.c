@@ -8,7 +8,8 @@
  * decodes every launch's first and last CTAs by random access
  * (weft_trace_read_cta) and walks every thread's dynamic instructions,
  * replays the trace through the SIMT model and the SGMF and dMT fabric
- * models on small configurations (weft_model_run), and checks the whole
+ * models on small configurations (weft_model_run_many, as weft-estimate
+ * does, and weft_model_run), and checks the whole
  * file as `weft-trace verify` does (weft_trace_verify).
  *
  * Checksums: this target is meant to be linked with the fuzz build of the
@@ -33,15 +34,23 @@
 #include "trace/format/trace.h"
 
 /* Small machines: one SM / one fabric core with small caches; the fabric's
- * replay cache is off, so no run depends on an earlier input. */
-static const char *const config_text[] = {
+ * replay cache is off, so no run depends on an earlier input. Each model
+ * runs as weft-estimate runs it (weft_model_run_many): two configurations
+ * from one read of the trace, the second differing only in keys the replay
+ * does not read (so it follows the first), and dMT alone through
+ * weft_model_run. */
+#define NCONFIGS 5
+static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\n[mem]\nl1_bytes = 4096\nl2_bytes = 16384\n",
+	"[model]\nname = simt\n[core]\nmax_ctas = 2\nclock_mhz = 700\n[mem]\nl1_bytes = 4096\n"
+	"l2_bytes = 16384\n",
 	"[model]\nname = sgmf\n[fabric]\nreplay_cache = false\n[mem]\nl1_bytes = 4096\n"
 	"l2_bytes = 16384\n",
+	"[model]\nname = sgmf\n[fabric]\nreplay_cache = false\ntoken_buffer = 4\n[mem]\n"
+	"l1_bytes = 4096\nl2_bytes = 16384\n",
 	"[model]\nname = dmt\n[fabric]\nreplay_cache = false\n[mem]\nl1_bytes = 4096\n"
 	"l2_bytes = 16384\n",
 };
-#define NCONFIGS (sizeof(config_text) / sizeof(config_text[0]))
 static struct weft_config configs[NCONFIGS];
 static int verbose; /* WEFT_FUZZ_VERBOSE=1: print why each step stopped (triage) */
 
@@ -141,14 +150,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0) {
 		read_some(t);
 		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0 };
-		for (size_t i = 0; i < NCONFIGS; i++) {
-			struct weft_model_result res;
-			memset(&res, 0, sizeof(res));
+		for (size_t i = 0; i < NCONFIGS; i += 2) {
 			const struct weft_model *m = weft_model_find(configs[i].model);
-			rc = weft_model_run(m, &configs[i], t, &all, &res, &err);
+			const struct weft_config *pair[2] = { &configs[i], &configs[i + 1 < NCONFIGS ? i + 1 : i] };
+			struct weft_model_result res[2];
+			uint32_t n = i + 1 < NCONFIGS ? 2 : 1, passes;
+			if (n == 2)
+				rc = weft_model_run_many(m, pair, n, t, &all, res, &passes, &err);
+			else
+				rc = weft_model_run(m, pair[0], t, &all, &res[0], &err);
 			say(configs[i].model, rc, &err);
 			if (rc == 0)
-				weft_model_result_free(&res);
+				for (uint32_t k = 0; k < n; k++)
+					weft_model_result_free(&res[k]);
 		}
 		weft_trace_close(t);
 	}
