@@ -70,7 +70,7 @@ for t in "$@"; do
 		cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 		ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 		if [ $rc -ne 0 ]; then
-			fail "$t" "libFuzzer exit status $rc after ${secs}s (input kept in $B/crashes/$t/; log $log)" "$log"
+			fail "$t" "libFuzzer exit status $rc after ${execs:-?} execs of a ${secs}s run (input kept in $B/crashes/$t/; log $log)" "$log"
 		else
 			echo "ok   $t: ${secs}s, ${execs:-?} execs, ${rate:-?} exec/s, cov ${cov:-?}, ft ${ft:-?} (log $log)"
 		fi
