@@ -86,7 +86,8 @@ for t in "$@"; do
 		"$bin" $opts $files >"$log" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ]; then
-			fail "$t" "an input crashed (exit status $rc; log $log)" "$log"
+			which=$(sed -n 's/^Running: //p' "$log" | tail -n 1)
+			fail "$t" "$which crashed (exit status $rc; log $log)" "$log"
 		else
 			echo "ok   $t: $n committed inputs replayed"
 		fi
