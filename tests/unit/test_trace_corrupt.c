@@ -12,8 +12,10 @@
  *  - payloads that pass their checksums but are malformed (mutated after
  *    decompression) are rejected by the decoder, never crash it;
  *  - a chunk whose recorded raw length is more than its compressed bytes
- *    can hold is refused at open, with correct checksums, before that
- *    length sizes an allocation (found by tests/fuzz/ fuzz_trace).
+ *    can hold, a chunk claiming more CTAs than its raw bytes have table
+ *    entries for, and a launch claiming more CTAs than its chunks hold are
+ *    refused at open, with correct checksums, before those counts size an
+ *    allocation (found with tests/fuzz/ fuzz_trace).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -396,6 +398,44 @@ static void test_huge_raw_length(void **state)
 	assert_int_equal(weft_trace_verify(p, &err), WEFT_ERR_VERIFY);
 }
 
+static void write_and_expect(uint8_t *img, const char *name, const char *needle)
+{
+	char p[256];
+	path_in(p, sizeof(p), name);
+	write_file(p, img, good_len);
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_VERIFY);
+	if (!strstr(err.message, needle))
+		fail_msg("%s lacks \"%s\"", err.message, needle);
+	assert_int_equal(weft_trace_verify(p, &err), WEFT_ERR_VERIFY);
+}
+
+static void test_huge_cta_counts(void **state)
+{
+	(void)state;
+	uint8_t *img = malloc(good_len);
+	assert_non_null(img);
+	/* launch 0 claims 2^31 - 1 CTAs (its LNCH grid and LEND count agree);
+	 * its chunks hold 4 */
+	memcpy(img, good, good_len);
+	size_t ln = find_record(img, good_len, WT_TAG_LNCH), le = find_record(img, good_len, WT_TAG_LEND);
+	assert_true(ln > 0 && le > 0);
+	wt_put32(img + ln + 8 + 4, 0x7fffffffu);
+	wt_put32(img + le + 8 + 4, 0x7fffffffu);
+	fix_crc(img, ln);
+	fix_crc(img, le);
+	write_and_expect(img, "grid.wtr", "launch 0 has 2147483647 CTAs but its chunks hold 4");
+	/* the first chunk's index entry claims 2^28 CTAs */
+	memcpy(img, good, good_len);
+	size_t ix = find_record(img, good_len, WT_TAG_INDX);
+	uint32_t nl = wt_get32(img + ix + 8);
+	wt_put32(img + ix + 8 + 4 + 16 * (size_t)nl + 8 + 4 + 8, 0x10000000u);
+	fix_crc(img, ix);
+	write_and_expect(img, "ncta.wtr", "claims 268435456 CTAs, more than its");
+	free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_malformed_payloads),
 		cmocka_unit_test(test_huge_raw_length),
+		cmocka_unit_test(test_huge_cta_counts),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
