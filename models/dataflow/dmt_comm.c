@@ -46,6 +46,19 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	int rc = weft_dmt_params_check(&d->prm, err);
 	if (rc)
 		return rc;
+	/* tables of pairs: refuse a kernel too large for them before sizing them */
+	uint32_t nmem = 0, nbar = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		nmem += inst_kind(&p->insts[pc]) != DMT_K_NONE;
+		nbar += p->insts[pc].op == WEFT_OP_BAR && p->insts[pc].mode != WEFT_BAR_ARRIVE;
+	}
+	if (nmem > WEFT_DMT_MAX_MEM_INSTS || nbar > WEFT_DMT_MAX_BARRIERS)
+		return weft_error_set(err, WEFT_ERR_LIMIT,
+				      "dmt: kernel %s has %u memory instructions and %u barriers; the analysis "
+				      "takes at most %u and %u (its tables grow with their product); "
+				      "estimate this kernel with another model",
+				      p->kernel ? p->kernel : "?", nmem, nbar, WEFT_DMT_MAX_MEM_INSTS,
+				      WEFT_DMT_MAX_BARRIERS);
 	d->p = p;
 	d->ninsts = p->ninsts;
 	d->inst = calloc(p->ninsts ? p->ninsts : 1, sizeof(*d->inst));
