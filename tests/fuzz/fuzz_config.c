@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/ini.h"
 #include "models/config.h"
 #include "models/model.h"
 
@@ -70,38 +69,6 @@ static void use_config(const struct weft_config *cfg)
 	}
 }
 
-/* KNOWN DEFECT, being fixed on another branch: the loader reads freed
- * memory when `[model] name` is empty (models/config.c load). Inputs that
- * have one are skipped until that fix lands; then delete this check, and
- * tests/fuzz/regressions/fuzz_config/known-empty-model-name.ini checks
- * the fix. */
-static int on_key_known(void *user, const char *section, const char *key, const char *value,
-			uint32_t line, struct weft_error *err)
-{
-	(void)line;
-	(void)err;
-	if (strcmp(section, "model") || strcmp(key, "name"))
-		return 0;
-	/* the loader's reading of a value: '#' after a blank starts a comment */
-	size_t n = 0;
-	while (value[n] && !(value[n] == '#' && (n == 0 || value[n - 1] == ' ' || value[n - 1] == '\t')))
-		n++;
-	while (n && (value[n - 1] == ' ' || value[n - 1] == '\t' || value[n - 1] == '\r'))
-		n--;
-	if (!n)
-		*(int *)user = 1;
-	return 0;
-}
-
-static int known_defect(const char *text)
-{
-	int hit = 0;
-	struct weft_ini ini = { "fuzz.ini", "config", on_key_known, NULL, &hit };
-	struct weft_error err;
-	(void)weft_ini_parse(&ini, text, strlen(text), &err);
-	return hit;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -128,9 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct weft_config cfg;
 	struct weft_error err;
-	int rc = known_defect(text) ? 1 : weft_config_load_text(text, "fuzz.ini", ovr, novr, &cfg, &err);
-	if (rc == 1)
-		snprintf(err.message, sizeof(err.message), "skipped: a known defect");
+	int rc = weft_config_load_text(text, "fuzz.ini", ovr, novr, &cfg, &err);
 	say("load", rc, &err);
 	if (rc == 0) {
 		use_config(&cfg);

@@ -108,20 +108,6 @@ static void read_some(struct weft_trace *t)
 	weft_cta_trace_free(&c);
 }
 
-/* KNOWN DEFECT, being fixed on another branch: a launch record claiming
- * more threads per CTA than CUDA allows (1024) makes the CTA decoder
- * allocate for all of them (trace_decode.c ensure). Such traces are
- * skipped until that fix lands; then delete this check, and
- * tests/fuzz/regressions/fuzz_trace/known-huge-threads-per-cta.wtr checks
- * the fix. */
-static int known_defect(struct weft_trace *t)
-{
-	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++)
-		if (weft_trace_launch(t, l)->threads_per_cta > 1024)
-			return 1;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz.wtr", MFD_CLOEXEC);
@@ -142,11 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct weft_error err;
 	int rc = weft_trace_open(path, &t, &err);
 	say("open", rc, &err);
-	if (rc == 0 && known_defect(t)) {
-		weft_trace_close(t);
-		close(fd);
-		return 0;
-	}
 	if (rc == 0) {
 		read_some(t);
 		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0 };
