@@ -10,9 +10,10 @@
  * `weft-trace run --spec` would, on a tiny grid: 2 CTAs of 40 threads (or
  * the kernel's .reqntid when it asks for at most 128), 256 bytes of
  * dynamic shared memory, every 8-byte parameter pointing at a zeroed 4 KiB
- * device buffer and every other one holding small numbers. The context's
- * thread-instruction limit (--max-thread-insts) bounds the run, so a
- * kernel that loops forever stops with WEFT_ERR_LIMIT.
+ * device buffer and every other one holding small numbers. The launch's
+ * instruction budget (struct weft_ctx_options max_launch_insts, as
+ * `weft-trace run --max-launch-insts`) bounds the run, so a kernel that
+ * loops forever stops with WEFT_ERR_LIMIT.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -84,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct weft_ctx_options opts;
 	memset(&opts, 0, sizeof(opts));
-	opts.max_thread_insts = MAX_THREAD_INSTS;
+	opts.max_launch_insts = MAX_THREAD_INSTS;
 	struct weft_ctx *ctx = weft_ctx_create(&opts);
 	if (!ctx)
 		return 0;
