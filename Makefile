@@ -12,8 +12,10 @@ WERROR  ?= -Werror
 CFLAGS  ?= $(OPT) -g
 # -ffp-contract=off: never let the compiler fuse a separate PTX mul and add
 # (ptx-subset.md); -frounding-math: directed rounding through fenv is honoured.
-WEFT_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(WERROR) \
-	      -ffp-contract=off -frounding-math -MMD -MP -I. $(SAN_FLAGS) $(SAN_WARN)
+# (WEFT_BASE_CFLAGS without the SAN=1 flags: the fuzz build adds its own.)
+WEFT_BASE_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(WERROR) \
+	      -ffp-contract=off -frounding-math -MMD -MP -I.
+WEFT_CFLAGS = $(WEFT_BASE_CFLAGS) $(SAN_FLAGS) $(SAN_WARN)
 LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -lpthread -lm
 
 # `make check SAN=1` (or any target with SAN=1): everything, the unit tests
@@ -72,7 +74,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
-	    help2man pkgconf
+	    help2man pkgconf clang libclang-rt-14-dev
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
 .PHONY: uninstall install-test
@@ -84,7 +86,8 @@ help:
 	@echo "make          build build/libweft.a and bin/weft-*"
 	@echo "make check    layer test, unit tests, CLI tests, SIGKILLed writers, corrupted traces,"
 	@echo "              every workload at small size with --verify,"
-	@echo "              weft-validate at small size (out-of-band claims do not fail it)"
+	@echo "              weft-validate at small size (out-of-band claims do not fail it), the fuzz"
+	@echo "              regressions and FUZZ_CHECK_S seconds (default 30) of fuzzing per target"
 	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
@@ -92,6 +95,9 @@ help:
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
+	@echo "make fuzz     build the libFuzzer targets (clang, ASan, UBSan) into build-fuzz/ and run each"
+	@echo "              FUZZ_S seconds (default 60); fuzz-regress replays the corpus and regressions,"
+	@echo "              fuzz-merge keeps new inputs, fuzz-seeds remakes the seeds (tests/fuzz/README.md)"
 	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc"
 	@echo "              under \$$(DESTDIR)\$$(PREFIX) (PREFIX=/usr/local); make uninstall removes them"
 
@@ -165,7 +171,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
 
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test fuzz-check
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -325,7 +331,73 @@ uninstall:
 install-test: all
 	@sh tests/install.sh
 
-clean:
-	rm -rf $(BUILD) $(BIN) build-san bin-san build-san-clang bin-san-clang
+# ---- fuzzing (tests/fuzz/README.md) -----------------------------------------
+# A second build of the library with clang, AddressSanitizer, UBSan and
+# libFuzzer's coverage, in its own folder (the gcc build above is untouched),
+# with -DWEFT_FUZZ_NO_CRC so that every trace checksum passes and mutated
+# bytes reach the decoders behind them (trace/format/trace_format.h
+# wt_crc_ok). build/libweft.a never gets that flag.
+FUZZ_CC      ?= clang
+FUZZ_BUILD    = build-fuzz
+FUZZ_S       ?= 60
+FUZZ_CHECK_S ?= 30
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
+FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \
+		$(patsubst $(BUILD)/gen/%.c,$(FUZZ_BUILD)/gen/%.o,$(PTX_GEN)) $(FUZZ_BUILD)/gen/registry.o
+FUZZ_BINS     = $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
+# kept between builds (make would delete them as intermediates)
+.SECONDARY: $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/%.o,$(FUZZ_TARGETS))
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+.PHONY: fuzz-build fuzz fuzz-regress fuzz-merge fuzz-check fuzz-seeds
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WEFT_BASE_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -c $< -o $@
+$(FUZZ_BUILD)/gen/registry.o: $(BUILD)/gen/registry.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WEFT_BASE_CFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/libweft.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libweft.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libweft.a $(LDLIBS)
+# the seed tool runs on the normal build (tests/fuzz/trace_rawzstd.c)
+$(FUZZ_BUILD)/trace_rawzstd: tests/fuzz/trace_rawzstd.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+# Runs each target FUZZ_S seconds on a scratch corpus (build-fuzz/work/),
+# reading the committed corpus and regressions without changing them.
+fuzz: deps fuzz-build
+	@sh tests/fuzz/run.sh fuzz $(FUZZ_S) $(FUZZ_TARGETS)
+
+# Every committed corpus input and regression, once; fails on any crash.
+fuzz-regress: fuzz-build
+	@sh tests/fuzz/run.sh regress 0 $(FUZZ_TARGETS)
+
+# Adds to tests/fuzz/corpus/ the scratch inputs that reach new coverage.
+fuzz-merge: fuzz-build
+	@sh tests/fuzz/run.sh merge 0 $(FUZZ_TARGETS)
+
+# make check: the regressions and corpus, then FUZZ_CHECK_S seconds of
+# fuzzing per target from a fresh scratch corpus.
+fuzz-check: fuzz-build
+	@sh tests/fuzz/run.sh regress 0 $(FUZZ_TARGETS)
+	@sh tests/fuzz/run.sh check $(FUZZ_CHECK_S) $(FUZZ_TARGETS)
+
+# Rebuilds the committed seed corpus from configs/, specs, PTX and small
+# traces (tests/fuzz/make_seeds.sh).
+fuzz-seeds: all $(FUZZ_BUILD)/trace_rawzstd
+	@sh tests/fuzz/make_seeds.sh
+
+clean:
+	rm -rf $(BUILD) $(BIN) build-san bin-san build-san-clang bin-san-clang $(FUZZ_BUILD)
+
+-include $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -46,6 +46,19 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	int rc = weft_dmt_params_check(&d->prm, err);
 	if (rc)
 		return rc;
+	/* tables of pairs: refuse a kernel too large for them before sizing them */
+	uint32_t nmem = 0, nbar = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		nmem += inst_kind(&p->insts[pc]) != DMT_K_NONE;
+		nbar += p->insts[pc].op == WEFT_OP_BAR && p->insts[pc].mode != WEFT_BAR_ARRIVE;
+	}
+	if (nmem > WEFT_DMT_MAX_MEM_INSTS || nbar > WEFT_DMT_MAX_BARRIERS)
+		return weft_error_set(err, WEFT_ERR_LIMIT,
+				      "dmt: kernel %s has %u memory instructions and %u barriers; the analysis "
+				      "takes at most %u and %u (its tables grow with their product); "
+				      "estimate this kernel with another model",
+				      p->kernel ? p->kernel : "?", nmem, nbar, WEFT_DMT_MAX_MEM_INSTS,
+				      WEFT_DMT_MAX_BARRIERS);
 	d->p = p;
 	d->ninsts = p->ninsts;
 	d->inst = calloc(p->ninsts ? p->ninsts : 1, sizeof(*d->inst));
@@ -131,12 +144,12 @@ void weft_dmt_free(struct weft_dmt *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static uint32_t shared_offset(uint64_t a)
+static uint64_t shared_offset(uint64_t a)
 {
 	/* generic accesses to shared carry the window base (docs/emulator.md) */
 	if (a >= WEFT_EMU_SHARED_BASE && a < WEFT_EMU_SHARED_BASE + WEFT_EMU_WINDOW_SIZE)
 		a -= WEFT_EMU_SHARED_BASE;
-	return (uint32_t)a;
+	return a;
 }
 
 /* Pass A: records every shared access in lock-step order per warp, with
@@ -195,6 +208,14 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					if (!s->klane[ki])
 						s->ktouched[s->nktouched++] = ki;
 					uint32_t kth = s->klane[ki]++;
+					uint64_t off = shared_offset(gi.addr[lane]);
+					if (off >= WEFT_DMT_MAX_SHARED)
+						return weft_error_set(err, WEFT_ERR_INPUT,
+								      "dmt: thread %u of CTA %u accesses shared memory at offset %llu "
+								      "(pc %u), beyond the %u MiB per CTA the analysis tracks and any "
+								      "CUDA block's shared memory: the trace is corrupt; re-create it",
+								      tid, c->cta, (unsigned long long)off, pc,
+								      WEFT_DMT_MAX_SHARED >> 20);
 					if (weft_dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
 						return weft_error_set(err, WEFT_ERR_NOMEM,
 								      "dmt: out of memory recording CTA %u's shared accesses",
@@ -204,7 +225,7 @@ static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint
 					r->pc = pc;
 					r->epoch = epoch[lane];
 					r->warp = g;
-					r->addr = shared_offset(gi.addr[lane]);
+					r->addr = (uint32_t)off;
 					r->aidx = aidx;
 					r->k = kth;
 					r->kind = k;

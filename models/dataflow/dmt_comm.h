@@ -95,6 +95,21 @@
 /* Histograms over elevators per distance: ceil(|dTID| / token_buffer) is
  * at most WEFT_DMT_MAX_DIST (token_buffer >= 1), so every count is exact. */
 #define WEFT_DMT_MAX_CASC WEFT_DMT_MAX_THREADS
+/* Shared memory the analysis tracks per CTA, in bytes: 4 MiB, over 17
+ * times the most a CUDA block can have (227 KiB on sm_90). Its last-writer
+ * table takes 16 bytes per byte up to the highest offset accessed, so a
+ * trace with a shared access at or beyond this offset (only a corrupt one
+ * has it) is refused with WEFT_ERR_INPUT instead of sizing that table. */
+#define WEFT_DMT_MAX_SHARED (4u << 20)
+/* Memory instructions (loads, stores, atomics) and barriers of one kernel
+ * the analysis takes: 4096 each, over 20 times the most of any bundled
+ * kernel (under 200). Its store -> load table has a byte per pair of
+ * memory instructions and its barrier table one per barrier and memory
+ * instruction, so these bound them at 16 MiB each; a larger kernel (or a
+ * trace's hostile program) is refused with WEFT_ERR_LIMIT before they are
+ * allocated. */
+#define WEFT_DMT_MAX_MEM_INSTS 4096u
+#define WEFT_DMT_MAX_BARRIERS 4096u
 
 struct weft_dmt_params {
 	uint32_t token_buffer;  /* entries per unit: an elevator carries |dTID| <= this.

@@ -1010,6 +1010,52 @@ static void test_params(void **state)
 	traced_close(&tr);
 }
 
+/* A kernel of n copies of `line`, its static program built by the emulator. */
+static struct weft_program *repeated_kernel(struct weft_ctx *ctx, const char *line, uint32_t n)
+{
+	size_t cap = (size_t)n * (strlen(line) + 2) + 512, len = 0;
+	char *t = malloc(cap);
+	assert_non_null(t);
+	len += (size_t)snprintf(t + len, cap - len,
+				".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry big()\n{\n"
+				"\t.reg .b32 %%r<2>;\n\t.shared .align 4 .b8 sbuf[64];\n\tmov.u32 %%r1, 1;\n");
+	for (uint32_t i = 0; i < n; i++)
+		len += (size_t)snprintf(t + len, cap - len, "\t%s\n", line);
+	len += (size_t)snprintf(t + len, cap - len, "\tret;\n}\n");
+	struct weft_module *mod;
+	struct weft_error err;
+	assert_int_equal(weft_module_load_text(ctx, t, len, "big.ptx", &mod, &err), 0);
+	free(t);
+	struct weft_program *p;
+	assert_int_equal(weft_module_program(mod, 0, &p, &err), 0);
+	return p;
+}
+
+/* A kernel with more memory instructions or barriers than the analysis
+ * takes is refused before its tables of pairs are sized (a trace's program
+ * is hostile input: a few KB of file can hold 100000 of them). */
+static void test_kernel_limits(void **state)
+{
+	(void)state;
+	struct weft_ctx *ctx = weft_ctx_create(NULL);
+	assert_non_null(ctx);
+	struct weft_dmt d;
+	struct weft_error err;
+	struct weft_program *p = repeated_kernel(ctx, "st.shared.u32 [sbuf], %r1;", WEFT_DMT_MAX_MEM_INSTS);
+	assert_int_equal(weft_dmt_init(&d, p, NULL, &err), 0);
+	weft_dmt_free(&d);
+	weft_program_free(p);
+	p = repeated_kernel(ctx, "st.shared.u32 [sbuf], %r1;", WEFT_DMT_MAX_MEM_INSTS + 1);
+	assert_int_equal(weft_dmt_init(&d, p, NULL, &err), WEFT_ERR_LIMIT);
+	assert_non_null(strstr(err.message, "has 4097 memory instructions and 0 barriers"));
+	weft_program_free(p);
+	p = repeated_kernel(ctx, "bar.sync 0;", WEFT_DMT_MAX_BARRIERS + 1);
+	assert_int_equal(weft_dmt_init(&d, p, NULL, &err), WEFT_ERR_LIMIT);
+	assert_non_null(strstr(err.message, "has 0 memory instructions and 4097 barriers"));
+	weft_program_free(p);
+	weft_ctx_destroy(ctx);
+}
+
 /* ---- bundled workloads ---- */
 
 /* Shared loads whose mode distance is dtid and that elevators carry. */
@@ -1547,6 +1593,7 @@ int main(void)
 		cmocka_unit_test(test_cascades),
 		cmocka_unit_test(test_redecide_sweep),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_kernel_limits),
 		cmocka_unit_test(test_reduce),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_convsep),

@@ -1242,6 +1242,39 @@ static void test_garbage(void **state)
 
 /* Many registers, labels and instructions: parse time must stay linear
  * (this would take minutes with quadratic lookups). */
+/* Module variables as hostile input (found by tests/fuzz/ fuzz_ptx): an
+ * empty initialiser list leaves zeros; a .global/.const variable over
+ * WEFT_PTX_MAX_MODULE_VAR_BYTES is refused at parse time, before loading
+ * would allocate it. */
+static void test_module_variable_limits(void **state)
+{
+	(void)state;
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	const char *t = HDR ".global .align 4 .u32 e[4] = {};\n"
+			".const .b8 c[268435456];\n"; /* exactly the limit */
+	assert_int_equal(weft_ptx_parse(t, strlen(t), "v.ptx", &m, &err), 0);
+	const struct weft_ptx_symbol *s = sym(m, weft_ptx_find_symbol(m, "e"));
+	assert_int_equal(s->size, 16);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(s->init ? s->init[i] : 0, 0);
+	assert_int_equal(sym(m, weft_ptx_find_symbol(m, "c"))->size, WEFT_PTX_MAX_MODULE_VAR_BYTES);
+	weft_ptx_module_free(m);
+	const char *const big[] = {
+		HDR ".global .b8 big[268435457];\n",
+		HDR ".const .align 8 .u64 big[1099511627776];\n",
+		HDR ".global .v4 .f32 big[16777217] = {1.0};\n",
+	};
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		m = NULL;
+		assert_int_equal(weft_ptx_parse(big[i], strlen(big[i]), "v.ptx", &m, &err), WEFT_ERR_PARSE);
+		assert_null(m);
+		assert_non_null(strstr(err.message, "'big' is "));
+		assert_non_null(strstr(err.message, "at most 256 MiB"));
+		assert_int_equal(err.line, 4);
+	}
+}
+
 static void test_big_module(void **state)
 {
 	(void)state;
@@ -1299,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_messages_say_what_to_do),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_module_variable_limits),
 		cmocka_unit_test(test_big_module),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,12 @@
  *    the target name;
  *  - an unknown version is refused with the documented message;
  *  - payloads that pass their checksums but are malformed (mutated after
- *    decompression) are rejected by the decoder, never crash it.
+ *    decompression) are rejected by the decoder, never crash it;
+ *  - a chunk whose recorded raw length is more than its compressed bytes
+ *    can hold, a chunk claiming more CTAs than its raw bytes have table
+ *    entries for, and a launch claiming more CTAs than its chunks hold are
+ *    refused at open, with correct checksums, before those counts size an
+ *    allocation (found with tests/fuzz/ fuzz_trace).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -335,6 +340,102 @@ static void test_malformed_payloads(void **state)
 	weft_trace_close(t);
 }
 
+/* Offset of the first record with this tag in a trace image, or 0. */
+static size_t find_record(const uint8_t *p, size_t n, uint32_t tag)
+{
+	size_t off = WT_HEADER_BYTES;
+	while (off + WT_REC_OVERHEAD <= n - WT_FOOTER_BYTES) {
+		if (wt_get32(p + off) == tag)
+			return off;
+		off += WT_REC_OVERHEAD + wt_get32(p + off + 4);
+	}
+	return 0;
+}
+
+/* Recomputes the CRC of the record at off; returns it. */
+static uint32_t fix_crc(uint8_t *p, size_t off)
+{
+	uint32_t len = wt_get32(p + off + 4);
+	uint32_t crc = weft_trace_crc32(0, p + off, 8 + (size_t)len);
+	wt_put32(p + off + 8 + len, crc);
+	return crc;
+}
+
+static void test_huge_raw_length(void **state)
+{
+	(void)state;
+	uint8_t *img = malloc(good_len);
+	assert_non_null(img);
+	memcpy(img, good, good_len);
+	size_t ch = find_record(img, good_len, WT_TAG_CHNK), ix = find_record(img, good_len, WT_TAG_INDX);
+	assert_true(ch > 0 && ix > 0);
+	/* 0xF0000000 raw bytes from a chunk of a few hundred, in the chunk's
+	 * header and its index entry alike, all checksums right */
+	wt_put32(img + ch + 8 + 12, 0xF0000000u);
+	uint32_t crc = fix_crc(img, ch);
+	const uint8_t *q = img + ix + 8;
+	uint32_t nl = wt_get32(q);
+	uint8_t *ent = img + ix + 8 + 4 + 16 * (size_t)nl + 8;
+	uint32_t nc = wt_get32(ent);
+	ent += 4;
+	int found = 0;
+	for (uint32_t i = 0; i < nc; i++, ent += 32)
+		if (wt_get64(ent + 12) == ch) {
+			wt_put32(ent + 24, 0xF0000000u);
+			wt_put32(ent + 28, crc);
+			found = 1;
+		}
+	assert_true(found);
+	fix_crc(img, ix);
+	char p[256];
+	path_in(p, sizeof(p), "rawlen.wtr");
+	write_file(p, img, good_len);
+	free(img);
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_VERIFY);
+	assert_non_null(strstr(err.message, "claims 4026531840 raw bytes, more than its"));
+	assert_int_equal(weft_trace_verify(p, &err), WEFT_ERR_VERIFY);
+}
+
+static void write_and_expect(uint8_t *img, const char *name, const char *needle)
+{
+	char p[256];
+	path_in(p, sizeof(p), name);
+	write_file(p, img, good_len);
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(p, &t, &err), WEFT_ERR_VERIFY);
+	if (!strstr(err.message, needle))
+		fail_msg("%s lacks \"%s\"", err.message, needle);
+	assert_int_equal(weft_trace_verify(p, &err), WEFT_ERR_VERIFY);
+}
+
+static void test_huge_cta_counts(void **state)
+{
+	(void)state;
+	uint8_t *img = malloc(good_len);
+	assert_non_null(img);
+	/* launch 0 claims 2^31 - 1 CTAs (its LNCH grid and LEND count agree);
+	 * its chunks hold 4 */
+	memcpy(img, good, good_len);
+	size_t ln = find_record(img, good_len, WT_TAG_LNCH), le = find_record(img, good_len, WT_TAG_LEND);
+	assert_true(ln > 0 && le > 0);
+	wt_put32(img + ln + 8 + 4, 0x7fffffffu);
+	wt_put32(img + le + 8 + 4, 0x7fffffffu);
+	fix_crc(img, ln);
+	fix_crc(img, le);
+	write_and_expect(img, "grid.wtr", "launch 0 has 2147483647 CTAs but its chunks hold 4");
+	/* the first chunk's index entry claims 2^28 CTAs */
+	memcpy(img, good, good_len);
+	size_t ix = find_record(img, good_len, WT_TAG_INDX);
+	uint32_t nl = wt_get32(img + ix + 8);
+	wt_put32(img + ix + 8 + 4 + 16 * (size_t)nl + 8 + 4 + 8, 0x10000000u);
+	fix_crc(img, ix);
+	write_and_expect(img, "ncta.wtr", "claims 268435456 CTAs, more than its");
+	free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +445,8 @@ int main(void)
 		cmocka_unit_test(test_interrupted_write),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_malformed_payloads),
+		cmocka_unit_test(test_huge_raw_length),
+		cmocka_unit_test(test_huge_cta_counts),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

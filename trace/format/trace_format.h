@@ -57,6 +57,13 @@
 #define WT_CHUNK_HDR 16
 #define WT_CTA_ENTRY 20
 
+/* The most a zstd frame can expand: a block holds at most 128 KiB and
+ * takes at least 4 bytes (a 3-byte header and one byte of an RLE block;
+ * RFC 8878 3.1.1.2), so n compressed bytes decode to at most n * 32768.
+ * A raw length recorded in the file is checked against it before it sizes
+ * an allocation. */
+#define WT_ZSTD_MAX_EXPANSION 32768u
+
 /* LNCH: the program is the one of an earlier launch (its index) or follows
  * (WT_NO_REF, then u32 raw length and a zstd frame). */
 #define WT_NO_REF 0xffffffffu
@@ -68,6 +75,21 @@
 
 /* ---- CRC-32 (IEEE 802.3 polynomial, reflected, as zlib's crc32) ---- */
 uint32_t weft_trace_crc32(uint32_t crc, const void *buf, size_t len);
+/* Every check of a stored CRC-32 goes through this. The fuzz build (`make
+ * fuzz`, tests/fuzz/README.md) compiles the library with -DWEFT_FUZZ_NO_CRC,
+ * which accepts any stored value, so that mutated bytes reach the parsers
+ * and decoders behind the checksums as a hostile file with correct
+ * checksums would; build/libweft.a is never compiled with it. */
+static inline int wt_crc_ok(uint32_t computed, uint32_t stored)
+{
+#ifdef WEFT_FUZZ_NO_CRC
+	(void)computed;
+	(void)stored;
+	return 1;
+#else
+	return computed == stored;
+#endif
+}
 
 /* ---- little-endian scalars ---- */
 static inline void wt_put32(uint8_t *p, uint32_t v)

@@ -169,12 +169,18 @@ int weft_trace_program_read(struct wt_rd *r, struct weft_program **out, char *wh
 	p->nsyms = ns;
 	for (uint32_t i = 0; i < ns && !r->bad; i++)
 		p->sym_names[i] = weft_trace_rd_str(r);
-	/* registers named by instructions must exist */
+	/* registers and symbols named by instructions must exist */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct weft_inst *in = &p->insts[i];
 		int ok = in->guard == WEFT_NO_REG || (in->guard >= 0 && (uint32_t)in->guard < nr);
 		for (int j = 0; j < in->nopnd; j++) {
 			const struct weft_operand *o = &in->opnd[j];
+			/* a symbol's address, or a memory operand [sym+imm] (sym -1: none) */
+			if ((o->kind == WEFT_OPND_SYM && (o->sym < 0 || (uint32_t)o->sym >= ns)) ||
+			    (o->kind == WEFT_OPND_ADDR && (o->sym < -1 || (o->sym >= 0 && (uint32_t)o->sym >= ns)))) {
+				snprintf(why, whylen, "instruction %u names a symbol outside the %u stored", i, ns);
+				goto bad;
+			}
 			if (o->kind == WEFT_OPND_REG || o->kind == WEFT_OPND_ADDR || o->kind == WEFT_OPND_SINK) {
 				if (o->reg != WEFT_NO_REG && (o->reg < 0 || (uint32_t)o->reg >= nr) && o->kind != WEFT_OPND_SINK)
 					ok = 0;

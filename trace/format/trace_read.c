@@ -204,7 +204,7 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 	uint8_t f[WT_FOOTER_BYTES];
 	if (t->fsize < WT_HEADER_BYTES + WT_FOOTER_BYTES ||
 	    weft_trace_read_at(t->fd, f, sizeof(f), t->fsize - WT_FOOTER_BYTES) || wt_get32(f) != WT_TAG_FOOT ||
-	    weft_trace_crc32(0, f, 12) != wt_get32(f + 12)) {
+	    !wt_crc_ok(weft_trace_crc32(0, f, 12), wt_get32(f + 12))) {
 		rc = weft_trace_corrupt(err, path, t->fsize >= WT_FOOTER_BYTES ? t->fsize - WT_FOOTER_BYTES : 0,
 				"no valid footer at the end of the file (%llu bytes): the trace is truncated, "
 				"or its writer was interrupted before it finished",
@@ -266,6 +266,27 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 			rc = weft_trace_corrupt(err, path, ioff, "index entry %u is out of range", i);
 			goto fail;
 		}
+		/* the raw length sizes the decompression buffer: no more than the
+		 * chunk's compressed bytes can hold; and the raw payload starts
+		 * with a table entry per CTA, so it bounds the CTA count (which
+		 * sizes the consumers' CTA lists) */
+		uint64_t zbytes = c->reclen - WT_REC_OVERHEAD - WT_CHUNK_HDR;
+		if (c->rawlen > zbytes * WT_ZSTD_MAX_EXPANSION) {
+			free(lo);
+			rc = weft_trace_corrupt(err, path, ioff,
+						"index entry %u: the chunk at offset %llu claims %u raw bytes, more than "
+						"its %llu compressed bytes can hold",
+						i, (unsigned long long)c->off, c->rawlen, (unsigned long long)zbytes);
+			goto fail;
+		}
+		if ((uint64_t)c->ncta * WT_CTA_ENTRY > c->rawlen) {
+			free(lo);
+			rc = weft_trace_corrupt(err, path, ioff,
+						"index entry %u: the chunk at offset %llu claims %u CTAs, more than its "
+						"%u raw bytes have table entries for",
+						i, (unsigned long long)c->off, c->ncta, c->rawlen);
+			goto fail;
+		}
 	}
 	qsort(t->chunks, nc, sizeof(*t->chunks), cmp_chunk);
 	t->nlaunches = nl;
@@ -297,8 +318,21 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 			goto fail;
 		}
 	}
-	for (uint32_t i = 0; i < nl; i++)
-		t->info.thread_insts += t->launches[i].pub.thread_insts;
+	/* ... and cover every CTA of the grid: a launch claiming more CTAs than
+	 * its chunks hold (whose count sizes every consumer's CTA list) is
+	 * corrupt, as verify has always said */
+	for (uint32_t i = 0; i < nl; i++) {
+		const struct wt_launch *L = &t->launches[i];
+		uint64_t covered = 0;
+		for (uint32_t k = 0; k < L->pub.nchunks; k++)
+			covered += t->chunks[L->chunk0 + k].ncta;
+		if (covered != L->pub.nctas) {
+			rc = weft_trace_corrupt(err, path, ioff, "index: launch %u has %u CTAs but its chunks hold %llu",
+						i, L->pub.nctas, (unsigned long long)covered);
+			goto fail;
+		}
+		t->info.thread_insts += L->pub.thread_insts;
+	}
 	if ((rc = read_info(t, info_off, &b, err)))
 		goto fail;
 	weft_trace_buf_free(&b);

@@ -85,7 +85,7 @@ int weft_trace_read_record(int fd, const char *path, uint64_t fsize, uint64_t of
 		return weft_error_set(err, WEFT_ERR_IO, "cannot read trace %s: %s", path, strerror(errno));
 	uint32_t crc = weft_trace_crc32(weft_trace_crc32(0, h, 8), out->p, len);
 	uint32_t stored = wt_get32(out->p + len);
-	if (crc != stored)
+	if (!wt_crc_ok(crc, stored))
 		return weft_trace_corrupt(err, path, off, "%s record (%u bytes) fails its CRC-32 check (stored %08x, computed %08x)",
 				  tn, len, stored, crc);
 	out->n = len;
@@ -116,7 +116,7 @@ int weft_trace_check_header(int fd, uint64_t fsize, const char *path, int versio
 	if (fsize < WT_HEADER_BYTES || weft_trace_read_at(fd, h, sizeof(h), 0))
 		return weft_trace_corrupt(err, path, 0, "the file is %llu bytes, too short for a weft trace header (truncated?)",
 				  (unsigned long long)fsize);
-	if (weft_trace_crc32(0, h, 12) != wt_get32(h + 12))
+	if (!wt_crc_ok(weft_trace_crc32(0, h, 12), wt_get32(h + 12)))
 		return weft_trace_corrupt(err, path, 8, "the header fails its CRC-32 check");
 	uint32_t ver = wt_get32(h + 8);
 	if (ver != WEFT_TRACE_VERSION) {
@@ -158,7 +158,7 @@ int weft_trace_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, 
 		return rc;
 	if (comp->n + WT_REC_OVERHEAD != c->reclen)
 		return weft_trace_corrupt(err, t->path, c->off, "chunk record length disagrees with the index");
-	if (wt_get32(comp->p + comp->n) != c->crc)
+	if (!wt_crc_ok(wt_get32(comp->p + comp->n), c->crc))
 		return weft_trace_corrupt(err, t->path, c->off, "chunk CRC-32 disagrees with the index");
 	const uint8_t *h = comp->p;
 	if (comp->n < WT_CHUNK_HDR || wt_get32(h) != c->launch || wt_get32(h + 4) != c->first ||

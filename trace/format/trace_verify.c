@@ -73,7 +73,7 @@ int weft_trace_verify(const char *path, struct weft_error *err)
 		if (fsize - off == WT_FOOTER_BYTES) {
 			uint8_t f[WT_FOOTER_BYTES];
 			if (pread(fd, f, sizeof(f), (off_t)off) == (ssize_t)sizeof(f) && wt_get32(f) == WT_TAG_FOOT) {
-				if (weft_trace_crc32(0, f, 12) != wt_get32(f + 12)) {
+				if (!wt_crc_ok(weft_trace_crc32(0, f, 12), wt_get32(f + 12))) {
 					rc = weft_trace_corrupt(err, path, off, "the footer fails its CRC-32 check");
 					goto out;
 				}

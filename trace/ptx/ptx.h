@@ -285,6 +285,13 @@ struct weft_ptx_reg {
 	uint8_t type; /* enum weft_ptx_type */
 };
 
+/* The largest .global or .const variable the parser accepts, in bytes
+ * (256 MiB): loading a module gives every one device memory and its
+ * initialiser, so a declared size is what loading allocates. Far above any
+ * bundled workload's (at most a few dozen bytes); larger is a parse error
+ * naming the variable (docs/ptx-subset.md). */
+#define WEFT_PTX_MAX_MODULE_VAR_BYTES (256u << 20)
+
 /* A variable in some state space: module-level .global/.const/.shared,
  * function-level .shared/.local, .param (kernel params, .func params, and
  * the scoped `.param` declarations around a call). */

@@ -219,6 +219,13 @@ static void parse_var(struct weft_ptx_parser *p, int space, int is_extern, int i
 				"'%.*s[]' has no size: declare it .extern (dynamic shared memory) or give a size",
 				(int)nt.len, nt.s);
 		uint64_t size = unsized && !has_init ? 0 : count * esz;
+		if ((space == WEFT_SPACE_GLOBAL || space == WEFT_SPACE_CONST) &&
+		    size > WEFT_PTX_MAX_MODULE_VAR_BYTES)
+			fail_tok(p, &nt,
+				 "'%.*s' is %llu bytes; weft holds .global and .const variables of at "
+				 "most %u MiB (each gets device memory when the module loads)",
+				 (int)nt.len, nt.s, (unsigned long long)size,
+				 WEFT_PTX_MAX_MODULE_VAR_BYTES >> 20);
 		int32_t si;
 		int define = 1; /* fill size, alignment and contents */
 		if (p->fidx < 0) {
@@ -263,7 +270,8 @@ static void parse_var(struct weft_ptx_parser *p, int space, int is_extern, int i
 				s->init = calloc(1, size);
 				if (!s->init)
 					weft_ptxp_nomem(p);
-				memcpy(s->init, p->ibuf, p->ilen < size ? p->ilen : size);
+				if (p->ilen) /* `= {}` leaves no bytes (and no buffer) */
+					memcpy(s->init, p->ibuf, p->ilen < size ? p->ilen : size);
 			}
 		}
 		if (weft_ptxp_is_punct(p, ',')) {
