@@ -170,8 +170,10 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a $(LDLIBS)
 
+# The fuzz step runs in the plain `make check` only: its targets are built
+# with clang's ASan and UBSan already, so SAN=1 runs would repeat it.
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test fuzz-check
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
