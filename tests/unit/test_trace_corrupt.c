@@ -65,7 +65,9 @@ static void make_trace(const char *path, const char *stop_before)
 	assert_int_equal(weft_launch(ctx, mod, "edge", weft_dim3(2, 2, 1), weft_dim3(8, 2, 2), 0, args, 1, &err), 0);
 	weft_ctx_destroy(ctx);
 	if (stop_before) {
-		const char *tmp = weft_trace_writer_temp_path(w);
+		/* a copy: the writer's own string is freed by the abort below */
+		char tmp[4096];
+		snprintf(tmp, sizeof(tmp), "%s", weft_trace_writer_temp_path(w));
 		FILE *in = fopen(tmp, "rb"), *outf = fopen(stop_before, "wb");
 		assert_non_null(in);
 		assert_non_null(outf);
