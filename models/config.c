@@ -168,6 +168,8 @@ static void suggest_key(const struct schema *s, const char *section, const char 
 			best = (int)i;
 		}
 	}
+	if (best >= 0)
+		snprintf(cand, sizeof(cand), "%s.%s", s->keys[best]->section, s->keys[best]->key);
 	if (best >= 0 && (weft_edit_close(typed, cand, bestd) || weft_edit_close(key, s->keys[best]->key, bestd))) {
 		snprintf(buf, len, "; did you mean [%s] %s?", s->keys[best]->section,
 			 s->keys[best]->key);
