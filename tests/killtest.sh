@@ -44,7 +44,7 @@ bad() { failed=$((failed + 1)); echo "FAIL kill: $1: $2"; }
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# The writers, each writing to $1.
+# The writers, each writing to $1 (run_case starts the same commands itself).
 write_trace() { "$T" run cfd --size default -o "$1"; }
 write_old_trace() { "$T" run vvadd --size default -o "$1"; }
 write_report() { "$E" "$tmp/ref.wtr" -c "$CFG" --format json -o "$1"; }
@@ -116,7 +116,15 @@ run_case() {
 	else
 		old="" over="into an empty folder"
 	fi
-	"write_$kind" "$dir/$name" >/dev/null 2>&1 &
+	# the tool itself in the background, not a function: $! must be the
+	# writer's pid (a backgrounded function is a subshell that the kill
+	# would stop while the tool it started goes on writing, and the check
+	# below would then race with its rename)
+	if [ "$kind" = trace ]; then
+		"$T" run cfd --size default -o "$dir/$name" >/dev/null 2>&1 &
+	else
+		"$E" "$tmp/ref.wtr" -c "$CFG" --format json -o "$dir/$name" >/dev/null 2>&1 &
+	fi
 	pid=$!
 	if [ "$delay" = appear ]; then
 		# busy until the name shows the new file (or the writer is gone)
