@@ -9,7 +9,11 @@
  *   write:  plain write(2) calls.
  *   commit: fsync; unnamed: linkat onto PATH, or when PATH exists onto a
  *           fresh PATH.tmp.weft-XXXXXX then rename over PATH; named: rename
- *           onto PATH; close (which drops the flock) only after the rename.
+ *           onto PATH; close (which drops the flock) only after the rename;
+ *           then fsync PATH's directory, so the new name survives a power
+ *           loss too (best effort: a directory that cannot be synced, as on
+ *           some network filesystems, leaves the name as durable as the
+ *           filesystem makes it).
  * The mode is the creation mode 0666, which the kernel reduces by the umask
  * as for any new file (no umask() call, which would race other threads).
  */
@@ -308,6 +312,21 @@ static int link_into_place(struct weft_file_out *o, int *done)
 }
 #endif
 
+/* fsync the directory that holds path, ignoring failure (see the top). */
+static void sync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir)
+		return;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dfd < 0)
+		return;
+	(void)fsync(dfd);
+	close(dfd);
+}
+
 int weft_file_out_commit(struct weft_file_out *o)
 {
 	int step = WEFT_OUT_FSYNC;
@@ -331,6 +350,7 @@ int weft_file_out_commit(struct weft_file_out *o)
 	o->unnamed = 0;
 	if (close(fd) != 0)
 		return WEFT_OUT_CLOSE;
+	sync_parent(o->path);
 	return WEFT_OUT_OK;
 fail:;
 	int e = errno;

@@ -36,6 +36,8 @@ int weft_file_read(const char *path, char **data, size_t *len);
  * name PATH.tmp.weft-XXXXXX that is then renamed over PATH (linkat cannot
  * replace a file). A SIGKILL between that link and the rename leaves a
  * complete copy under the temporary name, and the old file at PATH.
+ * Once named, PATH's directory is fsynced too (best effort), so that the
+ * name as well as the data survives a power loss.
  *
  * Fallback: where the filesystem has no O_TMPFILE (open fails with
  * EOPNOTSUPP, EISDIR or EINVAL), or an unnamed file could not be linked

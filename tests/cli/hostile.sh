@@ -166,6 +166,25 @@ printf '[kernel]\nptx = %s\nname = no_shared\ngrid = 4096\nblock = 32\nshared = 
 	"$L" >"$tmp/unused.ini"
 small "spec: 227 KB of unused shared memory runs" 0 "verification    not run" run --spec "$tmp/unused.ini"
 
+# ---- device memory ------------------------------------------------------------
+# a buffer of 2^36 u32 (256 GiB): over this machine's memory, and over the
+# 1 GiB bound, so an attempt to allocate it fails the case
+spec "$tmp/huge.ini" no_shared 1 32
+sed 's/^count = 64$/count = 68719476736/' "$tmp/huge.ini" >"$tmp/hugebuf.ini"
+small "device memory: a 256 GiB buffer is refused before allocation" 2 \
+	"hugebuf.ini:6: [buffer out]: device memory limit: 274877906944 bytes requested with 0 already held" \
+	run --spec "$tmp/hugebuf.ini"
+small "device memory: the message says how to raise the limit" 2 "set the limit with --max-device-mem" \
+	run --spec "$tmp/hugebuf.ini"
+sed 's/^count = 64$/count = 1048576/' "$tmp/huge.ini" >"$tmp/fourmeg.ini"
+small "device memory: --max-device-mem lowers the limit" 2 \
+	"4194304 bytes requested with 0 already held, beyond the limit of 1048576 bytes (the limit the caller set" \
+	run --spec "$tmp/fourmeg.ini" --max-device-mem 1M
+small "device memory: within --max-device-mem runs" 0 "verification    not run" \
+	run --spec "$tmp/fourmeg.ini" --max-device-mem 4MiB
+small "device memory: a bad --max-device-mem" 2 "bad --max-device-mem \`4X\`" \
+	run vvadd --max-device-mem 4X
+
 # ---- the instruction budget of a launch ------------------------------------
 small "budget: a kernel that never ends stops (--max-launch-insts)" 2 \
 	"kernel spin_forever ran out of its launch's instruction budget of 1000000 thread instructions (--max-launch-insts) in CTA 0 of 1" \

@@ -12,6 +12,9 @@
  *    per context (--max-thread-insts is that);
  *  - shared memory allocated as it is touched still starts zeroed in every
  *    CTA, also when it grows in the middle of a warp's access;
+ *  - device memory past the context's limit is refused before it is
+ *    allocated, counting module variables and freed allocations; the
+ *    default limit is this process's memory;
  *  - a trace whose launch record claims 2^31 threads per CTA (with valid
  *    checksums) is reported corrupt at the record's offset, not decoded.
  */
@@ -50,6 +53,43 @@ static void expect_msg(const char *frag)
 {
 	if (!strstr(err.message, frag))
 		fail_msg("message '%s' lacks '%s'", err.message, frag);
+}
+
+static void test_device_memory_limit(void **unused)
+{
+	(void)unused;
+	struct weft_ctx_options o = { 0 };
+	o.max_device_bytes = 8192;
+	struct weft_module *mod;
+	/* a 1 KiB module variable counts against the limit */
+	struct weft_ctx *ctx = load(HEAD ".global .align 4 .b8 table[1024];\n", &mod, &o);
+	const struct weft_ctx_stats *st = weft_ctx_stats(ctx);
+	assert_int_equal(st->device_bytes_limit, 8192);
+	assert_int_equal(st->device_bytes, 1024);
+	uint64_t a = 0, b = 0;
+	assert_int_equal(weft_malloc(ctx, 7168, &a, &err), 0);
+	assert_int_equal(st->device_bytes, 8192);
+	/* one byte more is refused, with the numbers, and nothing changes */
+	assert_int_equal(weft_malloc(ctx, 1, &b, &err), WEFT_ERR_LIMIT);
+	expect_msg("1 bytes requested with 8192 already held, beyond the limit of 8192 bytes");
+	expect_msg("--max-device-mem");
+	assert_int_equal(st->device_bytes, 8192);
+	/* a size that would overflow the sum is refused too */
+	assert_int_equal(weft_malloc(ctx, SIZE_MAX, &b, &err), WEFT_ERR_LIMIT);
+	/* freeing gives the bytes back; the peak stays */
+	assert_int_equal(weft_free(ctx, a, &err), 0);
+	assert_int_equal(st->device_bytes, 1024);
+	assert_int_equal(weft_malloc(ctx, 4096, &b, &err), 0);
+	assert_int_equal(st->device_bytes_peak, 8192);
+	weft_ctx_destroy(ctx);
+
+	/* default: this process's memory, which a 2^60-byte request exceeds */
+	ctx = weft_ctx_create(NULL);
+	assert_non_null(ctx);
+	assert_true(weft_ctx_stats(ctx)->device_bytes_limit > 0);
+	assert_int_equal(weft_malloc(ctx, (size_t)1 << 60, &b, &err), WEFT_ERR_LIMIT);
+	expect_msg("(this ");
+	weft_ctx_destroy(ctx);
 }
 
 static void test_check_dims(void **unused)
@@ -338,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_shared_lazy_zeroed),
 		cmocka_unit_test(test_trace_huge_block),
+		cmocka_unit_test(test_device_memory_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

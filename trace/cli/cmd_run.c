@@ -26,9 +26,10 @@
 static const char run_usage[] =
 	"usage: weft-trace run WORKLOAD [--size small|default|large] [--verify]\n"
 	"                      [--max-launch-insts N] [--max-thread-insts N]\n"
-	"                      [-o FILE.wtr [--level N]]\n"
+	"                      [--max-device-mem SIZE] [-o FILE.wtr [--level N]]\n"
 	"       weft-trace run --spec FILE.ini [--output-dir DIR] [--max-launch-insts N]\n"
-	"                      [--max-thread-insts N] [-o FILE.wtr [--level N]]\n"
+	"                      [--max-thread-insts N] [--max-device-mem SIZE]\n"
+	"                      [-o FILE.wtr [--level N]]\n"
 	"\n"
 	"Emulates every thread of the workload's kernels and prints a summary:\n"
 	"launches, CTAs, thread and warp instructions, emulation time and speed.\n"
@@ -46,6 +47,12 @@ static const char run_usage[] =
 	"                        spec's `max_insts` may lower it for its launch)\n"
 	"  --max-thread-insts N  stop with an error (exit status 2) once N thread\n"
 	"                        instructions ran in all launches together\n"
+	"  --max-device-mem SIZE the most device memory the kernels' buffers and\n"
+	"                        module variables may hold at once, in bytes or with\n"
+	"                        K, M, G or T (powers of 1024); an allocation beyond\n"
+	"                        it stops the run (exit status 2) before anything is\n"
+	"                        allocated; default: this machine's memory (or a\n"
+	"                        lower ulimit -v / -d)\n"
 	"  --spec FILE.ini       run the kernel a launch spec describes instead of a\n"
 	"                        bundled workload (format: docs/launch-spec.md)\n"
 	"  --output-dir DIR      with --spec: write `output =` files under DIR instead\n"
@@ -158,6 +165,37 @@ static int parse_count(const char *s, uint64_t *out)
 	if (*end || !(d >= 1) || d > 1.8e19 || d != floor(d))
 		return -1;
 	*out = (uint64_t)d;
+	return 0;
+}
+
+/* A size in bytes: digits with an optional K, M, G or T (powers of 1024,
+ * "KiB" and "KB" spelled alike), at least 1. */
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || v == 0)
+		return -1;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	case 0: break;
+	default: return -1;
+	}
+	if (shift) {
+		end++;
+		if (strcmp(end, "") && strcmp(end, "B") && strcmp(end, "iB"))
+			return -1;
+	}
+	if (v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
 	return 0;
 }
 
@@ -317,13 +355,14 @@ int weft_cmd_run(int argc, char **argv)
 	int level = 0, level_given = 0;
 	enum weft_size size = WEFT_SIZE_DEFAULT;
 	int verify = 0, size_given = 0;
-	uint64_t max_insts = 0, max_launch_insts = 0;
+	uint64_t max_insts = 0, max_launch_insts = 0, max_device = 0;
 
 	static const struct weft_opt opts[] = {
 		{ "size", 0, WEFT_OPT_ARG, 's' },
 		{ "verify", 0, WEFT_OPT_FLAG, 'v' },
 		{ "max-thread-insts", 0, WEFT_OPT_ARG, 'm' },
 		{ "max-launch-insts", 0, WEFT_OPT_ARG, 'L' },
+		{ "max-device-mem", 0, WEFT_OPT_ARG, 'M' },
 		{ "spec", 0, WEFT_OPT_ARG, 'S' },
 		{ "output-dir", 0, WEFT_OPT_ARG, 'D' },
 		{ "output", 'o', WEFT_OPT_ARG, 'o' },
@@ -358,6 +397,12 @@ int weft_cmd_run(int argc, char **argv)
 				return weft_cli_usage("bad --max-launch-insts `%s` (a positive number of thread "
 						   "instructions, e.g. 1e9)",
 						   val);
+			break;
+		case 'M':
+			if (parse_bytes(val, &max_device))
+				return weft_cli_usage("bad --max-device-mem `%s` (a positive size in bytes, "
+						      "or with K, M, G or T, e.g. 8G)",
+						      val);
 			break;
 		case 'S':
 			spec = val;
@@ -410,6 +455,7 @@ int weft_cmd_run(int argc, char **argv)
 	memset(&copts, 0, sizeof(copts));
 	copts.max_thread_insts = max_insts;
 	copts.max_launch_insts = max_launch_insts; /* 0: the library's default */
+	copts.max_device_bytes = max_device;       /* 0: this process's memory */
 	if (isatty(STDERR_FILENO)) {
 		copts.progress = progress_cb;
 		copts.progress_user = &prog;

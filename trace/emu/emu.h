@@ -141,6 +141,7 @@ struct weft_ctx {
 	struct weft_module **mods;
 	uint32_t nmods, cap_mods;
 	uint32_t last_alloc; /* index of the last allocation hit */
+	const char *device_limit_why; /* what set stats.device_bytes_limit (static text) */
 };
 
 struct weft_module {

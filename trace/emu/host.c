@@ -14,17 +14,44 @@
  * dimensions and their products, shared memory, .maxnreg, .reqntid,
  * .maxntid) before anything is allocated for it, and gets its instruction
  * budget (weft_ctx_options.max_launch_insts, weft_launch_opts).
+ *
+ * Device memory is capped (weft_ctx_options.max_device_bytes): by default
+ * at this process's memory, the machine's physical memory or a lower
+ * `ulimit -v` / `ulimit -d`, since every device byte is a host byte. The
+ * check comes before the allocation, so a hostile buffer size is refused
+ * with its numbers instead of being allocated.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "emu.h"
 
 #define ALIGN 256u
 #define GAP 256u
+
+/* This process's memory: physical memory, lowered by an address-space or
+ * data-segment rlimit; sets *why to what decided it. */
+static uint64_t process_memory(const char **why)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t m = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+	*why = "this machine's physical memory";
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < m) {
+		m = rl.rlim_cur;
+		*why = "this process's address-space limit, ulimit -v";
+	}
+	if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < m) {
+		m = rl.rlim_cur;
+		*why = "this process's data-size limit, ulimit -d";
+	}
+	return m;
+}
 
 struct weft_ctx *weft_ctx_create(const struct weft_ctx_options *opts)
 {
@@ -33,6 +60,12 @@ struct weft_ctx *weft_ctx_create(const struct weft_ctx_options *opts)
 		return NULL;
 	if (opts)
 		ctx->opts = *opts;
+	if (ctx->opts.max_device_bytes) {
+		ctx->stats.device_bytes_limit = ctx->opts.max_device_bytes;
+		ctx->device_limit_why = "the limit the caller set (weft-trace --max-device-mem)";
+	} else {
+		ctx->stats.device_bytes_limit = process_memory(&ctx->device_limit_why);
+	}
 	ctx->next_base = WEFT_EMU_GLOBAL_BASE;
 	ctx->last_alloc = UINT32_MAX;
 	return ctx;
@@ -74,6 +107,15 @@ const struct weft_ctx_stats *weft_ctx_stats(const struct weft_ctx *ctx)
 static int alloc_new(struct weft_ctx *ctx, size_t bytes, const char *name, uint64_t *out,
 		     struct weft_error *err)
 {
+	uint64_t held = ctx->stats.device_bytes, limit = ctx->stats.device_bytes_limit;
+	if (bytes > limit || held > limit - bytes)
+		return weft_error_set(err, WEFT_ERR_LIMIT,
+				      "device memory limit: %s%s%zu bytes requested with %" PRIu64
+				      " already held, beyond the limit of %" PRIu64
+				      " bytes (%s); give a smaller size, or set the limit with "
+				      "--max-device-mem",
+				      name ? name : "", name ? ": " : "", bytes, held, limit,
+				      ctx->device_limit_why);
 	if (ctx->nallocs == ctx->cap_allocs) {
 		uint32_t nc = ctx->cap_allocs ? ctx->cap_allocs * 2 : 64;
 		struct weft_emu_alloc *a = realloc(ctx->allocs, nc * sizeof(*a));
@@ -98,6 +140,9 @@ static int alloc_new(struct weft_ctx *ctx, size_t bytes, const char *name, uint6
 	a->size = bytes;
 	a->host = host;
 	a->name = nm;
+	ctx->stats.device_bytes += bytes;
+	if (ctx->stats.device_bytes > ctx->stats.device_bytes_peak)
+		ctx->stats.device_bytes_peak = ctx->stats.device_bytes;
 	*out = base;
 	return 0;
 }
@@ -119,6 +164,7 @@ int weft_free(struct weft_ctx *ctx, uint64_t dptr, struct weft_error *err)
 					      "weft_free: 0x%" PRIx64 " is module variable %s, which cannot be freed",
 					      dptr, ctx->allocs[i].name);
 		free(ctx->allocs[i].host);
+		ctx->stats.device_bytes -= ctx->allocs[i].size;
 		memmove(&ctx->allocs[i], &ctx->allocs[i + 1], (ctx->nallocs - i - 1) * sizeof(*ctx->allocs));
 		ctx->nallocs--;
 		ctx->last_alloc = UINT32_MAX;

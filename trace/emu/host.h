@@ -135,6 +135,14 @@ struct weft_ctx_options {
 	 * WEFT_ERR_LIMIT naming the kernel and the CTA and thread that was
 	 * running. weft_launch_opts may lower it for one launch. */
 	uint64_t max_launch_insts;
+	/* The most device memory the context may hold at once, in bytes: module
+	 * variables and weft_malloc together (0 = this process's memory: the
+	 * machine's physical memory, or `ulimit -v` / `ulimit -d` where lower;
+	 * UINT64_MAX = none). An allocation beyond it is WEFT_ERR_LIMIT naming
+	 * the request, the total and the limit, before anything is allocated:
+	 * device memory lives in host memory, so a request the host cannot hold
+	 * is refused instead of failing late or swapping. */
+	uint64_t max_device_bytes;
 	/* Called now and then during long launches (about every 2^22 warp
 	 * instructions) with the CTA running, the grid's CTAs and the thread
 	 * instructions so far in the context; may be NULL. */
@@ -152,6 +160,9 @@ struct weft_ctx_options {
 /* Totals over the context's launches. */
 struct weft_ctx_stats {
 	uint64_t launches;
+	uint64_t device_bytes;      /* device memory held now */
+	uint64_t device_bytes_peak; /* the most held at once */
+	uint64_t device_bytes_limit; /* weft_ctx_options.max_device_bytes as applied */
 	uint64_t thread_insts;  /* instructions executed by threads (guard true) */
 	uint64_t warp_insts;    /* warp instructions issued (any lane active) */
 	uint64_t ctas;

@@ -235,7 +235,7 @@ int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 		const struct weft_spec_buffer *b = &spec->buffers[i];
 		size_t bytes = (size_t)(b->count * weft_spec_type_size(b->type));
 		if ((rc = weft_malloc(ctx, bytes, &dptr[i], err))) {
-			weft_error_prefix(err, "[buffer %s]: ", b->name);
+			weft_error_prefix(err, "%s:%u: [buffer %s]: ", spec->path, b->line, b->name);
 			goto out;
 		}
 		if (b->init == WEFT_SPEC_INIT_ZERO)
