@@ -8,7 +8,7 @@
 // j means "the last j bytes are the pattern's first j"; reaching state
 // plen[k] (the pattern's length) is a match. Streams lie one after the
 // other in text (start[s], len[s]), so lengths and table gathers depend on
-// the data. The host driver includes this file for the two sizes below.
+// the data. The host driver includes this file for the two constants below.
 #define STRSEARCH_NPAT 4
 #define STRSEARCH_STATES 16 // patterns of at most 15 bytes
 
