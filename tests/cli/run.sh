@@ -136,6 +136,11 @@ expect "workload runs and verifies" 0 "PASS" run vvadd --size small --verify
 expect "summary has thread insts" 0 "thread insts" run vvadd --size small
 expect "summary names the host counters" 0 "host baseline" run vvadd --size small --verify
 expect "a limit that is not reached" 0 "PASS" run vvadd --size small --verify --max-thread-insts 1e9
+# dither, physics and strsearch verify at the default size too (make
+# workload-tests runs every workload at the small one); under 0.2 s each
+for w in dither physics strsearch; do
+	expect "$w verifies at the default size" 0 "verification    PASS" run "$w" --size default --verify
+done
 expect "limit on a workload" 2 "vvadd: vvadd.ptx:" run vvadd --size small --max-thread-insts 10
 
 # ---- stats (docs/analysis.md) ------------------------------------------

@@ -1034,11 +1034,15 @@ static void test_emulator_warps(void **state)
  * 32 IPDOM groups must give the same counts and hashes, the launch's
  * warp_insts, and every policy the launch's thread_insts. */
 
+/* launches per workload at the small size: dither has the most (94, one
+ * per pixel diagonal) */
+#define TEE_MAX_LAUNCHES 256
+
 struct tee {
 	const struct weft_emu_observer *w;
 	uint32_t launch, nwarps, nctas;
-	uint64_t *hash[64], *count[64]; /* [launch][cta * nwarps + warp] */
-	uint32_t lnwarps[64], lnctas[64];
+	uint64_t *hash[TEE_MAX_LAUNCHES], *count[TEE_MAX_LAUNCHES]; /* [launch][cta * nwarps + warp] */
+	uint32_t lnwarps[TEE_MAX_LAUNCHES], lnctas[TEE_MAX_LAUNCHES];
 };
 
 static uint64_t fnv(uint64_t h, uint64_t v)
@@ -1055,7 +1059,7 @@ static int tee_launch_begin(void *user, const struct weft_module *mod, uint32_t 
 {
 	struct tee *t = user;
 	uint32_t l = t->launch;
-	assert_true(l < 64);
+	assert_true(l < TEE_MAX_LAUNCHES);
 	t->nwarps = t->lnwarps[l] = (block.x * block.y * block.z + 31) / 32;
 	t->nctas = t->lnctas[l] = grid.x * grid.y * grid.z;
 	size_t n = (size_t)t->nwarps * t->nctas;
