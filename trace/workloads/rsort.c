@@ -26,7 +26,7 @@ static int rsort_setup(void *state, enum weft_size size, struct weft_error *err)
 	struct rsort_state *s = state;
 	struct weft_rng rng;
 
-	s->n = WEFT_WL_BY_SIZE(size, 512, 20000, 2000000);
+	s->n = WEFT_WL_BY_SIZE(size, 512, 20000, 2500000);
 	size_t n = (size_t)s->n;
 	if (!(s->keys = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
 	    !(s->keys_dev = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
