@@ -61,7 +61,7 @@ static int viterbi_setup(void *state, enum weft_size size, struct weft_error *er
 	struct viterbi_state *s = state;
 	struct weft_rng rng;
 
-	s->nframes = WEFT_WL_BY_SIZE(size, 2, 160, 16000);
+	s->nframes = WEFT_WL_BY_SIZE(size, 2, 160, 14000);
 	size_t nf = (size_t)s->nframes;
 	if (!(s->msg = weft_wl_alloc(nf * VITERBI_BITS, 1, err)) ||
 	    !(s->rx = weft_wl_alloc(nf * VITERBI_STEPS * 2, 1, err)) ||
