@@ -16,9 +16,15 @@
 
 WEFT_WORKLOAD_PTX(rsort);
 
+struct rsort_pair {
+	uint32_t key, val;
+};
+
 struct rsort_state {
 	int n;
-	uint32_t *keys, *keys_dev, *vals_dev, *keys_ref, *vals_ref;
+	uint32_t *keys, *vals; /* inputs: vals[i] = i */
+	uint32_t *keys_dev, *vals_dev, *keys_ref, *vals_ref;
+	struct rsort_pair *pairs; /* the reference's scratch */
 };
 
 static int rsort_setup(void *state, enum weft_size size, struct weft_error *err)
@@ -29,6 +35,8 @@ static int rsort_setup(void *state, enum weft_size size, struct weft_error *err)
 	s->n = WEFT_WL_BY_SIZE(size, 512, 20000, 2500000);
 	size_t n = (size_t)s->n;
 	if (!(s->keys = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
+	    !(s->vals = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
+	    !(s->pairs = weft_wl_alloc(n, sizeof(struct rsort_pair), err)) ||
 	    !(s->keys_dev = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
 	    !(s->vals_dev = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
 	    !(s->keys_ref = weft_wl_alloc(n, sizeof(uint32_t), err)) ||
@@ -37,9 +45,11 @@ static int rsort_setup(void *state, enum weft_size size, struct weft_error *err)
 	weft_rng_seed(&rng, 0x72736f72u); /* "rsor" */
 	/* full-range keys, and 1 in 8 drawn from 64 values so that equal keys
 	 * are common and stability matters */
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		s->keys[i] = weft_rng_below(&rng, 8) ? (uint32_t)(weft_rng_next(&rng) >> 32)
 						       : weft_rng_below(&rng, 64) * 0x04000001u;
+		s->vals[i] = (uint32_t)i;
+	}
 	return 0;
 }
 
@@ -51,16 +61,8 @@ static int rsort_run_device(void *state, struct weft_ctx *ctx, struct weft_modul
 	size_t bytes = (size_t)n * 4;
 	uint64_t keys[2], vals[2], hist, totals;
 
-	uint32_t *idx = weft_wl_alloc((size_t)n, sizeof(uint32_t), err);
-	if (!idx)
-		return WEFT_ERR_NOMEM;
-	for (int i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	int rc = weft_wl_upload(ctx, idx, bytes, &vals[0], err);
-	free(idx);
-	if (rc)
-		return rc;
 	WEFT_WL_TRY(weft_wl_upload(ctx, s->keys, bytes, &keys[0], err));
+	WEFT_WL_TRY(weft_wl_upload(ctx, s->vals, bytes, &vals[0], err));
 	WEFT_WL_TRY(weft_malloc(ctx, bytes, &keys[1], err));
 	WEFT_WL_TRY(weft_malloc(ctx, bytes, &vals[1], err));
 	WEFT_WL_TRY(weft_malloc(ctx, (size_t)RSORT_BUCKETS * (size_t)nthreads * 4, &hist, err));
@@ -91,10 +93,6 @@ static int rsort_run_device(void *state, struct weft_ctx *ctx, struct weft_modul
 	return weft_memcpy_dtoh(ctx, s->vals_dev, vals[in], bytes, err);
 }
 
-struct rsort_pair {
-	uint32_t key, val;
-};
-
 static int rsort_pair_cmp(const void *a, const void *b)
 {
 	const struct rsort_pair *x = a, *y = b;
@@ -106,22 +104,14 @@ static int rsort_pair_cmp(const void *a, const void *b)
 static void rsort_run_reference(void *state)
 {
 	struct rsort_state *s = state;
-	/* the pairs live in keys_ref/vals_ref's storage order after the sort;
-	 * a temporary array keeps them together for qsort */
-	struct rsort_pair *p = malloc((size_t)s->n * sizeof(*p));
-	if (!p) { /* no way to report from here: leave the reference empty, verify fails */
-		for (int i = 0; i < s->n; i++)
-			s->keys_ref[i] = s->vals_ref[i] = UINT32_MAX;
-		return;
-	}
+	struct rsort_pair *p = s->pairs;
 	for (int i = 0; i < s->n; i++)
-		p[i] = (struct rsort_pair){ s->keys[i], (uint32_t)i };
+		p[i] = (struct rsort_pair){ s->keys[i], s->vals[i] };
 	qsort(p, (size_t)s->n, sizeof(*p), rsort_pair_cmp);
 	for (int i = 0; i < s->n; i++) {
 		s->keys_ref[i] = p[i].key;
 		s->vals_ref[i] = p[i].val;
 	}
-	free(p);
 }
 
 static int rsort_verify(void *state, struct weft_error *err)
@@ -135,6 +125,8 @@ static void rsort_teardown(void *state)
 {
 	struct rsort_state *s = state;
 	free(s->keys);
+	free(s->vals);
+	free(s->pairs);
 	free(s->keys_dev);
 	free(s->vals_dev);
 	free(s->keys_ref);
