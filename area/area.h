@@ -13,7 +13,8 @@
  * Calibration (weft_area_fit_*) fits table coefficients to the published
  * data in data/calibration/ and reports coefficients, residual per point,
  * R^2, MAPE and leave-one-out error; `weft-area fit` prints it and
- * docs/area.md records it.
+ * docs/area.md records it. weft_area_fit_run does the same for any linear
+ * model description over any data CSV (docs/calibration.md).
  */
 #ifndef WEFT_AREA_H
 #define WEFT_AREA_H
