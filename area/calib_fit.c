@@ -16,6 +16,16 @@
  *
  * Standard errors: sqrt(diag((X'WX)^-1) x chi^2 / dof), chi^2 the weighted
  * residual sum of squares, dof = points - fitted terms (none when dof = 0).
+ *
+ * Leave-one-out without n refits: for linear least squares the fit without
+ * point i predicts it as y_i - e_i / (1 - h_ii), e_i the full fit's residual
+ * and h_ii the leverage, the diagonal of the weighted hat matrix (the sum of
+ * squares of row i of U in the SVD of sqrt(W) X); exact, and n times
+ * cheaper than refitting (4096 points x 16 terms: a fraction of a second
+ * against half a minute). A point with 1 - h_ii below WEFT_CALIB_LEV_TOL
+ * is the only one that sets some direction of the fit: it goes through the
+ * identifiability check above for the reason, and through a real refit in
+ * the borderline case that the check accepts it.
  */
 #include "calib.h"
 
@@ -29,6 +39,7 @@
 #include <string.h>
 
 #define WEFT_CALIB_RANK_TOL 1e-9
+#define WEFT_CALIB_LEV_TOL 1e-9
 
 struct solver {
 	const struct weft_calib_problem *pr;
@@ -47,7 +58,7 @@ static double xf(const struct solver *s, uint32_t i, uint32_t k)
 /* 0 when the points with use[i] determine the fitted coefficients; 1 and
  * why otherwise; a negative weft_err when out of memory. */
 static int identifiable(const struct solver *s, const unsigned char *use, char *why, size_t len,
-			struct weft_error *err)
+			double *lev, struct weft_error *err)
 {
 	uint32_t m = 0, q = s->q;
 	for (uint32_t i = 0; i < s->pr->n; i++)
@@ -87,8 +98,17 @@ static int identifiable(const struct solver *s, const unsigned char *use, char *
 		rc = weft_error_set(err, WEFT_ERR_INTERNAL, "the SVD of the design matrix failed");
 		goto out;
 	}
-	if (gsl_vector_get(sv, q - 1) > WEFT_CALIB_RANK_TOL * gsl_vector_get(sv, 0))
+	if (gsl_vector_get(sv, q - 1) > WEFT_CALIB_RANK_TOL * gsl_vector_get(sv, 0)) {
+		/* full rank: a now holds U; the leverages of the points in use */
+		for (uint32_t i = 0, r = 0; lev && i < s->pr->n; i++) {
+			if (!use[i])
+				continue;
+			gsl_vector_view row = gsl_matrix_row(a, r++);
+			double nrm = gsl_blas_dnrm2(&row.vector);
+			lev[i] = nrm * nrm;
+		}
 		goto out;
+	}
 	/* the null direction: the terms with a part in it */
 	double big = 0;
 	for (uint32_t k = 0; k < q; k++)
@@ -182,8 +202,9 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 	s.yf = malloc(n * sizeof(double));
 	s.w = malloc(n * sizeof(double));
 	unsigned char *use = malloc(n);
+	double *lev = malloc(n * sizeof(double));
 	int rc = 0;
-	if (!s.yf || !s.w || !use) {
+	if (!s.yf || !s.w || !use || !lev) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the fit");
 		goto out;
 	}
@@ -197,7 +218,7 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 		use[i] = 1;
 	}
 	char why[200];
-	rc = identifiable(&s, use, why, sizeof(why), err);
+	rc = identifiable(&s, use, why, sizeof(why), lev, err);
 	if (rc < 0)
 		goto out;
 	if (rc > 0) {
@@ -239,8 +260,15 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 	r->loo_max_pct = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct weft_calib_point *pt = &r->pts[i];
+		if (1 - lev[i] >= WEFT_CALIB_LEV_TOL) {
+			double e = pt->fitted - pt->observed;
+			pt->loo_ok = 1;
+			pt->loo_pred = pt->observed + e / (1 - lev[i]);
+			pt->loo_rel_err = (pt->loo_pred - pt->observed) / pt->observed;
+			goto counted;
+		}
 		use[i] = 0;
-		rc = identifiable(&s, use, why, sizeof(why), err);
+		rc = identifiable(&s, use, why, sizeof(why), NULL, err);
 		if (rc == 0) {
 			double cl[WEFT_CALIB_MAX_TERMS];
 			rc = solve(&s, use, cl, NULL, NULL, err);
@@ -259,6 +287,7 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 			goto out;
 		if (!pt->loo_ok)
 			continue;
+counted:
 		r->nloo++;
 		press += (pt->loo_pred - pt->observed) * (pt->loo_pred - pt->observed);
 		loo_ape += fabs(pt->loo_rel_err);
@@ -276,6 +305,7 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 	if (!r->nloo)
 		r->loo_max_pct = NAN;
 out:
+	free(lev);
 	free(use);
 	free(s.w);
 	free(s.yf);

@@ -184,6 +184,9 @@ static void test_loo_by_hand(void **unused)
 	model = "[model]\nresponse = y\n[term c]\nfeature = 1\n";
 	assert_int_equal(run("k,y\na,1\nb,2\nc,4\n", model, &r, &err), 0);
 	NEAR(r.terms[0].coef, 1.75 / 1.3125, 1e-12);
+	/* without 4: (1 + 1/2) / (1 + 1/4); without 1: (1/2 + 1/4) / (1/4 + 1/16) */
+	NEAR(r.pts[2].loo_pred, 1.5 / 1.25, 1e-12);
+	NEAR(r.pts[0].loo_pred, 0.75 / 0.3125, 1e-12);
 	weft_area_fit_free(&r);
 
 	/* y = a + b x through (0,1), (1,3): leaving out (2,2) predicts 5 */
