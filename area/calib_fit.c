@@ -216,6 +216,16 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 		s.yf[i] = pr->y[i] - fixed;
 		s.w[i] = r->relative ? 1 / (pr->y[i] * pr->y[i]) : 1;
 		use[i] = 1;
+		/* magnitudes the arithmetic below cannot hold are refused here */
+		int ok = isfinite(s.yf[i]) && isfinite(s.w[i]) && isfinite(s.yf[i] * sqrt(s.w[i]));
+		for (uint32_t k = 0; ok && k < s.q; k++)
+			ok = isfinite(xf(&s, i, k) * sqrt(s.w[i])) && fabs(xf(&s, i, k)) < 1e150;
+		if (!ok || fabs(pr->y[i]) > 1e150 || fabs(pr->y[i]) < 1e-150) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, r->data, r->pts[i].line, 0,
+					   "a response or feature of magnitude beyond 1e+-150 (or a "
+					   "fixed term's part that overflows): rescale the column");
+			goto out;
+		}
 	}
 	char why[200];
 	rc = identifiable(&s, use, why, sizeof(why), lev, err);
@@ -236,6 +246,13 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 		struct weft_calib_term *t = &r->terms[s.fit[k]];
 		t->coef = c[k];
 		t->std_err = r->dof > 0 ? sqrt(cov[k] * chisq / r->dof) : NAN;
+		if (!isfinite(c[k])) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, r->model, t->line, 0,
+					   "[term %s]: the fit gives no finite coefficient (features of "
+					   "very different magnitudes? rescale them)",
+					   t->name);
+			goto out;
+		}
 	}
 	double mean = 0, ss_res = 0, ss_tot = 0, ape = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -245,6 +262,11 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 		struct weft_calib_point *pt = &r->pts[i];
 		pt->fitted = pr->y[i] - s.yf[i] + predict(&s, i, c);
 		pt->rel_err = (pt->fitted - pt->observed) / pt->observed;
+		if (!isfinite(pt->rel_err)) {
+			rc = weft_error_at(err, WEFT_ERR_INPUT, r->data, pt->line, 0,
+					   "the fitted value is not a finite number: rescale the columns");
+			goto out;
+		}
 		ss_res += (pt->fitted - pt->observed) * (pt->fitted - pt->observed);
 		ss_tot += (pt->observed - mean) * (pt->observed - mean);
 		ape += fabs(pt->rel_err);
@@ -262,10 +284,14 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 		struct weft_calib_point *pt = &r->pts[i];
 		if (1 - lev[i] >= WEFT_CALIB_LEV_TOL) {
 			double e = pt->fitted - pt->observed;
-			pt->loo_ok = 1;
 			pt->loo_pred = pt->observed + e / (1 - lev[i]);
 			pt->loo_rel_err = (pt->loo_pred - pt->observed) / pt->observed;
-			goto counted;
+			pt->loo_ok = isfinite(pt->loo_rel_err);
+			if (pt->loo_ok)
+				goto counted;
+			snprintf(pt->loo_note, sizeof(pt->loo_note),
+				 "the leave-one-out prediction is not a finite number");
+			continue;
 		}
 		use[i] = 0;
 		rc = identifiable(&s, use, why, sizeof(why), NULL, err);
@@ -273,9 +299,12 @@ static int fit(struct weft_calib_report *r, const struct weft_calib_problem *pr,
 			double cl[WEFT_CALIB_MAX_TERMS];
 			rc = solve(&s, use, cl, NULL, NULL, err);
 			if (rc == 0) {
-				pt->loo_ok = 1;
 				pt->loo_pred = pr->y[i] - s.yf[i] + predict(&s, i, cl);
 				pt->loo_rel_err = (pt->loo_pred - pt->observed) / pt->observed;
+				pt->loo_ok = isfinite(pt->loo_rel_err);
+				if (!pt->loo_ok)
+					snprintf(pt->loo_note, sizeof(pt->loo_note),
+						 "the leave-one-out prediction is not a finite number");
 			}
 		} else if (rc > 0) {
 			snprintf(pt->loo_note, sizeof(pt->loo_note), "not identifiable: without it, %s",

@@ -197,6 +197,15 @@ static void print_calib_csv(const struct weft_calib_report *r)
 	printf(",,,,,,,,\n");
 }
 
+/* A percentage in a column of width w: 2 decimals, or 3 digits when huge. */
+static void pct(int w, double v)
+{
+	if (fabs(v) < 1e6)
+		printf("%*.2f", w, v);
+	else
+		printf("%*.3g", w, v);
+}
+
 static void print_calib_table(const struct weft_calib_report *r)
 {
 	printf("calibration fit%s%s\n", r->name[0] ? " " : "", r->name);
@@ -230,23 +239,33 @@ static void print_calib_table(const struct weft_calib_report *r)
 	       "loo pred", "loo err%");
 	for (uint32_t i = 0; i < r->npts; i++) {
 		const struct weft_calib_point *p = &r->pts[i];
-		printf("  %-28s %10.5g %10.5g %8.2f ", p->label, p->observed, p->fitted,
-		       100 * p->rel_err);
-		if (p->loo_ok)
-			printf("%10.5g %8.2f\n", p->loo_pred, 100 * p->loo_rel_err);
-		else
-			printf("%10s %8s  (%s)\n", "-", "-", p->loo_note);
+		printf("  %-28s %10.5g %10.5g ", p->label, p->observed, p->fitted);
+		pct(8, 100 * p->rel_err);
+		if (p->loo_ok) {
+			printf(" %10.5g ", p->loo_pred);
+			pct(8, 100 * p->loo_rel_err);
+			putchar('\n');
+		} else {
+			printf(" %10s %8s  (%s)\n", "-", "-", p->loo_note);
+		}
 	}
 	printf("\n  R^2 ");
 	if (isfinite(r->r2))
 		printf("%.4f", r->r2);
 	else
 		printf("-");
-	printf("   RMSE %.4g%s%s   MAPE %.2f%%   max |error| %.2f%%\n", r->rmse, r->unit[0] ? " " : "",
-	       r->unit, r->mape_pct, r->max_ape_pct);
+	printf("   RMSE %.4g%s%s   MAPE ", r->rmse, r->unit[0] ? " " : "", r->unit);
+	pct(0, r->mape_pct);
+	printf("%%   max |error| ");
+	pct(0, r->max_ape_pct);
+	printf("%%\n");
 	printf("  leave-one-out over %u of %u points: ", r->nloo, r->npts);
 	if (r->nloo) {
-		printf("MAPE %.2f%%   max |error| %.2f%%   Q^2 ", r->loo_mape_pct, r->loo_max_pct);
+		printf("MAPE ");
+		pct(0, r->loo_mape_pct);
+		printf("%%   max |error| ");
+		pct(0, r->loo_max_pct);
+		printf("%%   Q^2 ");
 		if (isfinite(r->loo_q2))
 			printf("%.4f\n", r->loo_q2);
 		else

@@ -371,6 +371,12 @@ static void test_errors(void **unused)
 		     "[model]\nresponse = y\n[term a]\nfeature = 1\n[term b]\nfeature = x\n[term c]\nfeature = x^2\n",
 		     WEFT_ERR_INPUT, "2 points cannot fix 3 coefficients", 0);
 
+	/* magnitudes the fit cannot hold */
+	expect_error("k,x,y\na,1e200,1\nb,2,2\n", "[model]\nresponse = y\n[term a]\nfeature = x\n",
+		     WEFT_ERR_INPUT, "magnitude beyond 1e+-150", 2);
+	expect_error("k,x,y\na,1,1e-200\nb,2,2\n", "[model]\nresponse = y\n[term a]\nfeature = x\n",
+		     WEFT_ERR_INPUT, "magnitude beyond 1e+-150", 2);
+
 	/* files */
 	struct weft_calib_report r;
 	struct weft_error err;
