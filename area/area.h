@@ -196,5 +196,13 @@ void weft_area_fit_free(struct weft_calib_report *r);
 /* The term called name, or NULL. */
 const struct weft_calib_term *weft_area_fit_term(const struct weft_calib_report *r,
 						 const char *name);
+/* The fitted model's prediction for a design described by one row of
+ * fields named by header[0..ncols-1] (the data's columns, or those the
+ * features use): the sum of coefficient x feature over all terms. A
+ * missing column or a field that is not a number where a feature needs one
+ * is an error naming the term. */
+int weft_area_fit_predict(const struct weft_calib_report *r, const char *const *header,
+			  const char *const *fields, uint32_t ncols, double *out,
+			  struct weft_error *err);
 
 #endif

@@ -28,6 +28,7 @@
  * the borderline case that the check accepts it.
  */
 #include "calib.h"
+#include "fitexpr.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
@@ -371,4 +372,26 @@ const struct weft_calib_term *weft_area_fit_term(const struct weft_calib_report 
 		if (!strcmp(r->terms[j].name, name))
 			return &r->terms[j];
 	return NULL;
+}
+
+int weft_area_fit_predict(const struct weft_calib_report *r, const char *const *header,
+			  const char *const *fields, uint32_t ncols, double *out,
+			  struct weft_error *err)
+{
+	struct weft_fexpr e;
+	double sum = 0;
+	for (uint32_t j = 0; j < r->nterms; j++) {
+		const struct weft_calib_term *t = &r->terms[j];
+		double v;
+		int rc = weft_fexpr_compile(t->feature, header, ncols, &e, err);
+		if (rc == 0)
+			rc = weft_fexpr_eval(&e, fields, header, NULL, 0, &v, err);
+		if (rc < 0) {
+			weft_error_prefix(err, "%s: [term %s] feature: ", r->model, t->name);
+			return rc;
+		}
+		sum += t->coef * v;
+	}
+	*out = sum;
+	return 0;
 }

@@ -430,6 +430,26 @@ static void test_bundled(void **unused)
 		const struct weft_calib_point *last = &r.pts[17];
 		assert_string_equal(last->label, "vt-c1v4r256+bi+2s");
 		assert_int_equal(last->loo_ok, k == 2);
+		/* a tile the table lacks, vt-c4v1r64, predicted from its components;
+		 * and a row of the table predicted as the fit did */
+		static const char *const hdr[] = { "config", "pattern", "cores", "lanes_per_core",
+						   "phys_regs_per_core_or_lane", "banked",
+						   "per_bank_int_alus", "density_time", "pvfb" };
+		const char *const vt64[] = { "vt-c4v1r64", "vt", "4", "1", "64", "0", "0", "0", "fifo" };
+		const char *const c1v4[] = { "c1v4", "vt", "1", "4", "256", "1", "1", "0", "2-stack" };
+		double v32 = 0, v64 = 0, v128 = 0, vc = 0;
+		assert_int_equal(weft_area_fit_predict(&r, hdr, vt64, 9, &v64, &err), 0);
+		const char *const vt32[] = { "x", "vt", "4", "1", "32", "0", "0", "0", "fifo" };
+		const char *const vt128[] = { "x", "vt", "4", "1", "128", "0", "0", "0", "fifo" };
+		assert_int_equal(weft_area_fit_predict(&r, hdr, vt32, 9, &v32, &err), 0);
+		assert_int_equal(weft_area_fit_predict(&r, hdr, vt128, 9, &v128, &err), 0);
+		NEAR(v32, r.pts[7].fitted, 1e-9 * fabs(v32)); /* vt-c4v1r32 */
+		NEAR(v64, (2 * v32 + v128) / 3, 1e-9 * fabs(v64)); /* linear in registers */
+		assert_int_equal(weft_area_fit_predict(&r, hdr, c1v4, 9, &vc, &err), 0);
+		NEAR(vc, last->fitted, 1e-9 * fabs(vc));
+		/* a column the features need and the row lacks */
+		assert_int_equal(weft_area_fit_predict(&r, hdr, vt64, 4, &vc, &err), WEFT_ERR_INPUT);
+		assert_non_null(strstr(err.message, "the data has no column `phys_regs_per_core_or_lane`"));
 		weft_area_fit_free(&r);
 	}
 }
