@@ -2,7 +2,8 @@
  * calib_fit.c - the calibration fit (area.h, weft_area_fit_run): weighted
  * linear least squares of the fitted terms with GSL, after the fixed terms'
  * part is taken off the response; each point's leave-one-out prediction;
- * the goodness of fit.
+ * the goodness of fit; and the fitted model's value for a new design
+ * (weft_area_fit_predict).
  *
  * Before every solve, the weighted design matrix of the points in use is
  * checked for what GSL's SVD solver would otherwise paper over (it drops
