@@ -13,7 +13,8 @@
  * Calibration (weft_area_fit_*) fits table coefficients to the published
  * data in data/calibration/ and reports coefficients, residual per point,
  * R^2, MAPE and leave-one-out error; `weft-area fit` prints it and
- * docs/area.md records it.
+ * docs/area.md records it. weft_area_fit_run does the same for any linear
+ * model description over any data CSV (docs/calibration.md).
  */
 #ifndef WEFT_AREA_H
 #define WEFT_AREA_H
@@ -124,5 +125,84 @@ struct weft_fit_report {
  * increase)), all as relative residuals, with gsl_multifit_nlinear. */
 int weft_area_fit_tesla_sm(const char *csv_path, struct weft_fit_report *out,
 			   struct weft_error *err);
+
+/* ---- calibration models: any data CSV, any linear model ------------------
+ *
+ * weft_area_fit_run fits a model description (an INI file, docs/calibration.md)
+ * to a data CSV: the response column as a sum of terms, each a coefficient
+ * times a feature, an expression over the CSV's columns (area/fitexpr.h).
+ * Coefficients are fitted by GSL weighted linear least squares
+ * (gsl_multifit_wlinear), or fixed by the model with their source. Weights
+ * `relative` (the default) minimise the sum of ((fit - observed) /
+ * observed)^2; `none` the sum of (fit - observed)^2. The report holds each
+ * coefficient with its standard error, every point's residual and its
+ * leave-one-out prediction (a fit to the other points), R^2, RMSE, MAPE and
+ * the leave-one-out errors. A fit the data cannot determine (fewer points
+ * than coefficients, a feature that is 0 at every point, features that are
+ * linear combinations of each other) is an error naming the terms; a point
+ * whose leave-one-out fit is not determined is reported as not identifiable,
+ * with the reason. */
+
+#define WEFT_CALIB_MAX_TERMS 16
+#define WEFT_CALIB_MAX_POINTS 4096
+#define WEFT_CALIB_MAX_FILE (4u << 20) /* bytes of a data or model file */
+
+struct weft_calib_term {
+	char name[48];
+	char feature[404];   /* the expression as written */
+	char unit[48];       /* of the coefficient, e.g. "mm^2 per core" */
+	char about[600];     /* what the term stands for */
+	char source[600];    /* where a fixed coefficient comes from */
+	int fixed;           /* 1: coef is the model's, not fitted */
+	double coef;
+	double std_err;      /* NAN for fixed terms or without degrees of freedom */
+	uint32_t line;       /* model file line of [term NAME] */
+};
+
+struct weft_calib_point {
+	char label[96];
+	uint32_t line;       /* data file line */
+	double observed, fitted;
+	double rel_err;      /* (fitted - observed) / observed */
+	int loo_ok;          /* 1: loo_pred is a fit to the other points */
+	double loo_pred, loo_rel_err;
+	char loo_note[240];  /* why not, when !loo_ok */
+};
+
+struct weft_calib_report {
+	char data[256], model[256];
+	char name[64];       /* [model] name */
+	char response[64], label[64], unit[32];
+	char about[600], where[404];
+	int relative;        /* weights: 1 relative, 0 none */
+	uint32_t nterms, nfitted, dof;
+	struct weft_calib_term terms[WEFT_CALIB_MAX_TERMS];
+	uint32_t npts;       /* points fitted */
+	uint32_t nskipped;   /* data rows the `where` filter left out */
+	struct weft_calib_point *pts; /* [npts], weft_area_fit_free */
+	double r2;           /* 1 - SS_res / SS_tot, in the response's units */
+	double rmse;         /* sqrt(SS_res / npts) */
+	double mape_pct, max_ape_pct;
+	uint32_t nloo;       /* points with a leave-one-out prediction */
+	double loo_mape_pct, loo_max_pct;
+	double loo_q2;       /* 1 - PRESS / SS_tot over those points (NAN if < 2) */
+};
+
+/* Loads model_path and data_path and fits; out is filled (free it with
+ * weft_area_fit_free, also after an error). Errors name file:line. */
+int weft_area_fit_run(const char *data_path, const char *model_path, struct weft_calib_report *out,
+		      struct weft_error *err);
+void weft_area_fit_free(struct weft_calib_report *r);
+/* The term called name, or NULL. */
+const struct weft_calib_term *weft_area_fit_term(const struct weft_calib_report *r,
+						 const char *name);
+/* The fitted model's prediction for a design described by one row of
+ * fields named by header[0..ncols-1] (the data's columns, or those the
+ * features use): the sum of coefficient x feature over all terms. A
+ * missing column or a field that is not a number where a feature needs one
+ * is an error naming the term. */
+int weft_area_fit_predict(const struct weft_calib_report *r, const char *const *header,
+			  const char *const *fields, uint32_t ncols, double *out,
+			  struct weft_error *err);
 
 #endif

@@ -200,7 +200,9 @@ once "area: no config" 2 "which configuration?" --node 40
 once "area: a directory as the config" 2 "configs is a directory" configs
 once "area: missing config" 2 "cannot open the config" "$tmp/none.ini"
 once "area fit: unknown option" 2 "weft-area fit: unknown option \`--bogus\`; see \`weft-area fit --help\`" fit --bogus
-once "area fit: an operand" 2 "unexpected argument \`x\`" fit x
+once "area fit: one operand" 2 "fit x: which model? give DATA.csv and MODEL" fit x
+once "area fit: three operands" 2 "unexpected argument \`z\` (fit takes DATA.csv and MODEL)" fit x y z
+once "area fit: --data with operands" 2 "--data is for the Tesla SM fit" fit --data x y z2
 once "area fit: --data a directory" 2 "--data $tmp/dir is a directory" fit --data "$tmp/dir"
 once "area help: unknown command" 2 "weft-area help: unknown command \`frob\` (fit; or give CONFIG.ini); see \`weft-area --help\`" help frob
 

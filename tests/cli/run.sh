@@ -421,6 +421,27 @@ else
 	expect "area: fit coefficients" 0 "tesla_sm_fixed (a)       = 1.50526787 mm^2/SM" fit
 	expect "area: fit reports leave-one-out" 0 "leave-one-out MAPE" fit
 	expect "area: fit json" 0 '"r2": ' fit --format json
+	# calibration fits of model descriptions (docs/calibration.md)
+	MD=data/calibration/maven_tiles_65nm.csv
+	golden "area: maven area fit" fit-maven-area.txt fit $MD data/calibration/maven_area.model
+	golden "area: maven power fit" fit-maven-power.txt fit $MD data/calibration/maven_power.model
+	golden "area: maven cycle fit" fit-maven-cycle.txt fit $MD data/calibration/maven_cycle.model
+	golden "area: maven area fit csv" fit-maven-area.csv fit $MD data/calibration/maven_area.model --format csv
+	golden "area: maven cycle fit json" fit-maven-cycle.json fit --format=json $MD data/calibration/maven_cycle.model
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -m json.tool $G/fit-maven-cycle.json >/dev/null 2>"$tmp/err"; then ok "area: calibration json parses"
+		else : >"$tmp/out"; bad "area: calibration json parses" "python3 -m json.tool rejects it"; fi
+	fi
+	printf '[model]\nresponse = area_mm2\n[term a]\nfeature = cores\n[term b]\nfeature = 2 * cores\n' >"$tmp/sing.model"
+	expect "area: singular calibration model names the terms" 2 "the features of terms a, b are linearly dependent over these 18 points" fit $MD "$tmp/sing.model"
+	printf '[model]\nresponse = area_mm2\n[term mc]\nfeature = cores * mem_coalescer\n' >"$tmp/mc.model"
+	expect "area: a component no tile has cannot be fitted" 2 "term mc's feature is 0 at every point" fit $MD "$tmp/mc.model"
+	printf '[model]\nresponse = area_mm2\n[term c]\nfeature = coers\n' >"$tmp/typo.model"
+	expect "area: a mistyped column names file:line" 2 "typo.model:4: [term c] feature: the data has no column \`coers\`; did you mean \`cores\`?" fit $MD "$tmp/typo.model"
+	expect "area: a missing model file" 2 "cannot open the model description" fit $MD "$tmp/none.model"
+	head -c 4194305 /dev/zero | tr '\0' 'x' >"$tmp/big.csv"
+	expect "area: a data file over 4 MiB is refused before reading" 2 "big.csv: the data table is 4194305 bytes, more than the 4194304 this reader takes" fit "$tmp/big.csv" "$tmp/mc.model"
+	expect "area: a device as the data" 2 "/dev/zero: is not a regular file" fit /dev/zero "$tmp/mc.model"
 	printf '[model]\nname = simt\n[tech]\nnode_nm = 45\narea_tabel = x.csv\n' >"$tmp/typo.ini"
 	expect "area: unknown key names file:line and a close key" 2 "typo.ini:5: unknown key [tech] area_tabel (model simt); did you mean [tech] area_table?" "$tmp/typo.ini"
 	printf '[model]\nname = simt\n[tech]\nnode_nm = 2\n' >"$tmp/range.ini"

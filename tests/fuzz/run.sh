@@ -31,7 +31,7 @@ status=0
 dict_of() {
 	case $1 in
 	fuzz_ptx) echo "-dict=$D/ptx.dict" ;;
-	fuzz_config | fuzz_spec) echo "-dict=$D/ini.dict" ;;
+	fuzz_config | fuzz_spec | fuzz_calib) echo "-dict=$D/ini.dict" ;;
 	*) echo "" ;;
 	esac
 }
