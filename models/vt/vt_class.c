@@ -18,7 +18,10 @@
  *     base of each stripmine); an affine value a uT reads is a uT value;
  *   - everything else is a uT instruction; a branch whose condition is not
  *     uniform is a uT branch (VT) or a flag operation (vector-SIMD).
- * Atomics and stores to a uniform address stay uT accesses.
+ * Atomics and stores to a uniform address stay uT accesses. Nothing inside
+ * a loop whose exit is divergent (trip counts differ between threads) is
+ * hoisted: its instructions are uT instructions and its accesses uT
+ * accesses.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +152,23 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 		} else {
 			pi->kind = VT_K_UT;
 		}
+	}
+	/* inside a loop whose trip count differs between threads nothing is
+	 * hoisted: the CP cannot run the loop for the whole vector, and
+	 * values carried around it differ between uTs */
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		uint32_t b = p->block_of[pc];
+		uint32_t l = b < loops.nblocks ? loops.innermost[b] : WEFT_NO_LOOP;
+		int div = 0;
+		for (; l != WEFT_NO_LOOP && !div; l = loops.loops[l].parent)
+			div = u.loop_divergent[l];
+		if (!div)
+			continue;
+		struct vt_pcinfo *pi = &vp->pc[pc];
+		if (pi->kind == VT_K_CP)
+			pi->kind = p->info[pc].cls == WEFT_IC_BRANCH ? VT_K_UT_BRANCH : VT_K_UT;
+		else if (pi->kind == VT_K_CP_LOAD || pi->kind == VT_K_VUNIT || pi->kind == VT_K_VSTRIDE)
+			pi->kind = VT_K_UT_MEM;
 	}
 	/* affine values a uT reads stay uT values (to a fixed point) */
 	for (int changed = 1; changed;) {
