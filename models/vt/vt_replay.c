@@ -20,7 +20,9 @@
  *            ALUs arith busy / arith_units and int busy / banks apart;
  *   vrf    = unified: max(reads / vrf_reads, writes / vrf_writes);
  *            banked: (busy of all lane instructions) / banks;
- *   memory = ceil(primary misses / MSHRs) x refill;
+ *   memory = primary misses x refill / MSHRs (the vector memory unit is
+ *            decoupled: successive strips' misses overlap, so the MSHRs
+ *            bound refill throughput, not each strip's latency);
  *   strip  = max(cp, issue, arith, int, load, store, vrf, memory)
  *            + dependency, dependency = sum over instructions whose
  *            result the next instruction reads of max(0, latency - e).
@@ -224,8 +226,9 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 		double a = reads / pp->vrf_reads, b = writes / pp->vrf_writes;
 		t[VT_C_BANK] = a > b ? a : b;
 	}
-	uint64_t rounds = (primary + pp->mshrs - 1) / pp->mshrs;
-	t[VT_C_MEM] = (double)rounds * pp->refill_cycles;
+	/* decoupled: the misses of successive strips overlap, so the MSHRs
+	 * bound the refill throughput (the tile bound adds the latency) */
+	t[VT_C_MEM] = (double)primary * pp->refill_cycles / pp->mshrs;
 	int big = VT_C_CP;
 	for (int i = 0; i <= VT_C_MEM; i++)
 		if (i != VT_C_DEP && t[i] > t[big])

@@ -351,6 +351,54 @@ static void test_lane_costs(void **state)
 	assert_int_equal(weft_vt_coalesce(&mc, addr, 8), 8);
 }
 
+/* ---- data cache: vector accesses, misses, the MSHR bound ---- */
+
+static const char mem_ptx[] = HEAD
+	".visible .entry mk(.param .u64 a)\n{\n"
+	" .reg .b32 %r<2>; .reg .f32 %f<2>; .reg .b64 %rd<5>;\n"
+	" ld.param.u64 %rd1, [a];\n"        /* CP scalar load */
+	" mov.u32 %r1, %tid.x;\n"
+	" mul.wide.u32 %rd2, %r1, 4;\n"
+	" add.s64 %rd3, %rd1, %rd2;\n"
+	" ld.global.f32 %f1, [%rd3];\n"     /* unit-stride vector load */
+	" st.global.f32 [%rd3], %f1;\n"     /* unit-stride vector store */
+	" ret;\n"
+	"}\n";
+
+static void test_dcache(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(mem_ptx, "mk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 32; t++) {
+		hthread(h, t, p0, 1, 3);
+		h->addrs[t][0] = 0x100;               /* the parameter */
+		h->addrs[t][1] = h->addrs[t][2] = 0x10000 + 4 * t;
+	}
+	struct vt_state *s = mkstate(base_cfg, p, 32);
+	assert_int_equal(s->hvl, 32);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	/* 1 scalar access + 128 B loaded in 16-B accesses (8) + 8 stored */
+	assert_int_equal(s->ls.dcache_accesses, 17);
+	/* cold: the parameter's line and the two 64-B lines of the array;
+	 * the store hits the lines the load brought */
+	assert_int_equal(s->ls.misses, 3);
+	assert_int_equal(s->ls.vmem_ops[0], 2);
+	double cpi[VT_C_COUNT];
+	/* the strip: the load unit is busy 32 cycles (one element per cycle
+	 * on one lane), the store unit 32; the tile's 3 misses fit the 8
+	 * MSHRs: one 50-cycle refill round, above the strip's 32 */
+	double cyc = weft_vt_launch_cycles(s, cpi);
+	assert_true(s->ls.core_time[0] == 32);
+	assert_true(cyc == 50 && cpi[VT_C_MEM] == 50 - 32 && cpi[VT_C_LOAD] == 32 / 4.0);
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
 /* ---- MIMD interleaving ---- */
 
 static void test_mimd(void **state)
@@ -432,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_pvfb_policies),
 		cmocka_unit_test(test_stripmining),
 		cmocka_unit_test(test_lane_costs),
+		cmocka_unit_test(test_dcache),
 		cmocka_unit_test(test_mimd),
 		cmocka_unit_test(test_configs),
 	};
