@@ -58,6 +58,27 @@ static const int fu_ev[WEFT_FU_COUNT] = {
 	VT_EV_FP32_FMA, VT_EV_FP64, VT_EV_SFU, -1,
 };
 
+/* The address a data-cache access uses: global (and generic, const)
+ * addresses as they are; the per-CTA shared and per-thread local buffers
+ * and the parameters (offsets from 0 in the trace) in regions of their
+ * own, so that different CTAs' and threads' buffers do not alias
+ * (assumption: a CUDA port keeps them in memory, as Maven has no
+ * scratchpad). */
+static uint64_t dc_addr(uint8_t space, uint64_t addr, uint32_t cta, uint32_t tid)
+{
+	switch (space) {
+	case WEFT_SPACE_SHARED:
+		return (1ull << 62) | ((uint64_t)cta << 32) | (addr & 0xffffffffull);
+	case WEFT_SPACE_LOCAL:
+		return (2ull << 62) | ((uint64_t)(cta & 0xfffff) << 40) |
+		       ((uint64_t)(tid & 0xfffff) << 20) | (addr & 0xfffffull);
+	case WEFT_SPACE_PARAM:
+		return (3ull << 62) | addr;
+	default:
+		return addr;
+	}
+}
+
 /* One data-cache access; returns 1 on a miss (a line fetched). */
 static int dc_access(struct vt_state *s, uint64_t addr, int is_write)
 {
@@ -103,7 +124,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 	if (rc)
 		return rc;
 	uint32_t core = (uint32_t)(ls->strip_seq++ % pp->cores);
-	uint32_t vl = it->nlanes;
+	uint32_t vl = it->nlanes, base = g * s->hvl;
 	ls->strips++;
 	if (vl < s->hvl)
 		ls->partial_strips++;
@@ -140,8 +161,11 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				ls->ev[VT_EV_SRF_READ] += pi->reads;
 				ls->ev[VT_EV_SRF_WRITE] += pi->writes;
 				fu_events(s, pi, 1);
-				if (k == VT_K_CP_LOAD && in.exec)
-					primary += (uint64_t)dc_access(s, in.addr[__builtin_ctzll(in.exec)], 0);
+				if (k == VT_K_CP_LOAD && in.exec) {
+					int l = __builtin_ctzll(in.exec);
+					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+					primary += (uint64_t)dc_access(s, a, 0);
+				}
 				continue;
 			}
 			issue += 1;
@@ -154,11 +178,12 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				uint64_t last = UINT64_MAX;
 				for (uint64_t m = in.exec; m; m &= m - 1) {
 					int l = __builtin_ctzll(m);
-					uint64_t b = in.addr[l] / pp->port_bytes;
+					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+					uint64_t b = a / pp->port_bytes;
 					if (k == VT_K_VUNIT && b == last)
 						continue;
 					last = b;
-					primary += (uint64_t)dc_access(s, in.addr[l], pi->is_store);
+					primary += (uint64_t)dc_access(s, a, pi->is_store);
 				}
 				if (pi->is_store)
 					reads += (double)e;
@@ -185,8 +210,10 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				dep += pp->lat[pi->lat] - e;
 			if (k == VT_K_UT_MEM && in.is_mem && in.exec) {
 				uint32_t n = 0;
-				for (uint64_t m = in.exec; m; m &= m - 1)
-					uaddr[n++] = in.addr[__builtin_ctzll(m)];
+				for (uint64_t m = in.exec; m; m &= m - 1) {
+					int l = __builtin_ctzll(m);
+					uaddr[n++] = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+				}
 				ls->vmem_ops[2]++;
 				uint32_t acc = weft_vt_coalesce(pp, uaddr, n);
 				ls->coalesced_saved += n - acc;
@@ -281,7 +308,7 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		uint32_t lat = pi->dep_next ? pp->lat[pi->lat] : 1;
 		int miss = 0;
 		if (in.is_mem && in.exec)
-			miss = dc_access(s, in.addr[0], pi->is_store);
+			miss = dc_access(s, dc_addr(in.space[0], in.addr[0], c->cta, tid), pi->is_store);
 		if (miss)
 			lat = pp->refill_cycles + pp->lat[VT_LAT_LOAD];
 		uint32_t cyc = weft_vt_mimd_inst_cycles(u, lat);
