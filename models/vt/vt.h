@@ -103,10 +103,12 @@ void weft_vt_vinst_cost(const struct vt_params *pp, const struct vt_pcinfo *pi, 
 /* Elements per lane of a vector instruction over vl uTs whose issue mask
  * has `active` uTs: ceil(vl / lanes), or active with density time. */
 uint32_t weft_vt_elems(const struct vt_params *pp, uint32_t vl, uint32_t active);
-/* Data-cache accesses of n uT accesses (addresses in uT order) sent lanes
- * at a time: one per access, or with the coalescer one per distinct
- * port_bytes block among the accesses of one cycle. */
-uint32_t weft_vt_coalesce(const struct vt_params *pp, const uint64_t *addr, uint32_t n);
+/* Data-cache accesses of n uT accesses (addresses in uT order, n <= 64)
+ * sent lanes at a time: one per access, or with the coalescer one per
+ * distinct port_bytes block among the accesses of one cycle. out (NULL or
+ * room for n) gets the address of each access made, in order. */
+uint32_t weft_vt_coalesce(const struct vt_params *pp, const uint64_t *addr, uint32_t n,
+			  uint64_t *out);
 /* Cycles one uT instruction takes on a MIMD core that interleaves u uTs
  * in fixed round robin, when the next instruction waits `lat` cycles for
  * it: u x ceil(lat / u) (a uT issues at most every u cycles). */

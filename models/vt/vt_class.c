@@ -278,10 +278,14 @@ void weft_vt_vinst_cost(const struct vt_params *pp, const struct vt_pcinfo *pi, 
 	out->conflicts = (double)elems * (per - 1);
 }
 
-uint32_t weft_vt_coalesce(const struct vt_params *pp, const uint64_t *addr, uint32_t n)
+uint32_t weft_vt_coalesce(const struct vt_params *pp, const uint64_t *addr, uint32_t n,
+			  uint64_t *out)
 {
-	if (!pp->coalescer || pp->lanes < 2)
+	if (!pp->coalescer || pp->lanes < 2) {
+		if (out)
+			memcpy(out, addr, sizeof(*addr) * n);
 		return n;
+	}
 	uint32_t acc = 0;
 	uint64_t blk[WEFT_GROUP_MAX_WIDTH];
 	uint32_t bs = pp->port_bytes ? pp->port_bytes : 16;
@@ -292,8 +296,11 @@ uint32_t weft_vt_coalesce(const struct vt_params *pp, const uint64_t *addr, uint
 			uint32_t k = 0;
 			while (k < m && blk[k] != b)
 				k++;
-			if (k == m)
+			if (k == m) {
 				blk[m++] = b;
+				if (out)
+					out[acc + k] = addr[j];
+			}
 		}
 		acc += m;
 	}

@@ -215,19 +215,11 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 					uaddr[n++] = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
 				}
 				ls->vmem_ops[2]++;
-				uint32_t acc = weft_vt_coalesce(pp, uaddr, n);
+				uint64_t made[WEFT_GROUP_MAX_WIDTH];
+				uint32_t acc = weft_vt_coalesce(pp, uaddr, n, made);
 				ls->coalesced_saved += n - acc;
-				/* merged accesses go to the cache once per block */
-				uint64_t last = UINT64_MAX;
-				uint32_t done = 0;
-				for (uint32_t i = 0; i < n && done < acc; i++) {
-					uint64_t b = uaddr[i] / pp->port_bytes;
-					if (acc < n && b == last)
-						continue;
-					last = b;
-					done++;
-					primary += (uint64_t)dc_access(s, uaddr[i], pi->is_store);
-				}
+				for (uint32_t i = 0; i < acc; i++)
+					primary += (uint64_t)dc_access(s, made[i], pi->is_store);
 			}
 		}
 		if (rc < 0)

@@ -342,13 +342,16 @@ static void test_lane_costs(void **state)
 	struct vt_params mc = { .lanes = 4, .coalescer = 1, .port_bytes = 16 };
 	const uint64_t addr[8] = { 0, 4, 8, 12, 16, 20, 100, 200 };
 	/* cycle 1: one 16-B block; cycle 2: blocks 1, 1, 6, 12 -> 3 */
-	assert_int_equal(weft_vt_coalesce(&mc, addr, 8), 4);
-	assert_int_equal(weft_vt_coalesce(&mc, addr, 3), 1);
+	uint64_t made[8];
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 8, made), 4);
+	assert_true(made[0] == 0 && made[1] == 16 && made[2] == 100 && made[3] == 200);
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 3, NULL), 1);
 	mc.coalescer = 0;
-	assert_int_equal(weft_vt_coalesce(&mc, addr, 8), 8);
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 8, made), 8);
+	assert_true(made[5] == 20);
 	mc.coalescer = 1;
 	mc.lanes = 1;
-	assert_int_equal(weft_vt_coalesce(&mc, addr, 8), 8);
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 8, NULL), 8);
 }
 
 /* ---- data cache: vector accesses, misses, the MSHR bound ---- */
