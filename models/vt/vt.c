@@ -112,6 +112,8 @@ static const struct weft_config_key vt_keys[] = {
 	{ "mem", "dcache_banks", WEFT_CFG_INT, "4", "", 1, 64, NULL,
 	  "banks, one access each per cycle: 4 (" TOCS ")" },
 	{ "mem", "mshrs", WEFT_CFG_INT, "8", "", 1, 1024, NULL, "miss-status holding registers: 8 (" TOCS ")" },
+	{ "mem", "mshr_secondary", WEFT_CFG_INT, "4", "", 0, 1024, NULL,
+	  "secondary misses one MSHR holds: 4 (" TOCS ")" },
 	{ "mem", "refill_cycles", WEFT_CFG_INT, "50", "cycles", 0, 100000, NULL,
 	  "line refill latency: 50 cycles (" TOCS ")" },
 	{ "mem", "port_bytes", WEFT_CFG_INT, "16", "B", 4, 1024, NULL,
@@ -198,6 +200,7 @@ int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *
 	pp->dcache.write = WEFT_CACHE_WRITE_BACK;
 	pp->dcache.write_fetch = 1;
 	pp->mshrs = cfg_u(cfg, "mem", "mshrs");
+	pp->mshr_secondary = cfg_u(cfg, "mem", "mshr_secondary");
 	pp->refill_cycles = cfg_u(cfg, "mem", "refill_cycles");
 	pp->port_bytes = cfg_u(cfg, "mem", "port_bytes");
 	pp->icache_kib = cfg_u(cfg, "mem", "icache_kib");
@@ -402,6 +405,8 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	weft_stat_add(st, ns, "app_vector_length", s->appvl[s->nlaunches - 1], "uTs");
 	weft_stat_add(st, ns, "dcache_accesses", ls->dcache_accesses * f, "");
 	weft_stat_add(st, ns, "dcache_miss_rate", pct((double)ls->misses, (double)ls->dcache_accesses), "%");
+	if (s->pp.pattern != VT_PAT_MIMD)
+		weft_stat_add(st, ns, "mshr_secondary_overflows", ls->secondary_overflows * f, "");
 	weft_stat_add(st, ns, "ctas_read", ls->ctas, "");
 	s->total_cycles += r->cycles;
 	s->total_insts += r->thread_insts;

@@ -136,12 +136,20 @@ struct vt_launch {
 	uint64_t fragments;                /* fragment dispatches (issued blocks) */
 	uint64_t cp_insts, kind_dyn[VT_K_COUNT];
 	uint64_t vmem_ops[3];              /* unit-stride, strided, indexed/uT */
-	uint64_t dcache_accesses, coalesced_saved, misses, secondary;
+	uint64_t dcache_accesses, coalesced_saved, misses, secondary, secondary_overflows;
 	uint64_t bank_conflicts;
 	double ev[VT_EV_COUNT];
 };
 
 #define VT_MAX_CORES 16
+
+/* lines missed in the current strip (vt_replay.c) */
+#define VT_INFLIGHT 128
+struct vt_inflight {
+	uint64_t line[VT_INFLIGHT];
+	uint32_t acc[VT_INFLIGHT];
+	uint32_t n;
+};
 
 struct vt_state {
 	struct vt_params pp;
@@ -150,6 +158,7 @@ struct vt_state {
 	struct weft_group_prog gp;
 	struct weft_cache dc;
 	struct weft_group_iter it;
+	struct vt_inflight inflight;
 	uint32_t regs_per_ut, hvl, uts_per_core;
 	uint64_t launch_threads;           /* nctas x threads_per_cta */
 	uint32_t threads_per_cta;

@@ -20,7 +20,9 @@
  *            ALUs arith busy / arith_units and int busy / banks apart;
  *   vrf    = unified: max(reads / vrf_reads, writes / vrf_writes);
  *            banked: (busy of all lane instructions) / banks;
- *   memory = primary misses x refill / MSHRs (the vector memory unit is
+ *   memory = refills x refill / MSHRs, refills = misses + one per
+ *            (secondary + 1) further accesses to a line in flight in
+ *            the strip (the vector memory unit is
  *            decoupled: successive strips' misses overlap, so the MSHRs
  *            bound refill throughput, not each strip's latency);
  *   strip  = max(cp, issue, arith, int, load, store, vrf, memory)
@@ -41,8 +43,8 @@
  * core lasts as long as its busiest slot.
  *
  * Tile. A launch lasts max(slowest core, the busiest data-cache bank's
- * accesses, ceil(misses / MSHRs) x refill); the last two are shared by
- * every core.
+ * accesses, ceil(refills / MSHRs) x refill); the last two are shared by
+ * every core (refills: misses and secondary overflows).
  */
 #include <string.h>
 
@@ -97,6 +99,33 @@ static int dc_access(struct vt_state *s, uint64_t addr, int is_write)
 	return 0;
 }
 
+/* Lines a strip has missed on, with the accesses each took while in
+ * flight: an MSHR holds one primary and mshr_secondary secondary misses;
+ * assumption: each further mshr_secondary + 1 accesses to the line wait
+ * for one more refill, which costs the refill throughput like a miss. */
+/* One access of a strip; returns the MSHR refills it costs (0 or 1). */
+static uint32_t strip_access(struct vt_state *s, struct vt_inflight *fl, uint64_t addr, int is_write)
+{
+	uint64_t line = addr / s->pp.dcache.line_bytes;
+	for (uint32_t i = 0; i < fl->n; i++)
+		if (fl->line[i] == line) {
+			/* the tag model sees a hit: the line was allocated on the miss */
+			(void)dc_access(s, addr, is_write);
+			s->ls.secondary++;
+			if (++fl->acc[i] % (s->pp.mshr_secondary + 1) != 0)
+				return 0;
+			s->ls.secondary_overflows++;
+			return 1;
+		}
+	if (!dc_access(s, addr, is_write))
+		return 0;
+	if (fl->n < VT_INFLIGHT) {
+		fl->line[fl->n] = line;
+		fl->acc[fl->n++] = 0;
+	}
+	return 1;
+}
+
 static void bucket_add(uint64_t b[4], uint32_t active, uint32_t hvl)
 {
 	for (uint32_t k = 0; k < 4; k++)
@@ -130,7 +159,9 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 		ls->partial_strips++;
 	double cp = pp->strip_overhead, issue = 0, dep = 0;
 	double busy[VT_U_COUNT] = { 0 }, reads = 0, writes = 0, conflicts = 0;
-	uint64_t primary = 0;
+	uint64_t primary = 0;      /* MSHR refills: misses and secondary overflows */
+	struct vt_inflight *fl = &s->inflight;
+	fl->n = 0;
 	uint64_t uaddr[WEFT_GROUP_MAX_WIDTH];
 	ls->cp_insts += pp->strip_overhead;
 	ls->ev[VT_EV_CP_INST] += pp->strip_overhead;
@@ -164,7 +195,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				if (k == VT_K_CP_LOAD && in.exec) {
 					int l = __builtin_ctzll(in.exec);
 					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
-					primary += (uint64_t)dc_access(s, a, 0);
+					primary += strip_access(s, fl, a, 0);
 				}
 				continue;
 			}
@@ -183,7 +214,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 					if (k == VT_K_VUNIT && b == last)
 						continue;
 					last = b;
-					primary += (uint64_t)dc_access(s, a, pi->is_store);
+					primary += strip_access(s, fl, a, pi->is_store);
 				}
 				if (pi->is_store)
 					reads += (double)e;
@@ -219,7 +250,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				uint32_t acc = weft_vt_coalesce(pp, uaddr, n, made);
 				ls->coalesced_saved += n - acc;
 				for (uint32_t i = 0; i < acc; i++)
-					primary += (uint64_t)dc_access(s, made[i], pi->is_store);
+					primary += strip_access(s, fl, made[i], pi->is_store);
 			}
 		}
 		if (rc < 0)
@@ -347,7 +378,8 @@ double weft_vt_launch_cycles(const struct vt_state *s, double cpi[VT_C_COUNT])
 	/* tile-wide bounds: one access per data-cache bank per cycle; the
 	 * MSHRs refill at most mshrs lines per refill latency */
 	double bank = (double)weft_cache_max_bank_accesses(&s->dc);
-	double mshr = (double)((s->ls.misses + pp->mshrs - 1) / pp->mshrs) * pp->refill_cycles;
+	uint64_t refills = s->ls.misses + s->ls.secondary_overflows;
+	double mshr = (double)((refills + pp->mshrs - 1) / pp->mshrs) * pp->refill_cycles;
 	double cycles = maxcore;
 	if (bank > cycles || mshr > cycles) {
 		cycles = bank > mshr ? bank : mshr;

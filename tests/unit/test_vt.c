@@ -387,19 +387,79 @@ static void test_dcache(void **state)
 	/* 1 scalar access + 128 B loaded in 16-B accesses (8) + 8 stored */
 	assert_int_equal(s->ls.dcache_accesses, 17);
 	/* cold: the parameter's line and the two 64-B lines of the array;
-	 * the store hits the lines the load brought */
+	 * the store hits the lines the load brought. Each array line takes
+	 * 8 accesses while in flight (the miss, 3 more loads, 4 stores): an
+	 * MSHR holds the miss and 4 secondaries, so the 5th further access
+	 * overflows once per line */
 	assert_int_equal(s->ls.misses, 3);
+	assert_int_equal(s->ls.secondary, 14);
+	assert_int_equal(s->ls.secondary_overflows, 2);
 	assert_int_equal(s->ls.vmem_ops[0], 2);
 	double cpi[VT_C_COUNT];
 	/* the strip: the load unit is busy 32 cycles (one element per cycle
-	 * on one lane), the store unit 32; the tile's 3 misses fit the 8
-	 * MSHRs: one 50-cycle refill round, above the strip's 32 */
+	 * on one lane), the store unit 32, its refills 5 x 50 / 8 = 31.25;
+	 * the tile's 5 refills fit the 8 MSHRs: one 50-cycle round, above
+	 * the strip's 32 */
 	double cyc = weft_vt_launch_cycles(s, cpi);
 	assert_true(s->ls.core_time[0] == 32);
 	assert_true(cyc == 50 && cpi[VT_C_MEM] == 50 - 32 && cpi[VT_C_LOAD] == 32 / 4.0);
 	weft_model_vt.free(s);
 	free(h);
 	weft_program_free(p);
+}
+
+/* ---- the coalescer and the MSHRs' secondary misses ---- */
+
+static const char gather_ptx[] = HEAD
+	".visible .entry gk(.param .u64 a)\n{\n"
+	" .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+	" ld.param.u64 %rd1, [a];\n"
+	" mov.u32 %r1, %tid.x;\n"
+	" mul.lo.s32 %r2, %r1, %r1;\n"       /* quadratic: a varying address */
+	" mul.wide.u32 %rd2, %r2, 4;\n"
+	" add.s64 %rd3, %rd1, %rd2;\n"
+	" ld.global.u32 %r3, [%rd3];\n"      /* a uT load */
+	" ret;\n"
+	"}\n";
+
+static void gather_run(int mc, uint64_t out[4])
+{
+	struct weft_program *p = an_program(gather_ptx, "gk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 16; t++) {
+		hthread(h, t, p0, 1, 2);
+		h->addrs[t][0] = 0x100;
+		h->addrs[t][1] = 0x10000 + 4 * t; /* as traced: 16 words of one line */
+	}
+	struct vt_state *s = mkstate(mc ? "[model]\nname = vt\n[tile]\ncores = 1\nlanes = 4\ncoalescer = true\n"
+					: "[model]\nname = vt\n[tile]\ncores = 1\nlanes = 4\n", p, 16);
+	assert_int_equal(s->vp.pc[5].kind, VT_K_UT_MEM);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	out[0] = s->ls.dcache_accesses;
+	out[1] = s->ls.misses;
+	out[2] = s->ls.secondary_overflows;
+	out[3] = s->ls.coalesced_saved;
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+static void test_coalescer_mshr(void **state)
+{
+	(void)state;
+	uint64_t off[4], on[4];
+	gather_run(0, off);
+	gather_run(1, on);
+	/* without the coalescer: the parameter + 16 word accesses; the line's
+	 * miss and 15 more accesses while in flight: overflows at the 5th,
+	 * 10th and 15th */
+	assert_true(off[0] == 17 && off[1] == 2 && off[2] == 3 && off[3] == 0);
+	/* with it: 4 lanes x 4 B per cycle are one 16-B block: 4 accesses,
+	 * the miss + 3 secondaries, no overflow; 12 accesses merged */
+	assert_true(on[0] == 5 && on[1] == 2 && on[2] == 0 && on[3] == 12);
 }
 
 /* ---- MIMD interleaving ---- */
@@ -484,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_stripmining),
 		cmocka_unit_test(test_lane_costs),
 		cmocka_unit_test(test_dcache),
+		cmocka_unit_test(test_coalescer_mshr),
 		cmocka_unit_test(test_mimd),
 		cmocka_unit_test(test_configs),
 	};
