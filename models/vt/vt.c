@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "vt.h"
+#include "common/sbuf.h"
 
 #define TOCS "Lee et al., ACM TOCS 2013"
 #define LATDOC(what, v) what " latency; " #v " cycles (" TOCS ", Section 5 / Table I notes)"
@@ -271,6 +272,7 @@ static int vt_init(const struct weft_config *cfg, void **state, struct weft_erro
 	}
 	if (!rc) {
 		s->uts_per_core = mimd_uts(&s->pp);
+		s->explain = cfg->explain;
 		s->ls.slot_time = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(double));
 		if (!s->ls.slot_time)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the vt model");
@@ -326,6 +328,47 @@ static double pct(double part, double n)
 	return n > 0 ? 100.0 * part / n : 0;
 }
 
+/* --explain: how the launch's kernel became CP, vector and uT work. */
+static int vt_explain(const struct vt_state *s, struct weft_launch_result *r, uint64_t threads,
+		      struct weft_error *err)
+{
+	static const char *const units[VT_U_COUNT] = { "arith", "int", "load", "store", "-" };
+	const struct vt_params *pp = &s->pp;
+	const struct weft_program *p = s->p;
+	struct weft_sbuf b;
+	weft_sbuf_init(&b);
+	weft_sbuf_printf(&b, "application vector: %llu uTs (threads)\n", (unsigned long long)threads);
+	if (pp->pattern == VT_PAT_MIMD) {
+		weft_sbuf_printf(&b, "MIMD: %u cores x %u uTs (regs %u / %u per uT, at most %u); every uT "
+				 "executes every instruction\n", pp->cores, s->uts_per_core, pp->regs,
+				 pp->mimd_regs_per_ut, pp->mimd_max_uts);
+	} else {
+		uint64_t raw = (uint64_t)pp->lanes * pp->regs / s->regs_per_ut;
+		weft_sbuf_printf(&b, "registers per uT: %u live -> %u (clamped to %u..%u); HVL = %u lanes x "
+				 "%u regs / %u = %llu, capped at %u: %u\n", s->vp.live_words, s->regs_per_ut,
+				 pp->min_regs_per_ut, pp->max_regs_per_ut, pp->lanes, pp->regs,
+				 s->regs_per_ut, (unsigned long long)raw, pp->max_vlen, s->hvl);
+		weft_sbuf_puts(&b, "per instruction (static kind; in VT a fragment that is not the whole "
+				   "vector runs hoisted work as uT work):\n");
+		char text[160];
+		for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+			const struct vt_pcinfo *pi = &s->vp.pc[pc];
+			weft_program_format_inst(p, pc, text, sizeof(text));
+			weft_sbuf_printf(&b, "  %4u B%-3u %-18s %-5s %s%s\n", pc, p->block_of[pc],
+					 weft_vt_kind_names[pi->kind], units[pi->unit], text,
+					 pi->dep_next ? "   (next reads it)" : "");
+		}
+	}
+	if (b.failed) {
+		weft_sbuf_free(&b);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", r->launch);
+	}
+	r->explain = b.data ? b.data : calloc(1, 1);
+	if (!r->explain)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", r->launch);
+	return 0;
+}
+
 static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 			 const struct weft_cta_sample *sample, struct weft_error *err)
 {
@@ -374,6 +417,8 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 		weft_stat_add(st, ns, "live_regs_per_ut", s->vp.live_words, "");
 		weft_stat_add(st, ns, "regs_per_ut", s->regs_per_ut, "");
 		weft_stat_add(st, ns, "hvl", s->hvl, "uTs");
+		weft_stat_add(st, ns, "hvl_uncapped", (double)s->pp.lanes * s->pp.regs / s->regs_per_ut,
+			      "uTs");
 		weft_stat_add(st, ns, "strips", ls->strips * f, "");
 		weft_stat_add(st, ns, "partial_strips", ls->partial_strips * f, "");
 		uint64_t all = 0, hoisted = 0;
@@ -408,6 +453,11 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	if (s->pp.pattern != VT_PAT_MIMD)
 		weft_stat_add(st, ns, "mshr_secondary_overflows", ls->secondary_overflows * f, "");
 	weft_stat_add(st, ns, "ctas_read", ls->ctas, "");
+	if (s->explain) {
+		int e = vt_explain(s, r, s->launch_threads, err);
+		if (e)
+			return e;
+	}
 	s->total_cycles += r->cycles;
 	s->total_insts += r->thread_insts;
 	for (int i = 0; i < 4; i++)

@@ -64,7 +64,10 @@ struct vt_pcinfo {
 	uint8_t unit;      /* enum vt_unit */
 	uint8_t lat;       /* enum vt_lat */
 	uint8_t fu;        /* enum weft_fu_op */
-	uint8_t reads;     /* register sources */
+	uint8_t reads;     /* vector register sources: registers a non-hoisted
+			      instruction defines (hoisted values are CP scalars
+			      the lanes receive with the instruction) */
+	uint8_t sreads;    /* register sources (CP and MIMD scalar reads) */
 	uint8_t writes;    /* registers written */
 	uint8_t dep_next;  /* the next instruction of the block reads what this one writes */
 	uint8_t is_store;
@@ -162,6 +165,7 @@ struct vt_state {
 	uint32_t regs_per_ut, hvl, uts_per_core;
 	uint64_t launch_threads;           /* nctas x threads_per_cta */
 	uint32_t threads_per_cta;
+	int explain;                      /* fill each launch's explain text */
 	struct vt_launch ls;
 	/* across launches */
 	double total_cycles, total_ev[VT_EV_COUNT];

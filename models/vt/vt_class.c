@@ -131,7 +131,7 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 		unit_of(in, ii, pi);
 		for (uint32_t k = 0; k < ii->nuses; k++)
 			if (ii->uses[k] != in->guard)
-				pi->reads++;
+				pi->sreads++;
 		pi->writes = ii->ndefs;
 		int guard_ok = !ui->guard_cls || uniform_cls(ui->guard_cls);
 		if (ui->is_mem) {
@@ -199,6 +199,24 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 					break;
 				}
 			}
+		}
+	}
+	/* vector register reads: sources some non-hoisted instruction defines */
+	memset(needed, 0, (size_t)p->nregs + 1);
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct weft_inst_info *ii = &p->info[pc];
+		if (vp->pc[pc].kind == VT_K_CP || vp->pc[pc].kind == VT_K_CP_LOAD)
+			continue;
+		for (uint32_t j = 0; j < ii->ndefs; j++)
+			if (ii->defs[j] >= 0 && (uint32_t)ii->defs[j] < p->nregs)
+				needed[ii->defs[j]] = 1;
+	}
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct weft_inst_info *ii = &p->info[pc];
+		for (uint32_t k = 0; k < ii->nuses; k++) {
+			int32_t r = ii->uses[k];
+			if (r != p->insts[pc].guard && r >= 0 && (uint32_t)r < p->nregs && needed[r])
+				vp->pc[pc].reads++;
 		}
 	}
 	/* does the next instruction of the block read a result? */

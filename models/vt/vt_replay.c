@@ -189,7 +189,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				cp += 1;
 				ls->cp_insts++;
 				ls->ev[VT_EV_CP_INST] += 1;
-				ls->ev[VT_EV_SRF_READ] += pi->reads;
+				ls->ev[VT_EV_SRF_READ] += pi->sreads;
 				ls->ev[VT_EV_SRF_WRITE] += pi->writes;
 				fu_events(s, pi, 1);
 				if (k == VT_K_CP_LOAD && in.exec) {
@@ -324,7 +324,7 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		ls->thread_insts += in.exec ? 1 : 0;
 		ls->kind_dyn[pi->kind]++;
 		ls->ev[VT_EV_CP_INST] += 1;
-		ls->ev[VT_EV_SRF_READ] += pi->reads;
+		ls->ev[VT_EV_SRF_READ] += pi->sreads;
 		ls->ev[VT_EV_SRF_WRITE] += pi->writes;
 		if (in.exec)
 			fu_events(s, pi, 1);

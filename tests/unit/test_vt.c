@@ -155,6 +155,11 @@ static void test_hoisting(void **state)
 	assert_int_equal(vp.pc[7].unit, VT_U_INT);
 	assert_int_equal(vp.pc[19].unit, VT_U_LOAD);
 	assert_int_equal(vp.pc[23].unit, VT_U_STORE);
+	/* the mad reads ctaid and ntid as CP scalars and tid from the VRF */
+	assert_int_equal(vp.pc[6].sreads, 3);
+	assert_int_equal(vp.pc[6].reads, 1);
+	/* the add reads two loaded vector values */
+	assert_int_equal(vp.pc[20].reads, 2);
 	/* the mad's result is read by the next instruction (the compare) */
 	assert_int_equal(vp.pc[6].dep_next, 1);
 	assert_int_equal(vp.pc[3].dep_next, 0);
