@@ -20,9 +20,9 @@
  *            ALUs arith busy / arith_units and int busy / banks apart;
  *   vrf    = unified: max(reads / vrf_reads, writes / vrf_writes);
  *            banked: (busy of all lane instructions) / banks;
- *   memory = refills x refill / MSHRs, refills = misses + one per
- *            (secondary + 1) further accesses to a line in flight in
- *            the strip (the vector memory unit is
+ *   memory = refills x refill / MSHRs, refills = misses + the lines of
+ *            the strip accessed more than 1 + secondary times while in
+ *            flight (the vector memory unit is
  *            decoupled: successive strips' misses overlap, so the MSHRs
  *            bound refill throughput, not each strip's latency);
  *   strip  = max(cp, issue, arith, int, load, store, vrf, memory)
@@ -101,8 +101,9 @@ static int dc_access(struct vt_state *s, uint64_t addr, int is_write)
 
 /* Lines a strip has missed on, with the accesses each took while in
  * flight: an MSHR holds one primary and mshr_secondary secondary misses;
- * assumption: each further mshr_secondary + 1 accesses to the line wait
- * for one more refill, which costs the refill throughput like a miss. */
+ * assumption: the access after those waits until the line has arrived
+ * (then the line is present and later accesses hit), which costs one more
+ * refill time, priced like a miss. */
 /* One access of a strip; returns the MSHR refills it costs (0 or 1). */
 static uint32_t strip_access(struct vt_state *s, struct vt_inflight *fl, uint64_t addr, int is_write)
 {
@@ -112,7 +113,7 @@ static uint32_t strip_access(struct vt_state *s, struct vt_inflight *fl, uint64_
 			/* the tag model sees a hit: the line was allocated on the miss */
 			(void)dc_access(s, addr, is_write);
 			s->ls.secondary++;
-			if (++fl->acc[i] % (s->pp.mshr_secondary + 1) != 0)
+			if (++fl->acc[i] != s->pp.mshr_secondary + 1)
 				return 0;
 			s->ls.secondary_overflows++;
 			return 1;

@@ -395,7 +395,7 @@ static void test_dcache(void **state)
 	 * the store hits the lines the load brought. Each array line takes
 	 * 8 accesses while in flight (the miss, 3 more loads, 4 stores): an
 	 * MSHR holds the miss and 4 secondaries, so the 5th further access
-	 * overflows once per line */
+	 * waits for the line: one overflow per line */
 	assert_int_equal(s->ls.misses, 3);
 	assert_int_equal(s->ls.secondary, 14);
 	assert_int_equal(s->ls.secondary_overflows, 2);
@@ -459,9 +459,9 @@ static void test_coalescer_mshr(void **state)
 	gather_run(0, off);
 	gather_run(1, on);
 	/* without the coalescer: the parameter + 16 word accesses; the line's
-	 * miss and 15 more accesses while in flight: overflows at the 5th,
-	 * 10th and 15th */
-	assert_true(off[0] == 17 && off[1] == 2 && off[2] == 3 && off[3] == 0);
+	 * miss and 15 more accesses while in flight: the 5th waits for the
+	 * line (one overflow), the rest hit it */
+	assert_true(off[0] == 17 && off[1] == 2 && off[2] == 1 && off[3] == 0);
 	/* with it: 4 lanes x 4 B per cycle are one 16-B block: 4 accesses,
 	 * the miss + 3 secondaries, no overflow; 12 accesses merged */
 	assert_true(on[0] == 5 && on[1] == 2 && on[2] == 0 && on[3] == 12);
