@@ -18,13 +18,15 @@
  *            uTs under density time) and per the bank cycles per element;
  *   arith  = (arith + int busy) / arith_units, or with per-bank integer
  *            ALUs arith busy / arith_units and int busy / banks apart;
- *   vrf    = unified: max(reads / vrf_reads, writes / vrf_writes);
- *            banked: (busy of all lane instructions) / banks;
+ *   vrf    = unified: max(reads / vrf_reads, writes / vrf_writes)
+ *            (element reads of vector registers only: hoisted values
+ *            are CP scalars); banked: (busy of all lane instructions) /
+ *            banks;
  *   memory = refills x refill / MSHRs, refills = misses + the lines of
  *            the strip accessed more than 1 + secondary times while in
- *            flight (the vector memory unit is
- *            decoupled: successive strips' misses overlap, so the MSHRs
- *            bound refill throughput, not each strip's latency);
+ *            flight (the vector memory unit is decoupled: successive
+ *            strips' misses overlap, so the MSHRs bound refill
+ *            throughput, not each strip's latency);
  *   strip  = max(cp, issue, arith, int, load, store, vrf, memory)
  *            + dependency, dependency = sum over instructions whose
  *            result the next instruction reads of max(0, latency - e).
@@ -34,13 +36,12 @@
  * MIMD cores. The application vector (N threads) is cut into contiguous
  * chunks, one per core (C = ceil(N / cores) threads), and each core's
  * chunk into contiguous chunks, one per uT slot (ceil(C / U), U uTs per
- * core). A slot's uT is
- * spawned and joined once per launch (spawn + join cycles) and loops over
- * its threads: item_overhead instructions per thread, and
- * U x ceil(L / U) cycles per instruction,
- * with L the latency the next instruction waits for (1 when it does not
- * read the result; a data-cache miss blocks the uT for the refill). A
- * core lasts as long as its busiest slot.
+ * core). A slot's uT is spawned and joined once per launch (spawn + join
+ * cycles) and loops over its threads: item_overhead instructions per
+ * thread, and U x ceil(L / U) cycles per instruction, with L the latency
+ * the next instruction waits for (1 when it does not read the result; a
+ * data-cache miss blocks the uT for the refill). A core lasts as long as
+ * its busiest slot.
  *
  * Tile. A launch lasts max(slowest core, the busiest data-cache bank's
  * accesses, ceil(refills / MSHRs) x refill); the last two are shared by
