@@ -307,10 +307,9 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 	uint32_t core = (uint32_t)(k / per_core % pp->cores);
 	uint32_t slot = (uint32_t)((k % per_core) / per_slot % u);
 	ls->mimd_seq++;
-	struct weft_group_iter *it = &s->it;
-	int rc = weft_group_iter_init(it, &s->gp, c, 1, tid, WEFT_DIV_IPDOM, 0, err);
-	if (rc)
-		return rc;
+	(void)err; /* the decoder derives guard and address counts from the path */
+	struct weft_thread_iter ti;
+	weft_thread_iter_init(&ti, s->p, &c->threads[tid]);
 	double *cpi = ls->core_cpi[core];
 	double *slot_t = &ls->slot_time[(size_t)core * u + slot];
 	/* the slot's uT is spawned once per launch and loops over its items */
@@ -320,8 +319,8 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		time += pp->spawn_cycles + pp->join_cycles;
 		cpi[VT_C_SPAWN] += (double)(pp->spawn_cycles + pp->join_cycles) / u;
 	}
-	struct weft_group_inst in;
-	while ((rc = weft_group_next(it, &in)) == 1) {
+	struct weft_dyn_inst in;
+	while (weft_thread_iter_next(&ti, &in)) {
 		const struct vt_pcinfo *pi = &s->vp.pc[in.pc];
 		ls->thread_insts += in.exec ? 1 : 0;
 		ls->kind_dyn[pi->kind]++;
@@ -332,8 +331,8 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 			fu_events(s, pi, 1);
 		uint32_t lat = pi->dep_next ? pp->lat[pi->lat] : 1;
 		int miss = 0;
-		if (in.is_mem && in.exec)
-			miss = dc_access(s, dc_addr(in.space[0], in.addr[0], c->cta, tid), pi->is_store);
+		if (in.has_addr)
+			miss = dc_access(s, dc_addr(in.space, in.addr, c->cta, tid), pi->is_store);
 		if (miss)
 			lat = pp->refill_cycles + pp->lat[VT_LAT_LOAD];
 		uint32_t cyc = weft_vt_mimd_inst_cycles(u, lat);
@@ -342,8 +341,6 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		cpi[VT_C_ISSUE] += 1;
 		cpi[miss ? VT_C_MEM : VT_C_DEP] += per - 1;
 	}
-	if (rc < 0)
-		return rc;
 	*slot_t += time;
 	if (*slot_t > ls->core_time[core])
 		ls->core_time[core] = *slot_t;
