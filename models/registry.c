@@ -10,11 +10,13 @@
 extern const struct weft_model weft_model_simt;
 extern const struct weft_model weft_model_sgmf;
 extern const struct weft_model weft_model_dmt;
+extern const struct weft_model weft_model_vt;
 
 const struct weft_model *const weft_models[] = {
 	&weft_model_simt,
 	&weft_model_sgmf,
 	&weft_model_dmt,
+	&weft_model_vt,
 	NULL,
 };
 

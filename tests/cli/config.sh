@@ -34,7 +34,7 @@ expect "no command" 2 "which command?"
 expect "unknown command" 2 "unknown command \`frob\`" frob
 expect "keys no model" 2 "which model?" keys
 expect "unknown model" 2 "did you mean simt?" keys smit
-expect "unknown model list" 2 "(models: simt, sgmf, dmt)" keys zzzzzzzz
+expect "unknown model list" 2 "(models: simt, sgmf, dmt, vt)" keys zzzzzzzz
 expect "bad format" 2 "bad --format \`xml\`" keys simt --format xml
 expect "unknown option" 2 "unknown option \`--frob\`" models --frob
 expect "show no file" 2 "which config?" show

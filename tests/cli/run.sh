@@ -248,6 +248,10 @@ else
 	est_golden "estimate: table" estimate-vvadd.txt "$W" -c $FC -c $TC
 	est_golden "estimate: csv" estimate-vvadd.csv "$W" -c $FC -c $TC --format csv
 	est_golden "estimate: json" estimate-vvadd.json "$W" -c $FC -c $TC --format json
+	# the Maven-family tiles (vt model): MIMD baseline, c4v1 VT, c1v4 VT with the coalescer
+	est_golden "estimate: vt tiles" estimate-vt-vvadd.txt "$W" -c configs/maven/mimd-c4r32.ini \
+		-c 'configs/maven/vt-c4v1r256+bi+2s.ini' -c 'configs/maven/vt-c1v4r256+bi+2s+mc.ini' \
+		--baseline mimd-c4r32
 
 	# the hash is FNV-1a 64 of the file: recompute it in awk-free sh with od
 	if command -v python3 >/dev/null 2>&1; then

@@ -1,0 +1,186 @@
+/*
+ * vt.h - the Maven-family tile model ("vt"): one data-parallel tile of
+ * MIMD cores, vector-SIMD cores or vector-thread cores, built from the
+ * same components (Lee et al., "Exploring the Tradeoffs between
+ * Programmability and Efficiency in Data-Parallel Accelerators", ACM TOCS
+ * 2013; docs/models/vt.md has the equations and every assumption).
+ *
+ * Internal to models/vt/: the parameters read from a config, the static
+ * per-program tables (what a vector-thread compiler would hoist to the
+ * control processor), the per-launch accumulators, and the mechanisms as
+ * small functions the unit tests call on hand-built cases.
+ */
+#ifndef WEFT_VT_H
+#define WEFT_VT_H
+
+#include <stdint.h>
+
+#include "models/cache.h"
+#include "models/config.h"
+#include "models/group.h"
+#include "models/model.h"
+
+enum vt_pattern { VT_PAT_MIMD = 0, VT_PAT_VSIMD, VT_PAT_VT };
+
+/* Functional-unit latency classes (cycles from issue to a dependent use). */
+enum vt_lat { VT_LAT_INT = 0, VT_LAT_INT_MUL, VT_LAT_INT_DIV, VT_LAT_FP_ADD, VT_LAT_FP_MUL,
+	      VT_LAT_FP_DIV, VT_LAT_FP_SQRT, VT_LAT_LOAD, VT_LAT_COUNT };
+
+struct vt_params {
+	enum vt_pattern pattern;
+	uint32_t cores, lanes, regs;      /* regs: per MIMD core or per vector lane */
+	uint32_t max_vlen, min_regs_per_ut, max_regs_per_ut;
+	uint32_t mimd_regs_per_ut, mimd_max_uts;
+	int banked, bank_alus, density, coalescer;
+	enum weft_div_policy pvfb;        /* VT; vsimd always WEFT_DIV_PREDICATE */
+	double clock_hz;
+	uint32_t arith_units, banks, bank_reads, bank_writes, vrf_reads, vrf_writes;
+	uint32_t lat[VT_LAT_COUNT];
+	uint32_t strip_overhead;          /* CP instructions per stripmine iteration */
+	uint32_t spawn_cycles, join_cycles, item_overhead;
+	struct weft_cache_geom dcache;
+	uint32_t mshrs, mshr_secondary, refill_cycles, port_bytes;
+	uint32_t icache_kib, vicache_kib;
+};
+
+/* How the control thread of a vector core sees an instruction. */
+enum vt_kind {
+	VT_K_CP = 0,     /* hoisted: runs once per stripmine on the control processor */
+	VT_K_CP_LOAD,    /* hoisted scalar load (uniform address) */
+	VT_K_VUNIT,      /* unit-stride vector memory operation */
+	VT_K_VSTRIDE,    /* strided vector memory operation */
+	VT_K_UT,         /* microthread instruction (vector-fetched / vector arithmetic) */
+	VT_K_UT_MEM,     /* microthread memory access (VT) or indexed vector access (vsimd) */
+	VT_K_UT_BRANCH,  /* divergent branch: a uT branch (VT) or a flag operation (vsimd) */
+	VT_K_COUNT
+};
+extern const char *const weft_vt_kind_names[VT_K_COUNT];
+
+/* Lane units a uT instruction occupies. */
+enum vt_unit { VT_U_ARITH = 0, VT_U_INT, VT_U_LOAD, VT_U_STORE, VT_U_NONE, VT_U_COUNT };
+
+struct vt_pcinfo {
+	uint8_t kind;      /* enum vt_kind */
+	uint8_t unit;      /* enum vt_unit */
+	uint8_t lat;       /* enum vt_lat */
+	uint8_t fu;        /* enum weft_fu_op */
+	uint8_t reads;     /* vector register sources: registers a non-hoisted
+			      instruction defines (hoisted values are CP scalars
+			      the lanes receive with the instruction) */
+	uint8_t sreads;    /* register sources (CP and MIMD scalar reads) */
+	uint8_t writes;    /* registers written */
+	uint8_t dep_next;  /* the next instruction of the block reads what this one writes */
+	uint8_t is_store;
+};
+
+/* The static tables of one program: kinds, units, and register pressure.
+ * Built with weft_vt_prog_build; regs_per_ut is the liveness estimate. */
+struct vt_prog {
+	uint32_t ninsts;
+	struct vt_pcinfo *pc;
+	uint32_t live_words;   /* largest number of 32-bit registers live at once */
+	uint32_t kinds[VT_K_COUNT]; /* static count per kind, for tests */
+};
+int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct weft_error *err);
+void weft_vt_prog_free(struct vt_prog *vp);
+
+/* Registers one microthread needs: live_words clamped to
+ * [min_regs_per_ut, max_regs_per_ut]. */
+uint32_t weft_vt_regs_per_ut(const struct vt_params *pp, uint32_t live_words);
+/* Hardware vector length: lanes x regs / regs_per_ut, capped at max_vlen,
+ * at least 1. */
+uint32_t weft_vt_hvl(const struct vt_params *pp, uint32_t regs_per_ut);
+
+/* One uT vector instruction on the lanes of a vector core: elements per
+ * lane e (the vector length spread over the lanes, or the active uTs under
+ * density time); how many cycles its unit is busy and how many VRF bank
+ * conflict cycles it adds (banked VRF: an element needing more reads or
+ * writes than its bank's ports takes extra cycles in the bank). */
+struct vt_vcost {
+	double busy;       /* cycles its unit is occupied */
+	double conflicts;  /* bank-conflict cycles included in busy */
+	double rf_reads, rf_writes; /* element operand accesses */
+};
+void weft_vt_vinst_cost(const struct vt_params *pp, const struct vt_pcinfo *pi, uint32_t elems,
+			struct vt_vcost *out);
+/* Elements per lane of a vector instruction over vl uTs whose issue mask
+ * has `active` uTs: ceil(vl / lanes), or active with density time. */
+uint32_t weft_vt_elems(const struct vt_params *pp, uint32_t vl, uint32_t active);
+/* Data-cache accesses of n uT accesses (addresses in uT order, n <= 64)
+ * sent lanes at a time: one per access, or with the coalescer one per
+ * distinct port_bytes block among the accesses of one cycle. out (NULL or
+ * room for n) gets the address of each access made, in order. */
+uint32_t weft_vt_coalesce(const struct vt_params *pp, const uint64_t *addr, uint32_t n,
+			  uint64_t *out);
+/* Cycles one uT instruction takes on a MIMD core that interleaves u uTs
+ * in fixed round robin, when the next instruction waits `lat` cycles for
+ * it: u x ceil(lat / u) (a uT issues at most every u cycles). */
+uint32_t weft_vt_mimd_inst_cycles(uint32_t u, uint32_t lat);
+
+/* CPI components of the vt model (docs/models/vt.md). */
+enum vt_cpi { VT_C_CP = 0, VT_C_ISSUE, VT_C_ARITH, VT_C_INT, VT_C_LOAD, VT_C_STORE,
+	      VT_C_BANK, VT_C_DEP, VT_C_MEM, VT_C_SPAWN, VT_C_DCACHE, VT_C_IDLE, VT_C_COUNT };
+extern const char *const weft_vt_cpi_names[VT_C_COUNT];
+
+enum vt_ev { VT_EV_CP_INST = 0, VT_EV_VIU_ISSUE, VT_EV_SRF_READ, VT_EV_SRF_WRITE,
+	     VT_EV_VRF_READ, VT_EV_VRF_WRITE, VT_EV_PVFB, VT_EV_INT_ALU, VT_EV_INT_MUL,
+	     VT_EV_INT_DIV, VT_EV_FP32_ADD, VT_EV_FP32_MUL, VT_EV_FP32_FMA, VT_EV_FP64,
+	     VT_EV_SFU, VT_EV_DCACHE, VT_EV_DRAM, VT_EV_COUNT };
+
+/* Per-launch accumulators. */
+struct vt_launch {
+	double core_time[16];              /* cycles per core */
+	double core_cpi[16][VT_C_COUNT];
+	double *slot_time;                 /* MIMD: [cores x uts] */
+	uint64_t ctas, strips, partial_strips, strip_seq, mimd_seq;
+	uint64_t thread_insts;             /* guard-true thread instructions (the trace's count) */
+	uint64_t ut_insts_issued, ut_active; /* uT vector instructions and their active uTs */
+	uint64_t bucket[4];                /* issued uT instructions by active share of the HVL */
+	uint64_t fragments;                /* fragment dispatches (issued blocks) */
+	uint64_t cp_insts, kind_dyn[VT_K_COUNT];
+	uint64_t vmem_ops[3];              /* unit-stride, strided, indexed/uT */
+	uint64_t dcache_accesses, coalesced_saved, misses, secondary, secondary_overflows;
+	uint64_t bank_conflicts;
+	double ev[VT_EV_COUNT];
+};
+
+#define VT_MAX_CORES 16
+
+/* lines missed in the current strip (vt_replay.c) */
+#define VT_INFLIGHT 128
+struct vt_inflight {
+	uint64_t line[VT_INFLIGHT];
+	uint32_t acc[VT_INFLIGHT];
+	uint32_t n;
+};
+
+struct vt_state {
+	struct vt_params pp;
+	const struct weft_program *p;
+	struct vt_prog vp;
+	struct weft_group_prog gp;
+	struct weft_cache dc;
+	struct weft_group_iter it;
+	struct vt_inflight inflight;
+	uint32_t regs_per_ut, hvl, uts_per_core;
+	uint64_t launch_threads;           /* nctas x threads_per_cta */
+	uint32_t threads_per_cta;
+	int explain;                      /* fill each launch's explain text */
+	struct vt_launch ls;
+	/* across launches */
+	double total_cycles, total_ev[VT_EV_COUNT];
+	uint64_t total_insts;
+	double *appvl;                    /* application vector length per launch */
+	struct weft_launch_result *launches;
+	uint32_t nlaunches, launches_cap;
+	uint64_t tot_bucket[4], tot_ut_issued, tot_ut_active, tot_cp, tot_kind[VT_K_COUNT];
+};
+
+int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *pp,
+			       struct weft_error *err);
+/* Replays one CTA (vt_replay.c) into s->ls. */
+int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err);
+/* Launch cycles and the averaged CPI stack from s->ls (vt_replay.c). */
+double weft_vt_launch_cycles(const struct vt_state *s, double cpi[VT_C_COUNT]);
+
+#endif

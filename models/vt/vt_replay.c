@@ -1,0 +1,393 @@
+/*
+ * vt_replay.c - the dynamic side of the vt model: each CTA's threads
+ * replayed as stripmined vectors on vector cores (vector-SIMD, VT) or as
+ * interleaved microthreads on MIMD cores, accumulating per-core cycles, a
+ * CPI stack, activity events and the statistics the Maven study reports
+ * (docs/models/vt.md has the equations).
+ *
+ * Vector cores. A CTA's threads, in linear order, are cut into strips of
+ * the hardware vector length (HVL); strip k of the launch runs on core
+ * k mod cores. A strip is one models/group.h group of width HVL, under the
+ * PVFB policy (VT) or full predication (vector-SIMD). Per strip:
+ *   cp     = strip_overhead + hoisted instructions issued with the whole
+ *            vector (a VT fragment that is not the whole vector cannot
+ *            use the CP: its hoistable work runs as uT instructions);
+ *   issue  = vector instructions the issue unit sends (one per cycle);
+ *   unit u = sum of busy cycles of the instructions on u, busy = e x per
+ *            with e the elements per lane (ceil(VL / lanes), or the active
+ *            uTs under density time) and per the bank cycles per element;
+ *   arith  = (arith + int busy) / arith_units, or with per-bank integer
+ *            ALUs arith busy / arith_units and int busy / banks apart;
+ *   vrf    = unified: max(reads / vrf_reads, writes / vrf_writes)
+ *            (element reads of vector registers only: hoisted values
+ *            are CP scalars); banked: (busy of all lane instructions) /
+ *            banks;
+ *   memory = refills x refill / MSHRs, refills = misses + the lines of
+ *            the strip accessed more than 1 + secondary times while in
+ *            flight (the vector memory unit is decoupled: successive
+ *            strips' misses overlap, so the MSHRs bound refill
+ *            throughput, not each strip's latency);
+ *   strip  = max(cp, issue, arith, int, load, store, vrf, memory)
+ *            + dependency, dependency = sum over instructions whose
+ *            result the next instruction reads of max(0, latency - e).
+ * The strip's cycles go to the CPI component of the largest term, and
+ * the dependency cycles to "dependency".
+ *
+ * MIMD cores. The application vector (N threads) is cut into contiguous
+ * chunks, one per core (C = ceil(N / cores) threads), and each core's
+ * chunk into contiguous chunks, one per uT slot (ceil(C / U), U uTs per
+ * core). A slot's uT is spawned and joined once per launch (spawn + join
+ * cycles) and loops over its threads: item_overhead instructions per
+ * thread, and U x ceil(L / U) cycles per instruction, with L the latency
+ * the next instruction waits for (1 when it does not read the result; a
+ * data-cache miss blocks the uT for the refill). A core lasts as long as
+ * its busiest slot.
+ *
+ * Tile. A launch lasts max(slowest core, the busiest data-cache bank's
+ * accesses, ceil(refills / MSHRs) x refill); the last two are shared by
+ * every core (refills: misses and secondary overflows).
+ */
+#include <string.h>
+
+#include "vt.h"
+
+const char *const weft_vt_cpi_names[VT_C_COUNT] = {
+	"cp", "issue", "arith", "int", "load", "store", "vrf", "dependency", "memory",
+	"spawn", "dcache_banks", "idle",
+};
+
+static const int fu_ev[WEFT_FU_COUNT] = {
+	VT_EV_INT_ALU, VT_EV_INT_MUL, VT_EV_INT_DIV, VT_EV_FP32_ADD, VT_EV_FP32_MUL,
+	VT_EV_FP32_FMA, VT_EV_FP64, VT_EV_SFU, -1,
+};
+
+/* The address a data-cache access uses: global (and generic, const)
+ * addresses as they are; the per-CTA shared and per-thread local buffers
+ * and the parameters (offsets from 0 in the trace) in regions of their
+ * own, so that different CTAs' and threads' buffers do not alias
+ * (assumption: a CUDA port keeps them in memory, as Maven has no
+ * scratchpad). */
+static uint64_t dc_addr(uint8_t space, uint64_t addr, uint32_t cta, uint32_t tid)
+{
+	switch (space) {
+	case WEFT_SPACE_SHARED:
+		return (1ull << 62) | ((uint64_t)cta << 32) | (addr & 0xffffffffull);
+	case WEFT_SPACE_LOCAL:
+		return (2ull << 62) | ((uint64_t)(cta & 0xfffff) << 40) |
+		       ((uint64_t)(tid & 0xfffff) << 20) | (addr & 0xfffffull);
+	case WEFT_SPACE_PARAM:
+		return (3ull << 62) | addr;
+	default:
+		return addr;
+	}
+}
+
+/* One data-cache access; returns 1 on a miss (a line fetched). */
+static int dc_access(struct vt_state *s, uint64_t addr, int is_write)
+{
+	uint64_t victim;
+	unsigned r = weft_cache_access(&s->dc, addr, is_write, &victim);
+	s->ls.dcache_accesses++;
+	s->ls.ev[VT_EV_DCACHE] += 1;
+	double line32 = s->pp.dcache.line_bytes / 32.0;
+	if (r & WEFT_CACHE_WRITEBACK)
+		s->ls.ev[VT_EV_DRAM] += line32;
+	if (r & WEFT_CACHE_FILL) {
+		s->ls.misses++;
+		s->ls.ev[VT_EV_DRAM] += line32;
+		return 1;
+	}
+	return 0;
+}
+
+/* Lines a strip has missed on, with the accesses each took while in
+ * flight: an MSHR holds one primary and mshr_secondary secondary misses;
+ * assumption: the access after those waits until the line has arrived
+ * (then the line is present and later accesses hit), which costs one more
+ * refill time, priced like a miss. */
+/* One access of a strip; returns the MSHR refills it costs (0 or 1). */
+static uint32_t strip_access(struct vt_state *s, struct vt_inflight *fl, uint64_t addr, int is_write)
+{
+	uint64_t line = addr / s->pp.dcache.line_bytes;
+	for (uint32_t i = 0; i < fl->n; i++)
+		if (fl->line[i] == line) {
+			/* the tag model sees a hit: the line was allocated on the miss */
+			(void)dc_access(s, addr, is_write);
+			s->ls.secondary++;
+			if (++fl->acc[i] != s->pp.mshr_secondary + 1)
+				return 0;
+			s->ls.secondary_overflows++;
+			return 1;
+		}
+	if (!dc_access(s, addr, is_write))
+		return 0;
+	if (fl->n < VT_INFLIGHT) {
+		fl->line[fl->n] = line;
+		fl->acc[fl->n++] = 0;
+	}
+	return 1;
+}
+
+static void bucket_add(uint64_t b[4], uint32_t active, uint32_t hvl)
+{
+	for (uint32_t k = 0; k < 4; k++)
+		if ((uint64_t)active * 4 <= (uint64_t)(k + 1) * hvl || k == 3) {
+			b[k]++;
+			return;
+		}
+}
+
+static void fu_events(struct vt_state *s, const struct vt_pcinfo *pi, uint32_t n)
+{
+	int e = fu_ev[pi->fu < WEFT_FU_COUNT ? pi->fu : WEFT_FU_NONE];
+	if (e >= 0)
+		s->ls.ev[e] += n;
+}
+
+static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint32_t g,
+			struct weft_error *err)
+{
+	const struct vt_params *pp = &s->pp;
+	struct vt_launch *ls = &s->ls;
+	struct weft_group_iter *it = &s->it;
+	enum weft_div_policy pol = pp->pattern == VT_PAT_VT ? pp->pvfb : WEFT_DIV_PREDICATE;
+	int rc = weft_group_iter_init(it, &s->gp, c, s->hvl, g, pol, 0, err);
+	if (rc)
+		return rc;
+	uint32_t core = (uint32_t)(ls->strip_seq++ % pp->cores);
+	uint32_t vl = it->nlanes, base = g * s->hvl;
+	ls->strips++;
+	if (vl < s->hvl)
+		ls->partial_strips++;
+	double cp = pp->strip_overhead, issue = 0, dep = 0;
+	double busy[VT_U_COUNT] = { 0 }, reads = 0, writes = 0, conflicts = 0;
+	uint64_t primary = 0;      /* MSHR refills: misses and secondary overflows */
+	struct vt_inflight *fl = &s->inflight;
+	fl->n = 0;
+	uint64_t uaddr[WEFT_GROUP_MAX_WIDTH];
+	ls->cp_insts += pp->strip_overhead;
+	ls->ev[VT_EV_CP_INST] += pp->strip_overhead;
+	struct weft_group_block blk;
+	struct weft_group_inst in;
+	while ((rc = weft_group_next_block(it, &blk)) == 1) {
+		ls->fragments++;
+		if (pp->pattern == VT_PAT_VT && weft_group_pending(it) > 0)
+			ls->ev[VT_EV_PVFB] += 1;
+		while ((rc = weft_group_block_inst(it, &in)) == 1) {
+			const struct vt_pcinfo *pi = &s->vp.pc[in.pc];
+			uint32_t active = (uint32_t)__builtin_popcountll(in.issue);
+			uint32_t nexec = (uint32_t)__builtin_popcountll(in.exec);
+			int full = in.issue == (it->live | in.exec);
+			uint8_t k = pi->kind;
+			if (pp->pattern == VT_PAT_VT && !full) {
+				if (k == VT_K_CP)
+					k = VT_K_UT;
+				else if (k == VT_K_CP_LOAD || k == VT_K_VUNIT || k == VT_K_VSTRIDE)
+					k = VT_K_UT_MEM;
+			}
+			ls->kind_dyn[k] += active;
+			ls->thread_insts += nexec;
+			if (k == VT_K_CP || k == VT_K_CP_LOAD) {
+				cp += 1;
+				ls->cp_insts++;
+				ls->ev[VT_EV_CP_INST] += 1;
+				ls->ev[VT_EV_SRF_READ] += pi->sreads;
+				ls->ev[VT_EV_SRF_WRITE] += pi->writes;
+				fu_events(s, pi, 1);
+				if (k == VT_K_CP_LOAD && in.exec) {
+					int l = __builtin_ctzll(in.exec);
+					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+					primary += strip_access(s, fl, a, 0);
+				}
+				continue;
+			}
+			issue += 1;
+			ls->ev[VT_EV_VIU_ISSUE] += 1;
+			uint32_t e = (k == VT_K_VUNIT || k == VT_K_VSTRIDE) ? weft_vt_elems(pp, vl, vl)
+									: weft_vt_elems(pp, vl, active);
+			if (k == VT_K_VUNIT || k == VT_K_VSTRIDE) {
+				busy[pi->is_store ? VT_U_STORE : VT_U_LOAD] += e;
+				ls->vmem_ops[k == VT_K_VUNIT ? 0 : 1]++;
+				uint64_t last = UINT64_MAX;
+				for (uint64_t m = in.exec; m; m &= m - 1) {
+					int l = __builtin_ctzll(m);
+					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+					uint64_t b = a / pp->port_bytes;
+					if (k == VT_K_VUNIT && b == last)
+						continue;
+					last = b;
+					primary += strip_access(s, fl, a, pi->is_store);
+				}
+				if (pi->is_store)
+					reads += (double)e;
+				else
+					writes += (double)e;
+				ls->ev[pi->is_store ? VT_EV_VRF_READ : VT_EV_VRF_WRITE] += nexec;
+				continue;
+			}
+			ls->ut_insts_issued++;
+			ls->ut_active += active;
+			bucket_add(ls->bucket, active, vl);
+			struct vt_vcost vc;
+			weft_vt_vinst_cost(pp, pi, e, &vc);
+			if (pi->unit != VT_U_NONE)
+				busy[pi->unit] += vc.busy;
+			conflicts += vc.conflicts;
+			ls->bank_conflicts += (uint64_t)vc.conflicts;
+			reads += vc.rf_reads;
+			writes += vc.rf_writes;
+			ls->ev[VT_EV_VRF_READ] += (double)pi->reads * active;
+			ls->ev[VT_EV_VRF_WRITE] += (double)pi->writes * active;
+			fu_events(s, pi, nexec);
+			if (pi->dep_next && pp->lat[pi->lat] > e)
+				dep += pp->lat[pi->lat] - e;
+			if (k == VT_K_UT_MEM && in.is_mem && in.exec) {
+				uint32_t n = 0;
+				for (uint64_t m = in.exec; m; m &= m - 1) {
+					int l = __builtin_ctzll(m);
+					uaddr[n++] = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+				}
+				ls->vmem_ops[2]++;
+				uint64_t made[WEFT_GROUP_MAX_WIDTH];
+				uint32_t acc = weft_vt_coalesce(pp, uaddr, n, made);
+				ls->coalesced_saved += n - acc;
+				for (uint32_t i = 0; i < acc; i++)
+					primary += strip_access(s, fl, made[i], pi->is_store);
+			}
+		}
+		if (rc < 0)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
+	double t[VT_C_COUNT] = { 0 };
+	t[VT_C_CP] = cp;
+	t[VT_C_ISSUE] = issue;
+	if (pp->bank_alus) {
+		t[VT_C_ARITH] = busy[VT_U_ARITH] / pp->arith_units;
+		t[VT_C_INT] = busy[VT_U_INT] / pp->banks;
+	} else {
+		t[VT_C_ARITH] = (busy[VT_U_ARITH] + busy[VT_U_INT]) / pp->arith_units;
+	}
+	t[VT_C_LOAD] = busy[VT_U_LOAD];
+	t[VT_C_STORE] = busy[VT_U_STORE];
+	if (pp->banked) {
+		double all = busy[VT_U_ARITH] + busy[VT_U_INT] + busy[VT_U_LOAD] + busy[VT_U_STORE];
+		t[VT_C_BANK] = all / pp->banks;
+	} else {
+		double a = reads / pp->vrf_reads, b = writes / pp->vrf_writes;
+		t[VT_C_BANK] = a > b ? a : b;
+	}
+	/* decoupled: the misses of successive strips overlap, so the MSHRs
+	 * bound the refill throughput (the tile bound adds the latency) */
+	t[VT_C_MEM] = (double)primary * pp->refill_cycles / pp->mshrs;
+	int big = VT_C_CP;
+	for (int i = 0; i <= VT_C_MEM; i++)
+		if (i != VT_C_DEP && t[i] > t[big])
+			big = i;
+	(void)conflicts;
+	s->ls.core_cpi[core][big] += t[big];
+	s->ls.core_cpi[core][VT_C_DEP] += dep;
+	s->ls.core_time[core] += t[big] + dep;
+	return 0;
+}
+
+static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint32_t tid,
+		       struct weft_error *err)
+{
+	const struct vt_params *pp = &s->pp;
+	struct vt_launch *ls = &s->ls;
+	uint32_t u = s->uts_per_core;
+	/* contiguous chunks: of the application vector per core, of the
+	 * core's chunk per uT */
+	uint64_t n = s->launch_threads ? s->launch_threads : 1;
+	uint64_t k = (uint64_t)c->cta * s->threads_per_cta + tid;
+	uint64_t per_core = (n + pp->cores - 1) / pp->cores;
+	uint64_t per_slot = (per_core + u - 1) / u;
+	uint32_t core = (uint32_t)(k / per_core % pp->cores);
+	uint32_t slot = (uint32_t)((k % per_core) / per_slot % u);
+	ls->mimd_seq++;
+	(void)err; /* the decoder derives guard and address counts from the path */
+	struct weft_thread_iter ti;
+	weft_thread_iter_init(&ti, s->p, &c->threads[tid]);
+	double *cpi = ls->core_cpi[core];
+	double *slot_t = &ls->slot_time[(size_t)core * u + slot];
+	/* the slot's uT is spawned once per launch and loops over its items */
+	double time = (double)pp->item_overhead * u;
+	cpi[VT_C_ISSUE] += pp->item_overhead;
+	if (*slot_t == 0) {
+		time += pp->spawn_cycles + pp->join_cycles;
+		cpi[VT_C_SPAWN] += (double)(pp->spawn_cycles + pp->join_cycles) / u;
+	}
+	struct weft_dyn_inst in;
+	while (weft_thread_iter_next(&ti, &in)) {
+		const struct vt_pcinfo *pi = &s->vp.pc[in.pc];
+		ls->thread_insts += in.exec ? 1 : 0;
+		ls->kind_dyn[pi->kind]++;
+		ls->ev[VT_EV_CP_INST] += 1;
+		ls->ev[VT_EV_SRF_READ] += pi->sreads;
+		ls->ev[VT_EV_SRF_WRITE] += pi->writes;
+		if (in.exec)
+			fu_events(s, pi, 1);
+		uint32_t lat = pi->dep_next ? pp->lat[pi->lat] : 1;
+		int miss = 0;
+		if (in.has_addr)
+			miss = dc_access(s, dc_addr(in.space, in.addr, c->cta, tid), pi->is_store);
+		if (miss)
+			lat = pp->refill_cycles + pp->lat[VT_LAT_LOAD];
+		uint32_t cyc = weft_vt_mimd_inst_cycles(u, lat);
+		time += cyc;
+		double per = (double)cyc / u;
+		cpi[VT_C_ISSUE] += 1;
+		cpi[miss ? VT_C_MEM : VT_C_DEP] += per - 1;
+	}
+	*slot_t += time;
+	if (*slot_t > ls->core_time[core])
+		ls->core_time[core] = *slot_t;
+	return 0;
+}
+
+int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	int rc = 0;
+	if (s->pp.pattern == VT_PAT_MIMD) {
+		for (uint32_t t = 0; t < c->nthreads && !rc; t++)
+			rc = mimd_thread(s, c, t, err);
+	} else {
+		uint32_t n = weft_group_count(c->nthreads, s->hvl);
+		for (uint32_t g = 0; g < n && !rc; g++)
+			rc = vector_strip(s, c, g, err);
+	}
+	if (rc)
+		weft_error_prefix(err, "CTA %u: ", c->cta);
+	return rc;
+}
+
+double weft_vt_launch_cycles(const struct vt_state *s, double cpi[VT_C_COUNT])
+{
+	const struct vt_params *pp = &s->pp;
+	double maxcore = 0;
+	memset(cpi, 0, sizeof(double) * VT_C_COUNT);
+	for (uint32_t c = 0; c < pp->cores; c++) {
+		if (s->ls.core_time[c] > maxcore)
+			maxcore = s->ls.core_time[c];
+		for (int k = 0; k < VT_C_COUNT; k++)
+			cpi[k] += s->ls.core_cpi[c][k] / pp->cores;
+	}
+	/* tile-wide bounds: one access per data-cache bank per cycle; the
+	 * MSHRs refill at most mshrs lines per refill latency */
+	double bank = (double)weft_cache_max_bank_accesses(&s->dc);
+	uint64_t refills = s->ls.misses + s->ls.secondary_overflows;
+	double mshr = (double)((refills + pp->mshrs - 1) / pp->mshrs) * pp->refill_cycles;
+	double cycles = maxcore;
+	if (bank > cycles || mshr > cycles) {
+		cycles = bank > mshr ? bank : mshr;
+		cpi[bank > mshr ? VT_C_DCACHE : VT_C_MEM] += cycles - maxcore;
+	}
+	double sum = 0;
+	for (int k = 0; k < VT_C_COUNT; k++)
+		if (k != VT_C_IDLE)
+			sum += cpi[k];
+	cpi[VT_C_IDLE] = cycles - sum > 0 ? cycles - sum : 0;
+	return cycles;
+}

@@ -1,0 +1,557 @@
+/*
+ * test_vt.c - the Maven-family tile model (models/vt/) on hand-written
+ * kernels and hand-built thread paths: the hardware vector length from
+ * registers per uT, stripmining a CTA, what the control processor hoists
+ * (scalar, unit-stride, strided, uT accesses), the active uTs and
+ * fragments of each PVFB policy and of vector-SIMD predication on a loop
+ * with different trip counts, density-time elements, VRF bank conflicts,
+ * the memory coalescer, MIMD interleaving, and the configs the study's
+ * tile names give. Every expected number is derived by hand in the
+ * comment beside it.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test_analysis_util.h"
+#include "models/vt/vt.h"
+
+extern const struct weft_model weft_model_vt;
+
+#define HEAD ".version 7.0\n.target sm_50\n.address_size 64\n"
+
+/* A vt state for program p as begin_launch sets it up, from config text. */
+static struct vt_state *mkstate(const char *cfgtext, const struct weft_program *p, uint32_t nthreads)
+{
+	struct weft_config cfg;
+	struct weft_error err;
+	if (weft_config_load_text(cfgtext, "t.ini", NULL, 0, &cfg, &err))
+		fail_msg("%s", err.message);
+	void *st = NULL;
+	if (weft_model_vt.init(&cfg, &st, &err))
+		fail_msg("%s", err.message);
+	weft_config_free(&cfg);
+	struct vt_state *s = st;
+	if (weft_vt_prog_build(p, &s->vp, &err) || weft_group_prog_init(&s->gp, p, &err))
+		fail_msg("%s", err.message);
+	s->p = p;
+	s->regs_per_ut = weft_vt_regs_per_ut(&s->pp, s->vp.live_words);
+	s->hvl = weft_vt_hvl(&s->pp, s->regs_per_ut);
+	s->launch_threads = nthreads;
+	s->threads_per_cta = nthreads;
+	return s;
+}
+
+/* Hand-built CTA: every thread follows path[t] (block numbers), with
+ * naddr[t] addresses 0x1000 * (t + 1) + 4 * k. */
+struct hcta {
+	struct weft_cta_trace cta;
+	struct weft_thread_trace th[128];
+	uint32_t blocks[128][16];
+	uint64_t addrs[128][8];
+	uint8_t spaces[128][8];
+};
+
+static void hthread(struct hcta *h, uint32_t t, const uint32_t *path, uint32_t n, uint32_t naddr)
+{
+	struct weft_thread_trace *th = &h->th[t];
+	memcpy(h->blocks[t], path, n * sizeof(*path));
+	th->nblocks = n;
+	th->blocks = h->blocks[t];
+	for (uint32_t k = 0; k < naddr; k++) {
+		h->addrs[t][k] = 0x1000ull * (t + 1) + 4 * k;
+		h->spaces[t][k] = WEFT_SPACE_GLOBAL;
+	}
+	th->naddrs = naddr;
+	th->addrs = h->addrs[t];
+	th->spaces = h->spaces[t];
+	if (t + 1 > h->cta.nthreads)
+		h->cta.nthreads = t + 1;
+	h->cta.threads = h->th;
+}
+
+static const char *const base_cfg = "[model]\nname = vt\n";
+
+/* ---- vector length ---- */
+
+static void test_hvl(void **state)
+{
+	(void)state;
+	struct vt_params pp = { .lanes = 1, .regs = 256, .max_vlen = 32, .min_regs_per_ut = 4,
+				.max_regs_per_ut = 32 };
+	assert_int_equal(weft_vt_regs_per_ut(&pp, 10), 10);
+	assert_int_equal(weft_vt_hvl(&pp, 10), 25);  /* 256 / 10 */
+	assert_int_equal(weft_vt_regs_per_ut(&pp, 2), 4); /* at least 4 */
+	assert_int_equal(weft_vt_hvl(&pp, 4), 32);   /* 64, capped at 32 */
+	assert_int_equal(weft_vt_regs_per_ut(&pp, 40), 32); /* at most 32 */
+	assert_int_equal(weft_vt_hvl(&pp, 32), 8);   /* 256 / 32 */
+	pp.regs = 32;
+	assert_int_equal(weft_vt_hvl(&pp, 32), 1);   /* r32: vlen 1..8 (TOCS Table I) */
+	assert_int_equal(weft_vt_hvl(&pp, 4), 8);
+	pp.lanes = 4;
+	pp.regs = 256;
+	assert_int_equal(weft_vt_hvl(&pp, 32), 32);  /* c1v4r256: 1024 / 32 */
+}
+
+/* ---- hoisting ---- */
+
+static const char hoist_ptx[] = HEAD
+	".visible .entry hk(.param .u64 a, .param .u64 b, .param .u32 n)\n{\n"
+	" .reg .pred %p<2>; .reg .b32 %r<10>; .reg .f32 %f<5>; .reg .b64 %rd<12>;\n"
+	" ld.param.u64 %rd1, [a];\n"        /* 0 cp_load */
+	" ld.param.u64 %rd2, [b];\n"        /* 1 cp_load */
+	" ld.param.u32 %r1, [n];\n"         /* 2 cp_load */
+	" mov.u32 %r2, %ctaid.x;\n"         /* 3 cp */
+	" mov.u32 %r3, %ntid.x;\n"          /* 4 cp */
+	" mov.u32 %r4, %tid.x;\n"           /* 5 ut: the mad (a uT value) reads it */
+	" mad.lo.s32 %r5, %r2, %r3, %r4;\n" /* 6 ut: the compare reads it */
+	" setp.ge.s32 %p1, %r5, %r1;\n"     /* 7 ut */
+	" @%p1 bra DONE;\n"                 /* 8 ut_branch (the builder makes it @%p1 exit) */
+	" cvta.to.global.u64 %rd3, %rd1;\n" /* 9 cp */
+	" mul.wide.s32 %rd4, %r5, 4;\n"     /* 10 cp: affine, only addresses read it */
+	" add.s64 %rd5, %rd3, %rd4;\n"      /* 11 cp */
+	" ld.global.f32 %f1, [%rd5];\n"     /* 12 unit stride */
+	" mul.wide.s32 %rd6, %r5, 8;\n"     /* 13 cp */
+	" add.s64 %rd7, %rd3, %rd6;\n"      /* 14 cp */
+	" ld.global.f32 %f2, [%rd7];\n"     /* 15 strided (8 B apart, 4 B each) */
+	" cvt.rzi.s32.f32 %r6, %f1;\n"      /* 16 ut */
+	" mul.wide.s32 %rd8, %r6, 4;\n"     /* 17 ut (varying) */
+	" add.s64 %rd9, %rd3, %rd8;\n"      /* 18 ut */
+	" ld.global.f32 %f3, [%rd9];\n"     /* 19 ut_mem (indexed) */
+	" add.f32 %f4, %f2, %f3;\n"         /* 20 ut */
+	" cvta.to.global.u64 %rd10, %rd2;\n"/* 21 cp */
+	" add.s64 %rd11, %rd10, %rd4;\n"    /* 22 cp */
+	" st.global.f32 [%rd11], %f4;\n"    /* 23 unit stride */
+	"DONE:\n"
+	" ret;\n"                           /* 24 cp */
+	"}\n";                               /* 25: the exit block the program builder appends */
+
+static void test_hoisting(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(hoist_ptx, "hk");
+	assert_non_null(p);
+	struct vt_prog vp;
+	struct weft_error err;
+	assert_int_equal(weft_vt_prog_build(p, &vp, &err), 0);
+	static const uint8_t want[] = {
+		VT_K_CP_LOAD, VT_K_CP_LOAD, VT_K_CP_LOAD, VT_K_CP, VT_K_CP, VT_K_UT, VT_K_UT, VT_K_UT,
+		VT_K_UT_BRANCH, VT_K_CP, VT_K_CP, VT_K_CP, VT_K_VUNIT, VT_K_CP, VT_K_CP, VT_K_VSTRIDE,
+		VT_K_UT, VT_K_UT, VT_K_UT, VT_K_UT_MEM, VT_K_UT, VT_K_CP, VT_K_CP, VT_K_VUNIT, VT_K_CP,
+		VT_K_CP,
+	};
+	assert_int_equal(p->ninsts, sizeof(want));
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		if (vp.pc[pc].kind != want[pc])
+			fail_msg("pc %u: kind %s, expected %s", pc, weft_vt_kind_names[vp.pc[pc].kind],
+				 weft_vt_kind_names[want[pc]]);
+	/* units: the float add is arithmetic, the int compare simple, the
+	 * indexed load on the load unit, the store on the store unit */
+	assert_int_equal(vp.pc[20].unit, VT_U_ARITH);
+	assert_int_equal(vp.pc[7].unit, VT_U_INT);
+	assert_int_equal(vp.pc[19].unit, VT_U_LOAD);
+	assert_int_equal(vp.pc[23].unit, VT_U_STORE);
+	/* the mad reads ctaid and ntid as CP scalars and tid from the VRF */
+	assert_int_equal(vp.pc[6].sreads, 3);
+	assert_int_equal(vp.pc[6].reads, 1);
+	/* the add reads two loaded vector values */
+	assert_int_equal(vp.pc[20].reads, 2);
+	/* the mad's result is read by the next instruction (the compare) */
+	assert_int_equal(vp.pc[6].dep_next, 1);
+	assert_int_equal(vp.pc[3].dep_next, 0);
+	weft_vt_prog_free(&vp);
+	weft_program_free(p);
+}
+
+/* ---- a loop with per-thread trip counts: PVFB policies, predication ---- */
+
+/* B0 [0..4] falls into B1 (the loop, [5..8], back edge @p bra), then
+ * B2 [9..14]; B3 is the exit block the program builder appends (on no
+ * path). Thread t loops 2t + 1 times, so the loop is divergent and
+ * nothing in it is hoisted. */
+static const char loop_ptx[] = HEAD
+	".visible .entry lk(.param .u64 out)\n{\n"
+	" .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n"
+	" mov.u32 %r1, %tid.x;\n"
+	" shl.b32 %r2, %r1, 1;\n"
+	" add.s32 %r2, %r2, 1;\n"
+	" mov.u32 %r3, 0;\n"
+	" mov.u32 %r4, 0;\n"
+	"LOOP:\n"
+	" add.s32 %r4, %r4, %r3;\n"
+	" add.s32 %r3, %r3, 1;\n"
+	" setp.lt.s32 %p1, %r3, %r2;\n"
+	" @%p1 bra LOOP;\n"
+	" ld.param.u64 %rd1, [out];\n"
+	" cvta.to.global.u64 %rd2, %rd1;\n"
+	" mul.wide.u32 %rd3, %r1, 4;\n"
+	" add.s64 %rd4, %rd2, %rd3;\n"
+	" st.global.u32 [%rd4], %r4;\n"
+	" ret;\n"
+	"}\n";
+
+static uint32_t count_ut(const struct vt_state *s, uint32_t block)
+{
+	const struct weft_block *b = &s->p->blocks[block];
+	uint32_t n = 0;
+	for (uint32_t pc = b->first; pc < b->first + b->count; pc++) {
+		uint8_t k = s->vp.pc[pc].kind;
+		n += k == VT_K_UT || k == VT_K_UT_MEM || k == VT_K_UT_BRANCH;
+	}
+	return n;
+}
+
+struct loop_run {
+	uint64_t issued, active, fragments;
+	uint32_t ut[3], all[3];
+};
+
+static void run_loop(const char *cfg, struct loop_run *r)
+{
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	assert_int_equal(p->nblocks, 4);
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	/* thread 0: one trip; thread 1: three trips; 2 addresses each
+	 * (ld.param, st) */
+	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
+	hthread(h, 0, p0, 3, 2);
+	hthread(h, 1, p1, 5, 2);
+	struct vt_state *s = mkstate(cfg, p, 2);
+	assert_int_equal(s->hvl, 2);
+	struct weft_error err;
+	if (weft_vt_cta(s, &h->cta, &err))
+		fail_msg("%s", err.message);
+	r->issued = s->ls.ut_insts_issued;
+	r->active = s->ls.ut_active;
+	r->fragments = s->ls.fragments;
+	for (uint32_t b = 0; b < 3; b++) {
+		r->ut[b] = count_ut(s, b);
+		r->all[b] = p->blocks[b].count;
+	}
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+#define LOOP_CFG(pol) "[model]\nname = vt\n[tile]\nmax_vlen = 2\npvfb = " pol "\n"
+
+static void test_pvfb_policies(void **state)
+{
+	(void)state;
+	struct loop_run f, one, two, pred;
+	run_loop(LOOP_CFG("fifo"), &f);
+	run_loop(LOOP_CFG("1stack"), &one);
+	run_loop(LOOP_CFG("2stack"), &two);
+	run_loop("[model]\nname = vt\n[tile]\nmax_vlen = 2\npattern = vsimd\n", &pred);
+	const uint32_t *u = one.ut, *a = one.all;
+	/* 1-stack: B0 and the first B1 with both uTs (only their uT
+	 * instructions go to the lanes); trips 2 and 3 of B1 are thread 1's
+	 * fragment alone, where nothing can use the CP: every instruction
+	 * is a uT instruction; thread 0 waits at B2 until thread 1 arrives
+	 * and they merge: B2 once with both. */
+	assert_int_equal(one.fragments, 5);
+	assert_int_equal(one.issued, u[0] + u[1] + 2 * a[1] + u[2]);
+	assert_int_equal(one.active, 2 * u[0] + 2 * u[1] + 2 * a[1] + 2 * u[2]);
+	/* 2-stack: thread 1's backward branch waits on the next-iteration
+	 * stack, so thread 0 runs B2 alone first (a partial fragment: all
+	 * of B2's instructions are uT instructions); thread 1 then loops and
+	 * runs B2 alone, the only live uT, so a whole vector again. */
+	assert_int_equal(two.fragments, 6);
+	assert_int_equal(two.issued, u[0] + u[1] + 2 * a[1] + a[2] + u[2]);
+	assert_int_equal(two.active, 2 * u[0] + 2 * u[1] + 2 * a[1] + a[2] + u[2]);
+	/* FIFO: no merging either; thread 0's B2 is queued first */
+	assert_int_equal(f.fragments, 6);
+	assert_int_equal(f.issued, two.issued);
+	assert_int_equal(f.active, two.active);
+	/* vector-SIMD predication: every block is issued for both uTs while
+	 * any iterates (three B1s), B2 once; hoisted work stays on the CP */
+	assert_int_equal(pred.issued, pred.ut[0] + 3 * pred.ut[1] + pred.ut[2]);
+	assert_int_equal(pred.active, 2 * pred.issued);
+	assert_int_equal(u[1], a[1]); /* nothing of the divergent loop is hoisted */
+	assert_true(u[2] < a[2]);     /* B2's address arithmetic and store are */
+}
+
+/* ---- stripmining ---- */
+
+static const char line_ptx[] = HEAD
+	".visible .entry sk()\n{\n"
+	" .reg .b32 %r<4>;\n"
+	" mov.u32 %r1, %tid.x;\n"         /* ut: feeds a varying value */
+	" add.s32 %r2, %r1, 1;\n"         /* ut */
+	" mul.lo.s32 %r3, %r2, %r2;\n"    /* ut: quadratic in tid, varying */
+	" ret;\n"
+	"}\n";
+
+static void test_stripmining(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(line_ptx, "sk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 70; t++)
+		hthread(h, t, p0, 1, 0);
+	struct vt_state *s = mkstate(base_cfg, p, 70);
+	/* at most 2 live registers -> 4 per uT -> 256 / 4 = 64, capped at 32 */
+	assert_int_equal(s->regs_per_ut, 4);
+	assert_int_equal(s->hvl, 32);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	/* 70 uTs = 32 + 32 + 6: three strips on cores 0, 1, 2 */
+	assert_int_equal(s->ls.strips, 3);
+	assert_int_equal(s->ls.partial_strips, 1);
+	assert_true(s->ls.core_time[0] > 0 && s->ls.core_time[2] > 0);
+	assert_true(s->ls.core_time[3] == 0);
+	/* buckets are shares of the strip's vector length: the last strip's
+	 * 6 active uTs of 6 are 76-100% */
+	assert_int_equal(s->ls.bucket[3], s->ls.ut_insts_issued);
+	assert_int_equal(s->ls.ut_active, 70 * 3); /* mov, add, mul per uT */
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+/* ---- density-time, bank conflicts, coalescer ---- */
+
+static void test_lane_costs(void **state)
+{
+	(void)state;
+	struct vt_params pp = { .lanes = 1, .bank_reads = 2, .bank_writes = 1 };
+	assert_int_equal(weft_vt_elems(&pp, 32, 5), 32);
+	pp.density = 1;
+	assert_int_equal(weft_vt_elems(&pp, 32, 5), 5); /* only the active uTs */
+	pp.lanes = 4;
+	assert_int_equal(weft_vt_elems(&pp, 32, 5), 8); /* multilane: no density time */
+	pp.density = 0;
+	assert_int_equal(weft_vt_elems(&pp, 30, 30), 8); /* ceil(30 / 4) */
+
+	struct vt_pcinfo fma = { .reads = 3, .writes = 1 }, add = { .reads = 2, .writes = 1 };
+	struct vt_pcinfo two_out = { .reads = 1, .writes = 2 };
+	struct vt_vcost c;
+	weft_vt_vinst_cost(&pp, &fma, 8, &c); /* unified 6r3w: one element per cycle */
+	assert_true(c.busy == 8 && c.conflicts == 0 && c.rf_reads == 24 && c.rf_writes == 8);
+	pp.banked = 1;
+	weft_vt_vinst_cost(&pp, &fma, 8, &c); /* 3 reads on 2 ports: 2 cycles per element */
+	assert_true(c.busy == 16 && c.conflicts == 8);
+	weft_vt_vinst_cost(&pp, &add, 8, &c);
+	assert_true(c.busy == 8 && c.conflicts == 0);
+	weft_vt_vinst_cost(&pp, &two_out, 8, &c); /* 2 writes on 1 port */
+	assert_true(c.busy == 16 && c.conflicts == 8);
+
+	struct vt_params mc = { .lanes = 4, .coalescer = 1, .port_bytes = 16 };
+	const uint64_t addr[8] = { 0, 4, 8, 12, 16, 20, 100, 200 };
+	/* cycle 1: one 16-B block; cycle 2: blocks 1, 1, 6, 12 -> 3 */
+	uint64_t made[8];
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 8, made), 4);
+	assert_true(made[0] == 0 && made[1] == 16 && made[2] == 100 && made[3] == 200);
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 3, NULL), 1);
+	mc.coalescer = 0;
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 8, made), 8);
+	assert_true(made[5] == 20);
+	mc.coalescer = 1;
+	mc.lanes = 1;
+	assert_int_equal(weft_vt_coalesce(&mc, addr, 8, NULL), 8);
+}
+
+/* ---- data cache: vector accesses, misses, the MSHR bound ---- */
+
+static const char mem_ptx[] = HEAD
+	".visible .entry mk(.param .u64 a)\n{\n"
+	" .reg .b32 %r<2>; .reg .f32 %f<2>; .reg .b64 %rd<5>;\n"
+	" ld.param.u64 %rd1, [a];\n"        /* CP scalar load */
+	" mov.u32 %r1, %tid.x;\n"
+	" mul.wide.u32 %rd2, %r1, 4;\n"
+	" add.s64 %rd3, %rd1, %rd2;\n"
+	" ld.global.f32 %f1, [%rd3];\n"     /* unit-stride vector load */
+	" st.global.f32 [%rd3], %f1;\n"     /* unit-stride vector store */
+	" ret;\n"
+	"}\n";
+
+static void test_dcache(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(mem_ptx, "mk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 32; t++) {
+		hthread(h, t, p0, 1, 3);
+		h->addrs[t][0] = 0x100;               /* the parameter */
+		h->addrs[t][1] = h->addrs[t][2] = 0x10000 + 4 * t;
+	}
+	struct vt_state *s = mkstate(base_cfg, p, 32);
+	assert_int_equal(s->hvl, 32);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	/* 1 scalar access + 128 B loaded in 16-B accesses (8) + 8 stored */
+	assert_int_equal(s->ls.dcache_accesses, 17);
+	/* cold: the parameter's line and the two 64-B lines of the array;
+	 * the store hits the lines the load brought. Each array line takes
+	 * 8 accesses while in flight (the miss, 3 more loads, 4 stores): an
+	 * MSHR holds the miss and 4 secondaries, so the 5th further access
+	 * waits for the line: one overflow per line */
+	assert_int_equal(s->ls.misses, 3);
+	assert_int_equal(s->ls.secondary, 14);
+	assert_int_equal(s->ls.secondary_overflows, 2);
+	assert_int_equal(s->ls.vmem_ops[0], 2);
+	double cpi[VT_C_COUNT];
+	/* the strip: the load unit is busy 32 cycles (one element per cycle
+	 * on one lane), the store unit 32, its refills 5 x 50 / 8 = 31.25;
+	 * the tile's 5 refills fit the 8 MSHRs: one 50-cycle round, above
+	 * the strip's 32 */
+	double cyc = weft_vt_launch_cycles(s, cpi);
+	assert_true(s->ls.core_time[0] == 32);
+	assert_true(cyc == 50 && cpi[VT_C_MEM] == 50 - 32 && cpi[VT_C_LOAD] == 32 / 4.0);
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+/* ---- the coalescer and the MSHRs' secondary misses ---- */
+
+static const char gather_ptx[] = HEAD
+	".visible .entry gk(.param .u64 a)\n{\n"
+	" .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+	" ld.param.u64 %rd1, [a];\n"
+	" mov.u32 %r1, %tid.x;\n"
+	" mul.lo.s32 %r2, %r1, %r1;\n"       /* quadratic: a varying address */
+	" mul.wide.u32 %rd2, %r2, 4;\n"
+	" add.s64 %rd3, %rd1, %rd2;\n"
+	" ld.global.u32 %r3, [%rd3];\n"      /* a uT load */
+	" ret;\n"
+	"}\n";
+
+static void gather_run(int mc, uint64_t out[4])
+{
+	struct weft_program *p = an_program(gather_ptx, "gk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 16; t++) {
+		hthread(h, t, p0, 1, 2);
+		h->addrs[t][0] = 0x100;
+		h->addrs[t][1] = 0x10000 + 4 * t; /* as traced: 16 words of one line */
+	}
+	struct vt_state *s = mkstate(mc ? "[model]\nname = vt\n[tile]\ncores = 1\nlanes = 4\ncoalescer = true\n"
+					: "[model]\nname = vt\n[tile]\ncores = 1\nlanes = 4\n", p, 16);
+	assert_int_equal(s->vp.pc[5].kind, VT_K_UT_MEM);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	out[0] = s->ls.dcache_accesses;
+	out[1] = s->ls.misses;
+	out[2] = s->ls.secondary_overflows;
+	out[3] = s->ls.coalesced_saved;
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+static void test_coalescer_mshr(void **state)
+{
+	(void)state;
+	uint64_t off[4], on[4];
+	gather_run(0, off);
+	gather_run(1, on);
+	/* without the coalescer: the parameter + 16 word accesses; the line's
+	 * miss and 15 more accesses while in flight: the 5th waits for the
+	 * line (one overflow), the rest hit it */
+	assert_true(off[0] == 17 && off[1] == 2 && off[2] == 1 && off[3] == 0);
+	/* with it: 4 lanes x 4 B per cycle are one 16-B block: 4 accesses,
+	 * the miss + 3 secondaries, no overflow; 12 accesses merged */
+	assert_true(on[0] == 5 && on[1] == 2 && on[2] == 0 && on[3] == 12);
+}
+
+/* ---- MIMD interleaving ---- */
+
+static void test_mimd(void **state)
+{
+	(void)state;
+	assert_int_equal(weft_vt_mimd_inst_cycles(1, 3), 3);  /* alone: wait the latency */
+	assert_int_equal(weft_vt_mimd_inst_cycles(4, 3), 4);  /* hidden by 3 other uTs */
+	assert_int_equal(weft_vt_mimd_inst_cycles(4, 1), 4);  /* but issues every 4th cycle */
+	assert_int_equal(weft_vt_mimd_inst_cycles(2, 3), 4);
+	assert_int_equal(weft_vt_mimd_inst_cycles(8, 52), 56); /* a refill: 7 turns */
+
+	struct weft_program *p = an_program(line_ptx, "sk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 8; t++)
+		hthread(h, t, p0, 1, 0);
+	/* one core, 64 registers: 2 uTs of 32 registers, 4 threads each */
+	struct vt_state *s = mkstate("[model]\nname = vt\n[tile]\npattern = mimd\ncores = 1\nregs = 64\n",
+				     p, 8);
+	assert_int_equal(s->uts_per_core, 2);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	/* a slot: spawn 10 + join 10, then 4 threads x (4 instructions + 2
+	 * loop overhead) x 2 cycles (every other cycle is the other uT's):
+	 * 20 + 48 = 68 */
+	assert_true(s->ls.slot_time[0] == 68 && s->ls.slot_time[1] == 68);
+	assert_true(s->ls.core_time[0] == 68);
+	/* every uT executes everything, the hoistable mov/adds included */
+	assert_int_equal(s->ls.thread_insts, 8 * 4);
+	double cpi[VT_C_COUNT], sum = 0;
+	double cyc = weft_vt_launch_cycles(s, cpi);
+	for (int k = 0; k < VT_C_COUNT; k++)
+		sum += cpi[k];
+	assert_true(cyc == 68 && sum == 68);
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+/* ---- configs ---- */
+
+static void test_configs(void **state)
+{
+	(void)state;
+	struct weft_config cfg;
+	struct weft_error err;
+	struct vt_params pp;
+	assert_int_equal(weft_config_load("configs/maven/vt-c4v1r256+bi+2s+d.ini", NULL, 0, &cfg, &err), 0);
+	assert_int_equal(weft_vt_params_from_config(&cfg, &pp, &err), 0);
+	assert_true(pp.pattern == VT_PAT_VT && pp.cores == 4 && pp.lanes == 1 && pp.regs == 256);
+	assert_true(pp.banked && pp.bank_alus && pp.density && !pp.coalescer && pp.arith_units == 3);
+	assert_int_equal(pp.pvfb, WEFT_DIV_PVFB_2STACK);
+	assert_true(fabs(pp.clock_hz - 1e9 / 1.36) < 1e5); /* TOCS Table I: 1.36 ns */
+	weft_config_free(&cfg);
+	assert_int_equal(weft_config_load("configs/maven/mimd-c4r64.ini", NULL, 0, &cfg, &err), 0);
+	assert_int_equal(weft_vt_params_from_config(&cfg, &pp, &err), 0);
+	assert_true(pp.pattern == VT_PAT_MIMD && pp.regs == 64);
+	weft_config_free(&cfg);
+	/* +d on a multilane core and +mc on single-lane cores are refused */
+	void *st = NULL;
+	assert_int_equal(weft_config_load_text("[model]\nname = vt\n[tile]\nlanes = 4\ncores = 1\n"
+					       "density_time = true\n", "d.ini", NULL, 0, &cfg, &err), 0);
+	assert_int_equal(weft_model_vt.init(&cfg, &st, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "density_time"));
+	weft_config_free(&cfg);
+	assert_int_equal(weft_config_load_text("[model]\nname = vt\n[tile]\ncoalescer = true\n", "m.ini",
+					       NULL, 0, &cfg, &err), 0);
+	assert_int_equal(weft_model_vt.init(&cfg, &st, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "coalescer"));
+	weft_config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hvl),
+		cmocka_unit_test(test_hoisting),
+		cmocka_unit_test(test_pvfb_policies),
+		cmocka_unit_test(test_stripmining),
+		cmocka_unit_test(test_lane_costs),
+		cmocka_unit_test(test_dcache),
+		cmocka_unit_test(test_coalescer_mshr),
+		cmocka_unit_test(test_mimd),
+		cmocka_unit_test(test_configs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
