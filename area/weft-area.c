@@ -26,15 +26,17 @@
 #define MAX_SETS 64
 
 static const char usage_main[] =
-	"usage: weft-area CONFIG.ini [--node N] [--set section.key=value ...]\n"
+	"usage: weft-area CONFIG [--node N] [--set section.key=value ...]\n"
 	"                 [--format table|csv|json]\n"
 	"       weft-area fit [--data FILE] [--format table|csv|json]\n"
 	"       weft-area fit DATA.csv MODEL [--format table|csv|json]\n"
 	"\n"
-	"The area of a machine configuration: each component the model reports (count x\n"
-	"area per unit from the config's [tech] area_table, scaled to the config's node,\n"
-	"or --node N, with its [tech] scaling_rule) and the total. JSON: total_area_mm2\n"
-	"and one entry per component. `weft-area fit --help`: the calibration fit.\n"
+	"The area of a machine configuration (a file, or a bundled config's name such\n"
+	"as tesla-sm or vt-c4v1r256+bi+2s; `weft-config configs` lists them): each\n"
+	"component the model reports (count x area per unit from the config's [tech]\n"
+	"area_table, scaled to the config's node, or --node N, with its [tech]\n"
+	"scaling_rule) and the total. JSON: total_area_mm2 and one entry per\n"
+	"component. `weft-area fit --help`: the calibration fit.\n"
 	"\n"
 	"Options:\n"
 	"  --node N       scale the areas to node N nm (default: the config's)\n"
@@ -485,6 +487,10 @@ static int cmd_config(int argc, char **argv)
 		return weft_cli_usage("%s is a directory; give a CONFIG.ini", path);
 	struct weft_error err;
 	weft_error_clear(&err);
+	char found[1200]; /* a bundled config's name becomes its path */
+	if (weft_config_resolve(path, found, sizeof(found), &err) < 0)
+		return weft_cli_fail(&err);
+	path = found;
 	struct weft_config cfg;
 	int rc = weft_config_load(path, sets, nsets, &cfg, &err);
 	if (rc < 0)

@@ -2,6 +2,7 @@
  * weft-config.c - the weft-config CLI: what the configurations can say.
  *
  *   weft-config models                      the models the registry knows
+ *   weft-config configs                     the bundled configs: name, model, file
  *   weft-config keys MODEL [--format F]     every key of a model's schema
  *   weft-config show CONFIG.ini [--set k=v]... [--format F]
  *                                           a config's effective values, each
@@ -25,16 +26,20 @@
 
 static const char usage[] =
 	"usage: weft-config models [--format table|csv|json]\n"
+	"       weft-config configs [--format table|csv|json]\n"
 	"       weft-config keys MODEL [--format table|csv|json]\n"
-	"       weft-config show CONFIG.ini [--set SEC.KEY=V]... [--format table|csv|json]\n"
+	"       weft-config show CONFIG [--set SEC.KEY=V]... [--format table|csv|json]\n"
 	"\n"
 	"What weft's machine configurations can say:\n"
 	"  models   the timing models weft knows, one line each\n"
+	"  configs  the bundled machine configurations: the name `-c` accepts,\n"
+	"           the model and the file\n"
 	"  keys     every key a config of MODEL may set: section.key, type, default,\n"
 	"           unit, range or allowed values, and where the default comes from\n"
 	"           (the [model] and [tech] keys are common to every model)\n"
-	"  show     the effective value of every key of CONFIG.ini (after --set\n"
-	"           overrides) and where it came from: the file's line, --set, or\n"
+	"  show     the effective value of every key of CONFIG (a file, or a bundled\n"
+	"           config's name) after --set\n"
+	"           overrides, and where it came from: the file's line, --set, or\n"
 	"           the default\n"
 	"  help [COMMAND]  this help (the same for every command)\n"
 	"\n"
@@ -238,6 +243,45 @@ static int cmd_models(int fmt)
 	return rc;
 }
 
+static int cmd_configs(int fmt)
+{
+	struct weft_config_bundled *v;
+	uint32_t n;
+	struct weft_error err;
+	weft_error_clear(&err);
+	char dir[1200];
+	if (weft_configs_bundled(&v, &n, dir, sizeof(dir), &err) < 0)
+		return weft_cli_fail(&err);
+	if (n == 0) {
+		free(v);
+		weft_cli_say("no bundled configs in %s (is the installation complete?)", dir);
+		return 2;
+	}
+	struct table t = { .head = { "name", "model", "file" }, .ncols = 3 };
+	for (uint32_t i = 0; i < n; i++) {
+		struct weft_config cfg;
+		weft_error_clear(&err);
+		const char *model = "?";
+		int ok = weft_config_load(v[i].path, NULL, 0, &cfg, &err) == 0;
+		if (ok)
+			model = cfg.model;
+		size_t dl = strlen(dir);
+		const char *rel = strncmp(v[i].path, dir, dl) == 0 && v[i].path[dl] == '/'
+					  ? v[i].path + dl + 1
+					  : v[i].path;
+		char file[1300];
+		snprintf(file, sizeof(file), "configs/%s", rel);
+		const char *row[] = { v[i].name, model, file };
+		table_row(&t, row);
+		if (ok)
+			weft_config_free(&cfg);
+	}
+	free(v);
+	int rc = emit(&t, fmt);
+	table_free(&t);
+	return rc;
+}
+
 static int cmd_keys(const char *model, int fmt)
 {
 	const struct weft_model *m = find_model(model);
@@ -262,7 +306,7 @@ static int cmd_show(const char *path, const char *const *sets, uint32_t nsets, i
 	struct table t = { .head = { "key", "value", "unit", "from" }, .ncols = 4 };
 	for (uint32_t i = 0; i < cfg.nvalues; i++) {
 		const struct weft_config_value *v = &cfg.values[i];
-		char name[160], from[320];
+		char name[160], from[1300];
 		snprintf(name, sizeof(name), "%s.%s", v->key->section, v->key->key);
 		if (v->from == 1)
 			snprintf(from, sizeof(from), "%s:%u", path, v->line);
@@ -283,9 +327,9 @@ static int cmd_show(const char *path, const char *const *sets, uint32_t nsets, i
 static int run_command(const char *cmd, const char *arg, const char *const *sets, uint32_t nsets,
 		       int fmt)
 {
-	static const char *const commands[] = { "models", "keys", "show", NULL };
+	static const char *const commands[] = { "models", "configs", "keys", "show", NULL };
 	if (!cmd)
-		return weft_cli_usage("%s", "which command? models, keys MODEL or show CONFIG.ini");
+		return weft_cli_usage("%s", "which command? models, configs, keys MODEL or show CONFIG");
 	if (strcmp(cmd, "help") == 0) {
 		for (const char *const *c = commands; arg && *c; c++)
 			if (strcmp(arg, *c) == 0)
@@ -293,7 +337,7 @@ static int run_command(const char *cmd, const char *arg, const char *const *sets
 		if (!arg)
 			return weft_cli_help(usage);
 		weft_cli_command("help");
-		return weft_cli_usage("unknown command `%s` (models, keys or show)", arg);
+		return weft_cli_usage("unknown command `%s` (models, configs, keys or show)", arg);
 	}
 	if (strcmp(cmd, "models") == 0) {
 		if (arg)
@@ -301,6 +345,13 @@ static int run_command(const char *cmd, const char *arg, const char *const *sets
 		if (nsets)
 			return weft_cli_usage("%s", "--set is for `show`");
 		return cmd_models(fmt);
+	}
+	if (strcmp(cmd, "configs") == 0) {
+		if (arg)
+			return weft_cli_usage("`configs` takes no argument (got `%s`)", arg);
+		if (nsets)
+			return weft_cli_usage("%s", "--set is for `show`");
+		return cmd_configs(fmt);
 	}
 	if (strcmp(cmd, "keys") == 0) {
 		if (!arg)
@@ -318,9 +369,14 @@ static int run_command(const char *cmd, const char *arg, const char *const *sets
 			return weft_cli_usage("%s is a directory; give a CONFIG.ini (e.g. "
 					      "configs/fermi-sm.ini)",
 					      arg);
-		return cmd_show(arg, sets, nsets, fmt);
+		char path[1200];
+		struct weft_error ferr;
+		weft_error_clear(&ferr);
+		if (weft_config_resolve(arg, path, sizeof(path), &ferr) < 0)
+			return weft_cli_fail(&ferr);
+		return cmd_show(path, sets, nsets, fmt);
 	}
-	return weft_cli_usage("unknown command `%s` (models, keys or show)", cmd);
+	return weft_cli_usage("unknown command `%s` (models, configs, keys or show)", cmd);
 }
 
 /* sets has room for argc entries */

@@ -27,8 +27,10 @@ static const char usage[] =
 	"(instructions-per-joule ratio, total-energy ratio) and performance per area.\n"
 	"\n"
 	"options:\n"
-	"  -c, --config FILE.ini     a machine configuration (repeat for more; e.g.\n"
-	"                            configs/fermi-sm.ini, configs/tesla-sm.ini)\n"
+	"  -c, --config CONFIG       a machine configuration, a file or the name of a\n"
+	"                            bundled one (repeat for more; e.g. fermi-sm,\n"
+	"                            configs/tesla-sm.ini, vt-c4v1r256+bi+2s;\n"
+	"                            `weft-config configs` lists the bundled ones)\n"
 	"  --baseline NAME           the config ratios are taken against (its file name\n"
 	"                            without .ini); default: the first -c\n"
 	"  --set [CONFIG:]SEC.KEY=V  override a config key (repeatable); with CONFIG:\n"
@@ -224,6 +226,20 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		if (weft_opt_is_dir(configs[i]))
 			return weft_cli_usage("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
 					      configs[i]);
+	/* bare names (`-c fermi-sm`) become the bundled configs' paths; the
+	 * paths live in resolved[], freed with it at the end */
+	char (*resolved)[1200] = calloc(nconfigs, sizeof(*resolved));
+	if (!resolved)
+		return weft_cli_nomem(NULL);
+	for (uint32_t i = 0; i < nconfigs; i++) {
+		struct weft_error ferr;
+		weft_error_clear(&ferr);
+		if (weft_config_resolve(configs[i], resolved[i], sizeof(resolved[i]), &ferr) < 0) {
+			free(resolved);
+			return weft_cli_fail(&ferr);
+		}
+		configs[i] = resolved[i];
+	}
 	if (outpath) {
 		char why[600];
 		if (weft_opt_check_output(outpath, why, sizeof(why)))
@@ -249,8 +265,10 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	/* weft-estimate verifies nothing: a failed check is a damaged trace,
 	 * bad input (weft_cli_fail: exit 2), not a failed verification */
 	int rc = weft_estimate_run(&req, &rep, &err);
-	if (rc < 0)
+	if (rc < 0) {
+		free(resolved);
 		return weft_cli_fail(&err);
+	}
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
@@ -266,6 +284,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		}
 	}
 	weft_sbuf_free(&text);
+	free(resolved);
 	if (rc < 0)
 		return weft_cli_fail(&err);
 	return 0;

@@ -92,6 +92,25 @@ const char *weft_config_str(const struct weft_config *cfg, const char *section, 
  * checkout); "data" (the source tree, for tests run from it). The executable
  * is /proc/self/exe. Not found: WEFT_ERR_INPUT naming every path tried. */
 int weft_data_dir(char *out, size_t len, struct weft_error *err);
+
+/* What a `-c` argument names (config_find.c): an existing file or any
+ * argument with a '/' as it is; a bare name (`fermi-sm`,
+ * `vt-c4v1r256+bi+2s`, with or without .ini) as the bundled config of that
+ * name in configs/ or one of its subfolders. Writes the path to out; an
+ * unknown or ambiguous name is WEFT_ERR_INPUT with the closest bundled
+ * names. */
+int weft_config_resolve(const char *arg, char *out, size_t len, struct weft_error *err);
+
+/* A bundled config: its name (the file name without .ini) and path. */
+struct weft_config_bundled {
+	char name[128];
+	char path[1200];
+};
+/* Every bundled config (the .ini files of configs/ and its subfolders), sorted by
+ * path, in a malloc'ed array the caller frees; dir (may be NULL) gets the
+ * configs folder. */
+int weft_configs_bundled(struct weft_config_bundled **out, uint32_t *n, char *dir, size_t dirlen,
+			     struct weft_error *err);
 /* Resolves a path-valued key (e.g. [tech] energy_table): absolute as is;
  * "./x" or "../x" relative to the config file's directory; otherwise relative
  * to the data directory. Does not check that the file exists. */

@@ -69,8 +69,9 @@ tmp="$out.tmp.$$"
 	echo
 	echo '```sh'
 	echo "bin/weft-config models                           # the models"
+	echo "bin/weft-config configs                          # the bundled configs: -c NAME finds them"
 	echo "bin/weft-config keys simt --format csv           # one model's keys (table, csv, json)"
-	echo "bin/weft-config show configs/fermi-sm.ini --set core.num_sm=4   # effective values and where each came from"
+	echo "bin/weft-config show fermi-sm --set core.num_sm=4   # effective values and where each came from"
 	echo '```'
 	echo
 	echo "| model | description |"

@@ -57,6 +57,9 @@ run trace-run "$B/weft-trace" run sgemm --size small --verify -o sgemm.wtr
 grep -q '^verification *PASS' "$tmp/trace-run.out" || bad "weft-trace run: no verification PASS"
 run trace-info "$B/weft-trace" info sgemm.wtr
 run estimate "$B/weft-estimate" sgemm.wtr -c "$C/fermi-sm.ini" -c "$C/tesla-sm.ini"
+run estimate-names "$B/weft-estimate" sgemm.wtr -c fermi-sm -c vt-c4v1r256+bi+2s
+grep -q "$C/maven/vt-c4v1r256+bi+2s.ini" "$tmp/estimate-names.out" ||
+	bad "weft-estimate -c NAME did not find the installed bundled config"
 run energy-show "$B/weft-energy" show --node 65
 grep -q "$P/share/weft/data/energy/horowitz45.csv" "$tmp/energy-show.out" ||
 	bad "weft-energy show did not read the installed table"

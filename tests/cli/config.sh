@@ -43,8 +43,17 @@ expect "show bad --set" 2 "did you mean" show configs/fermi-sm.ini --set core.nu
 expect "show bad value" 2 "core" show configs/fermi-sm.ini --set core.num_sm=0
 expect "set on keys" 2 "--set is for \`show\`" keys simt --set core.num_sm=2
 
+# bundled configs by name
+expect "configs" 0 "vt-c4v1r256+bi+2s     vt     configs/maven/vt-c4v1r256+bi+2s.ini" configs
+expect "configs csv" 0 "fermi-sm,simt,configs/fermi-sm.ini" configs --format csv
+expect "configs takes no operand" 2 "\`configs\` takes no argument" configs x
+expect "show by name" 0 "configs/maven/vt-c4v1r32.ini:6" show vt-c4v1r32
+expect "show by name.ini" 0 "configs/fermi-sm.ini:13" show fermi-sm.ini
+expect "show unknown name" 2 "no bundled config of that name; did you mean \`fermi-sm\`?" show fermi-sn
+expect "show bad Maven suffix" 2 "Maven tile names: mimd-cCrR" show vt-c4v1r256+bi+3s
+
 # every shipped config shows
-for c in configs/*.ini; do
+for c in configs/*.ini configs/*/*.ini; do
 	expect "show $c" 0 "model.name" show "$c"
 done
 

@@ -220,9 +220,9 @@ same "config keys: options before and after the model" keys --format csv simt --
 same "config show: options around the file" show --format json $CFG --set core.num_sm=4 -- \
 	--set=core.num_sm=4 show $CFG --format=json
 same "config: -- ends the options" models -- -- models
-once "config: no command" 2 "weft-config: which command? models, keys MODEL or show CONFIG.ini; see \`weft-config --help\`"
-once "config: unknown command" 2 "weft-config: unknown command \`frob\` (models, keys or show); see \`weft-config --help\`" frob
-once "config help: unknown command" 2 "weft-config help: unknown command \`frob\` (models, keys or show); see \`weft-config --help\`" help frob
+once "config: no command" 2 "weft-config: which command? models, configs, keys MODEL or show CONFIG; see \`weft-config --help\`"
+once "config: unknown command" 2 "weft-config: unknown command \`frob\` (models, configs, keys or show); see \`weft-config --help\`" frob
+once "config help: unknown command" 2 "weft-config help: unknown command \`frob\` (models, configs, keys or show); see \`weft-config --help\`" help frob
 once "config: unknown option with a value" 2 "unknown option \`--frob\`" models --frob=1
 once "config: --format without a value" 2 "--format needs a value" keys simt --format
 once "config: bad --format" 2 "bad --format \`xml\` (table, csv or json)" keys simt --format=xml

@@ -298,6 +298,12 @@ assert tot[0][rows[0].index("speedup")]=="1"' "$tmp/out" \
 	# --explain (docs/estimate.md "Explanations"): the fabric models say how
 	# they mapped and timed each launch, dmt what it removed and why; the
 	# SIMT model says it explains nothing; CSV cannot hold it
+	expect "estimate: -c a bundled config's name" 0 "/configs/maven/vt-c4v1r256+bi+2s.ini, model vt" \
+		"$W" -c fermi-sm -c vt-c4v1r256+bi+2s
+	expect "estimate: -c an unknown name" 2 "no bundled config of that name; did you mean \`fermi-sm\`?" \
+		"$W" -c fermi-sn
+	expect "estimate: -c a Maven name with an unknown suffix" 2 "vt-cCvVrR[+b|+bi][+1s|+2s][+d][+mc]" \
+		"$W" -c vt-c4v1r256+bi+3s
 	expect "estimate: --explain with csv" 2 "--explain writes prose" "$W" -c $FC --explain --format csv
 	expect "estimate: --explain sgmf kernel bounds" 0 "timing per (sub-)kernel" \
 		"$tmp/bfs.wtr" -c $FC -c configs/sgmf-core.ini --explain
@@ -415,7 +421,7 @@ else
 	fi
 
 	T=$BIN/weft-area
-	expect "area: help" 0 "usage: weft-area CONFIG.ini" --help
+	expect "area: help" 0 "usage: weft-area CONFIG" --help
 	expect "area: tesla-sm total" 0 "total                                                 1.58813" configs/tesla-sm.ini
 	expect "area: 16 Tesla SMs are the synthesised 25.41 mm^2" 0 '"total_area_mm2": 25.41,' configs/tesla-sm.ini --set core.num_sm=16 --format json
 	expect "area: json has one entry per component" 0 '{"component": "tesla_sp_quadratic", "count": 64,' configs/tesla-sm.ini --format json
@@ -457,6 +463,8 @@ else
 	expect "area: missing component row" 2 "no area for component fermi_l2_kib at 40 nm" "$tmp/partial.ini"
 	expect "area: bad --set" 2 "--set core.num_sm=0: [core] num_sm: 0 is out of range" configs/tesla-sm.ini --set core.num_sm=0
 	expect "area: missing config" 2 "cannot open the config" "$tmp/none.ini"
+	expect "area: a bundled config by name" 0 "vt-c4v1r256+bi+2s" vt-c4v1r256+bi+2s
+	expect "area: an unknown name" 2 "did you mean \`tesla-sm\`?" tesla-sn
 	expect "area: bad format" 2 "--format xml: expected table, csv or json" configs/tesla-sm.ini --format xml
 	if command -v python3 >/dev/null 2>&1; then
 		$BIN/weft-area configs/gtx480.ini --format json >"$tmp/out" 2>"$tmp/err"
