@@ -200,6 +200,7 @@ cli-tests: all
 	@sh tests/cli/validate.sh
 	@sh tests/cli/matrix.sh
 	@sh tests/cli/hostile.sh
+	@sh tests/cli/maven.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
