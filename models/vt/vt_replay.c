@@ -493,9 +493,9 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		      struct weft_error *err)
 {
 	int rc = 0;
-	/* strips join consecutive CTAs only: a kernel with barriers or
-	 * shared memory keeps them in its CTA, and a sample's gap ends them */
-	if (s->strip_n && (s->vp.cta_scope || (int64_t)c->cta != s->last_cta + 1))
+	/* strips join consecutive CTAs only: a sample's gap ends them (a
+	 * kernel with barriers or shared memory never carries any, below) */
+	if (s->strip_n && (int64_t)c->cta != s->last_cta + 1)
 		rc = weft_vt_flush(s, err);
 	for (uint32_t t = 0; t < n && !rc; t++) {
 		uint32_t l = s->strip_n++;
