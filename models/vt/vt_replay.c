@@ -5,10 +5,16 @@
  * CPI stack, activity events and the statistics the Maven study reports
  * (docs/models/vt.md has the equations).
  *
- * Vector cores. A CTA's threads, in linear order, are cut into strips of
- * the hardware vector length (HVL); strip k of the launch runs on core
- * k mod cores. A strip is one models/group.h group of width HVL, under the
- * PVFB policy (VT) or full predication (vector-SIMD). Per strip:
+ * Vector cores. The application vector (the launch's threads in linear
+ * order, less the grid padding of its last CTA: quiet threads, see
+ * grid_padding) is cut into strips of the hardware vector length (HVL);
+ * strip k of the launch runs on core k mod cores. Strips run across CTA
+ * boundaries: an incomplete last strip's uTs are copied out of the CTA's
+ * buffers and completed by the next CTA, except in kernels with barriers
+ * or shared memory (strips stay in their CTA) and at a sample's gap. A
+ * strip is one models/group.h group of width HVL over those uTs, under
+ * the PVFB policy (VT) or full predication (vector-SIMD); a CTA-uniform
+ * hoisted value costs the CP once per CTA the strip spans. Per strip:
  *   cp     = strip_overhead + hoisted instructions issued with the whole
  *            vector (a VT fragment that is not the whole vector cannot
  *            use the CP: its hoistable work runs as uT instructions);
