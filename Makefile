@@ -259,6 +259,8 @@ bench: deps all
 	@sh tests/bench_sweep.sh
 	@echo
 	@sh tests/bench_fabric.sh
+	@echo
+	@sh tests/bench_vt.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and

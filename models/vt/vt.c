@@ -242,6 +242,7 @@ static void vt_free(void *state)
 		weft_cache_free(&s->dc);
 	weft_vt_prog_free(&s->vp);
 	weft_group_prog_free(&s->gp);
+	weft_vt_carry_free(s);
 	free(s->ls.slot_time);
 	free(s->appvl);
 	for (uint32_t i = 0; i < s->nlaunches; i++)
@@ -306,6 +307,9 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	}
 	s->launch_threads = (uint64_t)L->nctas * L->threads_per_cta;
 	s->threads_per_cta = L->threads_per_cta;
+	s->nctas = L->nctas;
+	s->strip_n = 0;
+	s->last_cta = -1;
 	s->regs_per_ut = weft_vt_regs_per_ut(&s->pp, s->vp.live_words);
 	s->hvl = weft_vt_hvl(&s->pp, s->regs_per_ut);
 	double *slots = s->ls.slot_time;
@@ -337,7 +341,13 @@ static int vt_explain(const struct vt_state *s, struct weft_launch_result *r, ui
 	const struct weft_program *p = s->p;
 	struct weft_sbuf b;
 	weft_sbuf_init(&b);
-	weft_sbuf_printf(&b, "application vector: %llu uTs (threads)\n", (unsigned long long)threads);
+	weft_sbuf_printf(&b, "application vector: %llu uTs (threads, less %llu of grid padding)\n",
+			 (unsigned long long)threads, (unsigned long long)s->ls.padding_threads);
+	if (pp->pattern != VT_PAT_MIMD)
+		weft_sbuf_puts(&b, s->vp.cta_scope ? "strips stay within a CTA (the kernel has a barrier "
+						     "or shared memory)\n"
+						   : "strips run across CTA boundaries (no barrier, no "
+						     "shared memory)\n");
 	if (pp->pattern == VT_PAT_MIMD) {
 		weft_sbuf_printf(&b, "MIMD: %u cores x %u uTs (regs %u / %u per uT, at most %u); every uT "
 				 "executes every instruction\n", pp->cores, s->uts_per_core, pp->regs,
@@ -377,12 +387,17 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
+	int rc = weft_vt_flush(s, err);
+	if (rc) {
+		weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, L->program->kernel);
+		return rc;
+	}
 	const struct vt_launch *ls = &s->ls;
 	double f = ls->ctas ? (double)L->nctas / ls->ctas : 1;
 	double cpi[VT_C_COUNT];
 	double cycles = weft_vt_launch_cycles(s, cpi);
 	struct weft_launch_result *r;
-	int rc = weft_launch_result_push(&s->launches, &s->nlaunches, &s->launches_cap, VT_EV_COUNT,
+	rc = weft_launch_result_push(&s->launches, &s->nlaunches, &s->launches_cap, VT_EV_COUNT,
 					 &r, err);
 	if (rc)
 		return rc;
@@ -393,7 +408,9 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
 	}
 	s->appvl = av;
-	s->appvl[s->nlaunches - 1] = (double)L->nctas * L->threads_per_cta;
+	/* the application vector: the launch's threads less the grid padding
+	 * (found in the last CTA only, so not scaled by a sample) */
+	s->appvl[s->nlaunches - 1] = (double)L->nctas * L->threads_per_cta - (double)ls->padding_threads;
 	r->launch = launch;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", L->program->kernel ? L->program->kernel : "?");
 	r->cycles = cycles * f;
@@ -421,6 +438,7 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 			      "uTs");
 		weft_stat_add(st, ns, "strips", ls->strips * f, "");
 		weft_stat_add(st, ns, "partial_strips", ls->partial_strips * f, "");
+		weft_stat_add(st, ns, "cross_cta_strips", ls->cross_cta_strips * f, "");
 		uint64_t all = 0, hoisted = 0;
 		for (int k = 0; k < VT_K_COUNT; k++)
 			all += ls->kind_dyn[k];
@@ -448,13 +466,14 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 			weft_stat_add(st, ns, "coalesced_accesses", ls->coalesced_saved * f, "");
 	}
 	weft_stat_add(st, ns, "app_vector_length", s->appvl[s->nlaunches - 1], "uTs");
+	weft_stat_add(st, ns, "padding_threads", (double)ls->padding_threads, "");
 	weft_stat_add(st, ns, "dcache_accesses", ls->dcache_accesses * f, "");
 	weft_stat_add(st, ns, "dcache_miss_rate", pct((double)ls->misses, (double)ls->dcache_accesses), "%");
 	if (s->pp.pattern != VT_PAT_MIMD)
 		weft_stat_add(st, ns, "mshr_secondary_overflows", ls->secondary_overflows * f, "");
 	weft_stat_add(st, ns, "ctas_read", ls->ctas, "");
 	if (s->explain) {
-		int e = vt_explain(s, r, s->launch_threads, err);
+		int e = vt_explain(s, r, s->launch_threads - ls->padding_threads, err);
 		if (e)
 			return e;
 	}

@@ -71,6 +71,11 @@ struct vt_pcinfo {
 	uint8_t writes;    /* registers written */
 	uint8_t dep_next;  /* the next instruction of the block reads what this one writes */
 	uint8_t is_store;
+	uint8_t cta_uni;   /* hoisted (cp, cp_load) and its value or address is
+			      uniform over a CTA but not the launch: a strip
+			      spanning several CTAs computes it once per CTA */
+	uint8_t uni_load;  /* a load from a uniform address (parameters
+			      included): it reads nothing a thread owns */
 };
 
 /* The static tables of one program: kinds, units, and register pressure.
@@ -80,6 +85,8 @@ struct vt_prog {
 	struct vt_pcinfo *pc;
 	uint32_t live_words;   /* largest number of 32-bit registers live at once */
 	uint32_t kinds[VT_K_COUNT]; /* static count per kind, for tests */
+	int cta_scope;         /* the kernel has a CTA barrier or touches shared
+				  memory: strips stay within a CTA */
 };
 int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct weft_error *err);
 void weft_vt_prog_free(struct vt_prog *vp);
@@ -133,6 +140,8 @@ struct vt_launch {
 	double core_cpi[16][VT_C_COUNT];
 	double *slot_time;                 /* MIMD: [cores x uts] */
 	uint64_t ctas, strips, partial_strips, strip_seq, mimd_seq;
+	uint64_t cross_cta_strips;         /* strips whose uTs come from several CTAs */
+	uint64_t padding_threads;          /* grid padding left out of the application vector */
 	uint64_t thread_insts;             /* guard-true thread instructions (the trace's count) */
 	uint64_t ut_insts_issued, ut_active; /* uT vector instructions and their active uTs */
 	uint64_t bucket[4];                /* issued uT instructions by active share of the HVL */
@@ -154,6 +163,15 @@ struct vt_inflight {
 	uint32_t n;
 };
 
+/* Copies of the thread traces of a strip carried from one CTA into the
+ * next (at most HVL - 1 threads; the decoder reuses a CTA's buffers). */
+struct vt_carry {
+	uint32_t *blocks;
+	uint8_t *guards, *spaces;
+	uint64_t *addrs;
+	size_t cap_blocks, cap_guards, cap_addrs;
+};
+
 struct vt_state {
 	struct vt_params pp;
 	const struct weft_program *p;
@@ -164,7 +182,15 @@ struct vt_state {
 	struct vt_inflight inflight;
 	uint32_t regs_per_ut, hvl, uts_per_core;
 	uint64_t launch_threads;           /* nctas x threads_per_cta */
-	uint32_t threads_per_cta;
+	uint32_t threads_per_cta, nctas;
+	/* the strip being assembled from the application vector: its uTs'
+	 * traces, CTA and thread index (vt_replay.c) */
+	struct weft_thread_trace strip_th[WEFT_GROUP_MAX_WIDTH];
+	uint32_t strip_cta[WEFT_GROUP_MAX_WIDTH], strip_tid[WEFT_GROUP_MAX_WIDTH];
+	uint32_t strip_n;
+	int64_t last_cta;                 /* the CTA consumed last in this launch, -1 none */
+	struct vt_carry carry[2];         /* double-buffered: a carry may hold carried uTs */
+	int carry_cur;
 	int explain;                      /* fill each launch's explain text */
 	struct vt_launch ls;
 	/* across launches */
@@ -178,8 +204,18 @@ struct vt_state {
 
 int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *pp,
 			       struct weft_error *err);
-/* Replays one CTA (vt_replay.c) into s->ls. */
+/* Replays one CTA (vt_replay.c) into s->ls. CTAs come in increasing
+ * order; on vector cores the uTs of an incomplete last strip are carried
+ * into the next CTA's first strip when that CTA is the next one and the
+ * kernel has no CTA barrier or shared memory (vp.cta_scope); otherwise,
+ * and at the launch's last CTA (cta + 1 >= nctas), it runs as a partial
+ * strip. Grid padding of the last CTA is left out (docs/models/vt.md). */
 int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err);
+/* Runs a strip still being assembled (the launch ended with it), or
+ * nothing. */
+int weft_vt_flush(struct vt_state *s, struct weft_error *err);
+/* Frees the carry buffers. */
+void weft_vt_carry_free(struct vt_state *s);
 /* Launch cycles and the averaged CPI stack from s->ls (vt_replay.c). */
 double weft_vt_launch_cycles(const struct vt_state *s, double cpi[VT_C_COUNT]);
 

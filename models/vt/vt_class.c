@@ -231,8 +231,23 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 					break;
 				}
 	}
-	for (uint32_t pc = 0; pc < p->ninsts; pc++)
-		vp->kinds[vp->pc[pc].kind]++;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct weft_inst *in = &p->insts[pc];
+		const struct weft_uinst *ui = &u.inst[pc];
+		struct vt_pcinfo *pi = &vp->pc[pc];
+		vp->kinds[pi->kind]++;
+		/* a value or address uniform over each CTA: a strip spanning
+		 * two CTAs has two of them */
+		pi->cta_uni = (pi->kind == VT_K_CP && ui->cls == WEFT_UC_CTA) ||
+			      (pi->kind == VT_K_CP_LOAD && ui->addr_cls == WEFT_UC_CTA);
+		pi->uni_load = p->info[pc].cls == WEFT_IC_LOAD &&
+			       (in->space == WEFT_SPACE_PARAM || (ui->is_mem && uniform_cls(ui->addr_cls)));
+		if (in->op == WEFT_OP_BAR || in->space == WEFT_SPACE_SHARED ||
+		    p->info[pc].space == WEFT_SPACE_SHARED)
+			vp->cta_scope = 1;
+	}
+	if (p->shared_static_bytes)
+		vp->cta_scope = 1;
 out:
 	free(needed);
 	weft_liveness_free(&lv);

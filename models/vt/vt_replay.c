@@ -5,10 +5,16 @@
  * CPI stack, activity events and the statistics the Maven study reports
  * (docs/models/vt.md has the equations).
  *
- * Vector cores. A CTA's threads, in linear order, are cut into strips of
- * the hardware vector length (HVL); strip k of the launch runs on core
- * k mod cores. A strip is one models/group.h group of width HVL, under the
- * PVFB policy (VT) or full predication (vector-SIMD). Per strip:
+ * Vector cores. The application vector (the launch's threads in linear
+ * order, less the grid padding of its last CTA: quiet threads, see
+ * grid_padding) is cut into strips of the hardware vector length (HVL);
+ * strip k of the launch runs on core k mod cores. Strips run across CTA
+ * boundaries: an incomplete last strip's uTs are copied out of the CTA's
+ * buffers and completed by the next CTA, except in kernels with barriers
+ * or shared memory (strips stay in their CTA) and at a sample's gap. A
+ * strip is one models/group.h group of width HVL over those uTs, under
+ * the PVFB policy (VT) or full predication (vector-SIMD); a CTA-uniform
+ * hoisted value costs the CP once per CTA the strip spans. Per strip:
  *   cp     = strip_overhead + hoisted instructions issued with the whole
  *            vector (a VT fragment that is not the whole vector cannot
  *            use the CP: its hoistable work runs as uT instructions);
@@ -47,6 +53,7 @@
  * accesses, ceil(refills / MSHRs) x refill); the last two are shared by
  * every core (refills: misses and secondary overflows).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "vt.h"
@@ -144,18 +151,32 @@ static void fu_events(struct vt_state *s, const struct vt_pcinfo *pi, uint32_t n
 		s->ls.ev[e] += n;
 }
 
-static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint32_t g,
-			struct weft_error *err)
+/* Runs the strip assembled in s->strip_* (1..HVL uTs, possibly from
+ * several consecutive CTAs) on the next core, and empties it. */
+static int vector_strip(struct vt_state *s, struct weft_error *err)
 {
 	const struct vt_params *pp = &s->pp;
 	struct vt_launch *ls = &s->ls;
 	struct weft_group_iter *it = &s->it;
 	enum weft_div_policy pol = pp->pattern == VT_PAT_VT ? pp->pvfb : WEFT_DIV_PREDICATE;
-	int rc = weft_group_iter_init(it, &s->gp, c, s->hvl, g, pol, 0, err);
+	const uint32_t *lcta = s->strip_cta, *ltid = s->strip_tid;
+	struct weft_cta_trace sc = { .cta = lcta[0], .nthreads = s->strip_n, .threads = s->strip_th };
+	s->strip_n = 0;
+	int rc = weft_group_iter_init(it, &s->gp, &sc, s->hvl, 0, pol, 0, err);
 	if (rc)
 		return rc;
+	/* the strip's CTA segments: lanes of one CTA each */
+	uint64_t seg[WEFT_GROUP_MAX_WIDTH];
+	uint32_t nseg = 0;
+	for (uint32_t l = 0; l < sc.nthreads; l++) {
+		if (!l || lcta[l] != lcta[l - 1])
+			seg[nseg++] = 0;
+		seg[nseg - 1] |= 1ull << l;
+	}
+	if (nseg > 1)
+		ls->cross_cta_strips++;
 	uint32_t core = (uint32_t)(ls->strip_seq++ % pp->cores);
-	uint32_t vl = it->nlanes, base = g * s->hvl;
+	uint32_t vl = it->nlanes;
 	ls->strips++;
 	if (vl < s->hvl)
 		ls->partial_strips++;
@@ -188,15 +209,20 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 			ls->kind_dyn[k] += active;
 			ls->thread_insts += nexec;
 			if (k == VT_K_CP || k == VT_K_CP_LOAD) {
-				cp += 1;
-				ls->cp_insts++;
-				ls->ev[VT_EV_CP_INST] += 1;
-				ls->ev[VT_EV_SRF_READ] += pi->sreads;
-				ls->ev[VT_EV_SRF_WRITE] += pi->writes;
-				fu_events(s, pi, 1);
-				if (k == VT_K_CP_LOAD && in.exec) {
-					int l = __builtin_ctzll(in.exec);
-					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+				/* a CTA-uniform value: once per CTA segment */
+				uint32_t times = pi->cta_uni ? nseg : 1;
+				cp += times;
+				ls->cp_insts += times;
+				ls->ev[VT_EV_CP_INST] += times;
+				ls->ev[VT_EV_SRF_READ] += (double)pi->sreads * times;
+				ls->ev[VT_EV_SRF_WRITE] += (double)pi->writes * times;
+				fu_events(s, pi, times);
+				for (uint32_t g = 0; k == VT_K_CP_LOAD && g < times; g++) {
+					uint64_t m = times > 1 ? in.exec & seg[g] : in.exec;
+					if (!m)
+						continue;
+					int l = __builtin_ctzll(m);
+					uint64_t a = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
 					primary += strip_access(s, fl, a, 0);
 				}
 				continue;
@@ -211,7 +237,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				uint64_t last = UINT64_MAX;
 				for (uint64_t m = in.exec; m; m &= m - 1) {
 					int l = __builtin_ctzll(m);
-					uint64_t a = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+					uint64_t a = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
 					uint64_t b = a / pp->port_bytes;
 					if (k == VT_K_VUNIT && b == last)
 						continue;
@@ -245,7 +271,7 @@ static int vector_strip(struct vt_state *s, const struct weft_cta_trace *c, uint
 				uint32_t n = 0;
 				for (uint64_t m = in.exec; m; m &= m - 1) {
 					int l = __builtin_ctzll(m);
-					uaddr[n++] = dc_addr(in.space[l], in.addr[l], c->cta, base + (uint32_t)l);
+					uaddr[n++] = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
 				}
 				ls->vmem_ops[2]++;
 				uint64_t made[WEFT_GROUP_MAX_WIDTH];
@@ -347,16 +373,161 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 	return 0;
 }
 
+/* Is thread t grid padding material: every memory instruction it
+ * executes is a load from a uniform address (parameters included), so it
+ * stores nothing, performs no atomic and reads nothing a thread owns?
+ * *insts gets its guard-true instructions. */
+static int quiet_thread(const struct vt_state *s, const struct weft_thread_trace *t, uint64_t *insts)
+{
+	struct weft_thread_iter ti;
+	struct weft_dyn_inst in;
+	uint64_t n = 0;
+	weft_thread_iter_init(&ti, s->p, t);
+	while (weft_thread_iter_next(&ti, &in)) {
+		if (in.has_addr && !s->vp.pc[in.pc].uni_load)
+			return 0;
+		n += in.exec;
+	}
+	*insts = n;
+	return 1;
+}
+
+/* Grid padding: in the launch's last CTA, the trailing threads that are
+ * quiet (above), when a thread before them in that CTA is not. Returns
+ * how many; their instructions go to thread_insts (the trace's count)
+ * but nowhere else. docs/models/vt.md gives the rule and its limits. */
+static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
+{
+	if ((uint64_t)c->cta + 1 < s->nctas)
+		return 0;
+	uint64_t insts = 0, sum = 0;
+	uint32_t t = c->nthreads;
+	while (t > 0 && quiet_thread(s, &c->threads[t - 1], &insts)) {
+		sum += insts;
+		t--;
+	}
+	if (t == 0 || t == c->nthreads)
+		return 0; /* no quiet tail, or no thread with work to pad */
+	s->ls.thread_insts += sum;
+	s->ls.padding_threads += c->nthreads - t;
+	return c->nthreads - t;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 256;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* Copies the traces of the strip's uTs into the spare carry buffer
+ * (the decoder reuses the CTA's buffers for the next CTA) and swaps. */
+static int carry_strip(struct vt_state *s, struct weft_error *err)
+{
+	struct vt_carry *b = &s->carry[s->carry_cur ^ 1];
+	size_t nb = 0, ng = 0, na = 0;
+	for (uint32_t l = 0; l < s->strip_n; l++) {
+		nb += s->strip_th[l].nblocks;
+		ng += s->strip_th[l].nguards;
+		na += s->strip_th[l].naddrs;
+	}
+	size_t cap_s = b->cap_addrs;
+	if (grow((void **)&b->blocks, &b->cap_blocks, nb, sizeof(*b->blocks)) ||
+	    grow((void **)&b->guards, &b->cap_guards, ng, sizeof(*b->guards)) ||
+	    grow((void **)&b->addrs, &b->cap_addrs, na, sizeof(*b->addrs)) ||
+	    grow((void **)&b->spaces, &cap_s, na, sizeof(*b->spaces)))
+		return weft_error_set(err, WEFT_ERR_NOMEM,
+				      "out of memory carrying a strip of %u uTs (%zu blocks, %zu "
+				      "addresses) into CTA %u", s->strip_n, nb, na,
+				      (uint32_t)s->last_cta + 1);
+	nb = ng = na = 0;
+	for (uint32_t l = 0; l < s->strip_n; l++) {
+		struct weft_thread_trace *t = &s->strip_th[l];
+		if (t->nblocks)
+			memcpy(b->blocks + nb, t->blocks, sizeof(*t->blocks) * t->nblocks);
+		if (t->nguards)
+			memcpy(b->guards + ng, t->guards, t->nguards);
+		if (t->naddrs) {
+			memcpy(b->addrs + na, t->addrs, sizeof(*t->addrs) * t->naddrs);
+			memcpy(b->spaces + na, t->spaces, t->naddrs);
+		}
+		t->blocks = b->blocks + nb;
+		t->guards = b->guards + ng;
+		t->addrs = b->addrs + na;
+		t->spaces = b->spaces + na;
+		nb += t->nblocks;
+		ng += t->nguards;
+		na += t->naddrs;
+	}
+	s->carry_cur ^= 1;
+	return 0;
+}
+
+int weft_vt_flush(struct vt_state *s, struct weft_error *err)
+{
+	if (!s->strip_n)
+		return 0;
+	uint32_t first = s->strip_cta[0];
+	int rc = vector_strip(s, err);
+	if (rc)
+		weft_error_prefix(err, "strip from CTA %u: ", first);
+	return rc;
+}
+
+void weft_vt_carry_free(struct vt_state *s)
+{
+	for (int i = 0; i < 2; i++) {
+		free(s->carry[i].blocks);
+		free(s->carry[i].guards);
+		free(s->carry[i].addrs);
+		free(s->carry[i].spaces);
+		memset(&s->carry[i], 0, sizeof(s->carry[i]));
+	}
+}
+
+/* Vector cores: appends the CTA's uTs to the application vector, running
+ * each strip as it fills (docs/models/vt.md, Stripmining). */
+static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32_t n,
+		      struct weft_error *err)
+{
+	int rc = 0;
+	/* strips join consecutive CTAs only: a sample's gap ends them (a
+	 * kernel with barriers or shared memory never carries any, below) */
+	if (s->strip_n && (int64_t)c->cta != s->last_cta + 1)
+		rc = weft_vt_flush(s, err);
+	for (uint32_t t = 0; t < n && !rc; t++) {
+		uint32_t l = s->strip_n++;
+		s->strip_th[l] = c->threads[t];
+		s->strip_cta[l] = c->cta;
+		s->strip_tid[l] = t;
+		if (s->strip_n == s->hvl)
+			rc = vector_strip(s, err);
+	}
+	s->last_cta = c->cta;
+	if (rc || !s->strip_n)
+		return rc;
+	if (s->vp.cta_scope || (uint64_t)c->cta + 1 >= s->nctas)
+		return vector_strip(s, err);
+	return carry_strip(s, err);
+}
+
 int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
 {
 	int rc = 0;
+	uint32_t n = c->nthreads - grid_padding(s, c);
 	if (s->pp.pattern == VT_PAT_MIMD) {
-		for (uint32_t t = 0; t < c->nthreads && !rc; t++)
+		for (uint32_t t = 0; t < n && !rc; t++)
 			rc = mimd_thread(s, c, t, err);
 	} else {
-		uint32_t n = weft_group_count(c->nthreads, s->hvl);
-		for (uint32_t g = 0; g < n && !rc; g++)
-			rc = vector_strip(s, c, g, err);
+		rc = vector_cta(s, c, n, err);
 	}
 	if (rc)
 		weft_error_prefix(err, "CTA %u: ", c->cta);

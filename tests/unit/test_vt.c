@@ -5,8 +5,11 @@
  * (scalar, unit-stride, strided, uT accesses), the active uTs and
  * fragments of each PVFB policy and of vector-SIMD predication on a loop
  * with different trip counts, density-time elements, VRF bank conflicts,
- * the memory coalescer, MIMD interleaving, and the configs the study's
- * tile names give. Every expected number is derived by hand in the
+ * the memory coalescer, MIMD interleaving, the configs the study's
+ * tile names give, strips of the application vector across CTA
+ * boundaries (and within them for kernels with barriers or shared
+ * memory, or at a sample's gap), CTA-uniform values in such strips, and
+ * the grid padding left out of the application vector. Every expected number is derived by hand in the
  * comment beside it.
  */
 #include <math.h>
@@ -540,6 +543,332 @@ static void test_configs(void **state)
 	weft_config_free(&cfg);
 }
 
+/* ---- the application vector across CTAs ---- */
+
+/* A vt state as begin_launch leaves it for a launch of nctas CTAs of
+ * tpc threads. */
+static struct vt_state *mklaunch(const char *cfg, const struct weft_program *p, uint32_t nctas,
+				 uint32_t tpc)
+{
+	struct vt_state *s = mkstate(cfg, p, nctas * tpc);
+	s->threads_per_cta = tpc;
+	s->nctas = nctas;
+	s->last_cta = -1;
+	return s;
+}
+
+/* loop kernel lk threads: even ones one trip, odd ones three; the
+ * parameter and the store address, the store's unit-stride by the
+ * application-vector index k */
+static void lk_thread(struct hcta *h, uint32_t t, uint32_t k)
+{
+	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
+	if (k % 2)
+		hthread(h, t, p1, 5, 2);
+	else
+		hthread(h, t, p0, 3, 2);
+	h->addrs[t][0] = 0x100;
+	h->spaces[t][0] = WEFT_SPACE_PARAM;
+	h->addrs[t][1] = 0x10000 + 4 * k;
+}
+
+#define LK_CFG "[model]\nname = vt\n[tile]\nmax_vlen = 4\npvfb = 1stack\n"
+
+static void test_cross_cta_strips(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	struct weft_error err;
+	/* one CTA of 6 uTs: strips [0..3] and [4, 5] */
+	for (uint32_t t = 0; t < 6; t++)
+		lk_thread(h, t, t);
+	struct vt_state *one = mklaunch(LK_CFG, p, 1, 6);
+	assert_int_equal(one->hvl, 4);
+	assert_int_equal(one->vp.cta_scope, 0);
+	assert_int_equal(weft_vt_cta(one, &h->cta, &err), 0);
+	assert_int_equal(one->ls.strips, 2);
+	assert_int_equal(one->ls.partial_strips, 1);
+	assert_int_equal(one->ls.cross_cta_strips, 0);
+	/* the same 6 uTs as two CTAs of 3: the application vector is the
+	 * same, so the strips are the same: [0..3] takes CTA 0's three uTs
+	 * and CTA 1's first; [4, 5] is partial only because the launch ends
+	 * (per-CTA strips would be two partial strips of 3) */
+	struct vt_state *two = mklaunch(LK_CFG, p, 2, 3);
+	memset(h, 0, sizeof(*h));
+	for (uint32_t t = 0; t < 3; t++)
+		lk_thread(h, t, t);
+	h->cta.cta = 0;
+	assert_int_equal(weft_vt_cta(two, &h->cta, &err), 0);
+	assert_int_equal(two->ls.strips, 0); /* the 3 uTs wait for the next CTA */
+	assert_int_equal(two->strip_n, 3);
+	/* the decoder reuses the CTA's buffers: scribble over them (a path of
+	 * a block that does not exist) before CTA 1 comes */
+	memset(h, 0xff, sizeof(*h));
+	memset(&h->cta, 0, sizeof(h->cta));
+	memset(h->th, 0, sizeof(h->th));
+	for (uint32_t t = 0; t < 3; t++)
+		lk_thread(h, t, 3 + t);
+	h->cta.cta = 1;
+	if (weft_vt_cta(two, &h->cta, &err))
+		fail_msg("%s", err.message);
+	assert_int_equal(two->ls.strips, 2);
+	assert_int_equal(two->ls.partial_strips, 1);
+	assert_int_equal(two->ls.cross_cta_strips, 1);
+	assert_int_equal(two->strip_n, 0);
+	assert_int_equal(two->ls.ut_insts_issued, one->ls.ut_insts_issued);
+	assert_int_equal(two->ls.ut_active, one->ls.ut_active);
+	assert_int_equal(two->ls.fragments, one->ls.fragments);
+	assert_int_equal(two->ls.cp_insts, one->ls.cp_insts); /* lk has nothing CTA-uniform */
+	assert_int_equal(two->ls.dcache_accesses, one->ls.dcache_accesses);
+	assert_int_equal(two->ls.thread_insts, one->ls.thread_insts);
+	assert_true(two->ls.core_time[0] == one->ls.core_time[0]);
+	assert_true(two->ls.core_time[1] == one->ls.core_time[1]);
+	weft_model_vt.free(one);
+	weft_model_vt.free(two);
+	free(h);
+	weft_program_free(p);
+}
+
+/* sk with a barrier between its two halves */
+static const char bar_ptx[] = HEAD
+	".visible .entry bk()\n{\n"
+	" .reg .b32 %r<4>;\n"
+	" mov.u32 %r1, %tid.x;\n"
+	" add.s32 %r2, %r1, 1;\n"
+	" bar.sync 0;\n"
+	" mul.lo.s32 %r3, %r2, %r2;\n"
+	" ret;\n"
+	"}\n";
+
+/* shared memory, no barrier */
+static const char shm_ptx[] = HEAD
+	".visible .entry hk2()\n{\n"
+	" .reg .b32 %r<2>; .shared .align 4 .b8 buf[256];\n"
+	" mov.u32 %r1, %tid.x;\n"
+	" st.shared.u32 [buf], %r1;\n"
+	" ret;\n"
+	"}\n";
+
+/* Strips of 4 over CTAs of 3 uTs fed in the order ctas[0..n-1] (of
+ * nctas): out = strips, partial, cross-CTA. */
+static void strips_over(const char *ptx, const char *kernel, uint32_t nctas, const uint32_t *ctas,
+			uint32_t n, uint64_t out[3])
+{
+	struct weft_program *p = an_program(ptx, kernel);
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	static const uint32_t p0[] = { 0 };
+	struct vt_state *s = mklaunch("[model]\nname = vt\n[tile]\nmax_vlen = 4\n", p, nctas, 3);
+	assert_int_equal(s->hvl, 4);
+	struct weft_error err;
+	for (uint32_t i = 0; i < n; i++) {
+		memset(h, 0, sizeof(*h));
+		for (uint32_t t = 0; t < 3; t++)
+			hthread(h, t, p0, 1, 0);
+		h->cta.cta = ctas[i];
+		if (weft_vt_cta(s, &h->cta, &err))
+			fail_msg("%s", err.message);
+	}
+	/* what end_launch does when the sample's last CTA is not the launch's */
+	assert_int_equal(weft_vt_flush(s, &err), 0);
+	out[0] = s->ls.strips;
+	out[1] = s->ls.partial_strips;
+	out[2] = s->ls.cross_cta_strips;
+	assert_int_equal(s->ls.ut_active, 3 * n * 3); /* every uT's 3 uT instructions ran once */
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+static void test_barrier_strips(void **state)
+{
+	(void)state;
+	static const uint32_t all[] = { 0, 1, 2 }, gap[] = { 0, 2 };
+	uint64_t o[3];
+	/* no barrier: 9 uTs = 4 + 4 + 1, two strips crossing a CTA boundary */
+	strips_over(line_ptx, "sk", 3, all, 3, o);
+	assert_true(o[0] == 3 && o[1] == 1 && o[2] == 2);
+	/* with a barrier the CTA's uTs run the stripmine loop's phases
+	 * together: each CTA is a partial strip of 3 */
+	strips_over(bar_ptx, "bk", 3, all, 3, o);
+	assert_true(o[0] == 3 && o[1] == 3 && o[2] == 0);
+	/* a sample's gap (CTA 1 not read) ends the strip: 3, then 3 */
+	strips_over(line_ptx, "sk", 3, gap, 2, o);
+	assert_true(o[0] == 2 && o[1] == 2 && o[2] == 0);
+	/* the sample's last CTA is not the launch's: the flush runs it */
+	strips_over(line_ptx, "sk", 3, all, 2, o);
+	assert_true(o[0] == 2 && o[1] == 1 && o[2] == 1);
+	/* shared memory alone also keeps strips in their CTA */
+	struct weft_program *p = an_program(shm_ptx, "hk2");
+	assert_non_null(p);
+	struct vt_prog vp;
+	struct weft_error err;
+	assert_int_equal(weft_vt_prog_build(p, &vp, &err), 0);
+	assert_int_equal(vp.cta_scope, 1);
+	weft_vt_prog_free(&vp);
+	weft_program_free(p);
+}
+
+/* a CTA-uniform value read by the uTs */
+static const char ctau_ptx[] = HEAD
+	".visible .entry ck()\n{\n"
+	" .reg .b32 %r<5>;\n"
+	" mov.u32 %r1, %ctaid.x;\n"      /* cp, uniform over each CTA */
+	" mov.u32 %r2, %tid.x;\n"
+	" add.s32 %r3, %r1, %r2;\n"
+	" mul.lo.s32 %r4, %r3, %r3;\n"   /* ut */
+	" ret;\n"
+	"}\n";
+
+static void test_cta_uniform_segments(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(ctau_ptx, "ck");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	static const uint32_t p0[] = { 0 };
+	struct vt_state *s = mklaunch("[model]\nname = vt\n[tile]\nmax_vlen = 4\n", p, 2, 3);
+	assert_int_equal(s->vp.pc[0].kind, VT_K_CP);
+	assert_int_equal(s->vp.pc[0].cta_uni, 1);
+	uint32_t cp = 0; /* hoisted instructions on the path (block 0) */
+	for (uint32_t pc = 0; pc < p->blocks[0].count; pc++) {
+		uint8_t k = s->vp.pc[pc].kind;
+		cp += k == VT_K_CP || k == VT_K_CP_LOAD;
+		assert_int_equal(s->vp.pc[pc].cta_uni, pc == 0);
+	}
+	struct weft_error err;
+	for (uint32_t c = 0; c < 2; c++) {
+		memset(h, 0, sizeof(*h));
+		for (uint32_t t = 0; t < 3; t++)
+			hthread(h, t, p0, 1, 0);
+		h->cta.cta = c;
+		assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	}
+	/* strips [CTA 0: 0..2, CTA 1: 0] and [CTA 1: 1, 2]: the first has two
+	 * ctaid values, so the CP computes that one twice */
+	assert_int_equal(s->ls.strips, 2);
+	assert_int_equal(s->ls.cp_insts, 2 * (s->pp.strip_overhead + cp) + 1);
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+/* ---- grid padding ---- */
+
+/* B0 [0..3] ends with the bounds check's @%p1 exit (the builder turns
+ * the branch to a bare ret into it); B1 [4..9] stores; B2 the exit block */
+static const char pad_ptx[] = HEAD
+	".visible .entry pk(.param .u64 a, .param .u32 n)\n{\n"
+	" .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+	" ld.param.u32 %r1, [n];\n"
+	" mov.u32 %r2, %tid.x;\n"
+	" setp.ge.u32 %p1, %r2, %r1;\n"
+	" @%p1 bra DONE;\n"
+	" ld.param.u64 %rd1, [a];\n"
+	" mul.wide.u32 %rd2, %r2, 4;\n"
+	" add.s64 %rd3, %rd1, %rd2;\n"
+	" mul.lo.u32 %r3, %r2, %r2;\n"    /* a uT instruction */
+	" st.global.u32 [%rd3], %r3;\n"
+	"DONE:\n"
+	" ret;\n"
+	"}\n";
+
+/* 8 threads of pk in CTA `cta` of nctas; bit t of quiet: thread t leaves
+ * at the bounds check (path B0, the parameter n its only access). */
+static void pad_run(uint32_t quiet, uint32_t cta, uint32_t nctas, struct vt_launch *out)
+{
+	struct weft_program *p = an_program(pad_ptx, "pk");
+	assert_non_null(p);
+	assert_int_equal(p->nblocks, 3);
+	assert_int_equal(p->blocks[1].first, 4);
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	static const uint32_t work[] = { 0, 1 }, leave[] = { 0 };
+	for (uint32_t t = 0; t < 8; t++) {
+		int q = (quiet >> t) & 1;
+		hthread(h, t, q ? leave : work, q ? 1 : 2, q ? 1 : 3);
+		h->spaces[t][0] = h->spaces[t][1] = WEFT_SPACE_PARAM;
+	}
+	h->cta.cta = cta;
+	struct vt_state *s = mklaunch("[model]\nname = vt\n[tile]\nmax_vlen = 4\n", p, nctas, 8);
+	assert_int_equal(s->hvl, 4);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	assert_int_equal(weft_vt_flush(s, &err), 0);
+	*out = s->ls;
+	out->slot_time = NULL;
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
+static void test_grid_padding(void **state)
+{
+	(void)state;
+	struct vt_launch l;
+	/* n = 6 in 8 threads: threads 6 and 7 are padding; the application
+	 * vector is [0..3] + [4, 5], and every issued uT instruction has all
+	 * of its strip's uTs active (kept, the last strip's 4 uTs would have
+	 * 2 active in B1: the 26-50% bucket) */
+	pad_run(0xc0, 0, 1, &l);
+	assert_int_equal(l.padding_threads, 2);
+	assert_int_equal(l.strips, 2);
+	assert_int_equal(l.partial_strips, 1);
+	assert_true(l.ut_insts_issued > 0);
+	assert_int_equal(l.bucket[3], l.ut_insts_issued);
+	/* the trace's instruction count still includes them: a working
+	 * thread executes pc 0-2 and 4-9 (its exit's guard is false), a
+	 * padding thread pc 0-3: 6 x 9 + 2 x 4 */
+	assert_int_equal(l.thread_insts, 6 * 9 + 2 * 4);
+	/* kept in (the old rule), the buckets spread: the control */
+	pad_run(0xc0, 0, 2, &l); /* CTA 0 of 2 is not the last CTA */
+	assert_int_equal(l.padding_threads, 0);
+	assert_true(l.bucket[3] < l.ut_insts_issued);
+	/* every thread leaves at the check (n = 0): nothing of the launch
+	 * does anything, so there is nothing to pad; all 8 stay */
+	pad_run(0xff, 0, 1, &l);
+	assert_int_equal(l.padding_threads, 0);
+	assert_int_equal(l.strips, 2);
+	/* a quiet thread followed by working ones is not padding (only the
+	 * launch's tail is); the tail behind the last worker is */
+	pad_run(0x84, 0, 1, &l);
+	assert_int_equal(l.padding_threads, 1);
+	/* the last CTA of several */
+	pad_run(0xf0, 2, 3, &l);
+	assert_int_equal(l.padding_threads, 4);
+	assert_int_equal(l.strips, 1);
+}
+
+/* threads whose only effect is reading: a search whose every thread
+ * loads its own element and stores nothing (gk) is not padding */
+static void test_padding_readers(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(gather_ptx, "gk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 8; t++) {
+		hthread(h, t, p0, 1, 2);
+		h->spaces[t][0] = WEFT_SPACE_PARAM;
+	}
+	struct vt_state *s = mklaunch(base_cfg, p, 1, 8);
+	struct weft_error err;
+	assert_int_equal(weft_vt_cta(s, &h->cta, &err), 0);
+	assert_int_equal(s->ls.padding_threads, 0);
+	assert_int_equal(s->ls.strips, 1);
+	assert_int_equal(s->ls.ut_active, 8 * s->ls.ut_insts_issued);
+	weft_model_vt.free(s);
+	free(h);
+	weft_program_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +881,11 @@ int main(void)
 		cmocka_unit_test(test_coalescer_mshr),
 		cmocka_unit_test(test_mimd),
 		cmocka_unit_test(test_configs),
+		cmocka_unit_test(test_cross_cta_strips),
+		cmocka_unit_test(test_barrier_strips),
+		cmocka_unit_test(test_cta_uniform_segments),
+		cmocka_unit_test(test_grid_padding),
+		cmocka_unit_test(test_padding_readers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
