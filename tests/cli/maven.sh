@@ -60,5 +60,19 @@ for c in vt-c4v1r256+bi vt-c4v1r256+bi+1s vt-c4v1r256+bi+2s; do
 	fi
 done
 
+# vvadd and cmult never diverge: every issued uT instruction has the whole
+# vector active (grid padding is not part of the application vector)
+for w in vvadd cmult; do
+	for c in vt-c4v1r256+bi+2s vt-c4v1r32 vt-c1v4r256+bi+2s; do
+		"$E" "$tmp/$w.wtr" -c "configs/maven/$c.ini" >"$tmp/out" 2>"$tmp/err"
+		top=$(awk '$1 == "active_76_100" { print $3 }' "$tmp/out")
+		if [ "$top" = "100" ]; then
+			ok "$w on $c: 100% of uT instructions in the top active-uT bucket"
+		else
+			bad "$w on $c" "top active-uT bucket ${top:-missing}%, expected 100"
+		fi
+	done
+done
+
 echo "maven tests: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
