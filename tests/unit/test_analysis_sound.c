@@ -132,6 +132,23 @@ static void tid_of(const struct sound *s, uint32_t linear, int64_t t[3])
 	t[2] = linear / (s->block.x * s->block.y);
 }
 
+/* The dynamic instance of pc that thread t is executing, numbered so that
+ * the same number means the same instance in every thread: inside a loop,
+ * the iteration (the thread's visits to the innermost loop's header so
+ * far, less one; a pc runs at most once per iteration, and under a
+ * divergent branch a thread may skip it in some iterations, so its own
+ * execution count would pair different iterations); outside loops, its
+ * execution count less one. on_inst counts every executed pc first. */
+static uint32_t instance_of(const struct sound *s, uint32_t t, uint32_t pc)
+{
+	const struct weft_program *p = s->a.p;
+	const uint32_t *cnt = s->count + (size_t)t * p->ninsts;
+	uint32_t li = s->a.loops.innermost[p->block_of[pc]];
+	if (li != WEFT_NO_LOOP)
+		pc = p->blocks[s->a.loops.loops[li].header].first;
+	return cnt[pc] - 1;
+}
+
 static int on_inst(void *user, const struct weft_warp_event *ev, struct weft_error *err)
 {
 	struct sound *s = user;
@@ -139,6 +156,9 @@ static int on_inst(void *user, const struct weft_warp_event *ev, struct weft_err
 	const struct weft_uinst *u = &s->a.u.inst[ev->pc];
 	if (s->fail[0])
 		return 0;
+	for (uint32_t l = 0; l < 32; l++)
+		if (ev->active >> l & 1)
+			s->count[(size_t)(ev->warp * 32 + l) * p->ninsts + ev->pc]++;
 	const struct weft_inst *in = &p->insts[ev->pc];
 	if ((in->op == WEFT_OP_BRA || in->op == WEFT_OP_EXIT || in->op == WEFT_OP_RET) &&
 	    in->guard != WEFT_NO_REG) {
@@ -150,14 +170,14 @@ static int on_inst(void *user, const struct weft_warp_event *ev, struct weft_err
 	if (!ev->addr || !u->is_mem || !ev->active)
 		return 0;
 	s->addrs++;
-	/* instances across warps: the k-th execution of pc by each thread */
+	/* instances across warps: the same instance (instance_of) in each thread */
 	if (u->addr_cls == WEFT_UC_CTA || u->addr_cls == WEFT_UC_LAUNCH || u->addr_cls == WEFT_UC_CONST) {
 		struct inst_map *m = u->addr_cls == WEFT_UC_CTA ? &s->cta_map[ev->pc] : &s->launch_map[ev->pc];
 		for (uint32_t l = 0; l < 32; l++) {
 			if (!(ev->active >> l & 1))
 				continue;
 			uint32_t t = ev->warp * 32 + l;
-			uint32_t k = s->count[(size_t)t * p->ninsts + ev->pc]++;
+			uint32_t k = instance_of(s, t, ev->pc);
 			uint64_t first = 0;
 			s->instances++;
 			if (map_check(m, k, ev->addr[l], &first)) {
