@@ -226,6 +226,11 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		if (weft_opt_is_dir(configs[i]))
 			return weft_cli_usage("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
 					      configs[i]);
+	if (outpath) {
+		char why[600];
+		if (weft_opt_check_output(outpath, why, sizeof(why)))
+			return weft_cli_usage("-o: %s", why);
+	}
 	/* bare names (`-c fermi-sm`) become the bundled configs' paths; the
 	 * paths live in resolved[], freed with it at the end */
 	char (*resolved)[1200] = calloc(nconfigs, sizeof(*resolved));
@@ -239,11 +244,6 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			return weft_cli_fail(&ferr);
 		}
 		configs[i] = resolved[i];
-	}
-	if (outpath) {
-		char why[600];
-		if (weft_opt_check_output(outpath, why, sizeof(why)))
-			return weft_cli_usage("-o: %s", why);
 	}
 
 	struct weft_est_request req = {
