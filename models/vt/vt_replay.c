@@ -415,7 +415,9 @@ static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
+	/* allocated once even when nothing is needed, so that the carried
+	 * traces point into a buffer (no offset applied to NULL) */
+	if (*p && need <= *cap)
 		return 0;
 	size_t n = *cap ? *cap : 256;
 	while (n < need)
