@@ -7,9 +7,10 @@
  * index, launch records with their static programs, the info record),
  * decodes every launch's first and last CTAs by random access
  * (weft_trace_read_cta) and walks every thread's dynamic instructions,
- * replays the trace through the SIMT model and the SGMF and dMT fabric
- * models on small configurations (weft_model_run_many, as weft-estimate
- * does, and weft_model_run), and checks the whole
+ * replays the trace through the SIMT model, the SGMF and dMT fabric
+ * models and the vt model (a vector-thread and a MIMD tile) on small
+ * configurations (weft_model_run_many, as weft-estimate does, and
+ * weft_model_run), and checks the whole
  * file as `weft-trace verify` does (weft_trace_verify).
  *
  * Checksums: this target is meant to be linked with the fuzz build of the
@@ -36,10 +37,11 @@
 /* Small machines: one SM / one fabric core with small caches; the fabric's
  * replay cache is off, so no run depends on an earlier input. Each model
  * runs as weft-estimate runs it (weft_model_run_many): two configurations
- * from one read of the trace, the second differing only in keys the replay
- * does not read (so it follows the first), and dMT alone through
- * weft_model_run. */
-#define NCONFIGS 5
+ * from one read of the trace (for SIMT and SGMF the second differs only in
+ * keys the replay does not read, so it follows the first; the vt pair is a
+ * vector-thread and a MIMD tile, replayed side by side), and dMT alone
+ * through weft_model_run. */
+#define NCONFIGS 7
 static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\n[mem]\nl1_bytes = 4096\nl2_bytes = 16384\n",
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\nclock_mhz = 700\n[mem]\nl1_bytes = 4096\n"
@@ -48,6 +50,9 @@ static const char *const config_text[NCONFIGS] = {
 	"l2_bytes = 16384\n",
 	"[model]\nname = sgmf\n[fabric]\nreplay_cache = false\ntoken_buffer = 4\n[mem]\n"
 	"l1_bytes = 4096\nl2_bytes = 16384\n",
+	"[model]\nname = vt\n[tile]\npattern = vt\npvfb = 2stack\ncores = 2\nregs = 64\n[mem]\n"
+	"dcache_bytes = 4096\n",
+	"[model]\nname = vt\n[tile]\npattern = mimd\ncores = 2\nregs = 64\n[mem]\ndcache_bytes = 4096\n",
 	"[model]\nname = dmt\n[fabric]\nreplay_cache = false\n[mem]\nl1_bytes = 4096\n"
 	"l2_bytes = 16384\n",
 };
