@@ -4,23 +4,23 @@
  * published 1000 lookups into 1000 pairs. Keys are strictly increasing with
  * random gaps; half the queries are keys present in the table, half are
  * random values in the key range (mostly absent), so trip counts vary.
+ * The lookups themselves (inputs, launch, reference, check) are shared with
+ * bsearch_cmv.c (bsearch_lookups.h).
  */
 #include "trace/launch/workload.h"
 #include "trace/launch/wl_util.h"
+#include "bsearch_lookups.h"
 
 #include <stdlib.h>
 
 WEFT_WORKLOAD_PTX(bsearch);
 
-struct bsearch_state {
-	int n, nq;
-	int32_t *keys, *vals, *queries, *out_dev, *out_ref;
-};
-
-static int bsearch_setup(void *state, enum weft_size size, struct weft_error *err)
+int weft_wl_bsearch_setup(struct weft_wl_bsearch *s, enum weft_size size, const char *kernel,
+			  struct weft_error *err)
 {
-	struct bsearch_state *s = state;
 	struct weft_rng rng;
+
+	s->kernel = kernel;
 
 	s->n = WEFT_WL_BY_SIZE(size, 1000, 1000, 1 << 20);
 	s->nq = WEFT_WL_BY_SIZE(size, 1000, 1000, 3000000);
@@ -46,10 +46,10 @@ static int bsearch_setup(void *state, enum weft_size size, struct weft_error *er
 	return 0;
 }
 
-static int bsearch_run_device(void *state, struct weft_ctx *ctx, struct weft_module *mod,
-			      struct weft_error *err)
+int weft_wl_bsearch_run_device(void *state, struct weft_ctx *ctx, struct weft_module *mod,
+			       struct weft_error *err)
 {
-	struct bsearch_state *s = state;
+	struct weft_wl_bsearch *s = state;
 	uint64_t dk, dv, dq, dout;
 
 	WEFT_WL_TRY(weft_wl_upload(ctx, s->keys, (size_t)s->n * 4, &dk, err));
@@ -58,14 +58,14 @@ static int bsearch_run_device(void *state, struct weft_ctx *ctx, struct weft_mod
 	WEFT_WL_TRY(weft_malloc(ctx, (size_t)s->nq * 4, &dout, err));
 	struct weft_arg args[] = { WEFT_ARG(dk), WEFT_ARG(dv), WEFT_ARG(dq),
 				   WEFT_ARG(dout), WEFT_ARG(s->n), WEFT_ARG(s->nq) };
-	WEFT_WL_TRY(weft_launch(ctx, mod, "bsearch_lookup", weft_dim3((s->nq + 127) / 128, 1, 1),
+	WEFT_WL_TRY(weft_launch(ctx, mod, s->kernel, weft_dim3((s->nq + 127) / 128, 1, 1),
 				weft_dim3(128, 1, 1), 0, args, 6, err));
 	return weft_memcpy_dtoh(ctx, s->out_dev, dout, (size_t)s->nq * 4, err);
 }
 
-static void bsearch_run_reference(void *state)
+void weft_wl_bsearch_run_reference(void *state)
 {
-	struct bsearch_state *s = state;
+	struct weft_wl_bsearch *s = state;
 	for (int i = 0; i < s->nq; i++) {
 		int32_t q = s->queries[i], r = -1;
 		int lo = 0, hi = s->n - 1;
@@ -84,20 +84,25 @@ static void bsearch_run_reference(void *state)
 	}
 }
 
-static int bsearch_verify(void *state, struct weft_error *err)
+int weft_wl_bsearch_verify(void *state, struct weft_error *err)
 {
-	struct bsearch_state *s = state;
+	struct weft_wl_bsearch *s = state;
 	return weft_wl_check_i32("out", s->out_dev, s->out_ref, s->nq, err);
 }
 
-static void bsearch_teardown(void *state)
+void weft_wl_bsearch_teardown(void *state)
 {
-	struct bsearch_state *s = state;
+	struct weft_wl_bsearch *s = state;
 	free(s->keys);
 	free(s->vals);
 	free(s->queries);
 	free(s->out_dev);
 	free(s->out_ref);
+}
+
+static int bsearch_setup(void *state, enum weft_size size, struct weft_error *err)
+{
+	return weft_wl_bsearch_setup(state, size, "bsearch_lookup", err);
 }
 
 const struct weft_workload weft_workload_bsearch = {
@@ -106,10 +111,10 @@ const struct weft_workload weft_workload_bsearch = {
 	.ptx_name = "bsearch.ptx",
 	.ptx_text = weft_ptx_bsearch,
 	.tolerance = "exact",
-	.state_size = sizeof(struct bsearch_state),
+	.state_size = sizeof(struct weft_wl_bsearch),
 	.setup = bsearch_setup,
-	.run_device = bsearch_run_device,
-	.run_reference = bsearch_run_reference,
-	.verify = bsearch_verify,
-	.teardown = bsearch_teardown,
+	.run_device = weft_wl_bsearch_run_device,
+	.run_reference = weft_wl_bsearch_run_reference,
+	.verify = weft_wl_bsearch_verify,
+	.teardown = weft_wl_bsearch_teardown,
 };
