@@ -70,6 +70,14 @@ static void test_check_ints(void **unused)
 	assert_non_null(strstr(err.message, "1 of 3 elements differ"));
 	assert_int_equal(weft_wl_check_u32("n", ua, ub, 2, &err), WEFT_ERR_VERIFY);
 	assert_non_null(strstr(err.message, "n[1] = 1 (device) vs 2 (reference)"));
+	const uint8_t ba[4] = { 0, 255, 3, 9 }, bb[4] = { 0, 255, 4, 8 };
+	assert_int_equal(weft_wl_check_u8("bits", ba, ba, 4, &err), 0);
+	assert_int_equal(weft_wl_check_u8("bits", ba, bb, 4, &err), WEFT_ERR_VERIFY);
+	assert_non_null(strstr(err.message, "bits[2] = 3 (device) vs 4 (reference)"));
+	assert_non_null(strstr(err.message, "2 of 4 elements differ"));
+	const int32_t neg[1] = { -5 }, pos[1] = { 5 };
+	assert_int_equal(weft_wl_check_i32("s", neg, pos, 1, &err), WEFT_ERR_VERIFY);
+	assert_non_null(strstr(err.message, "s[0] = -5 (device) vs 5 (reference)"));
 }
 
 static void test_report_float(void **unused)

@@ -65,34 +65,45 @@ int weft_wl_check_f64(const char *what, const double *dev, const double *ref, si
 	return mismatch_float(what, first, bad, n, dev[first], ref[first], rel_tol, abs_tol, err);
 }
 
+/* The exact-match failure message of the integer checks (every element
+ * type they take fits an int64_t, printed the same way). */
+static int exact_mismatch(const char *what, size_t first, size_t bad, size_t n, int64_t dev,
+			  int64_t ref, struct weft_error *err)
+{
+	return weft_error_set(err, WEFT_ERR_VERIFY,
+			      "%s[%zu] = %" PRId64 " (device) vs %" PRId64
+			      " (reference), exact match required (%zu of %zu elements differ)",
+			      what, first, dev, ref, bad, n);
+}
+
+/* The integer checks: the first differing index and how many differ. */
+#define WL_CHECK_EXACT(what, dev, ref, n, err)                                                   \
+	do {                                                                                     \
+		size_t first_ = 0, bad_ = 0;                                                     \
+		for (size_t i_ = 0; i_ < (n); i_++)                                              \
+			if ((dev)[i_] != (ref)[i_] && bad_++ == 0)                                 \
+				first_ = i_;                                                       \
+		return bad_ ? exact_mismatch(what, first_, bad_, n, (int64_t)(dev)[first_],       \
+					     (int64_t)(ref)[first_], err)                         \
+			    : 0;                                                                 \
+	} while (0)
+
 int weft_wl_check_i32(const char *what, const int32_t *dev, const int32_t *ref, size_t n,
 		      struct weft_error *err)
 {
-	size_t first = 0, bad = 0;
-	for (size_t i = 0; i < n; i++)
-		if (dev[i] != ref[i] && bad++ == 0)
-			first = i;
-	if (!bad)
-		return 0;
-	return weft_error_set(err, WEFT_ERR_VERIFY,
-			      "%s[%zu] = %" PRId32 " (device) vs %" PRId32
-			      " (reference), exact match required (%zu of %zu elements differ)",
-			      what, first, dev[first], ref[first], bad, n);
+	WL_CHECK_EXACT(what, dev, ref, n, err);
 }
 
 int weft_wl_check_u32(const char *what, const uint32_t *dev, const uint32_t *ref, size_t n,
 		      struct weft_error *err)
 {
-	size_t first = 0, bad = 0;
-	for (size_t i = 0; i < n; i++)
-		if (dev[i] != ref[i] && bad++ == 0)
-			first = i;
-	if (!bad)
-		return 0;
-	return weft_error_set(err, WEFT_ERR_VERIFY,
-			      "%s[%zu] = %" PRIu32 " (device) vs %" PRIu32
-			      " (reference), exact match required (%zu of %zu elements differ)",
-			      what, first, dev[first], ref[first], bad, n);
+	WL_CHECK_EXACT(what, dev, ref, n, err);
+}
+
+int weft_wl_check_u8(const char *what, const uint8_t *dev, const uint8_t *ref, size_t n,
+		     struct weft_error *err)
+{
+	WL_CHECK_EXACT(what, dev, ref, n, err);
 }
 
 void *weft_wl_alloc(size_t count, size_t size, struct weft_error *err)

@@ -48,6 +48,8 @@ int weft_wl_check_i32(const char *what, const int32_t *dev, const int32_t *ref, 
 		      struct weft_error *err);
 int weft_wl_check_u32(const char *what, const uint32_t *dev, const uint32_t *ref, size_t n,
 		      struct weft_error *err);
+int weft_wl_check_u8(const char *what, const uint8_t *dev, const uint8_t *ref, size_t n,
+		     struct weft_error *err);
 
 /* One float pair under the same rule as weft_wl_check_f32/f64 (1 = close). */
 int weft_wl_close(double dev, double ref, double rel_tol, double abs_tol);

@@ -154,27 +154,12 @@ static void viterbi_run_reference(void *state)
 	}
 }
 
-static int viterbi_check_bytes(const char *what, const uint8_t *dev, const uint8_t *ref,
-			       size_t n, struct weft_error *err)
-{
-	size_t bad = 0, first = 0;
-	for (size_t i = 0; i < n; i++)
-		if (dev[i] != ref[i] && bad++ == 0)
-			first = i;
-	if (!bad)
-		return 0;
-	return weft_error_set(err, WEFT_ERR_VERIFY,
-			      "%s[%zu] = %u (device) vs %u (reference), exact match required "
-			      "(%zu of %zu elements differ)",
-			      what, first, dev[first], ref[first], bad, n);
-}
-
 static int viterbi_verify(void *state, struct weft_error *err)
 {
 	struct viterbi_state *s = state;
 	size_t nf = (size_t)s->nframes;
-	WEFT_WL_TRY(viterbi_check_bytes("bits", s->bits_dev, s->bits_ref, nf * VITERBI_BITS, err));
-	return viterbi_check_bytes("decisions", s->dec_dev, s->dec_ref,
+	WEFT_WL_TRY(weft_wl_check_u8("bits", s->bits_dev, s->bits_ref, nf * VITERBI_BITS, err));
+	return weft_wl_check_u8("decisions", s->dec_dev, s->dec_ref,
 				   nf * VITERBI_STEPS * VITERBI_STATES, err);
 }
 
