@@ -176,6 +176,13 @@
 	  "are identical (fabric_cache.c)" }, \
 	{ "fabric", "split_loops", WEFT_CFG_BOOL, "true", "", 0, 1, NULL, \
 	  "loops become init / body / epilogue kernels (Voitsechov & Etsion, ISCA 2014)" }, \
+	{ "fabric", "partition_batch", WEFT_CFG_INT, "0", "threads", 0, 2147483647, NULL, \
+	  "a kernel partitioned into sub-kernels runs them for this many threads (whole CTAs, at " \
+	  "least one) before the next batch, reloading the configurations per batch; 0 = all " \
+	  "the core's threads, as the SGMF paper describes partitioning (Voitsechov & Etsion, " \
+	  "ISCA 2014). A what-if: batches whose spilled live values fit on chip trade " \
+	  "configuration loads and pipeline fills for spill traffic (docs/models/dataflow.md " \
+	  "\"Partition batches\")" }, \
 	{ "fabric", "max_replicas", WEFT_CFG_INT, "0", "", 0, 65536, NULL, \
 	  "cap on graph replicas; 0 = as many as fit (Voitsechov & Etsion, ISCA 2014)" }, \
 	{ "fabric", "hops_per_token", WEFT_CFG_DOUBLE, "1", "", 0, 1000, NULL, \
@@ -311,6 +318,7 @@ int weft_fabric_params_from_config(const struct weft_config *cfg, int dmt, struc
 	fp->units.fifo_depth = fp->token_buffer;
 	fp->units.max_replicas = cfg_u(cfg, "fabric", "max_replicas");
 	fp->units.split_loops = weft_config_num(cfg, "fabric", "split_loops") != 0;
+	fp->partition_batch = cfg_u(cfg, "fabric", "partition_batch");
 	fp->token_entry_bytes = weft_config_num(cfg, "fabric", "token_entry_bytes");
 	fp->lat[WEFT_DFU_COMPUTE] = cfg_u(cfg, "fabric", "compute_latency");
 	fp->lat[WEFT_DFU_CONTROL] = cfg_u(cfg, "fabric", "control_latency");

@@ -84,6 +84,8 @@ struct fabric_params {
 	int replay_cache;                 /* reuse replays across runs (fabric_cache.c) */
 	double hops_per_token;
 	uint32_t config_bytes, config_bytes_per_cycle;
+	uint32_t partition_batch;         /* threads a partitioned segment's sub-kernels run
+					     together before the next batch; 0 = all the core's */
 	/* memory */
 	struct weft_cache_geom l1, l2;
 	uint32_t l1_latency, l2_latency, dram_latency, shmem_latency, shmem_banks, shmem_bytes;
@@ -384,6 +386,7 @@ struct fabric_explain_in {
 	double f;                       /* CTAs / CTAs read */
 	uint32_t ctas_read;
 	double cfg_cycles, bar_cycles, bar_per_thread, bar_group, fabric_cycles;
+	double batches, batch_threads;   /* fabric.partition_batch: batches per core, threads each */
 	const double *bsum;             /* [FAB_B_COUNT] */
 	struct weft_launch_result *r;   /* cycles, limiter, stats filled; gets explain */
 };

@@ -75,6 +75,11 @@ int weft_fabric_explain_launch(const struct fabric_state *s, const struct fabric
 			 "barriers per thread, %.0f CTAs per episode): fabric %.0f cycles\n",
 			 in->fabric_cycles - in->cfg_cycles - in->bar_cycles, in->cfg_cycles, in->bar_cycles,
 			 in->bar_per_thread, in->bar_group, in->fabric_cycles);
+	if (in->batches > 1)
+		weft_sbuf_printf(&b, "partition batches: %.0f of %.0f threads (fabric.partition_batch): each "
+				 "reloads the partitioned segment's configurations and fills its sub-kernels "
+				 "again; the cycles column above is one pass, the kernels' sum has every fill\n",
+				 in->batches, in->batch_threads);
 	weft_sbuf_puts(&b, "memory bounds:");
 	for (int k = FAB_B_L1; k < FAB_B_COUNT; k++)
 		weft_sbuf_printf(&b, " %s %.0f%s", weft_fabric_bound_names[k], in->bsum[k],

@@ -231,6 +231,25 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	const double f = L->nctas && s->cta_seq ? (double)L->nctas / s->cta_seq : 1;
 	const uint32_t per_core_ctas = (L->nctas + fp->cores - 1) / fp->cores;
 	const double core_scale = per_core_ctas / ctas_read; /* read counts -> busiest core */
+	/* partition batches (fabric.partition_batch): a partitioned straight
+	 * segment runs all its sub-kernels for batch_ctas of the core's CTAs,
+	 * then for the next batch; each batch reloads the segment's
+	 * configurations and fills and drains each sub-kernel once, and only
+	 * a batch's spilled live values are live at a time */
+	uint32_t batch_ctas = per_core_ctas ? per_core_ctas : 1;
+	if (fp->partition_batch && L->threads_per_cta) {
+		uint32_t b = fp->partition_batch / L->threads_per_cta;
+		if (!b)
+			b = 1;
+		if (b < batch_ctas)
+			batch_ctas = b;
+	}
+	const double batches = per_core_ctas ? ceil((double)per_core_ctas / batch_ctas) : 1;
+	uint32_t batched_parts = 0; /* sub-kernels that run once per batch */
+	for (uint32_t ki = 0; ki < m.nkernels; ki++)
+		if (m.kernels[ki].role == WEFT_DFK_WHOLE && m.kernels[ki].nparts > 1)
+			batched_parts++;
+	const double config_loads = m.config_loads + (batches - 1) * batched_parts;
 	uint32_t active_cores = L->nctas < fp->cores ? L->nctas : fp->cores;
 	if (!active_cores)
 		active_cores = 1;
@@ -452,6 +471,9 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			} else if (x->reach * core_scale < threads) {
 				threads = x->reach * core_scale; /* only the threads that reach it */
 			}
+			if (k->role == WEFT_DFK_WHOLE && k->nparts > 1 &&
+			    threads > (double)batch_ctas * L->threads_per_cta)
+				threads = (double)batch_ctas * L->threads_per_cta; /* one batch's */
 			weft_fabric_spill(fp, threads * spill_words * 4.0, &sp_at);
 			spill_lat = sp_at.lat;
 		}
@@ -546,10 +568,12 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			row->spill_lat = spill_lat;
 			row->out = x->out;
 		}
-		x->cycles = x->out.cycles;
+		/* a batched sub-kernel fills and drains once per batch */
+		double fills = k->role == WEFT_DFK_WHOLE && k->nparts > 1 ? batches : 1;
+		x->cycles = x->out.cycles + (fills - 1) * x->out.fill;
 		fabric_cycles += x->cycles;
-		fill_total += x->out.fill;
-		attributed[x->out.limiter] += x->cycles - x->out.fill;
+		fill_total += fills * x->out.fill;
+		attributed[x->out.limiter] += x->out.cycles - x->out.fill;
 		for (int b = 0; b < FAB_B_RECONFIG; b++)
 			bsum[b] += x->out.bound[b];
 		if (x->visits_core > 0 && latency > max_lat)
@@ -607,9 +631,9 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	main_tlp = (double)kt[main_k].crit_nodes * tb * kt[main_k].replicas;
 
 	/* configuration loads and barrier drains */
-	double cfg_cycles = (double)m.config_loads *
+	double cfg_cycles = config_loads *
 			    (fp->l2_latency + (double)fp->config_bytes / fp->config_bytes_per_cycle);
-	el[FAB_EV_CONFIG_BYTE] += (double)m.config_loads * fp->config_bytes * active_cores;
+	el[FAB_EV_CONFIG_BYTE] += config_loads * fp->config_bytes * active_cores;
 	/* barriers: each drains the (sub-)kernel that holds it, i.e. waits one
 	 * pass of its latency, once per episode of a CTA group */
 	double bar_execs = 0, bar_lat = 0;
@@ -716,7 +740,8 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	const struct ktime *mk = &kt[main_k];
 	weft_stat_add(r->stats, &r->nstats, "kernels", m.nkernels, "");
 	weft_stat_add(r->stats, &r->nstats, "partitioned_segments", m.partitioned, "");
-	weft_stat_add(r->stats, &r->nstats, "config_loads", m.config_loads, "");
+	weft_stat_add(r->stats, &r->nstats, "config_loads", config_loads, "");
+	weft_stat_add(r->stats, &r->nstats, "partition_batches", batched_parts ? batches : 1, "");
 	weft_stat_add(r->stats, &r->nstats, "nodes_compute", g.units[WEFT_DFU_COMPUTE], "");
 	weft_stat_add(r->stats, &r->nstats, "nodes_control", g.units[WEFT_DFU_CONTROL], "");
 	weft_stat_add(r->stats, &r->nstats, "nodes_ldst", g.units[WEFT_DFU_LDST], "");
@@ -779,6 +804,8 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			.ctas_read = s->cta_seq, .cfg_cycles = cfg_cycles, .bar_cycles = bar_cycles,
 			.bar_per_thread = bar_per_cta, .bar_group = bar_group, .fabric_cycles = fabric_cycles,
 			.bsum = bsum, .r = r,
+			.batches = batched_parts ? batches : 1,
+			.batch_threads = (double)batch_ctas * L->threads_per_cta,
 		};
 		rc = weft_fabric_explain_launch(s, &ex, kt_rows, m.nkernels, err);
 	}

@@ -5,7 +5,7 @@
  * special units, cascades, a kernel's bounds), then the model on traces of
  * hand-written PTX kernels: replication raising throughput of a
  * compute-bound kernel, partitioning into sub-kernels with its
- * reconfiguration cost, epochs against the reservation buffer alone,
+ * reconfiguration cost and run in batches of CTAs, epochs against the reservation buffer alone,
  * elevator cascades for distances beyond the token buffer (dMT), totals =
  * sums of launches, and the configs' area.
  */
@@ -250,6 +250,56 @@ static void test_partition(void **state)
 	weft_model_result_free(&b);
 	unlink(p40);
 	unlink(p20);
+}
+
+/* fabric.partition_batch: a partitioned kernel's sub-kernels run for a
+ * batch of whole CTAs at a time; each batch reloads both configurations and
+ * fills both sub-kernels again, and only a batch's spills are live, so with
+ * an L1 that holds one batch's spills and not all threads' they stay on chip. */
+static void test_partition_batches(void **state)
+{
+	(void)state;
+	static char t40[8192];
+	chain_ptx(t40, sizeof(t40), 40);
+	const char *p = st_path("c40b.wtr");
+	trace_kernel(t40, "chain", 4, 256, p, 1024 * 4);
+	/* 1024 threads x the spilled words x 4 B is more than 2 KB; a CTA's is not */
+	const char *all[] = { "mem.l1_bytes=2048" };
+	const char *zero[] = { "mem.l1_bytes=2048", "fabric.partition_batch=0" };
+	const char *two[] = { "mem.l1_bytes=2048", "fabric.partition_batch=512" };
+	const char *one[] = { "mem.l1_bytes=2048", "fabric.partition_batch=100" };
+	struct weft_model_result a, z, b2, b1;
+	st_run(p, "configs/sgmf-core.ini", all, 1, &a);
+	st_run(p, "configs/sgmf-core.ini", zero, 2, &z);
+	st_run(p, "configs/sgmf-core.ini", two, 2, &b2);
+	st_run(p, "configs/sgmf-core.ini", one, 2, &b1);
+	const struct weft_launch_result *A = &a.launches[0], *Z = &z.launches[0], *B2 = &b2.launches[0],
+					*B1 = &b1.launches[0];
+	/* 0 is the default: all the core's threads in one batch */
+	assert_true(a.cycles == z.cycles);
+	assert_true(st_stat(Z, "partition_batches") == 1);
+	assert_true(st_stat(Z, "config_loads") == 2);
+	/* 512 threads = 2 CTAs a batch: 2 batches; 100 threads: a CTA at least, 4 batches */
+	assert_true(st_stat(B2, "partition_batches") == 2);
+	assert_true(st_stat(B2, "config_loads") == 4);
+	assert_true(st_stat(B1, "partition_batches") == 4);
+	assert_true(st_stat(B1, "config_loads") == 8);
+	assert_true(st_event(&b1, B1, "fabric_config_byte") == 8 * 8192);
+	/* each extra batch adds two configuration loads and two fills */
+	double load = st_stat(Z, "bound_reconfig") > 0 ? 310 + 8192.0 / 128 : 0;
+	assert_true(st_stat(B2, "bound_reconfig") >= st_stat(Z, "bound_reconfig") + 2 * load);
+	assert_true(b1.cycles > b2.cycles && b2.cycles > a.cycles);
+	/* spills: the L1 holds one CTA's, not all 1024 threads': fewer L2
+	 * transactions, none for one CTA a batch */
+	assert_true(st_event(&a, A, "l2_access") > st_event(&b2, B2, "l2_access"));
+	assert_true(st_event(&b2, B2, "l2_access") >= st_event(&b1, B1, "l2_access"));
+	/* the same work: the same thread visits to the L1 */
+	assert_true(NEAR(st_event(&a, A, "fabric_l1_word"), st_event(&b1, B1, "fabric_l1_word")));
+	weft_model_result_free(&a);
+	weft_model_result_free(&z);
+	weft_model_result_free(&b2);
+	weft_model_result_free(&b1);
+	unlink(p);
 }
 
 static void test_epoch_throttling(void **state)
@@ -595,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_cascades),
 		cmocka_unit_test(test_replication),
 		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_partition_batches),
 		cmocka_unit_test(test_epoch_throttling),
 		cmocka_unit_test(test_elevator_cascades),
 		cmocka_unit_test(test_replay_cache),
