@@ -142,7 +142,7 @@ static const struct weft_config_key vt_keys[] = {
 
 static const struct weft_event_def vt_events[VT_EV_COUNT] = {
 	{ "maven_cp_inst", WEFT_CAT_FDS, "scalar instruction", "instruction fetched and decoded by a "
-	  "control processor or MIMD core" },
+	  "vector core's control processor" },
 	{ "maven_viu_issue", WEFT_CAT_FDS, "vector instruction", "vector instruction issued by the "
 	  "vector issue unit (a VT fragment's instruction counts once)" },
 	{ "maven_srf_read", WEFT_CAT_RF, "32-bit operand", "scalar register read (CP, MIMD)" },
@@ -163,6 +163,13 @@ static const struct weft_event_def vt_events[VT_EV_COUNT] = {
 	{ "sfu_op", WEFT_CAT_COMP, "thread op", "divide, square root, transcendental" },
 	{ "maven_dcache_access", WEFT_CAT_L1, "access of up to 16 B", "shared data-cache access" },
 	{ "dram_access", WEFT_CAT_DRAM, "32 B", "line refills and writebacks / 32" },
+	{ "maven_vrf_access_regs", WEFT_CAT_RF, "element access x register", "vector register "
+	  "element reads and writes x physical registers of the lane's unified file (an access "
+	  "costs more in a larger file; maven65 prices the VRF so)" },
+	{ "maven_bvrf_access_regs", WEFT_CAT_RF, "element access x register", "as "
+	  "maven_vrf_access_regs for a banked file (+b, +bi)" },
+	{ "maven_mimd_inst", WEFT_CAT_FDS, "scalar instruction", "instruction fetched and decoded by "
+	  "a MIMD core" },
 };
 
 /* ---- params ---- */
@@ -438,10 +445,13 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	for (int i = 0; i < VT_C_COUNT; i++)
 		weft_cpi_add(&r->cpi, weft_vt_cpi_names[i], cpi[i] * f);
 	snprintf(r->limiter, sizeof(r->limiter), "%s", weft_cpi_largest(&r->cpi));
-	for (int i = 0; i < VT_EV_COUNT; i++) {
+	for (int i = 0; i < VT_EV_COUNT; i++)
 		r->events[i] = ls->ev[i] * f;
+	/* the VRF's accesses weighted by the registers of the file they access */
+	r->events[s->pp.banked ? VT_EV_BVRF_REGS : VT_EV_VRF_REGS] =
+		(r->events[VT_EV_VRF_READ] + r->events[VT_EV_VRF_WRITE]) * s->pp.regs;
+	for (int i = 0; i < VT_EV_COUNT; i++)
 		s->total_ev[i] += r->events[i];
-	}
 	struct weft_stat *st = r->stats;
 	uint32_t *ns = &r->nstats;
 	if (s->pp.pattern == VT_PAT_MIMD) {

@@ -133,7 +133,8 @@ extern const char *const weft_vt_cpi_names[VT_C_COUNT];
 enum vt_ev { VT_EV_CP_INST = 0, VT_EV_VIU_ISSUE, VT_EV_SRF_READ, VT_EV_SRF_WRITE,
 	     VT_EV_VRF_READ, VT_EV_VRF_WRITE, VT_EV_PVFB, VT_EV_INT_ALU, VT_EV_INT_MUL,
 	     VT_EV_INT_DIV, VT_EV_FP32_ADD, VT_EV_FP32_MUL, VT_EV_FP32_FMA, VT_EV_FP64,
-	     VT_EV_SFU, VT_EV_DCACHE, VT_EV_DRAM, VT_EV_COUNT };
+	     VT_EV_SFU, VT_EV_DCACHE, VT_EV_DRAM, VT_EV_VRF_REGS, VT_EV_BVRF_REGS, VT_EV_MIMD_INST,
+	     VT_EV_COUNT };
 
 /* What the calibration fits give the tile (vt_calib.c). */
 #define VT_CALIB_MAX_COMP 20
