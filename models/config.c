@@ -35,9 +35,11 @@ const struct weft_config_key weft_config_common_keys[] = {
 	{ "tech", "node_nm", WEFT_CFG_INT, "40", "nm", 7, 180, NULL,
 	  "technology node of the machine; energy and area rows are scaled to it "
 	  "(default 40: TSMC 40 nm, the GTX480's GF100)" },
-	{ "tech", "energy_basis", WEFT_CFG_ENUM, "horowitz45", "", 0, 0, "horowitz45|aladdin40|gpuwattch40",
+	{ "tech", "energy_basis", WEFT_CFG_ENUM, "horowitz45", "", 0, 0,
+	  "horowitz45|aladdin40|gpuwattch40|maven65",
 	  "per-event energy source: Horowitz ISSCC 2014 (45 nm), Aladdin (TSMC 40G, 1 ns "
-	  "clock; 10-20x Horowitz on FP) or GPUWattch's GTX480 model (40 nm; docs/energy.md)" },
+	  "clock; 10-20x Horowitz on FP), GPUWattch's GTX480 model (40 nm) or, for the vt model "
+	  "only, the Maven tiles' statistical power (65 nm, Lee et al. TOCS 2013; docs/energy.md)" },
 	{ "tech", "energy_table", WEFT_CFG_STRING, "", "", 0, 0, NULL,
 	  "energy table; empty = energy/<energy_basis>.csv in the data directory" },
 	{ "tech", "static_table", WEFT_CFG_STRING, "energy/static.csv", "", 0, 0, NULL,

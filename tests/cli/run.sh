@@ -399,7 +399,7 @@ else
 	expect "energy: gpuwattch basis cites GPUWattch" 0 "GPUWattch GTX480 model (Leng et al., ISCA 2013; gpuwattch_gtx480.xml): FPU FPUP 29.58 pJ" show --basis gpuwattch40
 	expect "energy: gpuwattch basis at its node is unscaled" 0 "simt_rf_read,rf,7.267,40,40,7.267,no,stillmaker," show --basis gpuwattch40 --format csv
 	expect "energy: gpuwattch basis scales to 65 nm" 0 '"event": "noc_flit", "from_energy_pj": 1938.6, "to_energy_pj": 3452.23}' scale --basis gpuwattch40 --from 40 --to 65 --format json
-	expect "energy: bad basis" 2 "--basis mcpat: expected horowitz45, aladdin40 or gpuwattch40" show --basis mcpat
+	expect "energy: bad basis" 2 "--basis mcpat: expected horowitz45, aladdin40, gpuwattch40 or maven65" show --basis mcpat
 	expect "energy: show csv" 0 "fp32_mul,comp,3.7,45,45,3.7,no,stillmaker," show --node 45 --format csv
 	expect "energy: show json" 0 '"event": "dram_access", "category": "dram", "energy_pj": 3584' show --format json
 	expect "energy: scale stillmaker 65->45 area" 0 "area x0.66" scale --from 65 --to 45
