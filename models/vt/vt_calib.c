@@ -160,7 +160,7 @@ static int calib_area(const struct weft_config *cfg, const struct vt_params *pp,
 		if (feat[j] == 0)
 			continue;
 		struct weft_component *k = &c->comp[c->ncomp++];
-		weft_component_set(k, "", feat[j], "%s", t->feature);
+		weft_component_set(k, "", feat[j], "%s", strcmp(t->feature, "1") ? t->feature : "1 per tile");
 		snprintf(k->name, sizeof(k->name), "maven_fit_%.*s", (int)sizeof(k->name) - 11, t->name);
 		k->priced_nm = VT_CALIB_NODE_NM;
 		k->mm2_per_unit = t->coef;
