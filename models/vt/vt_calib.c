@@ -112,16 +112,20 @@ static int run_fit(const struct weft_config *cfg, const char *key, struct weft_c
 		   struct weft_error *err)
 {
 	char data[PATH_MAX], model[PATH_MAX];
+	memset(r, 0, sizeof(*r));
 	int rc = weft_config_path(cfg, "calib", "data", data, sizeof(data), err);
 	if (rc < 0) {
 		blame(cfg, "data", err);
 		return rc;
 	}
 	rc = weft_config_path(cfg, "calib", key, model, sizeof(model), err);
-	if (rc == 0)
-		rc = weft_area_fit_run(data, model, r, err);
-	if (rc < 0)
+	if (rc < 0) {
 		blame(cfg, key, err);
+		return rc;
+	}
+	rc = weft_area_fit_run(data, model, r, err);
+	if (rc < 0) /* the file it names is the data or the model */
+		blame(cfg, err && !strcmp(err->file, data) ? "data" : key, err);
 	return rc;
 }
 
