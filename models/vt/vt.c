@@ -228,7 +228,10 @@ int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *
 	pp->icache_kib = cfg_u(cfg, "mem", "icache_kib");
 	pp->vicache_kib = cfg_u(cfg, "mem", "vicache_kib");
 
-	const char *where = cfg->path[0] ? cfg->path : "config";
+	/* messages name the file and, for a sweep point, its overrides */
+	char where[sizeof(cfg->path) + sizeof(cfg->overrides) + 16];
+	snprintf(where, sizeof(where), "%s%s%s%s", cfg->path[0] ? cfg->path : "config",
+		 cfg->overrides[0] ? " (--set " : "", cfg->overrides, cfg->overrides[0] ? ")" : "");
 	if (!pp->cores || !pp->lanes || !pp->regs || !pp->mshrs || !pp->arith_units || !pp->banks ||
 	    !pp->port_bytes || !pp->mimd_regs_per_ut || !pp->vrf_reads ||
 	    !pp->vrf_writes || !pp->bank_reads || !pp->bank_writes)
