@@ -117,6 +117,8 @@ int weft_area_of_components(const struct weft_area_table *t, const struct weft_c
 		l->mm2 = l->count * l->mm2_per_unit;
 		l->from_node_nm = from_nm;
 		l->scaled = from_nm != node_nm;
+		l->priced = priced;
+		out->npriced += priced;
 		snprintf(l->source, sizeof(l->source), "%s", priced ? c[i].source : row->source);
 		if (l->scaled) {
 			if (!out->nscaled)

@@ -56,6 +56,7 @@ struct weft_area_line {
 	double mm2;
 	double from_node_nm;  /* the table row's node */
 	int scaled;
+	int priced;           /* priced by the model (weft_component.priced_nm), not a row */
 	char why[96];         /* from struct weft_component */
 	char unit[64];
 	char source[400];     /* the table row's source (or the priced component's) */
@@ -69,6 +70,7 @@ struct weft_area_report {
 	uint32_t nlines;
 	double total_mm2;
 	uint32_t nscaled;
+	uint32_t npriced;     /* lines priced by the model */
 	char scaling_note[224];
 };
 
