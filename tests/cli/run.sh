@@ -252,6 +252,12 @@ else
 	est_golden "estimate: vt tiles" estimate-vt-vvadd.txt "$W" -c configs/maven/mimd-c4r32.ini \
 		-c 'configs/maven/vt-c4v1r256+bi+2s.ini' -c 'configs/maven/vt-c1v4r256+bi+2s+mc.ini' \
 		--baseline mimd-c4r32
+	# the study's figure types: a register sweep of one VT tile (area, clock
+	# and energy from the calibration) normalised to a named baseline tile
+	# given last (energy per task and performance per area ratios)
+	est_golden "estimate: vt sweep vs a named baseline" estimate-vt-sweep-vvadd.txt "$W" \
+		-c 'configs/maven/vt-c4v1r256+bi.ini' -c configs/maven/mimd-c4r32.ini \
+		--sweep 'vt-c4v1r256+bi:tile.regs=32,64,128,256' --baseline mimd-c4r32
 
 	# the hash is FNV-1a 64 of the file: recompute it in awk-free sh with od
 	if command -v python3 >/dev/null 2>&1; then
