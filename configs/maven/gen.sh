@@ -48,8 +48,11 @@ emit() { # NAME
 		esac
 	done
 	ns=$(cycle_of "$name")
+	nomc=${name%+mc}
 	if [ -n "$ns" ]; then
 		why="from the calibration: Table I's $ns ns, the tile's post place-and-route cycle time (Lee et al. TOCS 2013)"
+	elif [ "$nomc" != "$name" ] && [ -n "$(cycle_of "$nomc")" ]; then
+		why="from the calibration: Table I's $(cycle_of "$nomc") ns of $nomc (assumption: the coalescer is off the critical path)"
 	else
 		why="from the calibration: not in Table I, the maven_cycle fit's prediction (leave-one-out MAPE 2.73%, docs/models/vt.md)"
 	fi

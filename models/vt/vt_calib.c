@@ -18,7 +18,8 @@
  *    from the area table (assumption, docs/models/vt.md).
  *  - cycle time (tile.clock_mhz = 0): with [calib] cycle_time = table, the
  *    data's cycle time when the tile is one of its points (matched by
- *    name), else the fit's prediction; with cycle_time = fit, always the
+ *    name; a +mc tile by its name without +mc, the coalescer assumed off
+ *    the critical path), else the fit's prediction; with cycle_time = fit, always the
  *    prediction. At 65 nm, scaled to tech.node_nm by the rule's delay
  *    factor.
  *
@@ -188,9 +189,16 @@ static int calib_area(const struct weft_config *cfg, const struct vt_params *pp,
 	return 0;
 }
 
-static int calib_cycle(const struct weft_config *cfg, const struct tile_row *row,
-		       struct vt_calib *c, struct weft_error *err)
+static int calib_cycle(const struct weft_config *cfg, const struct vt_params *pp,
+		       const struct tile_row *row, struct vt_calib *c, struct weft_error *err)
 {
+	/* Table I's point: the tile without +mc (assumption: the coalescer is
+	 * off the critical path, so it keeps the cycle time it has without) */
+	struct vt_params q = *pp;
+	q.coalescer = 0;
+	char name[64];
+	if (weft_vt_tile_name(&q, name, sizeof(name)))
+		name[0] = 0;
 	struct weft_calib_report r;
 	int rc = run_fit(cfg, "cycle_model", &r, err);
 	double ns = 0;
@@ -209,7 +217,7 @@ static int calib_cycle(const struct weft_config *cfg, const struct tile_row *row
 	c->cycle_from = VT_CYCLE_FIT;
 	if (!strcmp(weft_config_str(cfg, "calib", "cycle_time"), "table"))
 		for (uint32_t i = 0; i < r.npts; i++)
-			if (row->name[0] && !strcmp(r.pts[i].label, row->name)) {
+			if (name[0] && !strcmp(r.pts[i].label, name)) {
 				c->cycle_ns_65 = r.pts[i].observed;
 				c->cycle_from = VT_CYCLE_TABLE;
 				break;
@@ -241,7 +249,7 @@ int weft_vt_calib_init(const struct weft_config *cfg, struct vt_params *pp, stru
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "%s: tile.clock_mhz = 0 asks for the cycle time from the calibration "
 				      "fit, but [calib] cycle_model is empty", cfg->path);
-	if ((rc = calib_cycle(cfg, &row, c, err)) < 0)
+	if ((rc = calib_cycle(cfg, pp, &row, c, err)) < 0)
 		return rc;
 	struct weft_scaling sc;
 	int rule = weft_scaling_rule_parse(weft_config_str(cfg, "tech", "scaling_rule"));

@@ -189,6 +189,11 @@ static void test_clock(void **state)
 	tile_of("configs/maven/vt-c4v1r256+bi.ini", fitset, 1, &t);
 	REL(t.ns, bi, 1e-9);
 	assert_true(fabs(bi - 1.32) > 0.01);
+	/* +mc keeps the cycle time of the tile without it (Table I's 1.42 ns),
+	 * not the fit's prediction */
+	tile_of("configs/maven/vt-c1v4r256+bi+2s+mc.ini", NULL, 0, &t);
+	REL(t.ns, 1.42, 1e-12);
+	assert_int_equal(t.calib.cycle_from, VT_CYCLE_TABLE);
 	/* an explicit clock stays */
 	const char *mhz[] = { "tile.clock_mhz=500" };
 	tile_of("configs/maven/vt-c4v1r256+bi.ini", mhz, 1, &t);
