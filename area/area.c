@@ -88,28 +88,38 @@ int weft_area_of_components(const struct weft_area_table *t, const struct weft_c
 	out->rule = rule;
 	snprintf(out->table, sizeof(out->table), "%s", t->path);
 	for (uint32_t i = 0; i < n && i < WEFT_MAX_COMPONENTS; i++) {
-		const struct weft_area_row *row = weft_area_table_find(t, c[i].name, node_nm);
-		if (!row)
+		/* a component the model priced, or its table row */
+		int priced = c[i].priced_nm > 0;
+		const struct weft_area_row *row = NULL;
+		if (!priced && !(row = weft_area_table_find(t, c[i].name, node_nm)))
 			return weft_error_at(err, WEFT_ERR_INPUT, t->path, 0, 0,
 					     "no area for component %s at %g nm: the table has no `%s` "
 					     "row; add `%s,NODE_NM,AREA_MM2,UNIT,SOURCE` (docs/area.md)",
 					     c[i].name, node_nm, c[i].name, c[i].name);
+		double from_nm = priced ? c[i].priced_nm : row->node_nm;
 		struct weft_scaling sc;
-		int rc = weft_scaling_factors(rule, row->node_nm, node_nm, &sc, err);
+		int rc = weft_scaling_factors(rule, from_nm, node_nm, &sc, err);
 		if (rc < 0) {
-			weft_error_prefix(err, "%s:%u: component %s: ", t->path, row->line, c[i].name);
+			if (priced)
+				weft_error_prefix(err, "component %s (priced by the model at %g nm): ",
+						  c[i].name, from_nm);
+			else
+				weft_error_prefix(err, "%s:%u: component %s: ", t->path, row->line,
+						  c[i].name);
 			return rc;
 		}
 		struct weft_area_line *l = &out->lines[out->nlines++];
 		snprintf(l->component, sizeof(l->component), "%s", c[i].name);
 		snprintf(l->why, sizeof(l->why), "%s", c[i].why);
-		snprintf(l->unit, sizeof(l->unit), "%s", row->unit);
+		snprintf(l->unit, sizeof(l->unit), "%s", priced ? c[i].unit : row->unit);
 		l->count = c[i].count;
-		l->mm2_per_unit = row->area_mm2 * sc.area;
+		l->mm2_per_unit = (priced ? c[i].mm2_per_unit : row->area_mm2) * sc.area;
 		l->mm2 = l->count * l->mm2_per_unit;
-		l->from_node_nm = row->node_nm;
-		l->scaled = row->node_nm != node_nm;
-		snprintf(l->source, sizeof(l->source), "%s", row->source);
+		l->from_node_nm = from_nm;
+		l->scaled = from_nm != node_nm;
+		l->priced = priced;
+		out->npriced += priced;
+		snprintf(l->source, sizeof(l->source), "%s", priced ? c[i].source : row->source);
 		if (l->scaled) {
 			if (!out->nscaled)
 				snprintf(out->scaling_note, sizeof(out->scaling_note), "%s", sc.note);

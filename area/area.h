@@ -8,7 +8,10 @@
  * Table columns: component,node_nm,area_mm2,unit,source. A component may
  * have rows at several nodes; the row at the config's node is used, else the
  * nearest node's row scaled with the config's rule (area/scaling.h), and
- * the report says so. Every row cites its source.
+ * the report says so. Every row cites its source. A component the model
+ * priced itself (weft_component.priced_nm > 0, e.g. a fitted coefficient)
+ * takes its own area per unit and source instead of a row, scaled the same
+ * way.
  *
  * Calibration (weft_area_fit_*) fits table coefficients to the published
  * data in data/calibration/ and reports coefficients, residual per point,
@@ -53,9 +56,10 @@ struct weft_area_line {
 	double mm2;
 	double from_node_nm;  /* the table row's node */
 	int scaled;
+	int priced;           /* priced by the model (weft_component.priced_nm), not a row */
 	char why[96];         /* from struct weft_component */
 	char unit[64];
-	char source[400];     /* the table row's source */
+	char source[400];     /* the table row's source (or the priced component's) */
 };
 
 struct weft_area_report {
@@ -66,6 +70,7 @@ struct weft_area_report {
 	uint32_t nlines;
 	double total_mm2;
 	uint32_t nscaled;
+	uint32_t npriced;     /* lines priced by the model */
 	char scaling_note[224];
 };
 
@@ -204,5 +209,11 @@ const struct weft_calib_term *weft_area_fit_term(const struct weft_calib_report 
 int weft_area_fit_predict(const struct weft_calib_report *r, const char *const *header,
 			  const char *const *fields, uint32_t ncols, double *out,
 			  struct weft_error *err);
+/* The same design's feature for each term: feat[j] (room for r->nterms)
+ * for term j, so that the prediction is the sum of terms[j].coef x
+ * feat[j] (a breakdown by term: the vt model prices a tile's area so). */
+int weft_area_fit_features(const struct weft_calib_report *r, const char *const *header,
+			   const char *const *fields, uint32_t ncols, double *feat,
+			   struct weft_error *err);
 
 #endif

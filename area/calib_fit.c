@@ -3,7 +3,7 @@
  * linear least squares of the fitted terms with GSL, after the fixed terms'
  * part is taken off the response; each point's leave-one-out prediction;
  * the goodness of fit; and the fitted model's value for a new design
- * (weft_area_fit_predict).
+ * (weft_area_fit_predict, and each term's feature: weft_area_fit_features).
  *
  * Before every solve, the weighted design matrix of the points in use is
  * checked for what GSL's SVD solver would otherwise paper over (it drops
@@ -375,24 +375,35 @@ const struct weft_calib_term *weft_area_fit_term(const struct weft_calib_report 
 	return NULL;
 }
 
-int weft_area_fit_predict(const struct weft_calib_report *r, const char *const *header,
-			  const char *const *fields, uint32_t ncols, double *out,
-			  struct weft_error *err)
+int weft_area_fit_features(const struct weft_calib_report *r, const char *const *header,
+			   const char *const *fields, uint32_t ncols, double *feat,
+			   struct weft_error *err)
 {
 	struct weft_fexpr e;
-	double sum = 0;
 	for (uint32_t j = 0; j < r->nterms; j++) {
 		const struct weft_calib_term *t = &r->terms[j];
-		double v;
 		int rc = weft_fexpr_compile(t->feature, header, ncols, &e, err);
 		if (rc == 0)
-			rc = weft_fexpr_eval(&e, fields, header, NULL, 0, &v, err);
+			rc = weft_fexpr_eval(&e, fields, header, NULL, 0, &feat[j], err);
 		if (rc < 0) {
 			weft_error_prefix(err, "%s: [term %s] feature: ", r->model, t->name);
 			return rc;
 		}
-		sum += t->coef * v;
 	}
+	return 0;
+}
+
+int weft_area_fit_predict(const struct weft_calib_report *r, const char *const *header,
+			  const char *const *fields, uint32_t ncols, double *out,
+			  struct weft_error *err)
+{
+	double feat[WEFT_CALIB_MAX_TERMS];
+	int rc = weft_area_fit_features(r, header, fields, ncols, feat, err);
+	if (rc < 0)
+		return rc;
+	double sum = 0;
+	for (uint32_t j = 0; j < r->nterms; j++)
+		sum += r->terms[j].coef * feat[j];
 	*out = sum;
 	return 0;
 }

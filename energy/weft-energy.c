@@ -2,7 +2,7 @@
  * weft-energy - inspect energy tables and technology scaling.
  *
  *   weft-energy show  [--node N] [--basis B | --table FILE] [--rule R] [--vdd V]
- *                     (B: horowitz45, aladdin40 or gpuwattch40)
+ *                     (B: horowitz45, aladdin40, gpuwattch40 or maven65)
  *                     [--format table|csv|json]
  *   weft-energy scale --from N --to M [--rule R] [--vdd V] [--basis B | --table FILE]
  *                     [--format table|csv|json]
@@ -56,7 +56,8 @@ static const char usage_main[] =
 	"3 internal error (docs/cli.md).\n";
 
 #define TABLE_OPTS                                                                                \
-	"  --basis B      horowitz45 (default), aladdin40 or gpuwattch40: data/energy/<basis>.csv\n" \
+	"  --basis B      horowitz45 (default), aladdin40, gpuwattch40 or maven65 (vt model\n"   \
+	"                 events only): data/energy/<basis>.csv\n"                                \
 	"  --table FILE   an energy table CSV instead (event,node_nm,energy_pj,unit,source)\n"      \
 	"  --rule R       stillmaker (default; Stillmaker & Baas, Integration 2017) or classic\n"    \
 	"                 (constant-field, Dennard 1974: energy x (M/N)^3, area x (M/N)^2)\n"       \
@@ -418,8 +419,10 @@ static int run_tool(int argc, char **argv)
 				return weft_cli_usage("--vdd %s: expected a supply in volts", v);
 			break;
 		case 'b':
-			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40") && strcmp(v, "gpuwattch40"))
-				return weft_cli_usage("--basis %s: expected horowitz45, aladdin40 or gpuwattch40", v);
+			if (strcmp(v, "horowitz45") && strcmp(v, "aladdin40") && strcmp(v, "gpuwattch40") &&
+			    strcmp(v, "maven65"))
+				return weft_cli_usage("--basis %s: expected horowitz45, aladdin40, gpuwattch40 "
+						      "or maven65", v);
 			o.basis = v;
 			break;
 		case 't':

@@ -119,8 +119,12 @@ static int estimate_config(const struct weft_config *cfg, struct weft_est_config
 		it->count = arep->lines[i].count;
 		it->area_mm2 = arep->lines[i].mm2;
 	}
-	snprintf(c->area_basis, sizeof(c->area_basis), "%g nm, table %s%s%s", arep->node_nm,
-		 arep->table, arep->scaling_note[0] ? "; " : "", arep->scaling_note);
+	char priced[96] = "";
+	if (arep->npriced)
+		snprintf(priced, sizeof(priced), "%u of %u components priced by the model (sources: "
+			 "weft-area CONFIG), ", arep->npriced, arep->nlines);
+	snprintf(c->area_basis, sizeof(c->area_basis), "%g nm, %stable %s%s%s", arep->node_nm,
+		 priced, arep->table, arep->scaling_note[0] ? "; " : "", arep->scaling_note);
 
 	c->nlaunches = r->nlaunches;
 	for (uint32_t l = 0; l < r->nlaunches; l++) {

@@ -182,13 +182,14 @@ static void points(struct weft_sbuf *out, const struct weft_est_report *r)
 	weft_sbuf_printf(out, "\n%-*s", nw, "point");
 	for (uint32_t k = 0; k < r->nsweeps; k++)
 		weft_sbuf_printf(out, " %*s", kw[k], r->sweep_keys[k]);
-	weft_sbuf_printf(out, " %14s %11s %8s %11s %11s %11s %-12s %9s %9s %9s %9s\n", "cycles", "time",
-			 "IPC", "energy", "power", "area", "limiter", "speedup", "ipJ_ratio",
-			 "E_ratio", "ppa_ratio");
+	weft_sbuf_printf(out, " %14s %11s %11s %8s %11s %11s %11s %-12s %9s %9s %9s %9s\n", "cycles",
+			 "clock", "time", "IPC", "energy", "power", "area", "limiter", "speedup",
+			 "ipJ_ratio", "E_ratio", "ppa_ratio");
 	for (uint32_t i = 0; i < r->nconfigs; i++) {
 		const struct weft_est_config *c = &r->configs[i];
 		const struct weft_est_figures *f = &c->total;
-		char t[32], e[32], p[32], ipc[32], a[32], sp[32], ipj[32], er[32], ppa[32];
+		char ck[32], t[32], e[32], p[32], ipc[32], a[32], sp[32], ipj[32], er[32], ppa[32];
+		c_clock(c, ck, sizeof(ck));
 		weft_est_si(t, sizeof(t), f->seconds, "s");
 		weft_est_si(e, sizeof(e), f->energy_total_j, "J");
 		weft_est_si(p, sizeof(p), f->power_w, "W");
@@ -201,9 +202,9 @@ static void points(struct weft_sbuf *out, const struct weft_est_report *r)
 		weft_sbuf_printf(out, "%-*s", nw, c->name);
 		for (uint32_t k = 0; k < r->nsweeps; k++)
 			weft_sbuf_printf(out, " %*s", kw[k], c->point[k][0] ? c->point[k] : "-");
-		weft_sbuf_printf(out, " %14.0f %11s %8s %11s %11s %11s %-12s %9s %9s %9s %9s%s\n", f->cycles,
-				 t, ipc, e, p, a, f->limiter[0] ? f->limiter : "-", sp, ipj, er, ppa,
-				 i == r->baseline ? "  (baseline)" : "");
+		weft_sbuf_printf(out, " %14.0f %11s %11s %8s %11s %11s %11s %-12s %9s %9s %9s %9s%s\n",
+				 f->cycles, ck, t, ipc, e, p, a, f->limiter[0] ? f->limiter : "-", sp, ipj,
+				 er, ppa, i == r->baseline ? "  (baseline)" : "");
 	}
 }
 

@@ -3,11 +3,11 @@
  * (config.h). Parsing is common/ini.h's (libinih with line numbers and
  * one rule for long lines); this file adds the schema check (unknown keys
  * are errors with a "did you mean"), typed values with ranges, --set overrides, the
- * config hash, and resolving table paths against the data directory.
- * Reading a loaded config's values (weft_config_find and the typed
- * getters the models call) is config_value.c: loading looks the model up
- * in the registry (registry.c) for its schema, and the models the registry
- * lists read their keys, so the getters sit below both.
+ * config hash. Reading a loaded config's values (weft_config_find and the
+ * typed getters the models call) is config_value.c, and resolving table
+ * paths against the data directory is config_path.c: loading looks the
+ * model up in the registry (registry.c) for its schema, and the models the
+ * registry lists read their keys and files, so both sit below.
  */
 #include "config.h"
 
@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/file.h"
 #include "common/hash.h"
@@ -35,9 +33,11 @@ const struct weft_config_key weft_config_common_keys[] = {
 	{ "tech", "node_nm", WEFT_CFG_INT, "40", "nm", 7, 180, NULL,
 	  "technology node of the machine; energy and area rows are scaled to it "
 	  "(default 40: TSMC 40 nm, the GTX480's GF100)" },
-	{ "tech", "energy_basis", WEFT_CFG_ENUM, "horowitz45", "", 0, 0, "horowitz45|aladdin40|gpuwattch40",
+	{ "tech", "energy_basis", WEFT_CFG_ENUM, "horowitz45", "", 0, 0,
+	  "horowitz45|aladdin40|gpuwattch40|maven65",
 	  "per-event energy source: Horowitz ISSCC 2014 (45 nm), Aladdin (TSMC 40G, 1 ns "
-	  "clock; 10-20x Horowitz on FP) or GPUWattch's GTX480 model (40 nm; docs/energy.md)" },
+	  "clock; 10-20x Horowitz on FP), GPUWattch's GTX480 model (40 nm) or, for the vt model "
+	  "only, the Maven tiles' statistical power (65 nm, Lee et al. TOCS 2013; docs/energy.md)" },
 	{ "tech", "energy_table", WEFT_CFG_STRING, "", "", 0, 0, NULL,
 	  "energy table; empty = energy/<energy_basis>.csv in the data directory" },
 	{ "tech", "static_table", WEFT_CFG_STRING, "energy/static.csv", "", 0, 0, NULL,
@@ -498,119 +498,4 @@ void weft_config_free(struct weft_config *cfg)
 	free(cfg->values);
 	cfg->values = NULL;
 	cfg->nvalues = 0;
-}
-
-/* ---- data directory and paths -------------------------------------------- */
-
-static int is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Copies a found directory to out, canonical when realpath can say. */
-static int found_dir(const char *cand, char *out, size_t len, struct weft_error *err)
-{
-	char real[PATH_MAX];
-	const char *p = realpath(cand, real) ? real : cand;
-	int w = snprintf(out, len, "%s", p);
-	if (w < 0 || (size_t)w >= len)
-		return weft_error_set(err, WEFT_ERR_INPUT, "data directory path too long: %s", p);
-	return 0;
-}
-
-/* The lookup order (docs/energy.md, README "Install"): $WEFT_DATA; then,
- * from the directory of the running executable (/proc/self/exe),
- * ../share/weft/data (an installed tool: PREFIX/bin next to
- * PREFIX/share/weft) and ../data (bin/ in a source checkout); then ./data
- * (tests run from the repository root). */
-int weft_data_dir(char *out, size_t len, struct weft_error *err)
-{
-	const char *env = getenv("WEFT_DATA");
-	if (env && env[0]) {
-		if (!is_dir(env))
-			return weft_error_set(err, WEFT_ERR_INPUT,
-					      "WEFT_DATA=%s is not a directory; point it at weft's "
-					      "data/ folder or unset it",
-					      env);
-		int w = snprintf(out, len, "%s", env);
-		if (w < 0 || (size_t)w >= len)
-			return weft_error_set(err, WEFT_ERR_INPUT,
-					      "data directory path too long: %s", env);
-		return 0;
-	}
-	static const char *const rel[] = { "../share/weft/data", "../data" };
-	char tried[2][PATH_MAX + 32];
-	int ntried = 0;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			for (int i = 0; i < 2; i++) {
-				snprintf(tried[i], sizeof(tried[i]), "%s/%s", exe, rel[i]);
-				ntried++;
-				if (is_dir(tried[i]))
-					return found_dir(tried[i], out, len, err);
-			}
-		}
-	}
-	if (is_dir("data")) {
-		snprintf(out, len, "data");
-		return 0;
-	}
-	if (ntried == 2)
-		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "cannot find weft's data directory: WEFT_DATA is not set, and "
-				      "none of %s, %s, ./data is a directory; set "
-				      "WEFT_DATA=/path/to/weft/data",
-				      tried[0], tried[1]);
-	return weft_error_set(err, WEFT_ERR_INPUT,
-			      "cannot find weft's data directory: WEFT_DATA is not set, the "
-			      "executable's path is unknown (/proc/self/exe unreadable) and ./data "
-			      "is not a directory; set WEFT_DATA=/path/to/weft/data");
-}
-
-int weft_config_resolve_path(const struct weft_config *cfg, const char *value, char *out,
-			     size_t len, struct weft_error *err)
-{
-	if (!value || !value[0])
-		return weft_error_set(err, WEFT_ERR_INPUT, "%s: empty table path",
-				      cfg ? cfg->path : "config");
-	if (value[0] == '/') {
-		snprintf(out, len, "%s", value);
-		return 0;
-	}
-	if (!strncmp(value, "./", 2) || !strncmp(value, "../", 3)) {
-		const char *p = cfg ? cfg->path : "";
-		const char *slash = strrchr(p, '/');
-		if (slash)
-			snprintf(out, len, "%.*s/%s", (int)(slash - p), p, value);
-		else
-			snprintf(out, len, "%s", value);
-		return 0;
-	}
-	char dir[PATH_MAX];
-	int rc = weft_data_dir(dir, sizeof(dir), err);
-	if (rc < 0)
-		return rc;
-	int w = snprintf(out, len, "%s/%s", dir, value);
-	if (w < 0 || (size_t)w >= len)
-		return weft_error_set(err, WEFT_ERR_INPUT, "table path too long: %s/%s", dir, value);
-	return 0;
-}
-
-int weft_config_path(const struct weft_config *cfg, const char *section, const char *key,
-		     char *out, size_t len, struct weft_error *err)
-{
-	const struct weft_config_value *v = weft_config_find(cfg, section, key);
-	if (!v)
-		return weft_error_set(err, WEFT_ERR_INTERNAL, "[%s] %s is not in the schema of %s",
-				      section, key, cfg ? cfg->path : "config");
-	int rc = weft_config_resolve_path(cfg, v->str, out, len, err);
-	if (rc < 0 && err && v->from == 1)
-		weft_error_prefix(err, "%s:%u: [%s] %s: ", cfg->path, v->line, section, key);
-	return rc;
 }

@@ -41,11 +41,22 @@
 #include "trace/format/trace.h"
 
 /* One hardware component instance kind and how many a configuration has;
- * area = sum of count x area per unit from the area table (area/). */
+ * area = sum of count x area per unit from the area table (area/). A
+ * component the model prices itself (priced_nm > 0: e.g. a coefficient
+ * the model fitted to synthesis results, models/vt/vt_calib.c) carries its
+ * area per unit at node priced_nm, what one unit is and the source; area/
+ * uses those instead of a table row, scaled to the config's node by the
+ * config's rule like a row. The static power of either kind comes from
+ * the static table by name (energy/). */
 struct weft_component {
 	char name[48];      /* area table key, e.g. "simt_sp_lane", "sram_kib" */
 	double count;       /* may be fractional for per-KiB/per-bit components */
 	char why[96];       /* "sp_per_sm x num_sm", for the breakdown */
+	double priced_nm;   /* > 0: priced by the model at this node (else 0: the table) */
+	double mm2_per_unit; /* when priced: area per unit at priced_nm (may be negative
+				for a term that stands for a difference between designs) */
+	char unit[48];      /* when priced: what one unit is */
+	char source[320];   /* when priced: where mm2_per_unit comes from */
 };
 
 /* A model-specific statistic shown in reports (e.g. "occupancy_warps"). */

@@ -22,7 +22,7 @@ root=$(pwd)
 # the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san),
 # seen as bin/ in the scratch directory
 BIN=${WEFT_BIN:-bin}
-FILES="README.md docs/launch-spec.md docs/calibration.md"
+FILES="README.md docs/launch-spec.md docs/calibration.md docs/models/vt.md"
 check=0
 case "${1:-}" in
 --check) check=1 ;;

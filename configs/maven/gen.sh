@@ -11,9 +11,11 @@
 # c cores per tile, v lanes per core, r physical registers per MIMD core or
 # per lane; +b banked VRF, +bi banked with per-bank integer ALUs (and a
 # third arithmetic unit), +1s/+2s 1-stack/2-stack PVFB (FIFO otherwise),
-# +d density-time, +mc memory coalescer. The clock is 1 / the tile's cycle
-# time in data/calibration/maven_tiles_65nm.csv (TOCS 2013 Table I); a tile
-# the table lacks takes the rule written into its file.
+# +d density-time, +mc memory coalescer. clock_mhz = 0: the vt model takes
+# the tile's cycle time from data/calibration/maven_tiles_65nm.csv (TOCS
+# 2013 Table I) when the tile was synthesised, else the cycle-time fit's
+# prediction ([calib] cycle_time; docs/models/vt.md); its area always comes
+# from the area fit, its energy from data/energy/maven65.csv.
 # Run from the repository root: sh configs/maven/gen.sh
 set -eu
 CSV=data/calibration/maven_tiles_65nm.csv
@@ -21,33 +23,6 @@ OUT=configs/maven
 
 cycle_of() { # NAME -> cycle time in ns, or empty
 	awk -F, -v n="$1" '$1 == n { print $22 }' "$CSV"
-}
-
-# Names the table lacks: NAME NS REASON
-fallback() {
-	case "$1" in
-	mimd-c4r128) echo "1.20|assumption: not in Table I; interpolated in log2(regs) between mimd-c4r64 (1.13 ns) and mimd-c4r256 (1.27 ns)" ;;
-	vsimd-c4v1r128) echo "1.385|assumption: not in Table I; interpolated in log2(regs) between vsimd-c4v1r64 (1.28 ns) and vsimd-c4v1r256 (1.49 ns)" ;;
-	vsimd-c1v4r256+bi) echo "1.42|assumption: not in Table I; as vt-c1v4r256+bi+2s (1.42 ns), the same multilane core with a PVFB" ;;
-	vt-c4v1r64) echo "1.285|assumption: not in Table I; interpolated in log2(regs) between vt-c4v1r32 (1.27 ns) and vt-c4v1r128 (1.30 ns)" ;;
-	vt-c1v4r256+bi+2s+mc) echo "1.42|assumption: not in Table I; as vt-c1v4r256+bi+2s (1.42 ns), the coalescer taken off the critical path" ;;
-	*)
-		# same suffixes at the nearest synthesised register count
-		base=${1%%+*}; suf=${1#"$base"}; r=${base##*r}; stem=${base%r*}
-		case $r in 32) order="32 64 128 256" ;; 64) order="64 128 32 256" ;; 128) order="128 64 256 32" ;; *) order="256 128 64 32" ;; esac
-		s2=$suf
-		[ "$suf" = "+bi+1s" ] && s2="+bi+2s"
-		for rr in $order; do
-			c=$(cycle_of "${stem}r$rr$s2")
-			if [ -n "$c" ]; then
-				note="same options, nearest register count"
-				[ "$s2" = "$suf" ] || note="no +bi+1s tile without +d was synthesised"
-				echo "$c|assumption: not in Table I; as ${stem}r$rr$s2 ($note)"
-				return
-			fi
-		done
-		echo "" ;;
-	esac
 }
 
 emit() { # NAME
@@ -73,15 +48,14 @@ emit() { # NAME
 		esac
 	done
 	ns=$(cycle_of "$name")
+	nomc=${name%+mc}
 	if [ -n "$ns" ]; then
-		why="1 / $ns ns, the tile's post place-and-route cycle time (Lee et al. TOCS 2013 Table I)"
+		why="from the calibration: Table I's $ns ns, the tile's post place-and-route cycle time (Lee et al. TOCS 2013)"
+	elif [ "$nomc" != "$name" ] && [ -n "$(cycle_of "$nomc")" ]; then
+		why="from the calibration: Table I's $(cycle_of "$nomc") ns of $nomc (assumption: the coalescer is off the critical path)"
 	else
-		fb=$(fallback "$name")
-		[ -n "$fb" ] || { echo "gen.sh: $name: no cycle time and no rule" >&2; exit 2; }
-		ns=${fb%%|*}
-		why="1 / $ns ns; ${fb#*|}"
+		why="from the calibration: not in Table I, the maven_cycle fit's prediction (leave-one-out MAPE 2.73%, docs/models/vt.md)"
 	fi
-	mhz=$(awk -v n="$ns" 'BEGIN { printf "%.1f", 1000 / n }')
 	f="$OUT/$name.ini"
 	{
 		echo "# $name.ini - Maven-family tile $name (Lee et al., ACM TOCS 2013; docs/models/vt.md)."
@@ -93,6 +67,8 @@ emit() { # NAME
 		echo
 		echo "[tech]"
 		echo "node_nm = 65                 # TSMC 65 nm GPLUSTC (Lee et al. TOCS 2013 Table I)"
+		echo "energy_basis = maven65       # register file, PVFB and control calibrated to Table I's statistical power"
+		echo "static_table = energy/static_maven65.csv  # bounded by Table I's lowest simulated power (docs/energy.md)"
 		echo
 		echo "[tile]"
 		echo "pattern = $pat                # the name's prefix: mimd, vsimd or vt"
@@ -110,7 +86,7 @@ emit() { # NAME
 			echo "density_time = $dens         # +d in the name"
 			echo "coalescer = $mc            # +mc in the name"
 		fi
-		echo "clock_mhz = $mhz            # $why"
+		echo "clock_mhz = 0                # $why"
 		if [ "$pat" != mimd ]; then
 			echo
 			echo "[lane]"

@@ -22,7 +22,9 @@
  * unit, the VRF ports or banks and the data cache (vt_replay.c). MIMD
  * cores run every uT's whole instruction stream, U = regs / 32 uTs per
  * core in fixed interleaving. Cycles are at the tile's cycle time from
- * the synthesis results (TOCS 2013 Table I, data/calibration/).
+ * the synthesis results (TOCS 2013 Table I, data/calibration/), or the
+ * cycle-time fit's prediction for a tile the table lacks, and the tile's
+ * area is the area fit's (vt_calib.c).
  * docs/models/vt.md has the equations, sources and what is not modelled.
  */
 #include <math.h>
@@ -69,9 +71,9 @@ static const struct weft_config_key vt_keys[] = {
 	{ "tile", "coalescer", WEFT_CFG_BOOL, "false", "", 0, 1, NULL,
 	  "+mc: uT accesses of the lanes in one cycle to the same port_bytes block merge; "
 	  "multilane VT only (" TOCS ")" },
-	{ "tile", "clock_mhz", WEFT_CFG_DOUBLE, "758", "MHz", 1, 10000, NULL,
-	  "tile clock = 1 / cycle time; 758 MHz = 1 / 1.32 ns of vt-c4v1r256+bi (" TOCS
-	  " Table I, post place-and-route)" },
+	{ "tile", "clock_mhz", WEFT_CFG_DOUBLE, "0", "MHz", 0, 10000, NULL,
+	  "tile clock = 1 / cycle time; 0: from the calibration, the tile's cycle time in " TOCS
+	  " Table I (post place-and-route) or the cycle-time fit's prediction ([calib] cycle_time)" },
 	{ "lane", "arith_units", WEFT_CFG_INT, "2", "", 1, 8, NULL,
 	  "arithmetic units per lane: 2, +bi 3 (" TOCS ")" },
 	{ "lane", "banks", WEFT_CFG_INT, "4", "", 1, 16, NULL, "VRF banks with +b: 4 (" TOCS ")" },
@@ -123,12 +125,24 @@ static const struct weft_config_key vt_keys[] = {
 	  "instruction cache per control processor / MIMD core: 16 KB (" TOCS "); area only" },
 	{ "mem", "vicache_kib", WEFT_CFG_INT, "2", "KiB", 0, 1024, NULL,
 	  "vector instruction cache per VT issue unit: 2 KB (" TOCS "); area only" },
+	{ "calib", "data", WEFT_CFG_STRING, "calibration/maven_tiles_65nm.csv", "", 0, 0, NULL,
+	  "synthesised tiles the area and cycle-time models are fitted to: the 18 tiles of " TOCS
+	  " Table I, 65 nm (data directory unless ./ or ../ or absolute; docs/calibration.md)" },
+	{ "calib", "area_model", WEFT_CFG_STRING, "calibration/maven_area.model", "", 0, 0, NULL,
+	  "the tile's area is this model's fit to [calib] data, at 65 nm scaled to tech.node_nm "
+	  "(one component per term); empty: the maven_* rows of tech.area_table (datapath only, "
+	  "an underestimate)" },
+	{ "calib", "cycle_model", WEFT_CFG_STRING, "calibration/maven_cycle.model", "", 0, 0, NULL,
+	  "cycle-time model fitted to [calib] data, used when tile.clock_mhz = 0" },
+	{ "calib", "cycle_time", WEFT_CFG_ENUM, "table", "", 0, 0, "table|fit",
+	  "with tile.clock_mhz = 0: table = the data's cycle time when the tile is one of its points "
+	  "(by name), else the fit's prediction; fit = always the prediction (smooth in sweeps)" },
 	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL },
 };
 
 static const struct weft_event_def vt_events[VT_EV_COUNT] = {
 	{ "maven_cp_inst", WEFT_CAT_FDS, "scalar instruction", "instruction fetched and decoded by a "
-	  "control processor or MIMD core" },
+	  "vector core's control processor" },
 	{ "maven_viu_issue", WEFT_CAT_FDS, "vector instruction", "vector instruction issued by the "
 	  "vector issue unit (a VT fragment's instruction counts once)" },
 	{ "maven_srf_read", WEFT_CAT_RF, "32-bit operand", "scalar register read (CP, MIMD)" },
@@ -149,6 +163,13 @@ static const struct weft_event_def vt_events[VT_EV_COUNT] = {
 	{ "sfu_op", WEFT_CAT_COMP, "thread op", "divide, square root, transcendental" },
 	{ "maven_dcache_access", WEFT_CAT_L1, "access of up to 16 B", "shared data-cache access" },
 	{ "dram_access", WEFT_CAT_DRAM, "32 B", "line refills and writebacks / 32" },
+	{ "maven_vrf_access_regs", WEFT_CAT_RF, "element access x register", "vector register "
+	  "element reads and writes x physical registers of the lane's unified file (an access "
+	  "costs more in a larger file; maven65 prices the VRF so)" },
+	{ "maven_bvrf_access_regs", WEFT_CAT_RF, "element access x register", "as "
+	  "maven_vrf_access_regs for a banked file (+b, +bi)" },
+	{ "maven_mimd_inst", WEFT_CAT_FDS, "scalar instruction", "instruction fetched and decoded by "
+	  "a MIMD core" },
 };
 
 /* ---- params ---- */
@@ -207,9 +228,12 @@ int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *
 	pp->icache_kib = cfg_u(cfg, "mem", "icache_kib");
 	pp->vicache_kib = cfg_u(cfg, "mem", "vicache_kib");
 
-	const char *where = cfg->path[0] ? cfg->path : "config";
+	/* messages name the file and, for a sweep point, its overrides */
+	char where[sizeof(cfg->path) + sizeof(cfg->overrides) + 16];
+	snprintf(where, sizeof(where), "%s%s%s%s", cfg->path[0] ? cfg->path : "config",
+		 cfg->overrides[0] ? " (--set " : "", cfg->overrides, cfg->overrides[0] ? ")" : "");
 	if (!pp->cores || !pp->lanes || !pp->regs || !pp->mshrs || !pp->arith_units || !pp->banks ||
-	    !pp->clock_hz || !pp->port_bytes || !pp->mimd_regs_per_ut || !pp->vrf_reads ||
+	    !pp->port_bytes || !pp->mimd_regs_per_ut || !pp->vrf_reads ||
 	    !pp->vrf_writes || !pp->bank_reads || !pp->bank_writes)
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "%s: a [tile]/[lane]/[mem] value the vt model divides by is 0 (is "
@@ -224,6 +248,10 @@ int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *
 				      "%s: tile.coalescer (+mc) needs pattern = vt with several lanes "
 				      "(a c1v4 tile); this config has pattern %s, lanes %u",
 				      where, pat, pp->lanes);
+	if (pp->bank_alus && !pp->banked && pp->pattern != VT_PAT_MIMD)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: tile.bank_alus (+bi) needs tile.banked = true: the integer ALUs "
+				      "are per bank of the banked VRF (+bi implies +b)", where);
 	if (pp->min_regs_per_ut > pp->max_regs_per_ut)
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "%s: tile.min_regs_per_ut = %u exceeds tile.max_regs_per_ut = %u",
@@ -266,6 +294,8 @@ static int vt_init(const struct weft_config *cfg, void **state, struct weft_erro
 	if (!s)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the vt model");
 	int rc = weft_vt_params_from_config(cfg, &s->pp, err);
+	if (!rc)
+		rc = weft_vt_calib_init(cfg, &s->pp, &s->calib, err);
 	if (!rc) {
 		rc = weft_cache_init(&s->dc, &s->pp.dcache, err);
 		if (rc)
@@ -418,10 +448,13 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	for (int i = 0; i < VT_C_COUNT; i++)
 		weft_cpi_add(&r->cpi, weft_vt_cpi_names[i], cpi[i] * f);
 	snprintf(r->limiter, sizeof(r->limiter), "%s", weft_cpi_largest(&r->cpi));
-	for (int i = 0; i < VT_EV_COUNT; i++) {
+	for (int i = 0; i < VT_EV_COUNT; i++)
 		r->events[i] = ls->ev[i] * f;
+	/* the VRF's accesses weighted by the registers of the file they access */
+	r->events[s->pp.banked ? VT_EV_BVRF_REGS : VT_EV_VRF_REGS] =
+		(r->events[VT_EV_VRF_READ] + r->events[VT_EV_VRF_WRITE]) * s->pp.regs;
+	for (int i = 0; i < VT_EV_COUNT; i++)
 		s->total_ev[i] += r->events[i];
-	}
 	struct weft_stat *st = r->stats;
 	uint32_t *ns = &r->nstats;
 	if (s->pp.pattern == VT_PAT_MIMD) {
@@ -501,12 +534,23 @@ static int vt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	return vt_end_launch(state, t, launch, sample, err);
 }
 
-/* Area components by name (data/area/components.csv, maven_* rows): the
- * hook the calibration fit replaces with fitted coefficients per name. */
+/* Area components: with [calib] area_model (the default) the fitted area
+ * model's terms, priced by their coefficients (vt_calib.c); without it
+ * the maven_* rows of the area table (data/area/components.csv: Aladdin
+ * datapath areas and an SRAM density, an underestimate). */
 static int vt_components(void *state, struct weft_component *out, uint32_t max, uint32_t *n,
 			 struct weft_error *err)
 {
-	const struct vt_params *pp = &((struct vt_state *)state)->pp;
+	const struct vt_state *s = state;
+	const struct vt_params *pp = &s->pp;
+	if (s->calib.area_fit) {
+		if (max < s->calib.ncomp)
+			return weft_error_set(err, WEFT_ERR_INTERNAL, "room for %u components, need %u",
+					      max, s->calib.ncomp);
+		memcpy(out, s->calib.comp, sizeof(out[0]) * s->calib.ncomp);
+		*n = s->calib.ncomp;
+		return 0;
+	}
 	struct weft_component c[8];
 	uint32_t k = 0;
 	int vec = pp->pattern != VT_PAT_MIMD;
@@ -572,6 +616,8 @@ static int vt_finish(void *state, struct weft_model_result *res, struct weft_err
 	struct weft_stat *st = res->stats;
 	uint32_t *ns = &res->nstats;
 	weft_stat_add(st, ns, "cores", s->pp.cores, "");
+	weft_stat_add(st, ns, "cycle_time_ns", s->calib.cycle_ns, "ns");
+	weft_stat_add(st, ns, "cycle_time_fitted", s->calib.cycle_from == VT_CYCLE_FIT, "");
 	if (s->pp.pattern == VT_PAT_MIMD) {
 		weft_stat_add(st, ns, "uts_per_core", s->uts_per_core, "");
 	} else {

@@ -13,6 +13,7 @@
 #ifndef WEFT_VT_H
 #define WEFT_VT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "models/cache.h"
@@ -132,7 +133,24 @@ extern const char *const weft_vt_cpi_names[VT_C_COUNT];
 enum vt_ev { VT_EV_CP_INST = 0, VT_EV_VIU_ISSUE, VT_EV_SRF_READ, VT_EV_SRF_WRITE,
 	     VT_EV_VRF_READ, VT_EV_VRF_WRITE, VT_EV_PVFB, VT_EV_INT_ALU, VT_EV_INT_MUL,
 	     VT_EV_INT_DIV, VT_EV_FP32_ADD, VT_EV_FP32_MUL, VT_EV_FP32_FMA, VT_EV_FP64,
-	     VT_EV_SFU, VT_EV_DCACHE, VT_EV_DRAM, VT_EV_COUNT };
+	     VT_EV_SFU, VT_EV_DCACHE, VT_EV_DRAM, VT_EV_VRF_REGS, VT_EV_BVRF_REGS, VT_EV_MIMD_INST,
+	     VT_EV_COUNT };
+
+/* What the calibration fits give the tile (vt_calib.c). */
+#define VT_CALIB_MAX_COMP 20
+enum vt_cycle_from { VT_CYCLE_CONFIG = 0, VT_CYCLE_TABLE, VT_CYCLE_FIT };
+struct vt_calib {
+	int area_fit;                      /* 1: comp[] are the fitted area terms */
+	struct weft_component comp[VT_CALIB_MAX_COMP];
+	uint32_t ncomp;
+	double area_mm2;                   /* the fit's value at 65 nm (without +mc) */
+	double area_r2, area_loo_mape;     /* the area fit's R^2 and leave-one-out MAPE (%) */
+	enum vt_cycle_from cycle_from;     /* where the clock came from */
+	double cycle_ns;                   /* the tile's cycle time at its node */
+	double cycle_ns_65;                /* the calibrated cycle time at 65 nm */
+	double cycle_fit_ns;               /* the cycle fit's prediction at 65 nm */
+	double cycle_loo_mape;             /* the cycle fit's leave-one-out MAPE (%) */
+};
 
 /* Per-launch accumulators. */
 struct vt_launch {
@@ -174,6 +192,7 @@ struct vt_carry {
 
 struct vt_state {
 	struct vt_params pp;
+	struct vt_calib calib;
 	const struct weft_program *p;
 	struct vt_prog vp;
 	struct weft_group_prog gp;
@@ -204,6 +223,14 @@ struct vt_state {
 
 int weft_vt_params_from_config(const struct weft_config *cfg, struct vt_params *pp,
 			       struct weft_error *err);
+/* The tile's name in the study's grammar (mimd-c4r32, vt-c4v1r256+bi+2s+d,
+ * ...) from the parameters it names; -1 when out does not hold it. */
+int weft_vt_tile_name(const struct vt_params *pp, char *out, size_t len);
+/* The tile's area and cycle time from the calibration fits ([calib] keys,
+ * vt_calib.c): fills c and, when pp->clock_hz is 0 (tile.clock_mhz = 0),
+ * sets pp->clock_hz from the calibrated cycle time. */
+int weft_vt_calib_init(const struct weft_config *cfg, struct vt_params *pp, struct vt_calib *c,
+		       struct weft_error *err);
 /* Replays one CTA (vt_replay.c) into s->ls. CTAs come in increasing
  * order; on vector cores the uTs of an incomplete last strip are carried
  * into the next CTA's first strip when that CTA is the next one and the

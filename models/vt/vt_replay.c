@@ -350,7 +350,7 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		const struct vt_pcinfo *pi = &s->vp.pc[in.pc];
 		ls->thread_insts += in.exec ? 1 : 0;
 		ls->kind_dyn[pi->kind]++;
-		ls->ev[VT_EV_CP_INST] += 1;
+		ls->ev[VT_EV_MIMD_INST] += 1;
 		ls->ev[VT_EV_SRF_READ] += pi->sreads;
 		ls->ev[VT_EV_SRF_WRITE] += pi->writes;
 		if (in.exec)

@@ -252,6 +252,12 @@ else
 	est_golden "estimate: vt tiles" estimate-vt-vvadd.txt "$W" -c configs/maven/mimd-c4r32.ini \
 		-c 'configs/maven/vt-c4v1r256+bi+2s.ini' -c 'configs/maven/vt-c1v4r256+bi+2s+mc.ini' \
 		--baseline mimd-c4r32
+	# the study's figure types: a register sweep of one VT tile (area, clock
+	# and energy from the calibration) normalised to a named baseline tile
+	# given last (energy per task and performance per area ratios)
+	est_golden "estimate: vt sweep vs a named baseline" estimate-vt-sweep-vvadd.txt "$W" \
+		-c 'configs/maven/vt-c4v1r256+bi.ini' -c configs/maven/mimd-c4r32.ini \
+		--sweep 'vt-c4v1r256+bi:tile.regs=32,64,128,256' --baseline mimd-c4r32
 
 	# the hash is FNV-1a 64 of the file: recompute it in awk-free sh with od
 	if command -v python3 >/dev/null 2>&1; then
@@ -399,7 +405,7 @@ else
 	expect "energy: gpuwattch basis cites GPUWattch" 0 "GPUWattch GTX480 model (Leng et al., ISCA 2013; gpuwattch_gtx480.xml): FPU FPUP 29.58 pJ" show --basis gpuwattch40
 	expect "energy: gpuwattch basis at its node is unscaled" 0 "simt_rf_read,rf,7.267,40,40,7.267,no,stillmaker," show --basis gpuwattch40 --format csv
 	expect "energy: gpuwattch basis scales to 65 nm" 0 '"event": "noc_flit", "from_energy_pj": 1938.6, "to_energy_pj": 3452.23}' scale --basis gpuwattch40 --from 40 --to 65 --format json
-	expect "energy: bad basis" 2 "--basis mcpat: expected horowitz45, aladdin40 or gpuwattch40" show --basis mcpat
+	expect "energy: bad basis" 2 "--basis mcpat: expected horowitz45, aladdin40, gpuwattch40 or maven65" show --basis mcpat
 	expect "energy: show csv" 0 "fp32_mul,comp,3.7,45,45,3.7,no,stillmaker," show --node 45 --format csv
 	expect "energy: show json" 0 '"event": "dram_access", "category": "dram", "energy_pj": 3584' show --format json
 	expect "energy: scale stillmaker 65->45 area" 0 "area x0.66" scale --from 65 --to 45

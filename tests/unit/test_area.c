@@ -41,7 +41,8 @@ static void test_table_and_sum(void **unused)
 	assert_true(weft_area_table_find(&t, "x", 60)->area_mm2 == 2);
 	assert_null(weft_area_table_find(&t, "z", 40));
 
-	struct weft_component c[2] = { { "x", 3, "three" }, { "y", 0.5, "half" } };
+	struct weft_component c[2] = { { .name = "x", .count = 3, .why = "three" },
+					{ .name = "y", .count = 0.5, .why = "half" } };
 	struct weft_area_report r;
 	assert_int_equal(weft_area_of_components(&t, c, 2, 65, WEFT_SCALING_CLASSIC, &r, &err), 0);
 	NEAR(r.total_mm2, 3 * 2 + 0.5 * 4, 1e-12);
@@ -54,11 +55,27 @@ static void test_table_and_sum(void **unused)
 	assert_int_equal(r.nscaled, 2);
 	assert_non_null(strstr(r.scaling_note, "classic"));
 
-	struct weft_component z = { "z", 1, "" };
+	struct weft_component z = { .name = "z", .count = 1 };
 	assert_int_equal(weft_area_of_components(&t, &z, 1, 40, WEFT_SCALING_CLASSIC, &r, &err),
 			 WEFT_ERR_INPUT);
 	assert_non_null(strstr(err.message, "no area for component z at 40 nm"));
 	assert_string_equal(err.file, path);
+	/* a component the model priced (no row: the table is not consulted),
+	 * here at 65 nm with a negative term beside it; scaled like a row */
+	struct weft_component p[2] = {
+		{ .name = "z", .count = 2, .priced_nm = 65, .mm2_per_unit = 0.5, .unit = "core",
+		  .source = "fit: test" },
+		{ .name = "x", .count = 1, .priced_nm = 65, .mm2_per_unit = -0.25, .unit = "core",
+		  .source = "fit: a difference" }
+	};
+	assert_int_equal(weft_area_of_components(&t, p, 2, 65, WEFT_SCALING_CLASSIC, &r, &err), 0);
+	NEAR(r.total_mm2, 2 * 0.5 - 0.25, 1e-12);
+	assert_int_equal(r.nscaled, 0);
+	assert_string_equal(r.lines[0].source, "fit: test");
+	assert_string_equal(r.lines[1].unit, "core");
+	assert_int_equal(weft_area_of_components(&t, p, 1, 32.5, WEFT_SCALING_CLASSIC, &r, &err), 0);
+	NEAR(r.lines[0].mm2, 2 * 0.5 * 0.25, 1e-12);
+	assert_true(r.lines[0].scaled && r.lines[0].from_node_nm == 65);
 	weft_area_table_free(&t);
 	remove(path);
 }

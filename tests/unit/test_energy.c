@@ -149,7 +149,8 @@ static void test_known_mix(void **unused)
 	assert_int_equal(weft_energy_table_find(&c.events, "ev_b")->line, 4);
 
 	double counts[4] = { 1000, 500, 3, 0 }; /* ev_none: no row, zero count: skipped */
-	struct weft_component comps[2] = { { "comp_x", 2, "" }, { "comp_y", 1, "" } };
+	struct weft_component comps[2] = { { .name = "comp_x", .count = 2 },
+					    { .name = "comp_y", .count = 1 } };
 	struct weft_energy_report r;
 	assert_int_equal(weft_energy_eval(&c, defs, 4, counts, 1e-3, comps, 2, &r, &err), 0);
 	NEAR(r.cat_j[WEFT_CAT_COMP], 1000 * 1e-12, 1e-12);
@@ -278,7 +279,7 @@ static void test_bundled_tables(void **unused)
 	double a = weft_energy_table_find(&ctx[1].events, "fp32_mul")->energy_pj;
 	assert_true(a / h > 9 && a / h < 21);
 	/* static power of one Fermi SM at 40 nm is the cited 1.59 W */
-	struct weft_component sm = { "fermi_sm", 1, "" };
+	struct weft_component sm = { .name = "fermi_sm", .count = 1 };
 	struct weft_energy_report r;
 	struct weft_error err;
 	assert_int_equal(weft_energy_eval(&ctx[0], NULL, 0, NULL, 2.0, &sm, 1, &r, &err), 0);

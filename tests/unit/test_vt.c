@@ -523,14 +523,17 @@ static void test_configs(void **state)
 	assert_true(pp.pattern == VT_PAT_VT && pp.cores == 4 && pp.lanes == 1 && pp.regs == 256);
 	assert_true(pp.banked && pp.bank_alus && pp.density && !pp.coalescer && pp.arith_units == 3);
 	assert_int_equal(pp.pvfb, WEFT_DIV_PVFB_2STACK);
-	assert_true(fabs(pp.clock_hz - 1e9 / 1.36) < 1e5); /* TOCS Table I: 1.36 ns */
+	void *st = NULL;
+	assert_int_equal(weft_model_vt.init(&cfg, &st, &err), 0);
+	/* TOCS Table I: 1.36 ns */
+	assert_true(fabs(((struct vt_state *)st)->pp.clock_hz - 1e9 / 1.36) < 1e5);
+	weft_model_vt.free(st);
 	weft_config_free(&cfg);
 	assert_int_equal(weft_config_load("configs/maven/mimd-c4r64.ini", NULL, 0, &cfg, &err), 0);
 	assert_int_equal(weft_vt_params_from_config(&cfg, &pp, &err), 0);
 	assert_true(pp.pattern == VT_PAT_MIMD && pp.regs == 64);
 	weft_config_free(&cfg);
-	/* +d on a multilane core and +mc on single-lane cores are refused */
-	void *st = NULL;
+	/* +d on a multilane core, +mc on single-lane cores and +bi without +b are refused */
 	assert_int_equal(weft_config_load_text("[model]\nname = vt\n[tile]\nlanes = 4\ncores = 1\n"
 					       "density_time = true\n", "d.ini", NULL, 0, &cfg, &err), 0);
 	assert_int_equal(weft_model_vt.init(&cfg, &st, &err), WEFT_ERR_INPUT);
@@ -540,6 +543,11 @@ static void test_configs(void **state)
 					       NULL, 0, &cfg, &err), 0);
 	assert_int_equal(weft_model_vt.init(&cfg, &st, &err), WEFT_ERR_INPUT);
 	assert_non_null(strstr(err.message, "coalescer"));
+	weft_config_free(&cfg);
+	assert_int_equal(weft_config_load_text("[model]\nname = vt\n[tile]\nbank_alus = true\n", "b.ini",
+					       NULL, 0, &cfg, &err), 0);
+	assert_int_equal(weft_model_vt.init(&cfg, &st, &err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(err.message, "tile.bank_alus"));
 	weft_config_free(&cfg);
 }
 
