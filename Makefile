@@ -16,7 +16,7 @@ CFLAGS  ?= $(OPT) -g
 WEFT_BASE_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(WERROR) \
 	      -ffp-contract=off -frounding-math -MMD -MP -I.
 WEFT_CFLAGS = $(WEFT_BASE_CFLAGS) $(SAN_FLAGS) $(SAN_WARN)
-LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -lpthread -lm
+LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -ljansson -lpthread -lm
 
 # `make check SAN=1` (or any target with SAN=1): everything, the unit tests
 # included, built with AddressSanitizer and UndefinedBehaviorSanitizer into
@@ -74,7 +74,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
-	    help2man pkgconf clang libclang-rt-14-dev
+	    help2man pkgconf clang libclang-rt-14-dev libjansson-dev parallel
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
 .PHONY: uninstall install-test
