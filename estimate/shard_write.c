@@ -208,6 +208,10 @@ int weft_est_shard_write(const struct weft_est_report *r, enum weft_format fmt,
 {
 	if (!r->nshards || r->shard >= r->nshards)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "weft_est_shard_write: not a shard's report");
+	if (r->explain && fmt == WEFT_FMT_CSV)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "--explain writes prose, which a CSV row cannot hold; use --format "
+				      "table or json");
 	struct wr w = { 0, "" };
 	json_t *doc = json_object();
 	set(&w, doc, "weft_shard_part", json_integer(WEFT_EST_SHARD_FORMAT));
