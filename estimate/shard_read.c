@@ -59,7 +59,7 @@ static int figures(const struct weft_est_jctx *c, const json_t *o, const char *w
 	if (!json_is_object(o))
 		return weft_est_j_bad(c, where, "not an object");
 	int rc = weft_est_j_keys(c, o, where, keys);
-	uint64_t u;
+	uint64_t u = 0;
 	json_t *a = NULL;
 	memset(f, 0, sizeof(*f));
 	f->launch = WEFT_EST_TOTAL;
@@ -186,7 +186,7 @@ static int result(const struct weft_est_jctx *c, const json_t *o, uint32_t j, ui
 	snprintf(where, sizeof(where), "results[%u]", j);
 	if (!json_is_object(o))
 		return weft_est_j_bad(c, where, "not an object");
-	uint64_t u;
+	uint64_t u = 0;
 	int rc = weft_est_j_keys(c, o, where, keys);
 	if (!rc)
 		rc = weft_est_j_uint(c, o, where, "point", UINT32_MAX, &u);
@@ -244,7 +244,7 @@ static int result(const struct weft_est_jctx *c, const json_t *o, uint32_t j, ui
 static int run_shape(const struct weft_est_jctx *c, const json_t *doc, struct weft_est_part *p)
 {
 	json_t *run, *t, *a;
-	uint64_t u;
+	uint64_t u = 0;
 	int rc = weft_est_j_get(c, doc, "", "run", JSON_OBJECT, &run);
 	if (!rc)
 		rc = weft_est_j_uint(c, run, "run", "shards", WEFT_EST_MAX_SHARDS, &u);
@@ -313,7 +313,7 @@ static int check_doc(const struct weft_est_jctx *c, json_t *doc, struct weft_est
 	int rc = checksum(c, doc);
 	if (!rc)
 		rc = weft_est_j_keys(c, doc, "", keys);
-	uint64_t u;
+	uint64_t u = 0;
 	if (!rc)
 		rc = weft_est_j_uint(c, doc, "", "shard", WEFT_EST_MAX_SHARDS - 1, &u);
 	p->shard = (uint32_t)u;
