@@ -16,7 +16,7 @@ CFLAGS  ?= $(OPT) -g
 WEFT_BASE_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(WERROR) \
 	      -ffp-contract=off -frounding-math -MMD -MP -I.
 WEFT_CFLAGS = $(WEFT_BASE_CFLAGS) $(SAN_FLAGS) $(SAN_WARN)
-LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -lpthread -lm
+LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -ljansson -lpthread -lm
 
 # `make check SAN=1` (or any target with SAN=1): everything, the unit tests
 # included, built with AddressSanitizer and UndefinedBehaviorSanitizer into
@@ -74,7 +74,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
-	    help2man pkgconf clang libclang-rt-14-dev
+	    help2man pkgconf clang libclang-rt-14-dev libjansson-dev parallel
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
 .PHONY: uninstall install-test
@@ -98,10 +98,19 @@ help:
 	@echo "make fuzz     build the libFuzzer targets (clang, ASan, UBSan) into build-fuzz/ and run each"
 	@echo "              FUZZ_S seconds (default 60); fuzz-regress replays the corpus and regressions,"
 	@echo "              fuzz-merge keeps new inputs, fuzz-seeds remakes the seeds (tests/fuzz/README.md)"
+	@echo "make test-slurm  (not in check) a private one-node Slurm (slurm-wlm, munge: make deps-slurm)"
+	@echo "              runs a sharded sweep as an array job and a dependent merge job and compares"
+	@echo "              the merged report with one process's (docs/scale-out.md)"
 	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc"
 	@echo "              under \$$(DESTDIR)\$$(PREFIX) (PREFIX=/usr/local); make uninstall removes them"
 
 # Installs only what is missing; does nothing (and needs no network) when all is there.
+# deps-slurm: the same for make test-slurm's packages, which are daemons (a
+# workstation's systemd would start munge on install), so make deps leaves them out.
+SLURM_PKGS = slurm-wlm munge
+deps-slurm:
+	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(SLURM_PKGS)"
+
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -201,6 +210,7 @@ cli-tests: all
 	@sh tests/cli/matrix.sh
 	@sh tests/cli/hostile.sh
 	@sh tests/cli/maven.sh
+	@sh tests/cli/shard.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
@@ -250,6 +260,14 @@ validate: deps all
 validate-smoke: all
 	@echo "== weft-validate --size small (smoke test; out-of-band claims do not fail it)"
 	@$(BIN)/weft-validate --size small
+
+# The Slurm recipe of docs/scale-out.md end to end on this machine: a
+# private single-node Slurm (its own munged, slurm.conf, ports 16817/16818,
+# all in a temporary directory), an array job of 3 shards, a dependent
+# merge job, the merged report against one process's (tests/slurm.sh).
+.PHONY: deps-slurm test-slurm
+test-slurm: deps-slurm all
+	@sh tests/slurm.sh
 
 bench: deps all
 	@sh tests/bench.sh
@@ -346,7 +364,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD    = build-fuzz
 FUZZ_S       ?= 60
 FUZZ_CHECK_S ?= 30
-FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
 FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \

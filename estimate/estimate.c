@@ -8,7 +8,9 @@
  * per-CTA ops), and per point: price the events and the static power per
  * launch and in total (energy/energy.h), price the components
  * (area/area.h), and derive the report figures and the ratios against the
- * baseline (derive.c).
+ * baseline (derive.c). With --shard K/N (shard.h) every point is still
+ * loaded and named, but only shard K's are run and priced, and no ratios
+ * are taken: the merge of the parts does that.
  */
 #include "estimate.h"
 
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "energy/energy.h"
+#include "shard.h"
 
 #define MAX_CONFIGS 64
 
@@ -50,6 +53,9 @@ void weft_est_report_free(struct weft_est_report *r)
 		free(r->configs[i].launches);
 		free(r->configs[i].area_items);
 		weft_model_result_free(&r->configs[i].result);
+		free(r->configs[i].own_cpi);
+		free(r->configs[i].own_stats);
+		free(r->configs[i].own_text);
 	}
 	free(r->configs);
 	memset(r, 0, sizeof(*r));
@@ -80,11 +86,6 @@ static int price_energy(const struct weft_energy_ctx *ctx, const struct weft_mod
 static int estimate_config(const struct weft_config *cfg, struct weft_est_config *c,
 			   struct weft_error *err)
 {
-	snprintf(c->path, sizeof(c->path), "%s", cfg->path);
-	snprintf(c->model, sizeof(c->model), "%s", cfg->model);
-	snprintf(c->overrides, sizeof(c->overrides), "%s", cfg->overrides);
-	c->hash = cfg->hash;
-
 	struct weft_model_result *r = &c->result;
 	int rc;
 	c->clock_hz = r->clock_hz;
@@ -447,11 +448,16 @@ static int plan_make(const struct weft_est_request *req, struct plan *p, struct 
 }
 
 /* The report name of point pt: its config's name, plus [sec.key=v,...]
- * when sweeps apply to it; c->point gets the values per swept key. */
+ * when sweeps apply to it; c->point gets the values per swept key; and
+ * what identifies it before it runs (path, model, hash, overrides). */
 static void point_name(const struct weft_est_request *req, const struct plan *p,
 		       const struct point *pt, struct weft_est_config *c)
 {
 	uint32_t i = pt->config;
+	snprintf(c->path, sizeof(c->path), "%s", pt->cfg.path);
+	snprintf(c->model, sizeof(c->model), "%s", pt->cfg.model);
+	snprintf(c->overrides, sizeof(c->overrides), "%s", pt->cfg.overrides);
+	c->hash = pt->cfg.hash;
 	snprintf(c->config, sizeof(c->config), "%s", p->names[i]);
 	size_t off = (size_t)snprintf(c->name, sizeof(c->name), "%s", p->names[i]);
 	uint32_t nk = 0;
@@ -498,7 +504,15 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	uint32_t *idx = NULL;
 	uint8_t *done = NULL;
 	struct weft_trace *t = NULL;
-	int rc = plan_make(req, &p, err);
+	int rc = 0;
+	memset(&p, 0, sizeof(p));
+	if (req->nshards && (req->shard >= req->nshards || req->nshards > WEFT_EST_MAX_SHARDS)) {
+		rc = weft_error_set(err, WEFT_ERR_INPUT,
+				    "shard %u of %u: K must be less than N, and N at most %d", req->shard,
+				    req->nshards, WEFT_EST_MAX_SHARDS);
+		goto fail;
+	}
+	rc = plan_make(req, &p, err);
 	if (rc < 0)
 		goto fail;
 
@@ -554,6 +568,8 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	weft_cta_sample_describe(&req->sample, out->sampling, sizeof(out->sampling));
 	out->baseline = baseline;
 	out->explain = req->explain;
+	out->shard = req->shard;
+	out->nshards = req->nshards;
 
 	/* each model once over all its points (mixed -c lists: one group per
 	 * model, in order of first appearance) */
@@ -565,18 +581,23 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
-	/* progress: each model's run is the trace's CTAs' worth of the whole */
+	/* progress: each model's run is the trace's CTAs' worth of the whole
+	 * (a shard: the models it runs) */
 	struct est_progress prog = { req->progress, req->progress_user, 0, 0, 0 };
 	if (prog.fn) {
 		for (uint32_t l = 0; l < info->nlaunches; l++)
 			prog.per += weft_trace_launch(t, l)->nctas;
 		for (uint32_t i = 0; i < p.npts; i++) {
+			if (!weft_est_shard_owns(i, req->shard, req->nshards))
+				continue;
 			uint32_t j = 0;
-			while (j < i && strcmp(p.pts[j].cfg.model, p.pts[i].cfg.model) != 0)
+			while (j < i && (!weft_est_shard_owns(j, req->shard, req->nshards) ||
+					 strcmp(p.pts[j].cfg.model, p.pts[i].cfg.model) != 0))
 				j++;
 			prog.total += j == i ? prog.per : 0;
 		}
 	}
+	uint32_t whole_passes = 0; /* what one process running every point reads */
 	for (uint32_t first = 0; first < p.npts; first++) {
 		if (done[first])
 			continue;
@@ -587,13 +608,19 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 					   "unknown model `%s` in [model] name", model);
 			goto fail;
 		}
-		uint32_t n = 0;
+		uint32_t n = 0, nall = 0;
 		for (uint32_t i = first; i < p.npts; i++)
 			if (!done[i] && strcmp(p.pts[i].cfg.model, model) == 0) {
+				done[i] = 1;
+				nall++;
+				if (!weft_est_shard_owns(i, req->shard, req->nshards))
+					continue;
 				idx[n] = i;
 				cfgs[n++] = &p.pts[i].cfg;
-				done[i] = 1;
 			}
+		whole_passes += weft_est_model_passes(m, nall, info->nlaunches);
+		if (n == 0)
+			continue;
 		uint32_t passes = 0;
 		rc = weft_model_run_many_progress(m, (const struct weft_config *const *)cfgs, n, t,
 						  &req->sample, res, &passes,
@@ -611,7 +638,14 @@ int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report
 	}
 	weft_trace_close(t);
 	t = NULL;
-	weft_est_compare(out);
+	if (req->nshards) {
+		/* a part: the merge prints what one process would, and computes
+		 * the ratios (the baseline may be another shard's) */
+		out->shard_passes = out->trace_passes;
+		out->trace_passes = whole_passes;
+	} else {
+		weft_est_compare(out);
+	}
 	free(cfgs);
 	free(res);
 	free(idx);

@@ -113,6 +113,12 @@ struct weft_est_config {
 	struct weft_est_figures *launches;
 	uint32_t nlaunches;
 	struct weft_model_result result; /* owned; stats point into it */
+	/* A merged report's own storage (shard.h, weft_est_merge_*): there the
+	 * figures' cpi, stats and explain point here instead of into result.
+	 * NULL otherwise; freed with the report. */
+	struct weft_cpi_stack *own_cpi;  /* [nlaunches + 1], the totals' last */
+	struct weft_stat *own_stats;     /* every figure's stats, back to back */
+	char *own_text;                  /* the explanations, NUL-separated */
 };
 
 struct weft_est_report {
@@ -131,8 +137,17 @@ struct weft_est_report {
 	 * sweep (reports then look as they always did) */
 	uint32_t nsweeps;
 	char sweep_keys[WEFT_EST_MAX_SWEEPS][130];
-	uint32_t trace_passes;           /* reads of the trace, summed over the models run */
+	uint32_t trace_passes;           /* reads of the trace, summed over the models run
+					    (a shard's report: what one process running every
+					    point reads, weft_est_model_passes) */
 	int explain;                     /* the request asked for explanations */
+	/* --shard K/N (shard.h): nshards 0 = the whole run. Otherwise configs
+	 * still lists every point (names, paths, models, hashes, overrides),
+	 * but only the points i with weft_est_shard_owns(i, shard, nshards)
+	 * were run and priced; no ratios are computed (the merge does). Such a
+	 * report is written as a part (weft_est_shard_write), never formatted. */
+	uint32_t shard, nshards;
+	uint32_t shard_passes;           /* reads of the trace by this process */
 };
 
 struct weft_est_request {
@@ -150,6 +165,9 @@ struct weft_est_request {
 	uint32_t nsweeps;
 	int explain;                     /* ask the models to explain each launch
 					    (weft_config.explain); formatted by table and JSON */
+	/* --shard K/N (shard.h): run only the points i with i % nshards ==
+	 * shard; nshards 0 = every point */
+	uint32_t shard, nshards;
 	/* Optional (NULL: none): called as the models run, with done of total
 	 * CTA replays (the trace's CTAs once per model run; a model without
 	 * the per-CTA ops advances a launch at a time), so a CLI can show

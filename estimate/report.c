@@ -10,6 +10,9 @@ int weft_est_report_format(const struct weft_est_report *r, enum weft_format fmt
 {
 	if (r->nconfigs == 0 || r->baseline >= r->nconfigs)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "report without configs or baseline");
+	if (r->nshards)
+		return weft_error_set(err, WEFT_ERR_INTERNAL,
+				      "a shard's report is a part (weft_est_shard_write), not a report");
 	switch (fmt) {
 	case WEFT_FMT_TABLE:
 		weft_est_format_table(r, out);

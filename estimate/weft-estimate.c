@@ -1,8 +1,10 @@
 /*
  * weft-estimate.c - the weft-estimate CLI: one trace, one or more machine
  * configurations, a PPA report (table, CSV or JSON) with ratios against a
- * baseline. A thin main over estimate/estimate.h and estimate/report.h;
- * docs/estimate.md documents the report.
+ * baseline; with --shard K/N one slice of the run written as a part, and
+ * with --merge the parts joined into the report (docs/scale-out.md). A
+ * thin main over estimate/estimate.h, estimate/report.h and
+ * estimate/shard.h; docs/estimate.md documents the report.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,10 +17,12 @@
 #include "common/opt.h"
 #include "estimate.h"
 #include "report.h"
+#include "shard.h"
 #include "common/file.h"
 
 static const char usage[] =
 	"usage: weft-estimate FILE.wtr -c CONFIG.ini [-c CONFIG.ini]... [options]\n"
+	"       weft-estimate --merge PART... [--format table|csv|json] [-o FILE]\n"
 	"\n"
 	"Replays a trace (made by `weft-trace run WORKLOAD -o FILE.wtr`) on each\n"
 	"machine configuration and reports, per launch and in total: cycles, time,\n"
@@ -54,13 +58,21 @@ static const char usage[] =
 	"  --sample every:K|random:N:SEED\n"
 	"                            replay only some CTAs of each launch: every K-th,\n"
 	"                            or N distinct ones chosen with SEED (default: all)\n"
+	"  --shard K/N               run only the K-th of N slices of the run's points\n"
+	"                            (point i when i mod N = K; K counts from 0) and\n"
+	"                            write a part (JSON) for --merge instead of the report\n"
+	"  --merge PART...           join the parts of the N shards of one run into the\n"
+	"                            report one process prints, in the run's --format\n"
+	"                            unless --format is given (docs/scale-out.md)\n"
 	"  --version                 print \"weft-estimate VERSION\"\n"
 	"  -h, --help                show this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input (missing, corrupt or truncated\n"
 	"trace, a file that is not a trace, unknown config key, unknown baseline,\n"
-	"bad --set or --sweep, a file that cannot be read or created), 3 internal\n"
-	"error (docs/cli.md). docs/estimate.md lists every report column with its unit.\n";
+	"bad --set, --sweep or --shard, a file that cannot be read or created, a\n"
+	"shard part that is missing, given twice, of another run, damaged or\n"
+	"truncated), 3 internal error (docs/cli.md). docs/estimate.md lists every\n"
+	"report column with its unit.\n";
 
 static int parse_u64(const char *s, uint64_t *out)
 {
@@ -130,14 +142,59 @@ static void progress_line(void *user, uint64_t done, uint64_t total)
 	}
 }
 
-/* configs and sets have room for argc entries each */
+/* text to outpath (atomically) or, when NULL, to stdout. */
+static int emit(const struct weft_sbuf *text, const char *outpath, struct weft_error *err)
+{
+	if (outpath)
+		return weft_write_atomic(outpath, weft_sbuf_str(text), text->len, err);
+	fputs(weft_sbuf_str(text), stdout);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return weft_error_set(err, WEFT_ERR_IO, "writing the report to stdout failed");
+	return 0;
+}
+
+/* --merge PART...: the report one process would have printed, in fmt (-1:
+ * the format the run asked for). */
+static int merge(const char *const *parts, uint32_t nparts, int fmt, const char *outpath)
+{
+	struct weft_error err;
+	weft_error_clear(&err);
+	struct weft_est_merge *m = NULL;
+	struct weft_est_report rep;
+	enum weft_format run_fmt = WEFT_FMT_TABLE;
+	int rc = weft_est_merge_new(&m, &err);
+	for (uint32_t i = 0; i < nparts && rc == 0; i++)
+		rc = weft_est_merge_add_file(m, parts[i], &err);
+	if (rc == 0)
+		rc = weft_est_merge_finish(m, &rep, &run_fmt, &err);
+	weft_est_merge_free(m);
+	if (rc < 0)
+		return weft_cli_fail(&err);
+	if (fmt < 0)
+		fmt = (int)run_fmt;
+	if (rep.explain && fmt == WEFT_FMT_CSV) {
+		weft_est_report_free(&rep);
+		return weft_cli_usage("%s", "the parts' run has --explain, whose prose a CSV row cannot "
+				      "hold; use --format table or json");
+	}
+	struct weft_sbuf text;
+	weft_sbuf_init(&text);
+	rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
+	weft_est_report_free(&rep);
+	if (rc == 0)
+		rc = emit(&text, outpath, &err);
+	weft_sbuf_free(&text);
+	return rc < 0 ? weft_cli_fail(&err) : 0;
+}
+
+/* configs, sets, sweeps and operands have room for argc entries each */
 static int run(int argc, char **argv, const char **configs, const char **sets,
-	       const char **sweeps)
+	       const char **sweeps, const char **operands)
 {
 	const char *trace = NULL, *baseline = NULL, *outpath = NULL;
-	int fmt = WEFT_FMT_TABLE, explain = 0;
+	int fmt = WEFT_FMT_TABLE, fmt_given = 0, explain = 0, merging = 0, run_opts = 0;
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
-	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0;
+	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
 	if (argc < 2)
 		return weft_cli_usage("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
 
@@ -150,6 +207,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "output", 'o', WEFT_OPT_ARG, 'o' },
 		{ "explain", 0, WEFT_OPT_FLAG, 'e' },
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
+		{ "shard", 0, WEFT_OPT_ARG, 'K' },
+		{ "merge", 0, WEFT_OPT_FLAG, 'M' },
 		WEFT_OPT_HELP_VERSION,
 		{ 0 },
 	};
@@ -158,6 +217,9 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	for (int id; (id = weft_opt_next(&p, opts)) != WEFT_OPT_END;) {
 		const char *val = p.arg;
 		struct weft_error err;
+		/* what only a run (not --merge) takes */
+		run_opts |= id == 'c' || id == 'b' || id == 's' || id == 'w' || id == 'e' || id == 'S' ||
+			    id == 'K';
 		switch (id) {
 		case WEFT_OPT_ERROR:
 		case WEFT_OPT_ID_HELP:
@@ -189,6 +251,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			fmt = weft_format_parse(val);
 			if (fmt < 0)
 				return weft_cli_usage("bad --format `%s` (table, csv or json)", val);
+			fmt_given = 1;
 			break;
 		case 'o':
 			if (!*val)
@@ -204,15 +267,40 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 						      "random:N:SEED with N >= 1, e.g. random:64:1)",
 						      val);
 			break;
+		case 'K':
+			if (weft_est_parse_shard(val, &shard, &nshards, &err) < 0)
+				return weft_cli_usage("%s", err.message);
+			break;
+		case 'M':
+			merging = 1;
+			break;
 		case WEFT_OPT_OPERAND:
-			if (trace)
-				return weft_cli_usage("unexpected argument `%s` (one trace per run; configs go "
-						      "after -c)",
-						      val);
-			trace = val;
+			operands[noperands++] = val;
 			break;
 		}
 	}
+	if (outpath) {
+		char why[600];
+		if (weft_opt_check_output(outpath, why, sizeof(why)))
+			return weft_cli_usage("-o: %s", why);
+	}
+	if (merging) {
+		if (run_opts)
+			return weft_cli_usage("%s", "--merge takes the parts, --format and -o only: the run's "
+					      "configs, --set, --sweep, --baseline, --sample and "
+					      "--explain are recorded in its parts");
+		if (noperands == 0)
+			return weft_cli_usage("%s", "--merge: which parts? give every shard's part "
+					      "(weft-estimate ... --shard K/N -o FILE)");
+		for (uint32_t i = 0; i < noperands; i++)
+			if (weft_opt_is_dir(operands[i]))
+				return weft_cli_usage("%s is a directory, not a shard part", operands[i]);
+		return merge(operands, noperands, fmt_given ? fmt : -1, outpath);
+	}
+	if (noperands > 1)
+		return weft_cli_usage("unexpected argument `%s` (one trace per run; configs go after -c)",
+				      operands[1]);
+	trace = noperands ? operands[0] : NULL;
 	if (!trace)
 		return weft_cli_usage("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
 	if (nconfigs == 0)
@@ -226,11 +314,6 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		if (weft_opt_is_dir(configs[i]))
 			return weft_cli_usage("-c %s is a directory; give a CONFIG.ini (e.g. configs/fermi-sm.ini)",
 					      configs[i]);
-	if (outpath) {
-		char why[600];
-		if (weft_opt_check_output(outpath, why, sizeof(why)))
-			return weft_cli_usage("-o: %s", why);
-	}
 	/* bare names (`-c fermi-sm`) become the bundled configs' paths; the
 	 * paths live in resolved[], freed with it at the end */
 	char (*resolved)[1200] = calloc(nconfigs, sizeof(*resolved));
@@ -257,6 +340,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.sweeps = sweeps,
 		.nsweeps = nsweeps,
 		.explain = explain,
+		.shard = shard,
+		.nshards = nshards,
 		.progress = isatty(2) ? progress_line : NULL,
 	};
 	struct weft_est_report rep;
@@ -272,17 +357,14 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
-	rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
+	/* a shard writes its part; the merge prints the report */
+	if (nshards)
+		rc = weft_est_shard_write(&rep, (enum weft_format)fmt, &text, &err);
+	else
+		rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
 	weft_est_report_free(&rep);
-	if (rc == 0) {
-		if (outpath) {
-			rc = weft_write_atomic(outpath, weft_sbuf_str(&text), text.len, &err);
-		} else {
-			fputs(weft_sbuf_str(&text), stdout);
-			if (fflush(stdout) != 0 || ferror(stdout))
-				rc = weft_error_set(&err, WEFT_ERR_IO, "writing the report to stdout failed");
-		}
-	}
+	if (rc == 0)
+		rc = emit(&text, outpath, &err);
 	weft_sbuf_free(&text);
 	free(resolved);
 	if (rc < 0)
@@ -296,13 +378,15 @@ int main(int argc, char **argv)
 	const char **configs = calloc((size_t)argc + 1, sizeof(*configs));
 	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
 	const char **sweeps = calloc((size_t)argc + 1, sizeof(*sweeps));
+	const char **operands = calloc((size_t)argc + 1, sizeof(*operands));
 	int rc = 3;
-	if (configs && sets && sweeps)
-		rc = run(argc, argv, configs, sets, sweeps);
+	if (configs && sets && sweeps && operands)
+		rc = run(argc, argv, configs, sets, sweeps, operands);
 	else
 		rc = weft_cli_nomem(NULL);
 	free(configs);
 	free(sets);
 	free(sweeps);
+	free(operands);
 	return weft_cli_end(rc);
 }

@@ -146,6 +146,9 @@ once "estimate: --explain takes no value" 2 "--explain takes no value" "$W" -c $
 once "estimate: two traces" 2 "unexpected argument" "$W" "$W" -c $CFG
 once "estimate: no config" 2 "no configuration" "$W"
 once "estimate: no trace" 2 "which trace?"
+once "estimate: bad --shard" 2 "bad --shard \`x\`; give K/N" "$W" -c $CFG --shard x
+once "estimate: --merge a missing part" 2 "cannot open shard part $tmp/none.json" --merge "$tmp/none.json"
+once "estimate: --merge not a part" 2 "text.wtr:1:5: not a valid shard part (bad JSON)" --merge "$tmp/text.wtr"
 
 # ---- weft-validate (usage only; tests/cli/validate.sh runs claims) -------------------
 T=$BIN/weft-validate

@@ -7,6 +7,9 @@
 #   fuzz_trace   small traces of a few workloads and of tests/fuzz/seed/tiny.ini
 #                at the smallest size, each also with its zstd frames rewritten
 #                as raw blocks (tests/fuzz/trace_rawzstd.c)
+#   fuzz_merge   weft-estimate shard parts of small runs on vvadd and tiny.ini:
+#                a whole run as one part, and runs of 2 and 3 shards, their parts
+#                joined by lines `%%` as the harness reads them
 # It replaces the seed files it writes (named seed-*) and leaves inputs
 # that `make fuzz-merge` added alone.
 set -eu
@@ -14,7 +17,7 @@ C=tests/fuzz/corpus
 RAWZ=build-fuzz/trace_rawzstd
 [ -x bin/weft-trace ] || { echo "make_seeds.sh: run make first" >&2; exit 2; }
 [ -x "$RAWZ" ] || { echo "make_seeds.sh: $RAWZ missing (make fuzz-seeds builds it)" >&2; exit 2; }
-mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace
+mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge
 rm -f $C/*/seed-*
 
 for f in configs/*.ini; do cp "$f" "$C/fuzz_config/seed-$(basename "$f")"; done
@@ -45,4 +48,28 @@ for t in "$tmp"/*.wtr; do
 	"$RAWZ" "$t" "$C/fuzz_trace/seed-$n-raw.wtr"
 	bin/weft-trace verify "$C/fuzz_trace/seed-$n-raw.wtr" >/dev/null
 done
+# shard parts: the trace under a short relative name, as a user runs it
+cp "$tmp/vvadd.wtr" "$tmp/v.wtr"
+cp "$tmp/tiny.wtr" "$tmp/t.wtr"
+E=$PWD/bin/weft-estimate
+F=configs
+ln -s "$PWD/configs" "$tmp/configs"
+# parts K..N-1 of shard run N (the rest of the arguments) joined by `%%`
+parts() {
+	out=$1 n=$2
+	shift 2
+	k=0
+	while [ $k -lt "$n" ]; do
+		[ $k -gt 0 ] && printf '%%%%\n' >>"$out"
+		(cd "$tmp" && "$E" "$@" --shard $k/"$n") >>"$out"
+		k=$((k + 1))
+	done
+}
+: >$C/fuzz_merge/seed-vvadd-whole.json
+parts $C/fuzz_merge/seed-vvadd-whole.json 1 v.wtr -c $F/fermi-sm.ini -c $F/sgmf-core.ini --explain
+: >$C/fuzz_merge/seed-vvadd-3.json
+parts $C/fuzz_merge/seed-vvadd-3.json 3 v.wtr -c $F/fermi-sm.ini -c $F/dmt-cgra.ini --sweep tech.node_nm=40,45 \
+	--baseline 'dmt-cgra[tech.node_nm=45]' --format json
+: >$C/fuzz_merge/seed-tiny-2.json
+parts $C/fuzz_merge/seed-tiny-2.json 2 t.wtr -c $F/maven/mimd-c4r32.ini -c $F/tesla-sm.ini --sample every:2 --format csv
 du -sh $C/*
