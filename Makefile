@@ -16,7 +16,7 @@ CFLAGS  ?= $(OPT) -g
 WEFT_BASE_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(WERROR) \
 	      -ffp-contract=off -frounding-math -MMD -MP -I.
 WEFT_CFLAGS = $(WEFT_BASE_CFLAGS) $(SAN_FLAGS) $(SAN_WARN)
-LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -lpthread -lm
+LDLIBS  = -lzstd -lgsl -lgslcblas -lpfm -linih -ljansson -lpthread -lm
 
 # `make check SAN=1` (or any target with SAN=1): everything, the unit tests
 # included, built with AddressSanitizer and UndefinedBehaviorSanitizer into
@@ -49,7 +49,7 @@ BIN     = bin
 endif
 export WEFT_BIN = $(BIN)
 export WEFT_BUILD = $(BUILD)
-MODULES = common trace models energy area estimate
+MODULES = common trace models energy area estimate plot
 
 # Library sources: every .c below the module folders except CLI code. CLI
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
@@ -73,7 +73,7 @@ TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 # Test-only programs the test scripts run (tests/tools/*.c).
 TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
-DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot-nox gcc libc6-dev \
+DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev libjansson-dev gnuplot-nox gcc libc6-dev \
 	    help2man pkgconf clang libclang-rt-14-dev
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
