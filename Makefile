@@ -204,6 +204,7 @@ cli-tests: all
 	@sh tests/cli/matrix.sh
 	@sh tests/cli/hostile.sh
 	@sh tests/cli/maven.sh
+	@sh tests/cli/tables.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small

@@ -1,6 +1,7 @@
 /*
  * weft-estimate.c - the weft-estimate CLI: one trace, one or more machine
- * configurations, a PPA report (table, CSV or JSON) with ratios against a
+ * configurations, a PPA report (table, CSV, JSON, or a LaTeX or Markdown
+ * table for a paper) with ratios against a
  * baseline. A thin main over estimate/estimate.h and estimate/report.h;
  * docs/estimate.md documents the report.
  */
@@ -43,7 +44,17 @@ static const char usage[] =
 	"                            the key. Ranges: START:END:xFACTOR (1:32:x2) or\n"
 	"                            START:END:+STEP (1:16:+1). --baseline may name a\n"
 	"                            point; a swept config's name means its first point\n"
-	"  --format table|csv|json   report format (default table)\n"
+	"  --format table|csv|json|latex|markdown\n"
+	"                            report format (default table); latex (booktabs)\n"
+	"                            and markdown: the totals, a row per config or\n"
+	"                            point, units in the headers, for a paper\n"
+	"  --columns NAME,...        (latex, markdown) the columns by their CSV names:\n"
+	"                            config, model, swept keys, cycles .. the ratios,\n"
+	"                            cpi_COMPONENT_cycles (default: config, swept\n"
+	"                            keys, cycles, time_s, ipc, energy_total_j,\n"
+	"                            power_w, area_mm2, limiter, the four ratios)\n"
+	"  --digits N                (latex, markdown) significant digits, 1 to 15\n"
+	"                            (default 3)\n"
 	"  -o, --output FILE         write the report to FILE (atomically) instead of stdout\n"
 	"  --explain                 also say how each model saw each launch: for the\n"
 	"                            fabric models the mapping (sub-kernels, units,\n"
@@ -136,6 +147,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 {
 	const char *trace = NULL, *baseline = NULL, *outpath = NULL;
 	int fmt = WEFT_FMT_TABLE, explain = 0;
+	struct weft_est_table_opts topts = { NULL, 0 };
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0;
 	if (argc < 2)
@@ -150,6 +162,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "output", 'o', WEFT_OPT_ARG, 'o' },
 		{ "explain", 0, WEFT_OPT_FLAG, 'e' },
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
+		{ "columns", 0, WEFT_OPT_ARG, 'C' },
+		{ "digits", 0, WEFT_OPT_ARG, 'D' },
 		WEFT_OPT_HELP_VERSION,
 		{ 0 },
 	};
@@ -186,10 +200,22 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			break;
 		}
 		case 'f':
-			fmt = weft_format_parse(val);
+			fmt = weft_format_parse_report(val);
 			if (fmt < 0)
-				return weft_cli_usage("bad --format `%s` (table, csv or json)", val);
+				return weft_cli_usage("bad --format `%s` (table, csv, json, latex or markdown)",
+						      val);
 			break;
+		case 'C':
+			topts.columns = val;
+			break;
+		case 'D': {
+			uint64_t d;
+			if (parse_u64(val, &d) || d < 1 || d > WEFT_EST_MAX_DIGITS)
+				return weft_cli_usage("bad --digits `%s` (1 to %d significant digits)", val,
+						      WEFT_EST_MAX_DIGITS);
+			topts.digits = (int)d;
+			break;
+		}
 		case 'o':
 			if (!*val)
 				return weft_cli_usage("%s", "-o needs a file name");
@@ -220,6 +246,32 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (explain && fmt == WEFT_FMT_CSV)
 		return weft_cli_usage("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
 				      "table or json");
+	if (explain && (fmt == WEFT_FMT_LATEX || fmt == WEFT_FMT_MARKDOWN))
+		return weft_cli_usage("--explain writes prose, which a table for a paper cannot hold; use "
+				      "--format table or json");
+	if ((topts.columns || topts.digits) && fmt != WEFT_FMT_LATEX && fmt != WEFT_FMT_MARKDOWN)
+		return weft_cli_usage("%s applies to --format latex or markdown",
+				      topts.columns ? "--columns" : "--digits");
+	if (topts.columns) {
+		/* the swept keys are columns too: "sec.key" of each --sweep */
+		char keys[WEFT_EST_MAX_SWEEPS][130];
+		const char *kp[WEFT_EST_MAX_SWEEPS];
+		uint32_t nk = 0;
+		for (uint32_t i = 0; i < nsweeps && nk < WEFT_EST_MAX_SWEEPS; i++) {
+			struct weft_est_sweep sw;
+			struct weft_error serr;
+			if (weft_est_parse_sweep(sweeps[i], &sw, &serr) == 0) {
+				snprintf(keys[nk], sizeof(keys[nk]), "%s.%s", sw.section, sw.key);
+				kp[nk] = keys[nk];
+				nk++;
+				weft_est_sweep_free(&sw);
+			}
+		}
+		struct weft_error cerr;
+		weft_error_clear(&cerr);
+		if (weft_est_columns_check(topts.columns, kp, nk, &cerr) < 0)
+			return weft_cli_usage("%s", cerr.message);
+	}
 	if (weft_opt_is_dir(trace))
 		return weft_cli_usage("%s is a directory, not a trace file; give a FILE.wtr", trace);
 	for (uint32_t i = 0; i < nconfigs; i++)
@@ -272,7 +324,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
-	rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
+	rc = weft_est_report_format_opts(&rep, (enum weft_format)fmt, &topts, &text, &err);
 	weft_est_report_free(&rep);
 	if (rc == 0) {
 		if (outpath) {
