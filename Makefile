@@ -198,13 +198,14 @@ unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	if [ $$fail != 0 ]; then echo "unit tests: FAILED"; exit 1; fi
 
-cli-tests: all
+cli-tests: all $(TOOLS)
 	@sh tests/cli/run.sh
 	@sh tests/cli/validate.sh
 	@sh tests/cli/matrix.sh
 	@sh tests/cli/hostile.sh
 	@sh tests/cli/maven.sh
 	@sh tests/cli/tables.sh
+	@sh tests/cli/plot.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
