@@ -66,7 +66,7 @@ static const char usage[] =
 	"                           config's name for all its points), in this order\n"
 	"  --launch N               launch N's figures instead of the totals\n"
 	"  --geomean                bars: a last group with each config's geometric mean\n"
-	"  --log none|x|y|xy        logarithmic axes (sweep, scatter; default: from the data)\n"
+	"  --log none|x|y|xy        logarithmic axes (sweep, scatter; default: by the data)\n"
 	"  --style default|paper    paper: greyscale-safe fills and dashes, a 3.5-inch\n"
 	"                           column (PDF 3.5x2.5 in, PNG 1050x750 at 300 dpi,\n"
 	"                           SVG 336x240), 7-point fonts, no title\n"
