@@ -91,7 +91,8 @@ help:
 	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
-	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
+	@echo "make demo     trace sgemm (verified), estimate it on a Fermi SM and the Tesla-like SM,"
+	@echo "              and draw its CPI stacks (the figure's path is printed)"
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
@@ -269,12 +270,18 @@ bench: deps all
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and
-# on the Tesla-like SM side by side (docs/estimate.md).
+# on the Tesla-like SM side by side (docs/estimate.md), and draw the CPI
+# stacks of that table from its JSON (docs/plot.md; needs gnuplot).
 demo: deps all
 	@mkdir -p $(BUILD)/demo
 	$(BIN)/weft-trace run sgemm --size default --verify -o $(BUILD)/demo/sgemm.wtr
 	@echo
 	$(BIN)/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini
+	@echo
+	$(BIN)/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini \
+	  --format json -o $(BUILD)/demo/sgemm.json
+	$(BIN)/weft-plot cpi $(BUILD)/demo/sgemm.json -o $(BUILD)/demo/sgemm-cpi.png
+	@echo "figure: $(BUILD)/demo/sgemm-cpi.png (the CPI stacks of the table above)"
 
 ptx:
 	@if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then \
