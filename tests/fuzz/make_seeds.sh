@@ -7,6 +7,7 @@
 #   fuzz_trace   small traces of a few workloads and of tests/fuzz/seed/tiny.ini
 #                at the smallest size, each also with its zstd frames rewritten
 #                as raw blocks (tests/fuzz/trace_rawzstd.c)
+#   fuzz_plotjson  the weft-estimate reports of tests/fixtures/plot/
 # It replaces the seed files it writes (named seed-*) and leaves inputs
 # that `make fuzz-merge` added alone.
 set -eu
@@ -14,7 +15,7 @@ C=tests/fuzz/corpus
 RAWZ=build-fuzz/trace_rawzstd
 [ -x bin/weft-trace ] || { echo "make_seeds.sh: run make first" >&2; exit 2; }
 [ -x "$RAWZ" ] || { echo "make_seeds.sh: $RAWZ missing (make fuzz-seeds builds it)" >&2; exit 2; }
-mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace
+mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_plotjson
 rm -f $C/*/seed-*
 
 for f in configs/*.ini; do cp "$f" "$C/fuzz_config/seed-$(basename "$f")"; done
@@ -31,6 +32,8 @@ for f in trace/workloads/*.ptx tests/fixtures/ptx/*.ptx tests/fixtures/cli/*.ptx
 	 tests/fixtures/spec/*.ptx tests/fuzz/seed/*.ptx; do
 	cp "$f" "$C/fuzz_ptx/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+
+for f in tests/fixtures/plot/*.json; do cp "$f" "$C/fuzz_plotjson/seed-$(basename "$f")"; done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

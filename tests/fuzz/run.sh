@@ -32,6 +32,7 @@ dict_of() {
 	case $1 in
 	fuzz_ptx) echo "-dict=$D/ptx.dict" ;;
 	fuzz_config | fuzz_spec | fuzz_calib) echo "-dict=$D/ini.dict" ;;
+	fuzz_plotjson) echo "-dict=$D/json.dict" ;;
 	*) echo "" ;;
 	esac
 }
