@@ -51,6 +51,14 @@ int weft_plot_bars(struct weft_gp *g)
 				}
 			v[nr * ns + s] = k ? exp(logsum / k) : NAN;
 		}
+	int any = 0;
+	for (uint32_t i = 0; rc == 0 && i < ngroups * ns; i++)
+		any |= isfinite(v[i]);
+	if (rc == 0 && !any)
+		rc = weft_error_set(g->err, WEFT_ERR_INPUT,
+				    "nothing to draw: `%s` is null in every config drawn (undefined, e.g. "
+				    "without an energy or area table)",
+				    key);
 	if (rc < 0) {
 		free(names);
 		free(v);

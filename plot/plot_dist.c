@@ -142,6 +142,22 @@ int weft_plot_dist(struct weft_gp *g)
 		free(figs);
 		return rc;
 	}
+	int any = 0;
+	for (uint32_t s = 0; s < nl; s++)
+		for (uint32_t b = 0; b < nb; b++) {
+			char key[2 * WEFT_PLOT_KEY_MAX];
+			double v;
+			snprintf(key, sizeof(key), "%s%s", fam.prefix, bk[b].suffix);
+			any |= weft_plot_fig_value(figs[s], key, &v, NULL) == 0 && isfinite(v) && v != 0;
+		}
+	if (!any) {
+		free(bk);
+		free(names);
+		free(labels);
+		free(figs);
+		return weft_error_set(g->err, WEFT_ERR_INPUT,
+				      "nothing to draw: the %s are zero or null in every config", fam.what);
+	}
 	for (uint32_t a = 1; a < nb; a++) /* buckets in order */
 		for (uint32_t b = a; b > 0 && bk[b].lo < bk[b - 1].lo; b--) {
 			struct bucket t = bk[b];

@@ -72,14 +72,15 @@ static void first_lines(const char *s, char *buf, size_t len)
 	size_t k = 0;
 	int lines = 0;
 	for (; *s && k + 4 < len && lines < 6; s++) {
-		if (*s == '\n') {
+		char c = (unsigned char)*s < 0x20 ? ' ' : *s;
+		if (*s == '\n')
 			lines++;
-			if (k && buf[k - 1] != ' ')
-				buf[k++] = ' ';
-			continue;
-		}
-		buf[k++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+		if (c == ' ' && (k == 0 || buf[k - 1] == ' '))
+			continue; /* gnuplot pads its caret line with blanks */
+		buf[k++] = c;
 	}
+	while (k && buf[k - 1] == ' ')
+		k--;
 	buf[k] = 0;
 }
 

@@ -19,6 +19,9 @@ struct spt {
 	double x, y;
 };
 
+/* An axis is logarithmic when its values are positive and span more than
+ * 100x (or --log asks, for positive values only: a point at 0 or below has
+ * no place on it). */
 static int want_log(const struct spt *p, uint32_t n, int y)
 {
 	double lo = INFINITY, hi = 0;
@@ -68,12 +71,35 @@ int weft_plot_scatter(struct weft_gp *g)
 				ymax = fmax(ymax, fabs(q->y));
 		}
 	free(names);
+	uint32_t finite = 0;
+	for (uint32_t i = 0; rc == 0 && i < np; i++)
+		finite += isfinite(p[i].x) && isfinite(p[i].y);
+	if (rc == 0 && finite == 0)
+		rc = weft_error_set(g->err, WEFT_ERR_INPUT,
+				    "nothing to draw: no config has both `%s` and `%s` as numbers (null "
+				    "where a figure is undefined, e.g. without an energy or area table)",
+				    xk, yk);
 	if (rc < 0) {
 		free(p);
 		return rc;
 	}
 	int logx = g->o->log == WEFT_LOG_AUTO ? want_log(p, np, 0) : (g->o->log & WEFT_LOG_X) != 0;
 	int logy = g->o->log == WEFT_LOG_AUTO ? want_log(p, np, 1) : (g->o->log & WEFT_LOG_Y) != 0;
+	for (uint32_t i = 0; i < np; i++) { /* off a log axis: not drawn */
+		if (logx && !(p[i].x > 0))
+			p[i].x = NAN;
+		if (logy && !(p[i].y > 0))
+			p[i].y = NAN;
+	}
+	finite = 0;
+	for (uint32_t i = 0; i < np; i++)
+		finite += isfinite(p[i].x) && isfinite(p[i].y);
+	if (finite == 0) {
+		free(p);
+		return weft_error_set(g->err, WEFT_ERR_INPUT,
+				      "nothing to draw: no point is above 0 on the logarithmic axes; "
+				      "give --log none");
+	}
 	char xlabel[300], ylabel[300], title[400], launch[128], what[300];
 	double xs, ys;
 	weft_gp_axis_label(g, xk, xu, xmax, xlabel, sizeof(xlabel), &xs);
@@ -103,7 +129,7 @@ int weft_plot_scatter(struct weft_gp *g)
 		weft_sbuf_puts(out, "set grid xtics ytics lc rgb '#cccccc'\n");
 	/* each point's name beside it */
 	for (uint32_t i = 0; i < np; i++) {
-		if (!isfinite(p[i].x) || !isfinite(p[i].y) || (logx && p[i].x <= 0) || (logy && p[i].y <= 0))
+		if (!isfinite(p[i].x) || !isfinite(p[i].y))
 			continue;
 		weft_sbuf_puts(out, "set label ");
 		weft_gp_quote(out, p[i].c->name);

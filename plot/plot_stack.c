@@ -211,7 +211,14 @@ int weft_plot_stack(struct weft_gp *g)
 		free(val);
 		return rc;
 	}
-	tidy(cs, val, bars, nb, energy);
+	if (tidy(cs, val, bars, nb, energy) == 0) {
+		free(bars);
+		free(cs);
+		free(val);
+		return weft_error_set(g->err, WEFT_ERR_INPUT,
+				      "nothing to draw: every %s is zero or null in the configs drawn",
+				      energy ? "energy category" : "CPI-stack component");
+	}
 	const char *prefix = "";
 	double scale = 1;
 	char ylabel[200];
@@ -286,11 +293,7 @@ int weft_plot_stack(struct weft_gp *g)
 		}
 		weft_sbuf_puts(out, "EOD\n");
 	}
-	if (cs->n == 0)
-		weft_sbuf_puts(out, "set label 'every component is zero' at graph 0.5, graph 0.5 center\n"
-				    "plot NaN notitle\n");
-	else
-		weft_sbuf_puts(out, "plot ");
+	weft_sbuf_puts(out, "plot ");
 	for (uint32_t i = 0; i < cs->n; i++) {
 		weft_sbuf_printf(out, "%s$c%u using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror ",
 				 i ? ", \\\n     " : "", i);
@@ -298,8 +301,7 @@ int weft_plot_stack(struct weft_gp *g)
 		weft_sbuf_puts(out, " title ");
 		weft_gp_quote(out, cs->label[i]);
 	}
-	if (cs->n)
-		weft_sbuf_puts(out, "\n");
+	weft_sbuf_puts(out, "\n");
 	weft_gp_end(g);
 	free(bars);
 	free(cs);

@@ -172,6 +172,16 @@ int weft_plot_sweep(struct weft_gp *g)
 			pts[npts++] = (struct pt){ s, x, y };
 		}
 	}
+	int drawable = 0;
+	for (uint32_t i = 0; rc == 0 && i < npts; i++)
+		drawable |= isfinite(pts[i].y);
+	for (uint32_t s = 0; rc == 0 && s < nser; s++)
+		drawable |= ser[s].flat && isfinite(ser[s].flat_y);
+	if (rc == 0 && npts && !drawable)
+		rc = weft_error_set(g->err, WEFT_ERR_INPUT,
+				    "nothing to draw: `%s` is null at every point (undefined, e.g. without an "
+				    "energy or area table)",
+				    metric);
 	if (rc == 0 && npts == 0)
 		rc = weft_error_set(g->err, WEFT_ERR_INPUT,
 				    "no selected config has a value of `%s` (the sweep applies to none of "

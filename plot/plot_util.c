@@ -71,6 +71,12 @@ int weft_plot_util(struct weft_gp *g)
 					snprintf(comp[ncomp++], WEFT_PLOT_KEY_MAX, "%s", w->f->cpi[i].key);
 			}
 		}
+	int cycles = 0;
+	for (uint32_t i = 0; rc == 0 && i < nrows; i++)
+		cycles |= rows[i].total > 0;
+	if (rc == 0 && !cycles)
+		rc = weft_error_set(g->err, WEFT_ERR_INPUT,
+				    "nothing to draw: every CPI stack drawn is zero or null");
 	if (rc == 0 && !busy_seen) {
 		char list[600] = "";
 		for (uint32_t k = 0; k < ncomp && strlen(list) < 500; k++)

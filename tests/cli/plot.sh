@@ -183,6 +183,7 @@ printf '{"configs": [{"name": "a", "total": {"cycles": "many"}}]}\n' >"$tmp/type
 printf '{"configs": []}\n' >"$tmp/empty.json"
 printf '{"configs": [{"name": "a", "total": {}}, {"name": "a", "total": {}}]}\n' >"$tmp/dup.json"
 printf '{"configs": [{"name": "a", "total": {"cpi_stack": {"issue": 1}}, "launches": [{"launch": -1}]}]}\n' >"$tmp/launch.json"
+printf '{"baseline": "a", "configs": [{"name": "a", "baseline": true, "total": {"speedup": null, "cpi_stack": {"issue": 0}}}]}\n' >"$tmp/nulls.json"
 mkdir "$tmp/dir" "$tmp/dir.png"
 once "a JSON syntax error: file:line:column" 2 "$tmp/syntax.json:2:39: not valid JSON" bars "$tmp/syntax.json" -o "$tmp/x.png"
 once "not a report" 2 "$tmp/array.json is not a weft-estimate report" bars "$tmp/array.json" -o "$tmp/x.png"
@@ -204,6 +205,10 @@ once "dist: dMT distances are in no report yet" 2 \
 once "sweep: a report without a sweep" 2 "$F/sgemm.json has no sweep" sweep $F/sgemm.json -o "$tmp/x.png"
 once "sweep: a key not swept, did you mean" 2 "did not sweep \`fabric.token_bufer\`; did you mean \`fabric.token_buffer\`?" \
 	sweep $F/sweep-sgemm.json --key fabric.token_bufer -o "$tmp/x.png"
+once "bars: every figure null: nothing to draw" 2 "nothing to draw: \`speedup\` is null in every config drawn" \
+	bars "$tmp/nulls.json" -o "$tmp/x.png"
+once "cpi: every component zero: nothing to draw" 2 "nothing to draw: every CPI-stack component is zero or null" \
+	cpi "$tmp/nulls.json" -o "$tmp/x.png"
 once "--configs: an unknown name, did you mean" 2 "no report has a config or point named \`fermi\`; did you mean \`fermi-sm\`?" \
 	bars $F/sgemm.json --configs fermi -o "$tmp/x.png"
 once "--launch out of range" 2 "config fermi-sm has no launch 5 (it has 2)" cpi $F/reduce.json --launch 5 -o "$tmp/x.png"
