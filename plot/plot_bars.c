@@ -91,7 +91,8 @@ int weft_plot_bars(struct weft_gp *g)
 			if (v[i] * scale < ymin)
 				ymin = v[i] * scale;
 		}
-	weft_sbuf_printf(out, "set yrange [%.6g:%.6g]\n", ymin * 1.1, ymax > 0 ? ymax * 1.1 : 1);
+	if (isfinite(ymin * 1.1) && isfinite(ymax * 1.1))
+		weft_sbuf_printf(out, "set yrange [%.6g:%.6g]\n", ymin * 1.1, ymax > 0 ? ymax * 1.1 : 1);
 	uint32_t nticks = single ? ns : ngroups;
 	size_t longest = 0;
 	weft_sbuf_puts(out, "set xtics (");

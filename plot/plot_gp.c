@@ -57,12 +57,18 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* A double-quoted string, in which gnuplot reads backslash escapes: a
+ * quote, a backslash and a backquote are escaped. The backquote matters
+ * most: gnuplot runs `...` in a double-quoted string as a shell command,
+ * so a report naming a config `rm -rf ~` in backquotes must not reach it
+ * bare. (Single-quoted strings would need no such escape, but gnuplot
+ * misreads a doubled quote at their start: '''x' is '' followed by x.) */
 static void quote(struct weft_sbuf *out, const char *s, int tic)
 {
-	weft_sbuf_puts(out, "'");
+	weft_sbuf_puts(out, "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		if (*p == '\'') {
-			weft_sbuf_puts(out, "''");
+		if (*p == '"' || *p == '\\' || *p == '`') {
+			weft_sbuf_printf(out, "\\%c", *p);
 			p++;
 		} else if (*p == '%' && tic) {
 			weft_sbuf_puts(out, "%%");
@@ -83,7 +89,7 @@ static void quote(struct weft_sbuf *out, const char *s, int tic)
 			}
 		}
 	}
-	weft_sbuf_puts(out, "'");
+	weft_sbuf_puts(out, "\"");
 }
 
 void weft_gp_quote(struct weft_sbuf *out, const char *s)

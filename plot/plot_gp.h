@@ -8,7 +8,7 @@
  * figures (totals or --launch), and a label per report.
  *
  * Data go into datablocks of numbers only; every name is written as a
- * quoted gnuplot string (titles, tics, labels), never as data.
+ * double-quoted gnuplot string (titles, tics, labels), never as data.
  */
 #ifndef WEFT_PLOT_GP_H
 #define WEFT_PLOT_GP_H
@@ -35,11 +35,11 @@ struct weft_gp {
 int weft_gp_init(struct weft_gp *g, const struct weft_plot_report *const *reports, uint32_t n,
 		 const struct weft_plot_opts *o, struct weft_sbuf *out, struct weft_error *err);
 
-/* s as a gnuplot single-quoted string: quotes doubled, control characters
- * and bytes that are not UTF-8 as '?'. */
+/* s as a gnuplot double-quoted string: `"` and `\` escaped with a
+ * backslash, control characters and bytes that are not UTF-8 as '?'. */
 void weft_gp_quote(struct weft_sbuf *out, const char *s);
 
-/* A tic of an explicit tic list, `'label' pos`: the label quoted as above
+/* A tic of an explicit tic list, `"label" pos`: the label quoted as above
  * with its '%' doubled (gnuplot formats tic labels with the position). */
 void weft_gp_tic(struct weft_sbuf *out, const char *label, double pos);
 

@@ -211,12 +211,19 @@ int weft_plot_stack(struct weft_gp *g)
 		free(val);
 		return rc;
 	}
-	if (tidy(cs, val, bars, nb, energy) == 0) {
+	int drawable = 0; /* a segment with a size and a finite place */
+	for (uint32_t b = 0; b < nb; b++)
+		for (uint32_t i = 0; i < cs->n; i++) {
+			double v = val[(size_t)i * nb + b] / bars[b].norm;
+			drawable |= isfinite(v) && v != 0 && isfinite(bars[b].total / bars[b].norm);
+		}
+	if (tidy(cs, val, bars, nb, energy) == 0 || !drawable) {
 		free(bars);
 		free(cs);
 		free(val);
 		return weft_error_set(g->err, WEFT_ERR_INPUT,
-				      "nothing to draw: every %s is zero or null in the configs drawn",
+				      "nothing to draw: every %s is zero or null, or no bar adds up to a "
+				      "positive total, in the configs drawn",
 				      energy ? "energy category" : "CPI-stack component");
 	}
 	const char *prefix = "";

@@ -218,6 +218,18 @@ int weft_plot_sweep(struct weft_gp *g)
 		for (uint32_t a = 1; logx && a < nx; a++)
 			logx = xs[a] / xs[a - 1] >= 1.5;
 	}
+	int logy = g->o->log != WEFT_LOG_AUTO && (g->o->log & WEFT_LOG_Y);
+	int onaxes = 0; /* a point a log axis can show */
+	for (uint32_t i = 0; i < npts; i++)
+		onaxes |= (!logx || pts[i].x > 0) && (!logy || pts[i].y > 0);
+	if (!onaxes) {
+		free(ser);
+		free(pts);
+		free(cats);
+		return weft_error_set(g->err, WEFT_ERR_INPUT,
+				      "nothing to draw: no point is above 0 on the logarithmic axes; give "
+				      "--log none");
+	}
 	const struct weft_plot_metric *m = weft_plot_metric_find(metric);
 	char ylabel[300], title[400], launch[128], what[300];
 	double scale;
@@ -237,7 +249,7 @@ int weft_plot_sweep(struct weft_gp *g)
 	weft_gp_key(g, 0);
 	if (logx)
 		weft_sbuf_puts(out, "set logscale x 2\n");
-	if (g->o->log != WEFT_LOG_AUTO && (g->o->log & WEFT_LOG_Y))
+	if (logy)
 		weft_sbuf_puts(out, "set logscale y\n");
 	if (!numeric) {
 		weft_sbuf_printf(out, "set xrange [-0.5:%.1f]\nset xtics (", ncats - 0.5);
@@ -268,7 +280,7 @@ int weft_plot_sweep(struct weft_gp *g)
 	if (m && m->ratio && !base_flat)
 		weft_sbuf_puts(out, "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1 "
 				    "lc rgb '#000000' back\n");
-	if (nonneg && !(g->o->log != WEFT_LOG_AUTO && (g->o->log & WEFT_LOG_Y)))
+	if (nonneg && !logy)
 		weft_sbuf_puts(out, "set yrange [0:*]\n");
 	weft_sbuf_puts(out, "set offsets graph 0.03, graph 0.03, graph 0.08, 0\n");
 	for (uint32_t s = 0; s < nser; s++) {

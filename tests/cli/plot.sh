@@ -115,6 +115,18 @@ else
 		util $F/overlay-util.json -o "$tmp/util.png"
 	draw "util: any model's CPI stack" - "png 800 500" util $F/sgemm.json $F/vt-bsearch.json -o "$tmp/util2.png"
 
+	# names gnuplot would misread, or run: quotes, backslashes, %, @, $, a
+	# line end, a leading quote, and a config named `touch pwned` in backquotes
+	for k in bars energy cpi sweep dist scatter util; do
+		(cd "$tmp" && "$OLDPWD/$T" $k "$OLDPWD/$F/hostile-names.json" -o "hostile-$k.png") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ne 0 ] || [ -s "$tmp/err" ] || [ "$("$I" "$tmp/hostile-$k.png")" != "png 800 500" ]; then
+			bad "$k: hostile names" "exit status $rc, or no figure"
+		elif [ -e "$tmp/pwned" ] || [ -e "$tmp/pwned2" ]; then
+			bad "$k: hostile names" "a name in backquotes ran as a command"
+		else ok "$k: names with quotes, backslashes, %, backquotes are drawn as written"; fi
+	done
+
 	# ---- formats by extension, the paper style, --size ------------------------
 	draw "svg" - "svg 800 500" cpi $F/sgemm.json -o "$tmp/cpi.svg"
 	draw "pdf" - "pdf 6 3.75" cpi $F/sgemm.json -o "$tmp/cpi.pdf"

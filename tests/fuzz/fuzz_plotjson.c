@@ -8,9 +8,10 @@
  * is built with the default options, the paper style with launch 0, and
  * the shares and cumulative variants, never run: gnuplot is not part of
  * the target. Each script must keep every name inside its quotes: only
- * printable bytes and line ends, and an even number of single quotes on
- * every line (a quote in a name is doubled). The input is also read as a
- * PNG, an SVG and a PDF.
+ * printable bytes and line ends, every string closed on its line as
+ * gnuplot lexes it (a name is a double-quoted string, its quotes,
+ * backslashes and backquotes escaped), and no bare backquote anywhere
+ * (gnuplot would run what follows as a shell command). The input is also read as a PNG, an SVG and a PDF.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,20 +24,38 @@
 
 static int verbose = -1; /* WEFT_FUZZ_VERBOSE=1: print why each step stopped */
 
+/* Lexes the script as gnuplot does, far enough to see that every string
+ * ends on its line and no backquote reaches gnuplot's command substitution:
+ * '...' has no escapes, "..." takes backslash escapes (a backquote in it
+ * must be escaped), # outside a string starts a comment. */
 static void check_script(const char *s)
 {
-	unsigned quotes = 0;
+	char in = 0; /* the quote of the string we are in, or 0 */
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '\n') {
-			if (quotes % 2)
+			if (in)
 				abort(); /* a string left open: a name broke out */
-			quotes = 0;
-		} else if (*p < 0x20 && *p != '\t') {
+			continue;
+		}
+		if (*p < 0x20 && *p != '\t')
 			abort();
-		} else if (*p == '\'') {
-			quotes++;
+		if (in == '"' && *p == '\\') {
+			if (p[1] == '\n' || !p[1])
+				abort();
+			p++;
+		} else if (*p == '`' && in != '\'') {
+			abort(); /* gnuplot would run it as a shell command */
+		} else if (in && *p == (unsigned char)in) {
+			in = 0;
+		} else if (!in && (*p == '\'' || *p == '"')) {
+			in = (char)*p;
+		} else if (!in && *p == '#') {
+			while (p[1] && p[1] != '\n')
+				p++;
 		}
 	}
+	if (in)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

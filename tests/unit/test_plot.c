@@ -196,13 +196,13 @@ static void image_sizes(void **state)
 	assert_true(weft_plot_term_of("a.png/b", &t, &err) < 0);
 }
 
-/* A config name with a quote, a newline, a % and a byte that is not UTF-8
- * stays inside its gnuplot string. */
+/* A config name with quotes, a newline, a %, a backslash and a byte that
+ * is not UTF-8 stays inside its gnuplot string. */
 static void names_stay_quoted(void **state)
 {
 	(void)state;
-	const char *text = "{\"baseline\": \"it's\", \"configs\": ["
-			   "{\"name\": \"it's\\n50%\\u00ff\", \"baseline\": true, \"total\": {\"speedup\": 1,"
+	const char *text = "{\"baseline\": \"it's\\n50%\\u00ff\\\"q\\\\\", \"configs\": ["
+			   "{\"name\": \"it's\\n50%\\u00ff\\\"q\\\\\", \"baseline\": true, \"total\": {\"speedup\": 1,"
 			   " \"cpi_stack\": {\"issue\": 3, \"x'y\": 1}}},"
 			   "{\"name\": \"b\", \"total\": {\"speedup\": 2, \"cpi_stack\": {\"issue\": 1}}}]}";
 	struct weft_plot_report r;
@@ -221,10 +221,10 @@ static void names_stay_quoted(void **state)
 		if (weft_plot_script(rs, 1, &o, &s, &err) < 0)
 			fail_msg("%s: %s", weft_plot_kind_name(o.kind), err.message);
 		const char *t = weft_sbuf_str(&s);
-		assert_non_null(strstr(t, "outfile = 'o''ut.png'"));
-		/* a title or key entry, and a tic label with its % doubled */
-		assert_non_null(strstr(t, "'it''s?50%\xc3\xbf'") ? strstr(t, "'it''s?50%\xc3\xbf'")
-								: strstr(t, "'it''s?50%%\xc3\xbf"));
+		assert_non_null(strstr(t, "outfile = \"o'ut.png\""));
+		/* a title or key entry, or a tic label with its % doubled */
+		assert_true(strstr(t, "\"it's?50%\xc3\xbf\\\"q\\\\") ||
+			    strstr(t, "\"it's?50%%\xc3\xbf\\\"q\\\\"));
 		assert_null(strstr(t, "it's\n"));
 		weft_sbuf_free(&s);
 	}
@@ -249,13 +249,13 @@ static void every_kind(void **state)
 		uint32_t n;
 		const char *want;
 	} cases[] = {
-		{ WEFT_PLOT_BARS, two, 2, "title 'dmt-cgra'" },
-		{ WEFT_PLOT_ENERGY, two, 2, "title 'DRAM'" },
-		{ WEFT_PLOT_CPI, two, 2, "set x2tics scale 0 ('sgemm'" },
+		{ WEFT_PLOT_BARS, two, 2, "title \"dmt-cgra\"" },
+		{ WEFT_PLOT_ENERGY, two, 2, "title \"DRAM\"" },
+		{ WEFT_PLOT_CPI, two, 2, "set x2tics scale 0 (\"sgemm\"" },
 		{ WEFT_PLOT_SWEEP, sweep, 1, "set logscale x 2" },
-		{ WEFT_PLOT_DIST, vt, 1, "'76-100'" },
-		{ WEFT_PLOT_SCATTER, two, 2, "set label 'sgmf-core'" },
-		{ WEFT_PLOT_UTIL, ov, 1, "title 'semwait'" },
+		{ WEFT_PLOT_DIST, vt, 1, "\"76-100\"" },
+		{ WEFT_PLOT_SCATTER, two, 2, "set label \"sgmf-core\"" },
+		{ WEFT_PLOT_UTIL, ov, 1, "title \"semwait\"" },
 		{ WEFT_PLOT_UTIL, vt, 1, "% issue)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -2,7 +2,7 @@
 # Draws the figure on its own (its data are the datablocks below); edit it
 # and run `gnuplot THIS.gp`, or `gnuplot -e "outfile='other.png'" THIS.gp`
 # (the terminal line sets the format).
-if (!exists("outfile")) outfile = 'TMP/bars.png'
+if (!exists("outfile")) outfile = "TMP/bars.png"
 set encoding utf8
 set terminal pngcairo size 800,500 font 'sans,10' noenhanced background rgb '#ffffff'
 set output outfile
@@ -10,11 +10,11 @@ set border 3
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
 set style fill solid 1.0 border lc rgb '#000000'
-set title 'speedup'
-set ylabel 'speedup (fermi-sm = 1)'
+set title "speedup"
+set ylabel "speedup (fermi-sm = 1)"
 set boxwidth 0.266667 absolute
 set yrange [0:1.1]
-set xtics ('sgemm' 0, 'reduce' 1, 'geomean' 2)
+set xtics ("sgemm" 0, "reduce" 1, "geomean" 2)
 set xrange [-0.6:2.6]
 set key outside right top vertical
 set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1 lc rgb '#000000' front
@@ -33,7 +33,7 @@ $s2 << EOD
 1.26667 0.8372504889
 2.26667 0.6915058817
 EOD
-plot $s0 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title 'fermi-sm', \
-     $s1 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title 'sgmf-core', \
-     $s2 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title 'dmt-cgra'
+plot $s0 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title "fermi-sm", \
+     $s1 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title "sgmf-core", \
+     $s2 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title "dmt-cgra"
 unset output

@@ -2,7 +2,7 @@
 # Draws the figure on its own (its data are the datablocks below); edit it
 # and run `gnuplot THIS.gp`, or `gnuplot -e "outfile='other.png'" THIS.gp`
 # (the terminal line sets the format).
-if (!exists("outfile")) outfile = 'TMP/cpi.png'
+if (!exists("outfile")) outfile = "TMP/cpi.png"
 set encoding utf8
 set terminal pngcairo size 800,500 font 'sans,10' noenhanced background rgb '#ffffff'
 set output outfile
@@ -10,15 +10,15 @@ set border 3
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
 set style fill solid 1.0 border lc rgb '#000000'
-set title 'CPI stack'
-set ylabel 'share of cycles (%)'
+set title "CPI stack"
+set ylabel "share of cycles (%)"
 set yrange [0:*]
 set key outside right top vertical invert
 set xrange [-0.6:6.6]
-set xtics ('fermi-sm' 0, 'sgmf-core' 1, 'dmt-cgra' 2, 'fermi-sm' 4, 'sgmf-core' 5, 'dmt-cgra' 6)
+set xtics ("fermi-sm" 0, "sgmf-core" 1, "dmt-cgra" 2, "fermi-sm" 4, "sgmf-core" 5, "dmt-cgra" 6)
 set xtics rotate by 30 right
 set link x2
-set x2tics scale 0 ('sgemm' 1, 'reduce' 5)
+set x2tics scale 0 ("sgemm" 1, "reduce" 5)
 $c0 << EOD
 0 0 24.47361419
 1 0 22.58834187
@@ -131,18 +131,18 @@ $c13 << EOD
 5 100 100
 6 100 100
 EOD
-plot $c0 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title 'issue', \
-     $c1 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title 'divergence', \
-     $c2 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title 'dependency', \
-     $c3 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ccbb44' title 'pipeline', \
-     $c4 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#66ccee' title 'shmem', \
-     $c5 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#aa3377' title 'l1', \
-     $c6 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#bbbbbb' title 'l2', \
-     $c7 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#332288' title 'dram', \
-     $c8 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#88ccee' title 'barrier', \
-     $c9 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#44aa99' title 'idle', \
-     $c10 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#999933' title 'ldst', \
-     $c11 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#882255' title 'fill', \
-     $c12 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#dddddd' title 'config', \
-     $c13 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#117733' title 'other (each < 1%)'
+plot $c0 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title "issue", \
+     $c1 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title "divergence", \
+     $c2 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title "dependency", \
+     $c3 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ccbb44' title "pipeline", \
+     $c4 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#66ccee' title "shmem", \
+     $c5 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#aa3377' title "l1", \
+     $c6 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#bbbbbb' title "l2", \
+     $c7 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#332288' title "dram", \
+     $c8 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#88ccee' title "barrier", \
+     $c9 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#44aa99' title "idle", \
+     $c10 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#999933' title "ldst", \
+     $c11 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#882255' title "fill", \
+     $c12 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#dddddd' title "config", \
+     $c13 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#117733' title "other (each < 1%)"
 unset output

@@ -2,7 +2,7 @@
 # Draws the figure on its own (its data are the datablocks below); edit it
 # and run `gnuplot THIS.gp`, or `gnuplot -e "outfile='other.png'" THIS.gp`
 # (the terminal line sets the format).
-if (!exists("outfile")) outfile = 'TMP/dist.png'
+if (!exists("outfile")) outfile = "TMP/dist.png"
 set encoding utf8
 set terminal pngcairo size 800,500 font 'sans,10' noenhanced background rgb '#ffffff'
 set output outfile
@@ -10,12 +10,12 @@ set border 3
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
 set style fill solid 1.0 border lc rgb '#000000'
-set title 'active uTs per issued uT instruction, bsearch'
-set ylabel 'issued uT instructions (%)'
-set xlabel 'active uTs (% of the vector)'
+set title "active uTs per issued uT instruction, bsearch"
+set ylabel "issued uT instructions (%)"
+set xlabel "active uTs (% of the vector)"
 set key outside right top vertical
 set xrange [-0.6:3.6]
-set xtics ('1-25' 0, '26-50' 1, '51-75' 2, '76-100' 3)
+set xtics ("1-25" 0, "26-50" 1, "51-75" 2, "76-100" 3)
 set yrange [0:*]
 set boxwidth 0.266667 absolute
 $s0 << EOD
@@ -36,7 +36,7 @@ $s2 << EOD
 2.26667 9.393570014
 3.26667 72.53542587
 EOD
-plot $s0 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title 'vt-c4v1r256+bi', \
-     $s1 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title 'vt-c4v1r256+bi+1s', \
-     $s2 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title 'vt-c4v1r256+bi+2s'
+plot $s0 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title "vt-c4v1r256+bi", \
+     $s1 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title "vt-c4v1r256+bi+1s", \
+     $s2 using 1:2 with boxes fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title "vt-c4v1r256+bi+2s"
 unset output

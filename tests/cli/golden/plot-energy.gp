@@ -2,7 +2,7 @@
 # Draws the figure on its own (its data are the datablocks below); edit it
 # and run `gnuplot THIS.gp`, or `gnuplot -e "outfile='other.png'" THIS.gp`
 # (the terminal line sets the format).
-if (!exists("outfile")) outfile = 'TMP/energy.png'
+if (!exists("outfile")) outfile = "TMP/energy.png"
 set encoding utf8
 set terminal pngcairo size 800,500 font 'sans,10' noenhanced background rgb '#ffffff'
 set output outfile
@@ -10,15 +10,15 @@ set border 3
 set tics nomirror
 set grid ytics lc rgb '#dddddd'
 set style fill solid 1.0 border lc rgb '#000000'
-set title 'energy by category'
-set ylabel 'energy (baseline = 1)'
+set title "energy by category"
+set ylabel "energy (baseline = 1)"
 set yrange [0:*]
 set key outside right top vertical invert
 set xrange [-0.6:6.6]
-set xtics ('fermi-sm' 0, 'sgmf-core' 1, 'dmt-cgra' 2, 'fermi-sm' 4, 'sgmf-core' 5, 'dmt-cgra' 6)
+set xtics ("fermi-sm" 0, "sgmf-core" 1, "dmt-cgra" 2, "fermi-sm" 4, "sgmf-core" 5, "dmt-cgra" 6)
 set xtics rotate by 30 right
 set link x2
-set x2tics scale 0 ('sgemm' 1, 'reduce' 5)
+set x2tics scale 0 ("sgemm" 1, "reduce" 5)
 $c0 << EOD
 0 0 0.1163054319
 1 0 0
@@ -107,15 +107,15 @@ $c10 << EOD
 5 0.6930193327 1.01657298
 6 0.5961267431 0.9102296981
 EOD
-plot $c0 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title 'fetch/decode/schedule', \
-     $c1 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title 'register files', \
-     $c2 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title 'functional units', \
-     $c3 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ccbb44' title 'buffers', \
-     $c4 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#66ccee' title 'interconnect', \
-     $c5 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#aa3377' title 'shared memory', \
-     $c6 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#bbbbbb' title 'L1', \
-     $c7 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#332288' title 'L2', \
-     $c8 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#88ccee' title 'DRAM', \
-     $c9 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#44aa99' title 'configuration', \
-     $c10 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#999933' title 'static'
+plot $c0 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#4477aa' title "fetch/decode/schedule", \
+     $c1 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ee6677' title "register files", \
+     $c2 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#228833' title "functional units", \
+     $c3 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#ccbb44' title "buffers", \
+     $c4 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#66ccee' title "interconnect", \
+     $c5 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#aa3377' title "shared memory", \
+     $c6 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#bbbbbb' title "L1", \
+     $c7 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#332288' title "L2", \
+     $c8 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#88ccee' title "DRAM", \
+     $c9 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#44aa99' title "configuration", \
+     $c10 using 1:(($2+$3)/2):(0.35):(($3-$2)/2) with boxxyerror fs solid 0.9 border lc rgb '#000000' lc rgb '#999933' title "static"
 unset output
