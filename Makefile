@@ -49,13 +49,13 @@ BIN     = bin
 endif
 export WEFT_BIN = $(BIN)
 export WEFT_BUILD = $(BUILD)
-MODULES = common trace models energy area estimate
+MODULES = common trace models energy area estimate plot
 
 # Library sources: every .c below the module folders except CLI code. CLI
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
 # trace/cli/ (see trace/cli/cli.h: one file per subcommand, as git's builtin/).
 ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*'))
-CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
+CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c %/weft-plot.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 # What every CLI shares (cli/README.md): linked into each program, never
@@ -91,7 +91,8 @@ help:
 	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
 	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures"
-	@echo "make demo     trace sgemm (verified) and estimate it on a Fermi SM and the Tesla-like SM"
+	@echo "make demo     trace sgemm (verified), estimate it on a Fermi SM and the Tesla-like SM,"
+	@echo "              and draw its CPI stacks (the figure's path is printed)"
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
@@ -163,6 +164,9 @@ $(BIN)/weft-energy: $(BUILD)/energy/weft-energy.o $(CLI_OBJ) $(BUILD)/libweft.a
 $(BIN)/weft-area: $(BUILD)/area/weft-area.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+$(BIN)/weft-plot: $(BUILD)/plot/weft-plot.o $(CLI_OBJ) $(BUILD)/libweft.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
@@ -204,13 +208,15 @@ unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	if [ $$fail != 0 ]; then echo "unit tests: FAILED"; exit 1; fi
 
-cli-tests: all
+cli-tests: all $(TOOLS)
 	@sh tests/cli/run.sh
 	@sh tests/cli/validate.sh
 	@sh tests/cli/matrix.sh
 	@sh tests/cli/hostile.sh
 	@sh tests/cli/maven.sh
 	@sh tests/cli/shard.sh
+	@sh tests/cli/tables.sh
+	@sh tests/cli/plot.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
@@ -282,12 +288,18 @@ bench: deps all
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and
-# on the Tesla-like SM side by side (docs/estimate.md).
+# on the Tesla-like SM side by side (docs/estimate.md), and draw the CPI
+# stacks of that table from its JSON (docs/plot.md; needs gnuplot).
 demo: deps all
 	@mkdir -p $(BUILD)/demo
 	$(BIN)/weft-trace run sgemm --size default --verify -o $(BUILD)/demo/sgemm.wtr
 	@echo
 	$(BIN)/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini
+	@echo
+	$(BIN)/weft-estimate $(BUILD)/demo/sgemm.wtr -c configs/fermi-sm.ini -c configs/tesla-sm.ini \
+	  --format json -o $(BUILD)/demo/sgemm.json
+	$(BIN)/weft-plot cpi $(BUILD)/demo/sgemm.json -o $(BUILD)/demo/sgemm-cpi.png
+	@echo "figure: $(BUILD)/demo/sgemm-cpi.png (the CPI stacks of the table above)"
 
 ptx:
 	@if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then \
@@ -364,7 +376,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD    = build-fuzz
 FUZZ_S       ?= 60
 FUZZ_CHECK_S ?= 30
-FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
 FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \

@@ -15,3 +15,12 @@ int weft_format_parse(const char *name)
 		return WEFT_FMT_JSON;
 	return -1;
 }
+
+int weft_format_parse_report(const char *name)
+{
+	if (strcmp(name, "latex") == 0)
+		return WEFT_FMT_LATEX;
+	if (strcmp(name, "markdown") == 0)
+		return WEFT_FMT_MARKDOWN;
+	return weft_format_parse(name);
+}

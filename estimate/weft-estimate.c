@@ -1,10 +1,11 @@
 /*
  * weft-estimate.c - the weft-estimate CLI: one trace, one or more machine
- * configurations, a PPA report (table, CSV or JSON) with ratios against a
- * baseline; with --shard K/N one slice of the run written as a part, and
- * with --merge the parts joined into the report (docs/scale-out.md). A
- * thin main over estimate/estimate.h, estimate/report.h and
- * estimate/shard.h; docs/estimate.md documents the report.
+ * configurations, a PPA report (table, CSV, JSON, or a LaTeX or Markdown
+ * table for a paper) with ratios against a baseline; with --shard K/N one
+ * slice of the run written as a part, and with --merge the parts joined
+ * into the report (docs/scale-out.md). A thin main over
+ * estimate/estimate.h, estimate/report.h and estimate/shard.h;
+ * docs/estimate.md documents the report.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +23,8 @@
 
 static const char usage[] =
 	"usage: weft-estimate FILE.wtr -c CONFIG.ini [-c CONFIG.ini]... [options]\n"
-	"       weft-estimate --merge PART... [--format table|csv|json] [-o FILE]\n"
+	"       weft-estimate --merge PART... [--format FORMAT [--columns ...] [--digits N]]\n"
+	"                     [-o FILE]\n"
 	"\n"
 	"Replays a trace (made by `weft-trace run WORKLOAD -o FILE.wtr`) on each\n"
 	"machine configuration and reports, per launch and in total: cycles, time,\n"
@@ -47,7 +49,17 @@ static const char usage[] =
 	"                            the key. Ranges: START:END:xFACTOR (1:32:x2) or\n"
 	"                            START:END:+STEP (1:16:+1). --baseline may name a\n"
 	"                            point; a swept config's name means its first point\n"
-	"  --format table|csv|json   report format (default table)\n"
+	"  --format table|csv|json|latex|markdown\n"
+	"                            report format (default table); latex (booktabs)\n"
+	"                            and markdown: the totals, a row per config or\n"
+	"                            point, units in the headers, for a paper\n"
+	"  --columns NAME,...        (latex, markdown) the columns by their CSV names:\n"
+	"                            config, model, swept keys, cycles .. the ratios,\n"
+	"                            cpi_COMPONENT_cycles (default: config, swept\n"
+	"                            keys, cycles, time_s, ipc, energy_total_j,\n"
+	"                            power_w, area_mm2, limiter, the four ratios)\n"
+	"  --digits N                (latex, markdown) significant digits, 1 to 15\n"
+	"                            (default 3)\n"
 	"  -o, --output FILE         write the report to FILE (atomically) instead of stdout\n"
 	"  --explain                 also say how each model saw each launch: for the\n"
 	"                            fabric models the mapping (sub-kernels, units,\n"
@@ -63,7 +75,8 @@ static const char usage[] =
 	"                            write a part (JSON) for --merge instead of the report\n"
 	"  --merge PART...           join the parts of the N shards of one run into the\n"
 	"                            report one process prints, in the run's --format\n"
-	"                            unless --format is given (docs/scale-out.md)\n"
+	"                            unless --format is given (latex and markdown take\n"
+	"                            --columns and --digits there; docs/scale-out.md)\n"
 	"  --version                 print \"weft-estimate VERSION\"\n"
 	"  -h, --help                show this help\n"
 	"\n"
@@ -153,9 +166,37 @@ static int emit(const struct weft_sbuf *text, const char *outpath, struct weft_e
 	return 0;
 }
 
+/* The --columns/--digits and --explain rules of the tables for a paper:
+ * 0, or prints the usage error and returns its status (*status). */
+static int table_opts_bad(int fmt, int explain, const struct weft_est_table_opts *topts,
+			  const char *const *keys, uint32_t nkeys, int *status)
+{
+	int paper = fmt == WEFT_FMT_LATEX || fmt == WEFT_FMT_MARKDOWN;
+	if (explain && fmt == WEFT_FMT_CSV)
+		*status = weft_cli_usage("%s", "--explain writes prose, which a CSV row cannot hold; use "
+					 "--format table or json");
+	else if (explain && paper)
+		*status = weft_cli_usage("%s", "--explain writes prose, which a table for a paper cannot "
+					 "hold; use --format table or json");
+	else if ((topts->columns || topts->digits) && !paper)
+		*status = weft_cli_usage("%s applies to --format latex or markdown",
+					 topts->columns ? "--columns" : "--digits");
+	else if (topts->columns) {
+		struct weft_error cerr;
+		weft_error_clear(&cerr);
+		if (weft_est_columns_check(topts->columns, keys, nkeys, &cerr) < 0)
+			*status = weft_cli_usage("%s", cerr.message);
+		else
+			return 0;
+	} else
+		return 0;
+	return 1;
+}
+
 /* --merge PART...: the report one process would have printed, in fmt (-1:
- * the format the run asked for). */
-static int merge(const char *const *parts, uint32_t nparts, int fmt, const char *outpath)
+ * the format the run asked for), with topts for a table for a paper. */
+static int merge(const char *const *parts, uint32_t nparts, int fmt,
+		 const struct weft_est_table_opts *topts, const char *outpath)
 {
 	struct weft_error err;
 	weft_error_clear(&err);
@@ -172,14 +213,19 @@ static int merge(const char *const *parts, uint32_t nparts, int fmt, const char 
 		return weft_cli_fail(&err);
 	if (fmt < 0)
 		fmt = (int)run_fmt;
-	if (rep.explain && fmt == WEFT_FMT_CSV) {
+	/* the swept keys, as --columns may name them, are the run's */
+	const char *kp[WEFT_EST_MAX_SWEEPS];
+	for (uint32_t i = 0; i < rep.nsweeps && i < WEFT_EST_MAX_SWEEPS; i++)
+		kp[i] = rep.sweep_keys[i];
+	int status;
+	if (table_opts_bad(fmt, rep.explain, topts, kp,
+			   rep.nsweeps < WEFT_EST_MAX_SWEEPS ? rep.nsweeps : WEFT_EST_MAX_SWEEPS, &status)) {
 		weft_est_report_free(&rep);
-		return weft_cli_usage("%s", "the parts' run has --explain, whose prose a CSV row cannot "
-				      "hold; use --format table or json");
+		return status;
 	}
 	struct weft_sbuf text;
 	weft_sbuf_init(&text);
-	rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
+	rc = weft_est_report_format_opts(&rep, (enum weft_format)fmt, topts, &text, &err);
 	weft_est_report_free(&rep);
 	if (rc == 0)
 		rc = emit(&text, outpath, &err);
@@ -193,6 +239,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 {
 	const char *trace = NULL, *baseline = NULL, *outpath = NULL;
 	int fmt = WEFT_FMT_TABLE, fmt_given = 0, explain = 0, merging = 0, run_opts = 0;
+	struct weft_est_table_opts topts = { NULL, 0 };
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
 	if (argc < 2)
@@ -209,6 +256,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
 		{ "shard", 0, WEFT_OPT_ARG, 'K' },
 		{ "merge", 0, WEFT_OPT_FLAG, 'M' },
+		{ "columns", 0, WEFT_OPT_ARG, 'C' },
+		{ "digits", 0, WEFT_OPT_ARG, 'D' },
 		WEFT_OPT_HELP_VERSION,
 		{ 0 },
 	};
@@ -248,11 +297,23 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			break;
 		}
 		case 'f':
-			fmt = weft_format_parse(val);
+			fmt = weft_format_parse_report(val);
 			if (fmt < 0)
-				return weft_cli_usage("bad --format `%s` (table, csv or json)", val);
+				return weft_cli_usage("bad --format `%s` (table, csv, json, latex or markdown)",
+						      val);
 			fmt_given = 1;
 			break;
+		case 'C':
+			topts.columns = val;
+			break;
+		case 'D': {
+			uint64_t d;
+			if (parse_u64(val, &d) || d < 1 || d > WEFT_EST_MAX_DIGITS)
+				return weft_cli_usage("bad --digits `%s` (1 to %d significant digits)", val,
+						      WEFT_EST_MAX_DIGITS);
+			topts.digits = (int)d;
+			break;
+		}
 		case 'o':
 			if (!*val)
 				return weft_cli_usage("%s", "-o needs a file name");
@@ -286,16 +347,17 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	}
 	if (merging) {
 		if (run_opts)
-			return weft_cli_usage("%s", "--merge takes the parts, --format and -o only: the run's "
-					      "configs, --set, --sweep, --baseline, --sample and "
-					      "--explain are recorded in its parts");
+			return weft_cli_usage("%s", "--merge takes the parts, --format, --columns, --digits "
+					      "and -o only: the run's configs, --set, --sweep, "
+					      "--baseline, --sample and --explain are recorded in its "
+					      "parts");
 		if (noperands == 0)
 			return weft_cli_usage("%s", "--merge: which parts? give every shard's part "
 					      "(weft-estimate ... --shard K/N -o FILE)");
 		for (uint32_t i = 0; i < noperands; i++)
 			if (weft_opt_is_dir(operands[i]))
 				return weft_cli_usage("%s is a directory, not a shard part", operands[i]);
-		return merge(operands, noperands, fmt_given ? fmt : -1, outpath);
+		return merge(operands, noperands, fmt_given ? fmt : -1, &topts, outpath);
 	}
 	if (noperands > 1)
 		return weft_cli_usage("unexpected argument `%s` (one trace per run; configs go after -c)",
@@ -305,9 +367,28 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		return weft_cli_usage("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
 	if (nconfigs == 0)
 		return weft_cli_usage("%s", "no configuration; add -c CONFIG.ini (e.g. -c configs/fermi-sm.ini)");
-	if (explain && fmt == WEFT_FMT_CSV)
-		return weft_cli_usage("%s", "--explain writes prose, which a CSV row cannot hold; use --format "
-				      "table or json");
+	if (nshards && (fmt == WEFT_FMT_LATEX || fmt == WEFT_FMT_MARKDOWN))
+		return weft_cli_usage("%s", "--shard writes a part, not a table; give --format latex or "
+				      "markdown (and --columns, --digits) to --merge");
+	{
+		/* the swept keys are columns too: "sec.key" of each --sweep */
+		char keys[WEFT_EST_MAX_SWEEPS][130];
+		const char *kp[WEFT_EST_MAX_SWEEPS];
+		uint32_t nk = 0;
+		for (uint32_t i = 0; topts.columns && i < nsweeps && nk < WEFT_EST_MAX_SWEEPS; i++) {
+			struct weft_est_sweep sw;
+			struct weft_error serr;
+			if (weft_est_parse_sweep(sweeps[i], &sw, &serr) == 0) {
+				snprintf(keys[nk], sizeof(keys[nk]), "%s.%s", sw.section, sw.key);
+				kp[nk] = keys[nk];
+				nk++;
+				weft_est_sweep_free(&sw);
+			}
+		}
+		int status;
+		if (table_opts_bad(fmt, explain, &topts, kp, nk, &status))
+			return status;
+	}
 	if (weft_opt_is_dir(trace))
 		return weft_cli_usage("%s is a directory, not a trace file; give a FILE.wtr", trace);
 	for (uint32_t i = 0; i < nconfigs; i++)
@@ -361,7 +442,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (nshards)
 		rc = weft_est_shard_write(&rep, (enum weft_format)fmt, &text, &err);
 	else
-		rc = weft_est_report_format(&rep, (enum weft_format)fmt, &text, &err);
+		rc = weft_est_report_format_opts(&rep, (enum weft_format)fmt, &topts, &text, &err);
 	weft_est_report_free(&rep);
 	if (rc == 0)
 		rc = emit(&text, outpath, &err);

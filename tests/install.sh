@@ -38,7 +38,7 @@ if ! $MAKE --no-print-directory -C "$src" install PREFIX="$P" >"$tmp/install.log
 	echo "install: make install failed"
 	exit 1
 fi
-for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate bin/weft-config \
+for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate bin/weft-config bin/weft-plot \
 	 lib/libweft.a lib/pkgconfig/weft.pc include/weft/common/error.h \
 	 include/weft/trace/launch/workload.h share/weft/data/energy/horowitz45.csv \
 	 share/weft/configs/fermi-sm.ini share/doc/weft/README.md share/doc/weft/docs/estimate.md; do
@@ -66,12 +66,19 @@ grep -q "$P/share/weft/data/energy/horowitz45.csv" "$tmp/energy-show.out" ||
 run area "$B/weft-area" "$C/tesla-sm.ini"
 run area-fit "$B/weft-area" fit
 run validate "$B/weft-validate" --size small
+run estimate-json "$B/weft-estimate" sgemm.wtr -c fermi-sm -c tesla-sm --format json -o sgemm.json
+if command -v gnuplot >/dev/null 2>&1; then
+	run plot "$B/weft-plot" cpi sgemm.json -o cpi.png
+	[ -s cpi.png ] && [ -s cpi.gp ] || bad "weft-plot drew no cpi.png and cpi.gp"
+else
+	run plot-script "$B/weft-plot" cpi sgemm.json -o cpi.png --script-only
+fi
 
 echo "== man pages"
 if grep -q 'help2man not found' "$tmp/install.log"; then
 	echo "skip    man pages: help2man is not installed (make deps installs it)"
 else
-	for t in weft-trace weft-estimate weft-energy weft-area weft-validate; do
+	for t in weft-trace weft-estimate weft-energy weft-area weft-validate weft-plot; do
 		[ -s "$P/share/man/man1/$t.1" ] || bad "man page $t.1 missing or empty"
 	done
 	if command -v man >/dev/null 2>&1; then

@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/../.." || exit 3
 # the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
 BIN=${WEFT_BIN:-bin}
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config weft-plot; do
 	if [ ! -x "$BIN/$b" ]; then
 		echo "cli matrix: $BIN/$b is missing; run make first" >&2
 		exit 2
@@ -60,7 +60,7 @@ CFG=configs/fermi-sm.ini
 VER=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
 
 # ---- every tool: --help, --version, no arguments ----------------------------
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config weft-plot; do
 	T=$BIN/$b
 	expect "$b --help" 0 "usage: $b" --help
 	expect "$b -h" 0 "usage: $b" -h
@@ -71,6 +71,8 @@ for b in weft-trace weft-energy weft-area; do
 	T=$BIN/$b
 	expect "$b without arguments" 2 "usage: $b"
 done
+T=$BIN/weft-plot
+expect "weft-plot without arguments" 2 "which plot? give a kind"
 
 # ---- weft-trace ------------------------------------------------------------------
 T=$BIN/weft-trace
@@ -250,10 +252,36 @@ if [ -w /dev/full ]; then
 	else : >"$tmp/out"; bad "config: stdout that cannot be written" "exit status $rc, expected 2"; fi
 fi
 
+# ---- weft-plot (tests/cli/plot.sh draws every kind) ------------------------------
+T=$BIN/weft-plot
+R=tests/fixtures/plot/sgemm.json
+for k in bars energy cpi sweep dist scatter util; do
+	expect "plot $k --help" 0 "usage: weft-plot" $k --help
+	expect "plot $k --version" 0 "weft-plot $VER" $k --version
+	once "plot $k unknown option" 2 "weft-plot $k: unknown option \`--bogus\`; see \`weft-plot $k --help\`" $k $R --bogus
+done
+expect "plot help" 0 "usage: weft-plot" help
+same "plot: options before and after the reports" bars $R -o "$tmp/p.png" --script-only --metric ipc -- \
+	--metric=ipc --script-only bars -o "$tmp/p.png" $R
+same "plot: --output=FILE" cpi $R -o "$tmp/p.png" --script-only -- cpi $R --output="$tmp/p.png" --script-only
+once "plot: unknown kind" 2 "unknown plot kind \`frob\`" frob $R -o "$tmp/p.png"
+once "plot: no report" 2 "which reports?" bars -o "$tmp/p.png"
+once "plot: no -o" 2 "no figure named" bars $R
+once "plot: -o without a value" 2 "-o needs a value" bars $R -o
+once "plot: --geomean takes no value" 2 "--geomean takes no value" bars $R --geomean=1 -o "$tmp/p.png"
+once "plot: missing report" 2 "cannot read the report $tmp/none.json" bars "$tmp/none.json" -o "$tmp/p.png"
+once "plot: not JSON" 2 "$tmp/text.wtr:1:5: not valid JSON" bars "$tmp/text.wtr" -o "$tmp/p.png"
+once "plot: a directory as a report" 2 "$tmp/dir is a directory; give a REPORT.json" bars "$tmp/dir" -o "$tmp/p.png"
+once "plot: -o into a missing directory" 2 "cannot create /nonexistent/x.png" bars $R -o /nonexistent/x.png
+mkdir "$tmp/dir.png"
+once "plot: -o a directory" 2 "$tmp/dir.png is a directory; name a file" bars $R -o "$tmp/dir.png"
+once "plot: an extension that is not a format" 2 "the figure's format comes from its extension" bars $R -o "$tmp/p.gif"
+
 # ---- every tool: standard output that cannot be written is exit 2 ------------
 if [ -w /dev/full ]; then
 	for c in "weft-trace:list" "weft-trace:--help" "weft-energy:show" "weft-area:$CFG" "weft-estimate:--help" "weft-config:--help" \
-		"weft-estimate:$W -c $CFG" "weft-validate:--help" "weft-config:keys simt"; do
+		"weft-estimate:$W -c $CFG" "weft-validate:--help" "weft-config:keys simt" "weft-plot:--help" \
+		"weft-plot:bars tests/fixtures/plot/sgemm.json -o $tmp/full.png --script-only"; do
 		tool=${c%%:*}
 		# shellcheck disable=SC2086
 		"$BIN/$tool" ${c#*:} >/dev/full 2>"$tmp/err"; rc=$?

@@ -10,6 +10,7 @@
 #   fuzz_merge   weft-estimate shard parts of small runs on vvadd and tiny.ini:
 #                a whole run as one part, and runs of 2 and 3 shards, their parts
 #                joined by lines `%%` as the harness reads them
+#   fuzz_plotjson  the weft-estimate reports of tests/fixtures/plot/
 # It replaces the seed files it writes (named seed-*) and leaves inputs
 # that `make fuzz-merge` added alone.
 set -eu
@@ -17,7 +18,7 @@ C=tests/fuzz/corpus
 RAWZ=build-fuzz/trace_rawzstd
 [ -x bin/weft-trace ] || { echo "make_seeds.sh: run make first" >&2; exit 2; }
 [ -x "$RAWZ" ] || { echo "make_seeds.sh: $RAWZ missing (make fuzz-seeds builds it)" >&2; exit 2; }
-mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge
+mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge $C/fuzz_plotjson
 rm -f $C/*/seed-*
 
 for f in configs/*.ini; do cp "$f" "$C/fuzz_config/seed-$(basename "$f")"; done
@@ -34,6 +35,8 @@ for f in trace/workloads/*.ptx tests/fixtures/ptx/*.ptx tests/fixtures/cli/*.ptx
 	 tests/fixtures/spec/*.ptx tests/fuzz/seed/*.ptx; do
 	cp "$f" "$C/fuzz_ptx/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+
+for f in tests/fixtures/plot/*.json; do cp "$f" "$C/fuzz_plotjson/seed-$(basename "$f")"; done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -33,6 +33,7 @@ dict_of() {
 	fuzz_ptx) echo "-dict=$D/ptx.dict" ;;
 	fuzz_config | fuzz_spec | fuzz_calib) echo "-dict=$D/ini.dict" ;;
 	fuzz_merge) echo "-dict=$D/part.dict" ;;
+	fuzz_plotjson) echo "-dict=$D/json.dict" ;;
 	*) echo "" ;;
 	esac
 }
