@@ -218,7 +218,13 @@ static int merge(const char *const *parts, uint32_t nparts, int fmt,
 	for (uint32_t i = 0; i < rep.nsweeps && i < WEFT_EST_MAX_SWEEPS; i++)
 		kp[i] = rep.sweep_keys[i];
 	int status;
-	if (table_opts_bad(fmt, rep.explain, topts, kp,
+	if (rep.explain && fmt != WEFT_FMT_TABLE && fmt != WEFT_FMT_JSON) {
+		weft_est_report_free(&rep);
+		return weft_cli_usage("the parts' run has --explain, whose prose %s cannot hold; use "
+				      "--format table or json",
+				      fmt == WEFT_FMT_CSV ? "a CSV row" : "a table for a paper");
+	}
+	if (table_opts_bad(fmt, 0, topts, kp,
 			   rep.nsweeps < WEFT_EST_MAX_SWEEPS ? rep.nsweeps : WEFT_EST_MAX_SWEEPS, &status)) {
 		weft_est_report_free(&rep);
 		return status;

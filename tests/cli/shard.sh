@@ -3,7 +3,7 @@
 # of several points over two configs with a baseline, run as N = 3 shards
 # through GNU parallel as the recipe runs it, merged, and compared byte for
 # byte with the report of one process in table, CSV and JSON (and with
-# --explain); then every refusal of --merge (missing, repeated, other run,
+# --explain), LaTeX and Markdown tables made by the merge; then every refusal of --merge (missing, repeated, other run,
 # truncated, damaged, not a part) and of --shard, each with its message and
 # exit status 2. GNU parallel is a dependency (make deps): without it the
 # test fails, it does not skip.
@@ -59,6 +59,22 @@ for fmt in table csv json; do
 		>"$tmp/merged.$fmt" 2>"$tmp/err" || bad "merge ($fmt)" "exit status $?"
 	same "merged = one process, byte for byte ($fmt)" "$tmp/one.$fmt" "$tmp/merged.$fmt"
 done
+
+# ---- tables for a paper: made by the merge, never by a shard ----------------
+for fmt in latex markdown; do
+	"$T" "$@" --format $fmt --columns config,tech.node_nm,cycles,speedup --digits 4 >"$tmp/one.$fmt" \
+		2>"$tmp/err" || bad "one process ($fmt)" "exit status $?"
+	"$T" --merge "$tmp/json"/part-*.json --format $fmt --columns config,tech.node_nm,cycles,speedup \
+		--digits 4 >"$tmp/merged.$fmt" 2>"$tmp/err" || bad "merge ($fmt)" "exit status $?"
+	same "merged = one process, byte for byte ($fmt, --columns, --digits)" "$tmp/one.$fmt" "$tmp/merged.$fmt"
+done
+expect "--shard with --format latex" 2 "--shard writes a part, not a table; give --format latex or markdown" \
+	"$@" --format latex --shard 0/3
+expect "--merge --columns of another run's sweep" 2 "fabric.token_buffr" --merge "$tmp/json"/part-*.json \
+	--format markdown --columns config,fabric.token_buffr
+expect "--merge --columns without a table for a paper" 2 "--columns applies to --format latex or markdown" \
+	--merge "$tmp/json"/part-*.json --columns config
+
 grep -q "^sweep .*10 points, trace read 2 times" "$tmp/merged.table" && ok "merged table: 10 points, the trace read 2 times (as one process)" ||
 	{ cp "$tmp/merged.table" "$tmp/out"; bad "merged table sweep line" "no '10 points, trace read 2 times'"; }
 
@@ -136,7 +152,7 @@ expect "an empty part" 2 "an empty file, not a shard part" --merge "$tmp/empty.j
 expect "a missing part" 2 "cannot open shard part $tmp/none.json: No such file" --merge "$tmp/none.json"
 expect "a directory as a part" 2 "$tmp/v is a directory, not a shard part" --merge "$tmp/v"
 expect "--merge without parts" 2 "--merge: which parts?" --merge
-expect "--merge with a run's options" 2 "--merge takes the parts, --format and -o only" --merge "$P/part-0.json" \
+expect "--merge with a run's options" 2 "--merge takes the parts, --format, --columns, --digits and -o only" --merge "$P/part-0.json" \
 	-c configs/fermi-sm.ini
 
 # ---- --shard K/N ---------------------------------------------------------------
