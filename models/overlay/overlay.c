@@ -201,10 +201,8 @@ static int ov_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 		rc = weft_overlay_prog_build(p, &s->op, err);
 	if (!rc)
 		rc = weft_group_prog_init(&s->gp, p, err);
-	if (rc) {
-		weft_error_prefix(err, "overlay model, launch %u: ", launch);
-		return rc;
-	}
+	if (rc)
+		return rc; /* the callers name the model, config and launch */
 	weft_overlay_machine_reset(&s->m);
 	if (s->last)
 		weft_overlay_cta_unref(s->last);
@@ -416,8 +414,8 @@ static int ov_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	weft_stat_add(st, ns, "tex_outstanding_peak", m->tag_peak, "requests");
 	weft_stat_add(st, ns, "link_in_utilisation", in_util, "%");
 	weft_stat_add(st, ns, "link_out_utilisation", out_util, "%");
-	weft_stat_add(st, ns, "link_in_bytes", m->in_bytes * f, "B");
-	weft_stat_add(st, ns, "link_out_bytes", m->out_bytes * f, "B");
+	weft_stat_add(st, ns, "link_in_bytes", (double)m->in_bytes * f, "B");
+	weft_stat_add(st, ns, "link_out_bytes", (double)m->out_bytes * f, "B");
 	weft_stat_add(st, ns, "kernel_live_regs", s->op.live_words, "");
 	weft_stat_add(st, ns, "regs_per_thread", regs, "");
 	weft_stat_add(st, ns, "regfile_bytes_per_batch", rf.bytes_per_batch, "B");

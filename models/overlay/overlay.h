@@ -37,8 +37,9 @@
 #define OV_REG_BYTES 16
 /* Most outstanding TEX requests the tag ring holds (the key's range). */
 #define OV_MAX_TAGS 256
-/* TEX results of a batch remembered for its semaphores (see ov_rec). */
-#define OV_RING 128
+/* TEX results of a batch remembered for its semaphores (the records'
+ * semaphore distance is at most OV_RING - 1). */
+#define OV_RING 64
 
 enum ov_lat { OV_LAT_FPGA_REQ = 0, OV_LAT_HOST_REQ, OV_LAT_SDRAM, OV_LAT_RESP_PACKET,
 	      OV_LAT_HOST_RESP, OV_LAT_FPGA_RESP, OV_LAT_COUNT };
@@ -92,6 +93,15 @@ struct ov_prog {
 	uint32_t *semreg_of;   /* [nregs]: compact index, or UINT32_MAX */
 	uint64_t *touch;       /* [ninsts]: registers read or written, bit (reg % 64) */
 	uint64_t *defmask;     /* [ninsts]: registers written, bit (reg % 64) */
+	uint32_t *tmpl;        /* [ninsts]: the record's static bits (class, data words, periods) */
+	uint32_t *defsem;      /* compact indices of the semaphore registers each round trip writes */
+	uint32_t *defsem_off;  /* [ninsts + 1] */
+	/* per block: instructions of each kind but the last, the last's kind,
+	 * and the pcs that issue (ALU and memory), for the decoder */
+	uint32_t nblocks;
+	uint16_t (*bcnt)[OV_K_COUNT];
+	uint8_t *blast;
+	uint32_t *brec, *brec_off; /* [nblocks + 1] */
 	uint32_t live_words;   /* liveness: 32-bit registers live at once */
 	uint32_t kinds[OV_K_COUNT]; /* static count per kind */
 };
@@ -128,9 +138,9 @@ void weft_overlay_regfile(uint32_t batches, uint32_t regs, struct ov_regfile *ou
  *              left the pipeline (no hazard detection)
  *   bits 6-12  semaphore: 0 none, else d = how many of the batch's round
  *              trips back is the latest that writes a register this one
- *              reads or writes (1: the last one; at most 127, a longer
- *              distance waits on the 127th, which completes no earlier:
- *              completions are in issue order)
+ *              reads or writes (1: the last one; at most OV_RING - 1 = 63,
+ *              a longer distance waits on the 63rd, which completes no
+ *              earlier: completions are in issue order)
  *   bits 13-17 request data words per lane, bits 18-22 response data words
  *   bits 23-24 TEX read-port periods
  */
@@ -179,6 +189,15 @@ extern const char *const weft_overlay_cpi_names[OV_C_COUNT];
 enum ov_bstate { OV_S_EMPTY = 0, OV_S_ALU_SEM, OV_S_ALU_PIPE, OV_S_ALU_READY, OV_S_MEM_WAIT,
 		 OV_S_MEM_READY, OV_S_DRAIN_PIPE, OV_S_DRAIN_SEM, OV_S_DRAIN_FREE, OV_S_COUNT };
 
+/* Scheduled state changes of one period: contexts whose next ALU
+ * instruction becomes ready, whose memory instruction becomes ready, and
+ * the others (a semaphore clearing while the pipeline is still busy, a
+ * drained context's steps), which are handled one by one. */
+enum { OV_EV_ALU = 0, OV_EV_MEM, OV_EV_OTHER, OV_EV_COUNT };
+struct ov_bucket {
+	uint64_t m[OV_EV_COUNT];
+};
+
 /* Periods the event wheel covers (events further ahead wait in a list). */
 #define OV_WHEEL 1024
 /* Scheduler times are integer ticks of 1/256 cycle: the study's figures
@@ -194,10 +213,11 @@ struct ov_batch {
 	uint64_t alu_free;  /* its last ALU instruction leaves the pipeline (ticks) */
 	uint64_t tex_done;  /* its last round trip's result is written (ticks) */
 	uint64_t sem;       /* the next record's semaphore time (ticks) */
-	uint64_t ev;        /* the period of its next state change (waiting states) */
+	uint64_t ev;        /* a change further than the wheel: its period */
 	uint32_t nord;      /* round trips issued */
 	uint32_t rec;       /* the next record */
-	uint8_t state;      /* enum ov_bstate */
+	uint8_t evtype;     /* ... and its kind (OV_EV_*) */
+	uint8_t state;      /* enum ov_bstate, kept for the states OV_EV_OTHER handles */
 };
 
 /* The batch scheduler of one configuration over one launch. */
@@ -212,7 +232,7 @@ struct ov_machine {
 	uint64_t (*ring)[OV_RING];  /* [nb]: completion of round trip n at [n % OV_RING] */
 	uint64_t mask[OV_S_COUNT];  /* contexts by state */
 	uint64_t all;               /* every context */
-	uint64_t wheel[OV_WHEEL];   /* contexts whose state changes at period q, at [q % OV_WHEEL] */
+	struct ov_bucket wheel[OV_WHEEL]; /* state changes at period q, at [q % OV_WHEEL] */
 	uint64_t wheel_any[OV_WHEEL / 64]; /* non-empty buckets */
 	uint64_t far;               /* contexts whose change is OV_WHEEL periods or more ahead */
 	struct ov_cta *qcta;        /* groups not yet started: qcta's from qnext */
@@ -229,7 +249,7 @@ struct ov_machine {
 	uint64_t issued[3];         /* by record class */
 	uint64_t requests, writes;
 	uint64_t out_busy, in_busy, tag_hold, lat_sum; /* ticks */
-	double out_bytes, in_bytes;
+	uint64_t out_bytes, in_bytes;
 	uint32_t tag_peak;
 };
 int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, struct weft_error *err);

@@ -127,6 +127,13 @@ void weft_overlay_prog_free(struct ov_prog *op)
 	free(op->semreg_of);
 	free(op->touch);
 	free(op->defmask);
+	free(op->tmpl);
+	free(op->defsem);
+	free(op->defsem_off);
+	free(op->bcnt);
+	free(op->blast);
+	free(op->brec);
+	free(op->brec_off);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -158,7 +165,16 @@ int weft_overlay_prog_build(const struct weft_program *p, struct ov_prog *op, st
 	op->sem = malloc(((size_t)p->ninsts * 18 + 1) * sizeof(*op->sem));
 	op->touch = calloc((size_t)p->ninsts + 1, sizeof(*op->touch));
 	op->defmask = calloc((size_t)p->ninsts + 1, sizeof(*op->defmask));
-	if (!op->pc || !op->semreg_of || !op->sem || !op->touch || !op->defmask) {
+	op->tmpl = calloc((size_t)p->ninsts + 1, sizeof(*op->tmpl));
+	op->defsem = malloc(((size_t)p->ninsts * 6 + 1) * sizeof(*op->defsem));
+	op->defsem_off = calloc((size_t)p->ninsts + 1, sizeof(*op->defsem_off));
+	op->nblocks = p->nblocks;
+	op->bcnt = calloc((size_t)p->nblocks + 1, sizeof(*op->bcnt));
+	op->blast = calloc((size_t)p->nblocks + 1, 1);
+	op->brec = malloc(((size_t)p->ninsts + 1) * sizeof(*op->brec));
+	op->brec_off = calloc((size_t)p->nblocks + 1, sizeof(*op->brec_off));
+	if (!op->pc || !op->semreg_of || !op->sem || !op->touch || !op->defmask || !op->tmpl ||
+	    !op->defsem || !op->defsem_off || !op->bcnt || !op->blast || !op->brec || !op->brec_off) {
 		weft_overlay_prog_free(op);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s's overlay tables",
 				      p->kernel);
@@ -232,6 +248,38 @@ int weft_overlay_prog_build(const struct weft_program *p, struct ov_prog *op, st
 		pi->nsem = (uint8_t)n;
 		off += n;
 	}
+	/* records' static bits, round trips' semaphore registers */
+	uint32_t doff = 0;
+	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
+		const struct ov_pcinfo *pi = &op->pc[pc];
+		const struct weft_inst_info *ii = &p->info[pc];
+		uint32_t cls = pi->kind == OV_K_ALU ? OV_RC_ALU : pi->kind == OV_K_STORE ? OV_RC_STORE : OV_RC_RT;
+		op->tmpl[pc] = cls | (uint32_t)pi->req_dw << 13 | (uint32_t)pi->resp_dw << 18 |
+			       (uint32_t)pi->slots << 23;
+		op->defsem_off[pc] = doff;
+		if (pi->kind == OV_K_TEX || pi->kind == OV_K_ATOMIC)
+			for (uint32_t d = 0; d < ii->ndefs; d++)
+				if (ii->defs[d] >= 0 && (uint32_t)ii->defs[d] < p->nregs &&
+				    op->semreg_of[ii->defs[d]] != UINT32_MAX)
+					op->defsem[doff++] = op->semreg_of[ii->defs[d]];
+	}
+	op->defsem_off[p->ninsts] = doff;
+	/* per block: kinds, and the pcs that issue */
+	uint32_t roff = 0;
+	for (uint32_t b = 0; b < p->nblocks; b++) {
+		const struct weft_block *B = &p->blocks[b];
+		op->brec_off[b] = roff;
+		for (uint32_t pc = B->first; pc < B->first + B->count; pc++) {
+			uint8_t k = op->pc[pc].kind;
+			if (pc + 1 < B->first + B->count)
+				op->bcnt[b][k]++;
+			else
+				op->blast[b] = k;
+			if (k < OV_K_CONST)
+				op->brec[roff++] = pc;
+		}
+	}
+	op->brec_off[p->nblocks] = roff;
 	/* registers per thread: the liveness analysis's largest count */
 	struct weft_dom dom;
 	struct weft_liveness lv;

@@ -114,41 +114,42 @@ static int touches_defs_of(const struct weft_program *p, uint32_t pc, uint32_t a
 /* Lanes of a mask of a batch (4 bits). */
 static const uint8_t lanes4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
 
-/* Appends the record of pc (room for it is reserved by the caller). */
-static void emit(struct decode *d, uint32_t pc, uint64_t exec, uint64_t issue)
+static inline void count(struct ov_counts *cnt, uint32_t k, uint32_t n, uint32_t nexec, uint32_t nissue)
 {
-	const struct ov_pcinfo *pi = &d->op->pc[pc];
-	struct ov_counts *cnt = &d->oc->cnt;
-	uint32_t k = pi->kind;
-	uint32_t nexec = lanes4[exec & 15];
-	cnt->insts[k]++;
-	cnt->issued[k] += lanes4[issue & 15];
-	cnt->exec[k] += nexec;
-	if (k >= OV_K_CONST)
-		return;
-	uint32_t w = 0;
-	const uint32_t *sem = d->op->sem + pi->sem_off;
-	for (uint32_t i = 0; i < pi->nsem; i++)
-		if (d->lastw[sem[i]] > w)
-			w = d->lastw[sem[i]];
-	uint32_t dist = w ? d->ord - w + 1 : 0;
-	if (dist > 127)
-		dist = 127;
-	uint32_t cls = k == OV_K_ALU ? OV_RC_ALU : k == OV_K_STORE ? OV_RC_STORE : OV_RC_RT;
-	uint32_t dep = k != OV_K_ALU && d->last_alu != UINT32_MAX &&
-		       (d->op->touch[pc] & d->op->defmask[d->last_alu]) &&
-		       touches_defs_of(d->p, pc, d->last_alu);
-	uint32_t r = cls | nexec << 2 | dep << 5 | dist << 6 | (uint32_t)pi->req_dw << 13 |
-		     (uint32_t)pi->resp_dw << 18 | (uint32_t)pi->slots << 23;
-	if (k == OV_K_ALU) {
+	cnt->insts[k] += n;
+	cnt->issued[k] += (uint64_t)n * nissue;
+	cnt->exec[k] += (uint64_t)n * nexec;
+}
+
+/* Appends the record of pc, an instruction that issues, with nexec
+ * threads executing (room for it is reserved by the caller). */
+static inline __attribute__((always_inline)) void emit(struct decode *d, uint32_t pc, uint32_t nexec)
+{
+	const struct ov_prog *op = d->op;
+	const struct ov_pcinfo *pi = &op->pc[pc];
+	uint32_t r = op->tmpl[pc] | nexec << 2;
+	if (pi->nsem) {
+		uint32_t w = 0;
+		const uint32_t *sem = op->sem + pi->sem_off;
+		for (uint32_t i = 0; i < pi->nsem; i++)
+			if (d->lastw[sem[i]] > w)
+				w = d->lastw[sem[i]];
+		if (w) {
+			uint32_t dist = d->ord - w + 1;
+			r |= (dist > OV_RING - 1 ? OV_RING - 1 : dist) << 6;
+		}
+	}
+	if (pi->kind == OV_K_ALU) {
 		d->last_alu = pc;
-	} else if (cls == OV_RC_RT) {
-		d->ord++;
-		const struct weft_inst_info *ii = &d->p->info[pc];
-		for (uint32_t i = 0; i < ii->ndefs; i++)
-			if (ii->defs[i] >= 0 && (uint32_t)ii->defs[i] < d->p->nregs &&
-			    d->op->semreg_of[ii->defs[i]] != UINT32_MAX)
-				d->lastw[d->op->semreg_of[ii->defs[i]]] = d->ord;
+	} else {
+		if (d->last_alu != UINT32_MAX && (op->touch[pc] & op->defmask[d->last_alu]) &&
+		    touches_defs_of(d->p, pc, d->last_alu))
+			r |= 1u << 5;
+		if (OV_R_CLS(r) == OV_RC_RT) {
+			d->ord++;
+			for (uint32_t i = op->defsem_off[pc]; i < op->defsem_off[pc + 1]; i++)
+				d->lastw[op->defsem[i]] = d->ord;
+		}
 	}
 	d->oc->rec[d->oc->nrec++] = r;
 }
@@ -209,26 +210,37 @@ int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_pr
 			const struct weft_group_binfo *bi = &gp->binfo[blk.block];
 			if (reserve(&d, blk.count))
 				break;
+			uint32_t nissue = lanes4[blk.issue & 15];
 			if (bi->nguard) {
 				/* guard bits: each instruction's own exec mask */
 				struct weft_group_inst in;
-				while ((rc = weft_group_block_inst(it, &in)) == 1)
-					emit(&d, in.pc, in.exec, in.issue);
+				while ((rc = weft_group_block_inst(it, &in)) == 1) {
+					uint32_t k = op->pc[in.pc].kind, nexec = lanes4[in.exec & 15];
+					count(&oc->cnt, k, 1, nexec, nissue);
+					if (k < OV_K_CONST)
+						emit(&d, in.pc, nexec);
+				}
 				if (rc < 0)
 					break;
 			} else {
 				/* no guards: every instruction executes for the lanes on the
 				 * block, the closing branch for those taking it, an exit for
-				 * those leaving (group.h); the iterator skips the rest */
-				uint32_t last = blk.first_pc + blk.count - 1;
-				for (uint32_t pc = blk.first_pc; pc < last; pc++)
-					emit(&d, pc, blk.on, blk.issue);
+				 * those leaving (group.h); the iterator skips them all */
+				uint32_t non = lanes4[blk.on & 15];
 				uint64_t e = blk.on;
 				if (bi->end == WEFT_GEND_BRA && bi->guarded_bra)
 					e = blk.taken;
 				else if (bi->end == WEFT_GEND_EXIT)
 					e = blk.exiting;
-				emit(&d, last, e, blk.issue);
+				const uint16_t *bc = op->bcnt[blk.block];
+				for (uint32_t k = 0; k < OV_K_COUNT; k++)
+					if (bc[k])
+						count(&oc->cnt, k, bc[k], non, nissue);
+				count(&oc->cnt, op->blast[blk.block], 1, lanes4[e & 15], nissue);
+				/* an issuing last instruction ends the block by falling
+				 * through: its lanes are the block's too */
+				for (uint32_t j = op->brec_off[blk.block]; j < op->brec_off[blk.block + 1]; j++)
+					emit(&d, op->brec[j], non);
 			}
 		}
 		if (d.nomem)
@@ -358,25 +370,18 @@ static inline uint64_t tex_period(uint64_t t)
 	return t <= slot ? 0 : alu_period(t - slot);
 }
 
-static inline void set_state(struct ov_machine *m, uint32_t i, int st)
+/* Context i changes at period q (> m->p): a bulk change of its kind, or
+ * one handled alone (OV_EV_OTHER: by b->state). */
+static inline void wake_at(struct ov_machine *m, uint32_t i, uint64_t q, int type)
 {
-	uint64_t bit = 1ull << i;
-	m->mask[m->b[i].state] &= ~bit;
-	m->mask[st] |= bit;
-	m->b[i].state = (uint8_t)st;
-}
-
-/* Context i changes state at period q (> m->p). */
-static inline void wake_at(struct ov_machine *m, uint32_t i, uint64_t q)
-{
-	m->b[i].ev = q;
-	uint64_t bit = 1ull << i;
 	if (q - m->p >= OV_WHEEL) {
-		m->far |= bit;
+		m->b[i].ev = q;
+		m->b[i].evtype = (uint8_t)type;
+		m->far |= 1ull << i;
 		return;
 	}
 	uint32_t k = (uint32_t)(q % OV_WHEEL);
-	m->wheel[k] |= bit;
+	m->wheel[k].m[type] |= 1ull << i;
 	m->wheel_any[k / 64] |= 1ull << (k % 64);
 }
 
@@ -384,26 +389,33 @@ static inline void wake_at(struct ov_machine *m, uint32_t i, uint64_t q)
 static void drain_from(struct ov_machine *m, uint32_t i, uint64_t q)
 {
 	struct ov_batch *b = &m->b[i];
-	uint64_t t = q << PERIOD_SHIFT;
+	uint64_t bit = 1ull << i, t = q << PERIOD_SHIFT;
+	m->mask[OV_S_DRAIN_PIPE] &= ~bit;
+	m->mask[OV_S_DRAIN_SEM] &= ~bit;
 	if (b->alu_free > t) {
-		set_state(m, i, OV_S_DRAIN_PIPE);
-		wake_at(m, i, alu_period(b->alu_free));
+		b->state = OV_S_DRAIN_PIPE;
+		wake_at(m, i, alu_period(b->alu_free), OV_EV_OTHER);
 	} else if (b->tex_done > t) {
-		set_state(m, i, OV_S_DRAIN_SEM);
-		wake_at(m, i, alu_period(b->tex_done));
+		b->state = OV_S_DRAIN_SEM;
+		wake_at(m, i, alu_period(b->tex_done), OV_EV_OTHER);
 	} else {
-		set_state(m, i, OV_S_DRAIN_FREE);
+		b->state = OV_S_DRAIN_FREE;
 		b->ev = q;
 	}
+	m->mask[b->state] |= bit;
 }
 
-/* Context i has issued in period m->p: its next record and state. A
- * memory instruction may follow an ALU instruction in the same period's
- * TEX slot (same_period); everything else waits for the next period. */
-static void advance(struct ov_machine *m, uint32_t i, int same_period)
+/* Context i has issued (from ALU_READY or MEM_READY) in period m->p: its
+ * next record and state. A memory instruction may follow an ALU
+ * instruction in the same period's TEX slot (same_period); everything
+ * else waits for the next period. */
+static inline __attribute__((always_inline)) void advance(struct ov_machine *m, uint32_t i,
+							  int same_period)
 {
 	struct ov_batch *b = &m->b[i];
-	uint64_t next = m->p + 1;
+	uint64_t bit = 1ull << i, next = m->p + 1;
+	m->mask[OV_S_ALU_READY] &= ~bit;
+	m->mask[OV_S_MEM_READY] &= ~bit;
 	if (b->cur == b->end) {
 		drain_from(m, i, next);
 		return;
@@ -415,51 +427,78 @@ static void advance(struct ov_machine *m, uint32_t i, int same_period)
 	if (OV_R_CLS(r) == OV_RC_ALU) {
 		uint64_t t = next << PERIOD_SHIFT;
 		if (b->sem > t) {
-			set_state(m, i, OV_S_ALU_SEM);
-			wake_at(m, i, alu_period(b->sem));
+			m->mask[OV_S_ALU_SEM] |= bit;
+			uint64_t qs = alu_period(b->sem), qa = alu_period(b->alu_free);
+			if (qa <= qs) {
+				wake_at(m, i, qs, OV_EV_ALU);
+			} else {
+				b->state = OV_S_ALU_SEM; /* semaphore first, then the pipeline */
+				wake_at(m, i, qs, OV_EV_OTHER);
+			}
 		} else if (b->alu_free > t) {
-			set_state(m, i, OV_S_ALU_PIPE);
-			wake_at(m, i, alu_period(b->alu_free));
+			m->mask[OV_S_ALU_PIPE] |= bit;
+			wake_at(m, i, alu_period(b->alu_free), OV_EV_ALU);
 		} else {
-			set_state(m, i, OV_S_ALU_READY);
+			m->mask[OV_S_ALU_READY] |= bit;
 		}
 	} else {
 		uint64_t ready = OV_R_DEP(r) ? umax(b->sem, b->alu_free) : b->sem;
-		uint64_t q = tex_period(ready), first = same_period ? m->p : next;
-		if (q <= first && same_period) {
-			set_state(m, i, OV_S_MEM_READY);
+		uint64_t q = tex_period(ready);
+		if (same_period && q <= m->p) {
+			m->mask[OV_S_MEM_READY] |= bit;
 		} else {
-			set_state(m, i, OV_S_MEM_WAIT);
-			wake_at(m, i, q > first ? q : first);
+			m->mask[OV_S_MEM_WAIT] |= bit;
+			wake_at(m, i, q > next ? q : next, OV_EV_MEM);
 		}
 	}
 }
 
-/* A waiting context's change at period m->p. */
-static void wake(struct ov_machine *m, uint32_t i)
+/* A change of context i at period m->p that is not a bulk one. */
+static void wake_other(struct ov_machine *m, uint32_t i)
 {
 	struct ov_batch *b = &m->b[i];
-	switch (b->state) {
-	case OV_S_ALU_SEM:
-		if (b->alu_free > m->p << PERIOD_SHIFT) {
-			set_state(m, i, OV_S_ALU_PIPE);
-			wake_at(m, i, alu_period(b->alu_free));
-		} else {
-			set_state(m, i, OV_S_ALU_READY);
-		}
-		break;
-	case OV_S_ALU_PIPE:
-		set_state(m, i, OV_S_ALU_READY);
-		break;
-	case OV_S_MEM_WAIT:
-		set_state(m, i, OV_S_MEM_READY);
-		break;
-	case OV_S_DRAIN_PIPE:
-	case OV_S_DRAIN_SEM:
+	uint64_t bit = 1ull << i;
+	if (b->state == OV_S_ALU_SEM) {
+		/* the semaphore cleared, the previous ALU instruction is still in
+		 * the pipeline */
+		m->mask[OV_S_ALU_SEM] &= ~bit;
+		m->mask[OV_S_ALU_PIPE] |= bit;
+		b->state = OV_S_ALU_PIPE;
+		wake_at(m, i, alu_period(b->alu_free), OV_EV_ALU);
+	} else if (b->state == OV_S_DRAIN_PIPE || b->state == OV_S_DRAIN_SEM) {
 		drain_from(m, i, m->p);
-		break;
-	default:
-		break;
+	}
+}
+
+/* The changes due at period m->p. */
+static inline void wake_due(struct ov_machine *m)
+{
+	uint32_t k = (uint32_t)(m->p % OV_WHEEL);
+	uint64_t *any = &m->wheel_any[k / 64], kb = 1ull << (k % 64);
+	if (!(*any & kb))
+		return;
+	*any &= ~kb;
+	struct ov_bucket *bk = &m->wheel[k];
+	uint64_t x = bk->m[OV_EV_ALU], z = bk->m[OV_EV_MEM], o = bk->m[OV_EV_OTHER];
+	bk->m[OV_EV_ALU] = bk->m[OV_EV_MEM] = bk->m[OV_EV_OTHER] = 0;
+	m->mask[OV_S_ALU_SEM] &= ~x;
+	m->mask[OV_S_ALU_PIPE] &= ~x;
+	m->mask[OV_S_ALU_READY] |= x;
+	m->mask[OV_S_MEM_WAIT] &= ~z;
+	m->mask[OV_S_MEM_READY] |= z;
+	for (; o; o &= o - 1)
+		wake_other(m, (uint32_t)__builtin_ctzll(o));
+}
+
+/* Far changes come into the wheel when they are near. */
+static void far_near(struct ov_machine *m)
+{
+	for (uint64_t f = m->far; f; f &= f - 1) {
+		uint32_t i = (uint32_t)__builtin_ctzll(f);
+		if (m->b[i].ev - m->p < OV_WHEEL) {
+			m->far &= ~(1ull << i);
+			wake_at(m, i, m->b[i].ev, m->b[i].evtype);
+		}
 	}
 }
 
@@ -468,7 +507,9 @@ static void release(struct ov_machine *m, uint32_t i)
 	struct ov_batch *b = &m->b[i];
 	weft_overlay_cta_unref(b->cta);
 	b->cta = NULL;
-	set_state(m, i, OV_S_EMPTY);
+	b->state = OV_S_EMPTY;
+	m->mask[OV_S_DRAIN_FREE] &= ~(1ull << i);
+	m->mask[OV_S_EMPTY] |= 1ull << i;
 }
 
 /* The next waiting group starts in context i, issuing from this period
@@ -479,6 +520,7 @@ static void start(struct ov_machine *m, uint32_t i)
 	struct ov_batch *b = &m->b[i];
 	struct ov_cta *oc = m->qcta;
 	uint32_t g = m->qnext++;
+	uint64_t bit = 1ull << i;
 	weft_overlay_cta_ref(oc);
 	b->cta = oc;
 	b->cur = oc->rec + oc->goff[g];
@@ -489,13 +531,15 @@ static void start(struct ov_machine *m, uint32_t i)
 		m->qcta = NULL;
 		weft_overlay_cta_unref(oc);
 	}
+	m->mask[OV_S_EMPTY] &= ~bit;
 	if (b->cur == b->end) {
-		set_state(m, i, OV_S_DRAIN_FREE); /* nothing to issue */
+		b->state = OV_S_DRAIN_FREE; /* nothing to issue */
 		b->ev = m->p;
-		return;
+	} else {
+		b->rec = *b->cur++;
+		b->state = OV_R_CLS(b->rec) == OV_RC_ALU ? OV_S_ALU_READY : OV_S_MEM_READY;
 	}
-	b->rec = *b->cur++;
-	set_state(m, i, OV_R_CLS(b->rec) == OV_RC_ALU ? OV_S_ALU_READY : OV_S_MEM_READY);
+	m->mask[b->state] |= bit;
 }
 
 /* The first context of mask after rr, round robin; -1 when none. */
@@ -530,32 +574,40 @@ static uint64_t tag_time(const struct ov_machine *m, uint32_t need)
 	return m->tag[(m->thead + (need - freen) - 1) % OV_MAX_TAGS];
 }
 
-/* One request at time t: a tag (waiting for the oldest when none is
- * free), the request packet, the fixed latency, the response packet. */
-static uint64_t request(struct ov_machine *m, uint64_t t, uint32_t rq, uint32_t rs)
+/* A round trip's requests, one per executing thread, at time t: each
+ * takes a tag (waiting for the oldest when none is free), its request
+ * packet on the outgoing link, the fixed latency, its response packet on
+ * the incoming link. Returns when the last response is in. */
+static uint64_t round_trip(struct ov_machine *m, uint64_t t, uint32_t k, uint32_t rq, uint32_t rs)
 {
-	uint64_t t0 = t;
-	if (m->tn == m->max_out) {
-		t0 = umax(t0, m->tag[m->thead]);
-		m->thead = (m->thead + 1) % OV_MAX_TAGS;
-		m->tn--;
+	uint64_t s = m->ser_req[rq], s2 = m->ser_resp[rs], lat = m->lat;
+	uint64_t out = m->out_free, in = m->in_free, sum_done = 0, sum_t0 = 0;
+	for (uint32_t j = 0; j < k; j++) {
+		uint64_t t0 = t;
+		if (m->tn == m->max_out) {
+			t0 = umax(t0, m->tag[m->thead]);
+			m->thead = (m->thead + 1) % OV_MAX_TAGS;
+			m->tn--;
+		}
+		out = umax(t0, out) + s;
+		in = umax(out + lat, in) + s2;
+		m->tag[(m->thead + m->tn) % OV_MAX_TAGS] = in;
+		m->tn++;
+		sum_done += in;
+		sum_t0 += t0;
 	}
-	uint64_t s = m->ser_req[rq];
-	m->out_free = umax(t0, m->out_free) + s;
-	m->out_busy += s;
-	m->out_bytes += m->req_hdr + 4.0 * rq;
-	uint64_t s2 = m->ser_resp[rs];
-	m->in_free = umax(m->out_free + m->lat, m->in_free) + s2;
-	m->in_busy += s2;
-	m->in_bytes += m->resp_hdr + 4.0 * rs;
-	m->tag[(m->thead + m->tn) % OV_MAX_TAGS] = m->in_free;
-	m->tn++;
+	m->out_free = out;
+	m->in_free = in;
 	if (m->tn > m->tag_peak)
 		m->tag_peak = m->tn;
-	m->tag_hold += m->in_free - t0;
-	m->lat_sum += m->in_free - t;
-	m->requests++;
-	return m->in_free;
+	m->out_busy += k * s;
+	m->in_busy += k * s2;
+	m->out_bytes += k * (m->req_hdr + 4ull * rq);
+	m->in_bytes += k * (m->resp_hdr + 4ull * rs);
+	m->tag_hold += sum_done - sum_t0;
+	m->lat_sum += sum_done - k * t;
+	m->requests += k;
+	return k ? in : t;
 }
 
 static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
@@ -564,17 +616,15 @@ static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
 	uint32_t r = b->rec, k = OV_R_EXEC(r);
 	if (OV_R_CLS(r) == OV_RC_STORE) {
 		uint64_t s = m->ser_write[OV_R_REQ(r)];
-		for (uint32_t j = 0; j < k; j++) {
-			m->out_free = umax(t3, m->out_free) + s;
-			m->out_busy += s;
-			m->out_bytes += m->write_hdr + 4.0 * OV_R_REQ(r);
-			m->writes++;
+		if (k) {
+			m->out_free = umax(t3, m->out_free) + k * s;
+			m->out_busy += k * s;
+			m->out_bytes += k * (m->write_hdr + 4ull * OV_R_REQ(r));
+			m->writes += k;
 		}
 		m->issued[OV_RC_STORE]++;
 	} else {
-		uint64_t done = t3;
-		for (uint32_t j = 0; j < k; j++)
-			done = request(m, t3, OV_R_REQ(r), OV_R_RESP(r));
+		uint64_t done = round_trip(m, t3, k, OV_R_REQ(r), OV_R_RESP(r));
 		b->nord++;
 		m->ring[i][b->nord % OV_RING] = done;
 		if (done > b->tex_done)
@@ -620,12 +670,7 @@ static uint64_t next_wake(const struct ov_machine *m)
 			break;
 		}
 	}
-	for (uint64_t f = m->far; f; f &= f - 1) {
-		uint64_t q = m->b[__builtin_ctzll(f)].ev;
-		if (q < best)
-			best = q;
-	}
-	for (uint64_t f = m->mask[OV_S_DRAIN_FREE]; f; f &= f - 1) {
+	for (uint64_t f = m->far | m->mask[OV_S_DRAIN_FREE]; f; f &= f - 1) {
 		uint64_t q = m->b[__builtin_ctzll(f)].ev;
 		if (q < best)
 			best = q;
@@ -633,56 +678,50 @@ static uint64_t next_wake(const struct ov_machine *m)
 	return best;
 }
 
+/* Frees drained contexts, starts waiting groups in free ones. Returns 0
+ * when the run stops here: a context is free and no group waits (final
+ * 0: the next CTA's groups may start now), or every batch is done. */
+static int contexts(struct ov_machine *m, int final)
+{
+	for (uint64_t f = m->mask[OV_S_DRAIN_FREE]; f; f &= f - 1) {
+		uint32_t i = (uint32_t)__builtin_ctzll(f);
+		if (m->b[i].ev <= m->p)
+			release(m, i);
+	}
+	while (m->mask[OV_S_EMPTY]) {
+		if (!m->qcta) {
+			if (!final)
+				return 0;
+			break;
+		}
+		uint32_t i = (uint32_t)__builtin_ctzll(m->mask[OV_S_EMPTY]);
+		start(m, i);
+		if (m->b[i].state == OV_S_DRAIN_FREE)
+			release(m, i); /* a batch with nothing to issue */
+	}
+	if (m->mask[OV_S_EMPTY] == m->all) {
+		/* every batch done: the outgoing link still sends the last stores */
+		uint64_t q = alu_period(m->out_free);
+		if (q > m->p) {
+			m->per[OV_C_NOT_ALU] += q - m->p;
+			m->p = q;
+		}
+		m->done = 1;
+		return 0;
+	}
+	return 1;
+}
+
 void weft_overlay_machine_run(struct ov_machine *m, int final)
 {
 	if (m->done)
 		return;
 	for (;;) {
-		/* state changes due now */
 		if (m->far)
-			for (uint64_t f = m->far; f; f &= f - 1) {
-				uint32_t i = (uint32_t)__builtin_ctzll(f);
-				if (m->b[i].ev - m->p < OV_WHEEL) {
-					m->far &= ~(1ull << i);
-					wake_at(m, i, m->b[i].ev);
-				}
-			}
-		uint32_t k = (uint32_t)(m->p % OV_WHEEL);
-		uint64_t due = m->wheel[k];
-		if (due) {
-			m->wheel[k] = 0;
-			m->wheel_any[k / 64] &= ~(1ull << (k % 64));
-			for (; due; due &= due - 1)
-				wake(m, (uint32_t)__builtin_ctzll(due));
-		}
-		if (m->mask[OV_S_DRAIN_FREE])
-			for (uint64_t f = m->mask[OV_S_DRAIN_FREE]; f; f &= f - 1) {
-				uint32_t i = (uint32_t)__builtin_ctzll(f);
-				if (m->b[i].ev <= m->p)
-					release(m, i);
-			}
-		/* free contexts take the next batches of threads */
-		while (m->mask[OV_S_EMPTY]) {
-			if (!m->qcta) {
-				if (!final)
-					return; /* the next CTA's threads may start here */
-				break;
-			}
-			uint32_t i = (uint32_t)__builtin_ctzll(m->mask[OV_S_EMPTY]);
-			start(m, i);
-			if (m->b[i].state == OV_S_DRAIN_FREE)
-				release(m, i); /* a batch with nothing to issue */
-		}
-		if (m->mask[OV_S_EMPTY] == m->all) {
-			/* every batch done: the outgoing link still sends the last stores */
-			uint64_t q = alu_period(m->out_free);
-			if (q > m->p) {
-				m->per[OV_C_NOT_ALU] += q - m->p;
-				m->p = q;
-			}
-			m->done = 1;
+			far_near(m);
+		wake_due(m);
+		if ((m->mask[OV_S_DRAIN_FREE] | m->mask[OV_S_EMPTY]) && !contexts(m, final))
 			return;
-		}
 		uint64_t T = m->p << PERIOD_SHIFT;
 		/* ALU slot, cycle 4p */
 		int ia = rr_pick(m->mask[OV_S_ALU_READY], m->rr), im = -1, why = OV_C_ALU;
