@@ -201,6 +201,7 @@ cli-tests: all
 	@sh tests/cli/matrix.sh
 	@sh tests/cli/hostile.sh
 	@sh tests/cli/maven.sh
+	@sh tests/cli/overlay.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
@@ -261,6 +262,8 @@ bench: deps all
 	@sh tests/bench_fabric.sh
 	@echo
 	@sh tests/bench_vt.sh
+	@echo
+	@sh tests/bench_overlay.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and
