@@ -181,18 +181,18 @@ enum ov_cpi { OV_C_ALU = 0, OV_C_SEMWAIT, OV_C_INSIDE_ALU, OV_C_NOT_ALU, OV_C_CO
 extern const char *const weft_overlay_cpi_names[OV_C_COUNT];
 
 /* What a batch context is doing (overlay_sched.c): its next instruction
- * is an ALU instruction waiting on a semaphore, on its previous ALU
- * instruction, or ready; a memory instruction waiting (semaphore, the
- * previous ALU instruction) or ready (then the read port and the tags
- * decide); or it has issued everything and waits for its last ALU
- * instruction, its last TEX result, or the next period to free. */
-enum ov_bstate { OV_S_EMPTY = 0, OV_S_ALU_SEM, OV_S_ALU_PIPE, OV_S_ALU_READY, OV_S_MEM_WAIT,
-		 OV_S_MEM_READY, OV_S_DRAIN_PIPE, OV_S_DRAIN_SEM, OV_S_DRAIN_FREE, OV_S_COUNT };
+ * is an ALU instruction waiting (on a semaphore or on its previous ALU
+ * instruction: which one is read from its times when a period is idle)
+ * or ready; a memory instruction waiting (semaphore, the previous ALU
+ * instruction) or ready (then the read port and the tags decide); or it
+ * has issued everything and waits for its last ALU instruction, its last
+ * TEX result, or the next period to free. */
+enum ov_bstate { OV_S_EMPTY = 0, OV_S_ALU_WAIT, OV_S_ALU_READY, OV_S_MEM_WAIT, OV_S_MEM_READY,
+		 OV_S_DRAIN_PIPE, OV_S_DRAIN_SEM, OV_S_DRAIN_FREE, OV_S_COUNT };
 
 /* Scheduled state changes of one period: contexts whose next ALU
  * instruction becomes ready, whose memory instruction becomes ready, and
- * the others (a semaphore clearing while the pipeline is still busy, a
- * drained context's steps), which are handled one by one. */
+ * the steps of drained contexts, handled one by one. */
 enum { OV_EV_ALU = 0, OV_EV_MEM, OV_EV_OTHER, OV_EV_COUNT };
 struct ov_bucket {
 	uint64_t m[OV_EV_COUNT];

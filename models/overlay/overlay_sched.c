@@ -406,11 +406,11 @@ static void drain_from(struct ov_machine *m, uint32_t i, uint64_t q)
 }
 
 /* Context i has issued (from ALU_READY or MEM_READY) in period m->p: its
- * next record and state. A memory instruction may follow an ALU
- * instruction in the same period's TEX slot (same_period); everything
- * else waits for the next period. */
+ * next record and state. After an ALU issue (alu_slot), a memory
+ * instruction may still take this period's TEX slot; everything else
+ * waits for the next period. */
 static inline __attribute__((always_inline)) void advance(struct ov_machine *m, uint32_t i,
-							  int same_period)
+							  int alu_slot)
 {
 	struct ov_batch *b = &m->b[i];
 	uint64_t bit = 1ull << i, next = m->p + 1;
@@ -425,26 +425,18 @@ static inline __attribute__((always_inline)) void advance(struct ov_machine *m, 
 	b->rec = r;
 	b->sem = d ? m->ring[i][(b->nord - d + 1) % OV_RING] : 0;
 	if (OV_R_CLS(r) == OV_RC_ALU) {
-		uint64_t t = next << PERIOD_SHIFT;
-		if (b->sem > t) {
-			m->mask[OV_S_ALU_SEM] |= bit;
-			uint64_t qs = alu_period(b->sem), qa = alu_period(b->alu_free);
-			if (qa <= qs) {
-				wake_at(m, i, qs, OV_EV_ALU);
-			} else {
-				b->state = OV_S_ALU_SEM; /* semaphore first, then the pipeline */
-				wake_at(m, i, qs, OV_EV_OTHER);
-			}
-		} else if (b->alu_free > t) {
-			m->mask[OV_S_ALU_PIPE] |= bit;
-			wake_at(m, i, alu_period(b->alu_free), OV_EV_ALU);
-		} else {
+		/* ready when both its semaphores and the pipeline allow */
+		uint64_t q = alu_period(umax(b->sem, b->alu_free));
+		if (q <= next) {
 			m->mask[OV_S_ALU_READY] |= bit;
+		} else {
+			m->mask[OV_S_ALU_WAIT] |= bit;
+			wake_at(m, i, q, OV_EV_ALU);
 		}
 	} else {
 		uint64_t ready = OV_R_DEP(r) ? umax(b->sem, b->alu_free) : b->sem;
 		uint64_t q = tex_period(ready);
-		if (same_period && q <= m->p) {
+		if (q <= (alu_slot ? m->p : next)) {
 			m->mask[OV_S_MEM_READY] |= bit;
 		} else {
 			m->mask[OV_S_MEM_WAIT] |= bit;
@@ -453,21 +445,12 @@ static inline __attribute__((always_inline)) void advance(struct ov_machine *m, 
 	}
 }
 
-/* A change of context i at period m->p that is not a bulk one. */
+/* A drained context's step at period m->p. */
 static void wake_other(struct ov_machine *m, uint32_t i)
 {
 	struct ov_batch *b = &m->b[i];
-	uint64_t bit = 1ull << i;
-	if (b->state == OV_S_ALU_SEM) {
-		/* the semaphore cleared, the previous ALU instruction is still in
-		 * the pipeline */
-		m->mask[OV_S_ALU_SEM] &= ~bit;
-		m->mask[OV_S_ALU_PIPE] |= bit;
-		b->state = OV_S_ALU_PIPE;
-		wake_at(m, i, alu_period(b->alu_free), OV_EV_ALU);
-	} else if (b->state == OV_S_DRAIN_PIPE || b->state == OV_S_DRAIN_SEM) {
+	if (b->state == OV_S_DRAIN_PIPE || b->state == OV_S_DRAIN_SEM)
 		drain_from(m, i, m->p);
-	}
 }
 
 /* The changes due at period m->p. */
@@ -481,11 +464,12 @@ static inline void wake_due(struct ov_machine *m)
 	struct ov_bucket *bk = &m->wheel[k];
 	uint64_t x = bk->m[OV_EV_ALU], z = bk->m[OV_EV_MEM], o = bk->m[OV_EV_OTHER];
 	bk->m[OV_EV_ALU] = bk->m[OV_EV_MEM] = bk->m[OV_EV_OTHER] = 0;
-	m->mask[OV_S_ALU_SEM] &= ~x;
-	m->mask[OV_S_ALU_PIPE] &= ~x;
+	m->mask[OV_S_ALU_WAIT] &= ~x;
 	m->mask[OV_S_ALU_READY] |= x;
-	m->mask[OV_S_MEM_WAIT] &= ~z;
-	m->mask[OV_S_MEM_READY] |= z;
+	if (z) {
+		m->mask[OV_S_MEM_WAIT] &= ~z;
+		m->mask[OV_S_MEM_READY] |= z;
+	}
 	for (; o; o &= o - 1)
 		wake_other(m, (uint32_t)__builtin_ctzll(o));
 }
@@ -637,19 +621,42 @@ static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
 	advance(m, i, 0);
 }
 
-/* Why a period issues no ALU instruction (the study's reasons): a batch
- * whose next ALU instruction has its operands but waits for the pipeline
- * (inside_alu), else one waiting on a TEX result (semwait), else none
- * wants the ALU (not_alu); with no batch left to issue, what the finished
- * batches wait for. */
-static int classify(const struct ov_machine *m)
+/* Why a period at time t issues no ALU instruction (the study's
+ * reasons): some batch's next ALU instruction has its operands but waits
+ * for the pipeline (inside_alu), else one waits on a TEX result
+ * (semwait), else none wants the ALU (not_alu); with no batch left to
+ * issue, what the finished batches wait for. For semwait, *inside gets
+ * the first later period at which a waiting ALU instruction's semaphore
+ * clears while its pipeline is still busy (from then on the reason is
+ * inside_alu until a state changes). */
+static int classify(const struct ov_machine *m, uint64_t t, uint64_t *inside_from)
 {
-	if (m->mask[OV_S_ALU_SEM] | m->mask[OV_S_ALU_PIPE] | m->mask[OV_S_ALU_READY] |
-	    m->mask[OV_S_MEM_WAIT] | m->mask[OV_S_MEM_READY])
-		return m->mask[OV_S_ALU_PIPE] ? OV_C_INSIDE_ALU
-		       : m->mask[OV_S_ALU_SEM] ? OV_C_SEMWAIT : OV_C_NOT_ALU;
-	return m->mask[OV_S_DRAIN_PIPE] ? OV_C_INSIDE_ALU
-	       : m->mask[OV_S_DRAIN_SEM] ? OV_C_SEMWAIT : OV_C_NOT_ALU;
+	int inside = 0, sem = 0;
+	if (m->mask[OV_S_ALU_WAIT] | m->mask[OV_S_ALU_READY] | m->mask[OV_S_MEM_WAIT] |
+	    m->mask[OV_S_MEM_READY]) {
+		uint64_t f = UINT64_MAX;
+		for (uint64_t k = m->mask[OV_S_ALU_WAIT]; k; k &= k - 1) {
+			const struct ov_batch *b = &m->b[__builtin_ctzll(k)];
+			if (b->sem > t) {
+				sem = 1;
+				if (b->alu_free > b->sem && alu_period(b->sem) < f)
+					f = alu_period(b->sem);
+			} else if (b->alu_free > t) {
+				inside = 1;
+				break;
+			}
+		}
+		*inside_from = f;
+	} else {
+		for (uint64_t k = m->mask[OV_S_DRAIN_PIPE] | m->mask[OV_S_DRAIN_SEM]; k; k &= k - 1) {
+			const struct ov_batch *b = &m->b[__builtin_ctzll(k)];
+			if (b->alu_free > t)
+				inside = 1;
+			else if (b->tex_done > t)
+				sem = 1;
+		}
+	}
+	return inside ? OV_C_INSIDE_ALU : sem ? OV_C_SEMWAIT : OV_C_NOT_ALU;
 }
 
 /* The first period after m->p with a scheduled change, UINT64_MAX if none. */
@@ -725,13 +732,14 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 		uint64_t T = m->p << PERIOD_SHIFT;
 		/* ALU slot, cycle 4p */
 		int ia = rr_pick(m->mask[OV_S_ALU_READY], m->rr), im = -1, why = OV_C_ALU;
+		uint64_t inside_from = UINT64_MAX;
 		if (ia >= 0) {
 			m->b[ia].alu_free = T + m->stages;
 			m->issued[OV_RC_ALU]++;
 			m->rr = (uint32_t)ia;
 			advance(m, (uint32_t)ia, 1);
 		} else {
-			why = classify(m);
+			why = classify(m, T, &inside_from);
 		}
 		m->per[why]++;
 		/* TEX slot, cycle 4p + 3 */
@@ -776,7 +784,13 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 		}
 		if (q <= m->p || q == UINT64_MAX)
 			q = m->p + 1; /* (UINT64_MAX cannot happen: a busy context has a change ahead) */
-		m->per[why] += q - m->p - 1;
+		if (why == OV_C_SEMWAIT && inside_from < q) {
+			/* a semaphore clears on the way, the pipeline still busy */
+			m->per[OV_C_SEMWAIT] += inside_from - m->p - 1;
+			m->per[OV_C_INSIDE_ALU] += q - inside_from;
+		} else {
+			m->per[why] += q - m->p - 1;
+		}
 		m->p = q;
 	}
 }
