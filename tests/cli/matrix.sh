@@ -107,7 +107,7 @@ expect "trace run: --size=small after" 0 "size            small" run vvadd --siz
 expect "trace run: -o before the workload" 0 "bytes per thread inst" run -o "$tmp/o.wtr" --size small vvadd
 expect "trace run: -oFILE" 0 "bytes per thread inst" run vvadd --size small "-o$tmp/o2.wtr"
 once "trace run: unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
-once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" run sgem
+once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\` or \`sgemm_shader\`?" run sgem
 once "trace run: two workloads" 2 "unexpected argument \`sgemm\`" run vvadd sgemm
 once "trace run: --size without a value" 2 "--size needs a value" run vvadd --size
 once "trace run: --verify takes no value" 2 "--verify takes no value" run vvadd --verify=yes
