@@ -231,7 +231,7 @@ once "config: --help takes no value" 2 "--help takes no value" models --help=1
 once "config models: an operand" 2 "\`models\` takes no argument (got \`x\`)" models x
 once "config keys: no model" 2 "which model?" keys
 once "config keys: a third operand" 2 "unexpected argument \`x\`" keys simt x
-once "config keys: unknown model, did you mean" 2 "weft-config: unknown model \`smit\`; did you mean simt? (models: simt, sgmf, dmt, vt)" keys smit
+once "config keys: unknown model, did you mean" 2 "weft-config: unknown model \`smit\`; did you mean simt? (models: simt, sgmf, dmt, vt, overlay)" keys smit
 once "config keys: --set is for show" 2 "--set is for \`show\`" keys simt --set core.num_sm=2
 once "config show: no config" 2 "which config?" show
 once "config show: missing config" 2 "$tmp/none.ini: cannot open the config" show "$tmp/none.ini"
