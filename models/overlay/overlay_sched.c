@@ -565,20 +565,35 @@ static uint64_t tag_time(const struct ov_machine *m, uint32_t need)
 static uint64_t round_trip(struct ov_machine *m, uint64_t t, uint32_t k, uint32_t rq, uint32_t rs)
 {
 	uint64_t s = m->ser_req[rq], s2 = m->ser_resp[rs], lat = m->lat;
-	uint64_t out = m->out_free, in = m->in_free, sum_done = 0, sum_t0 = 0;
-	for (uint32_t j = 0; j < k; j++) {
-		uint64_t t0 = t;
-		if (m->tn == m->max_out) {
-			t0 = umax(t0, m->tag[m->thead]);
-			m->thead = (m->thead + 1) % OV_MAX_TAGS;
-			m->tn--;
+	uint64_t out = m->out_free, in = m->in_free, sum_done = 0, sum_t0;
+	if (m->max_out - m->tn >= k) {
+		/* a tag for every request now (the usual case: a TEX issues only then) */
+		uint32_t tail = m->thead + m->tn;
+		out = umax(t, out);
+		for (uint32_t j = 0; j < k; j++) {
+			out += s;
+			in = umax(out + lat, in) + s2;
+			m->tag[(tail + j) % OV_MAX_TAGS] = in;
+			sum_done += in;
 		}
-		out = umax(t0, out) + s;
-		in = umax(out + lat, in) + s2;
-		m->tag[(m->thead + m->tn) % OV_MAX_TAGS] = in;
-		m->tn++;
-		sum_done += in;
-		sum_t0 += t0;
+		m->tn += k;
+		sum_t0 = (uint64_t)k * t;
+	} else {
+		sum_t0 = 0;
+		for (uint32_t j = 0; j < k; j++) {
+			uint64_t t0 = t;
+			if (m->tn == m->max_out) {
+				t0 = umax(t0, m->tag[m->thead]);
+				m->thead = (m->thead + 1) % OV_MAX_TAGS;
+				m->tn--;
+			}
+			out = umax(t0, out) + s;
+			in = umax(out + lat, in) + s2;
+			m->tag[(m->thead + m->tn) % OV_MAX_TAGS] = in;
+			m->tn++;
+			sum_done += in;
+			sum_t0 += t0;
+		}
 	}
 	m->out_free = out;
 	m->in_free = in;
