@@ -13,6 +13,9 @@
 #     point, best of 3 each, on the shader-style workloads matmatmult,
 #     sgemm_shader and photon, against the target of at most 3x.
 # The microkernels (micro_*: start-up-dominated probes) are left out.
+# Times are the process's CPU time (task-clock from `perf stat` when it
+# works here: a shared machine's other jobs stretch wall-clock time but
+# not this), wall-clock time beside it; without perf, wall-clock only.
 #
 # usage: sh tests/bench_overlay.sh [size]   (default: default)
 
@@ -38,25 +41,37 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bench-overlay.XXXXXX") || exit 3
 trap 'rm -rf "$dir"' EXIT INT TERM
 
 now() { date +%s.%N; }
+PERF=""
+if command -v perf >/dev/null 2>&1 && perf stat -e task-clock -x, -o /dev/null true 2>/dev/null; then
+	PERF=perf
+fi
 
-# best_of3 ARGS...: the shortest of three wall-clock runs of weft-estimate
-# ARGS, in seconds (empty when a run fails; its output is in $dir/out).
+# best_of3 ARGS...: "CPU WALL", the seconds of the run of weft-estimate ARGS
+# with the least CPU time of three (CPU = wall without perf; empty when a
+# run fails, its output in $dir/out).
 best_of3() {
 	best=""
 	for _ in 1 2 3; do
 		t0=$(now)
-		if ! $pin "$E" "$@" --format csv >"$dir/out" 2>&1; then
-			echo ""
-			return 1
+		if [ -n "$PERF" ]; then
+			$pin $PERF stat -e task-clock -x, -o "$dir/time" "$E" "$@" --format csv >"$dir/out" 2>&1 ||
+				{ echo ""; return 1; }
+		else
+			$pin "$E" "$@" --format csv >"$dir/out" 2>&1 || { echo ""; return 1; }
+			: >"$dir/time"
 		fi
 		t1=$(now)
-		best=$(echo "$t0 $t1 $best" | awk '{ s = $2 - $1; if ($3 != "" && $3 < s) s = $3; printf "%.6f", s }')
+		c=$(awk -F, '$3 == "task-clock" { printf "%.6f", $1 / 1000 }' "$dir/time")
+		best=$(echo "$t0 $t1 ${c:--} $best" | awk '{
+			w = $2 - $1; c = ($3 != "-") ? $3 : w
+			if (NF >= 5 && $4 + 0 <= c) { c = $4; w = $5 }
+			printf "%.4f %.4f", c, w }')
 	done
 	echo "$best"
 }
 
 echo "weft bench: overlay model replay speed ($CFG), size $size, one core${pin:+ ($pin)}, $(uname -m)"
-printf '%-14s %14s %10s %14s\n' workload "thread insts" "seconds" "insts/s"
+printf '%-14s %14s %10s %10s %14s\n' workload "thread insts" "cpu s" "wall s" "insts/s (cpu)"
 status=0
 refused=""
 for w in $("$T" list | awk '$1 !~ /^micro_/ { print $1 }'); do
@@ -78,7 +93,7 @@ for w in $("$T" list | awk '$1 !~ /^micro_/ { print $1 }'); do
 		rm -f "$dir/$w.wtr"
 		continue
 	fi
-	echo "$w $n $s" | awk '{ r = ($3 > 0) ? $2 / $3 : 0; printf "%-14s %14s %10.4f %14.3g\n", $1, $2, $3, r
+	echo "$w $n $s" | awk '{ r = ($3 > 0) ? $2 / $3 : 0; printf "%-14s %14s %10.4f %10.4f %14.3g\n", $1, $2, $3, $4, r
 		printf "%.6g\n", r >> "'"$dir/rates"'" }'
 	case " matmatmult sgemm_shader photon " in
 	*" $w "*) mv "$dir/$w.wtr" "$dir/keep-$w.wtr" ;;
@@ -98,12 +113,12 @@ fi
 
 echo
 echo "weft bench: overlay 7-point batch sweep ($SWEEP) vs one point, $CFG"
-printf '%-14s %10s %12s %8s\n' workload "1 point s" "7 points s" ratio
+printf '%-14s %14s %14s %8s\n' workload "1 point cpu s" "7 points cpu s" ratio
 for w in matmatmult sgemm_shader photon; do
 	[ -f "$dir/keep-$w.wtr" ] || continue
 	one=$(best_of3 "$dir/keep-$w.wtr" -c "$CFG") || { echo "$w: one point failed"; cat "$dir/out"; status=1; continue; }
 	sev=$(best_of3 "$dir/keep-$w.wtr" -c "$CFG" --sweep "$SWEEP") || { echo "$w: sweep failed"; cat "$dir/out"; status=1; continue; }
-	echo "$w $one $sev" | awk '{ r = ($2 > 0) ? $3 / $2 : 0; printf "%-14s %10.4f %12.4f %8.2f\n", $1, $2, $3, r
+	echo "$w $one $sev" | awk '{ r = ($2 > 0) ? $4 / $2 : 0; printf "%-14s %14.4f %14.4f %8.2f\n", $1, $2, $4, r
 		printf "%.6g\n", r >> "'"$dir/ratios"'" }'
 done
 if [ -f "$dir/ratios" ]; then
