@@ -54,12 +54,15 @@
  * batch has finished and the outgoing link has sent the last store.
  *
  * Idle periods are not stepped one by one: when neither slot issues, the
- * scheduler jumps to the next period at which anything changes (a
- * semaphore clears, an ALU instruction leaves the pipeline, a tag frees,
- * the read port frees, a context frees) and accounts the periods between
- * with the reason they all share.
+ * scheduler jumps to the next period at which an instruction can issue or
+ * a context frees (events on a wheel of OV_WHEEL periods: a batch's next
+ * ALU or memory instruction becoming ready, a drained batch's steps; the
+ * tags and the read port freeing) and accounts the periods between: with
+ * the reason of the first, except that a semwait stretch turns inside_alu
+ * from the period a waiting batch's semaphore clears while its previous
+ * ALU instruction is still in the pipeline. Times are integer ticks of
+ * 1/256 cycle (OV_TICK_SHIFT).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
