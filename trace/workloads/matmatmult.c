@@ -34,8 +34,9 @@ static int mmm_setup(void *state, enum weft_size size, struct weft_error *err)
 {
 	struct mmm_state *s = state;
 	/* Measured: about 5.3 n^3 thread instructions (nvcc unrolls the dot
-	 * product by 4: 8 loads and 11 other instructions per 4 steps, plus
-	 * the remainder loop): 26 / 122 / 570 give 1.4e5 / 1.06e7 / 9.9e8. */
+	 * product by 4: per 4 steps 8 loads, 4 fma, 7 address and counter
+	 * updates, a compare and a branch; plus the remainder loop): 26 / 122
+	 * / 570 give 1.4e5 / 1.06e7 / 9.9e8. */
 	s->n = WEFT_WL_BY_SIZE(size, 26, 122, 570);
 	size_t nn = (size_t)s->n * (size_t)s->n;
 	s->a = weft_wl_alloc(nn, sizeof(float), err);
