@@ -217,6 +217,7 @@ cli-tests: all $(TOOLS)
 	@sh tests/cli/shard.sh
 	@sh tests/cli/tables.sh
 	@sh tests/cli/plot.sh
+	@sh tests/cli/overlay.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small
@@ -285,6 +286,8 @@ bench: deps all
 	@sh tests/bench_fabric.sh
 	@echo
 	@sh tests/bench_vt.sh
+	@echo
+	@sh tests/bench_overlay.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and

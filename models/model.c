@@ -41,7 +41,7 @@ int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, u
 	}
 	struct weft_launch_result *r = &(*launches)[*n];
 	memset(r, 0, sizeof(*r));
-	r->events = calloc(nevents, sizeof(double));
+	r->events = calloc(nevents ? nevents : 1, sizeof(double)); /* a model may count none */
 	if (!r->events)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
 	(*n)++;
@@ -58,7 +58,7 @@ int weft_model_result_take(struct weft_model_result *res, double clock_hz, doubl
 	res->cycles = cycles;
 	res->seconds = cycles / clock_hz;
 	res->thread_insts = thread_insts;
-	res->events = calloc(nevents, sizeof(double));
+	res->events = calloc(nevents ? nevents : 1, sizeof(double));
 	if (!res->events)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for results");
 	memcpy(res->events, events, nevents * sizeof(double));

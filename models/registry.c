@@ -11,12 +11,14 @@ extern const struct weft_model weft_model_simt;
 extern const struct weft_model weft_model_sgmf;
 extern const struct weft_model weft_model_dmt;
 extern const struct weft_model weft_model_vt;
+extern const struct weft_model weft_model_overlay;
 
 const struct weft_model *const weft_models[] = {
 	&weft_model_simt,
 	&weft_model_sgmf,
 	&weft_model_dmt,
 	&weft_model_vt,
+	&weft_model_overlay,
 	NULL,
 };
 

@@ -34,7 +34,7 @@ expect "no command" 2 "which command?"
 expect "unknown command" 2 "unknown command \`frob\`" frob
 expect "keys no model" 2 "which model?" keys
 expect "unknown model" 2 "did you mean simt?" keys smit
-expect "unknown model list" 2 "(models: simt, sgmf, dmt, vt)" keys zzzzzzzz
+expect "unknown model list" 2 "(models: simt, sgmf, dmt, vt, overlay)" keys zzzzzzzz
 expect "bad format" 2 "bad --format \`xml\`" keys simt --format xml
 expect "unknown option" 2 "unknown option \`--frob\`" models --frob
 expect "show no file" 2 "which config?" show
@@ -44,7 +44,7 @@ expect "show bad value" 2 "core" show configs/fermi-sm.ini --set core.num_sm=0
 expect "set on keys" 2 "--set is for \`show\`" keys simt --set core.num_sm=2
 
 # bundled configs by name
-expect "configs" 0 "vt-c4v1r256+bi+2s     vt     configs/maven/vt-c4v1r256+bi+2s.ini" configs
+expect "configs" 0 "vt-c4v1r256+bi+2s     vt       configs/maven/vt-c4v1r256+bi+2s.ini" configs
 expect "configs csv" 0 "fermi-sm,simt,configs/fermi-sm.ini" configs --format csv
 expect "configs takes no operand" 2 "\`configs\` takes no argument" configs x
 expect "show by name" 0 "configs/maven/vt-c4v1r32.ini:6" show vt-c4v1r32

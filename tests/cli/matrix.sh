@@ -109,7 +109,7 @@ expect "trace run: --size=small after" 0 "size            small" run vvadd --siz
 expect "trace run: -o before the workload" 0 "bytes per thread inst" run -o "$tmp/o.wtr" --size small vvadd
 expect "trace run: -oFILE" 0 "bytes per thread inst" run vvadd --size small "-o$tmp/o2.wtr"
 once "trace run: unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
-once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" run sgem
+once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\` or \`sgemm_shader\`?" run sgem
 once "trace run: two workloads" 2 "unexpected argument \`sgemm\`" run vvadd sgemm
 once "trace run: --size without a value" 2 "--size needs a value" run vvadd --size
 once "trace run: --verify takes no value" 2 "--verify takes no value" run vvadd --verify=yes
@@ -236,7 +236,7 @@ once "config: --help takes no value" 2 "--help takes no value" models --help=1
 once "config models: an operand" 2 "\`models\` takes no argument (got \`x\`)" models x
 once "config keys: no model" 2 "which model?" keys
 once "config keys: a third operand" 2 "unexpected argument \`x\`" keys simt x
-once "config keys: unknown model, did you mean" 2 "weft-config: unknown model \`smit\`; did you mean simt? (models: simt, sgmf, dmt, vt)" keys smit
+once "config keys: unknown model, did you mean" 2 "weft-config: unknown model \`smit\`; did you mean simt? (models: simt, sgmf, dmt, vt, overlay)" keys smit
 once "config keys: --set is for show" 2 "--set is for \`show\`" keys simt --set core.num_sm=2
 once "config show: no config" 2 "which config?" show
 once "config show: missing config" 2 "$tmp/none.ini: cannot open the config" show "$tmp/none.ini"

@@ -59,7 +59,7 @@ expect "no command" 2 "usage: weft-trace"
 expect "unknown command" 2 "unknown command \`frob\`" frob
 expect "unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
 expect "unknown workload names the closest" 2 \
-	"unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\`?" \
+	"unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\` or \`sgemm_shader\`?" \
 	run sgem
 expect "unknown workload names equally close ones" 2 "did you mean \`micro_fma_chain\` or \`micro_fma_hidden\`?" \
 	run micro_fma

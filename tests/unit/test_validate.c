@@ -177,7 +177,7 @@ static void test_claims_bad(void **unused)
 		{ "a,P\xc3(,W,cfd," OKROW_TAIL "\n", 2, 3, "column `publication`: not UTF-8" },
 		{ "a,P,W,nope," OKROW_TAIL "\n", 2, 7, "no bundled workload `nope`" },
 		{ "a,P,W,sgem," OKROW_TAIL "\n", 2, 7,
-		  "no bundled workload `sgem`; `weft-trace list` shows them; did you mean `sgemm`?" },
+		  "no bundled workload `sgem`; `weft-trace list` shows them; did you mean `sgemm` or `sgemm_shader`?" },
 		{ "a,P,W,gaussian:fan9," OKROW_TAIL "\n", 2, 7, "has no kernel `fan9`; its kernels: fan1, fan2" },
 		{ "a,P,W,gaussian:," OKROW_TAIL "\n", 2, 7, "write WORKLOAD or WORKLOAD:KERNEL" },
 		{ "a,P,W,cfd cfd," OKROW_TAIL "\n", 2, 7, "`cfd` is listed twice" },
