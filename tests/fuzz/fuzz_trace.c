@@ -8,7 +8,8 @@
  * decodes every launch's first and last CTAs by random access
  * (weft_trace_read_cta) and walks every thread's dynamic instructions,
  * replays the trace through the SIMT model, the SGMF and dMT fabric
- * models and the vt model (a vector-thread and a MIMD tile) on small
+ * models, the vt model (a vector-thread and a MIMD tile) and the FPGA
+ * overlay model (4 and 16 batch contexts) on small
  * configurations (weft_model_run_many, as weft-estimate does, and
  * weft_model_run), and checks the whole
  * file as `weft-trace verify` does (weft_trace_verify).
@@ -39,9 +40,10 @@
  * runs as weft-estimate runs it (weft_model_run_many): two configurations
  * from one read of the trace (for SIMT and SGMF the second differs only in
  * keys the replay does not read, so it follows the first; the vt pair is a
- * vector-thread and a MIMD tile, replayed side by side), and dMT alone
+ * vector-thread and a MIMD tile, replayed side by side; the overlay pair
+ * two batch counts sharing each decoded CTA), and dMT alone
  * through weft_model_run. */
-#define NCONFIGS 7
+#define NCONFIGS 9
 static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\n[mem]\nl1_bytes = 4096\nl2_bytes = 16384\n",
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\nclock_mhz = 700\n[mem]\nl1_bytes = 4096\n"
@@ -53,6 +55,8 @@ static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = vt\n[tile]\npattern = vt\npvfb = 2stack\ncores = 2\nregs = 64\n[mem]\n"
 	"dcache_bytes = 4096\n",
 	"[model]\nname = vt\n[tile]\npattern = mimd\ncores = 2\nregs = 64\n[mem]\ndcache_bytes = 4096\n",
+	"[model]\nname = overlay\n[overlay]\nbatches = 4\n",
+	"[model]\nname = overlay\n[overlay]\nbatches = 16\n",
 	"[model]\nname = dmt\n[fabric]\nreplay_cache = false\n[mem]\nl1_bytes = 4096\n"
 	"l2_bytes = 16384\n",
 };
