@@ -670,6 +670,55 @@ static void test_misc_forms(void **state)
 		assert_string_equal(buf, want);
 		weft_ptx_module_free(m);
 	}
+	/* the other predefined identifiers: aliases of the registers above on
+	 * weft's machine (a CTA is its own cluster), or constants */
+	static const struct {
+		const char *name;
+		int kind, sreg, comp;
+		int64_t imm;
+		const char *printed;
+	} al[] = {
+		{ "WARP_SZ", WEFT_OPND_IMM, 0, 0, 32, "32" },
+		{ "%clusterid.y", WEFT_OPND_SREG, WEFT_SREG_CTAID, 1, 0, "%ctaid.y" },
+		{ "%nclusterid.x", WEFT_OPND_SREG, WEFT_SREG_NCTAID, 0, 0, "%nctaid.x" },
+		{ "%cluster_ctaid.z", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%cluster_nctaid.x", WEFT_OPND_IMM, 0, 0, 1, "1" },
+		{ "%cluster_ctarank", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%cluster_nctarank", WEFT_OPND_IMM, 0, 0, 1, "1" },
+		{ "%is_explicit_cluster", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%globaltimer_lo", WEFT_OPND_SREG, WEFT_SREG_CLOCK, 0, 0, "%clock" },
+		{ "%globaltimer_hi", WEFT_OPND_SREG, WEFT_SREG_CLOCK_HI, 0, 0, "%clock_hi" },
+		{ "%clock_hi", WEFT_OPND_SREG, WEFT_SREG_CLOCK_HI, 0, 0, "%clock_hi" },
+		{ "%aggr_smem_size", WEFT_OPND_SREG, WEFT_SREG_TOTAL_SMEM_SIZE, 0, 0, "%total_smem_size" },
+		{ "%reserved_smem_offset_begin", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%reserved_smem_offset_cap", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%current_graph_exec", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%pm0", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%pm7_64", WEFT_OPND_IMM, 0, 0, 0, "0" },
+	};
+	for (size_t i = 0; i < sizeof(al) / sizeof(al[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\tmov.u64 %%rd1, %s;\n\tret;\n}\n", IHEAD, al[i].name);
+		if (weft_ptx_parse(text, (size_t)n, "sr.ptx", &m, &err))
+			fail_msg("%s: %s", al[i].name, err.message);
+		const struct weft_operand *o = &m->funcs[0].insts[0].opnd[1];
+		assert_int_equal(o->kind, al[i].kind);
+		if (al[i].kind == WEFT_OPND_SREG) {
+			assert_int_equal(o->sreg, al[i].sreg);
+			assert_int_equal(o->comp, al[i].comp);
+		} else {
+			assert_int_equal(o->imm, al[i].imm);
+		}
+		char buf[128], want[128];
+		weft_ptx_format_inst(m, &m->funcs[0], &m->funcs[0].insts[0], buf, sizeof(buf));
+		snprintf(want, sizeof(want), "mov.u64 %%rd1, %s;", al[i].printed);
+		assert_string_equal(buf, want);
+		weft_ptx_module_free(m);
+	}
+	static const char *const bad_sr[] = { "%clusterid", "%cluster_ctarank.x", "%pm8", "%pm0_32" };
+	for (size_t i = 0; i < sizeof(bad_sr) / sizeof(bad_sr[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\tmov.u64 %%rd1, %s;\n\tret;\n}\n", IHEAD, bad_sr[i]);
+		assert_int_equal(weft_ptx_parse(text, (size_t)n, "sr.ptx", &m, &err), WEFT_ERR_PARSE);
+	}
 
 	const char *t = ".version 7.0\n.target sm_90a\n.address_size 64\n"
 			".func g(.param .b32 a);\n.func h;\n"

@@ -45,6 +45,7 @@ static uint64_t sreg_value(const struct weft_emu_launch *L, const struct weft_em
 	case WEFT_SREG_GRIDID: return L->ctx->stats.launches;
 	case WEFT_SREG_CLOCK: return (uint32_t)L->clock;
 	case WEFT_SREG_CLOCK64: case WEFT_SREG_GLOBALTIMER: return L->clock;
+	case WEFT_SREG_CLOCK_HI: return (uint32_t)(L->clock >> 32);
 	case WEFT_SREG_LANEMASK_EQ: return 1u << lane;
 	case WEFT_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
 	case WEFT_SREG_LANEMASK_LT: return (1u << lane) - 1;
@@ -82,7 +83,7 @@ static void refresh_clock(struct weft_emu_launch *L, struct weft_emu_warp *W)
 	for (uint32_t i = 0; i < P->nsregs; i++) {
 		const struct weft_emu_sregslot *s = &P->sregs[i];
 		if (s->sreg != WEFT_SREG_CLOCK && s->sreg != WEFT_SREG_CLOCK64 &&
-		    s->sreg != WEFT_SREG_GLOBALTIMER)
+		    s->sreg != WEFT_SREG_GLOBALTIMER && s->sreg != WEFT_SREG_CLOCK_HI)
 			continue;
 		uint64_t v = sreg_value(L, W, 0, s->sreg, s->comp);
 		uint64_t *r = WEFT_SLOT(W, s->slot);

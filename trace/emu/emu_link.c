@@ -362,7 +362,7 @@ static int src_slot(struct lk *k, struct inst *ic, struct weft_emu_inst *ei,
 		return const_slot(k, (uint64_t)o->imm, slot);
 	case WEFT_OPND_SREG:
 		if (o->sreg == WEFT_SREG_CLOCK || o->sreg == WEFT_SREG_CLOCK64 ||
-		    o->sreg == WEFT_SREG_GLOBALTIMER)
+		    o->sreg == WEFT_SREG_GLOBALTIMER || o->sreg == WEFT_SREG_CLOCK_HI)
 			ei->reads_clock = 1;
 		return sreg_slot(k, o->sreg, o->comp, slot);
 	case WEFT_OPND_SYM: {

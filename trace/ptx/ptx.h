@@ -186,10 +186,14 @@ enum weft_sreg {
 	WEFT_SREG_LANEMASK_GE, WEFT_SREG_LANEMASK_GT,
 	WEFT_SREG_DYNAMIC_SMEM_SIZE, WEFT_SREG_TOTAL_SMEM_SIZE,
 	WEFT_SREG_ENVREG, /* %envreg<N>: comp = N */
+	WEFT_SREG_CLOCK_HI, /* %clock_hi, %globaltimer_hi: the upper 32 bits of %clock64 */
 	WEFT_SREG_COUNT
 };
 /* "%tid", "%laneid", ... as PTX spells it ("%envreg" without its number;
- * "%?" for NONE or out of range); the parser and dumps share it. */
+ * "%?" for NONE or out of range); the parser and dumps share it. The
+ * parser reads the other predefined identifiers of the PTX ISA
+ * ("Special Registers"; WARP_SZ) as one of these or as an immediate
+ * (docs/ptx-subset.md "Operands"). */
 const char *weft_ptx_sreg_name(enum weft_sreg s);
 /* 1 for the registers with components .x .y .z (%tid %ntid %ctaid %nctaid). */
 int weft_ptx_sreg_has_comp(enum weft_sreg s);

@@ -201,6 +201,15 @@ static void parse_operand(struct weft_ptx_parser *p, struct weft_inst *in, int i
 				o->sym = s;
 			} else {
 				int32_t fi = weft_ptxp_sm_get(&p->funcs_map, t.s, t.len);
+				if (fi < 0 && weft_ptx_tok_is(&t, "WARP_SZ")) {
+					/* the predefined constant nvcc emits for
+					 * warpSize (PTX ISA, "Predefined
+					 * Identifiers"): 32 threads */
+					o->kind = WEFT_OPND_IMM;
+					o->imm = 32;
+					weft_ptxp_next(p);
+					goto done;
+				}
 				if (fi < 0)
 					fail_tok(p, &t,
 						 "undefined symbol '%.*s' (declare it before use)",
@@ -217,6 +226,7 @@ static void parse_operand(struct weft_ptx_parser *p, struct weft_inst *in, int i
 		fail_tok(p, &t, "expected an operand, found %s",
 			 weft_ptxp_tok_desc(&t, b, sizeof(b)));
 	}
+done:
 	if (idx == 0 && weft_ptxp_is_punct(p, '|')) {
 		if (o->kind != WEFT_OPND_REG && o->kind != WEFT_OPND_SINK)
 			fail_tok(p, &p->tok, "'|' must follow a destination register");

@@ -113,6 +113,7 @@ static const char *const sreg_names[WEFT_SREG_COUNT] = {
 	[WEFT_SREG_LANEMASK_GT] = "%lanemask_gt",
 	[WEFT_SREG_DYNAMIC_SMEM_SIZE] = "%dynamic_smem_size",
 	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
+	[WEFT_SREG_CLOCK_HI] = "%clock_hi",
 };
 
 const char *weft_ptx_sreg_name(enum weft_sreg s)
