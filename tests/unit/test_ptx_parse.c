@@ -835,8 +835,6 @@ struct err_case {
 };
 
 static const struct err_case err_cases[] = {
-	{ KHEAD "\tfoo.bar %r1;\n}\n", 8, 2, "unknown opcode 'foo.bar'" },
-	{ KHEAD "\tadd.xyz.s32 %r1, %r2, %r3;\n}\n", 8, 2, "unknown modifier '.xyz' on 'add'" },
 	{ HDR ".bogus 1;\n", 4, 1, "unknown directive '.bogus'" },
 	{ KHEAD ".texref t;\n}\n", 8, 1, "unknown directive '.texref'" },
 	{ KHEAD "\tbra $L__BB0_9;\n}\n", 8, 6, "undefined label '$L__BB0_9'" },
@@ -850,7 +848,6 @@ static const struct err_case err_cases[] = {
 	{ KHEAD "$L1:\n$L1:\n\tret;\n}\n", 9, 1, "label '$L1' defined twice" },
 	{ KHEAD "\t@%r1 ret;\n}\n", 8, 3, "not a .pred register" },
 	{ KHEAD "\tcall foo, ();\n}\n", 8, 7, "undeclared function 'foo'" },
-	{ KHEAD "\tbrx.idx %r1, $T;\n}\n", 8, 2, "not supported" },
 	{ KHEAD "\tadd %r1, %r2, %r3;\n}\n", 8, 2, "missing type suffix" },
 	{ KHEAD "\tld.global.u32 %r1, %r2;\n}\n", 8, 2, "needs a memory operand" },
 	{ KHEAD "\tld.global.v2.u32 %r1, [%r2];\n}\n", 8, 2, "vector operand of 2" },
@@ -882,7 +879,10 @@ static const struct err_case err_cases[] = {
 	{ KHEAD "\tadd.s32 %r1, p, 1;\n}\n", 8, 2, "address of 'p' can only be taken with mov" },
 	{ KHEAD "\tredux.add.u32 %r1, %r2, -1;\n}\n", 8, 2, "needs .sync" },
 	{ KHEAD "\tcall.uni k, ();\n}\n", 8, 11, "cannot call the kernel" },
-	{ KHEAD "\tld.global.L2::cache_hint.u32 %r1, [%r2], %r3;\n}\n", 8, 2, "L2::cache_hint" },
+	/* unsupported instructions are kept (test_unsupported_kept), unless
+	 * the function ends before their `;` */
+	{ KHEAD "\tfoo.bar %r1\n}\n", 8, 2, "unknown opcode 'foo.bar'" },
+	{ KHEAD "\tfoo.bar %r1", 8, 2, "unknown opcode 'foo.bar'" },
 };
 
 static void test_errors(void **state)
@@ -908,10 +908,68 @@ static void test_errors(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Instructions weft does not run are kept as WEFT_OP_UNSUPPORTED with the
+ * message a parse error would have had: the module loads (its other
+ * kernels run) and the error comes at launch (test_emu_fixes). */
+static void test_unsupported_kept(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		uint32_t line, col;
+		const char *needle, *printed;
+	} c[] = {
+		{ KHEAD "\tfoo.bar %r1;\n\tret;\n}\n", 8, 2, "unknown opcode 'foo.bar'", "foo.bar %r1;" },
+		{ KHEAD "\tadd.xyz.s32 %r1, %r2, %r3;\n\tret;\n}\n", 8, 2, "unknown modifier '.xyz' on 'add'",
+		  "add.xyz.s32 %r1, %r2, %r3;" },
+		{ KHEAD "\t@%p1 brx.idx %r1, $T;\n\tret;\n$T: .branchtargets $L1, $L2;\n}\n", 8, 7,
+		  "not supported", "@%p1 brx.idx %r1, $T;" },
+		{ KHEAD "\tld.global.L2::cache_hint.u32 %r1, [%r2], %r3;\n\tret;\n}\n", 8, 2, "L2::cache_hint",
+		  "ld.global.L2::cache_hint.u32 %r1, [%r2], %r3;" },
+		{ KHEAD "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n\t\t{%r1, %r2}, {%r3},\n {%r1}, {%r2};\n\tret;\n}\n",
+		  8, 2, "unknown opcode 'mma.sync",
+		  "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2}, {%r3}, {%r1}, {%r2};" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct weft_ptx_module *m = NULL;
+		struct weft_error err;
+		if (weft_ptx_parse(c[i].text, strlen(c[i].text), "u.ptx", &m, &err))
+			fail_msg("case %zu: %s", i, err.message);
+		assert_int_equal(m->nunsup, 1);
+		const struct weft_ptx_unsup *u = &m->unsup[0];
+		if (!strstr(u->message, c[i].needle) || u->line != c[i].line || u->column != c[i].col)
+			fail_msg("case %zu: %u:%u %s", i, u->line, u->column, u->message);
+		assert_int_equal(u->func, 0);
+		assert_int_equal(u->inst, 0);
+		const struct weft_ptx_func *f = &m->funcs[0];
+		assert_int_equal(f->ninsts, 2);
+		assert_int_equal(f->insts[0].op, WEFT_OP_UNSUPPORTED);
+		assert_int_equal(f->insts[0].nopnd, 0);
+		assert_int_equal(f->insts[0].pos.line, 8);
+		assert_int_equal(f->insts[1].op, WEFT_OP_RET);
+		char buf[256];
+		weft_ptx_format_inst(m, f, &f->insts[0], buf, sizeof(buf));
+		assert_string_equal(buf, c[i].printed);
+		weft_ptx_module_free(m);
+	}
+	/* long texts are cut at 160 bytes */
+	char big[1200];
+	int n = snprintf(big, sizeof(big), "%s\tfoo.bar ", KHEAD);
+	for (int i = 0; i < 100; i++)
+		n += snprintf(big + n, sizeof(big) - (size_t)n, "%%r1, ");
+	n += snprintf(big + n, sizeof(big) - (size_t)n, "%%r1;\n}\n");
+	struct weft_ptx_module *m = NULL;
+	struct weft_error err;
+	assert_int_equal(weft_ptx_parse(big, (size_t)n, "u.ptx", &m, &err), 0);
+	assert_int_equal(strlen(m->unsup[0].text), 160);
+	assert_string_equal(m->unsup[0].text + 157, "...");
+	weft_ptx_module_free(m);
+}
+
 static void test_error_messages_say_what_to_do(void **state)
 {
 	(void)state;
-	const char *t = KHEAD "\tfoo.bar %r1;\n}\n";
+	const char *t = KHEAD ".texref t;\n}\n";
 	struct weft_ptx_module *m;
 	struct weft_error err;
 	assert_int_equal(weft_ptx_parse(t, strlen(t), "x.ptx", &m, &err), WEFT_ERR_PARSE);
@@ -1379,6 +1437,7 @@ int main(void)
 		cmocka_unit_test(test_instruction_table),
 		cmocka_unit_test(test_immediates),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_unsupported_kept),
 		cmocka_unit_test(test_error_messages_say_what_to_do),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_variable_limits),

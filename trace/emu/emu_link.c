@@ -455,6 +455,22 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 	case WEFT_OP_BRX:
 		return lk_err(k, src, WEFT_ERR_PARSE, "unsupported instruction",
 			      "indirect branches (brx.idx) are not supported by the emulator");
+	case WEFT_OP_UNSUPPORTED: { /* the parser kept it: the module's other kernels run */
+		const struct weft_ptx_func *kf = &k->m->funcs[k->kernel];
+		int64_t u = src->opnd[0].imm;
+		if (u < 0 || (uint64_t)u >= k->m->nunsup)
+			return lk_err(k, src, WEFT_ERR_PARSE, "unsupported instruction",
+				      "not supported by the emulator");
+		const struct weft_ptx_unsup *us = &k->m->unsup[u];
+		char in_fn[300] = "";
+		if (ic->func != k->kernel)
+			snprintf(in_fn, sizeof(in_fn), " (in function %s, which it calls)",
+				 k->m->funcs[ic->func].name);
+		return weft_error_at(k->err, WEFT_ERR_PARSE, k->m->path, us->line, us->column,
+				     "%s; kernel %s cannot run%s: `%s;` is not supported (the module's "
+				     "kernels that do not reach it run)",
+				     us->message, kf->name, in_fn, us->text);
+	}
 	default:
 		ei->kind = WEFT_EK_ALU;
 		break;

@@ -93,6 +93,12 @@ enum weft_op {
 	/* added by the parser (__dp4a/__dp2a_lo/hi): dp4a.atype.btype d, a, b, c
 	 * (type = atype, type2 = btype); dp2a has mode WEFT_MUL_LO / HI */
 	WEFT_OP_DP4A, WEFT_OP_DP2A,
+	/* An instruction weft does not run (an unknown opcode or modifier,
+	 * brx.idx, ...): kept so that the module loads and its other kernels
+	 * run; launching a kernel that reaches it is the error (emu_link.c).
+	 * nopnd = 0; opnd[0].imm indexes the module's unsup[] (why and the
+	 * text as written). Never in a trace. */
+	WEFT_OP_UNSUPPORTED,
 	WEFT_OP_COUNT
 };
 const char *weft_op_name(enum weft_op op);
@@ -347,6 +353,16 @@ struct weft_ptx_func {
 	uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
 };
 
+/* An instruction the parser kept as WEFT_OP_UNSUPPORTED: where it is, why
+ * weft cannot run it (the message a parse error would have had) and its
+ * text as written (whitespace collapsed, without the `;`). */
+struct weft_ptx_unsup {
+	uint32_t func, inst;     /* function index, instruction index in it */
+	uint32_t line, column;   /* of the reason (the opcode or operand) */
+	char *message;
+	char *text;
+};
+
 struct weft_ptx_module {
 	char *path;              /* as given to the parser, for messages */
 	uint32_t version_major, version_minor; /* .version */
@@ -359,11 +375,18 @@ struct weft_ptx_module {
 	char **files;            /* `.file N "name"`: files[N] (NULL if unused) */
 	uint32_t nfiles;
 	uint64_t hash;           /* FNV-1a 64 of the PTX text */
+	/* WEFT_OP_UNSUPPORTED instructions, in the order met */
+	struct weft_ptx_unsup *unsup;
+	uint32_t nunsup;
 };
 
 /* Parses PTX text. path is used only in messages. On error returns a
  * negative weft_err, *out stays NULL, and err names path:line:column and the
- * offending opcode or directive. */
+ * offending opcode or directive. An instruction that is well-formed but
+ * outside what weft runs (an unknown opcode or modifier, brx.idx, texture
+ * forms other than those docs/ptx-subset.md lists) is not an error here: it
+ * becomes WEFT_OP_UNSUPPORTED and the error comes when a kernel that
+ * reaches it is launched (weft_launch), naming the kernel. */
 int weft_ptx_parse(const char *text, size_t len, const char *path,
 		   struct weft_ptx_module **out, struct weft_error *err);
 

@@ -305,6 +305,13 @@ void weft_ptx_format_inst(const struct weft_ptx_module *m, const struct weft_ptx
 	buf[0] = 0;
 	if (!in)
 		return;
+	if (in->op == WEFT_OP_UNSUPPORTED) { /* the text as written */
+		if (m && in->opnd[0].imm >= 0 && (uint64_t)in->opnd[0].imm < m->nunsup)
+			put(&o, "%s;", m->unsup[in->opnd[0].imm].text);
+		else
+			put(&o, "unsupported;");
+		return;
+	}
 	if (in->guard != WEFT_NO_REG)
 		put(&o, "@%s%s ", in->guard_neg ? "!" : "", reg_name(f, in->guard));
 	put_opcode(&o, in);

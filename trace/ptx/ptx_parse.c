@@ -535,6 +535,17 @@ static void parse_body(struct weft_ptx_parser *p)
 					weft_ptxp_parse_callprototype(p, &t);
 					continue;
 				}
+				if (weft_ptxp_is_word(p, ".branchtargets")) {
+					/* the jump table of brx.idx, which is kept as
+					 * unsupported: its labels are not needed */
+					while (!weft_ptxp_is_punct(p, ';')) {
+						if (p->tok.kind == WEFT_TOK_EOF)
+							fail_tok(p, &t, "unterminated .branchtargets list");
+						weft_ptxp_next(p);
+					}
+					weft_ptxp_next(p);
+					continue;
+				}
 				int32_t old = weft_ptxp_sm_get(&p->label_map, t.s, t.len);
 				if (old >= 0)
 					fail_tok(p, &t,

@@ -2,7 +2,9 @@
  * ptx_parse_inst.c - one PTX instruction: guard, opcode (ptx_parse_ops.c),
  * operands (registers, immediates, addresses, vectors, labels, symbols),
  * the checks the emulator relies on, and the call sequence (direct and
- * through a .callprototype). Also `.loc` and `.pragma`. See ptx_parse_int.h.
+ * through a .callprototype); an instruction weft does not run is kept as
+ * WEFT_OP_UNSUPPORTED (keep_unsupported) so that the module still loads.
+ * Also `.loc` and `.pragma`. See ptx_parse_int.h.
  */
 #include "ptx_parse_int.h"
 
@@ -488,7 +490,7 @@ static void parse_call(struct weft_ptx_parser *p, struct weft_inst *in)
 	f->insts[f->ninsts++] = *in;
 }
 
-void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
+static void parse_one(struct weft_ptx_parser *p)
 {
 	struct weft_inst in;
 	memset(&in, 0, sizeof(in));
@@ -554,6 +556,106 @@ void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
 	check_operands(p, &in, &opt);
 	weft_ptxp_next(p); /* ; */
 	append_inst(p, &in);
+}
+
+/* The text of the instruction from start to the `;` at end: whitespace
+ * runs become one space, at most 160 bytes (then "..."). */
+static char *inst_text(struct weft_ptx_parser *p, const char *start, const char *end)
+{
+	size_t cap = 164, n = 0;
+	char *s = malloc(cap);
+	if (!s)
+		weft_ptxp_nomem(p);
+	for (const char *c = start; c < end && n < 160; c++) {
+		int ws = *c == ' ' || *c == '\t' || *c == '\n' || *c == '\r';
+		if (ws && (n == 0 || s[n - 1] == ' '))
+			continue;
+		s[n++] = ws ? ' ' : *c;
+	}
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n == 160)
+		memcpy(s + n - 3, "...", 3);
+	s[n] = 0;
+	return s;
+}
+
+/* The instruction starting at token start failed with a deferrable error
+ * (p->err): skip it to its `;` and keep it as WEFT_OP_UNSUPPORTED with the
+ * message, so the module loads and the error comes when a kernel that
+ * reaches it is launched. A `}` that closes the function (or the end of the
+ * file) before the `;` makes the error a parse error after all. */
+static void keep_unsupported(struct weft_ptx_parser *p, const struct weft_ptx_tok *start)
+{
+	struct weft_ptx_unsup u;
+	memset(&u, 0, sizeof(u));
+	u.line = p->err->line;
+	u.column = p->err->column;
+	char msg[WEFT_ERROR_MSG_MAX];
+	snprintf(msg, sizeof(msg), "%s", p->err->message);
+	/* vector operands have braces; a `}` that closes none ends the body */
+	int depth = 0;
+	while (!weft_ptxp_is_punct(p, ';') || depth > 0) {
+		if (p->tok.kind == WEFT_TOK_EOF || (weft_ptxp_is_punct(p, '}') && depth == 0))
+			weft_ptxp_fail_code(p, WEFT_ERR_PARSE, u.line, u.column, "%s", msg);
+		depth += weft_ptxp_is_punct(p, '{') - weft_ptxp_is_punct(p, '}');
+		weft_ptxp_next(p);
+	}
+	const char *end = p->tok.s;
+	weft_ptxp_next(p); /* ; */
+	struct weft_ptx_module *m = p->m;
+	struct weft_ptx_func *f = F(p);
+	GROW(p, m->unsup, m->nunsup, p->cap_unsup);
+	GROW(p, f->insts, f->ninsts, p->cap_insts);
+	u.func = (uint32_t)p->fidx;
+	u.inst = f->ninsts;
+	/* in the table before allocating, so the module frees what is made */
+	struct weft_ptx_unsup *up = &m->unsup[m->nunsup++];
+	*up = u;
+	up->message = weft_ptxp_xstrndup(p, msg, strlen(msg));
+	up->text = inst_text(p, start->s, end);
+	struct weft_inst in;
+	memset(&in, 0, sizeof(in));
+	in.op = WEFT_OP_UNSUPPORTED;
+	in.guard = WEFT_NO_REG;
+	in.vec = 1;
+	for (int i = 0; i < WEFT_PTX_MAX_OPERANDS; i++) {
+		in.opnd[i].reg = in.opnd[i].reg2 = WEFT_NO_REG;
+		in.opnd[i].sym = -1;
+		for (int j = 0; j < 4; j++)
+			in.opnd[i].vec_regs[j] = WEFT_NO_REG;
+	}
+	in.opnd[0].imm = m->nunsup - 1;
+	in.pos.line = start->line;
+	in.pos.column = start->col;
+	in.pos.src_file = p->src_file;
+	in.pos.src_line = p->src_line;
+	f->insts[f->ninsts++] = in;
+	weft_error_clear(p->err);
+	p->rc = 0;
+}
+
+/* One instruction (guard, opcode, operands, `;`). An instruction weft does
+ * not run (weft_ptxp_unsupported) is kept as WEFT_OP_UNSUPPORTED; every
+ * other error unwinds to weft_ptx_parse as before. */
+void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
+{
+	jmp_buf outer;
+	memcpy(outer, p->jb, sizeof(jmp_buf));
+	const struct weft_ptx_tok start = p->tok;
+	const uint32_t nfix = p->nfixups;
+	p->defer = 0;
+	if (setjmp(p->jb)) {
+		memcpy(p->jb, outer, sizeof(jmp_buf));
+		if (!p->defer)
+			longjmp(p->jb, 1);
+		p->defer = 0;
+		p->nfixups = nfix; /* labels the dropped operands named */
+		keep_unsupported(p, &start);
+		return;
+	}
+	parse_one(p);
+	memcpy(p->jb, outer, sizeof(jmp_buf));
 }
 
 /* `.loc file line col [, function_name L, inlined_at f l c]` (no ';'). */

@@ -103,6 +103,11 @@ struct weft_ptx_parser {
 	uint32_t ntparams[2], cap_tparams[2];
 	int32_t tcall[2][256];
 	uint32_t ntcall[2];
+
+	/* set by weft_ptxp_unsupported: the failing instruction is kept as
+	 * WEFT_OP_UNSUPPORTED instead of failing the module */
+	int defer;
+	uint32_t cap_unsup;
 };
 
 /* The function being parsed (funcs may move when it grows). */
@@ -148,6 +153,11 @@ void weft_ptxp_map_put(struct weft_ptx_parser *p, struct weft_ptxp_map *m, const
 _Noreturn void weft_ptxp_fail_code(struct weft_ptx_parser *p, int code, uint32_t line, uint32_t col,
 				   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 _Noreturn void weft_ptxp_nomem(struct weft_ptx_parser *p);
+/* An instruction weft does not run, at token t: inside
+ * weft_ptxp_parse_instruction the instruction is skipped to its `;` and kept
+ * as WEFT_OP_UNSUPPORTED with this message (the error comes at launch). */
+_Noreturn void weft_ptxp_unsupported(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
+				     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 char *weft_ptxp_xstrndup(struct weft_ptx_parser *p, const char *s, size_t n);
 
 /* ptx_parse_util.c: tokens */

@@ -409,9 +409,9 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			break;
 		}
 	if (!def)
-		fail_tok(p, t,
-			 "unknown opcode '%.*s' (not in weft's PTX subset, see docs/ptx-subset.md)",
-			 (int)t->len, t->s);
+		weft_ptxp_unsupported(
+			p, t, "unknown opcode '%.*s' (not in weft's PTX subset, see docs/ptx-subset.md)",
+			(int)t->len, t->s);
 	in->op = def->op;
 	in->vec = 1;
 	int first = 1;
@@ -422,7 +422,7 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			fail_tok(p, t, "expected 'bar.warp.sync', found '%.*s'", (int)t->len, t->s);
 	}
 	if (def->op == WEFT_OP_BRX)
-		fail_tok(
+		weft_ptxp_unsupported(
 			p, t,
 			"'%.*s' (indirect branch through a .branchtargets table) is not supported by weft; "
 			"compile the switch without jump tables or see docs/ptx-subset.md",
@@ -430,12 +430,12 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 	int types[2] = { 0, 0 }, ntypes = 0, over = 0;
 	for (int i = first; i < n; i++) {
 		if (!strcmp(pc[i], "L2::cache_hint"))
-			fail_tok(
+			weft_ptxp_unsupported(
 				p, t,
 				"'.L2::cache_hint' (extra cache-policy operand) is not supported in '%.*s'",
 				(int)t->len, t->s);
 		if (!apply_mod(in, pc[i], types, &ntypes, &over))
-			fail_tok(
+			weft_ptxp_unsupported(
 				p, t,
 				"unknown modifier '.%s' on '%s' (in '%.*s'; see docs/ptx-subset.md)",
 				pc[i], pc[0], (int)t->len, t->s);

@@ -92,6 +92,7 @@ static const char *const op_names[WEFT_OP_COUNT] = {
 	[WEFT_OP_ACTIVEMASK] = "activemask", [WEFT_OP_MATCH] = "match",
 	[WEFT_OP_REDUX] = "redux", [WEFT_OP_BFIND] = "bfind",
 	[WEFT_OP_DP4A] = "dp4a", [WEFT_OP_DP2A] = "dp2a",
+	[WEFT_OP_UNSUPPORTED] = "unsupported",
 };
 
 const char *weft_op_name(enum weft_op op)
@@ -218,6 +219,11 @@ void weft_ptx_module_free(struct weft_ptx_module *m)
 	for (uint32_t i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
 	free(m->files);
+	for (uint32_t i = 0; i < m->nunsup; i++) {
+		free(m->unsup[i].message);
+		free(m->unsup[i].text);
+	}
+	free(m->unsup);
 	free(m->path);
 	free(m->target);
 	free(m);
