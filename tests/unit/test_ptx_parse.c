@@ -966,6 +966,125 @@ static void test_unsupported_kept(void **state)
 	weft_ptx_module_free(m);
 }
 
+/* Texture and surface instructions: the forms weft runs decode (and print
+ * back as written), malformed ones are parse errors, and the forms weft does
+ * not run are kept as unsupported. */
+static void test_texture_forms(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int op, type, type2, mode, vec;
+	} ok[] = {
+		{ "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", WEFT_OP_TEX, WEFT_T_F32, WEFT_T_S32,
+		  WEFT_TEX_1D, 4 },
+		{ "tex.2d.v4.s32.f32 {%r1, %r2, _, %r4}, [%rd2, {%f1, %f2}];", WEFT_OP_TEX, WEFT_T_S32, WEFT_T_F32,
+		  WEFT_TEX_2D, 4 },
+		{ "tld4.a.2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, %f2}];", WEFT_OP_TLD4, WEFT_T_U32,
+		  WEFT_T_F32, 3, 4 },
+		{ "suld.b.2d.b32.trap {%r5}, [%rd1, {%r4, %r3}];", WEFT_OP_SULD, WEFT_T_B32, 0,
+		  WEFT_TEX_2D | WEFT_SURF_TRAP << 4, 1 },
+		{ "suld.b.1d.v4.b16.zero {%h1, %h2, %h3, %h0}, [%rd1, {%r4}];", WEFT_OP_SULD, WEFT_T_B16, 0,
+		  WEFT_TEX_1D | WEFT_SURF_ZERO << 4, 4 },
+		{ "sust.b.2d.v2.b64.clamp [%rd1, {%r4, %r3}], {%rd2, %rd3};", WEFT_OP_SUST, WEFT_T_B64, 0,
+		  WEFT_TEX_2D | WEFT_SURF_CLAMP << 4, 2 },
+		{ "sust.b.1d.b8.trap [%rd1, {%r4}], %h1;", WEFT_OP_SUST, WEFT_T_B8, 0, WEFT_TEX_1D, 1 },
+	};
+	char text[1024], buf[256];
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, ok[i].text);
+		if (weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err))
+			fail_msg("%s: %u:%u %s", ok[i].text, err.line, err.column, err.message);
+		const struct weft_inst *in = &m->funcs[0].insts[0];
+		assert_int_equal(m->nunsup, 0);
+		assert_int_equal(in->op, ok[i].op);
+		assert_int_equal(in->type, ok[i].type);
+		assert_int_equal(in->type2, ok[i].type2);
+		assert_int_equal(in->mode, ok[i].mode);
+		assert_int_equal(in->vec, ok[i].vec);
+		assert_int_equal(in->space, WEFT_SPACE_GLOBAL);
+		assert_int_equal(in->nopnd, 3);
+		int a = in->op == WEFT_OP_SUST ? 0 : 1;
+		assert_int_equal(in->opnd[a].kind, WEFT_OPND_ADDR);
+		assert_int_equal(in->opnd[a + 1].kind, WEFT_OPND_VEC);
+		assert_int_equal(weft_inst_has_dest(in), in->op != WEFT_OP_SUST);
+		weft_ptx_format_inst(m, &m->funcs[0], in, buf, sizeof(buf));
+		assert_string_equal(buf, ok[i].text);
+		weft_ptx_module_free(m);
+	}
+	static const struct {
+		const char *text;
+		const char *needle;
+	} bad[] = {
+		{ "tex.2d.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "needs .v4" },
+		{ "tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "needs a geometry" },
+		{ "tex.2d.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "a destination and a coordinate type" },
+		{ "tex.2d.v4.f32.u32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];", "coordinates are .f32 or .s32" },
+		{ "tld4.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "needs the component" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "takes 2 coordinates" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3}, [%rd1, {%f1}];", "needs a vector of 4 registers" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f1}];", "must be a 64-bit register" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, 5];", "coordinates as a vector" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {_}];", "cannot be '_'" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}] %f2;", "expected ';'" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1};", "expected ']'" },
+		{ "suld.2d.b32.trap {%r5}, [%rd1, {%r4, %r3}];", "needs .b" },
+		{ "suld.b.2d.u32.trap {%r5}, [%rd1, {%r4, %r3}];", "take .b8, .b16, .b32 or .b64" },
+		{ "suld.b.2d.v4.b64.trap {%rd1, %rd2, %rd3, %rd4}, [%rd1, {%r4, %r3}];", ".v4 of .b64" },
+		{ "suld.b.2d.v2.b32.trap {%r5}, [%rd1, {%r4, %r3}];", "needs a vector of 2 registers" },
+		{ "sust.b.2d.b32.trap [%rd1, {%r4, %r3}];", "expected ','" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, bad[i].text);
+		int rc = weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err);
+		if (rc != WEFT_ERR_PARSE || !strstr(err.message, bad[i].needle))
+			fail_msg("%s: rc %d: %s", bad[i].text, rc, rc ? err.message : "parsed");
+		assert_int_equal(err.line, 13);
+	}
+	static const struct {
+		const char *text;
+		const char *needle;
+	} kept[] = {
+		{ "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f3}];", "'.3d' textures" },
+		{ "tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f2, %f3, %f3}];", "'.a2d' textures" },
+		{ "tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "'.1d' textures" },
+		{ "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;", "mipmapped" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f1, %f2}];", "sampler operand" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}, %rd2];", "sampler operand" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%r1, %r2};", "texel offsets" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f1, %f2}];", "residency predicate" },
+		{ "tex.2d.v2.f16x2.f32 {%r1, %r2}, [%rd1, {%f1, %f2}];", "unknown modifier '.v2'" },
+		{ "tex.2d.v4.f16.f32 {%h1, %h2, %h3, %h0}, [%rd1, {%f1, %f2}];", "return .f32, .s32 or .u32" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex_ref, {%f1, %f2}];", "texture or surface reference 'tex_ref'" },
+		{ "sust.p.2d.b32.trap [%rd1, {%r4, %r3}], {%r7};", "formatted surface accesses" },
+		{ "txq.width.b32 %r1, [%rd1];", "unknown opcode 'txq.width.b32'" },
+		{ "sured.b.add.2d.u32.trap [%rd1, {%r4, %r3}], %r7;", "unknown opcode 'sured" },
+	};
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, kept[i].text);
+		if (weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err))
+			fail_msg("%s: %s", kept[i].text, err.message);
+		if (m->nunsup != 1 || !strstr(m->unsup[0].message, kept[i].needle))
+			fail_msg("%s: %u kept: %s", kept[i].text, m->nunsup, m->nunsup ? m->unsup[0].message : "");
+		assert_int_equal(m->funcs[0].insts[0].op, WEFT_OP_UNSUPPORTED);
+		weft_ptx_module_free(m);
+	}
+	/* texture references: the declarations are skipped, their uses kept */
+	const char *refs = HDR ".global .texref tref;\n"
+			   ".global .samplerref smp = { addr_mode_0 = clamp_to_edge, filter_mode = nearest };\n"
+			   ".entry old()\n{\n.reg .f32 %f<5>;\n.reg .b32 %r<2>;\n"
+			   "\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tref, {%r1}];\n\tret;\n}\n"
+			   ".entry plain()\n{\n\tret;\n}\n";
+	if (weft_ptx_parse(refs, strlen(refs), "r.ptx", &m, &err))
+		fail_msg("%s", err.message);
+	assert_int_equal(m->nunsup, 1);
+	assert_int_equal(m->unsup[0].line, 10);
+	assert_int_equal(m->nsyms, 0);
+	weft_ptx_module_free(m);
+}
+
 static void test_error_messages_say_what_to_do(void **state)
 {
 	(void)state;
@@ -1438,6 +1557,7 @@ int main(void)
 		cmocka_unit_test(test_immediates),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_unsupported_kept),
+		cmocka_unit_test(test_texture_forms),
 		cmocka_unit_test(test_error_messages_say_what_to_do),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_variable_limits),

@@ -384,7 +384,9 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 			ev.space = ei->has_addr ? W->addr_space : 0;
 			ev.access_bytes = (uint8_t)(ei->elem_bytes *
 						    (ei->in.op == WEFT_OP_ST ? ei->ns
-						     : (ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) ? ei->nd : 1));
+						     : (ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) ? ei->nd
+						     : (ei->in.op >= WEFT_OP_TEX && ei->in.op <= WEFT_OP_SUST) ? ei->in.vec
+						     : 1));
 			ev.addr = ei->has_addr && g ? W->addr : NULL;
 			ctx->stats.thread_insts = ti;
 			ctx->stats.warp_insts = wi;

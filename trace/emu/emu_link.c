@@ -301,6 +301,11 @@ static int is_mem_op(int op)
 	       op == WEFT_OP_RED || op == WEFT_OP_CVTA || op == WEFT_OP_ISSPACEP || op == WEFT_OP_PREFETCH;
 }
 
+static int is_tex_op(int op)
+{
+	return op == WEFT_OP_TEX || op == WEFT_OP_TLD4 || op == WEFT_OP_SULD || op == WEFT_OP_SUST;
+}
+
 static int push_inst(struct lk *k, struct weft_emu_inst **out)
 {
 	if (grow((void **)&k->ins, &k->cap, k->n + 1, sizeof(*k->ins)))
@@ -312,7 +317,7 @@ static int push_inst(struct lk *k, struct weft_emu_inst **out)
 	ei->abase = -1;
 	for (int i = 0; i < 4; i++)
 		ei->d[i] = k->scratch;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		ei->s[i] = k->scratch;
 	ei->target = WEFT_EMU_NO_PC;
 	ei->reconv = WEFT_EMU_NO_PC;
@@ -390,7 +395,9 @@ static int select_fn(struct lk *k, struct weft_emu_inst *ei)
 	const struct weft_inst *in = &ei->in;
 	int op = in->op;
 	weft_emu_fn fn = NULL;
-	if (is_mem_op(op)) {
+	if (is_tex_op(op)) {
+		fn = weft_emu_tex_fn(in);
+	} else if (is_mem_op(op)) {
 		fn = weft_emu_mem_fn(in);
 		weft_emu_fn sp = weft_emu_mem_special(ei);
 		if (fn && sp)
@@ -531,7 +538,7 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 			(*nfix)++;
 			break;
 		case WEFT_OPND_VEC:
-			for (int j = 0; j < o->nvec && j < 4 && ei->ns < 5; j++) {
+			for (int j = 0; j < o->nvec && j < 4 && ei->ns < 6; j++) {
 				ei->s[ei->ns++] = o->vec_regs[j] >= 0 ? reg_slot(ic, o->vec_regs[j]) : k->scratch;
 			}
 			break;
@@ -539,7 +546,7 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 			break;
 		default: {
 			int32_t slot;
-			if (ei->ns >= 5)
+			if (ei->ns >= 6)
 				return lk_err(k, src, WEFT_ERR_PARSE, "unsupported instruction", "too many operands");
 			rc = src_slot(k, ic, ei, o, &slot);
 			if (rc)

@@ -96,6 +96,7 @@ void weft_ctx_destroy(struct weft_ctx *ctx)
 		free(ctx->allocs[i].name);
 	}
 	free(ctx->allocs);
+	weft_emu_texobjs_free(ctx);
 	free(ctx);
 }
 

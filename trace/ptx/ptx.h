@@ -99,6 +99,17 @@ enum weft_op {
 	 * nopnd = 0; opnd[0].imm indexes the module's unsup[] (why and the
 	 * text as written). Never in a trace. */
 	WEFT_OP_UNSUPPORTED,
+	/* texture and surface instructions on texture/surface objects (a
+	 * 64-bit handle in a register; docs/ptx-subset.md "Textures"):
+	 *   tex.{1d,2d}.v4.dtype.ctype  d, [h, {c}]   opnd: VEC d, ADDR h, VEC c
+	 *   tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [h, {x, y}]
+	 *   suld.b.{1d,2d}{.v2,.v4}.bN.{trap,clamp,zero} d, [h, {x, y}]
+	 *   sust.b.{1d,2d}{.v2,.v4}.bN.{trap,clamp,zero} [h, {x, y}], d
+	 *                                             opnd: ADDR h, VEC c, d
+	 * type = dtype (bN for surfaces), type2 = ctype (tex, tld4), vec = 4
+	 * (tex, tld4) or the surface vector; space = GLOBAL: the accesses are
+	 * global memory reads and writes of the buffer behind the object. */
+	WEFT_OP_TEX, WEFT_OP_TLD4, WEFT_OP_SULD, WEFT_OP_SUST,
 	WEFT_OP_COUNT
 };
 const char *weft_op_name(enum weft_op op);
@@ -137,6 +148,10 @@ enum weft_ptx_boolop { WEFT_BOOL_NONE = 0, WEFT_BOOL_AND, WEFT_BOOL_OR, WEFT_BOO
  *   REDUX:               enum weft_atom_op (add min max and or xor)
  *   CVTA:                0 = to generic (cvta.SPACE), 1 = from generic (cvta.to.SPACE)
  *   MEMBAR/FENCE:        WEFT_SCOPE_GPU / CTA / SYS / CLUSTER (membar.gl = GPU)
+ *   TEX:                 WEFT_TEX_1D / 2D (geometry)
+ *   TLD4:                component gathered: 0 r, 1 g, 2 b, 3 a (geometry 2D)
+ *   SULD/SUST:           geometry | out-of-range mode << 4 (WEFT_SURF_TRAP /
+ *                        CLAMP / ZERO): WEFT_SURF_GEOM(), WEFT_SURF_OOB()
  */
 enum { WEFT_MUL_LO = 0, WEFT_MUL_HI, WEFT_MUL_WIDE };
 enum weft_atom_op {
@@ -156,6 +171,10 @@ enum { WEFT_PRMT_DEFAULT = 0, WEFT_PRMT_F4E, WEFT_PRMT_B4E, WEFT_PRMT_RC8, WEFT_
 enum { WEFT_MATCH_ANY = 0, WEFT_MATCH_ALL };
 enum { WEFT_CVTA_TO_GENERIC = 0, WEFT_CVTA_FROM_GENERIC = 1 };
 enum { WEFT_SCOPE_GPU = 0, WEFT_SCOPE_CTA, WEFT_SCOPE_SYS, WEFT_SCOPE_CLUSTER };
+enum { WEFT_TEX_1D = 0, WEFT_TEX_2D };
+enum { WEFT_SURF_TRAP = 0, WEFT_SURF_CLAMP, WEFT_SURF_ZERO };
+#define WEFT_SURF_GEOM(mode) ((mode) & 15)
+#define WEFT_SURF_OOB(mode) ((mode) >> 4)
 
 /* Instruction flags (struct weft_inst.flags). */
 enum {

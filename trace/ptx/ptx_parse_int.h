@@ -4,7 +4,8 @@
  *
  * The parser is split by purpose: ptx_parse_util.c (name tables, tokens,
  * errors, literals, scopes), ptx_parse_ops.c (opcode table and modifiers),
- * ptx_parse_inst.c (operands, calls, one instruction), ptx_parse.c
+ * ptx_parse_opnd.c (operands), ptx_parse_tex.c (texture and surface
+ * instructions), ptx_parse_inst.c (calls, one instruction), ptx_parse.c
  * (declarations, function bodies, the module, weft_ptx_parse()). Errors
  * unwind with longjmp to weft_ptx_parse() through weft_ptxp_fail_code().
  */
@@ -196,6 +197,25 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			     const struct weft_ptx_tok *t);
 int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
 			 struct weft_operand *o);
+
+/* ptx_parse_opnd.c */
+int32_t weft_ptxp_expect_reg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t);
+int weft_ptxp_is_reg_tok(struct weft_ptx_parser *p, const struct weft_ptx_tok *t);
+/* Operand idx of in at the current token (advances past it). */
+void weft_ptxp_parse_operand(struct weft_ptx_parser *p, struct weft_inst *in, int idx);
+int32_t weft_ptxp_texture_handle(struct weft_ptx_parser *p, const struct weft_ptx_tok *t);
+
+/* ptx_parse_tex.c */
+static inline int weft_ptxp_is_tex_op(int op)
+{
+	return op == WEFT_OP_TEX || op == WEFT_OP_TLD4 || op == WEFT_OP_SULD || op == WEFT_OP_SUST;
+}
+/* The modifiers of a texture or surface opcode t (in->op set). */
+void weft_ptxp_decode_tex(struct weft_ptx_parser *p, struct weft_inst *in,
+			  const struct weft_ptx_tok *t);
+/* Its operands, up to (not past) the `;`. */
+void weft_ptxp_parse_tex_operands(struct weft_ptx_parser *p, struct weft_inst *in,
+				  const struct weft_ptx_tok *opt);
 
 /* ptx_parse_inst.c */
 void weft_ptxp_parse_instruction(struct weft_ptx_parser *p);

@@ -91,6 +91,11 @@ static const struct weft_ptxp_opdef opdefs[] = {
 	{ "bfind", WEFT_OP_BFIND, 1, 1, 2, 2 },
 	{ "dp4a", WEFT_OP_DP4A, 2, 2, 4, 4 },
 	{ "dp2a", WEFT_OP_DP2A, 2, 2, 4, 4 },
+	/* modifiers and operands: ptx_parse_tex.c */
+	{ "tex", WEFT_OP_TEX, 2, 2, 3, 3 },
+	{ "tld4", WEFT_OP_TLD4, 2, 2, 3, 3 },
+	{ "suld", WEFT_OP_SULD, 1, 1, 3, 3 },
+	{ "sust", WEFT_OP_SUST, 1, 1, 3, 3 },
 };
 
 const struct weft_ptxp_opdef *weft_ptxp_opdef(int op)
@@ -414,6 +419,8 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			(int)t->len, t->s);
 	in->op = def->op;
 	in->vec = 1;
+	if (weft_ptxp_is_tex_op(in->op))
+		return; /* its modifiers: weft_ptxp_decode_tex */
 	int first = 1;
 	if (def->op == WEFT_OP_BAR && n > 1 && !strcmp(pc[1], "warp")) {
 		in->op = WEFT_OP_BAR_WARP;

@@ -93,6 +93,8 @@ static const char *const op_names[WEFT_OP_COUNT] = {
 	[WEFT_OP_REDUX] = "redux", [WEFT_OP_BFIND] = "bfind",
 	[WEFT_OP_DP4A] = "dp4a", [WEFT_OP_DP2A] = "dp2a",
 	[WEFT_OP_UNSUPPORTED] = "unsupported",
+	[WEFT_OP_TEX] = "tex", [WEFT_OP_TLD4] = "tld4", [WEFT_OP_SULD] = "suld",
+	[WEFT_OP_SUST] = "sust",
 };
 
 const char *weft_op_name(enum weft_op op)
@@ -134,7 +136,7 @@ int weft_inst_has_dest(const struct weft_inst *in)
 	case WEFT_OP_ST: case WEFT_OP_RED: case WEFT_OP_PREFETCH: case WEFT_OP_BRA:
 	case WEFT_OP_BRX: case WEFT_OP_CALL: case WEFT_OP_RET: case WEFT_OP_EXIT:
 	case WEFT_OP_TRAP: case WEFT_OP_BAR_WARP: case WEFT_OP_MEMBAR: case WEFT_OP_FENCE:
-	case WEFT_OP_NANOSLEEP:
+	case WEFT_OP_NANOSLEEP: case WEFT_OP_SUST:
 		return 0;
 	case WEFT_OP_BAR:
 		return in->mode >= WEFT_BAR_RED_POPC;
