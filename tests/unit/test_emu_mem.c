@@ -730,6 +730,16 @@ static void test_symbols(void **state)
 		assert_int_equal(t[i], coef[i] + (uint32_t)i + 1);
 		assert_int_equal(o[i], coef[i] + (uint32_t)i + 1 + 400);
 	}
+	/* cudaGetSymbolAddress / Size */
+	uint64_t a, sz;
+	assert_int_equal(weft_module_symbol(mod, "coef", &a, &sz, &op_err), 0);
+	assert_int_equal(sz, 16);
+	uint32_t back[4];
+	assert_int_equal(weft_memcpy_dtoh(ctx, back, a, 16, &op_err), 0);
+	assert_memory_equal(back, coef, 16);
+	assert_int_equal(weft_module_symbol(mod, "coef", NULL, NULL, &op_err), 0);
+	assert_int_equal(weft_module_symbol(mod, "nosuch", &a, &sz, &op_err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(op_err.message, "has no variable named nosuch"));
 	weft_ctx_destroy(ctx);
 }
 

@@ -324,6 +324,21 @@ static int symbol_range(struct weft_ctx *ctx, struct weft_module *mod, const cha
 	return 0;
 }
 
+int weft_module_symbol(struct weft_module *mod, const char *symbol, uint64_t *dptr,
+		       uint64_t *bytes, struct weft_error *err)
+{
+	uint8_t *p;
+	int rc = symbol_range(mod->ctx, mod, symbol, 0, 0, "weft_module_symbol", &p, err);
+	if (rc)
+		return rc;
+	int i = weft_ptx_find_symbol(mod->ptx, symbol);
+	if (dptr)
+		*dptr = mod->sym_addr[i];
+	if (bytes)
+		*bytes = mod->ptx->syms[i].size;
+	return 0;
+}
+
 int weft_memcpy_to_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
 			  const void *src, size_t bytes, size_t offset, struct weft_error *err)
 {

@@ -205,6 +205,11 @@ int weft_memcpy_to_symbol(struct weft_ctx *ctx, struct weft_module *mod, const c
 			  const void *src, size_t bytes, size_t offset, struct weft_error *err);
 int weft_memcpy_from_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
 			    void *dst, size_t bytes, size_t offset, struct weft_error *err);
+/* cudaGetSymbolAddress / cudaGetSymbolSize: the device address and size
+ * of a module-level .global or .const variable (either out may be NULL).
+ * WEFT_ERR_INPUT names a missing variable or one in another state space. */
+int weft_module_symbol(struct weft_module *mod, const char *symbol, uint64_t *dptr,
+		       uint64_t *bytes, struct weft_error *err);
 
 /* ---- texture and surface objects ----------------------------------------
  * cudaCreateTextureObject / cudaCreateSurfaceObject over device memory: a
