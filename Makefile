@@ -63,8 +63,8 @@ TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 CLI_OBJ   = $(BUILD)/cli/cli.o
 PTX_FILES = $(wildcard trace/workloads/*.ptx)
 CU_FILES  = $(wildcard trace/workloads/*.cu)
-# Test kernels whose PTX `make ptx` regenerates too (tests/fixtures/emu/).
-FIXTURE_CU = $(wildcard tests/fixtures/emu/*.cu)
+# Test kernels whose PTX `make ptx` regenerates too (tests/fixtures/emu/, spec/).
+FIXTURE_CU = $(wildcard tests/fixtures/emu/*.cu tests/fixtures/spec/*.cu)
 PTX_GEN   = $(patsubst trace/workloads/%.ptx,$(BUILD)/gen/ptx_%.c,$(PTX_FILES))
 
 WL_NAMES  = $(patsubst trace/workloads/%.ptx,%,$(PTX_FILES))
