@@ -24,6 +24,12 @@
  * Launches run the whole grid functionally, CTA by CTA (see emu.h for how
  * warps execute). An observer (struct weft_emu_observer) can watch every
  * executed warp instruction; the trace writer is one such observer.
+ *
+ * Texture and surface objects (weft_tex_create, weft_surf_create) wrap
+ * device memory for tex/tld4/suld/sust; weft_module_symbol gives a module
+ * variable's address (cudaGetSymbolAddress). A module loads even when some
+ * of its kernels use PTX weft does not run: launching one of those is the
+ * error (WEFT_ERR_PARSE naming the kernel and the instruction).
  */
 #ifndef WEFT_HOST_H
 #define WEFT_HOST_H
