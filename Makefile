@@ -63,6 +63,8 @@ TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 CLI_OBJ   = $(BUILD)/cli/cli.o
 PTX_FILES = $(wildcard trace/workloads/*.ptx)
 CU_FILES  = $(wildcard trace/workloads/*.cu)
+# Test kernels whose PTX `make ptx` regenerates too (tests/fixtures/emu/, spec/).
+FIXTURE_CU = $(wildcard tests/fixtures/emu/*.cu tests/fixtures/spec/*.cu)
 PTX_GEN   = $(patsubst trace/workloads/%.ptx,$(BUILD)/gen/ptx_%.c,$(PTX_FILES))
 
 WL_NAMES  = $(patsubst trace/workloads/%.ptx,%,$(PTX_FILES))
@@ -95,7 +97,7 @@ help:
 	@echo "              and draw its CPI stacks (the figure's path is printed)"
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
-	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
+	@echo "make ptx      regenerate trace/workloads/*.ptx and tests/fixtures/emu/*.ptx from *.cu with nvcc (if installed)"
 	@echo "make fuzz     build the libFuzzer targets (clang, ASan, UBSan) into build-fuzz/ and run each"
 	@echo "              FUZZ_S seconds (default 60); fuzz-regress replays the corpus and regressions,"
 	@echo "              fuzz-merge keeps new inputs, fuzz-seeds remakes the seeds (tests/fuzz/README.md)"
@@ -307,7 +309,7 @@ demo: deps all
 ptx:
 	@if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then \
 	  NVCC=$$(command -v nvcc || echo /usr/local/cuda/bin/nvcc); \
-	  for cu in $(CU_FILES); do echo "nvcc -ptx $$cu"; \
+	  for cu in $(CU_FILES) $(FIXTURE_CU); do echo "nvcc -ptx $$cu"; \
 	    $$NVCC -ptx -O3 -arch=sm_75 $$cu -o $${cu%.cu}.ptx || exit 1; done; \
 	else echo "make ptx: nvcc not installed; keeping the committed PTX"; fi
 

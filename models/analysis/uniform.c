@@ -406,6 +406,22 @@ static int param_readonly(const struct uctx *c, const struct weft_inst *in)
 	return 1;
 }
 
+/* The address of a texture fetch or surface access: a function of the
+ * object and the coordinates that is not affine (filtering, clamping,
+ * wrapping), so it is uniform when both are and varies otherwise. */
+static uv tex_addr(const struct uctx *c, const struct weft_inst *in)
+{
+	int a = in->op == WEFT_OP_SUST ? 0 : 1;
+	if (a + 1 >= in->nopnd || in->opnd[a].kind != WEFT_OPND_ADDR)
+		return uv_vary();
+	uv h = reg_val(c, in->opnd[a].reg), xy = opnd_val(c, &in->opnd[a + 1]);
+	if (h.form == WEFT_U_NONE || xy.form == WEFT_U_NONE)
+		return uv_none();
+	if (h.form != WEFT_U_UNIFORM || xy.form != WEFT_U_UNIFORM)
+		return uv_vary();
+	return uv_uni(umax(umax(h.level, xy.level), WEFT_UL_LAUNCH));
+}
+
 /* The value an instruction computes (before its guard is applied). */
 static uv compute(const struct uctx *c, uint32_t pc)
 {
@@ -475,6 +491,14 @@ static uv compute(const struct uctx *c, uint32_t pc)
 			return uv_uni(umax(a.level, WEFT_UL_LAUNCH));
 		return uv_vary();
 	}
+	case WEFT_OP_TEX: case WEFT_OP_TLD4: {
+		/* texture memory is read-only during a launch, as ld.global.nc */
+		uv a = tex_addr(c, in);
+		if (a.form == WEFT_U_NONE)
+			return a;
+		return a.form == WEFT_U_UNIFORM ? uv_uni(a.level) : uv_vary();
+	}
+	case WEFT_OP_SULD: /* surfaces may be written during the launch */
 	case WEFT_OP_ATOM: case WEFT_OP_VOTE: case WEFT_OP_ACTIVEMASK: case WEFT_OP_MATCH:
 	case WEFT_OP_REDUX: case WEFT_OP_ADDC: case WEFT_OP_SUBC: case WEFT_OP_MADC:
 		return uv_vary();
@@ -517,6 +541,9 @@ static void step(struct uctx *c, uint32_t pc)
 		for (int i = 0; i < in->nopnd; i++)
 			if (in->opnd[i].kind == WEFT_OPND_ADDR)
 				ui->addr = opnd_val(c, &in->opnd[i]);
+		if (in->op == WEFT_OP_TEX || in->op == WEFT_OP_TLD4 || in->op == WEFT_OP_SULD ||
+		    in->op == WEFT_OP_SUST)
+			ui->addr = tex_addr(c, in);
 	}
 	if (!ii->ndefs) {
 		ui->val = uv_none();

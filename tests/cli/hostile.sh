@@ -184,6 +184,20 @@ small "device memory: within --max-device-mem runs" 0 "verification    not run" 
 	run --spec "$tmp/fourmeg.ini" --max-device-mem 4MiB
 small "device memory: a bad --max-device-mem" 2 "bad --max-device-mem \`4X\`" \
 	run vvadd --max-device-mem 4X
+# padding: 1 GiB before and after a buffer is accepted by the spec and
+# refused by the device-memory limit before anything is allocated
+sed 's/^count = 64$/count = 64\npad_before = 1073741824\npad_after = 1073741824/' "$tmp/huge.ini" >"$tmp/pad.ini"
+small "device memory: 2 GiB of buffer padding is refused before allocation" 2 \
+	"pad.ini:6: [buffer out]: device memory limit: 2147483904 bytes requested" \
+	run --spec "$tmp/pad.ini" --max-device-mem 1G
+sed 's/^count = 64$/count = 64\npad_before = 1073741825/' "$tmp/huge.ini" >"$tmp/pad2.ini"
+small "spec: padding beyond 1 GiB" 2 "pad2.ini:9: bad pad_before \`1073741825\`: want a number of bytes, at most 1073741824" \
+	run --spec "$tmp/pad2.ini"
+# a sequence repeating a launch a million times plus one
+printf '[kernel]\nptx = %s\n[buffer out]\ntype = u32\ncount = 64\n[launch a]\nkernel = no_shared\ngrid = 1\nblock = 32\nrepeat = 1000000\n[args a]\nout = buffer:out\n[launch b]\nkernel = no_shared\ngrid = 1\nblock = 32\n[args b]\nout = buffer:out\n' \
+	"$L" >"$tmp/manylaunches.ini"
+small "spec: more than a million launches" 2 "manylaunches.ini:13: the spec runs more than 1000000 launches" \
+	run --spec "$tmp/manylaunches.ini"
 
 # ---- the instruction budget of a launch ------------------------------------
 small "budget: a kernel that never ends stops (--max-launch-insts)" 2 \

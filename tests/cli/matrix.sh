@@ -123,7 +123,7 @@ sed 's/^ptx   = saxpy.ptx.*/ptx = nope.ptx/' tests/fixtures/spec/saxpy.ini >"$tm
 once "trace run: the spec's PTX file is missing" 2 "cannot open PTX file" run --spec "$tmp/spec/noptx.ini" --output-dir "$tmp"
 sed 's/^\[args\]/[argz]/' tests/fixtures/spec/saxpy.ini >"$tmp/spec/argz.ini"
 once "trace run: a mistyped spec section" 2 "$tmp/spec/argz.ini:" run --spec "$tmp/spec/argz.ini"
-once "trace run: a mistyped spec section, did you mean" 2 "unknown section [argz]; sections are [kernel], [buffer NAME] and [args]; did you mean [args]?" run --spec "$tmp/spec/argz.ini"
+once "trace run: a mistyped spec section, did you mean" 2 "unknown section [argz]; sections are [kernel], [buffer NAME], [symbol NAME], [texture NAME], [surface NAME], [launch NAME] and [args] (or [args NAME]); did you mean [args]?" run --spec "$tmp/spec/argz.ini"
 once "trace: unknown command" 2 "unknown command \`frob\`" frob
 once "trace help: unknown command" 2 "weft-trace help: unknown command \`frob\`; see \`weft-trace --help\`" help frob
 

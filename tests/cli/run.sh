@@ -132,6 +132,21 @@ if cmp -s "$tmp/saxpy-y.bin" $F/spec/saxpy-y.expected.bin; then ok "spec: saxpy 
 else : >"$tmp/out"; : >"$tmp/err"; bad "spec: saxpy output" "$tmp/saxpy-y.bin differs from $F/spec/saxpy-y.expected.bin"; fi
 if ls "$tmp" | grep -q '\.tmp\.'; then : >"$tmp/out"; : >"$tmp/err"; bad "spec: no temp files left" "found $(ls "$tmp")"
 else ok "spec: no temp files left"; fi
+# a sequence of launches with symbols, a struct argument, padded buffers and
+# a texture (pipeline.ini), and texture and surface objects (textures.ini)
+expect "spec: a sequence of launches" 0 "verification    PASS (2 of 2 buffers and symbols match" \
+	run --spec $F/spec/pipeline.ini --output-dir "$tmp" -o "$tmp/pipeline.wtr"
+if cmp -s "$tmp/pipeline-dst.bin" $F/spec/pipeline-dst.expected.bin; then ok "spec: pipeline output matches"
+else : >"$tmp/out"; : >"$tmp/err"; bad "spec: pipeline output" "$tmp/pipeline-dst.bin differs"; fi
+expect "spec: the sequence's trace holds every launch" 0 "5 launches" verify "$tmp/pipeline.wtr"
+if "$BIN/weft-estimate" "$tmp/pipeline.wtr" -c configs/fermi-sm.ini >"$tmp/out" 2>"$tmp/err"; then
+	ok "spec: a trace with texture fetches estimates"
+else bad "spec: a trace with texture fetches estimates" "weft-estimate failed"; fi
+expect "spec: texture and surface objects" 0 "verification    PASS (2 of 2 buffers match" \
+	run --spec $F/spec/textures.ini --output-dir "$tmp"
+expect "spec: a fault in a sequence names the launch and the run" 2 \
+	"textures.ptx:220:2: [launch wide] ($F/cli/seq_fault.ini:29), run 1 of 2: out-of-range surface load of 4 bytes at (x 24 bytes, y 0)" \
+	run --spec $F/cli/seq_fault.ini
 expect "workload runs and verifies" 0 "PASS" run vvadd --size small --verify
 expect "summary has thread insts" 0 "thread insts" run vvadd --size small
 expect "summary names the host counters" 0 "host baseline" run vvadd --size small --verify

@@ -10,7 +10,9 @@
  * `weft-trace run --spec` would, on a tiny grid: 2 CTAs of 40 threads (or
  * the kernel's .reqntid when it asks for at most 128), 256 bytes of
  * dynamic shared memory, every 8-byte parameter pointing at a zeroed 4 KiB
- * device buffer and every other one holding small numbers. The launch's
+ * device buffer (a kernel with texture or surface instructions gets
+ * object handles over it in its first ones) and every other one holding
+ * small numbers. The launch's
  * instruction budget (struct weft_ctx_options max_launch_insts, as
  * `weft-trace run --max-launch-insts`) bounds the run, so a kernel that
  * loops forever stops with WEFT_ERR_LIMIT.
@@ -63,15 +65,34 @@ static void launch(struct weft_ctx *ctx, struct weft_module *mod, uint32_t k)
 	uint64_t dptr;
 	if (weft_malloc(ctx, BUF_BYTES, &dptr, &err))
 		return;
+	/* a kernel with texture or surface instructions gets object handles
+	 * over the buffer in its first 8-byte parameters (a 2-D float texture
+	 * with linear filtering, then a surface), the rest the buffer */
+	int tex = 0, surf = 0;
+	for (uint32_t i = 0; i < f->ninsts; i++) {
+		tex |= f->insts[i].op == WEFT_OP_TEX || f->insts[i].op == WEFT_OP_TLD4;
+		surf |= f->insts[i].op == WEFT_OP_SULD || f->insts[i].op == WEFT_OP_SUST;
+	}
+	uint64_t handles[2];
+	int nh = 0;
+	struct weft_tex_resource res = { dptr, 16, 8, 128, WEFT_CHANNEL_FLOAT, 32, 2 };
+	struct weft_tex_desc desc = { { WEFT_ADDRESS_WRAP, WEFT_ADDRESS_BORDER }, WEFT_FILTER_LINEAR, 0, 1,
+				      { 1, 2, 3, 4 } };
+	if (tex && weft_tex_create(ctx, &res, &desc, &handles[nh], &err) == 0)
+		nh++;
+	if (surf && weft_surf_create(ctx, &res, &handles[nh], &err) == 0)
+		nh++;
 	static const uint8_t zeros[BUF_BYTES];
 	uint64_t small = 16;
 	struct weft_arg args[MAX_ARGS];
-	for (uint32_t i = 0; i < f->nparams; i++) {
+	for (uint32_t i = 0, h = 0; i < f->nparams; i++) {
 		uint32_t sz = f->params[i].size;
 		if (sz > sizeof(zeros))
 			return;
 		args[i].size = sz;
-		args[i].data = sz == 8 ? (const void *)&dptr : sz <= 4 ? (const void *)&small : zeros;
+		args[i].data = sz == 8 ? (h < (uint32_t)nh ? (const void *)&handles[h++] : (const void *)&dptr)
+			       : sz <= 4 ? (const void *)&small
+					 : zeros;
 	}
 	struct weft_dim3 block = weft_dim3(40, 1, 1);
 	const uint32_t *r = f->reqntid;

@@ -6,10 +6,11 @@
  * (weft_spec_parse, which also checks that `init = file` inputs exist with
  * the right size) as if it were tests/fixtures/spec/fuzz.ini, so that from
  * the repository root (where make runs it) the fixture's saxpy-y.expected.bin
- * is there to be found, and, when it parses, checks its [args] against a fixed
- * PTX module holding kernels named as the seeds' (saxpy, tiny) and one
- * with parameters of every kind (weft_spec_check_args), and joins every
- * output path. It does not run the kernel: running writes the spec's
+ * is there to be found, and, when it parses, checks every launch's [args]
+ * and its [symbol] sections against a fixed PTX module holding kernels
+ * named as the seeds' (saxpy, tiny, pipeline.ini's blur, count and
+ * accumulate), one with parameters of every kind, and module variables
+ * (weft_spec_check_args), and joins every output path. It does not run the kernel: running writes the spec's
  * output files, which a fuzzer must not do (fuzz_ptx runs kernels).
  */
 #include <stdint.h>
@@ -31,6 +32,17 @@ static const char kernels_ptx[] =
 	"\t.param .b64 e, .param .align 4 .b8 f[12], .param .s64 g, .param .f32 h)\n"
 	"{\n\tret;\n}\n"
 	".func helper()\n"
+	"{\n\tret;\n}\n"
+	/* what pipeline.ini (tests/fixtures/spec/) names: module variables, a
+	 * struct parameter, a texture handle */
+	".const .align 4 .b8 weights[12];\n"
+	".global .align 8 .u64 histogram;\n"
+	".shared .align 4 .b8 tile[64];\n"
+	".visible .entry blur(.param .align 8 .b8 blur_param_0[24])\n"
+	"{\n\tret;\n}\n"
+	".visible .entry count(.param .u64 v, .param .u32 n)\n"
+	"{\n\tret;\n}\n"
+	".visible .entry accumulate(.param .u64 t, .param .u64 out, .param .u32 n)\n"
 	"{\n\tret;\n}\n";
 
 static struct weft_ptx_module *kernels;
@@ -71,9 +83,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)weft_spec_output_path(spec, b, NULL, path, sizeof(path));
 		(void)weft_spec_output_path(spec, b, "out", path, sizeof(path));
 	}
-	for (uint32_t i = 0; i < spec->nargs; i++)
-		if (spec->args[i].buffer >= (int32_t)spec->nbuffers)
-			abort(); /* an argument names a buffer that exists */
+	for (uint32_t l = 0; l < spec->nlaunches; l++)
+		for (uint32_t i = 0; i < spec->launches[l].nargs; i++) {
+			const struct weft_spec_arg *a = &spec->launches[l].args[i];
+			if (a->buffer >= (int32_t)spec->nbuffers || a->value.size > WEFT_SPEC_MAX_VALUE_BYTES)
+				abort(); /* an argument names a buffer that exists, and is bounded */
+			for (uint32_t r = 0; r < a->value.nrefs; r++)
+				if (a->value.refs[r].offset + 8 > a->value.size)
+					abort(); /* a reference lies inside its value */
+		}
+	if (spec->total_launches > WEFT_SPEC_MAX_LAUNCHES)
+		abort();
 	weft_spec_free(spec);
 	return 0;
 }

@@ -32,7 +32,7 @@ for f in tests/fixtures/spec/*.ini tests/fixtures/cli/*.ini tests/fuzz/seed/*.in
 done
 
 for f in trace/workloads/*.ptx tests/fixtures/ptx/*.ptx tests/fixtures/cli/*.ptx tests/fixtures/limits/*.ptx \
-	 tests/fixtures/spec/*.ptx tests/fuzz/seed/*.ptx; do
+	 tests/fixtures/spec/*.ptx tests/fixtures/emu/*.ptx tests/fuzz/seed/*.ptx; do
 	cp "$f" "$C/fuzz_ptx/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
 done
 

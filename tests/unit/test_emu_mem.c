@@ -469,6 +469,67 @@ static void test_memory_spaces(void **state)
 	weft_ctx_destroy(ctx);
 }
 
+/* 32-bit shared and local addresses wrap modulo 2^32 (nvcc's nw kernel:
+ * `ld.shared.u32 [%r4+68]` with %r4 holding a "negative" offset): thread t
+ * writes s[t] through base (t*4 - 64) + 64, reads s[t ^ 1] through
+ * base - 68 * (t + 1) with the offset added back, s[t] again with an
+ * atomic through the first base, and does the same in its .local frame. Without the wrap the addresses would be 2^32 + ... */
+static const char *wrap_ptx = HEAD
+	".visible .entry k(.param .u64 pout)\n{\n"
+	".reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+	".shared .align 4 .b8 s[128];\n"
+	".local .align 4 .b8 loc[16];\n"
+	"ld.param.u64 %rd1, [pout];\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"mov.u32 %r2, s;\n"
+	"shl.b32 %r3, %r1, 2;\n"
+	"add.s32 %r4, %r2, %r3;\n"
+	"add.s32 %r5, %r4, -64;\n"          /* below 0 for t < 16 */
+	"add.s32 %r6, %r1, 100;\n"
+	"st.shared.u32 [%r5+64], %r6;\n"
+	"bar.sync 0;\n"
+	"xor.b32 %r7, %r1, 1;\n"
+	"shl.b32 %r8, %r7, 2;\n"
+	"add.s32 %r9, %r1, 1;\n"
+	"mul.lo.s32 %r10, %r9, 68;\n"
+	"sub.s32 %r11, %r8, %r10;\n"          /* (t^1)*4 - 68*(t+1): negative */
+	"add.s32 %r11, %r11, %r2;\n"
+	"add.s32 %r12, %r11, 68;\n"
+	"mul.lo.s32 %r13, %r1, 68;\n"
+	"add.s32 %r12, %r12, %r13;\n"         /* wraps back to s + (t^1)*4 */
+	"ld.shared.u32 %r14, [%r12];\n"
+	"atom.shared.add.u32 %r17, [%r5+64], 0;\n" /* s[t], unchanged */
+	"add.s32 %r14, %r14, %r17;\n"
+	"mov.u32 %r18, loc;\n"
+	"add.s32 %r18, %r18, -8;\n"
+	"st.local.u32 [%r18+12], %r6;\n"
+	"ld.local.u32 %r19, [%r18+12];\n"
+	"add.s32 %r14, %r14, %r19;\n"
+	"mul.wide.u32 %rd2, %r1, 4;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r14;\n"
+	"ret;\n}\n";
+
+static void test_address_wrap32(void **state)
+{
+	(void)state;
+	struct weft_module *mod;
+	struct weft_ctx *ctx = mod_load(wrap_ptx, &mod, NULL);
+	assert_non_null(ctx);
+	uint64_t out;
+	assert_int_equal(weft_malloc(ctx, 32 * 4, &out, &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(out) };
+	int rc = weft_launch(ctx, mod, "k", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, args, 1, &op_err);
+	if (rc)
+		fprintf(stderr, "%s\n", op_err.message);
+	assert_int_equal(rc, 0);
+	uint32_t o[32];
+	assert_int_equal(weft_memcpy_dtoh(ctx, o, out, sizeof(o), &op_err), 0);
+	for (uint32_t t = 0; t < 32; t++)
+		assert_int_equal(o[t], ((t ^ 1) + 100) + 2 * (t + 100));
+	weft_ctx_destroy(ctx);
+}
+
 /* Dynamic shared memory after static; reading past it is an error. */
 static const char *dyn_ptx = HEAD
 	".extern .shared .align 16 .b8 dsm[];\n"
@@ -669,6 +730,16 @@ static void test_symbols(void **state)
 		assert_int_equal(t[i], coef[i] + (uint32_t)i + 1);
 		assert_int_equal(o[i], coef[i] + (uint32_t)i + 1 + 400);
 	}
+	/* cudaGetSymbolAddress / Size */
+	uint64_t a, sz;
+	assert_int_equal(weft_module_symbol(mod, "coef", &a, &sz, &op_err), 0);
+	assert_int_equal(sz, 16);
+	uint32_t back[4];
+	assert_int_equal(weft_memcpy_dtoh(ctx, back, a, 16, &op_err), 0);
+	assert_memory_equal(back, coef, 16);
+	assert_int_equal(weft_module_symbol(mod, "coef", NULL, NULL, &op_err), 0);
+	assert_int_equal(weft_module_symbol(mod, "nosuch", &a, &sz, &op_err), WEFT_ERR_INPUT);
+	assert_non_null(strstr(op_err.message, "has no variable named nosuch"));
 	weft_ctx_destroy(ctx);
 }
 
@@ -863,6 +934,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_memory_spaces),
+		cmocka_unit_test(test_address_wrap32),
 		cmocka_unit_test(test_dynamic_shared),
 		cmocka_unit_test(test_out_of_bounds),
 		cmocka_unit_test(test_arguments),

@@ -670,6 +670,55 @@ static void test_misc_forms(void **state)
 		assert_string_equal(buf, want);
 		weft_ptx_module_free(m);
 	}
+	/* the other predefined identifiers: aliases of the registers above on
+	 * weft's machine (a CTA is its own cluster), or constants */
+	static const struct {
+		const char *name;
+		int kind, sreg, comp;
+		int64_t imm;
+		const char *printed;
+	} al[] = {
+		{ "WARP_SZ", WEFT_OPND_IMM, 0, 0, 32, "32" },
+		{ "%clusterid.y", WEFT_OPND_SREG, WEFT_SREG_CTAID, 1, 0, "%ctaid.y" },
+		{ "%nclusterid.x", WEFT_OPND_SREG, WEFT_SREG_NCTAID, 0, 0, "%nctaid.x" },
+		{ "%cluster_ctaid.z", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%cluster_nctaid.x", WEFT_OPND_IMM, 0, 0, 1, "1" },
+		{ "%cluster_ctarank", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%cluster_nctarank", WEFT_OPND_IMM, 0, 0, 1, "1" },
+		{ "%is_explicit_cluster", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%globaltimer_lo", WEFT_OPND_SREG, WEFT_SREG_CLOCK, 0, 0, "%clock" },
+		{ "%globaltimer_hi", WEFT_OPND_SREG, WEFT_SREG_CLOCK_HI, 0, 0, "%clock_hi" },
+		{ "%clock_hi", WEFT_OPND_SREG, WEFT_SREG_CLOCK_HI, 0, 0, "%clock_hi" },
+		{ "%aggr_smem_size", WEFT_OPND_SREG, WEFT_SREG_TOTAL_SMEM_SIZE, 0, 0, "%total_smem_size" },
+		{ "%reserved_smem_offset_begin", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%reserved_smem_offset_cap", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%current_graph_exec", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%pm0", WEFT_OPND_IMM, 0, 0, 0, "0" },
+		{ "%pm7_64", WEFT_OPND_IMM, 0, 0, 0, "0" },
+	};
+	for (size_t i = 0; i < sizeof(al) / sizeof(al[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\tmov.u64 %%rd1, %s;\n\tret;\n}\n", IHEAD, al[i].name);
+		if (weft_ptx_parse(text, (size_t)n, "sr.ptx", &m, &err))
+			fail_msg("%s: %s", al[i].name, err.message);
+		const struct weft_operand *o = &m->funcs[0].insts[0].opnd[1];
+		assert_int_equal(o->kind, al[i].kind);
+		if (al[i].kind == WEFT_OPND_SREG) {
+			assert_int_equal(o->sreg, al[i].sreg);
+			assert_int_equal(o->comp, al[i].comp);
+		} else {
+			assert_int_equal(o->imm, al[i].imm);
+		}
+		char buf[128], want[128];
+		weft_ptx_format_inst(m, &m->funcs[0], &m->funcs[0].insts[0], buf, sizeof(buf));
+		snprintf(want, sizeof(want), "mov.u64 %%rd1, %s;", al[i].printed);
+		assert_string_equal(buf, want);
+		weft_ptx_module_free(m);
+	}
+	static const char *const bad_sr[] = { "%clusterid", "%cluster_ctarank.x", "%pm8", "%pm0_32" };
+	for (size_t i = 0; i < sizeof(bad_sr) / sizeof(bad_sr[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\tmov.u64 %%rd1, %s;\n\tret;\n}\n", IHEAD, bad_sr[i]);
+		assert_int_equal(weft_ptx_parse(text, (size_t)n, "sr.ptx", &m, &err), WEFT_ERR_PARSE);
+	}
 
 	const char *t = ".version 7.0\n.target sm_90a\n.address_size 64\n"
 			".func g(.param .b32 a);\n.func h;\n"
@@ -786,8 +835,6 @@ struct err_case {
 };
 
 static const struct err_case err_cases[] = {
-	{ KHEAD "\tfoo.bar %r1;\n}\n", 8, 2, "unknown opcode 'foo.bar'" },
-	{ KHEAD "\tadd.xyz.s32 %r1, %r2, %r3;\n}\n", 8, 2, "unknown modifier '.xyz' on 'add'" },
 	{ HDR ".bogus 1;\n", 4, 1, "unknown directive '.bogus'" },
 	{ KHEAD ".texref t;\n}\n", 8, 1, "unknown directive '.texref'" },
 	{ KHEAD "\tbra $L__BB0_9;\n}\n", 8, 6, "undefined label '$L__BB0_9'" },
@@ -801,7 +848,6 @@ static const struct err_case err_cases[] = {
 	{ KHEAD "$L1:\n$L1:\n\tret;\n}\n", 9, 1, "label '$L1' defined twice" },
 	{ KHEAD "\t@%r1 ret;\n}\n", 8, 3, "not a .pred register" },
 	{ KHEAD "\tcall foo, ();\n}\n", 8, 7, "undeclared function 'foo'" },
-	{ KHEAD "\tbrx.idx %r1, $T;\n}\n", 8, 2, "not supported" },
 	{ KHEAD "\tadd %r1, %r2, %r3;\n}\n", 8, 2, "missing type suffix" },
 	{ KHEAD "\tld.global.u32 %r1, %r2;\n}\n", 8, 2, "needs a memory operand" },
 	{ KHEAD "\tld.global.v2.u32 %r1, [%r2];\n}\n", 8, 2, "vector operand of 2" },
@@ -833,7 +879,10 @@ static const struct err_case err_cases[] = {
 	{ KHEAD "\tadd.s32 %r1, p, 1;\n}\n", 8, 2, "address of 'p' can only be taken with mov" },
 	{ KHEAD "\tredux.add.u32 %r1, %r2, -1;\n}\n", 8, 2, "needs .sync" },
 	{ KHEAD "\tcall.uni k, ();\n}\n", 8, 11, "cannot call the kernel" },
-	{ KHEAD "\tld.global.L2::cache_hint.u32 %r1, [%r2], %r3;\n}\n", 8, 2, "L2::cache_hint" },
+	/* unsupported instructions are kept (test_unsupported_kept), unless
+	 * the function ends before their `;` */
+	{ KHEAD "\tfoo.bar %r1\n}\n", 8, 2, "unknown opcode 'foo.bar'" },
+	{ KHEAD "\tfoo.bar %r1", 8, 2, "unknown opcode 'foo.bar'" },
 };
 
 static void test_errors(void **state)
@@ -859,10 +908,187 @@ static void test_errors(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Instructions weft does not run are kept as WEFT_OP_UNSUPPORTED with the
+ * message a parse error would have had: the module loads (its other
+ * kernels run) and the error comes at launch (test_emu_fixes). */
+static void test_unsupported_kept(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		uint32_t line, col;
+		const char *needle, *printed;
+	} c[] = {
+		{ KHEAD "\tfoo.bar %r1;\n\tret;\n}\n", 8, 2, "unknown opcode 'foo.bar'", "foo.bar %r1;" },
+		{ KHEAD "\tadd.xyz.s32 %r1, %r2, %r3;\n\tret;\n}\n", 8, 2, "unknown modifier '.xyz' on 'add'",
+		  "add.xyz.s32 %r1, %r2, %r3;" },
+		{ KHEAD "\t@%p1 brx.idx %r1, $T;\n\tret;\n$T: .branchtargets $L1, $L2;\n}\n", 8, 7,
+		  "not supported", "@%p1 brx.idx %r1, $T;" },
+		{ KHEAD "\tld.global.L2::cache_hint.u32 %r1, [%r2], %r3;\n\tret;\n}\n", 8, 2, "L2::cache_hint",
+		  "ld.global.L2::cache_hint.u32 %r1, [%r2], %r3;" },
+		{ KHEAD "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n\t\t{%r1, %r2}, {%r3},\n {%r1}, {%r2};\n\tret;\n}\n",
+		  8, 2, "unknown opcode 'mma.sync",
+		  "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2}, {%r3}, {%r1}, {%r2};" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct weft_ptx_module *m = NULL;
+		struct weft_error err;
+		if (weft_ptx_parse(c[i].text, strlen(c[i].text), "u.ptx", &m, &err))
+			fail_msg("case %zu: %s", i, err.message);
+		assert_int_equal(m->nunsup, 1);
+		const struct weft_ptx_unsup *u = &m->unsup[0];
+		if (!strstr(u->message, c[i].needle) || u->line != c[i].line || u->column != c[i].col)
+			fail_msg("case %zu: %u:%u %s", i, u->line, u->column, u->message);
+		assert_int_equal(u->func, 0);
+		assert_int_equal(u->inst, 0);
+		const struct weft_ptx_func *f = &m->funcs[0];
+		assert_int_equal(f->ninsts, 2);
+		assert_int_equal(f->insts[0].op, WEFT_OP_UNSUPPORTED);
+		assert_int_equal(f->insts[0].nopnd, 0);
+		assert_int_equal(f->insts[0].pos.line, 8);
+		assert_int_equal(f->insts[1].op, WEFT_OP_RET);
+		char buf[256];
+		weft_ptx_format_inst(m, f, &f->insts[0], buf, sizeof(buf));
+		assert_string_equal(buf, c[i].printed);
+		weft_ptx_module_free(m);
+	}
+	/* long texts are cut at 160 bytes */
+	char big[1200];
+	int n = snprintf(big, sizeof(big), "%s\tfoo.bar ", KHEAD);
+	for (int i = 0; i < 100; i++)
+		n += snprintf(big + n, sizeof(big) - (size_t)n, "%%r1, ");
+	n += snprintf(big + n, sizeof(big) - (size_t)n, "%%r1;\n}\n");
+	struct weft_ptx_module *m = NULL;
+	struct weft_error err;
+	assert_int_equal(weft_ptx_parse(big, (size_t)n, "u.ptx", &m, &err), 0);
+	assert_int_equal(strlen(m->unsup[0].text), 160);
+	assert_string_equal(m->unsup[0].text + 157, "...");
+	weft_ptx_module_free(m);
+}
+
+/* Texture and surface instructions: the forms weft runs decode (and print
+ * back as written), malformed ones are parse errors, and the forms weft does
+ * not run are kept as unsupported. */
+static void test_texture_forms(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int op, type, type2, mode, vec;
+	} ok[] = {
+		{ "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", WEFT_OP_TEX, WEFT_T_F32, WEFT_T_S32,
+		  WEFT_TEX_1D, 4 },
+		{ "tex.2d.v4.s32.f32 {%r1, %r2, _, %r4}, [%rd2, {%f1, %f2}];", WEFT_OP_TEX, WEFT_T_S32, WEFT_T_F32,
+		  WEFT_TEX_2D, 4 },
+		{ "tld4.a.2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, %f2}];", WEFT_OP_TLD4, WEFT_T_U32,
+		  WEFT_T_F32, 3, 4 },
+		{ "suld.b.2d.b32.trap {%r5}, [%rd1, {%r4, %r3}];", WEFT_OP_SULD, WEFT_T_B32, 0,
+		  WEFT_TEX_2D | WEFT_SURF_TRAP << 4, 1 },
+		{ "suld.b.1d.v4.b16.zero {%h1, %h2, %h3, %h0}, [%rd1, {%r4}];", WEFT_OP_SULD, WEFT_T_B16, 0,
+		  WEFT_TEX_1D | WEFT_SURF_ZERO << 4, 4 },
+		{ "sust.b.2d.v2.b64.clamp [%rd1, {%r4, %r3}], {%rd2, %rd3};", WEFT_OP_SUST, WEFT_T_B64, 0,
+		  WEFT_TEX_2D | WEFT_SURF_CLAMP << 4, 2 },
+		{ "sust.b.1d.b8.trap [%rd1, {%r4}], %h1;", WEFT_OP_SUST, WEFT_T_B8, 0, WEFT_TEX_1D, 1 },
+	};
+	char text[1024], buf[256];
+	struct weft_ptx_module *m;
+	struct weft_error err;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, ok[i].text);
+		if (weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err))
+			fail_msg("%s: %u:%u %s", ok[i].text, err.line, err.column, err.message);
+		const struct weft_inst *in = &m->funcs[0].insts[0];
+		assert_int_equal(m->nunsup, 0);
+		assert_int_equal(in->op, ok[i].op);
+		assert_int_equal(in->type, ok[i].type);
+		assert_int_equal(in->type2, ok[i].type2);
+		assert_int_equal(in->mode, ok[i].mode);
+		assert_int_equal(in->vec, ok[i].vec);
+		assert_int_equal(in->space, WEFT_SPACE_GLOBAL);
+		assert_int_equal(in->nopnd, 3);
+		int a = in->op == WEFT_OP_SUST ? 0 : 1;
+		assert_int_equal(in->opnd[a].kind, WEFT_OPND_ADDR);
+		assert_int_equal(in->opnd[a + 1].kind, WEFT_OPND_VEC);
+		assert_int_equal(weft_inst_has_dest(in), in->op != WEFT_OP_SUST);
+		weft_ptx_format_inst(m, &m->funcs[0], in, buf, sizeof(buf));
+		assert_string_equal(buf, ok[i].text);
+		weft_ptx_module_free(m);
+	}
+	static const struct {
+		const char *text;
+		const char *needle;
+	} bad[] = {
+		{ "tex.2d.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "needs .v4" },
+		{ "tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "needs a geometry" },
+		{ "tex.2d.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "a destination and a coordinate type" },
+		{ "tex.2d.v4.f32.u32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];", "coordinates are .f32 or .s32" },
+		{ "tld4.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", "needs the component" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "takes 2 coordinates" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3}, [%rd1, {%f1}];", "needs a vector of 4 registers" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f1}];", "must be a 64-bit register" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, 5];", "coordinates as a vector" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {_}];", "cannot be '_'" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}] %f2;", "expected ';'" },
+		{ "tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1};", "expected ']'" },
+		{ "suld.2d.b32.trap {%r5}, [%rd1, {%r4, %r3}];", "needs .b" },
+		{ "suld.b.2d.u32.trap {%r5}, [%rd1, {%r4, %r3}];", "take .b8, .b16, .b32 or .b64" },
+		{ "suld.b.2d.v4.b64.trap {%rd1, %rd2, %rd3, %rd4}, [%rd1, {%r4, %r3}];", ".v4 of .b64" },
+		{ "suld.b.2d.v2.b32.trap {%r5}, [%rd1, {%r4, %r3}];", "needs a vector of 2 registers" },
+		{ "sust.b.2d.b32.trap [%rd1, {%r4, %r3}];", "expected ','" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, bad[i].text);
+		int rc = weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err);
+		if (rc != WEFT_ERR_PARSE || !strstr(err.message, bad[i].needle))
+			fail_msg("%s: rc %d: %s", bad[i].text, rc, rc ? err.message : "parsed");
+		assert_int_equal(err.line, 13);
+	}
+	static const struct {
+		const char *text;
+		const char *needle;
+	} kept[] = {
+		{ "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f3}];", "'.3d' textures" },
+		{ "tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f2, %f3, %f3}];", "'.a2d' textures" },
+		{ "tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "'.1d' textures" },
+		{ "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;", "mipmapped" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f1, %f2}];", "sampler operand" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}, %rd2];", "sampler operand" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%r1, %r2};", "texel offsets" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f1, %f2}];", "residency predicate" },
+		{ "tex.2d.v2.f16x2.f32 {%r1, %r2}, [%rd1, {%f1, %f2}];", "unknown modifier '.v2'" },
+		{ "tex.2d.v4.f16.f32 {%h1, %h2, %h3, %h0}, [%rd1, {%f1, %f2}];", "return .f32, .s32 or .u32" },
+		{ "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex_ref, {%f1, %f2}];", "texture or surface reference 'tex_ref'" },
+		{ "sust.p.2d.b32.trap [%rd1, {%r4, %r3}], {%r7};", "formatted surface accesses" },
+		{ "txq.width.b32 %r1, [%rd1];", "unknown opcode 'txq.width.b32'" },
+		{ "sured.b.add.2d.u32.trap [%rd1, {%r4, %r3}], %r7;", "unknown opcode 'sured" },
+	};
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		int n = snprintf(text, sizeof(text), "%s\t%s\n\tret;\n}\n", IHEAD, kept[i].text);
+		if (weft_ptx_parse(text, (size_t)n, "t.ptx", &m, &err))
+			fail_msg("%s: %s", kept[i].text, err.message);
+		if (m->nunsup != 1 || !strstr(m->unsup[0].message, kept[i].needle))
+			fail_msg("%s: %u kept: %s", kept[i].text, m->nunsup, m->nunsup ? m->unsup[0].message : "");
+		assert_int_equal(m->funcs[0].insts[0].op, WEFT_OP_UNSUPPORTED);
+		weft_ptx_module_free(m);
+	}
+	/* texture references: the declarations are skipped, their uses kept */
+	const char *refs = HDR ".global .texref tref;\n"
+			   ".global .samplerref smp = { addr_mode_0 = clamp_to_edge, filter_mode = nearest };\n"
+			   ".entry old()\n{\n.reg .f32 %f<5>;\n.reg .b32 %r<2>;\n"
+			   "\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tref, {%r1}];\n\tret;\n}\n"
+			   ".entry plain()\n{\n\tret;\n}\n";
+	if (weft_ptx_parse(refs, strlen(refs), "r.ptx", &m, &err))
+		fail_msg("%s", err.message);
+	assert_int_equal(m->nunsup, 1);
+	assert_int_equal(m->unsup[0].line, 10);
+	assert_int_equal(m->nsyms, 0);
+	weft_ptx_module_free(m);
+}
+
 static void test_error_messages_say_what_to_do(void **state)
 {
 	(void)state;
-	const char *t = KHEAD "\tfoo.bar %r1;\n}\n";
+	const char *t = KHEAD ".texref t;\n}\n";
 	struct weft_ptx_module *m;
 	struct weft_error err;
 	assert_int_equal(weft_ptx_parse(t, strlen(t), "x.ptx", &m, &err), WEFT_ERR_PARSE);
@@ -1330,6 +1556,8 @@ int main(void)
 		cmocka_unit_test(test_instruction_table),
 		cmocka_unit_test(test_immediates),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_unsupported_kept),
+		cmocka_unit_test(test_texture_forms),
 		cmocka_unit_test(test_error_messages_say_what_to_do),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_variable_limits),

@@ -225,21 +225,23 @@ static void test_did_you_mean(void **state)
 		       "did you mean `grid`?");
 	expect_message(variant("seed = 7", "sed = 7"), 13,
 		       "unknown key `sed` in [buffer] (keys: type, count, init, start, step, seed, min, "
-		       "max, file, output, expect, rel_tol, abs_tol); did you mean `seed`?");
+		       "max, file, values, output, expect, rel_tol, abs_tol, pad_before, pad_after); "
+		       "did you mean `seed`?");
 	expect_message(variant("seed = 7", "colour = 7"), 13,
 		       "unknown key `colour` in [buffer] (keys: type, count, init, start, step, seed, "
-		       "min, max, file, output, expect, rel_tol, abs_tol)");
+		       "min, max, file, values, output, expect, rel_tol, abs_tol, pad_before, pad_after)");
 	expect_message(variant("[args]", "[argz]"), 23,
-		       "unknown section [argz]; sections are [kernel], [buffer NAME] and [args]; "
-		       "did you mean [args]?");
+		       "unknown section [argz]; sections are [kernel], [buffer NAME], [symbol NAME], [texture NAME], [surface NAME], "
+		       "[launch NAME] and [args] (or [args NAME]); did you mean [args]?");
 	expect_message(variant("[buffer y]", "[bufer y]"), 16,
-		       "unknown section [bufer y]; sections are [kernel], [buffer NAME] and [args]; "
-		       "did you mean [buffer y]?");
+		       "unknown section [bufer y]; sections are [kernel], [buffer NAME], [symbol NAME], [texture NAME], [surface NAME], "
+		       "[launch NAME] and [args] (or [args NAME]); did you mean [buffer y]?");
 	expect_message(variant("[kernel]", "[kernal]"), 2,
-		       "unknown section [kernal]; sections are [kernel], [buffer NAME] and [args]; "
-		       "did you mean [kernel]?");
+		       "unknown section [kernal]; sections are [kernel], [buffer NAME], [symbol NAME], [texture NAME], [surface NAME], "
+		       "[launch NAME] and [args] (or [args NAME]); did you mean [kernel]?");
 	expect_message(variant("[args]", "[results]"), 23,
-		       "unknown section [results]; sections are [kernel], [buffer NAME] and [args]");
+		       "unknown section [results]; sections are [kernel], [buffer NAME], [symbol NAME], [texture NAME], [surface NAME], "
+		       "[launch NAME] and [args] (or [args NAME])");
 	expect_message(variant("type = f32", "type = f23"), 10,
 		       "unknown type `f23` (types: u8, s8, u16, s16, u32, s32, u64, s64, f32, f64); "
 		       "did you mean `f32`?");
@@ -247,16 +249,17 @@ static void test_did_you_mean(void **state)
 		       "unknown type `float` (types: u8, s8, u16, s16, u32, s32, u64, s64, f32, f64)");
 	/* a prefix counts as one edit: `random` (1) before `ramp` (2) */
 	expect_message(variant("init = random", "init = rand"), 12,
-		       "unknown init `rand` (zero, ramp, random or file); did you mean `random`?");
+		       "unknown init `rand` (zero, ramp, random, file or values); did you mean `random`?");
 	expect_message(variant("init = random", "init = fiel"), 12,
-		       "unknown init `fiel` (zero, ramp, random or file); did you mean `file`?");
+		       "unknown init `fiel` (zero, ramp, random, file or values); did you mean `file`?");
 	/* equally close: all named */
 	expect_message(variant("n = u32:1000", "n = i32:1000"), 24,
-		       "argument `n`: unknown type `i32` (buffer or u8, s8, u16, s16, u32, s32, u64, "
-		       "s64, f32, f64); did you mean `u32`, `s32` or `f32`?");
+		       "argument `n`: unknown type `i32` (buffer, texture, surface, symbol, bytes, struct "
+		       "or u8, s8, u16, s16, u32, s32, u64, s64, f32, f64); did you mean `u32`, `s32` or "
+		       "`f32`?");
 	expect_message(variant("x = buffer:x", "x = bufer:x"), 26,
-		       "argument `x`: unknown type `bufer` (buffer or u8, s8, u16, s16, u32, s32, u64, "
-		       "s64, f32, f64); did you mean `buffer`?");
+		       "argument `x`: unknown type `bufer` (buffer, texture, surface, symbol, bytes, "
+		       "struct or u8, s8, u16, s16, u32, s32, u64, s64, f32, f64); did you mean `buffer`?");
 	expect_message(variant("x = buffer:x", "x = buffer:z"), 26,
 		       "argument `x`: no [buffer z] in this spec; did you mean [buffer x] or [buffer y]?");
 	expect_message(variant("x = buffer:x", "x = buffer:inputs"), 26,

@@ -268,30 +268,45 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 		return trc;
 	}
 	printf("%-16s%s\n", "spec", spec->path);
-	printf("%-16s%s (%s)\n", "kernel", spec->kernel, spec->ptx);
-	printf("%-16sgrid %ux%ux%u, block %ux%ux%u, %u B dynamic shared\n", "launch",
-	       spec->grid.x, spec->grid.y, spec->grid.z, spec->block.x, spec->block.y,
-	       spec->block.z, spec->shared);
+	if (!spec->sequence) {
+		printf("%-16s%s (%s)\n", "kernel", spec->kernel, spec->ptx);
+		printf("%-16sgrid %ux%ux%u, block %ux%ux%u, %u B dynamic shared\n", "launch",
+		       spec->grid.x, spec->grid.y, spec->grid.z, spec->block.x, spec->block.y,
+		       spec->block.z, spec->shared);
+	} else {
+		printf("%-16s%s\n", "ptx", spec->ptx);
+		for (uint32_t i = 0; i < spec->nlaunches; i++) {
+			const struct weft_spec_launch *l = &spec->launches[i];
+			char rep[40] = "";
+			if (l->repeat > 1)
+				snprintf(rep, sizeof(rep), " x%llu", (unsigned long long)l->repeat);
+			printf("%-16s%s: %s%s, grid %ux%ux%u, block %ux%ux%u, %u B dynamic shared\n",
+			       i ? "" : "sequence", l->name, l->kernel, rep, l->grid.x, l->grid.y, l->grid.z,
+			       l->block.x, l->block.y, l->block.z, l->shared);
+		}
+	}
 	print_stats(weft_ctx_stats(ctx));
 	if (tw)
 		print_trace(tpath, weft_ctx_stats(ctx));
 	int any = 0;
-	for (uint32_t i = 0; i < spec->nbuffers; i++) {
-		const struct weft_spec_buffer *b = &spec->buffers[i];
-		char p[4096];
+	for (uint32_t i = 0; i < spec->nbuffers + spec->nsymbols; i++) {
+		int sym = i >= spec->nbuffers;
+		const struct weft_spec_buffer *b = sym ? &spec->symbols[i - spec->nbuffers] : &spec->buffers[i];
+		char p[4096], n[64] = "";
 		nexpect += b->expect != NULL;
 		if (!b->output)
 			continue;
-		printf("%-16s%s -> %s (%llu x %s)\n", any ? "" : "outputs", b->name,
-		       weft_spec_output_path(spec, b, outdir, p, sizeof(p)),
-		       (unsigned long long)b->count, weft_spec_type_name(b->type));
+		if (b->count)
+			snprintf(n, sizeof(n), "%llu x ", (unsigned long long)b->count);
+		printf("%-16s%s%s -> %s (%s%s)\n", any ? "" : "outputs", sym ? "symbol " : "", b->name,
+		       weft_spec_output_path(spec, b, outdir, p, sizeof(p)), n, weft_spec_type_name(b->type));
 		any = 1;
 	}
 	if (!nexpect)
 		printf("%-16snot run (no `expect =` in the spec)\n", "verification");
 	else if (rc == 0)
-		printf("%-16sPASS (%u of %u buffers match their expect file)\n", "verification",
-		       opts.compared, nexpect);
+		printf("%-16sPASS (%u of %u buffers%s match their expect file)\n", "verification",
+		       opts.compared, nexpect, spec->nsymbols ? " and symbols" : "");
 	else
 		printf("%-16sFAIL\n", "verification");
 	fflush(stdout);

@@ -42,6 +42,9 @@
 /* `mov.u64 %rd, func` gives WEFT_EMU_FUNC_BASE + 16 * function index (not
  * memory: only indirect calls use it) */
 #define WEFT_EMU_FUNC_BASE   0x00007c0000000000ull
+/* Texture and surface object handles: WEFT_EMU_TEX_BASE | generation << 16
+ * | slot (not memory: a handle used as a pointer faults) */
+#define WEFT_EMU_TEX_BASE    0x00007b0000000000ull
 
 #define WEFT_EMU_NO_PC 0xffffffffu
 
@@ -82,7 +85,7 @@ struct weft_emu_inst {
 	int32_t guard;       /* guard slot or -1 */
 	int32_t d[4];        /* destination slots (sink: the scratch slot) */
 	int32_t d2;          /* second destination of `d|p` forms, or -1 */
-	int32_t s[5];        /* source slots */
+	int32_t s[6];        /* source slots (sust.b.2d.v4: 2 coordinates + 4 values) */
 	int32_t abase;       /* address base slot, or -1 */
 	int64_t aoff;        /* address offset (symbol address + immediate) */
 	uint32_t target;     /* branch target pc */
@@ -125,6 +128,17 @@ struct weft_emu_prog {
 	uint32_t nblocks;           /* basic blocks */
 };
 
+/* A texture or surface object (host_tex.c). */
+struct weft_emu_texobj {
+	struct weft_tex_resource res;
+	struct weft_tex_desc desc;
+	uint64_t pitch;       /* bytes per row (res.pitch, or width x texel bytes) */
+	uint64_t extent;      /* bytes from dptr that the object covers */
+	uint32_t texel_bytes;
+	uint32_t gen;         /* generation of the slot (in the handle) */
+	uint8_t live, surface;
+};
+
 /* A device allocation (also module .global/.const variables). */
 struct weft_emu_alloc {
 	uint64_t base, size;
@@ -142,6 +156,8 @@ struct weft_ctx {
 	uint32_t nmods, cap_mods;
 	uint32_t last_alloc; /* index of the last allocation hit */
 	const char *device_limit_why; /* what set stats.device_bytes_limit (static text) */
+	struct weft_emu_texobj *texobjs; /* texture and surface objects, by slot */
+	uint32_t ntexobjs, cap_texobjs;
 };
 
 struct weft_module {
@@ -281,13 +297,19 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 /* --- emu_exec.c --- */
 int weft_emu_run(struct weft_emu_launch *L);
 
-/* --- handler selection (emu_alu.c, emu_memops.c, emu_warp.c) --- */
+/* --- host_tex.c --- */
+/* The live texture or surface object of handle h, or NULL. */
+const struct weft_emu_texobj *weft_emu_texobj(const struct weft_ctx *ctx, uint64_t h);
+void weft_emu_texobjs_free(struct weft_ctx *ctx);
+
+/* --- handler selection (emu_alu.c, emu_memops.c, emu_warp.c, emu_tex.c) --- */
 /* Each returns the handler of an instruction of its family, or NULL when
  * the opcode/type combination is not supported (a link-time error). */
 weft_emu_fn weft_emu_int_fn(const struct weft_inst *in);   /* emu_int.c */
 weft_emu_fn weft_emu_float_fn(const struct weft_inst *in); /* emu_float.c */
 weft_emu_fn weft_emu_mem_fn(const struct weft_inst *in);   /* emu_memops.c */
 weft_emu_fn weft_emu_warp_fn(const struct weft_inst *in);  /* emu_warp.c */
+weft_emu_fn weft_emu_tex_fn(const struct weft_inst *in);   /* emu_tex.c */
 /* A specialised handler for a resolved memory instruction, or NULL. */
 weft_emu_fn weft_emu_mem_special(const struct weft_emu_inst *ei);
 

@@ -45,6 +45,7 @@ static uint64_t sreg_value(const struct weft_emu_launch *L, const struct weft_em
 	case WEFT_SREG_GRIDID: return L->ctx->stats.launches;
 	case WEFT_SREG_CLOCK: return (uint32_t)L->clock;
 	case WEFT_SREG_CLOCK64: case WEFT_SREG_GLOBALTIMER: return L->clock;
+	case WEFT_SREG_CLOCK_HI: return (uint32_t)(L->clock >> 32);
 	case WEFT_SREG_LANEMASK_EQ: return 1u << lane;
 	case WEFT_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
 	case WEFT_SREG_LANEMASK_LT: return (1u << lane) - 1;
@@ -82,7 +83,7 @@ static void refresh_clock(struct weft_emu_launch *L, struct weft_emu_warp *W)
 	for (uint32_t i = 0; i < P->nsregs; i++) {
 		const struct weft_emu_sregslot *s = &P->sregs[i];
 		if (s->sreg != WEFT_SREG_CLOCK && s->sreg != WEFT_SREG_CLOCK64 &&
-		    s->sreg != WEFT_SREG_GLOBALTIMER)
+		    s->sreg != WEFT_SREG_GLOBALTIMER && s->sreg != WEFT_SREG_CLOCK_HI)
 			continue;
 		uint64_t v = sreg_value(L, W, 0, s->sreg, s->comp);
 		uint64_t *r = WEFT_SLOT(W, s->slot);
@@ -383,7 +384,9 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 			ev.space = ei->has_addr ? W->addr_space : 0;
 			ev.access_bytes = (uint8_t)(ei->elem_bytes *
 						    (ei->in.op == WEFT_OP_ST ? ei->ns
-						     : (ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) ? ei->nd : 1));
+						     : (ei->in.op == WEFT_OP_LD || ei->in.op == WEFT_OP_LDU) ? ei->nd
+						     : (ei->in.op >= WEFT_OP_TEX && ei->in.op <= WEFT_OP_SUST) ? ei->in.vec
+						     : 1));
 			ev.addr = ei->has_addr && g ? W->addr : NULL;
 			ctx->stats.thread_insts = ti;
 			ctx->stats.warp_insts = wi;

@@ -301,6 +301,11 @@ static int is_mem_op(int op)
 	       op == WEFT_OP_RED || op == WEFT_OP_CVTA || op == WEFT_OP_ISSPACEP || op == WEFT_OP_PREFETCH;
 }
 
+static int is_tex_op(int op)
+{
+	return op == WEFT_OP_TEX || op == WEFT_OP_TLD4 || op == WEFT_OP_SULD || op == WEFT_OP_SUST;
+}
+
 static int push_inst(struct lk *k, struct weft_emu_inst **out)
 {
 	if (grow((void **)&k->ins, &k->cap, k->n + 1, sizeof(*k->ins)))
@@ -312,7 +317,7 @@ static int push_inst(struct lk *k, struct weft_emu_inst **out)
 	ei->abase = -1;
 	for (int i = 0; i < 4; i++)
 		ei->d[i] = k->scratch;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		ei->s[i] = k->scratch;
 	ei->target = WEFT_EMU_NO_PC;
 	ei->reconv = WEFT_EMU_NO_PC;
@@ -362,7 +367,7 @@ static int src_slot(struct lk *k, struct inst *ic, struct weft_emu_inst *ei,
 		return const_slot(k, (uint64_t)o->imm, slot);
 	case WEFT_OPND_SREG:
 		if (o->sreg == WEFT_SREG_CLOCK || o->sreg == WEFT_SREG_CLOCK64 ||
-		    o->sreg == WEFT_SREG_GLOBALTIMER)
+		    o->sreg == WEFT_SREG_GLOBALTIMER || o->sreg == WEFT_SREG_CLOCK_HI)
 			ei->reads_clock = 1;
 		return sreg_slot(k, o->sreg, o->comp, slot);
 	case WEFT_OPND_SYM: {
@@ -390,7 +395,9 @@ static int select_fn(struct lk *k, struct weft_emu_inst *ei)
 	const struct weft_inst *in = &ei->in;
 	int op = in->op;
 	weft_emu_fn fn = NULL;
-	if (is_mem_op(op)) {
+	if (is_tex_op(op)) {
+		fn = weft_emu_tex_fn(in);
+	} else if (is_mem_op(op)) {
 		fn = weft_emu_mem_fn(in);
 		weft_emu_fn sp = weft_emu_mem_special(ei);
 		if (fn && sp)
@@ -455,6 +462,22 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 	case WEFT_OP_BRX:
 		return lk_err(k, src, WEFT_ERR_PARSE, "unsupported instruction",
 			      "indirect branches (brx.idx) are not supported by the emulator");
+	case WEFT_OP_UNSUPPORTED: { /* the parser kept it: the module's other kernels run */
+		const struct weft_ptx_func *kf = &k->m->funcs[k->kernel];
+		int64_t u = src->opnd[0].imm;
+		if (u < 0 || (uint64_t)u >= k->m->nunsup)
+			return lk_err(k, src, WEFT_ERR_PARSE, "unsupported instruction",
+				      "not supported by the emulator");
+		const struct weft_ptx_unsup *us = &k->m->unsup[u];
+		char in_fn[300] = "";
+		if (ic->func != k->kernel)
+			snprintf(in_fn, sizeof(in_fn), " (in function %s, which it calls)",
+				 k->m->funcs[ic->func].name);
+		return weft_error_at(k->err, WEFT_ERR_PARSE, k->m->path, us->line, us->column,
+				     "%s; kernel %s cannot run%s: `%s;` is not supported (the module's "
+				     "kernels that do not reach it run)",
+				     us->message, kf->name, in_fn, us->text);
+	}
 	default:
 		ei->kind = WEFT_EK_ALU;
 		break;
@@ -515,7 +538,7 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 			(*nfix)++;
 			break;
 		case WEFT_OPND_VEC:
-			for (int j = 0; j < o->nvec && j < 4 && ei->ns < 5; j++) {
+			for (int j = 0; j < o->nvec && j < 4 && ei->ns < 6; j++) {
 				ei->s[ei->ns++] = o->vec_regs[j] >= 0 ? reg_slot(ic, o->vec_regs[j]) : k->scratch;
 			}
 			break;
@@ -523,7 +546,7 @@ static int lower(struct lk *k, struct inst *ic, const struct weft_inst *src, uin
 			break;
 		default: {
 			int32_t slot;
-			if (ei->ns >= 5)
+			if (ei->ns >= 6)
 				return lk_err(k, src, WEFT_ERR_PARSE, "unsupported instruction", "too many operands");
 			rc = src_slot(k, ic, ei, o, &slot);
 			if (rc)

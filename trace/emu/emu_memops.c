@@ -12,6 +12,16 @@
 
 #include "emu.h"
 
+/* Addresses in the .shared and .local state spaces are 32 bits wide: the
+ * sum of a base register and an offset wraps modulo 2^32 as the hardware's
+ * 32-bit address adder does (nvcc's `ld.shared.u32 [%r4+68]` with %r4 a
+ * "negative" offset; PTX ISA, "State Spaces": shared and local windows are
+ * addressed with 32-bit offsets). Generic and global addresses are 64-bit. */
+static inline uint64_t amask(int space)
+{
+	return space == WEFT_SPACE_SHARED || space == WEFT_SPACE_LOCAL ? 0xffffffffull : ~0ull;
+}
+
 #define D(i) WEFT_SLOT(W, ei->d[i])
 #define S(i) WEFT_SLOT(W, ei->s[i])
 #define ARGS struct weft_emu_launch *L, struct weft_emu_warp *W, const struct weft_emu_inst *ei, uint32_t mask
@@ -68,7 +78,7 @@ static int h_ld_shared32(ARGS)
 	uint64_t sz = L->shared_cap;
 	const uint8_t *sh = L->shared;
 	WEFT_LANES(mask, l, {
-		uint64_t a = (B ? B[l] : 0) + off;
+		uint64_t a = (uint32_t)((B ? B[l] : 0) + off);
 		W->addr[l] = a;
 		const uint8_t *p;
 		if (a < sz && total <= sz - a && !(a & (total - 1))) {
@@ -110,8 +120,9 @@ static int h_ld_shared32(ARGS)
 		int sg = weft_emu_signed(ei->in.type);                                     \
 		uint64_t dm = weft_emu_wmask(ei->dbits);                                   \
 		uint8_t rs = ei->space;                                                    \
+		uint64_t am = amask(ei->space);                                            \
 		WEFT_LANES(mask, l, {                                                      \
-			uint64_t a = (B ? B[l] : 0) + off;                                 \
+			uint64_t a = ((B ? B[l] : 0) + off) & am;                          \
 			W->addr[l] = a;                                                    \
 			const uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, sizeof(T), 0, &rs); \
 			if (!p)                                                            \
@@ -135,8 +146,9 @@ LD_SCALAR(h_ld8, uint64_t, int64_t)
 		uint64_t off = (uint64_t)ei->aoff;                                         \
 		const uint64_t *S0 = WEFT_SLOT(W, ei->s[0]);                               \
 		uint8_t rs = ei->space;                                                    \
+		uint64_t am = amask(ei->space);                                            \
 		WEFT_LANES(mask, l, {                                                      \
-			uint64_t a = (B ? B[l] : 0) + off;                                 \
+			uint64_t a = ((B ? B[l] : 0) + off) & am;                          \
 			W->addr[l] = a;                                                    \
 			uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, sizeof(T), 1, &rs); \
 			if (!p)                                                            \
@@ -163,7 +175,7 @@ static int h_ld(ARGS)
 	uint8_t rs = ei->space;
 	if (!B && ei->space != WEFT_SPACE_LOCAL && ei->space != WEFT_SPACE_GENERIC) {
 		/* one address for every lane (kernel parameters, [symbol]) */
-		uint64_t a = (uint64_t)off, v[4];
+		uint64_t a = (uint64_t)off & amask(ei->space), v[4];
 		const uint8_t *p = weft_emu_mem(L, W, ei, __builtin_ctz(mask), ei->space, a, total, 0, &rs);
 		if (!p)
 			return WEFT_ERR_RUNTIME;
@@ -181,8 +193,9 @@ static int h_ld(ARGS)
 		W->addr_space = rs;
 		return 0;
 	}
+	uint64_t am = amask(ei->space);
 	WEFT_LANES(mask, l, {
-		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
+		uint64_t a = ((B ? B[l] : 0) + (uint64_t)off) & am;
 		W->addr[l] = a;
 		const uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, total, 0, &rs);
 		if (!p)
@@ -204,8 +217,9 @@ static int h_st(ARGS)
 	int64_t off = ei->aoff;
 	unsigned eb = ei->elem_bytes, nv = ei->ns, total = eb * nv;
 	uint8_t rs = ei->space;
+	uint64_t am = amask(ei->space);
 	WEFT_LANES(mask, l, {
-		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
+		uint64_t a = ((B ? B[l] : 0) + (uint64_t)off) & am;
 		W->addr[l] = a;
 		uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, total, 1, &rs);
 		if (!p)
@@ -278,9 +292,10 @@ static int h_atom(ARGS)
 	unsigned eb = ei->elem_bytes;
 	int op = ei->in.mode, t = ei->in.type;
 	uint8_t rs = ei->space;
+	uint64_t am = amask(ei->space);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		int l = __builtin_ctz(m);
-		uint64_t a = (B ? B[l] : 0) + (uint64_t)off;
+		uint64_t a = ((B ? B[l] : 0) + (uint64_t)off) & am;
 		W->addr[l] = a;
 		uint8_t *p = weft_emu_mem(L, W, ei, l, ei->space, a, eb, 1, &rs);
 		if (!p)
@@ -345,7 +360,8 @@ static int h_prefetch(ARGS)
 {
 	(void)L;
 	const uint64_t *B = ei->abase >= 0 ? WEFT_SLOT(W, ei->abase) : NULL;
-	WEFT_LANES(mask, l, W->addr[l] = (B ? B[l] : 0) + (uint64_t)ei->aoff);
+	uint64_t am = amask(ei->space);
+	WEFT_LANES(mask, l, W->addr[l] = ((B ? B[l] : 0) + (uint64_t)ei->aoff) & am);
 	W->addr_space = ei->space;
 	return 0;
 }

@@ -96,6 +96,7 @@ void weft_ctx_destroy(struct weft_ctx *ctx)
 		free(ctx->allocs[i].name);
 	}
 	free(ctx->allocs);
+	weft_emu_texobjs_free(ctx);
 	free(ctx);
 }
 
@@ -320,6 +321,21 @@ static int symbol_range(struct weft_ctx *ctx, struct weft_module *mod, const cha
 	if (a < 0)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "%s: variable %s has no device memory", what, symbol);
 	*out = ctx->allocs[a].host + offset;
+	return 0;
+}
+
+int weft_module_symbol(struct weft_module *mod, const char *symbol, uint64_t *dptr,
+		       uint64_t *bytes, struct weft_error *err)
+{
+	uint8_t *p;
+	int rc = symbol_range(mod->ctx, mod, symbol, 0, 0, "weft_module_symbol", &p, err);
+	if (rc)
+		return rc;
+	int i = weft_ptx_find_symbol(mod->ptx, symbol);
+	if (dptr)
+		*dptr = mod->sym_addr[i];
+	if (bytes)
+		*bytes = mod->ptx->syms[i].size;
 	return 0;
 }
 

@@ -24,6 +24,12 @@
  * Launches run the whole grid functionally, CTA by CTA (see emu.h for how
  * warps execute). An observer (struct weft_emu_observer) can watch every
  * executed warp instruction; the trace writer is one such observer.
+ *
+ * Texture and surface objects (weft_tex_create, weft_surf_create) wrap
+ * device memory for tex/tld4/suld/sust; weft_module_symbol gives a module
+ * variable's address (cudaGetSymbolAddress). A module loads even when some
+ * of its kernels use PTX weft does not run: launching one of those is the
+ * error (WEFT_ERR_PARSE naming the kernel and the instruction).
  */
 #ifndef WEFT_HOST_H
 #define WEFT_HOST_H
@@ -205,6 +211,91 @@ int weft_memcpy_to_symbol(struct weft_ctx *ctx, struct weft_module *mod, const c
 			  const void *src, size_t bytes, size_t offset, struct weft_error *err);
 int weft_memcpy_from_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,
 			    void *dst, size_t bytes, size_t offset, struct weft_error *err);
+/* cudaGetSymbolAddress / cudaGetSymbolSize: the device address and size
+ * of a module-level .global or .const variable (either out may be NULL).
+ * WEFT_ERR_INPUT names a missing variable or one in another state space. */
+int weft_module_symbol(struct weft_module *mod, const char *symbol, uint64_t *dptr,
+		       uint64_t *bytes, struct weft_error *err);
+
+/* ---- texture and surface objects ----------------------------------------
+ * cudaCreateTextureObject / cudaCreateSurfaceObject over device memory: a
+ * linear buffer (cudaResourceTypeLinear: height 0) or a pitched 2-D one
+ * (cudaResourceTypePitch2D). The handle is a nonzero 64-bit value to pass
+ * as a kernel's cudaTextureObject_t / cudaSurfaceObject_t argument (or to
+ * store in device memory); kernels read it with tex.1d/2d and tld4.2d
+ * (textures) and suld.b/sust.b (surfaces). docs/emulator.md "Textures and
+ * surfaces" gives the addressing, filtering and conversion rules, which
+ * follow the CUDA C++ Programming Guide, appendix "Texture Fetching". The
+ * enumerations take CUDA's values (cudaChannelFormatKind,
+ * cudaTextureAddressMode, cudaTextureFilterMode, cudaTextureReadMode), so
+ * a runtime can copy the fields across. */
+enum weft_channel_kind { /* cudaChannelFormatKind */
+	WEFT_CHANNEL_SIGNED = 0,
+	WEFT_CHANNEL_UNSIGNED = 1,
+	WEFT_CHANNEL_FLOAT = 2,   /* 32-bit float, or 16-bit half */
+};
+enum weft_address_mode { /* cudaTextureAddressMode */
+	WEFT_ADDRESS_WRAP = 0,    /* normalized coordinates only; else clamp */
+	WEFT_ADDRESS_CLAMP = 1,
+	WEFT_ADDRESS_MIRROR = 2,  /* normalized coordinates only; else clamp */
+	WEFT_ADDRESS_BORDER = 3,  /* texels outside read border_color */
+};
+enum weft_filter_mode { WEFT_FILTER_POINT = 0, WEFT_FILTER_LINEAR = 1 };
+enum weft_read_mode { /* cudaTextureReadMode */
+	WEFT_READ_ELEMENT = 0,          /* the texel's own type */
+	WEFT_READ_NORMALIZED_FLOAT = 1, /* 8- and 16-bit integers to [0,1] / [-1,1] */
+};
+
+/* The memory behind a texture or surface object. */
+struct weft_tex_resource {
+	uint64_t dptr;      /* device address of texel (0, 0), inside one allocation */
+	uint64_t width;     /* texels per row (a linear texture: its texels) */
+	uint64_t height;    /* rows; 0 = a linear (1-D) texture */
+	uint64_t pitch;     /* bytes from one row to the next (2-D); 0 = width x texel bytes */
+	uint8_t kind;       /* enum weft_channel_kind */
+	uint8_t bits;       /* bits per channel: 8, 16 or 32 (float: 16 or 32) */
+	uint8_t channels;   /* 1, 2 or 4 (cudaChannelFormatDesc with x, y, z, w) */
+};
+
+/* How a texture is sampled (cudaTextureDesc). Zero-filled: wrap (so
+ * clamp, with unnormalized coordinates), point sampling, element type,
+ * unnormalized coordinates, border colour 0, as a zeroed cudaTextureDesc. */
+struct weft_tex_desc {
+	uint8_t address[2];   /* enum weft_address_mode for x and y */
+	uint8_t filter;       /* enum weft_filter_mode */
+	uint8_t read;         /* enum weft_read_mode */
+	uint8_t normalized;   /* coordinates in [0, 1) instead of [0, width) */
+	float border[4];      /* border colour (r, g, b, a) */
+};
+
+/* CUDA's sizes for textures over linear memory, compute capability 9.0
+ * (CUDA C++ Programming Guide, "Features and Technical Specifications",
+ * table "Technical Specifications per Compute Capability"): a 1-D texture
+ * of at most 2^28 texels, a 2-D (pitched) one of at most 131072 x 65000,
+ * and a surface of at most 2^28 texels per row. Beyond them:
+ * WEFT_ERR_INPUT. */
+#define WEFT_MAX_TEX1D_LINEAR (1u << 28)
+#define WEFT_MAX_TEX2D_WIDTH 131072u
+#define WEFT_MAX_TEX2D_HEIGHT 65000u
+/* Not CUDA's: the most texture and surface objects a context holds at
+ * once (CUDA has no documented bound for objects); a table this size is
+ * 64 MiB at most. */
+#define WEFT_MAX_TEX_OBJECTS 65536u
+
+/* Creates a texture object (cudaCreateTextureObject): res must lie inside
+ * one live allocation and be a format CUDA accepts, desc a combination it
+ * accepts (linear filtering needs float results: a float format or
+ * normalized-float reads; normalized-float reads need 8- or 16-bit
+ * integers). WEFT_ERR_INPUT names what is wrong. */
+int weft_tex_create(struct weft_ctx *ctx, const struct weft_tex_resource *res,
+		    const struct weft_tex_desc *desc, uint64_t *handle, struct weft_error *err);
+/* Creates a surface object (cudaCreateSurfaceObject) over res. */
+int weft_surf_create(struct weft_ctx *ctx, const struct weft_tex_resource *res, uint64_t *handle,
+		     struct weft_error *err);
+/* Destroys a texture or surface object (cudaDestroyTextureObject /
+ * cudaDestroySurfaceObject); 0 is a no-op. Its handle is never reused: a
+ * kernel using it faults. */
+int weft_tex_destroy(struct weft_ctx *ctx, uint64_t handle, struct weft_error *err);
 
 /* Launches kernel `name` over grid x block threads with dyn_shared bytes of
  * dynamic (.extern) shared memory. args must match the kernel's parameters

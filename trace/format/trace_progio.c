@@ -114,7 +114,9 @@ int weft_trace_program_read(struct wt_rd *r, struct weft_program **out, char *wh
 		in->guard_neg = wt_rd_u8(r);
 		in->guard = (int32_t)weft_trace_rd_u32(r);
 		in->flags = weft_trace_rd_u32(r);
-		if (in->nopnd > WEFT_PTX_MAX_OPERANDS || in->op >= WEFT_OP_COUNT) {
+		/* an unsupported instruction never runs, so no trace holds one */
+		if (in->nopnd > WEFT_PTX_MAX_OPERANDS || in->op >= WEFT_OP_COUNT ||
+		    in->op == WEFT_OP_UNSUPPORTED) {
 			snprintf(why, whylen, "instruction %u: bad opcode or operand count", i);
 			goto bad;
 		}

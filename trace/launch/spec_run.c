@@ -1,13 +1,16 @@
 /*
  * spec_run.c - running a parsed launch spec (see spec.h): load the PTX,
- * check the arguments, create and fill the buffers, launch, write the
- * outputs atomically and compare the buffers that name an `expect` file.
+ * check the arguments, make sure every output can be written, allocate
+ * the buffers (with their padding), create the texture and surface
+ * objects, fill the buffers and module variables (spec_fill.c), run the
+ * launches in order (each `repeat` times), write the outputs atomically and
+ * compare what names an `expect` file. All launches run in one context, so
+ * they share the buffers and one trace observes them all.
  */
-#include "spec.h"
+#include "spec_int.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,68 +18,6 @@
 #include <unistd.h>
 
 #include "common/file.h"
-#include "wl_util.h"
-
-static int fill_buffer(const struct weft_spec *spec, const struct weft_spec_buffer *b, uint8_t *data,
-		       struct weft_error *err)
-{
-	unsigned esz = weft_spec_type_size(b->type);
-	int isf = weft_spec_type_is_float(b->type), iss = weft_spec_type_is_signed(b->type);
-	struct weft_rng rng;
-	union weft_spec_num v;
-
-	switch (b->init) {
-	case WEFT_SPEC_INIT_ZERO:
-		memset(data, 0, b->count * esz);
-		return 0;
-	case WEFT_SPEC_INIT_RAMP:
-		for (uint64_t i = 0; i < b->count; i++) {
-			if (isf)
-				v.f = b->start.f + (double)i * b->step.f;
-			else if (iss)
-				v.s = (int64_t)((uint64_t)b->start.s + i * (uint64_t)b->step.s);
-			else
-				v.u = b->start.u + i * (uint64_t)b->step.s;
-			weft_spec_store(b->type, v, data + i * esz);
-		}
-		return 0;
-	case WEFT_SPEC_INIT_RANDOM:
-		weft_rng_seed(&rng, b->seed);
-		for (uint64_t i = 0; i < b->count; i++) {
-			uint64_t r = weft_rng_next(&rng);
-			if (isf) {
-				/* 53 random bits: uniform in [0, 1). */
-				double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
-				v.f = b->min.f + (b->max.f - b->min.f) * u;
-				if (v.f >= b->max.f && b->max.f > b->min.f)
-					v.f = b->min.f;
-			} else {
-				uint64_t lo = iss ? (uint64_t)b->min.s : b->min.u;
-				uint64_t span = (iss ? (uint64_t)b->max.s : b->max.u) - lo;
-				uint64_t off = span == UINT64_MAX ? r : r % (span + 1);
-				v.u = lo + off;
-			}
-			weft_spec_store(b->type, v, data + i * esz);
-		}
-		return 0;
-	case WEFT_SPEC_INIT_FILE: {
-		FILE *f = fopen(b->file, "rb");
-		if (!f)
-			return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->line, 0,
-					     "[buffer %s]: cannot open %s: %s", b->name, b->file,
-					     strerror(errno));
-		size_t got = fread(data, 1, b->count * esz, f);
-		fclose(f);
-		if (got != b->count * esz)
-			return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->line, 0,
-					     "[buffer %s]: %s ended after %zu bytes; %llu expected",
-					     b->name, b->file, got,
-					     (unsigned long long)(b->count * esz));
-		return 0;
-	}
-	}
-	return weft_error_set(err, WEFT_ERR_INTERNAL, "bad init mode %d", (int)b->init);
-}
 
 const char *weft_spec_output_path(const struct weft_spec *spec, const struct weft_spec_buffer *b,
 				  const char *output_dir, char *buf, size_t len)
@@ -91,227 +32,254 @@ const char *weft_spec_output_path(const struct weft_spec *spec, const struct wef
 	return buf;
 }
 
-/* Reads element i of type t as a double / a raw integer (for messages). */
-static double elem_f(enum weft_spec_type t, const uint8_t *p)
+/* Fails before a long emulation, not after it, when an output cannot be
+ * written. */
+static int check_output(const struct weft_spec *spec, const struct weft_spec_buffer *b,
+			const char *word, const char *outdir, struct weft_error *err)
 {
-	if (t == WEFT_SPEC_F32) {
-		float f;
-		memcpy(&f, p, 4);
-		return f;
+	char path[PATH_MAX], dir[PATH_MAX];
+	if (!b->output)
+		return 0;
+	weft_spec_output_path(spec, b, outdir, path, sizeof(path));
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	struct stat st;
+	int bad = stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0;
+	int e = errno;
+	if (bad)
+		return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->output_line, 0,
+				     "[%s %s]: cannot write output %s: directory %s %s", word, b->name, path, dir,
+				     stat(dir, &st) != 0    ? "does not exist"
+				     : !S_ISDIR(st.st_mode) ? "is not a directory"
+							    : strerror(e));
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->output_line, 0,
+				     "[%s %s]: cannot write output %s: it is a directory; name a file", word,
+				     b->name, path);
+	return 0;
+}
+
+struct run {
+	const struct weft_spec *spec;
+	struct weft_ctx *ctx;
+	struct weft_specp_dev dev;
+	uint64_t *sym_count; /* [nsymbols] elements, resolved */
+	uint8_t *host;
+	struct weft_error *err;
+};
+
+static int make_buffers(struct run *r)
+{
+	const struct weft_spec *spec = r->spec;
+	for (uint32_t i = 0; i < spec->nbuffers; i++) {
+		const struct weft_spec_buffer *b = &spec->buffers[i];
+		size_t data = (size_t)(b->count * weft_spec_type_size(b->type));
+		uint64_t base;
+		int rc = weft_malloc(r->ctx, (size_t)(b->pad_before + data + b->pad_after), &base, r->err);
+		if (rc) {
+			weft_error_prefix(r->err, "%s:%u: [buffer %s]: ", spec->path, b->line, b->name);
+			return rc;
+		}
+		r->dev.buf[i] = base + b->pad_before;
 	}
-	double d;
-	memcpy(&d, p, 8);
-	return d;
-}
-
-static int64_t elem_s(enum weft_spec_type t, const uint8_t *p)
-{
-	uint64_t u = 0;
-	unsigned n = weft_spec_type_size(t);
-	for (unsigned i = 0; i < n; i++)
-		u |= (uint64_t)p[i] << (8 * i);
-	if (n < 8 && (u >> (8 * n - 1)) & 1)
-		u |= ~(uint64_t)0 << (8 * n); /* sign-extend */
-	return (int64_t)u;
-}
-
-static uint64_t elem_u(enum weft_spec_type t, const uint8_t *p)
-{
-	uint64_t u = 0;
-	for (unsigned i = 0; i < weft_spec_type_size(t); i++)
-		u |= (uint64_t)p[i] << (8 * i);
-	return u;
-}
-
-/* Compares the device contents of b with its expect file. */
-static int compare_expect(const struct weft_spec *spec, const struct weft_spec_buffer *b,
-			  const uint8_t *dev, struct weft_error *err)
-{
-	unsigned esz = weft_spec_type_size(b->type);
-	size_t bytes = (size_t)(b->count * esz);
-	uint8_t *exp = malloc(bytes ? bytes : 1);
-	if (!exp)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for [buffer %s] expect",
-				      b->name);
-	FILE *f = fopen(b->expect, "rb");
-	size_t got = f ? fread(exp, 1, bytes, f) : 0;
-	if (f)
-		fclose(f);
-	if (got != bytes) {
-		free(exp);
-		return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->expect_line, 0,
-				     "[buffer %s]: cannot read %zu bytes from %s", b->name, bytes,
-				     b->expect);
-	}
-	int rc = 0;
-	for (uint64_t i = 0; i < b->count && !rc; i++) {
-		const uint8_t *d = dev + i * esz, *e = exp + i * esz;
-		if (weft_spec_type_is_float(b->type)) {
-			double dv = elem_f(b->type, d), ev = elem_f(b->type, e);
-			int ok = (isnan(dv) && isnan(ev)) ||
-				 (!isnan(dv) && !isnan(ev) &&
-				  (dv == ev || fabs(dv - ev) <= b->abs_tol + b->rel_tol * fabs(ev)));
-			if (!ok)
-				rc = weft_error_at(err, WEFT_ERR_VERIFY, spec->path, b->expect_line, 0,
-						   "[buffer %s] element %llu is %.9g, %s expects %.9g "
-						   "(rel_tol %g, abs_tol %g)",
-						   b->name, (unsigned long long)i, dv, b->expect, ev,
-						   b->rel_tol, b->abs_tol);
-		} else if (memcmp(d, e, esz) != 0) {
-			if (weft_spec_type_is_signed(b->type))
-				rc = weft_error_at(err, WEFT_ERR_VERIFY, spec->path, b->expect_line, 0,
-						   "[buffer %s] element %llu is %lld, %s expects %lld",
-						   b->name, (unsigned long long)i,
-						   (long long)elem_s(b->type, d), b->expect,
-						   (long long)elem_s(b->type, e));
-			else
-				rc = weft_error_at(err, WEFT_ERR_VERIFY, spec->path, b->expect_line, 0,
-						   "[buffer %s] element %llu is %llu, %s expects %llu",
-						   b->name, (unsigned long long)i,
-						   (unsigned long long)elem_u(b->type, d), b->expect,
-						   (unsigned long long)elem_u(b->type, e));
+	for (uint32_t i = 0; i < spec->ntextures; i++) {
+		const struct weft_spec_texture *t = &spec->textures[i];
+		struct weft_tex_resource res = t->res;
+		res.dptr = r->dev.buf[t->buffer] + t->offset;
+		int rc = t->surface ? weft_surf_create(r->ctx, &res, &r->dev.tex[i], r->err)
+				    : weft_tex_create(r->ctx, &res, &t->desc, &r->dev.tex[i], r->err);
+		if (rc) {
+			weft_error_prefix(r->err, "%s:%u: [%s %s]: ", spec->path, t->line,
+					  t->surface ? "surface" : "texture", t->name);
+			return rc;
 		}
 	}
-	free(exp);
+	return 0;
+}
+
+/* Fills a buffer's data or a symbol's elements with their init mode and
+ * references; symbols are written at their offset. */
+static int fill(struct run *r, const struct weft_spec_buffer *b, int symbol, uint64_t count, uint64_t dptr)
+{
+	const struct weft_spec *spec = r->spec;
+	size_t bytes = (size_t)(count * weft_spec_type_size(b->type));
+	if (!symbol && b->init == WEFT_SPEC_INIT_ZERO)
+		return 0; /* device allocations start zeroed */
+	free(r->host);
+	r->host = malloc(bytes ? bytes : 1);
+	if (!r->host)
+		return weft_error_set(r->err, WEFT_ERR_NOMEM, "out of memory for [%s %s] (%zu bytes)",
+				      symbol ? "symbol" : "buffer", b->name, bytes);
+	int rc = weft_specp_fill(spec, b, count, r->host, r->err);
+	if (!rc)
+		rc = weft_specp_patch(spec, &r->dev, &b->values, r->host, r->err);
+	if (rc)
+		return rc;
+	if (symbol) {
+		rc = weft_memcpy_to_symbol(r->ctx, r->dev.mod, b->name, r->host, bytes, (size_t)b->offset, r->err);
+		if (rc)
+			weft_error_prefix(r->err, "%s:%u: [symbol %s]: ", spec->path, b->line, b->name);
+		return rc;
+	}
+	return weft_memcpy_htod(r->ctx, dptr, r->host, bytes, r->err);
+}
+
+static int fill_all(struct run *r)
+{
+	const struct weft_spec *spec = r->spec;
+	int rc;
+	for (uint32_t i = 0; i < spec->nbuffers; i++)
+		if ((rc = fill(r, &spec->buffers[i], 0, spec->buffers[i].count, r->dev.buf[i])))
+			return rc;
+	for (uint32_t i = 0; i < spec->nsymbols; i++) {
+		const struct weft_spec_buffer *s = &spec->symbols[i];
+		uint64_t size;
+		if ((rc = weft_module_symbol(r->dev.mod, s->name, NULL, &size, r->err)))
+			return rc;
+		unsigned esz = weft_spec_type_size(s->type);
+		r->sym_count[i] = s->count ? s->count : (size - s->offset) / esz;
+		if ((rc = fill(r, s, 1, r->sym_count[i], 0)))
+			return rc;
+	}
+	return 0;
+}
+
+static int run_launches(struct run *r)
+{
+	const struct weft_spec *spec = r->spec;
+	int rc = 0;
+	for (uint32_t li = 0; li < spec->nlaunches && !rc; li++) {
+		const struct weft_spec_launch *l = &spec->launches[li];
+		struct weft_arg *args = calloc(l->nargs ? l->nargs : 1, sizeof(*args));
+		uint8_t **bytes = calloc(l->nargs ? l->nargs : 1, sizeof(*bytes));
+		if (!args || !bytes) {
+			free(args);
+			free(bytes);
+			return weft_error_set(r->err, WEFT_ERR_NOMEM, "out of memory");
+		}
+		for (uint32_t i = 0; i < l->nargs && !rc; i++) {
+			const struct weft_spec_value *v = &l->args[i].value;
+			if (!(bytes[i] = malloc(v->size ? v->size : 1))) {
+				rc = weft_error_set(r->err, WEFT_ERR_NOMEM, "out of memory");
+				break;
+			}
+			memcpy(bytes[i], v->bytes, v->size);
+			rc = weft_specp_patch(spec, &r->dev, v, bytes[i], r->err);
+			args[i] = (struct weft_arg){ bytes[i], v->size };
+		}
+		/* the launch's instruction budget, named in the message when it runs out */
+		char from[PATH_MAX + 64];
+		snprintf(from, sizeof(from), "max_insts at %s:%u", spec->path, l->max_insts_line);
+		struct weft_launch_opts lopts = { l->max_insts, from };
+		for (uint64_t k = 0; k < l->repeat && !rc; k++) {
+			rc = weft_launch_ex(r->ctx, r->dev.mod, l->kernel, l->grid, l->block, l->shared, args,
+					    l->nargs, &lopts, r->err);
+			if (rc && l->name)
+				weft_error_prefix(r->err, "[launch %s] (%s:%u), run %llu of %llu: ", l->name,
+						  spec->path, l->line, (unsigned long long)k + 1,
+						  (unsigned long long)l->repeat);
+		}
+		for (uint32_t i = 0; i < l->nargs; i++)
+			free(bytes[i]);
+		free(bytes);
+		free(args);
+	}
 	return rc;
+}
+
+/* Reads back a buffer's data or a symbol's elements into r->host. */
+static int read_back(struct run *r, const struct weft_spec_buffer *b, int symbol, uint64_t count,
+		     uint64_t dptr)
+{
+	size_t bytes = (size_t)(count * weft_spec_type_size(b->type));
+	free(r->host);
+	r->host = malloc(bytes ? bytes : 1);
+	if (!r->host)
+		return weft_error_set(r->err, WEFT_ERR_NOMEM, "out of memory for [%s %s]",
+				      symbol ? "symbol" : "buffer", b->name);
+	if (symbol)
+		return weft_memcpy_from_symbol(r->ctx, r->dev.mod, b->name, r->host, bytes, (size_t)b->offset,
+					       r->err);
+	return weft_memcpy_dtoh(r->ctx, r->host, dptr, bytes, r->err);
+}
+
+/* Outputs first, so that a mismatching result can still be inspected;
+ * then the comparisons. */
+static int finish(struct run *r, const char *outdir, struct weft_spec_run_opts *opts)
+{
+	const struct weft_spec *spec = r->spec;
+	int rc;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = 0; i < spec->nbuffers + spec->nsymbols; i++) {
+			int sym = i >= spec->nbuffers;
+			const struct weft_spec_buffer *b = sym ? &spec->symbols[i - spec->nbuffers] : &spec->buffers[i];
+			uint64_t count = sym ? r->sym_count[i - spec->nbuffers] : b->count;
+			if (!(pass ? b->expect : b->output))
+				continue;
+			if ((rc = read_back(r, b, sym, count, sym ? 0 : r->dev.buf[i])))
+				return rc;
+			if (pass == 0) {
+				char path[PATH_MAX];
+				weft_spec_output_path(spec, b, outdir, path, sizeof(path));
+				size_t bytes = (size_t)(count * weft_spec_type_size(b->type));
+				if ((rc = weft_write_atomic(path, r->host, bytes, r->err))) {
+					weft_error_prefix(r->err, "[%s %s] output: ", sym ? "symbol" : "buffer", b->name);
+					return rc;
+				}
+				continue;
+			}
+			if ((rc = weft_specp_compare(spec, b, count, r->host, r->err)))
+				return rc;
+			if (opts)
+				opts->compared++;
+		}
+	return 0;
 }
 
 int weft_spec_run(const struct weft_spec *spec, struct weft_ctx *ctx,
 		  struct weft_spec_run_opts *opts, struct weft_error *err)
 {
-	struct weft_module *mod;
-	uint64_t *dptr = NULL;
-	struct weft_arg *args = NULL;
-	uint8_t *host = NULL;
+	struct run r;
+	const char *outdir = opts ? opts->output_dir : NULL;
 	int rc;
 
+	memset(&r, 0, sizeof(r));
+	r.spec = spec;
+	r.ctx = ctx;
+	r.err = err;
 	weft_error_clear(err);
-	if ((rc = weft_module_load_file(ctx, spec->ptx, &mod, err))) {
+	if ((rc = weft_module_load_file(ctx, spec->ptx, &r.dev.mod, err))) {
 		if (err && !err->file[0])
 			weft_error_prefix(err, "%s: loading %s: ", spec->path, spec->ptx);
 		return rc;
 	}
-	if ((rc = weft_spec_check_args(spec, weft_module_ptx(mod), err)))
+	if ((rc = weft_spec_check_args(spec, weft_module_ptx(r.dev.mod), err)))
 		return rc;
-	/* Fail before a long emulation, not after it, when an output cannot be
-	 * written. */
-	for (uint32_t i = 0; i < spec->nbuffers; i++) {
-		const struct weft_spec_buffer *b = &spec->buffers[i];
-		char path[PATH_MAX];
-		if (!b->output)
-			continue;
-		weft_spec_output_path(spec, b, opts ? opts->output_dir : NULL, path, sizeof(path));
-		char dir[PATH_MAX];
-		const char *slash = strrchr(path, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-		struct stat st;
-		int bad = stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0;
-		int e = errno;
-		if (bad)
-			weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->output_line, 0,
-				      "[buffer %s]: cannot write output %s: directory %s %s", b->name,
-				      path, dir,
-				      stat(dir, &st) != 0	 ? "does not exist"
-				      : !S_ISDIR(st.st_mode) ? "is not a directory"
-							     : strerror(e));
-		if (bad)
-			return WEFT_ERR_INPUT;
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			return weft_error_at(err, WEFT_ERR_INPUT, spec->path, b->output_line, 0,
-					     "[buffer %s]: cannot write output %s: it is a directory; name a file",
-					     b->name, path);
-	}
-
-	dptr = calloc(spec->nbuffers ? spec->nbuffers : 1, sizeof(*dptr));
-	args = calloc(spec->nargs ? spec->nargs : 1, sizeof(*args));
-	if (!dptr || !args) {
+	for (uint32_t i = 0; i < spec->nbuffers; i++)
+		if ((rc = check_output(spec, &spec->buffers[i], "buffer", outdir, err)))
+			return rc;
+	for (uint32_t i = 0; i < spec->nsymbols; i++)
+		if ((rc = check_output(spec, &spec->symbols[i], "symbol", outdir, err)))
+			return rc;
+	r.dev.buf = calloc(spec->nbuffers + 1, sizeof(uint64_t));
+	r.dev.tex = calloc(spec->ntextures + 1, sizeof(uint64_t));
+	r.sym_count = calloc(spec->nsymbols + 1, sizeof(uint64_t));
+	if (!r.dev.buf || !r.dev.tex || !r.sym_count)
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (uint32_t i = 0; i < spec->nbuffers; i++) {
-		const struct weft_spec_buffer *b = &spec->buffers[i];
-		size_t bytes = (size_t)(b->count * weft_spec_type_size(b->type));
-		if ((rc = weft_malloc(ctx, bytes, &dptr[i], err))) {
-			weft_error_prefix(err, "%s:%u: [buffer %s]: ", spec->path, b->line, b->name);
-			goto out;
-		}
-		if (b->init == WEFT_SPEC_INIT_ZERO)
-			continue; /* device allocations start zeroed */
-		host = malloc(bytes);
-		if (!host) {
-			rc = weft_error_set(err, WEFT_ERR_NOMEM,
-					    "out of memory for [buffer %s] (%zu bytes)", b->name, bytes);
-			goto out;
-		}
-		if ((rc = fill_buffer(spec, b, host, err)) ||
-		    (rc = weft_memcpy_htod(ctx, dptr[i], host, bytes, err)))
-			goto out;
-		free(host);
-		host = NULL;
-	}
-	for (uint32_t i = 0; i < spec->nargs; i++) {
-		const struct weft_spec_arg *a = &spec->args[i];
-		if (a->buffer >= 0)
-			args[i] = (struct weft_arg){ &dptr[a->buffer], sizeof(uint64_t) };
-		else
-			args[i] = (struct weft_arg){ a->bytes, weft_spec_type_size(a->type) };
-	}
-	/* the spec's instruction budget, named in the message when it runs out */
-	char from[PATH_MAX + 64];
-	snprintf(from, sizeof(from), "max_insts at %s:%u", spec->path, spec->max_insts_line);
-	struct weft_launch_opts lopts = { spec->max_insts, from };
-	if ((rc = weft_launch_ex(ctx, mod, spec->kernel, spec->grid, spec->block, spec->shared, args,
-				 spec->nargs, &lopts, err)))
-		goto out;
-
-	/* Outputs first, so that a mismatching result can still be inspected. */
-	for (uint32_t i = 0; i < spec->nbuffers; i++) {
-		const struct weft_spec_buffer *b = &spec->buffers[i];
-		char path[PATH_MAX];
-		if (!b->output)
-			continue;
-		size_t bytes = (size_t)(b->count * weft_spec_type_size(b->type));
-		host = malloc(bytes);
-		if (!host) {
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for [buffer %s]",
-					    b->name);
-			goto out;
-		}
-		if ((rc = weft_memcpy_dtoh(ctx, host, dptr[i], bytes, err)))
-			goto out;
-		weft_spec_output_path(spec, b, opts ? opts->output_dir : NULL, path, sizeof(path));
-		if ((rc = weft_write_atomic(path, host, bytes, err))) {
-			weft_error_prefix(err, "[buffer %s] output: ", b->name);
-			goto out;
-		}
-		free(host);
-		host = NULL;
-	}
-	for (uint32_t i = 0; i < spec->nbuffers; i++) {
-		const struct weft_spec_buffer *b = &spec->buffers[i];
-		if (!b->expect)
-			continue;
-		size_t bytes = (size_t)(b->count * weft_spec_type_size(b->type));
-		host = malloc(bytes);
-		if (!host) {
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for [buffer %s]",
-					    b->name);
-			goto out;
-		}
-		if ((rc = weft_memcpy_dtoh(ctx, host, dptr[i], bytes, err)) ||
-		    (rc = compare_expect(spec, b, host, err)))
-			goto out;
-		if (opts)
-			opts->compared++;
-		free(host);
-		host = NULL;
-	}
-out:
-	free(host);
-	free(args);
-	free(dptr);
+	if (!rc)
+		rc = make_buffers(&r);
+	if (!rc)
+		rc = fill_all(&r);
+	if (!rc)
+		rc = run_launches(&r);
+	if (!rc)
+		rc = finish(&r, outdir, opts);
+	free(r.host);
+	free(r.dev.buf);
+	free(r.dev.tex);
+	free(r.sym_count);
 	return rc;
 }

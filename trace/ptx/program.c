@@ -33,6 +33,10 @@ static enum weft_inst_class classify(const struct weft_inst *in)
 	switch (in->op) {
 	case WEFT_OP_LD: case WEFT_OP_LDU: return WEFT_IC_LOAD;
 	case WEFT_OP_ST: return WEFT_IC_STORE;
+	/* texture fetches and surface accesses: global memory reads and
+	 * writes of the buffer behind the object (ptx.h WEFT_OP_TEX) */
+	case WEFT_OP_TEX: case WEFT_OP_TLD4: case WEFT_OP_SULD: return WEFT_IC_LOAD;
+	case WEFT_OP_SUST: return WEFT_IC_STORE;
 	case WEFT_OP_ATOM: case WEFT_OP_RED: return WEFT_IC_ATOMIC;
 	case WEFT_OP_BRA: case WEFT_OP_BRX: case WEFT_OP_CALL: case WEFT_OP_RET:
 	case WEFT_OP_EXIT: case WEFT_OP_TRAP:
@@ -129,7 +133,12 @@ static void inst_info(const struct weft_inst *in, struct weft_inst_info *ii)
 		ii->flags |= WEFT_II_ADDR;
 		ii->space = in->space;
 		unsigned sz = weft_ptx_type_size((enum weft_ptx_type)in->type);
-		if (in->op == WEFT_OP_LD || in->op == WEFT_OP_LDU || in->op == WEFT_OP_ST)
+		/* a texture fetch counts the bytes it returns (16 for
+		 * tex.v4.f32): the texel size is the object's, not the
+		 * instruction's (docs/emulator.md "Textures and surfaces") */
+		if (in->op == WEFT_OP_LD || in->op == WEFT_OP_LDU || in->op == WEFT_OP_ST ||
+		    in->op == WEFT_OP_TEX || in->op == WEFT_OP_TLD4 || in->op == WEFT_OP_SULD ||
+		    in->op == WEFT_OP_SUST)
 			sz *= in->vec ? in->vec : 1;
 		ii->access_bytes = (uint8_t)(sz > 255 ? 255 : sz);
 	}

@@ -93,6 +93,23 @@ enum weft_op {
 	/* added by the parser (__dp4a/__dp2a_lo/hi): dp4a.atype.btype d, a, b, c
 	 * (type = atype, type2 = btype); dp2a has mode WEFT_MUL_LO / HI */
 	WEFT_OP_DP4A, WEFT_OP_DP2A,
+	/* An instruction weft does not run (an unknown opcode or modifier,
+	 * brx.idx, ...): kept so that the module loads and its other kernels
+	 * run; launching a kernel that reaches it is the error (emu_link.c).
+	 * nopnd = 0; opnd[0].imm indexes the module's unsup[] (why and the
+	 * text as written). Never in a trace. */
+	WEFT_OP_UNSUPPORTED,
+	/* texture and surface instructions on texture/surface objects (a
+	 * 64-bit handle in a register; docs/ptx-subset.md "Textures"):
+	 *   tex.{1d,2d}.v4.dtype.ctype  d, [h, {c}]   opnd: VEC d, ADDR h, VEC c
+	 *   tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [h, {x, y}]
+	 *   suld.b.{1d,2d}{.v2,.v4}.bN.{trap,clamp,zero} d, [h, {x, y}]
+	 *   sust.b.{1d,2d}{.v2,.v4}.bN.{trap,clamp,zero} [h, {x, y}], d
+	 *                                             opnd: ADDR h, VEC c, d
+	 * type = dtype (bN for surfaces), type2 = ctype (tex, tld4), vec = 4
+	 * (tex, tld4) or the surface vector; space = GLOBAL: the accesses are
+	 * global memory reads and writes of the buffer behind the object. */
+	WEFT_OP_TEX, WEFT_OP_TLD4, WEFT_OP_SULD, WEFT_OP_SUST,
 	WEFT_OP_COUNT
 };
 const char *weft_op_name(enum weft_op op);
@@ -131,6 +148,10 @@ enum weft_ptx_boolop { WEFT_BOOL_NONE = 0, WEFT_BOOL_AND, WEFT_BOOL_OR, WEFT_BOO
  *   REDUX:               enum weft_atom_op (add min max and or xor)
  *   CVTA:                0 = to generic (cvta.SPACE), 1 = from generic (cvta.to.SPACE)
  *   MEMBAR/FENCE:        WEFT_SCOPE_GPU / CTA / SYS / CLUSTER (membar.gl = GPU)
+ *   TEX:                 WEFT_TEX_1D / 2D (geometry)
+ *   TLD4:                component gathered: 0 r, 1 g, 2 b, 3 a (geometry 2D)
+ *   SULD/SUST:           geometry | out-of-range mode << 4 (WEFT_SURF_TRAP /
+ *                        CLAMP / ZERO): WEFT_SURF_GEOM(), WEFT_SURF_OOB()
  */
 enum { WEFT_MUL_LO = 0, WEFT_MUL_HI, WEFT_MUL_WIDE };
 enum weft_atom_op {
@@ -150,6 +171,10 @@ enum { WEFT_PRMT_DEFAULT = 0, WEFT_PRMT_F4E, WEFT_PRMT_B4E, WEFT_PRMT_RC8, WEFT_
 enum { WEFT_MATCH_ANY = 0, WEFT_MATCH_ALL };
 enum { WEFT_CVTA_TO_GENERIC = 0, WEFT_CVTA_FROM_GENERIC = 1 };
 enum { WEFT_SCOPE_GPU = 0, WEFT_SCOPE_CTA, WEFT_SCOPE_SYS, WEFT_SCOPE_CLUSTER };
+enum { WEFT_TEX_1D = 0, WEFT_TEX_2D };
+enum { WEFT_SURF_TRAP = 0, WEFT_SURF_CLAMP, WEFT_SURF_ZERO };
+#define WEFT_SURF_GEOM(mode) ((mode) & 15)
+#define WEFT_SURF_OOB(mode) ((mode) >> 4)
 
 /* Instruction flags (struct weft_inst.flags). */
 enum {
@@ -186,10 +211,14 @@ enum weft_sreg {
 	WEFT_SREG_LANEMASK_GE, WEFT_SREG_LANEMASK_GT,
 	WEFT_SREG_DYNAMIC_SMEM_SIZE, WEFT_SREG_TOTAL_SMEM_SIZE,
 	WEFT_SREG_ENVREG, /* %envreg<N>: comp = N */
+	WEFT_SREG_CLOCK_HI, /* %clock_hi, %globaltimer_hi: the upper 32 bits of %clock64 */
 	WEFT_SREG_COUNT
 };
 /* "%tid", "%laneid", ... as PTX spells it ("%envreg" without its number;
- * "%?" for NONE or out of range); the parser and dumps share it. */
+ * "%?" for NONE or out of range); the parser and dumps share it. The
+ * parser reads the other predefined identifiers of the PTX ISA
+ * ("Special Registers"; WARP_SZ) as one of these or as an immediate
+ * (docs/ptx-subset.md "Operands"). */
 const char *weft_ptx_sreg_name(enum weft_sreg s);
 /* 1 for the registers with components .x .y .z (%tid %ntid %ctaid %nctaid). */
 int weft_ptx_sreg_has_comp(enum weft_sreg s);
@@ -343,6 +372,16 @@ struct weft_ptx_func {
 	uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
 };
 
+/* An instruction the parser kept as WEFT_OP_UNSUPPORTED: where it is, why
+ * weft cannot run it (the message a parse error would have had) and its
+ * text as written (whitespace collapsed, without the `;`). */
+struct weft_ptx_unsup {
+	uint32_t func, inst;     /* function index, instruction index in it */
+	uint32_t line, column;   /* of the reason (the opcode or operand) */
+	char *message;
+	char *text;
+};
+
 struct weft_ptx_module {
 	char *path;              /* as given to the parser, for messages */
 	uint32_t version_major, version_minor; /* .version */
@@ -355,11 +394,18 @@ struct weft_ptx_module {
 	char **files;            /* `.file N "name"`: files[N] (NULL if unused) */
 	uint32_t nfiles;
 	uint64_t hash;           /* FNV-1a 64 of the PTX text */
+	/* WEFT_OP_UNSUPPORTED instructions, in the order met */
+	struct weft_ptx_unsup *unsup;
+	uint32_t nunsup;
 };
 
 /* Parses PTX text. path is used only in messages. On error returns a
  * negative weft_err, *out stays NULL, and err names path:line:column and the
- * offending opcode or directive. */
+ * offending opcode or directive. An instruction that is well-formed but
+ * outside what weft runs (an unknown opcode or modifier, brx.idx, texture
+ * forms other than those docs/ptx-subset.md lists) is not an error here: it
+ * becomes WEFT_OP_UNSUPPORTED and the error comes when a kernel that
+ * reaches it is launched (weft_launch), naming the kernel. */
 int weft_ptx_parse(const char *text, size_t len, const char *path,
 		   struct weft_ptx_module **out, struct weft_error *err);
 

@@ -172,9 +172,33 @@ static const char *const atom_names[] = { "add", "inc", "dec", "min", "max", "an
 
 #define NAME(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : "?")
 
+/* tex.2d.v4.f32.f32, tld4.r.2d.v4.f32.f32, suld.b.2d.v2.b32.trap */
+static void put_tex_opcode(struct out *o, const struct weft_inst *in)
+{
+	static const char *const geom[] = { "1d", "2d" };
+	static const char *const oob[] = { "trap", "clamp", "zero" };
+	int op = in->op;
+	if (op == WEFT_OP_TEX || op == WEFT_OP_TLD4) {
+		if (op == WEFT_OP_TLD4)
+			put(o, "tld4.%c.2d", "rgba"[in->mode & 3]);
+		else
+			put(o, "tex.%s", NAME(geom, in->mode));
+		put(o, ".v4.%s.%s", weft_ptx_type_name(in->type), weft_ptx_type_name(in->type2));
+		return;
+	}
+	put(o, "%s.b.%s", weft_op_name(op), NAME(geom, WEFT_SURF_GEOM(in->mode)));
+	if (in->vec > 1)
+		put(o, ".v%u", in->vec);
+	put(o, ".%s.%s", weft_ptx_type_name(in->type), NAME(oob, WEFT_SURF_OOB(in->mode)));
+}
+
 static void put_opcode(struct out *o, const struct weft_inst *in)
 {
 	int op = in->op;
+	if (op == WEFT_OP_TEX || op == WEFT_OP_TLD4 || op == WEFT_OP_SULD || op == WEFT_OP_SUST) {
+		put_tex_opcode(o, in);
+		return;
+	}
 	switch (op) {
 	case WEFT_OP_BAR_WARP:
 		put(o, "bar.warp.sync");
@@ -305,6 +329,13 @@ void weft_ptx_format_inst(const struct weft_ptx_module *m, const struct weft_ptx
 	buf[0] = 0;
 	if (!in)
 		return;
+	if (in->op == WEFT_OP_UNSUPPORTED) { /* the text as written */
+		if (m && in->opnd[0].imm >= 0 && (uint64_t)in->opnd[0].imm < m->nunsup)
+			put(&o, "%s;", m->unsup[in->opnd[0].imm].text);
+		else
+			put(&o, "unsupported;");
+		return;
+	}
 	if (in->guard != WEFT_NO_REG)
 		put(&o, "@%s%s ", in->guard_neg ? "!" : "", reg_name(f, in->guard));
 	put_opcode(&o, in);
@@ -324,9 +355,19 @@ void weft_ptx_format_inst(const struct weft_ptx_module *m, const struct weft_ptx
 		put(&o, ");");
 		return;
 	}
+	int tex = in->op == WEFT_OP_TEX || in->op == WEFT_OP_TLD4 || in->op == WEFT_OP_SULD ||
+		  in->op == WEFT_OP_SUST;
 	for (int i = 0; i < in->nopnd && i < WEFT_PTX_MAX_OPERANDS; i++) {
+		const struct weft_operand *op = &in->opnd[i];
+		if (tex && op->kind == WEFT_OPND_ADDR && i + 1 < in->nopnd) {
+			/* [handle, {coordinates}] */
+			put(&o, "%s[%s, ", i ? ", " : " ", reg_name(f, op->reg));
+			put_operand(&o, m, f, in, &in->opnd[++i]);
+			put(&o, "]");
+			continue;
+		}
 		put(&o, i ? ", " : " ");
-		put_operand(&o, m, f, in, &in->opnd[i]);
+		put_operand(&o, m, f, in, op);
 	}
 	put(&o, ";");
 }

@@ -535,6 +535,17 @@ static void parse_body(struct weft_ptx_parser *p)
 					weft_ptxp_parse_callprototype(p, &t);
 					continue;
 				}
+				if (weft_ptxp_is_word(p, ".branchtargets")) {
+					/* the jump table of brx.idx, which is kept as
+					 * unsupported: its labels are not needed */
+					while (!weft_ptxp_is_punct(p, ';')) {
+						if (p->tok.kind == WEFT_TOK_EOF)
+							fail_tok(p, &t, "unterminated .branchtargets list");
+						weft_ptxp_next(p);
+					}
+					weft_ptxp_next(p);
+					continue;
+				}
 				int32_t old = weft_ptxp_sm_get(&p->label_map, t.s, t.len);
 				if (old >= 0)
 					fail_tok(p, &t,
@@ -857,6 +868,23 @@ static void parse_module(struct weft_ptx_parser *p)
 				while (!weft_ptxp_is_dir(p, dirs[k]))
 					k++;
 				weft_ptxp_eat_dir(p, dirs[k]);
+				if (k == 0 && (weft_ptxp_is_word(p, ".texref") ||
+					       weft_ptxp_is_word(p, ".surfref") ||
+					       weft_ptxp_is_word(p, ".samplerref"))) {
+					/* a texture reference (CUDA before 12): skipped;
+					 * instructions naming it are kept as unsupported
+					 * (ptx_parse_opnd.c), so its kernels are refused
+					 * at launch and the others run */
+					int depth = 0;
+					while (!weft_ptxp_is_punct(p, ';') || depth) {
+						if (p->tok.kind == WEFT_TOK_EOF)
+							fail_tok(p, &d, "unterminated texture reference declaration");
+						depth += weft_ptxp_is_punct(p, '{') - weft_ptxp_is_punct(p, '}');
+						weft_ptxp_next(p);
+					}
+					weft_ptxp_next(p);
+					continue;
+				}
 				parse_var(p, weft_ptxp_space_from(dirs[k] + 1), ext, vis);
 			} else {
 				fail_tok(

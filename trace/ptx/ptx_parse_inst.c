@@ -2,7 +2,9 @@
  * ptx_parse_inst.c - one PTX instruction: guard, opcode (ptx_parse_ops.c),
  * operands (registers, immediates, addresses, vectors, labels, symbols),
  * the checks the emulator relies on, and the call sequence (direct and
- * through a .callprototype). Also `.loc` and `.pragma`. See ptx_parse_int.h.
+ * through a .callprototype); an instruction weft does not run is kept as
+ * WEFT_OP_UNSUPPORTED (keep_unsupported) so that the module still loads.
+ * Also `.loc` and `.pragma`. See ptx_parse_int.h.
  */
 #include "ptx_parse_int.h"
 
@@ -11,224 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int32_t expect_reg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t)
-{
-	if (t->kind != WEFT_TOK_WORD || t->s[0] == '.') {
-		char b[96];
-		fail_tok(p, t, "expected a register, found %s",
-			 weft_ptxp_tok_desc(t, b, sizeof(b)));
-	}
-	const struct weft_ptxp_binding *b = weft_ptxp_lookup_local(p, t->s, t->len);
-	if (!b || b->kind != NAME_REG) {
-		if (t->s[0] != '%') {
-			char d[96];
-			fail_tok(p, t, "expected a register, found %s",
-				 weft_ptxp_tok_desc(t, d, sizeof(d)));
-		}
-		fail_tok(p, t, "register '%.*s' not declared (add it to a .reg declaration)",
-			 (int)t->len, t->s);
-	}
-	return b->idx;
-}
-
-/* A register operand: %name, or a plain name declared with .reg (inline
- * asm in the CUDA headers names its temporaries `f`, `r`). */
-static int is_reg_tok(struct weft_ptx_parser *p, const struct weft_ptx_tok *t)
-{
-	if (t->kind != WEFT_TOK_WORD || t->s[0] == '.')
-		return 0;
-	if (t->s[0] == '%')
-		return 1;
-	const struct weft_ptxp_binding *b = weft_ptxp_lookup_local(p, t->s, t->len);
-	return b && b->kind == NAME_REG;
-}
-
-/* Resolves a variable name to a symbol index, or -1. */
-static int32_t find_sym(struct weft_ptx_parser *p, const struct weft_ptx_tok *t)
-{
-	const struct weft_ptxp_binding *b = weft_ptxp_lookup_local(p, t->s, t->len);
-	if (b)
-		return b->kind == NAME_SYM ? b->idx : -1;
-	return weft_ptxp_sm_get(&p->syms_map, t->s, t->len);
-}
-
-/* Optional `+imm`, `+-imm` or `-imm` after an address base or symbol. */
-static int64_t parse_offset(struct weft_ptx_parser *p)
-{
-	int neg = 0;
-	if (weft_ptxp_is_punct(p, '+')) {
-		weft_ptxp_next(p);
-		if (weft_ptxp_is_punct(p, '-')) {
-			neg = 1;
-			weft_ptxp_next(p);
-		}
-	} else if (weft_ptxp_is_punct(p, '-')) {
-		neg = 1;
-		weft_ptxp_next(p);
-	} else {
-		return 0;
-	}
-	struct weft_ptx_tok t = p->tok;
-	uint64_t v = weft_ptxp_expect_uint(p, "offset");
-	if (v > (uint64_t)INT64_MAX)
-		fail_tok(p, &t, "offset out of range");
-	return neg ? -(int64_t)v : (int64_t)v;
-}
-
-static void parse_address(struct weft_ptx_parser *p, struct weft_operand *o)
-{
-	struct weft_ptx_tok open = p->tok;
-	weft_ptxp_next(p);
-	o->kind = WEFT_OPND_ADDR;
-	struct weft_ptx_tok t = p->tok;
-	if (is_reg_tok(p, &t)) {
-		o->reg = expect_reg(p, &t);
-		weft_ptxp_next(p);
-	} else if (t.kind == WEFT_TOK_WORD) {
-		o->sym = find_sym(p, &t);
-		if (o->sym < 0)
-			fail_tok(p, &t, "undefined variable '%.*s' in address", (int)t.len, t.s);
-		weft_ptxp_next(p);
-	} else if (t.kind == WEFT_TOK_NUM) {
-		uint64_t v = weft_ptxp_expect_uint(p, "address");
-		o->imm = (int64_t)v;
-	} else {
-		char b[96];
-		fail_tok(p, &t, "expected a register, variable or number after '[', found %s",
-			 weft_ptxp_tok_desc(&t, b, sizeof(b)));
-	}
-	if (t.kind != WEFT_TOK_NUM)
-		o->imm = parse_offset(p);
-	if (!weft_ptxp_is_punct(p, ']')) {
-		char b[96];
-		fail_tok(p, &p->tok, "expected ']' after address (opened at column %u), found %s",
-			 open.col, weft_ptxp_tok_desc(&p->tok, b, sizeof(b)));
-	}
-	weft_ptxp_next(p);
-}
-
-static void add_fixup(struct weft_ptx_parser *p, const struct weft_ptx_tok *t, int opnd)
-{
-	GROW(p, p->fixups, p->nfixups, p->cap_fixups);
-	struct weft_ptxp_fixup *fx = &p->fixups[p->nfixups++];
-	fx->inst = F(p)->ninsts;
-	fx->opnd = (uint8_t)opnd;
-	fx->s = t->s;
-	fx->len = t->len;
-	fx->line = t->line;
-	fx->col = t->col;
-}
-
-static void parse_operand(struct weft_ptx_parser *p, struct weft_inst *in, int idx)
-{
-	struct weft_operand *o = &in->opnd[idx];
-	o->reg = o->reg2 = WEFT_NO_REG;
-	o->sym = -1;
-	for (int i = 0; i < 4; i++)
-		o->vec_regs[i] = WEFT_NO_REG;
-	struct weft_ptx_tok t = p->tok;
-	if (weft_ptxp_is_punct(p, '{')) {
-		weft_ptxp_next(p);
-		o->kind = WEFT_OPND_VEC;
-		for (;;) {
-			struct weft_ptx_tok e = p->tok;
-			if (o->nvec == 4)
-				fail_tok(p, &e, "vector operand with more than 4 elements");
-			if (weft_ptx_tok_is(&e, "_"))
-				o->vec_regs[o->nvec++] = WEFT_NO_REG;
-			else if (is_reg_tok(p, &e))
-				o->vec_regs[o->nvec++] = expect_reg(p, &e);
-			else {
-				char b[96];
-				fail_tok(
-					p, &e,
-					"vector operand elements must be registers or '_', found %s",
-					weft_ptxp_tok_desc(&e, b, sizeof(b)));
-			}
-			weft_ptxp_next(p);
-			if (weft_ptxp_is_punct(p, ',')) {
-				weft_ptxp_next(p);
-				continue;
-			}
-			weft_ptxp_expect_punct(p, '}', "to close the vector operand");
-			break;
-		}
-	} else if (weft_ptxp_is_punct(p, '[')) {
-		parse_address(p, o);
-	} else if (weft_ptxp_is_punct(p, '!')) {
-		weft_ptxp_next(p);
-		struct weft_ptx_tok r = p->tok;
-		o->kind = WEFT_OPND_REG;
-		o->reg = expect_reg(p, &r);
-		o->neg = 1;
-		weft_ptxp_next(p);
-	} else if (weft_ptxp_is_punct(p, '-') || t.kind == WEFT_TOK_NUM) {
-		int neg = 0;
-		if (weft_ptxp_is_punct(p, '-')) {
-			neg = 1;
-			weft_ptxp_next(p);
-			if (p->tok.kind != WEFT_TOK_NUM) {
-				char b[96];
-				fail_tok(p, &p->tok, "expected a number after '-', found %s",
-					 weft_ptxp_tok_desc(&p->tok, b, sizeof(b)));
-			}
-		}
-		int isf;
-		o->kind = WEFT_OPND_IMM;
-		o->imm = (int64_t)weft_ptxp_literal_bits(p, &p->tok, neg,
-							 weft_inst_imm_type(in, idx), &isf);
-		o->imm_is_float = (uint8_t)isf;
-		weft_ptxp_next(p);
-	} else if (weft_ptx_tok_is(&t, "_")) {
-		o->kind = WEFT_OPND_SINK;
-		weft_ptxp_next(p);
-	} else if (is_reg_tok(p, &t)) {
-		if (t.s[0] != '%' || !weft_ptxp_parse_sreg(p, &t, o)) {
-			o->kind = WEFT_OPND_REG;
-			o->reg = expect_reg(p, &t);
-		}
-		weft_ptxp_next(p);
-	} else if (t.kind == WEFT_TOK_WORD && t.s[0] != '.') {
-		if (in->op == WEFT_OP_BRA) {
-			o->kind = WEFT_OPND_LABEL;
-			add_fixup(p, &t, idx);
-			weft_ptxp_next(p);
-		} else {
-			int32_t s = find_sym(p, &t);
-			if (s >= 0) {
-				o->kind = WEFT_OPND_SYM;
-				o->sym = s;
-			} else {
-				int32_t fi = weft_ptxp_sm_get(&p->funcs_map, t.s, t.len);
-				if (fi < 0)
-					fail_tok(p, &t,
-						 "undefined symbol '%.*s' (declare it before use)",
-						 (int)t.len, t.s);
-				o->kind = WEFT_OPND_FUNC;
-				o->imm = fi;
-			}
-			weft_ptxp_next(p);
-			if (o->kind == WEFT_OPND_SYM)
-				o->imm = parse_offset(p);
-		}
-	} else {
-		char b[96];
-		fail_tok(p, &t, "expected an operand, found %s",
-			 weft_ptxp_tok_desc(&t, b, sizeof(b)));
-	}
-	if (idx == 0 && weft_ptxp_is_punct(p, '|')) {
-		if (o->kind != WEFT_OPND_REG && o->kind != WEFT_OPND_SINK)
-			fail_tok(p, &p->tok, "'|' must follow a destination register");
-		weft_ptxp_next(p);
-		struct weft_ptx_tok r = p->tok;
-		if (weft_ptx_tok_is(&r, "_"))
-			o->reg2 = WEFT_NO_REG;
-		else
-			o->reg2 = expect_reg(p, &r);
-		weft_ptxp_next(p);
-	}
-}
 
 /* Checks operand kinds the emulator relies on. */
 static void check_operands(struct weft_ptx_parser *p, struct weft_inst *in,
@@ -389,10 +173,10 @@ static void parse_call(struct weft_ptx_parser *p, struct weft_inst *in)
 		fail_tok(p, &t, "expected the called function's name, found %s",
 			 weft_ptxp_tok_desc(&t, b, sizeof(b)));
 	}
-	int indirect = is_reg_tok(p, &t);
+	int indirect = weft_ptxp_is_reg_tok(p, &t);
 	int32_t fi = -1, ri = WEFT_NO_REG;
 	if (indirect) {
-		ri = expect_reg(p, &t);
+		ri = weft_ptxp_expect_reg(p, &t);
 	} else {
 		fi = weft_ptxp_sm_get(&p->funcs_map, t.s, t.len);
 		if (fi < 0)
@@ -478,7 +262,7 @@ static void parse_call(struct weft_ptx_parser *p, struct weft_inst *in)
 	f->insts[f->ninsts++] = *in;
 }
 
-void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
+static void parse_one(struct weft_ptx_parser *p)
 {
 	struct weft_inst in;
 	memset(&in, 0, sizeof(in));
@@ -494,7 +278,7 @@ void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
 			weft_ptxp_next(p);
 		}
 		struct weft_ptx_tok g = p->tok;
-		in.guard = expect_reg(p, &g);
+		in.guard = weft_ptxp_expect_reg(p, &g);
 		if (F(p)->regs[in.guard].type != WEFT_T_PRED)
 			fail_tok(p, &g, "guard '%.*s' is not a .pred register", (int)g.len, g.s);
 		weft_ptxp_next(p);
@@ -506,6 +290,14 @@ void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
 			 weft_ptxp_tok_desc(&opt, b, sizeof(b)));
 	}
 	weft_ptxp_decode_opcode(p, &in, &opt);
+	if (weft_ptxp_is_tex_op(in.op)) {
+		weft_ptxp_decode_tex(p, &in, &opt);
+		weft_ptxp_next(p);
+		weft_ptxp_parse_tex_operands(p, &in, &opt);
+		weft_ptxp_next(p); /* ; */
+		append_inst(p, &in);
+		return;
+	}
 	weft_ptxp_next(p);
 	if (in.op == WEFT_OP_CALL) {
 		parse_call(p, &in);
@@ -522,7 +314,7 @@ void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
 				fail_tok(p, &p->tok,
 					 "too many operands for '%.*s' (takes at most %d)",
 					 (int)opt.len, opt.s, omax);
-			parse_operand(p, &in, in.nopnd);
+			weft_ptxp_parse_operand(p, &in, in.nopnd);
 			in.nopnd++;
 			if (weft_ptxp_is_punct(p, ',')) {
 				weft_ptxp_next(p);
@@ -544,6 +336,106 @@ void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
 	check_operands(p, &in, &opt);
 	weft_ptxp_next(p); /* ; */
 	append_inst(p, &in);
+}
+
+/* The text of the instruction from start to the `;` at end: whitespace
+ * runs become one space, at most 160 bytes (then "..."). */
+static char *inst_text(struct weft_ptx_parser *p, const char *start, const char *end)
+{
+	size_t cap = 164, n = 0;
+	char *s = malloc(cap);
+	if (!s)
+		weft_ptxp_nomem(p);
+	for (const char *c = start; c < end && n < 160; c++) {
+		int ws = *c == ' ' || *c == '\t' || *c == '\n' || *c == '\r';
+		if (ws && (n == 0 || s[n - 1] == ' '))
+			continue;
+		s[n++] = ws ? ' ' : *c;
+	}
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n == 160)
+		memcpy(s + n - 3, "...", 3);
+	s[n] = 0;
+	return s;
+}
+
+/* The instruction starting at token start failed with a deferrable error
+ * (p->err): skip it to its `;` and keep it as WEFT_OP_UNSUPPORTED with the
+ * message, so the module loads and the error comes when a kernel that
+ * reaches it is launched. A `}` that closes the function (or the end of the
+ * file) before the `;` makes the error a parse error after all. */
+static void keep_unsupported(struct weft_ptx_parser *p, const struct weft_ptx_tok *start)
+{
+	struct weft_ptx_unsup u;
+	memset(&u, 0, sizeof(u));
+	u.line = p->err->line;
+	u.column = p->err->column;
+	char msg[WEFT_ERROR_MSG_MAX];
+	snprintf(msg, sizeof(msg), "%s", p->err->message);
+	/* vector operands have braces; a `}` that closes none ends the body */
+	int depth = 0;
+	while (!weft_ptxp_is_punct(p, ';') || depth > 0) {
+		if (p->tok.kind == WEFT_TOK_EOF || (weft_ptxp_is_punct(p, '}') && depth == 0))
+			weft_ptxp_fail_code(p, WEFT_ERR_PARSE, u.line, u.column, "%s", msg);
+		depth += weft_ptxp_is_punct(p, '{') - weft_ptxp_is_punct(p, '}');
+		weft_ptxp_next(p);
+	}
+	const char *end = p->tok.s;
+	weft_ptxp_next(p); /* ; */
+	struct weft_ptx_module *m = p->m;
+	struct weft_ptx_func *f = F(p);
+	GROW(p, m->unsup, m->nunsup, p->cap_unsup);
+	GROW(p, f->insts, f->ninsts, p->cap_insts);
+	u.func = (uint32_t)p->fidx;
+	u.inst = f->ninsts;
+	/* in the table before allocating, so the module frees what is made */
+	struct weft_ptx_unsup *up = &m->unsup[m->nunsup++];
+	*up = u;
+	up->message = weft_ptxp_xstrndup(p, msg, strlen(msg));
+	up->text = inst_text(p, start->s, end);
+	struct weft_inst in;
+	memset(&in, 0, sizeof(in));
+	in.op = WEFT_OP_UNSUPPORTED;
+	in.guard = WEFT_NO_REG;
+	in.vec = 1;
+	for (int i = 0; i < WEFT_PTX_MAX_OPERANDS; i++) {
+		in.opnd[i].reg = in.opnd[i].reg2 = WEFT_NO_REG;
+		in.opnd[i].sym = -1;
+		for (int j = 0; j < 4; j++)
+			in.opnd[i].vec_regs[j] = WEFT_NO_REG;
+	}
+	in.opnd[0].imm = m->nunsup - 1;
+	in.pos.line = start->line;
+	in.pos.column = start->col;
+	in.pos.src_file = p->src_file;
+	in.pos.src_line = p->src_line;
+	f->insts[f->ninsts++] = in;
+	weft_error_clear(p->err);
+	p->rc = 0;
+}
+
+/* One instruction (guard, opcode, operands, `;`). An instruction weft does
+ * not run (weft_ptxp_unsupported) is kept as WEFT_OP_UNSUPPORTED; every
+ * other error unwinds to weft_ptx_parse as before. */
+void weft_ptxp_parse_instruction(struct weft_ptx_parser *p)
+{
+	jmp_buf outer;
+	memcpy(outer, p->jb, sizeof(jmp_buf));
+	const struct weft_ptx_tok start = p->tok;
+	const uint32_t nfix = p->nfixups;
+	p->defer = 0;
+	if (setjmp(p->jb)) {
+		memcpy(p->jb, outer, sizeof(jmp_buf));
+		if (!p->defer)
+			longjmp(p->jb, 1);
+		p->defer = 0;
+		p->nfixups = nfix; /* labels the dropped operands named */
+		keep_unsupported(p, &start);
+		return;
+	}
+	parse_one(p);
+	memcpy(p->jb, outer, sizeof(jmp_buf));
 }
 
 /* `.loc file line col [, function_name L, inlined_at f l c]` (no ';'). */

@@ -4,7 +4,8 @@
  *
  * The parser is split by purpose: ptx_parse_util.c (name tables, tokens,
  * errors, literals, scopes), ptx_parse_ops.c (opcode table and modifiers),
- * ptx_parse_inst.c (operands, calls, one instruction), ptx_parse.c
+ * ptx_parse_opnd.c (operands), ptx_parse_tex.c (texture and surface
+ * instructions), ptx_parse_inst.c (calls, one instruction), ptx_parse.c
  * (declarations, function bodies, the module, weft_ptx_parse()). Errors
  * unwind with longjmp to weft_ptx_parse() through weft_ptxp_fail_code().
  */
@@ -103,6 +104,11 @@ struct weft_ptx_parser {
 	uint32_t ntparams[2], cap_tparams[2];
 	int32_t tcall[2][256];
 	uint32_t ntcall[2];
+
+	/* set by weft_ptxp_unsupported: the failing instruction is kept as
+	 * WEFT_OP_UNSUPPORTED instead of failing the module */
+	int defer;
+	uint32_t cap_unsup;
 };
 
 /* The function being parsed (funcs may move when it grows). */
@@ -148,6 +154,11 @@ void weft_ptxp_map_put(struct weft_ptx_parser *p, struct weft_ptxp_map *m, const
 _Noreturn void weft_ptxp_fail_code(struct weft_ptx_parser *p, int code, uint32_t line, uint32_t col,
 				   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 _Noreturn void weft_ptxp_nomem(struct weft_ptx_parser *p);
+/* An instruction weft does not run, at token t: inside
+ * weft_ptxp_parse_instruction the instruction is skipped to its `;` and kept
+ * as WEFT_OP_UNSUPPORTED with this message (the error comes at launch). */
+_Noreturn void weft_ptxp_unsupported(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
+				     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 char *weft_ptxp_xstrndup(struct weft_ptx_parser *p, const char *s, size_t n);
 
 /* ptx_parse_util.c: tokens */
@@ -186,6 +197,25 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			     const struct weft_ptx_tok *t);
 int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
 			 struct weft_operand *o);
+
+/* ptx_parse_opnd.c */
+int32_t weft_ptxp_expect_reg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t);
+int weft_ptxp_is_reg_tok(struct weft_ptx_parser *p, const struct weft_ptx_tok *t);
+/* Operand idx of in at the current token (advances past it). */
+void weft_ptxp_parse_operand(struct weft_ptx_parser *p, struct weft_inst *in, int idx);
+int32_t weft_ptxp_texture_handle(struct weft_ptx_parser *p, const struct weft_ptx_tok *t);
+
+/* ptx_parse_tex.c */
+static inline int weft_ptxp_is_tex_op(int op)
+{
+	return op == WEFT_OP_TEX || op == WEFT_OP_TLD4 || op == WEFT_OP_SULD || op == WEFT_OP_SUST;
+}
+/* The modifiers of a texture or surface opcode t (in->op set). */
+void weft_ptxp_decode_tex(struct weft_ptx_parser *p, struct weft_inst *in,
+			  const struct weft_ptx_tok *t);
+/* Its operands, up to (not past) the `;`. */
+void weft_ptxp_parse_tex_operands(struct weft_ptx_parser *p, struct weft_inst *in,
+				  const struct weft_ptx_tok *opt);
 
 /* ptx_parse_inst.c */
 void weft_ptxp_parse_instruction(struct weft_ptx_parser *p);

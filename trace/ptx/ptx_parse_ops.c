@@ -91,6 +91,11 @@ static const struct weft_ptxp_opdef opdefs[] = {
 	{ "bfind", WEFT_OP_BFIND, 1, 1, 2, 2 },
 	{ "dp4a", WEFT_OP_DP4A, 2, 2, 4, 4 },
 	{ "dp2a", WEFT_OP_DP2A, 2, 2, 4, 4 },
+	/* modifiers and operands: ptx_parse_tex.c */
+	{ "tex", WEFT_OP_TEX, 2, 2, 3, 3 },
+	{ "tld4", WEFT_OP_TLD4, 2, 2, 3, 3 },
+	{ "suld", WEFT_OP_SULD, 1, 1, 3, 3 },
+	{ "sust", WEFT_OP_SUST, 1, 1, 3, 3 },
 };
 
 const struct weft_ptxp_opdef *weft_ptxp_opdef(int op)
@@ -409,11 +414,13 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			break;
 		}
 	if (!def)
-		fail_tok(p, t,
-			 "unknown opcode '%.*s' (not in weft's PTX subset, see docs/ptx-subset.md)",
-			 (int)t->len, t->s);
+		weft_ptxp_unsupported(
+			p, t, "unknown opcode '%.*s' (not in weft's PTX subset, see docs/ptx-subset.md)",
+			(int)t->len, t->s);
 	in->op = def->op;
 	in->vec = 1;
+	if (weft_ptxp_is_tex_op(in->op))
+		return; /* its modifiers: weft_ptxp_decode_tex */
 	int first = 1;
 	if (def->op == WEFT_OP_BAR && n > 1 && !strcmp(pc[1], "warp")) {
 		in->op = WEFT_OP_BAR_WARP;
@@ -422,7 +429,7 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 			fail_tok(p, t, "expected 'bar.warp.sync', found '%.*s'", (int)t->len, t->s);
 	}
 	if (def->op == WEFT_OP_BRX)
-		fail_tok(
+		weft_ptxp_unsupported(
 			p, t,
 			"'%.*s' (indirect branch through a .branchtargets table) is not supported by weft; "
 			"compile the switch without jump tables or see docs/ptx-subset.md",
@@ -430,12 +437,12 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 	int types[2] = { 0, 0 }, ntypes = 0, over = 0;
 	for (int i = first; i < n; i++) {
 		if (!strcmp(pc[i], "L2::cache_hint"))
-			fail_tok(
+			weft_ptxp_unsupported(
 				p, t,
 				"'.L2::cache_hint' (extra cache-policy operand) is not supported in '%.*s'",
 				(int)t->len, t->s);
 		if (!apply_mod(in, pc[i], types, &ntypes, &over))
-			fail_tok(
+			weft_ptxp_unsupported(
 				p, t,
 				"unknown modifier '.%s' on '%s' (in '%.*s'; see docs/ptx-subset.md)",
 				pc[i], pc[0], (int)t->len, t->s);
@@ -460,6 +467,79 @@ void weft_ptxp_decode_opcode(struct weft_ptx_parser *p, struct weft_inst *in,
 		fail_tok(p, t, "bar.red.popc needs .u32 in '%.*s'", (int)t->len, t->s);
 }
 
+/* The other predefined identifiers of the PTX ISA ("Special Registers"),
+ * read as what they are on weft's machine: one SM running one CTA per
+ * cluster (a CTA is its own cluster), %globaltimer counting as %clock64
+ * does (docs/emulator.md), no reserved shared memory, no CUDA graph, and
+ * performance counters that read 0. sreg NONE: the immediate imm. */
+static const struct {
+	const char *name;
+	uint8_t comps; /* takes .x .y .z */
+	uint16_t sreg;
+	int64_t imm;
+} sreg_alias[] = {
+	{ "%clusterid", 1, WEFT_SREG_CTAID, 0 },
+	{ "%nclusterid", 1, WEFT_SREG_NCTAID, 0 },
+	{ "%cluster_ctaid", 1, WEFT_SREG_NONE, 0 },
+	{ "%cluster_nctaid", 1, WEFT_SREG_NONE, 1 },
+	{ "%cluster_ctarank", 0, WEFT_SREG_NONE, 0 },
+	{ "%cluster_nctarank", 0, WEFT_SREG_NONE, 1 },
+	{ "%is_explicit_cluster", 0, WEFT_SREG_NONE, 0 },
+	{ "%globaltimer_lo", 0, WEFT_SREG_CLOCK, 0 },
+	{ "%globaltimer_hi", 0, WEFT_SREG_CLOCK_HI, 0 },
+	{ "%aggr_smem_size", 0, WEFT_SREG_TOTAL_SMEM_SIZE, 0 },
+	{ "%reserved_smem_offset_begin", 0, WEFT_SREG_NONE, 0 },
+	{ "%reserved_smem_offset_end", 0, WEFT_SREG_NONE, 0 },
+	{ "%reserved_smem_offset_cap", 0, WEFT_SREG_NONE, 0 },
+	{ "%reserved_smem_offset_0", 0, WEFT_SREG_NONE, 0 },
+	{ "%reserved_smem_offset_1", 0, WEFT_SREG_NONE, 0 },
+	{ "%current_graph_exec", 0, WEFT_SREG_NONE, 0 },
+};
+
+/* %pm0..%pm7 and %pm0_64..%pm7_64 (performance monitoring counters). */
+static int is_pm(const char *s, uint32_t len)
+{
+	return (len == 4 || (len == 7 && !memcmp(s + 4, "_64", 3))) && !memcmp(s, "%pm", 3) &&
+	       s[3] >= '0' && s[3] <= '7';
+}
+
+static int parse_sreg_alias(struct weft_ptx_parser *p, const struct weft_ptx_tok *t, uint32_t base,
+			    struct weft_operand *o)
+{
+	if (is_pm(t->s, t->len)) {
+		o->kind = WEFT_OPND_IMM;
+		o->imm = 0;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(sreg_alias) / sizeof(sreg_alias[0]); i++) {
+		size_t n = strlen(sreg_alias[i].name);
+		if (n != base || memcmp(t->s, sreg_alias[i].name, n))
+			continue;
+		uint16_t comp = 0;
+		if (sreg_alias[i].comps) {
+			if (t->len != base + 2 || (t->s[base + 1] != 'x' && t->s[base + 1] != 'y' &&
+						   t->s[base + 1] != 'z'))
+				fail_tok(p, t,
+					 "special register '%.*s' needs a component .x, .y or .z",
+					 (int)t->len, t->s);
+			comp = (uint16_t)(t->s[base + 1] - 'x');
+		} else if (t->len != base) {
+			fail_tok(p, t, "special register '%.*s' has no components", (int)t->len,
+				 t->s);
+		}
+		if (sreg_alias[i].sreg == WEFT_SREG_NONE) {
+			o->kind = WEFT_OPND_IMM;
+			o->imm = sreg_alias[i].imm;
+		} else {
+			o->kind = WEFT_OPND_SREG;
+			o->sreg = sreg_alias[i].sreg;
+			o->comp = comp;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* Special register by name; returns 1 and fills o if t names one. */
 int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
 			 struct weft_operand *o)
@@ -467,6 +547,8 @@ int weft_ptxp_parse_sreg(struct weft_ptx_parser *p, const struct weft_ptx_tok *t
 	uint32_t base = 0;
 	while (base < t->len && t->s[base] != '.')
 		base++;
+	if (parse_sreg_alias(p, t, base, o))
+		return 1;
 	if (base > 7 && !memcmp(t->s, "%envreg", 7)) {
 		uint64_t n;
 		if (base == t->len && !weft_ptxp_parse_int_text(t->s + 7, base - 7, &n) && n < 32) {

@@ -85,6 +85,18 @@ _Noreturn void weft_ptxp_fail_code(struct weft_ptx_parser *p, int code, uint32_t
 	longjmp(p->jb, 1);
 }
 
+_Noreturn void weft_ptxp_unsupported(struct weft_ptx_parser *p, const struct weft_ptx_tok *t,
+				     const char *fmt, ...)
+{
+	char msg[WEFT_ERROR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->defer = 1;
+	weft_ptxp_fail_code(p, WEFT_ERR_PARSE, t->line, t->col, "%s", msg);
+}
+
 _Noreturn void weft_ptxp_nomem(struct weft_ptx_parser *p)
 {
 	weft_ptxp_fail_code(p, WEFT_ERR_NOMEM, p->tok.line, p->tok.col,

@@ -92,6 +92,9 @@ static const char *const op_names[WEFT_OP_COUNT] = {
 	[WEFT_OP_ACTIVEMASK] = "activemask", [WEFT_OP_MATCH] = "match",
 	[WEFT_OP_REDUX] = "redux", [WEFT_OP_BFIND] = "bfind",
 	[WEFT_OP_DP4A] = "dp4a", [WEFT_OP_DP2A] = "dp2a",
+	[WEFT_OP_UNSUPPORTED] = "unsupported",
+	[WEFT_OP_TEX] = "tex", [WEFT_OP_TLD4] = "tld4", [WEFT_OP_SULD] = "suld",
+	[WEFT_OP_SUST] = "sust",
 };
 
 const char *weft_op_name(enum weft_op op)
@@ -113,6 +116,7 @@ static const char *const sreg_names[WEFT_SREG_COUNT] = {
 	[WEFT_SREG_LANEMASK_GT] = "%lanemask_gt",
 	[WEFT_SREG_DYNAMIC_SMEM_SIZE] = "%dynamic_smem_size",
 	[WEFT_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size", [WEFT_SREG_ENVREG] = "%envreg",
+	[WEFT_SREG_CLOCK_HI] = "%clock_hi",
 };
 
 const char *weft_ptx_sreg_name(enum weft_sreg s)
@@ -132,7 +136,7 @@ int weft_inst_has_dest(const struct weft_inst *in)
 	case WEFT_OP_ST: case WEFT_OP_RED: case WEFT_OP_PREFETCH: case WEFT_OP_BRA:
 	case WEFT_OP_BRX: case WEFT_OP_CALL: case WEFT_OP_RET: case WEFT_OP_EXIT:
 	case WEFT_OP_TRAP: case WEFT_OP_BAR_WARP: case WEFT_OP_MEMBAR: case WEFT_OP_FENCE:
-	case WEFT_OP_NANOSLEEP:
+	case WEFT_OP_NANOSLEEP: case WEFT_OP_SUST:
 		return 0;
 	case WEFT_OP_BAR:
 		return in->mode >= WEFT_BAR_RED_POPC;
@@ -217,6 +221,11 @@ void weft_ptx_module_free(struct weft_ptx_module *m)
 	for (uint32_t i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
 	free(m->files);
+	for (uint32_t i = 0; i < m->nunsup; i++) {
+		free(m->unsup[i].message);
+		free(m->unsup[i].text);
+	}
+	free(m->unsup);
 	free(m->path);
 	free(m->target);
 	free(m);
