@@ -54,7 +54,9 @@ MODULES = common trace models energy area estimate
 # Library sources: every .c below the module folders except CLI code. CLI
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
 # trace/cli/ (see trace/cli/cli.h: one file per subcommand, as git's builtin/).
-ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*'))
+# trace/cudart/ is not in it either: it is the CUDA runtime library
+# (libcudart.so.13, below), which exports the CUDA names.
+ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
 CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
@@ -70,6 +72,12 @@ LIB_OBJS  = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(PTX_GEN:.c=.o) $(BUILD)/g
 CLIS      = $(BIN)/weft-trace $(patsubst %.c,$(BIN)/%,$(notdir $(CLI_SRCS)))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+# weft's CUDA runtime, libcudart.so.13 (its rules are below).
+CUDART_SRCS = $(wildcard trace/cudart/*.c)
+CUDART_LIB_SRCS = $(filter common/% trace/ptx/% trace/emu/% trace/format/% trace/fatbin/%,$(LIB_SRCS))
+PIC       = $(BUILD)/pic
+CUDART_OBJS = $(patsubst %.c,$(PIC)/%.o,$(CUDART_SRCS))
+CUDART_SO = $(BIN)/cudart/libcudart.so.13
 # Test-only programs the test scripts run (tests/tools/*.c).
 TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
@@ -79,7 +87,7 @@ DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
 .PHONY: uninstall install-test
 
-all: $(BUILD)/libweft.a $(CLIS)
+all: $(BUILD)/libweft.a $(CLIS) $(CUDART_SO)
 
 help:
 	@echo "make deps     install missing Debian packages ($(DEPS_PKGS))"
@@ -157,6 +165,26 @@ $(BIN)/weft-area: $(BUILD)/area/weft-area.o $(CLI_OBJ) $(BUILD)/libweft.a
 $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- libcudart.so.13: weft's CUDA runtime (trace/cudart/, docs/cuda-programs.md)
+# A shared library with the CUDA runtime's soname and symbol version, linked
+# from trace/cudart/ and the library code it runs on (common, trace/ptx,
+# trace/emu, trace/format, trace/fatbin), all compiled position-independent
+# into $(BUILD)/pic/. Only the CUDA names are exported (the version script);
+# the rest is hidden. `weft-trace exec` finds it in $(BIN)/cudart/ (installed:
+# $(libdir)/weft/).
+
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(PIC)/libweft-pic.a: $(patsubst %.c,$(PIC)/%.o,$(CUDART_LIB_SRCS))
+	@rm -f $@
+	ar rcs $@ $^
+$(CUDART_SO): $(CUDART_OBJS) $(PIC)/libweft-pic.a trace/cudart/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.13 \
+	  -Wl,--version-script=trace/cudart/libcudart.map -Wl,--no-undefined \
+	  -o $@ $(CUDART_OBJS) $(PIC)/libweft-pic.a -lzstd -lpthread -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
