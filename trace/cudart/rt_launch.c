@@ -96,7 +96,7 @@ static int launch_error(const struct rt_func *f, int rc, const struct weft_error
 	weft_error_format(err, msg, sizeof(msg));
 	switch (rc) {
 	case WEFT_ERR_INPUT: /* the launch against CUDA's limits or the kernel's bounds */
-		return rt_fail(WCU_INVALID_CONFIGURATION, "kernel %s: %s", f->name, msg);
+		return rt_fail(WCU_INVALID_CONFIGURATION, "%s", msg);
 	case WEFT_ERR_PARSE: /* the emulator cannot run this kernel */
 		return rt_failure(WCU_NOT_SUPPORTED, "kernel %s cannot run in weft's emulator: %s", f->name, msg);
 	case WEFT_ERR_NOMEM:
