@@ -85,6 +85,7 @@ DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot
 	    help2man pkgconf clang libclang-rt-14-dev
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
+.PHONY: cudart-tests cuda-corpus
 .PHONY: uninstall install-test
 
 all: $(BUILD)/libweft.a $(CLIS) $(CUDART_SO)
@@ -93,7 +94,8 @@ help:
 	@echo "make deps     install missing Debian packages ($(DEPS_PKGS))"
 	@echo "make          build build/libweft.a and bin/weft-*"
 	@echo "make check    layer test, unit tests, CLI tests, SIGKILLed writers, corrupted traces,"
-	@echo "              every workload at small size with --verify,"
+	@echo "              every workload at small size with --verify, the CUDA programs of"
+	@echo "              tests/cuda/ on weft's libcudart.so.13,"
 	@echo "              weft-validate at small size (out-of-band claims do not fail it), the fuzz"
 	@echo "              regressions and FUZZ_CHECK_S seconds (default 30) of fuzzing per target"
 	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
@@ -103,10 +105,12 @@ help:
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx from *.cu with nvcc (if installed)"
+	@echo "make cuda-corpus  rebuild tests/cuda/bin/ (the CUDA programs make check runs) with nvcc"
 	@echo "make fuzz     build the libFuzzer targets (clang, ASan, UBSan) into build-fuzz/ and run each"
 	@echo "              FUZZ_S seconds (default 60); fuzz-regress replays the corpus and regressions,"
 	@echo "              fuzz-merge keeps new inputs, fuzz-seeds remakes the seeds (tests/fuzz/README.md)"
-	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc"
+	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc,"
+	@echo "              weft's libcudart.so.13 (in lib/weft/)"
 	@echo "              under \$$(DESTDIR)\$$(PREFIX) (PREFIX=/usr/local); make uninstall removes them"
 
 # Installs only what is missing; does nothing (and needs no network) when all is there.
@@ -201,7 +205,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
 # The fuzz step runs in the plain `make check` only: its targets are built
 # with clang's ASan and UBSan already, so SAN=1 runs would repeat it.
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests cudart-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -232,6 +236,24 @@ cli-tests: all
 
 workload-tests: all
 	@sh tests/workloads.sh small
+
+# The CUDA programs of tests/cuda/ on weft's libcudart.so.13 through
+# `weft-trace exec`: the committed binaries (no nvcc needed), and, where
+# nvcc is installed, the same programs built afresh (tests/cuda/run.sh).
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+cudart-tests: all $(TOOLS)
+	@sh tests/cuda/run.sh
+	@if [ -n "$(NVCC)" ]; then \
+	  echo "== nvcc found ($(NVCC)): the corpus built afresh into $(BUILD)/cuda"; \
+	  NVCC=$(NVCC) sh tests/cuda/build.sh $(CURDIR)/$(BUILD)/cuda >/dev/null || exit 1; \
+	  for f in $(BUILD)/cuda/*; do cmp -s $$f tests/cuda/bin/$${f##*/} || \
+	    echo "note: tests/cuda/bin/$${f##*/} differs from nvcc's build (a source changed, or another nvcc): make cuda-corpus"; done; \
+	  sh tests/cuda/run.sh $(BUILD)/cuda --corpus-only; \
+	else echo "cudart-tests: nvcc not installed; the committed tests/cuda/bin/ only"; fi
+
+# Rebuilds the committed corpus binaries tests/cuda/bin/ with nvcc.
+cuda-corpus:
+	@NVCC=$(NVCC) sh tests/cuda/build.sh
 
 # No partial files: trace and report writers killed by SIGKILL at random
 # points leave nothing or a complete file (tests/killtest.sh).
@@ -336,6 +358,8 @@ install: all $(BUILD)/weft.pc
 	  $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) $(DESTDIR)$(includedir)/weft
 	install -m 755 $(CLIS) $(DESTDIR)$(bindir)
 	install -m 644 $(BUILD)/libweft.a $(DESTDIR)$(libdir)
+	install -d $(DESTDIR)$(libdir)/weft
+	install -m 755 $(CUDART_SO) $(DESTDIR)$(libdir)/weft/libcudart.so.13
 	install -m 644 $(BUILD)/weft.pc $(DESTDIR)$(pkgconfigdir)
 	@for h in $(PUB_HDRS); do install -D -m 644 $$h $(DESTDIR)$(includedir)/weft/$$h || exit 1; done
 	@echo "installed $(words $(PUB_HDRS)) headers under $(DESTDIR)$(includedir)/weft"
@@ -358,6 +382,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CLIS)))
 	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(addsuffix .1,$(notdir $(CLIS))))
 	rm -f $(DESTDIR)$(libdir)/libweft.a $(DESTDIR)$(pkgconfigdir)/weft.pc
+	rm -rf $(DESTDIR)$(libdir)/weft
 	rm -rf $(DESTDIR)$(includedir)/weft $(DESTDIR)$(datadir) $(DESTDIR)$(docdir)
 
 # Installs into a temporary prefix and runs the README tour from there.
