@@ -399,7 +399,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD    = build-fuzz
 FUZZ_S       ?= 60
 FUZZ_CHECK_S ?= 30
-FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_fatbin
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
 FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \
@@ -452,7 +452,7 @@ fuzz-check: fuzz-build
 
 # Rebuilds the committed seed corpus from configs/, specs, PTX and small
 # traces (tests/fuzz/make_seeds.sh).
-fuzz-seeds: all $(FUZZ_BUILD)/trace_rawzstd
+fuzz-seeds: all $(FUZZ_BUILD)/trace_rawzstd $(BUILD)/tests/tools/fatbin_patch
 	@sh tests/fuzz/make_seeds.sh
 
 clean:

@@ -7,14 +7,19 @@
 #   fuzz_trace   small traces of a few workloads and of tests/fuzz/seed/tiny.ini
 #                at the smallest size, each also with its zstd frames rewritten
 #                as raw blocks (tests/fuzz/trace_rawzstd.c)
+#   fuzz_fatbin  the fatbinary (the one with PTX) of corpus programs built
+#                with each fatbinary form tests/cuda/build.sh uses: zstd,
+#                plain, PTX only from two units, two PTX entries, NVIDIA's LZ
 # It replaces the seed files it writes (named seed-*) and leaves inputs
 # that `make fuzz-merge` added alone.
 set -eu
 C=tests/fuzz/corpus
 RAWZ=build-fuzz/trace_rawzstd
+PATCH=build/tests/tools/fatbin_patch
 [ -x bin/weft-trace ] || { echo "make_seeds.sh: run make first" >&2; exit 2; }
 [ -x "$RAWZ" ] || { echo "make_seeds.sh: $RAWZ missing (make fuzz-seeds builds it)" >&2; exit 2; }
-mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace
+[ -x "$PATCH" ] || { echo "make_seeds.sh: $PATCH missing (make fuzz-seeds builds it)" >&2; exit 2; }
+mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_fatbin
 rm -f $C/*/seed-*
 
 for f in configs/*.ini; do cp "$f" "$C/fuzz_config/seed-$(basename "$f")"; done
@@ -44,5 +49,9 @@ for t in "$tmp"/*.wtr; do
 	case $n in reduce) continue ;; esac # its raw form is 40 KB
 	"$RAWZ" "$t" "$C/fuzz_trace/seed-$n-raw.wtr"
 	bin/weft-trace verify "$C/fuzz_trace/seed-$n-raw.wtr" >/dev/null
+done
+for p in vecadd structs twounits dynshared vecadd_lz; do
+	"$PATCH" "tests/cuda/bin/$p" "$C/fuzz_fatbin/seed-$p.fatbin" extract
+	chmod 644 "$C/fuzz_fatbin/seed-$p.fatbin"
 done
 du -sh $C/*
