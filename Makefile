@@ -343,8 +343,9 @@ docdir      = $(PREFIX)/share/doc/weft
 man1dir     = $(PREFIX)/share/man/man1
 pkgconfigdir = $(libdir)/pkgconfig
 VERSION     = $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
-# The library's headers: every .h of the library folders but the CLI's.
-PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*'))
+# The library's headers: every .h of the library folders but the CLI's and
+# the CUDA runtime's (its interface is CUDA's own).
+PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
 INSTALL_TREES = data configs
 HELP2MAN   ?= help2man
 
