@@ -22,7 +22,7 @@ root=$(pwd)
 # the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san),
 # seen as bin/ in the scratch directory
 BIN=${WEFT_BIN:-bin}
-FILES="README.md docs/launch-spec.md docs/calibration.md"
+FILES="README.md docs/launch-spec.md docs/calibration.md docs/cuda-programs.md"
 check=0
 case "${1:-}" in
 --check) check=1 ;;
@@ -32,6 +32,13 @@ esac
 if [ ! -x "$BIN/weft-trace" ] || [ ! -x "$BIN/weft-estimate" ]; then
 	echo "docs_samples: $BIN/weft-trace or $BIN/weft-estimate is missing; run make first" >&2
 	exit 2
+fi
+# A sanitized libcudart.so.13 (make check SAN=1), run by weft-trace exec in
+# a program built without the sanitizers, needs their runtime first.
+if nm -D "$BIN/cudart/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
+	LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so)
+	case ${CC:-cc} in *clang*) LD_PRELOAD=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
+	export LD_PRELOAD
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-samples.XXXXXX") || exit 3
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -258,7 +258,8 @@ static int read_report(const char *path, struct report *r)
 	return 0;
 }
 
-static void print_summary(const char *prog, int status, const struct report *r)
+/* The summary; the trace named as the user gave it (tpath). */
+static void print_summary(const char *prog, int status, const struct report *r, const char *tpath)
 {
 	if (WIFEXITED(status))
 		fprintf(stderr, "%-16s%s, exit status %d\n", "program", prog, WEXITSTATUS(status));
@@ -272,7 +273,7 @@ static void print_summary(const char *prog, int status, const struct report *r)
 		struct stat st;
 		const char *p = r->trace + 8;
 		if (stat(p, &st) == 0)
-			fprintf(stderr, "%-16s%s (%lld bytes)\n", "trace", p, (long long)st.st_size);
+			fprintf(stderr, "%-16s%s (%lld bytes)\n", "trace", tpath ? tpath : p, (long long)st.st_size);
 	} else if (!strncmp(r->trace, "not-written ", 12)) {
 		fprintf(stderr, "%-16snot written: %s\n", "trace", r->trace + 12);
 	}
@@ -445,6 +446,6 @@ int weft_cmd_exec(int argc, char **argv)
 	if (have > 0)
 		return have;
 	if (have == 0 && !quiet)
-		print_summary(prog[0], status, &r);
+		print_summary(prog[0], status, &r, tpath);
 	return outcome(prog[0], status, have == 0, &r, dir);
 }
