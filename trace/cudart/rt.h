@@ -45,7 +45,9 @@
  * weft's own choice (docs/cuda-programs.md, "Events"). */
 #define RT_CLOCK_KHZ 1000000
 
-/* Error lines printed on stderr before the rest are only counted. */
+/* Error lines printed on stderr before the rest are only counted (weft's
+ * choice: enough to see what went wrong, bounded for a program that
+ * repeats a failing call in a loop). */
 #define RT_MAX_PRINTED 100u
 
 /* One registered fatbinary (one translation unit of the program). */
