@@ -193,6 +193,7 @@ enum {
 	WCU_ATTR_MAX_BLOCKS_PER_SM = 106,
 	WCU_ATTR_MEMORY_POOLS_SUPPORTED = 115,
 	WCU_ATTR_CLUSTER_LAUNCH = 120,
+	WCU_ATTR_LAST = 147, /* cudaDevAttrOnlyPartialHostNativeAtomicSupported, the last */
 };
 
 /* Stream handles with a meaning of their own (driver_types.h):

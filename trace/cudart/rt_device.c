@@ -14,7 +14,6 @@
  */
 #include "rt.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "trace/ptx/program.h"
@@ -144,7 +143,8 @@ WCU_API int cudaGetDeviceProperties(void *prop, int d)
 	return rt_leave(e);
 }
 
-/* The value of attribute a, or -1 with *known = 0. */
+/* The value of attribute a, or -1 with *known = 0 when a is not an
+ * attribute at all. */
 static long attribute(int a, int *known)
 {
 	*known = 1;
@@ -182,6 +182,11 @@ static long attribute(int a, int *known)
 	case WCU_ATTR_CLUSTER_LAUNCH:
 		return 0;
 	}
+	/* the other attributes of enum cudaDeviceAttr (1..147 in CUDA 13.0's
+	 * driver_types.h): features the virtual device does not have, as the
+	 * zeroed fields of cudaGetDeviceProperties */
+	if (a >= 1 && a <= WCU_ATTR_LAST)
+		return 0;
 	*known = 0;
 	return -1;
 }
@@ -199,9 +204,8 @@ WCU_API int cudaDeviceGetAttribute(int *value, int attr, int d)
 		if (known) {
 			*value = (int)v;
 		} else {
-			char what[120];
-			snprintf(what, sizeof(what), "device attribute %d (enum cudaDeviceAttr)", attr);
-			e = rt_unsupported(what);
+			e = rt_fail(WCU_INVALID_VALUE, "%d is not one of enum cudaDeviceAttr (1..%d)", attr,
+				    WCU_ATTR_LAST);
 		}
 	}
 	return rt_leave(e);
