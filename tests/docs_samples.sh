@@ -35,10 +35,12 @@ if [ ! -x "$BIN/weft-trace" ] || [ ! -x "$BIN/weft-estimate" ]; then
 fi
 # A sanitized libcudart.so.13 (make check SAN=1), run by weft-trace exec in
 # a program built without the sanitizers, needs their runtime first.
+# Only the sample commands get it (LD_PRELOAD set in front of each), not
+# awk, sed and the rest of this script.
+preload=
 if nm -D "$BIN/cudart/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
-	LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so)
-	case ${CC:-cc} in *clang*) LD_PRELOAD=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
-	export LD_PRELOAD
+	preload=$(${CC:-cc} -print-file-name=libasan.so)
+	case ${CC:-cc} in *clang*) preload=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-samples.XXXXXX") || exit 3
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -56,9 +58,10 @@ mask() {
 
 stale=0
 for f in $FILES; do
-	WORK="$work" awk '
+	WORK="$work" PRELOAD="$preload" awk '
 	function run(cmd, filter,   line, full) {
-		full = "cd \"" ENVIRON["WORK"] "\" && " cmd " 2>&1"
+		full = "cd \"" ENVIRON["WORK"] "\" && " \
+		       (ENVIRON["PRELOAD"] != "" ? "LD_PRELOAD=\"" ENVIRON["PRELOAD"] "\" " : "") cmd " 2>&1"
 		if (filter != "") full = "(" full ") | " filter
 		print "```"
 		print "$ " cmd

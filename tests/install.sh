@@ -71,15 +71,14 @@ run validate "$B/weft-validate" --size small
 
 echo "== a CUDA program on the installed libcudart.so.13 (weft-trace exec)"
 # a sanitized library (make check SAN=1) needs the sanitizer's runtime first
+pre=
 if nm -D "$P/lib/weft/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
-	LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so)
-	case ${CC:-cc} in *clang*) LD_PRELOAD=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
-	export LD_PRELOAD
+	pre=$(${CC:-cc} -print-file-name=libasan.so)
+	case ${CC:-cc} in *clang*) pre=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
 fi
-run exec env -u WEFT_CUDART_DIR "$B/weft-trace" exec -o bfs.wtr "$src/tests/cuda/bin/bfs" small
+run exec env -u WEFT_CUDART_DIR ${pre:+LD_PRELOAD=$pre} "$B/weft-trace" exec -o bfs.wtr "$src/tests/cuda/bin/bfs" small
 grep -q '^PASS' "$tmp/exec.out" || bad "weft-trace exec: the program did not pass"
 run exec-trace "$B/weft-trace" verify bfs.wtr
-unset LD_PRELOAD
 
 echo "== man pages"
 if grep -q 'help2man not found' "$tmp/install.log"; then
