@@ -220,9 +220,10 @@ fails "a program's own failure is exit status 1" 1 "exited with status 1" "$P/un
 # a sanitized run would report)
 fails "a device memory cap below the program's needs" 1 "FAIL cudaMalloc" --max-device-mem 1K "$P/hostloop"
 
-# Expected to fail until weft's emulator (branch h-emu) and, for textures,
-# this runtime support what they use; each must fail with the message
-# below. When one of them passes, move it to the corpus above.
+# Expected to fail until weft's emulator and, for textures, this runtime
+# support what they use; each must fail with the message below. Their
+# outputs as a GPU prints them are in expected/ already: once one of them
+# runs, move it to the corpus list above (`corpus warpsize warpsize`).
 fails "textures.cu fails until textures are supported" 2 \
 	"cudaCreateTextureObject: not supported yet: texture and surface objects" "$P/textures"
 fails "warpsize.cu fails until the emulator knows WARP_SZ" 2 "undefined symbol 'WARP_SZ'" "$P/warpsize"
