@@ -201,7 +201,7 @@ fails "a cooperative launch is not supported yet" 2 \
 fails "a CUDA array is not supported yet" 2 "cudaMallocArray: not supported yet: CUDA arrays" \
 	"$P/unsupported" array
 fails "the program sees cudaErrorNotSupported" 2 "array -> cudaErrorNotSupported" "$P/unsupported" array
-fails "an out-of-bounds store is a sticky fault" 2 "a later copy -> cudaErrorLaunchFailure" \
+fails "an out-of-bounds store is a sticky fault" 2 "a later copy -> cudaErrorIllegalAddress" \
 	-o "$tmp/fault.wtr" "$P/fault" oob
 fails "the fault names the kernel, thread and PTX line" 2 \
 	"out-of-bounds global store of 4 bytes at address 0x1000000100" "$P/fault" oob

@@ -41,6 +41,8 @@ enum {
 	WCU_INVALID_RESOURCE_HANDLE = 400,   /* cudaErrorInvalidResourceHandle */
 	WCU_ILLEGAL_ADDRESS = 700,           /* cudaErrorIllegalAddress */
 	WCU_LAUNCH_TIMEOUT = 702,            /* cudaErrorLaunchTimeout */
+	WCU_ASSERT = 710,                    /* cudaErrorAssert */
+	WCU_MISALIGNED_ADDRESS = 716,        /* cudaErrorMisalignedAddress */
 	WCU_LAUNCH_FAILURE = 719,            /* cudaErrorLaunchFailure */
 	WCU_NOT_SUPPORTED = 801,             /* cudaErrorNotSupported */
 	WCU_UNKNOWN = 999,                   /* cudaErrorUnknown */

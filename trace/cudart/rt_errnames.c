@@ -110,7 +110,7 @@ static const struct {
 	{ 713, "cudaErrorHostMemoryNotRegistered", NULL },
 	{ 714, "cudaErrorHardwareStackError", NULL },
 	{ 715, "cudaErrorIllegalInstruction", NULL },
-	{ 716, "cudaErrorMisalignedAddress", NULL },
+	{ 716, "cudaErrorMisalignedAddress", "a kernel accessed memory at a misaligned address" },
 	{ 717, "cudaErrorInvalidAddressSpace", NULL },
 	{ 718, "cudaErrorInvalidPc", NULL },
 	{ 719, "cudaErrorLaunchFailure", "a kernel stopped with a fault" },

@@ -89,6 +89,22 @@ WCU_API int cudaGetKernel(void **out, const void *host_fun)
 	return rt_leave(e);
 }
 
+/* The CUDA error of a kernel fault, as a GPU reports the same fault, from
+ * the emulator's wording of it (trace/emu/emu_mem.c, emu_exec.c): an
+ * access outside memory, a misaligned one, a failed device-side assert;
+ * anything else (a trap, a partial barrier) is the unspecified launch
+ * failure. */
+static int fault_code(const char *msg)
+{
+	if (strstr(msg, "device-side assert failed"))
+		return WCU_ASSERT;
+	if (strstr(msg, "misaligned "))
+		return WCU_MISALIGNED_ADDRESS;
+	if (strstr(msg, "out-of-bounds "))
+		return WCU_ILLEGAL_ADDRESS;
+	return WCU_LAUNCH_FAILURE;
+}
+
 /* What a failed weft_launch means for the program (see the header). */
 static int launch_error(const struct rt_func *f, int rc, const struct weft_error *err)
 {
@@ -105,7 +121,7 @@ static int launch_error(const struct rt_func *f, int rc, const struct weft_error
 		break;
 	}
 	/* stopped part way: a fault, a limit, or the trace writer */
-	rt.sticky = rc == WEFT_ERR_LIMIT ? WCU_LAUNCH_TIMEOUT : rc == WEFT_ERR_RUNTIME ? WCU_LAUNCH_FAILURE
+	rt.sticky = rc == WEFT_ERR_LIMIT ? WCU_LAUNCH_TIMEOUT : rc == WEFT_ERR_RUNTIME ? fault_code(msg)
 										  : WCU_UNKNOWN;
 	rt.trace_broken = 1;
 	snprintf(rt.trace_broken_why, sizeof(rt.trace_broken_why), "kernel %s stopped part way", f->name);
