@@ -14,7 +14,8 @@
 #     per-launch instruction counts;
 #  4. what fails, and how: unsupported calls, kernel faults and budgets,
 #     a fatbinary in NVIDIA's LZ format, damaged fatbinaries, bad
-#     WEFT_CUDART_* variables, exec's own usage errors, and the programs
+#     WEFT_CUDART_* variables, a program killed mid-launch (nothing left
+#     behind), exec's own usage errors, and the programs
 #     expected to fail until the emulator supports what they use;
 #  5. --corpus-only skips 1, 4 and the second size of 3 (for nvcc's fresh
 #     builds of the same programs, `make cudart-tests` with nvcc present).
@@ -267,6 +268,17 @@ long=$(printf '%05000d' 0)
 expect "a value over 4095 bytes" 1 "longer than 4095 bytes" \
 	$PRE LD_LIBRARY_PATH="$LIBDIR" WEFT_CUDART_PTX_DIR="$long" "$P/vecadd"
 expect "no variables: the program runs, no trace" 0 "PASS" $PRE LD_LIBRARY_PATH="$LIBDIR" "$P/vecadd"
+# a program killed while a kernel runs leaves no trace and no temporary file
+mkdir "$tmp/killed"
+timeout -s KILL 2 env $PRE LD_LIBRARY_PATH="$LIBDIR" WEFT_CUDART_TRACE="$tmp/killed/t.wtr" \
+	"$P/fault" spin >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 137 ] && [ -z "$(ls -A "$tmp/killed")" ]; then
+	ok "a program killed by SIGKILL mid-launch leaves nothing behind"
+else
+	ls -la "$tmp/killed" >>"$tmp/out"
+	bad "killed mid-launch" "exit status $rc (137 expected) or files left"
+fi
 T=$WT
 
 # weft-trace exec's own errors
