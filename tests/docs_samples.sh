@@ -34,9 +34,9 @@ if [ ! -x "$BIN/weft-trace" ] || [ ! -x "$BIN/weft-estimate" ]; then
 	exit 2
 fi
 # A sanitized libcudart.so.13 (make check SAN=1), run by weft-trace exec in
-# a program built without the sanitizers, needs their runtime first.
-# Only the sample commands get it (LD_PRELOAD set in front of each), not
-# awk, sed and the rest of this script.
+# a program built without the sanitizers, needs their runtime loaded first,
+# in the program only (clang's sanitized tools carry their own copy): the
+# scratch directory's tests/cuda/bin/ then holds wrappers that preload it.
 preload=
 if nm -D "$BIN/cudart/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
 	preload=$(${CC:-cc} -print-file-name=libasan.so)
@@ -45,7 +45,18 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-samples.XXXXXX") || exit 3
 trap 'rm -rf "$work"' EXIT INT TERM
 ln -s "$root/$BIN" "$work/bin"
-for d in configs data tests; do ln -s "$root/$d" "$work/$d"; done
+for d in configs data; do ln -s "$root/$d" "$work/$d"; done
+if [ -z "$preload" ]; then
+	ln -s "$root/tests" "$work/tests"
+else
+	mkdir -p "$work/tests/cuda/bin"
+	for d in "$root"/tests/*; do [ "${d##*/}" = cuda ] || ln -s "$d" "$work/tests/${d##*/}"; done
+	for d in "$root"/tests/cuda/*; do [ "${d##*/}" = bin ] || ln -s "$d" "$work/tests/cuda/${d##*/}"; done
+	for f in "$root"/tests/cuda/bin/*; do
+		printf '#!/bin/sh\nexec env LD_PRELOAD=%s %s "$@"\n' "$preload" "$f" >"$work/tests/cuda/bin/${f##*/}"
+		chmod +x "$work/tests/cuda/bin/${f##*/}"
+	done
+fi
 (cd "$work" && bin/weft-trace run sgemm -o sgemm.wtr >/dev/null 2>&1) || {
 	echo "docs_samples: could not trace sgemm" >&2
 	exit 3
@@ -58,10 +69,9 @@ mask() {
 
 stale=0
 for f in $FILES; do
-	WORK="$work" PRELOAD="$preload" awk '
+	WORK="$work" awk '
 	function run(cmd, filter,   line, full) {
-		full = "cd \"" ENVIRON["WORK"] "\" && " \
-		       (ENVIRON["PRELOAD"] != "" ? "LD_PRELOAD=\"" ENVIRON["PRELOAD"] "\" " : "") cmd " 2>&1"
+		full = "cd \"" ENVIRON["WORK"] "\" && " cmd " 2>&1"
 		if (filter != "") full = "(" full ") | " filter
 		print "```"
 		print "$ " cmd

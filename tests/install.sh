@@ -76,7 +76,9 @@ if nm -D "$P/lib/weft/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
 	pre=$(${CC:-cc} -print-file-name=libasan.so)
 	case ${CC:-cc} in *clang*) pre=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
 fi
-run exec env -u WEFT_CUDART_DIR ${pre:+LD_PRELOAD=$pre} "$B/weft-trace" exec -o bfs.wtr "$src/tests/cuda/bin/bfs" small
+# (through env in front of the program: the tools must not get it)
+run exec env -u WEFT_CUDART_DIR "$B/weft-trace" exec -o bfs.wtr ${pre:+env LD_PRELOAD=$pre} \
+	"$src/tests/cuda/bin/bfs" small
 grep -q '^PASS' "$tmp/exec.out" || bad "weft-trace exec: the program did not pass"
 run exec-trace "$B/weft-trace" verify bfs.wtr
 

@@ -49,21 +49,36 @@ PREFIX="cudart: "
 . tests/cli/lib.sh
 
 # A sanitized libcudart.so.13 (make check SAN=1) in a program built
-# without the sanitizers needs their runtime first in the process: the
-# programs get LD_PRELOAD (through a weft-trace that sets it, and in the
-# env lines below), the rest of this script does not.
+# without the sanitizers needs their runtime loaded first, in the program
+# only (clang's sanitized tools carry their own copy and refuse a second):
+# the programs are run through wrappers in $R that set LD_PRELOAD (the
+# files themselves stay in $P), and the env lines below put $PRE in front.
+R=$P
 PRE=
 if nm -D "$LIB" 2>/dev/null | grep -q __asan_init; then
 	cc=${CC:-cc}
 	rt=$($cc -print-file-name=libasan.so)
 	case $cc in *clang*) rt=$($cc -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
 	PRE="LD_PRELOAD=$rt"
-	printf '#!/bin/sh\nLD_PRELOAD=%s exec %s "$@"\n' "$rt" "$PWD/$T" >"$tmp/weft-trace"
-	chmod +x "$tmp/weft-trace"
-	T=$tmp/weft-trace
+	R=$tmp/run
+	mkdir "$R"
+	case $P in /*) abs=$P ;; *) abs=$PWD/$P ;; esac
+	for f in "$abs"/*; do
+		printf '#!/bin/sh\nexec env LD_PRELOAD=%s %s "$@"\n' "$rt" "$f" >"$R/${f##*/}"
+		chmod +x "$R/${f##*/}"
+	done
 	echo "cudart: sanitized library; the programs run with LD_PRELOAD=$rt"
 fi
-WT=$T # weft-trace, for the sections that set T to something else
+# runnable FILE: FILE, or a wrapper of it that preloads the sanitizer runtime
+runnable() {
+	if [ -z "$PRE" ]; then
+		echo "$1"
+		return
+	fi
+	printf '#!/bin/sh\nexec env %s %s "$@"\n' "$PRE" "$1" >"$1.run"
+	chmod +x "$1.run"
+	echo "$1.run"
+}
 
 # ---- 1. the library ---------------------------------------------------------
 
@@ -106,7 +121,7 @@ corpus() {
 	shift
 	prog=$1
 	shift
-	"$T" exec --max-device-mem 1G -o "$tmp/$name.wtr" "$P/$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+	"$T" exec --max-device-mem 1G -o "$tmp/$name.wtr" "$R/$prog" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		bad "$name" "exit status $rc, expected 0"
@@ -163,7 +178,7 @@ sizes="small default"
 for w in bfs gaussian; do
 	for s in $sizes; do
 		name="$w $s vs weft-trace run $w"
-		"$T" exec -q -o "$tmp/$w-$s.wtr" "$P/$w" "$s" >"$tmp/out" 2>"$tmp/err" &&
+		"$T" exec -q -o "$tmp/$w-$s.wtr" "$R/$w" "$s" >"$tmp/out" 2>"$tmp/err" &&
 			"$T" run "$w" --size "$s" -o "$tmp/$w-$s-run.wtr" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		if [ $rc -ne 0 ]; then
@@ -194,49 +209,49 @@ fails() {
 }
 
 fails "cudaMallocManaged is not supported yet" 2 \
-	"cudaMallocManaged: not supported yet: managed memory" -o "$tmp/x.wtr" "$P/unsupported" managed
+	"cudaMallocManaged: not supported yet: managed memory" -o "$tmp/x.wtr" "$R/unsupported" managed
 fails "a graph call is not supported yet" 2 "cudaGraphCreate: not supported yet: CUDA graphs" \
-	"$P/unsupported" graph
+	"$R/unsupported" graph
 fails "a cooperative launch is not supported yet" 2 \
-	"cudaLaunchCooperativeKernel: not supported yet: cooperative launches" "$P/unsupported" cooperative
+	"cudaLaunchCooperativeKernel: not supported yet: cooperative launches" "$R/unsupported" cooperative
 fails "a CUDA array is not supported yet" 2 "cudaMallocArray: not supported yet: CUDA arrays" \
-	"$P/unsupported" array
-fails "the program sees cudaErrorNotSupported" 2 "array -> cudaErrorNotSupported" "$P/unsupported" array
+	"$R/unsupported" array
+fails "the program sees cudaErrorNotSupported" 2 "array -> cudaErrorNotSupported" "$R/unsupported" array
 fails "an out-of-bounds store is a sticky fault" 2 "a later copy -> cudaErrorIllegalAddress" \
-	-o "$tmp/fault.wtr" "$P/fault" oob
+	-o "$tmp/fault.wtr" "$R/fault" oob
 fails "the fault names the kernel, thread and PTX line" 2 \
-	"out-of-bounds global store of 4 bytes at address 0x1000000100" "$P/fault" oob
+	"out-of-bounds global store of 4 bytes at address 0x1000000100" "$R/fault" oob
 fails "after a fault no trace is written" 2 "trace $tmp/fault.wtr not written" \
-	-o "$tmp/fault.wtr" "$P/fault" oob
+	-o "$tmp/fault.wtr" "$R/fault" oob
 if [ -e "$tmp/fault.wtr" ]; then : >"$tmp/out"; : >"$tmp/err"; bad "no trace after a fault" "$tmp/fault.wtr exists"; fi
 fails "a kernel that never ends stops at its budget" 2 "synchronize -> cudaErrorLaunchTimeout" \
-	--max-launch-insts 100000 "$P/fault" spin
+	--max-launch-insts 100000 "$R/fault" spin
 fails "the budget is named" 2 "ran out of its launch's instruction budget of 100000" \
-	--max-launch-insts 100000 "$P/fault" spin
+	--max-launch-insts 100000 "$R/fault" spin
 fails "PTX in NVIDIA's LZ format is refused naming the flag" 2 \
 	"compressed in NVIDIA's LZ format (fatbinary flag 0x2000, what nvcc --compress-mode=speed writes)" \
-	"$P/vecadd_lz"
-fails "a program's own failure is exit status 1" 1 "exited with status 1" "$P/unsupported" none
+	"$R/vecadd_lz"
+fails "a program's own failure is exit status 1" 1 "exited with status 1" "$R/unsupported" none
 # (hostloop allocates no host memory before: its early exit leaks nothing
 # a sanitized run would report)
-fails "a device memory cap below the program's needs" 1 "FAIL cudaMalloc" --max-device-mem 1K "$P/hostloop"
+fails "a device memory cap below the program's needs" 1 "FAIL cudaMalloc" --max-device-mem 1K "$R/hostloop"
 
 # Expected to fail until weft's emulator and, for textures, this runtime
 # support what they use; each must fail with the message below. Their
 # outputs as a GPU prints them are in expected/ already: once one of them
 # runs, move it to the corpus list above (`corpus warpsize warpsize`).
 fails "textures.cu fails until textures are supported" 2 \
-	"cudaCreateTextureObject: not supported yet: texture and surface objects" "$P/textures"
-fails "warpsize.cu fails until the emulator knows WARP_SZ" 2 "undefined symbol 'WARP_SZ'" "$P/warpsize"
+	"cudaCreateTextureObject: not supported yet: texture and surface objects" "$R/textures"
+fails "warpsize.cu fails until the emulator knows WARP_SZ" 2 "undefined symbol 'WARP_SZ'" "$R/warpsize"
 fails "negshared.cu fails until 32-bit shared addresses wrap" 2 \
-	"out-of-bounds shared load of 4 bytes at shared offset 0x100000004" "$P/negshared"
+	"out-of-bounds shared load of 4 bytes at shared offset 0x100000004" "$R/negshared"
 
 # damaged fatbinaries, reached through the program itself
 if [ -x "$PATCH" ]; then
 	patched() { # NAME PHRASE FIELD VALUE
 		"$PATCH" "$P/vecadd" "$tmp/patched" "$3" "$4" >"$tmp/out" 2>"$tmp/err" ||
 			{ bad "$1" "fatbin_patch failed"; return; }
-		fails "$1" 2 "$2" "$tmp/patched"
+		fails "$1" 2 "$2" "$(runnable "$tmp/patched")"
 	}
 	patched "a fatbinary claiming more bytes than its segment" \
 		"fatbinary corrupt at byte offset 8: header: 1099511627776 bytes of entries do not fit" \
@@ -279,29 +294,29 @@ else
 	ls -la "$tmp/killed" >>"$tmp/out"
 	bad "killed mid-launch" "exit status $rc (137 expected) or files left"
 fi
-T=$WT
+T=$BIN/weft-trace
 
 # weft-trace exec's own errors
 expect "exec without a program" 2 "which program?" exec -o "$tmp/x.wtr"
-expect "exec -o into a missing directory" 2 "exec: -o:" exec -o /nonexistent-weft-dir/x.wtr "$P/vecadd"
-expect "exec --level without -o" 2 "--level applies only with -o" exec --level 3 "$P/vecadd"
-expect "exec a bad --max-launch-insts" 2 "bad --max-launch-insts" exec --max-launch-insts x "$P/vecadd"
+expect "exec -o into a missing directory" 2 "exec: -o:" exec -o /nonexistent-weft-dir/x.wtr "$R/vecadd"
+expect "exec --level without -o" 2 "--level applies only with -o" exec --level 3 "$R/vecadd"
+expect "exec a bad --max-launch-insts" 2 "bad --max-launch-insts" exec --max-launch-insts x "$R/vecadd"
 expect "exec a program that does not exist" 2 "cannot run ./no-such-program" exec ./no-such-program
 expect "exec a program without CUDA" 2 "without weft's libcudart.so.13 having run" exec /bin/true
 expect "exec a program killed by a signal" 2 "was killed by signal 9" exec sh -c 'kill -9 $$'
 T=env
 expect "exec with a bad WEFT_CUDART_DIR" 2 "WEFT_CUDART_DIR=/nonexistent-weft-dir holds no libcudart.so.13" \
-	WEFT_CUDART_DIR=/nonexistent-weft-dir "$WT" exec "$P/vecadd"
-T=$WT
+	WEFT_CUDART_DIR=/nonexistent-weft-dir "$BIN/weft-trace" exec "$R/vecadd"
+T=$BIN/weft-trace
 mkdir "$tmp/ptx"
-expect "exec --ptx-dir writes each module's PTX" 0 "PASS" exec --ptx-dir "$tmp/ptx" "$P/twounits"
+expect "exec --ptx-dir writes each module's PTX" 0 "PASS" exec --ptx-dir "$tmp/ptx" "$R/twounits"
 if [ "$(ls "$tmp/ptx" | wc -l)" = 2 ] && grep -q '^\.visible \.entry' "$tmp/ptx/twounits-0.compute_75.ptx"; then
 	ok "--ptx-dir: twounits-0.compute_75.ptx and twounits-1.compute_75.ptx"
 else
 	ls -l "$tmp/ptx" >"$tmp/out"; : >"$tmp/err"
 	bad "--ptx-dir" "not the two modules' PTX"
 fi
-expect "exec options end at the program" 0 "2 host callbacks" exec -q "$P/hostloop" -o ignored
+expect "exec options end at the program" 0 "2 host callbacks" exec -q "$R/hostloop" -o ignored
 
 echo "cudart tests: $pass passed, $failed failed"
 [ $failed = 0 ]
