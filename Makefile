@@ -176,7 +176,9 @@ $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 # trace/emu, trace/format, trace/fatbin), all compiled position-independent
 # into $(BUILD)/pic/. Only the CUDA names are exported (the version script);
 # the rest is hidden. `weft-trace exec` finds it in $(BIN)/cudart/ (installed:
-# $(libdir)/weft/).
+# $(libdir)/weft/). Under SAN=1 it needs the sanitizers' runtime as a shared
+# library (gcc links libasan.so; clang needs -shared-libasan), which the
+# tests preload into the uninstrumented CUDA programs.
 
 $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -186,7 +188,7 @@ $(PIC)/libweft-pic.a: $(patsubst %.c,$(PIC)/%.o,$(CUDART_LIB_SRCS))
 	ar rcs $@ $^
 $(CUDART_SO): $(CUDART_OBJS) $(PIC)/libweft-pic.a trace/cudart/libcudart.map
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.13 \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(if $(SAN_CLANG),-shared-libasan) -shared -Wl,-soname,libcudart.so.13 \
 	  -Wl,--version-script=trace/cudart/libcudart.map -Wl,--no-undefined \
 	  -o $@ $(CUDART_OBJS) $(PIC)/libweft-pic.a -lzstd -lpthread -lm
 
