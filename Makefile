@@ -54,7 +54,9 @@ MODULES = common trace models energy area estimate plot
 # Library sources: every .c below the module folders except CLI code. CLI
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
 # trace/cli/ (see trace/cli/cli.h: one file per subcommand, as git's builtin/).
-ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*'))
+# trace/cudart/ is not in it either: it is the CUDA runtime library
+# (libcudart.so.13, below), which exports the CUDA names.
+ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
 CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c %/weft-plot.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
@@ -72,6 +74,12 @@ LIB_OBJS  = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(PTX_GEN:.c=.o) $(BUILD)/g
 CLIS      = $(BIN)/weft-trace $(patsubst %.c,$(BIN)/%,$(notdir $(CLI_SRCS)))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+# weft's CUDA runtime, libcudart.so.13 (its rules are below).
+CUDART_SRCS = $(wildcard trace/cudart/*.c)
+CUDART_LIB_SRCS = $(filter common/% trace/ptx/% trace/emu/% trace/format/% trace/fatbin/%,$(LIB_SRCS))
+PIC       = $(BUILD)/pic
+CUDART_OBJS = $(patsubst %.c,$(PIC)/%.o,$(CUDART_SRCS))
+CUDART_SO = $(BIN)/cudart/libcudart.so.13
 # Test-only programs the test scripts run (tests/tools/*.c).
 TOOLS     = $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
@@ -79,15 +87,17 @@ DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot
 	    help2man pkgconf clang libclang-rt-14-dev libjansson-dev parallel
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
+.PHONY: cudart-tests cuda-corpus
 .PHONY: uninstall install-test
 
-all: $(BUILD)/libweft.a $(CLIS)
+all: $(BUILD)/libweft.a $(CLIS) $(CUDART_SO)
 
 help:
 	@echo "make deps     install missing Debian packages ($(DEPS_PKGS))"
 	@echo "make          build build/libweft.a and bin/weft-*"
 	@echo "make check    layer test, unit tests, CLI tests, SIGKILLed writers, corrupted traces,"
-	@echo "              every workload at small size with --verify,"
+	@echo "              every workload at small size with --verify, the CUDA programs of"
+	@echo "              tests/cuda/ on weft's libcudart.so.13,"
 	@echo "              weft-validate at small size (out-of-band claims do not fail it), the fuzz"
 	@echo "              regressions and FUZZ_CHECK_S seconds (default 30) of fuzzing per target"
 	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
@@ -98,13 +108,15 @@ help:
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
 	@echo "make docs-samples rerun the commands whose output README.md and docs/ show"
 	@echo "make ptx      regenerate trace/workloads/*.ptx and tests/fixtures/emu/*.ptx from *.cu with nvcc (if installed)"
+	@echo "make cuda-corpus  rebuild tests/cuda/bin/ (the CUDA programs make check runs) with nvcc"
 	@echo "make fuzz     build the libFuzzer targets (clang, ASan, UBSan) into build-fuzz/ and run each"
 	@echo "              FUZZ_S seconds (default 60); fuzz-regress replays the corpus and regressions,"
 	@echo "              fuzz-merge keeps new inputs, fuzz-seeds remakes the seeds (tests/fuzz/README.md)"
 	@echo "make test-slurm  (not in check) a private one-node Slurm (slurm-wlm, munge: make deps-slurm)"
 	@echo "              runs a sharded sweep as an array job and a dependent merge job and compares"
 	@echo "              the merged report with one process's (docs/scale-out.md)"
-	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc"
+	@echo "make install  tools, data, configs, docs, man pages, library, headers, weft.pc,"
+	@echo "              weft's libcudart.so.13 (in lib/weft/)"
 	@echo "              under \$$(DESTDIR)\$$(PREFIX) (PREFIX=/usr/local); make uninstall removes them"
 
 # Installs only what is missing; does nothing (and needs no network) when all is there.
@@ -173,6 +185,28 @@ $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
+# ---- libcudart.so.13: weft's CUDA runtime (trace/cudart/, docs/cuda-programs.md)
+# A shared library with the CUDA runtime's soname and symbol version, linked
+# from trace/cudart/ and the library code it runs on (common, trace/ptx,
+# trace/emu, trace/format, trace/fatbin), all compiled position-independent
+# into $(BUILD)/pic/. Only the CUDA names are exported (the version script);
+# the rest is hidden. `weft-trace exec` finds it in $(BIN)/cudart/ (installed:
+# $(libdir)/weft/). Under SAN=1 it needs the sanitizers' runtime as a shared
+# library (gcc links libasan.so; clang needs -shared-libasan), which the
+# tests preload into the uninstrumented CUDA programs.
+
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(PIC)/libweft-pic.a: $(patsubst %.c,$(PIC)/%.o,$(CUDART_LIB_SRCS))
+	@rm -f $@
+	ar rcs $@ $^
+$(CUDART_SO): $(CUDART_OBJS) $(PIC)/libweft-pic.a trace/cudart/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(if $(SAN_CLANG),-shared-libasan) -shared -Wl,-soname,libcudart.so.13 \
+	  -Wl,--version-script=trace/cudart/libcudart.map -Wl,--no-undefined \
+	  -o $@ $(CUDART_OBJS) $(PIC)/libweft-pic.a -lzstd -lpthread -lm
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WEFT_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libweft.a -lcmocka $(LDLIBS)
@@ -188,7 +222,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
 # The fuzz step runs in the plain `make check` only: its targets are built
 # with clang's ASan and UBSan already, so SAN=1 runs would repeat it.
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests cudart-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -223,6 +257,24 @@ cli-tests: all $(TOOLS)
 
 workload-tests: all
 	@sh tests/workloads.sh small
+
+# The CUDA programs of tests/cuda/ on weft's libcudart.so.13 through
+# `weft-trace exec`: the committed binaries (no nvcc needed), and, where
+# nvcc is installed, the same programs built afresh (tests/cuda/run.sh).
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+cudart-tests: all $(TOOLS)
+	@sh tests/cuda/run.sh
+	@if [ -n "$(NVCC)" ]; then \
+	  echo "== nvcc found ($(NVCC)): the corpus built afresh into $(BUILD)/cuda"; \
+	  NVCC=$(NVCC) sh tests/cuda/build.sh $(CURDIR)/$(BUILD)/cuda >/dev/null || exit 1; \
+	  for f in $(BUILD)/cuda/*; do cmp -s $$f tests/cuda/bin/$${f##*/} || \
+	    echo "note: tests/cuda/bin/$${f##*/} differs from nvcc's build (a source changed, or another nvcc): make cuda-corpus"; done; \
+	  sh tests/cuda/run.sh $(BUILD)/cuda --corpus-only; \
+	else echo "cudart-tests: nvcc not installed; the committed tests/cuda/bin/ only"; fi
+
+# Rebuilds the committed corpus binaries tests/cuda/bin/ with nvcc.
+cuda-corpus:
+	@NVCC=$(NVCC) sh tests/cuda/build.sh
 
 # No partial files: trace and report writers killed by SIGKILL at random
 # points leave nothing or a complete file (tests/killtest.sh).
@@ -328,8 +380,9 @@ docdir      = $(PREFIX)/share/doc/weft
 man1dir     = $(PREFIX)/share/man/man1
 pkgconfigdir = $(libdir)/pkgconfig
 VERSION     = $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
-# The library's headers: every .h of the library folders but the CLI's.
-PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*'))
+# The library's headers: every .h of the library folders but the CLI's and
+# the CUDA runtime's (its interface is CUDA's own).
+PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
 INSTALL_TREES = data configs
 HELP2MAN   ?= help2man
 
@@ -343,6 +396,8 @@ install: all $(BUILD)/weft.pc
 	  $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) $(DESTDIR)$(includedir)/weft
 	install -m 755 $(CLIS) $(DESTDIR)$(bindir)
 	install -m 644 $(BUILD)/libweft.a $(DESTDIR)$(libdir)
+	install -d $(DESTDIR)$(libdir)/weft
+	install -m 755 $(CUDART_SO) $(DESTDIR)$(libdir)/weft/libcudart.so.13
 	install -m 644 $(BUILD)/weft.pc $(DESTDIR)$(pkgconfigdir)
 	@for h in $(PUB_HDRS); do install -D -m 644 $$h $(DESTDIR)$(includedir)/weft/$$h || exit 1; done
 	@echo "installed $(words $(PUB_HDRS)) headers under $(DESTDIR)$(includedir)/weft"
@@ -365,6 +420,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CLIS)))
 	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(addsuffix .1,$(notdir $(CLIS))))
 	rm -f $(DESTDIR)$(libdir)/libweft.a $(DESTDIR)$(pkgconfigdir)/weft.pc
+	rm -rf $(DESTDIR)$(libdir)/weft
 	rm -rf $(DESTDIR)$(includedir)/weft $(DESTDIR)$(datadir) $(DESTDIR)$(docdir)
 
 # Installs into a temporary prefix and runs the README tour from there.
@@ -381,7 +437,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD    = build-fuzz
 FUZZ_S       ?= 60
 FUZZ_CHECK_S ?= 30
-FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson fuzz_fatbin
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
 FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \
@@ -434,7 +490,7 @@ fuzz-check: fuzz-build
 
 # Rebuilds the committed seed corpus from configs/, specs, PTX and small
 # traces (tests/fuzz/make_seeds.sh).
-fuzz-seeds: all $(FUZZ_BUILD)/trace_rawzstd
+fuzz-seeds: all $(FUZZ_BUILD)/trace_rawzstd $(BUILD)/tests/tools/fatbin_patch
 	@sh tests/fuzz/make_seeds.sh
 
 clean:

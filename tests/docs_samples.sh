@@ -22,7 +22,7 @@ root=$(pwd)
 # the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san),
 # seen as bin/ in the scratch directory
 BIN=${WEFT_BIN:-bin}
-FILES="README.md docs/launch-spec.md docs/calibration.md docs/models/vt.md"
+FILES="README.md docs/launch-spec.md docs/calibration.md docs/models/vt.md docs/cuda-programs.md"
 check=0
 case "${1:-}" in
 --check) check=1 ;;
@@ -33,10 +33,30 @@ if [ ! -x "$BIN/weft-trace" ] || [ ! -x "$BIN/weft-estimate" ]; then
 	echo "docs_samples: $BIN/weft-trace or $BIN/weft-estimate is missing; run make first" >&2
 	exit 2
 fi
+# A sanitized libcudart.so.13 (make check SAN=1), run by weft-trace exec in
+# a program built without the sanitizers, needs their runtime loaded first,
+# in the program only (clang's sanitized tools carry their own copy): the
+# scratch directory's tests/cuda/bin/ then holds wrappers that preload it.
+preload=
+if nm -D "$BIN/cudart/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
+	preload=$(${CC:-cc} -print-file-name=libasan.so)
+	case ${CC:-cc} in *clang*) preload=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-samples.XXXXXX") || exit 3
 trap 'rm -rf "$work"' EXIT INT TERM
 ln -s "$root/$BIN" "$work/bin"
-for d in configs data tests; do ln -s "$root/$d" "$work/$d"; done
+for d in configs data; do ln -s "$root/$d" "$work/$d"; done
+if [ -z "$preload" ]; then
+	ln -s "$root/tests" "$work/tests"
+else
+	mkdir -p "$work/tests/cuda/bin"
+	for d in "$root"/tests/*; do [ "${d##*/}" = cuda ] || ln -s "$d" "$work/tests/${d##*/}"; done
+	for d in "$root"/tests/cuda/*; do [ "${d##*/}" = bin ] || ln -s "$d" "$work/tests/cuda/${d##*/}"; done
+	for f in "$root"/tests/cuda/bin/*; do
+		printf '#!/bin/sh\nexec env LD_PRELOAD=%s %s "$@"\n' "$preload" "$f" >"$work/tests/cuda/bin/${f##*/}"
+		chmod +x "$work/tests/cuda/bin/${f##*/}"
+	done
+fi
 (cd "$work" && bin/weft-trace run sgemm -o sgemm.wtr >/dev/null 2>&1) || {
 	echo "docs_samples: could not trace sgemm" >&2
 	exit 3

@@ -4,8 +4,9 @@
 # WEFT_DATA: they must find PREFIX/share/weft/data by themselves (models/
 # config.h weft_data_dir). Also: the man pages, a program built against the
 # installed library through pkg-config, a DESTDIR-staged install, the
-# data-directory error of a tool with no data beside it, and `make
-# uninstall`. `make check` runs it (make install-test).
+# data-directory error of a tool with no data beside it, weft's
+# libcudart.so.13 in PREFIX/lib/weft running a CUDA program through the
+# installed weft-trace exec, and `make uninstall`. `make check` runs it (make install-test).
 #
 # usage: sh tests/install.sh     (from anywhere; builds nothing itself
 #                                 beyond what `make install` needs)
@@ -39,13 +40,14 @@ if ! $MAKE --no-print-directory -C "$src" install PREFIX="$P" >"$tmp/install.log
 	exit 1
 fi
 for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate bin/weft-config bin/weft-plot \
-	 lib/libweft.a lib/pkgconfig/weft.pc include/weft/common/error.h \
+	 lib/libweft.a lib/pkgconfig/weft.pc lib/weft/libcudart.so.13 include/weft/common/error.h \
 	 include/weft/trace/launch/workload.h share/weft/data/energy/horowitz45.csv \
 	 share/weft/configs/fermi-sm.ini share/doc/weft/README.md share/doc/weft/docs/estimate.md; do
 	[ -s "$P/$f" ] || bad "installed $f"
 done
 [ -e "$P/include/weft/trace/cli/cli.h" ] && bad "the CLI's cli.h is not a library header"
 [ -e "$P/include/weft/cli/cli.h" ] && bad "cli/cli.h (the CLIs' shared module) is not a library header"
+[ -e "$P/include/weft/trace/cudart/rt.h" ] && bad "the CUDA runtime's rt.h is not a library header"
 nm "$P/lib/libweft.a" 2>/dev/null | grep -q ' T weft_cli_' && bad "libweft.a holds the CLIs' cli/cli.o"
 
 echo "== the tour with the installed tools (WEFT_DATA unset, cwd $tmp/work)"
@@ -73,6 +75,19 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	run plot-script "$B/weft-plot" cpi sgemm.json -o cpi.png --script-only
 fi
+
+echo "== a CUDA program on the installed libcudart.so.13 (weft-trace exec)"
+# a sanitized library (make check SAN=1) needs the sanitizer's runtime first
+pre=
+if nm -D "$P/lib/weft/libcudart.so.13" 2>/dev/null | grep -q __asan_init; then
+	pre=$(${CC:-cc} -print-file-name=libasan.so)
+	case ${CC:-cc} in *clang*) pre=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;; esac
+fi
+# (through env in front of the program: the tools must not get it)
+run exec env -u WEFT_CUDART_DIR "$B/weft-trace" exec -o bfs.wtr ${pre:+env LD_PRELOAD=$pre} \
+	"$src/tests/cuda/bin/bfs" small
+grep -q '^PASS' "$tmp/exec.out" || bad "weft-trace exec: the program did not pass"
+run exec-trace "$B/weft-trace" verify bfs.wtr
 
 echo "== man pages"
 if grep -q 'help2man not found' "$tmp/install.log"; then

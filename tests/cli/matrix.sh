@@ -76,7 +76,7 @@ expect "weft-plot without arguments" 2 "which plot? give a kind"
 
 # ---- weft-trace ------------------------------------------------------------------
 T=$BIN/weft-trace
-for c in list run info dump verify stats; do
+for c in list run exec info dump verify stats; do
 	expect "trace $c --help" 0 "usage: weft-trace $c" $c --help
 	expect "trace $c --help has exit statuses" 0 "Exit status:" $c --help
 	expect "trace $c --version" 0 "weft-trace $VER" $c --version
@@ -108,6 +108,8 @@ expect "trace run: options before the workload" 0 "size            small" run --
 expect "trace run: --size=small after" 0 "size            small" run vvadd --size=small
 expect "trace run: -o before the workload" 0 "bytes per thread inst" run -o "$tmp/o.wtr" --size small vvadd
 expect "trace run: -oFILE" 0 "bytes per thread inst" run vvadd --size small "-o$tmp/o2.wtr"
+once "trace exec: options end at the program (its -o is not exec's)" 2 "cannot run ./no-such-program" exec ./no-such-program -o /nonexistent/x.wtr
+once "trace exec: -o without a value" 2 "-o needs a value" exec -o
 once "trace run: unknown workload" 2 "unknown workload \`nosuch\`" run nosuch
 once "trace run: mistyped workload" 2 "weft-trace run: unknown workload \`sgem\`; \`weft-trace list\` shows the bundled ones (or use --spec FILE.ini for your own kernel); did you mean \`sgemm\` or \`sgemm_shader\`?" run sgem
 once "trace run: two workloads" 2 "unexpected argument \`sgemm\`" run vvadd sgemm

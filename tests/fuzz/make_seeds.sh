@@ -11,14 +11,19 @@
 #                a whole run as one part, and runs of 2 and 3 shards, their parts
 #                joined by lines `%%` as the harness reads them
 #   fuzz_plotjson  the weft-estimate reports of tests/fixtures/plot/
+#   fuzz_fatbin  the fatbinary (the one with PTX) of corpus programs built
+#                with each fatbinary form tests/cuda/build.sh uses: zstd,
+#                plain, PTX only from two units, two PTX entries, NVIDIA's LZ
 # It replaces the seed files it writes (named seed-*) and leaves inputs
 # that `make fuzz-merge` added alone.
 set -eu
 C=tests/fuzz/corpus
 RAWZ=build-fuzz/trace_rawzstd
+PATCH=build/tests/tools/fatbin_patch
 [ -x bin/weft-trace ] || { echo "make_seeds.sh: run make first" >&2; exit 2; }
 [ -x "$RAWZ" ] || { echo "make_seeds.sh: $RAWZ missing (make fuzz-seeds builds it)" >&2; exit 2; }
-mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge $C/fuzz_plotjson
+[ -x "$PATCH" ] || { echo "make_seeds.sh: $PATCH missing (make fuzz-seeds builds it)" >&2; exit 2; }
+mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge $C/fuzz_plotjson $C/fuzz_fatbin
 rm -f $C/*/seed-*
 
 for f in configs/*.ini; do cp "$f" "$C/fuzz_config/seed-$(basename "$f")"; done
@@ -75,4 +80,8 @@ parts $C/fuzz_merge/seed-vvadd-3.json 3 v.wtr -c $F/fermi-sm.ini -c $F/dmt-cgra.
 	--baseline 'dmt-cgra[tech.node_nm=45]' --format json
 : >$C/fuzz_merge/seed-tiny-2.json
 parts $C/fuzz_merge/seed-tiny-2.json 2 t.wtr -c $F/maven/mimd-c4r32.ini -c $F/tesla-sm.ini --sample every:2 --format csv
+for p in vecadd structs twounits dynshared vecadd_lz; do
+	"$PATCH" "tests/cuda/bin/$p" "$C/fuzz_fatbin/seed-$p.fatbin" extract
+	chmod 644 "$C/fuzz_fatbin/seed-$p.fatbin"
+done
 du -sh $C/*

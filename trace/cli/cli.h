@@ -30,6 +30,7 @@
 
 int weft_cmd_list(int argc, char **argv); /* cmd_list.c */
 int weft_cmd_run(int argc, char **argv);  /* cmd_run.c */
+int weft_cmd_exec(int argc, char **argv); /* cmd_exec.c */
 int weft_cmd_info(int argc, char **argv);
 int weft_cmd_dump(int argc, char **argv);
 int weft_cmd_verify(int argc, char **argv);

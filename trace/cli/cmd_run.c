@@ -4,7 +4,6 @@
  * kernel of a launch spec, and print a readable summary.
  */
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "common/error.h"
 #include "trace/emu/host.h"
 #include "common/hostperf.h"
+#include "common/numparse.h"
 #include "common/opt.h"
 #include "trace/launch/spec.h"
 #include "trace/format/trace.h"
@@ -148,56 +148,6 @@ static void print_host(const struct weft_hostperf *hp)
 }
 
 /* ---- run ----------------------------------------------------------------- */
-
-static int parse_count(const char *s, uint64_t *out)
-{
-	char *end;
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (!errno && !*end) {
-		*out = v;
-		return 0;
-	}
-	/* 1e9 style */
-	double d = strtod(s, &end);
-	if (*end || !(d >= 1) || d > 1.8e19 || d != floor(d))
-		return -1;
-	*out = (uint64_t)d;
-	return 0;
-}
-
-/* A size in bytes: digits with an optional K, M, G or T (powers of 1024,
- * "KiB" and "KB" spelled alike), at least 1. */
-static int parse_bytes(const char *s, uint64_t *out)
-{
-	char *end;
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || v == 0)
-		return -1;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; break;
-	case 'M': case 'm': shift = 20; break;
-	case 'G': case 'g': shift = 30; break;
-	case 'T': case 't': shift = 40; break;
-	case 0: break;
-	default: return -1;
-	}
-	if (shift) {
-		end++;
-		if (strcmp(end, "") && strcmp(end, "B") && strcmp(end, "iB"))
-			return -1;
-	}
-	if (v > (UINT64_MAX >> shift))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
 
 /* ---- trace output ---------------------------------------------------- */
 
@@ -403,18 +353,18 @@ int weft_cmd_run(int argc, char **argv)
 			verify = 1;
 			break;
 		case 'm':
-			if (parse_count(val, &max_insts))
+			if (weft_parse_count(val, &max_insts))
 				return weft_cli_usage("bad --max-thread-insts `%s` (a positive integer)",
 						      val);
 			break;
 		case 'L':
-			if (parse_count(val, &max_launch_insts) || !max_launch_insts)
+			if (weft_parse_count(val, &max_launch_insts) || !max_launch_insts)
 				return weft_cli_usage("bad --max-launch-insts `%s` (a positive number of thread "
 						   "instructions, e.g. 1e9)",
 						   val);
 			break;
 		case 'M':
-			if (parse_bytes(val, &max_device))
+			if (weft_parse_bytes(val, &max_device))
 				return weft_cli_usage("bad --max-device-mem `%s` (a positive size in bytes, "
 						      "or with K, M, G or T, e.g. 8G)",
 						      val);

@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "run", weft_cmd_run, "run WORKLOAD [OPTIONS]",
 	  "run a bundled workload (see `weft-trace run --help`)" },
 	{ "run", weft_cmd_run, "run --spec FILE.ini", "run your own PTX kernel from a launch spec" },
+	{ "exec", weft_cmd_exec, "exec PROGRAM [ARGS]",
+	  "run a CUDA program on weft's CUDA runtime (docs/cuda-programs.md)" },
 	{ "info", weft_cmd_info, "info FILE.wtr", "what a trace holds: launches, sizes, host baseline" },
 	{ "dump", weft_cmd_dump, "dump FILE.wtr [OPTIONS]", "a trace's per-thread instructions as text" },
 	{ "verify", weft_cmd_verify, "verify FILE.wtr", "check a trace's checksums and structure" },

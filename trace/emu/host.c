@@ -228,6 +228,31 @@ int weft_memset(struct weft_ctx *ctx, uint64_t dst, int value, size_t bytes, str
 	return 0;
 }
 
+int weft_memcpy_dtod(struct weft_ctx *ctx, uint64_t dst, uint64_t src, size_t bytes,
+		     struct weft_error *err)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *d = host_range(ctx, "weft_memcpy_dtod (destination)", dst, bytes, err);
+	if (!d)
+		return WEFT_ERR_INPUT;
+	uint8_t *s = host_range(ctx, "weft_memcpy_dtod (source)", src, bytes, err);
+	if (!s)
+		return WEFT_ERR_INPUT;
+	memmove(d, s, bytes);
+	return 0;
+}
+
+int weft_mem_find(struct weft_ctx *ctx, uint64_t addr, uint64_t *base, uint64_t *bytes)
+{
+	int i = weft_emu_alloc_find(ctx, addr, 0);
+	if (i < 0)
+		return -1;
+	*base = ctx->allocs[i].base;
+	*bytes = ctx->allocs[i].size;
+	return 0;
+}
+
 static int module_add(struct weft_ctx *ctx, struct weft_ptx_module *m, struct weft_module **out,
 		      struct weft_error *err)
 {

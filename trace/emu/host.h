@@ -205,6 +205,14 @@ int weft_memcpy_dtoh(struct weft_ctx *ctx, void *dst, uint64_t src, size_t bytes
 		     struct weft_error *err);
 int weft_memset(struct weft_ctx *ctx, uint64_t dst, int value, size_t bytes,
 		struct weft_error *err);
+/* Device to device, within live allocations (each range inside one). */
+int weft_memcpy_dtod(struct weft_ctx *ctx, uint64_t dst, uint64_t src, size_t bytes,
+		     struct weft_error *err);
+/* The live allocation holding device address addr (a weft_malloc buffer
+ * or a module .global/.const variable): 0 with its base and size, or -1
+ * when addr lies in none. For a runtime that must tell device pointers
+ * from host ones (cudaMemcpyDefault, cudaPointerGetAttributes). */
+int weft_mem_find(struct weft_ctx *ctx, uint64_t addr, uint64_t *base, uint64_t *bytes);
 /* cudaMemcpyToSymbol / FromSymbol for module-level .global and .const
  * variables. */
 int weft_memcpy_to_symbol(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,

@@ -1,0 +1,36 @@
+// unsupported.cu - calls weft does not implement fail loudly: each prints
+// what the runtime returned; `weft-trace exec` names the call and fails
+// (tests/cuda/run.sh). The argument picks the call.
+#include <cuda_runtime.h>
+#include <cstring>
+
+#include "check.h"
+
+__global__ void k(int *x)
+{
+	x[threadIdx.x] = threadIdx.x;
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "managed";
+	cudaError_t e = cudaSuccess;
+	if (!strcmp(what, "managed")) {
+		int *p;
+		e = cudaMallocManaged((void **)&p, 1024);
+	} else if (!strcmp(what, "graph")) {
+		cudaGraph_t g;
+		e = cudaGraphCreate(&g, 0);
+	} else if (!strcmp(what, "cooperative")) {
+		int *d;
+		CHECK(cudaMalloc((void **)&d, 64 * sizeof(int)));
+		void *args[] = { &d };
+		e = cudaLaunchCooperativeKernel((const void *)k, dim3(1), dim3(64), args, 0, 0);
+	} else if (!strcmp(what, "array")) {
+		cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+		cudaArray_t a;
+		e = cudaMallocArray(&a, &f, 64, 64);
+	}
+	printf("%s -> %s\n", what, cudaGetErrorName(e));
+	return e == cudaErrorNotSupported ? 0 : 1;
+}
