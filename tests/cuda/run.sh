@@ -165,6 +165,8 @@ corpus threads threads
 corpus twounits twounits
 corpus bfs-small bfs small
 corpus gaussian-small gaussian small
+corpus warpsize warpsize
+corpus negshared negshared
 
 # ---- 3. bfs and gaussian against the bundled drivers --------------------------
 
@@ -236,15 +238,12 @@ fails "a program's own failure is exit status 1" 1 "exited with status 1" "$R/un
 # a sanitized run would report)
 fails "a device memory cap below the program's needs" 1 "FAIL cudaMalloc" --max-device-mem 1K "$R/hostloop"
 
-# Expected to fail until weft's emulator and, for textures, this runtime
-# support what they use; each must fail with the message below. Their
-# outputs as a GPU prints them are in expected/ already: once one of them
-# runs, move it to the corpus list above (`corpus warpsize warpsize`).
-fails "textures.cu fails until textures are supported" 2 \
+# Expected to fail until this runtime connects cudaCreateTextureObject to
+# the emulator's texture objects (trace/emu/host.h weft_tex_create); it
+# must fail with the message below. Its output as a GPU prints it is in
+# expected/ already: once it runs, move it to the corpus list above.
+fails "textures.cu fails until the runtime creates texture objects" 2 \
 	"cudaCreateTextureObject: not supported yet: texture and surface objects" "$R/textures"
-fails "warpsize.cu fails until the emulator knows WARP_SZ" 2 "undefined symbol 'WARP_SZ'" "$R/warpsize"
-fails "negshared.cu fails until 32-bit shared addresses wrap" 2 \
-	"out-of-bounds shared load of 4 bytes at shared offset 0x100000004" "$R/negshared"
 
 # damaged fatbinaries, reached through the program itself
 if [ -x "$PATCH" ]; then
