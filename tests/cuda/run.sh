@@ -167,6 +167,7 @@ corpus bfs-small bfs small
 corpus gaussian-small gaussian small
 corpus warpsize warpsize
 corpus negshared negshared
+corpus textures textures
 
 # ---- 3. bfs and gaussian against the bundled drivers --------------------------
 
@@ -238,12 +239,6 @@ fails "a program's own failure is exit status 1" 1 "exited with status 1" "$R/un
 # a sanitized run would report)
 fails "a device memory cap below the program's needs" 1 "FAIL cudaMalloc" --max-device-mem 1K "$R/hostloop"
 
-# Expected to fail until this runtime connects cudaCreateTextureObject to
-# the emulator's texture objects (trace/emu/host.h weft_tex_create); it
-# must fail with the message below. Its output as a GPU prints it is in
-# expected/ already: once it runs, move it to the corpus list above.
-fails "textures.cu fails until the runtime creates texture objects" 2 \
-	"cudaCreateTextureObject: not supported yet: texture and surface objects" "$R/textures"
 
 # damaged fatbinaries, reached through the program itself
 if [ -x "$PATCH" ]; then

@@ -130,6 +130,54 @@ struct wcu_channel_desc {
 	int f; /* enum cudaChannelFormatKind */
 };
 
+/* enum cudaResourceType (driver_types.h) */
+enum {
+	WCU_RESOURCE_ARRAY = 0,           /* cudaResourceTypeArray */
+	WCU_RESOURCE_MIPMAPPED_ARRAY = 1, /* cudaResourceTypeMipmappedArray */
+	WCU_RESOURCE_LINEAR = 2,          /* cudaResourceTypeLinear */
+	WCU_RESOURCE_PITCH2D = 3,         /* cudaResourceTypePitch2D */
+};
+
+/* struct cudaResourceDesc (driver_types.h, CUDA 13.0): the resource type,
+ * a union of 128 bytes (its `reserved` member, 32 ints) whose linear and
+ * 2-D pitched members weft reads, and flags (must be 0). Field order and
+ * types as the header declares them; the compiler's natural alignment
+ * gives the same offsets as nvcc's host compiler. */
+struct wcu_resource_desc {
+	int res_type; /* enum cudaResourceType */
+	union {
+		void *array;
+		struct {
+			void *dev_ptr;
+			struct wcu_channel_desc desc;
+			size_t size_in_bytes;
+		} linear;
+		struct {
+			void *dev_ptr;
+			struct wcu_channel_desc desc;
+			size_t width, height, pitch_in_bytes;
+		} pitch2d;
+		int reserved[32];
+	} res;
+	unsigned flags;
+};
+
+/* struct cudaTextureDesc (texture_types.h, CUDA 13.0): every member in
+ * the header's order. */
+struct wcu_texture_desc {
+	int address_mode[3]; /* enum cudaTextureAddressMode */
+	int filter_mode;     /* enum cudaTextureFilterMode */
+	int read_mode;       /* enum cudaTextureReadMode */
+	int srgb;
+	float border_color[4];
+	int normalized_coords;
+	unsigned max_anisotropy;
+	int mipmap_filter_mode;
+	float mipmap_level_bias, min_mipmap_level_clamp, max_mipmap_level_clamp;
+	int disable_trilinear_optimization;
+	int seamless_cubemap;
+};
+
 /* struct cudaDeviceProp (driver_types.h, CUDA 13.0): 1008 bytes. weft
  * fills the fields below at these byte offsets and zeroes the rest. */
 #define WCU_PROP_BYTES 1008u

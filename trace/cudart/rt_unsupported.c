@@ -143,11 +143,9 @@ STUB(cudaUserObjectCreate, W_GRAPHS)
 STUB(cudaUserObjectRelease, W_GRAPHS)
 STUB(cudaUserObjectRetain, W_GRAPHS)
 
-#define W_TEXTURES "texture and surface objects (weft's emulator has no texture or surface instructions yet)"
+#define W_TEXTURES "surface objects and texture descriptor queries (texture objects over device memory work: rt_texture.c)"
 STUB(cudaCreateSurfaceObject, W_TEXTURES)
-STUB(cudaCreateTextureObject, W_TEXTURES)
 STUB(cudaDestroySurfaceObject, W_TEXTURES)
-STUB(cudaDestroyTextureObject, W_TEXTURES)
 STUB(cudaDeviceGetTexture1DLinearMaxWidth, W_TEXTURES)
 STUB(cudaGetChannelDesc, W_TEXTURES)
 STUB(cudaGetSurfaceObjectResourceDesc, W_TEXTURES)
@@ -355,7 +353,7 @@ STUB(cudaStreamSetAttribute, "stream attributes and ids")
 STUB(cudaStreamSetAttribute_ptsz, "stream attributes and ids")
 
 /* cudaCreateChannelDesc describes a texture's texel format; it needs no
- * device, so it works (the textures it is for do not yet). */
+ * device (rt_texture.c reads it). */
 WCU_API struct wcu_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
 {
 	return (struct wcu_channel_desc){ x, y, z, w, f };

@@ -1,0 +1,114 @@
+/*
+ * rt_texture.c - cudaCreateTextureObject and cudaDestroyTextureObject over
+ * device memory: a texture object over a linear buffer
+ * (cudaResourceTypeLinear, what tex1Dfetch reads) or a pitched 2-D one
+ * (cudaResourceTypePitch2D, tex2D), made by the emulator's texture objects
+ * (trace/emu/host.h weft_tex_create; docs/emulator.md "Textures and
+ * surfaces" gives the addressing and filtering rules). CUDA arrays,
+ * mipmaps, sRGB, anisotropy, resource views and surface objects (which
+ * CUDA creates only over arrays) stay "not supported yet" with the API's
+ * name (docs/cuda-programs.md).
+ */
+#include <stdint.h>
+
+#include "rt.h"
+
+/* A channel descriptor as the emulator's texel format: 1, 2 or 4 channels
+ * of the same width; 0, or the error. */
+static int texel_format(const struct wcu_channel_desc *d, struct weft_tex_resource *r)
+{
+	const int bits[4] = { d->x, d->y, d->z, d->w };
+	int n = 0;
+	for (int i = 0; i < 4; i++) {
+		if (bits[i] < 0)
+			return rt_fail(WCU_INVALID_VALUE, "a channel of %d bits", bits[i]);
+		if (bits[i] && bits[i] != bits[0])
+			return rt_fail(WCU_INVALID_VALUE, "channels of %d and %d bits (weft's textures have "
+				       "channels of one width)", bits[0], bits[i]);
+		n += bits[i] != 0;
+	}
+	if (n == 0 || n == 3 || bits[0] > 255)
+		return rt_fail(WCU_INVALID_VALUE, "a channel descriptor of %d, %d, %d, %d bits (1, 2 or 4 "
+			       "channels of 8, 16 or 32 bits)", d->x, d->y, d->z, d->w);
+	r->kind = (uint8_t)(d->f >= 0 && d->f < 256 ? d->f : 255);
+	r->bits = (uint8_t)bits[0];
+	r->channels = (uint8_t)n;
+	return 0;
+}
+
+WCU_API int cudaCreateTextureObject(unsigned long long *obj, const struct wcu_resource_desc *res,
+				    const struct wcu_texture_desc *td, const void *view)
+{
+	int e = rt_enter("cudaCreateTextureObject");
+	if (!e && (!obj || !res || !td))
+		e = rt_fail(WCU_INVALID_VALUE, "a NULL %s", !obj ? "result pointer"
+						     : !res ? "resource descriptor" : "texture descriptor");
+	if (!e)
+		e = rt_ready();
+	if (!e && (res->res_type == WCU_RESOURCE_ARRAY || res->res_type == WCU_RESOURCE_MIPMAPPED_ARRAY))
+		e = rt_unsupported("CUDA arrays (the memory behind textures and surfaces)");
+	else if (!e && res->res_type != WCU_RESOURCE_LINEAR && res->res_type != WCU_RESOURCE_PITCH2D)
+		e = rt_fail(WCU_INVALID_VALUE, "resource type %d is not one of cudaResourceType's 0..3",
+			    res->res_type);
+	if (!e && res->flags)
+		e = rt_fail(WCU_INVALID_VALUE, "resource descriptor flags %#x (must be 0)", res->flags);
+	if (!e && view)
+		e = rt_unsupported("texture resource views");
+	if (!e && (td->srgb || td->max_anisotropy > 1 || td->mipmap_filter_mode ||
+		   td->mipmap_level_bias != 0 || td->min_mipmap_level_clamp != 0 ||
+		   td->max_mipmap_level_clamp != 0))
+		e = rt_unsupported("sRGB, anisotropic filtering and mipmaps in a texture descriptor");
+	struct weft_tex_resource r = { 0 };
+	if (!e && res->res_type == WCU_RESOURCE_LINEAR) {
+		e = texel_format(&res->res.linear.desc, &r);
+		r.dptr = (uint64_t)(uintptr_t)res->res.linear.dev_ptr;
+		uint64_t texel = (uint64_t)r.bits / 8 * r.channels;
+		if (!e && (texel == 0 || res->res.linear.size_in_bytes % texel))
+			e = rt_fail(WCU_INVALID_VALUE, "%zu bytes are not whole texels of %llu bytes",
+				    res->res.linear.size_in_bytes, (unsigned long long)texel);
+		if (!e)
+			r.width = res->res.linear.size_in_bytes / texel;
+	} else if (!e) {
+		e = texel_format(&res->res.pitch2d.desc, &r);
+		r.dptr = (uint64_t)(uintptr_t)res->res.pitch2d.dev_ptr;
+		r.width = res->res.pitch2d.width;
+		r.height = res->res.pitch2d.height;
+		r.pitch = res->res.pitch2d.pitch_in_bytes;
+		if (!e && r.height == 0)
+			e = rt_fail(WCU_INVALID_VALUE, "a 2-D pitched texture of height 0");
+	}
+	if (!e) {
+		/* the emulator's enums take CUDA's numeric values (host.h) */
+		struct weft_tex_desc d = { 0 };
+		for (int i = 0; i < 2; i++) {
+			if (td->address_mode[i] < 0 || td->address_mode[i] > 255)
+				e = rt_fail(WCU_INVALID_VALUE, "address mode %d", td->address_mode[i]);
+			d.address[i] = (uint8_t)td->address_mode[i];
+		}
+		d.filter = (uint8_t)(td->filter_mode >= 0 && td->filter_mode < 256 ? td->filter_mode : 255);
+		d.read = (uint8_t)(td->read_mode >= 0 && td->read_mode < 256 ? td->read_mode : 255);
+		d.normalized = td->normalized_coords != 0;
+		for (int i = 0; i < 4; i++)
+			d.border[i] = td->border_color[i];
+		struct weft_error err;
+		uint64_t h = 0;
+		if (!e && weft_tex_create(rt.ctx, &r, &d, &h, &err))
+			e = rt_fail(WCU_INVALID_VALUE, "%s", err.message);
+		if (!e)
+			*obj = h;
+	}
+	return rt_leave(e);
+}
+
+WCU_API int cudaDestroyTextureObject(unsigned long long obj)
+{
+	int e = rt_enter("cudaDestroyTextureObject");
+	if (!e)
+		e = rt_ready();
+	if (!e) {
+		struct weft_error err;
+		if (weft_tex_destroy(rt.ctx, obj, &err))
+			e = rt_fail(WCU_INVALID_VALUE, "%s", err.message);
+	}
+	return rt_leave(e);
+}
