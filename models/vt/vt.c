@@ -325,15 +325,22 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
 	const struct weft_program *p = L->program;
-	s->p = p;
-	weft_vt_prog_free(&s->vp);
-	weft_group_prog_free(&s->gp);
-	int rc = weft_vt_prog_build(p, &s->vp, err);
-	if (!rc)
-		rc = weft_group_prog_init(&s->gp, p, err);
-	if (rc) {
-		weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, p->kernel);
-		return rc;
+	/* the static tables depend on the program alone: launches of one
+	 * kernel share its program in the trace (trace.h), so a run of
+	 * launches (dither's diagonals, bfs's levels) builds them once */
+	if (p != s->p || !s->vp.pc) {
+		s->p = p;
+		weft_vt_prog_free(&s->vp);
+		weft_group_prog_free(&s->gp);
+		int rc = weft_vt_prog_build(p, &s->vp, err);
+		if (!rc)
+			rc = weft_group_prog_init(&s->gp, p, err);
+		if (rc) {
+			s->p = NULL;
+			weft_vt_prog_free(&s->vp);
+			weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, p->kernel);
+			return rc;
+		}
 	}
 	s->launch_threads = (uint64_t)L->nctas * L->threads_per_cta;
 	s->threads_per_cta = L->threads_per_cta;
