@@ -7,6 +7,7 @@
  * releases them. weft_model_run always frees the model state it created.
  */
 #include "model.h"
+#include "common/sbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -196,5 +197,20 @@ int weft_model_run_progress(const struct weft_model *m, const struct weft_config
 	result->model = m;
 	weft_cta_sample_describe(sample, result->sampling, sizeof(result->sampling));
 	complete_result(result);
+	return 0;
+}
+
+int weft_launch_result_explain(struct weft_launch_result *r, uint32_t launch, struct weft_sbuf *b,
+			       struct weft_error *err)
+{
+	if (b->failed) {
+		weft_sbuf_free(b);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", launch);
+	}
+	r->explain = b->data ? b->data : calloc(1, 1);
+	b->data = NULL;
+	b->len = b->cap = 0;
+	if (!r->explain)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", launch);
 	return 0;
 }

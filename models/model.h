@@ -128,6 +128,13 @@ void weft_model_result_free(struct weft_model_result *r);
  * fill it frees (*out)->events and takes it back with (*n)--. */
 int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, uint32_t *cap,
 			    uint32_t nevents, struct weft_launch_result **out, struct weft_error *err);
+/* Gives launch result r the explanation a model wrote into b (r->explain
+ * takes b's text, "" when b is empty; b is left empty). When b ran out of
+ * memory, or the empty string cannot be allocated, b is freed and the
+ * error is WEFT_ERR_NOMEM naming the launch. */
+struct weft_sbuf;
+int weft_launch_result_explain(struct weft_launch_result *r, uint32_t launch, struct weft_sbuf *b,
+			       struct weft_error *err);
 /* Moves a model's totals into a result at finish: clock_hz, cycles,
  * seconds = cycles / clock_hz, thread_insts, a calloc'd copy of
  * events[0..nevents-1], and the launch results (the array moves: *launches

@@ -91,12 +91,5 @@ int weft_fabric_explain_launch(const struct fabric_state *s, const struct fabric
 		weft_sbuf_puts(&b, "dMT communication analysis (docs/models/dmt.md):\n");
 		weft_dmt_format(&s->dmt, &b);
 	}
-	if (b.failed) {
-		weft_sbuf_free(&b);
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", in->launch);
-	}
-	in->r->explain = b.data ? b.data : calloc(1, 1);
-	if (!in->r->explain)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", in->launch);
-	return 0;
+	return weft_launch_result_explain(in->r, in->launch, &b, err);
 }

@@ -337,14 +337,7 @@ static int ov_explain(const struct ov_state *s, struct weft_launch_result *r, co
 		}
 		weft_sbuf_puts(&b, "\n");
 	}
-	if (b.failed) {
-		weft_sbuf_free(&b);
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", r->launch);
-	}
-	r->explain = b.data ? b.data : calloc(1, 1);
-	if (!r->explain)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", r->launch);
-	return 0;
+	return weft_launch_result_explain(r, r->launch, &b, err);
 }
 
 static int ov_end_launch(void *state, struct weft_trace *t, uint32_t launch,

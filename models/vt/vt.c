@@ -406,14 +406,7 @@ static int vt_explain(const struct vt_state *s, struct weft_launch_result *r, ui
 					 pi->dep_next ? "   (next reads it)" : "");
 		}
 	}
-	if (b.failed) {
-		weft_sbuf_free(&b);
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", r->launch);
-	}
-	r->explain = b.data ? b.data : calloc(1, 1);
-	if (!r->explain)
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory explaining launch %u", r->launch);
-	return 0;
+	return weft_launch_result_explain(r, r->launch, &b, err);
 }
 
 static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
