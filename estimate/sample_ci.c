@@ -15,7 +15,7 @@
 #include "estimate.h"
 
 const char *const weft_est_ci_keys[WEFT_CI_COUNT] = {
-	"cycles", "time_s", "thread_insts", "energy_j", "insts_per_j", "speedup",
+	"cycles", "time_s", "thread_insts", "energy_total_j", "insts_per_j", "speedup",
 	"insts_per_j_ratio", "energy_ratio",
 };
 

@@ -51,7 +51,7 @@ enum weft_est_ci_metric {
 	WEFT_CI_ENERGY_RATIO,
 	WEFT_CI_COUNT
 };
-/* Their report keys: "cycles", "time_s", "thread_insts", "energy_j",
+/* Their report keys: "cycles", "time_s", "thread_insts", "energy_total_j",
  * "insts_per_j", "speedup", "insts_per_j_ratio", "energy_ratio" (the CSV
  * column names of the figures). */
 extern const char *const weft_est_ci_keys[WEFT_CI_COUNT];
