@@ -88,4 +88,16 @@ out=$("$B/weft-estimate" "$t" -c fermi-sm --sample random:8:1 --shard 0/2 -o "$D
 if [ $rc = 2 ] && echo "$out" | grep -q -- '--shard with a random sample'; then
 	say "ok   sample_ci: --shard refuses a random sample"
 else say "FAIL sample_ci: --shard with random: rc $rc: $out"; fail=1; fi
+# every format carries the intervals
+b="$D/backprop.wtr"
+fmt_ok() { # format pattern what
+	if "$B/weft-estimate" "$b" -c fermi-sm -c sgmf-core --sample random:64:1 --format "$1" | grep -q -- "$2"; then
+		say "ok   sample_ci: --format $1 has $3"
+	else say "FAIL sample_ci: --format $1 lacks $3"; fail=1; fi
+}
+fmt_ok table '^sgmf-core *speedup' "the interval rows"
+fmt_ok csv 'speedup_low,speedup_high' "the interval columns"
+fmt_ok json '"interval": {"confidence": 0.95' "the interval object"
+fmt_ok latex '[0-9] \$\\pm\$ [0-9]' "the half-widths"
+fmt_ok markdown '95% intervals' "the intervals' provenance"
 exit $fail
