@@ -779,12 +779,17 @@ static int estimate_until(const struct weft_est_request *req, struct weft_est_re
 			return 0;
 		}
 		weft_est_report_free(out);
-		/* at least double; jump to where the error would fall to the
-		 * target if it shrinks as 1 / sqrt(n) (ignoring the correction) */
-		double want = isfinite(worst) ? ceil(n * (worst / req->until) * (worst / req->until))
-					      : 2.0 * n;
-		uint64_t next = want > 2.0 * n ? (want < 4e9 ? (uint64_t)want : UINT32_MAX)
-					       : 2ull * n;
+		/* the n at which the widest interval would reach the target if
+		 * its variance goes as 1/n - 1/N (the largest launch's N), with
+		 * a 10% margin, and at least 1.5 n */
+		double next = 1.5 * n;
+		if (isfinite(worst) && worst > 0) {
+			double shrink = (req->until / worst) * (req->until / worst);
+			double inv = 1.0 / maxn + shrink * (1.0 / n - 1.0 / maxn);
+			if (inv > 0 && 1.1 / inv > next)
+				next = 1.1 / inv;
+		}
+		next = ceil(next);
 		n = next >= maxn ? maxn : (uint32_t)next;
 	}
 }
