@@ -722,6 +722,7 @@ static int estimate_sampled(const struct weft_est_request *req, struct weft_est_
 				e->insts = (double)f->thread_insts;
 				e->energy = f->energy_total_j;
 			}
+		out->trace_passes += g.trace_passes; /* the groups read the trace too */
 		weft_est_report_free(&g);
 	}
 	struct weft_est_ci_input in = { L, nctas, nread, rep,
