@@ -20,7 +20,8 @@
 # rounds and refuses when it would need the whole trace; --shard refuses a
 # random sample.
 set -u
-B=${B:-bin}
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+B=${WEFT_BIN:-bin}
 TRIALS=${TRIALS:-40}
 NEED=$(( (TRIALS * 95 + 99) / 100 ))
 D=$(mktemp -d)
