@@ -87,7 +87,7 @@ DEPS_PKGS = libzstd-dev libgsl-dev libcmocka-dev libpfm4-dev libinih-dev gnuplot
 	    help2man pkgconf clang libclang-rt-14-dev libjansson-dev parallel
 
 .PHONY: FORCE all deps check layers unit cli-tests workload-tests config-tests configs-doc docs-samples docs-check validate validate-smoke bench demo ptx install clean help
-.PHONY: cudart-tests cuda-corpus
+.PHONY: cudart-tests cuda-corpus sample-ci-tests
 .PHONY: uninstall install-test
 
 all: $(BUILD)/libweft.a $(CLIS) $(CUDART_SO)
@@ -222,7 +222,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
 # The fuzz step runs in the plain `make check` only: its targets are built
 # with clang's ASan and UBSan already, so SAN=1 runs would repeat it.
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests kill-tests corrupt-tests config-tests workload-tests cudart-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests sample-ci-tests kill-tests corrupt-tests config-tests workload-tests cudart-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -254,6 +254,11 @@ cli-tests: all $(TOOLS)
 	@sh tests/cli/tables.sh
 	@sh tests/cli/plot.sh
 	@sh tests/cli/overlay.sh
+
+# Sampled estimates' 95% intervals hold the full replay in >= 95% of 40
+# seeded trials per case (binomial reasoning in the script).
+sample-ci-tests: all
+	@sh tests/sample_ci.sh
 
 workload-tests: all
 	@sh tests/workloads.sh small

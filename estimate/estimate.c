@@ -14,6 +14,7 @@
  */
 #include "estimate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,8 +495,8 @@ static void est_progress(void *user, uint64_t done, uint64_t total)
 		p->fn(p->user, p->base + done * p->per / total, p->total);
 }
 
-int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
-		      struct weft_error *err)
+static int estimate_once(const struct weft_est_request *req, struct weft_est_report *out,
+			 struct weft_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	struct plan p;
@@ -662,4 +663,164 @@ fail:
 	free(done);
 	plan_free(req, &p);
 	return rc;
+}
+
+/* ---- a random sample: the estimate, then each random group's replay for
+ * the intervals (sample_ci.h) ---- */
+
+static int estimate_sampled(const struct weft_est_request *req, struct weft_est_report *out,
+			    struct weft_error *err)
+{
+	const uint32_t G = WEFT_EST_CI_GROUPS;
+	struct weft_trace *t = NULL;
+	uint32_t *nctas = NULL, *nread = NULL;
+	struct weft_est_ci_rep *rep = NULL;
+	struct weft_est_report g;
+	memset(&g, 0, sizeof(g));
+	int rc = estimate_once(req, out, err);
+	if (rc < 0)
+		return rc;
+	rc = weft_trace_open(req->trace_path, &t, err);
+	if (rc < 0)
+		goto fail;
+	uint32_t L = weft_trace_info(t)->nlaunches, groups = 0;
+	nctas = calloc(L ? L : 1, sizeof(*nctas));
+	nread = calloc(L ? L : 1, sizeof(*nread));
+	rep = calloc((size_t)out->nconfigs * (L ? L : 1) * G, sizeof(*rep));
+	if (!nctas || !nread || !rep) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the intervals");
+		goto fail;
+	}
+	for (uint32_t h = 0; h < L; h++) {
+		nctas[h] = weft_trace_launch(t, h)->nctas;
+		nread[h] = weft_cta_sample_size(&req->sample, nctas[h]);
+		out->ctas_total += nctas[h];
+		out->ctas_read += nread[h];
+		uint32_t gh = nread[h] < G ? nread[h] : G;
+		if (nread[h] < nctas[h] && gh > groups)
+			groups = gh;
+	}
+	weft_trace_close(t);
+	t = NULL;
+	struct weft_est_request q = *req;
+	q.progress = NULL;
+	q.explain = 0;
+	q.until = 0;
+	q.sample.groups = G;
+	for (uint32_t k = 0; k < groups; k++) {
+		q.sample.group = k;
+		rc = estimate_once(&q, &g, err);
+		if (rc < 0) {
+			weft_error_prefix(err, "random group %u of %u: ", k, G);
+			goto fail;
+		}
+		for (uint32_t c = 0; c < out->nconfigs; c++)
+			for (uint32_t h = 0; h < L && h < g.configs[c].nlaunches; h++) {
+				const struct weft_est_figures *f = &g.configs[c].launches[h];
+				struct weft_est_ci_rep *e = &rep[((size_t)c * L + h) * G + k];
+				e->cycles = f->cycles;
+				e->insts = (double)f->thread_insts;
+				e->energy = f->energy_total_j;
+			}
+		out->trace_passes += g.trace_passes; /* the groups read the trace too */
+		weft_est_report_free(&g);
+	}
+	struct weft_est_ci_input in = { L, nctas, nread, rep,
+					req->confidence > 0 ? req->confidence : 0.95 };
+	rc = weft_est_ci_compute(out, &in, err);
+	if (rc < 0)
+		goto fail;
+	out->ci_groups = G;
+	free(nctas);
+	free(nread);
+	free(rep);
+	return 0;
+fail:
+	if (t)
+		weft_trace_close(t);
+	weft_est_report_free(&g);
+	weft_est_report_free(out);
+	free(nctas);
+	free(nread);
+	free(rep);
+	return rc;
+}
+
+/* --sample-until: rounds of growing random samples */
+static int estimate_until(const struct weft_est_request *req, struct weft_est_report *out,
+			  struct weft_error *err)
+{
+	struct weft_trace *t = NULL;
+	int rc = weft_trace_open(req->trace_path, &t, err);
+	if (rc < 0)
+		return rc;
+	uint32_t maxn = 0;
+	for (uint32_t h = 0; h < weft_trace_info(t)->nlaunches; h++)
+		if (weft_trace_launch(t, h)->nctas > maxn)
+			maxn = weft_trace_launch(t, h)->nctas;
+	weft_trace_close(t);
+	struct weft_est_request q = *req;
+	uint32_t n = req->sample.count >= 2 ? req->sample.count : 2;
+	for (uint32_t round = 1;; round++) {
+		if (n >= maxn)
+			return weft_error_set(err, WEFT_ERR_INPUT,
+					      "--sample-until %g%%: a sample of %u CTAs per launch would "
+					      "read every CTA of the trace (its largest launch has %u): "
+					      "the whole trace is needed for this error; replay it "
+					      "without --sample, or ask for a larger error",
+					      100 * req->until, n, maxn);
+		q.sample.count = n;
+		rc = estimate_sampled(&q, out, err);
+		if (rc < 0)
+			return rc;
+		double worst = weft_est_ci_worst(out);
+		if (worst <= req->until) {
+			out->until = req->until;
+			out->rounds = round;
+			return 0;
+		}
+		weft_est_report_free(out);
+		/* the n at which the widest interval would reach the target if
+		 * its variance goes as 1/n - 1/N (the largest launch's N), with
+		 * a 10% margin, and at least 1.5 n */
+		double next = 1.5 * n;
+		if (isfinite(worst) && worst > 0) {
+			double shrink = (req->until / worst) * (req->until / worst);
+			double inv = 1.0 / maxn + shrink * (1.0 / n - 1.0 / maxn);
+			if (inv > 0 && 1.1 / inv > next)
+				next = 1.1 / inv;
+		}
+		next = ceil(next);
+		n = next >= maxn ? maxn : (uint32_t)next;
+	}
+}
+
+int weft_estimate_run(const struct weft_est_request *req, struct weft_est_report *out,
+		      struct weft_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int random = req->sample.kind == WEFT_SAMPLE_RANDOM;
+	if (req->until != 0 && !(req->until > 0 && req->until < 1))
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "--sample-until %g%%: give a relative error between 0 and 100%% "
+				      "(e.g. 2%%)", 100 * req->until);
+	if (req->confidence != 0 && !(req->confidence > 0 && req->confidence < 1))
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "confidence %g%% is not between 0 and 100%% (e.g. 95%%)",
+				      100 * req->confidence);
+	if (req->until > 0 && !random)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "--sample-until needs a random sample (random:N:SEED), not %s",
+				      req->sample.kind == WEFT_SAMPLE_EVERY ? "every:K" : "all");
+	if (random && req->nshards)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "--shard with a random sample: a part cannot carry the random "
+				      "groups the merged report's intervals need; run the sampled "
+				      "estimate in one process (it reads only the sample), or shard "
+				      "an unsampled or every:K run");
+	if (!random)
+		return estimate_once(req, out, err);
+	if (req->until > 0)
+		return estimate_until(req, out, err);
+	return estimate_sampled(req, out, err);
 }

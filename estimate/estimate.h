@@ -44,6 +44,7 @@
 #include "common/error.h"
 #include "models/events.h"
 #include "models/model.h"
+#include "sample_ci.h"
 #include "sweep.h"
 #include "trace/format/trace.h"
 
@@ -119,6 +120,9 @@ struct weft_est_config {
 	struct weft_cpi_stack *own_cpi;  /* [nlaunches + 1], the totals' last */
 	struct weft_stat *own_stats;     /* every figure's stats, back to back */
 	char *own_text;                  /* the explanations, NUL-separated */
+	/* with a random sample: the totals' intervals (sample_ci.h), valid
+	 * when the report's has_ci is set */
+	struct weft_est_interval ci[WEFT_CI_COUNT];
 };
 
 struct weft_est_report {
@@ -148,6 +152,15 @@ struct weft_est_report {
 	 * report is written as a part (weft_est_shard_write), never formatted. */
 	uint32_t shard, nshards;
 	uint32_t shard_passes;           /* reads of the trace by this process */
+	/* a random sample (sample_ci.h): every config's ci[] is filled */
+	int has_ci;
+	double confidence;               /* of the intervals, e.g. 0.95 */
+	uint32_t ci_groups;              /* random groups per launch (at most) */
+	uint64_t ctas_read, ctas_total;  /* CTAs in the sample, in the trace */
+	/* --sample-until: the relative half-width asked for (0: not asked),
+	 * and the rounds the sample took to reach it */
+	double until;
+	uint32_t rounds;
 };
 
 struct weft_est_request {
@@ -158,7 +171,14 @@ struct weft_est_request {
 	const char *const *overrides;
 	uint32_t noverrides;
 	const char *baseline;            /* config or sweep point name; NULL = the first */
-	struct weft_cta_sample sample;
+	struct weft_cta_sample sample;   /* RANDOM: the report carries intervals */
+	double confidence;               /* of the intervals; 0 = 0.95 */
+	/* > 0: sample until every interval's half-width is at most this
+	 * fraction of its figure (0.02 = 2%): random samples of sample.count
+	 * CTAs per launch (seed sample.seed), the count growing each round
+	 * (at least doubling) until the intervals are narrow enough; fails
+	 * (WEFT_ERR_INPUT) when the next round would read every CTA. */
+	double until;
 	/* "[CONFIG:]sec.key=LIST" (sweep.h): each config runs at every point of
 	 * the product of the sweeps that apply to it */
 	const char *const *sweeps;

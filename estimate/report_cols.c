@@ -324,6 +324,13 @@ void weft_est_col_provenance(const struct weft_est_report *r, struct weft_sbuf *
 	weft_sbuf_puts(out, open);
 	comment_text(out, weft_sbuf_str(&line));
 	weft_sbuf_printf(out, "%s\n", close);
+	if (r->has_ci) {
+		char d[256];
+		weft_est_ci_describe(r, d, sizeof(d));
+		weft_sbuf_puts(out, open);
+		comment_text(out, d);
+		weft_sbuf_printf(out, ", shown as +- half-width%s\n", close);
+	}
 	for (uint32_t i = 0; i < r->nconfigs; i++) {
 		const struct weft_est_config *c = &r->configs[i];
 		line.len = 0;
@@ -366,7 +373,6 @@ void weft_est_sig(double v, int digits, char *buf, size_t len)
 int weft_est_col_cell(const struct weft_est_report *r, const struct weft_est_config *c,
 		      const struct weft_est_col *col, int digits, char *buf, size_t len)
 {
-	(void)r;
 	if (col->kind == WEFT_COL_TEXT) {
 		const char *s = col->sweep >= 0 ? c->point[col->sweep]
 				: strcmp(col->key, "config") == 0 ? c->name
@@ -381,8 +387,22 @@ int weft_est_col_cell(const struct weft_est_report *r, const struct weft_est_con
 			snprintf(buf, len, "%.0f", v);
 		else
 			buf[0] = 0;
-		return 1;
+	} else {
+		weft_est_sig(v * col->scale, digits, buf, len);
 	}
-	weft_est_sig(v * col->scale, digits, buf, len);
+	/* a random sample: the figure's interval as +- half-width, in the
+	 * column's unit and digits */
+	for (int m = 0; r->has_ci && m < WEFT_CI_COUNT; m++) {
+		const struct weft_est_interval *iv = &c->ci[m];
+		if (strcmp(col->key, weft_est_ci_keys[m]) != 0 || !isfinite(iv->half) || iv->half == 0)
+			continue;
+		char h[64];
+		size_t used = strlen(buf);
+		if (col->kind == WEFT_COL_COUNT)
+			snprintf(h, sizeof(h), "%.0f", iv->half);
+		else
+			weft_est_sig(iv->half * col->scale, digits, h, sizeof(h));
+		snprintf(buf + used, len - used, " \u00b1 %s", h);
+	}
 	return 1;
 }

@@ -8,7 +8,9 @@
  * holding the point's value (empty where that sweep does not apply). The
  * CPI stacks close each row: one column cpi_<component>_cycles per
  * component any config reports (empty where a model has no such
- * component).
+ * component). A random sample's report ends each row with ci_confidence
+ * and <figure>_low,<figure>_high per interval (sample_ci.h), filled on the
+ * total rows.
  */
 #include "report_fields.h"
 #include "report_impl.h"
@@ -72,6 +74,23 @@ static void figures_row(struct weft_sbuf *out, const struct weft_est_report *r,
 		weft_est_num(buf, sizeof(buf), weft_est_cpi_of(f->cpi, cpi_names[k]));
 		weft_sbuf_printf(out, ",%s", buf);
 	}
+	if (r->has_ci) {
+		/* the totals' intervals; empty on launch rows */
+		if (f->launch == WEFT_EST_TOTAL)
+			weft_est_num(buf, sizeof(buf), r->confidence);
+		else
+			buf[0] = 0;
+		weft_sbuf_printf(out, ",%s", buf);
+		for (int m = 0; m < WEFT_CI_COUNT; m++) {
+			const struct weft_est_interval *iv = &c->ci[m];
+			char lo[64] = "", hi[64] = "";
+			if (f->launch == WEFT_EST_TOTAL) {
+				weft_est_num(lo, sizeof(lo), iv->lo);
+				weft_est_num(hi, sizeof(hi), iv->hi);
+			}
+			weft_sbuf_printf(out, ",%s,%s", lo, hi);
+		}
+	}
 	weft_sbuf_puts(out, "\n");
 }
 
@@ -95,6 +114,11 @@ void weft_est_format_csv(const struct weft_est_report *r, struct weft_sbuf *out)
 	uint32_t ncpi = weft_est_cpi_names(r, cpi_names, WEFT_EST_MAX_CPI_NAMES);
 	for (uint32_t k = 0; k < ncpi; k++)
 		weft_sbuf_printf(out, ",cpi_%s_cycles", cpi_names[k]);
+	if (r->has_ci) {
+		weft_sbuf_puts(out, ",ci_confidence");
+		for (int m = 0; m < WEFT_CI_COUNT; m++)
+			weft_sbuf_printf(out, ",%s_low,%s_high", weft_est_ci_keys[m], weft_est_ci_keys[m]);
+	}
 	weft_sbuf_puts(out, "\n");
 	for (uint32_t i = 0; i < r->nconfigs; i++) {
 		const struct weft_est_config *c = &r->configs[i];

@@ -153,6 +153,28 @@ static void config(struct weft_sbuf *out, const struct weft_est_report *r,
 	weft_sbuf_puts(out, "]");
 	weft_sbuf_json_key(out, ind, &first, "total");
 	figures(out, ind, &c->total, c->area_mm2);
+	if (r->has_ci) {
+		/* the totals' intervals (sample_ci.h) */
+		weft_sbuf_json_key(out, ind, &first, "interval");
+		weft_sbuf_puts(out, "{");
+		for (int m = 0; m < WEFT_CI_COUNT; m++) {
+			const struct weft_est_interval *iv = &c->ci[m];
+			weft_sbuf_printf(out, "%s\n%*s", m ? "," : "", ind + 2, "");
+			weft_sbuf_json_str(out, weft_est_ci_keys[m]);
+			weft_sbuf_puts(out, ": {\"value\": ");
+			weft_est_json_num(out, iv->value);
+			weft_sbuf_puts(out, ", \"half\": ");
+			weft_est_json_num(out, iv->half);
+			weft_sbuf_puts(out, ", \"low\": ");
+			weft_est_json_num(out, iv->lo);
+			weft_sbuf_puts(out, ", \"high\": ");
+			weft_est_json_num(out, iv->hi);
+			weft_sbuf_puts(out, ", \"df\": ");
+			weft_est_json_num(out, iv->df);
+			weft_sbuf_puts(out, "}");
+		}
+		weft_sbuf_printf(out, "\n%*s}", ind, "");
+	}
 	weft_sbuf_json_key(out, ind, &first, "launches");
 	weft_sbuf_puts(out, "[");
 	for (uint32_t l = 0; l < c->nlaunches; l++) {
@@ -184,6 +206,21 @@ void weft_est_format_json(const struct weft_est_report *r, struct weft_sbuf *out
 	weft_sbuf_printf(out, ", \"launches\": %u}", r->nlaunches);
 	weft_sbuf_json_key(out, 2, &first, "sampling");
 	weft_sbuf_json_str(out, r->sampling);
+	if (r->has_ci) {
+		weft_sbuf_json_key(out, 2, &first, "interval");
+		weft_sbuf_puts(out, "{\"confidence\": ");
+		weft_est_json_num(out, r->confidence);
+		weft_sbuf_printf(out, ", \"method\": \"random groups, Student t\", "
+				 "\"groups_per_launch\": %u, \"ctas_read\": %llu, \"ctas_total\": %llu, "
+				 "\"until\": ",
+				 r->ci_groups, (unsigned long long)r->ctas_read,
+				 (unsigned long long)r->ctas_total);
+		if (r->until > 0)
+			weft_est_json_num(out, r->until);
+		else
+			weft_sbuf_puts(out, "null");
+		weft_sbuf_printf(out, ", \"rounds\": %u}", r->rounds);
+	}
 	weft_sbuf_json_key(out, 2, &first, "baseline");
 	weft_sbuf_json_str(out, r->nconfigs ? r->configs[r->baseline].name : "");
 	if (r->nsweeps) {

@@ -15,11 +15,17 @@
 #include <stdlib.h>
 
 /* s with LaTeX's special characters escaped; brackets braced so that a
- * cell starting with `[` is not taken for \\'s optional argument; bytes
- * outside printable ASCII as '?'. */
+ * cell starting with `[` is not taken for \\'s optional argument; the
+ * plus-minus sign of an interval (UTF-8 C2 B1, report_cols.c) as $\pm$;
+ * other bytes outside printable ASCII as '?'. */
 static void tex(struct weft_sbuf *out, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (p[0] == 0xc2 && p[1] == 0xb1) {
+			weft_sbuf_puts(out, "$\\pm$");
+			p++;
+			continue;
+		}
 		switch (*p) {
 		case '#': case '$': case '%': case '&': case '_': case '{': case '}':
 			weft_sbuf_printf(out, "\\%c", *p);

@@ -139,6 +139,11 @@ static void header(struct weft_sbuf *out, const struct weft_est_report *r)
 		weft_sbuf_printf(out, "workload   (launch spec or custom driver), %u launch%s\n",
 				 r->nlaunches, r->nlaunches == 1 ? "" : "es");
 	weft_sbuf_printf(out, "sampling   %s\n", r->sampling);
+	if (r->has_ci) {
+		char d[256];
+		weft_est_ci_describe(r, d, sizeof(d));
+		weft_sbuf_printf(out, "interval   %s\n", d);
+	}
 	for (uint32_t i = 0; i < r->nconfigs; i++) {
 		const struct weft_est_config *c = &r->configs[i];
 		weft_sbuf_printf(out, "config     %s%s: %s, model %s, hash %016" PRIx64 ", overrides %s\n",
@@ -441,6 +446,45 @@ static void explanations(struct weft_sbuf *out, const struct weft_est_report *r)
 	}
 }
 
+/* A random sample's intervals: one line per config and figure. */
+static void intervals(struct weft_sbuf *out, const struct weft_est_report *r)
+{
+	if (!r->has_ci)
+		return;
+	int nw = 6;
+	for (uint32_t i = 0; i < r->nconfigs; i++)
+		if ((int)strlen(r->configs[i].name) > nw)
+			nw = (int)strlen(r->configs[i].name);
+	weft_sbuf_printf(out, "\n%-*s %-17s %12s %12s %8s %12s %12s\n", nw, "interval", "figure",
+			 "estimate", "+-", "+-%", "low", "high");
+	for (uint32_t i = 0; i < r->nconfigs; i++) {
+		const struct weft_est_config *c = &r->configs[i];
+		for (int m = 0; m < WEFT_CI_COUNT; m++) {
+			const struct weft_est_interval *iv = &c->ci[m];
+			if (m >= WEFT_CI_SPEEDUP && i == r->baseline)
+				continue; /* the baseline against itself: 1, exactly */
+			char v[32], h[32], rel[32], lo[32], hi[32];
+			snprintf(v, sizeof(v), "%.5g", iv->value);
+			if (isfinite(iv->half)) {
+				snprintf(h, sizeof(h), "%.5g", iv->half);
+				snprintf(lo, sizeof(lo), "%.5g", iv->lo);
+				snprintf(hi, sizeof(hi), "%.5g", iv->hi);
+				if (iv->value != 0)
+					snprintf(rel, sizeof(rel), "%.2f%%", 100 * iv->half / fabs(iv->value));
+				else
+					snprintf(rel, sizeof(rel), "-");
+			} else {
+				snprintf(h, sizeof(h), "-");
+				snprintf(rel, sizeof(rel), "-");
+				snprintf(lo, sizeof(lo), "-");
+				snprintf(hi, sizeof(hi), "-");
+			}
+			weft_sbuf_printf(out, "%-*s %-17s %12s %12s %8s %12s %12s\n", nw, c->name,
+					 weft_est_ci_keys[m], isfinite(iv->value) ? v : "-", h, rel, lo, hi);
+		}
+	}
+}
+
 void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *out)
 {
 	int w = col_width(r);
@@ -453,6 +497,7 @@ void weft_est_format_table(const struct weft_est_report *r, struct weft_sbuf *ou
 		cpi_stacks(out, r, w);
 		stats(out, r, w);
 	}
+	intervals(out, r);
 	launches(out, r, w);
 	explanations(out, r);
 }

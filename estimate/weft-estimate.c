@@ -8,6 +8,7 @@
  * docs/estimate.md documents the report.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,16 @@ static const char usage[] =
 	"                            dynamic operations against SIMT); table and JSON only\n"
 	"  --sample every:K|random:N:SEED\n"
 	"                            replay only some CTAs of each launch: every K-th,\n"
-	"                            or N distinct ones chosen with SEED (default: all)\n"
+	"                            or N distinct ones chosen with SEED (default: all).\n"
+	"                            random: the report adds each total's confidence\n"
+	"                            interval and those of the ratios (10 random groups\n"
+	"                            of the sample replayed again; docs/estimate.md)\n"
+	"  --sample-until PCT        sample until every interval's half-width is at most\n"
+	"                            PCT of its figure (e.g. 2%%): random samples from\n"
+	"                            N CTAs per launch (--sample random:N:SEED, default\n"
+	"                            random:32:1), growing each round; fails (status 2)\n"
+	"                            when that needs every CTA of the trace\n"
+	"  --confidence PCT          the intervals' confidence level (default 95%%)\n"
 	"  --shard K/N               run only the K-th of N slices of the run's points\n"
 	"                            (point i when i mod N = K; K counts from 0) and\n"
 	"                            write a part (JSON) for --merge instead of the report\n"
@@ -97,6 +107,22 @@ static int parse_u64(const char *s, uint64_t *out)
 	if (*end || errno)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* "2%" or "2": a percentage, as a fraction */
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno)
+		return -1;
+	if (*end == '%')
+		end++;
+	if (*end || !isfinite(v))
+		return -1;
+	*out = v / 100;
 	return 0;
 }
 
@@ -247,6 +273,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	int fmt = WEFT_FMT_TABLE, fmt_given = 0, explain = 0, merging = 0, run_opts = 0;
 	struct weft_est_table_opts topts = { NULL, 0 };
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
+	double until = 0, confidence = 0;
+	int sample_given = 0;
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
 	if (argc < 2)
 		return weft_cli_usage("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
@@ -260,6 +288,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "output", 'o', WEFT_OPT_ARG, 'o' },
 		{ "explain", 0, WEFT_OPT_FLAG, 'e' },
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
+		{ "sample-until", 0, WEFT_OPT_ARG, 'U' },
+		{ "confidence", 0, WEFT_OPT_ARG, 'L' },
 		{ "shard", 0, WEFT_OPT_ARG, 'K' },
 		{ "merge", 0, WEFT_OPT_FLAG, 'M' },
 		{ "columns", 0, WEFT_OPT_ARG, 'C' },
@@ -274,7 +304,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		/* what only a run (not --merge) takes */
 		run_opts |= id == 'c' || id == 'b' || id == 's' || id == 'w' || id == 'e' || id == 'S' ||
-			    id == 'K';
+			    id == 'K' || id == 'U' || id == 'L';
 		switch (id) {
 		case WEFT_OPT_ERROR:
 		case WEFT_OPT_ID_HELP:
@@ -329,9 +359,22 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			explain = 1;
 			break;
 		case 'S':
+			sample_given = 1;
 			if (parse_sample(val, &sample) < 0)
 				return weft_cli_usage("bad --sample `%s` (every:K with K >= 1, or "
 						      "random:N:SEED with N >= 1, e.g. random:64:1)",
+						      val);
+			break;
+		case 'U':
+			if (parse_pct(val, &until) < 0 || !(until > 0 && until < 1))
+				return weft_cli_usage("bad --sample-until `%s` (a relative error above 0 "
+						      "and below 100%%, e.g. 2%%)",
+						      val);
+			break;
+		case 'L':
+			if (parse_pct(val, &confidence) < 0 || !(confidence > 0 && confidence < 1))
+				return weft_cli_usage("bad --confidence `%s` (a level above 0 and below "
+						      "100%%, e.g. 95%%)",
 						      val);
 			break;
 		case 'K':
@@ -373,6 +416,22 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		return weft_cli_usage("%s", "which trace? make one with `weft-trace run WORKLOAD -o FILE.wtr`");
 	if (nconfigs == 0)
 		return weft_cli_usage("%s", "no configuration; add -c CONFIG.ini (e.g. -c configs/fermi-sm.ini)");
+	if (until > 0 && !sample_given) {
+		sample.kind = WEFT_SAMPLE_RANDOM;
+		sample.count = 32;
+		sample.seed = 1;
+	}
+	if (until > 0 && sample.kind != WEFT_SAMPLE_RANDOM)
+		return weft_cli_usage("%s", "--sample-until grows a random sample: give none or "
+				      "--sample random:N:SEED (its N is the first round's)");
+	if (confidence > 0 && sample.kind != WEFT_SAMPLE_RANDOM)
+		return weft_cli_usage("%s", "--confidence: only a random sample (--sample random:N:SEED "
+				      "or --sample-until) has intervals");
+	if (nshards && sample.kind == WEFT_SAMPLE_RANDOM)
+		return weft_cli_usage("%s", "--shard with a random sample: a part cannot carry the "
+				      "random groups the intervals need; run the sampled estimate "
+				      "in one process (it reads only the sample), or shard an "
+				      "unsampled or every:K run");
 	if (nshards && (fmt == WEFT_FMT_LATEX || fmt == WEFT_FMT_MARKDOWN))
 		return weft_cli_usage("%s", "--shard writes a part, not a table; give --format latex or "
 				      "markdown (and --columns, --digits) to --merge");
@@ -424,6 +483,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.noverrides = nsets,
 		.baseline = baseline,
 		.sample = sample,
+		.confidence = confidence,
+		.until = until,
 		.sweeps = sweeps,
 		.nsweeps = nsweeps,
 		.explain = explain,

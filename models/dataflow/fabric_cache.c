@@ -126,6 +126,8 @@ static int make_key(const struct fabric_state *s, struct weft_trace *t, uint32_t
 		k->sample.every = sample->every;
 		k->sample.count = sample->count;
 		k->sample.seed = sample->seed;
+		k->sample.groups = sample->groups; /* a random group reads other CTAs */
+		k->sample.group = sample->group;
 	}
 	k->params = weft_fabric_replay_params_hash(&s->fp);
 	return 0;
@@ -136,6 +138,7 @@ static int key_eq(const struct fab_key *a, const struct fab_key *b)
 	return !memcmp(a->sig, b->sig, sizeof(a->sig)) && a->launch == b->launch &&
 	       a->sample.kind == b->sample.kind && a->sample.every == b->sample.every &&
 	       a->sample.count == b->sample.count && a->sample.seed == b->sample.seed &&
+	       a->sample.groups == b->sample.groups && a->sample.group == b->sample.group &&
 	       a->params == b->params;
 }
 

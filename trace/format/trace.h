@@ -201,9 +201,17 @@ struct weft_cta_sample {
 	uint32_t every;          /* EVERY: every k-th CTA starting at 0 */
 	uint32_t count;          /* RANDOM: this many distinct CTAs */
 	uint64_t seed;           /* RANDOM */
+	/* RANDOM, for interval estimates (estimate/sample_ci.h): groups >= 2
+	 * splits the launch's random sample into min(groups, sample size)
+	 * disjoint random groups of near-equal size (a seeded shuffle) and
+	 * keeps only group `group` mod that number; 0 or 1 = the whole sample */
+	uint32_t groups, group;
 };
 /* Fills ctas[] (caller allocates nctas entries) with the chosen CTA ids in
  * increasing order; returns how many. */
+/* How many CTAs of a launch of nctas the sample reads without its grouping
+ * (ALL: nctas; EVERY: ceil(nctas / k); RANDOM: min(count, nctas)). */
+uint32_t weft_cta_sample_size(const struct weft_cta_sample *s, uint32_t nctas);
 uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas, uint32_t *ctas);
 void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t len);
 

@@ -9,8 +9,18 @@
  * Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014)
  * seeded with the given seed, so a (seed, count, nctas) triple always
  * selects the same CTAs on every platform.
+ *
+ * Random groups (for interval estimates): the n selected CTAs are shuffled
+ * by Fisher-Yates (TAOCP vol. 2, 3.4.2, Algorithm P) with splitmix64 seeded
+ * from the seed mixed with a constant, and cut into G = min(groups, n)
+ * consecutive runs of the shuffled order with sizes differing by at most
+ * one; group g keeps run g mod G, sorted back into increasing order. Each
+ * group is then a simple random sample of its launch, disjoint from the
+ * others, and the groups together are the whole sample.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "trace.h"
 
@@ -20,6 +30,12 @@ static uint64_t splitmix64(uint64_t *s)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
 }
 
 uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas, uint32_t *ctas)
@@ -44,7 +60,33 @@ uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas,
 		if (splitmix64(&st) % left < (uint64_t)(want - n))
 			ctas[n++] = i;
 	}
-	return n;
+	if (s->groups < 2 || n < 2)
+		return n;
+	/* shuffle in place, keep run g, sorted */
+	uint64_t gs = s->seed ^ 0x6a09e667f3bcc908ull; /* sqrt(2)'s fraction: any fixed constant */
+	for (uint32_t i = n - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)(splitmix64(&gs) % ((uint64_t)i + 1));
+		uint32_t x = ctas[i];
+		ctas[i] = ctas[j];
+		ctas[j] = x;
+	}
+	uint32_t G = s->groups < n ? s->groups : n, g = s->group % G;
+	uint32_t lo = (uint32_t)((uint64_t)n * g / G), hi = (uint32_t)((uint64_t)n * (g + 1) / G);
+	uint32_t m = hi - lo;
+	memmove(ctas, ctas + lo, (size_t)m * sizeof(*ctas));
+	qsort(ctas, m, sizeof(*ctas), cmp_u32);
+	return m;
+}
+
+uint32_t weft_cta_sample_size(const struct weft_cta_sample *s, uint32_t nctas)
+{
+	if (!s || s->kind == WEFT_SAMPLE_ALL)
+		return nctas;
+	if (s->kind == WEFT_SAMPLE_EVERY) {
+		uint32_t k = s->every ? s->every : 1;
+		return (uint32_t)(((uint64_t)nctas + k - 1) / k);
+	}
+	return s->count < nctas ? s->count : nctas;
 }
 
 void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t len)
@@ -60,6 +102,9 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 			 : (s->every % 10 == 3 && s->every % 100 != 13)                            ? "rd"
 												   : "th",
 			 s->every ? s->every : 1);
+	else if (s->groups >= 2)
+		snprintf(buf, len, "random %u CTAs (seed %llu), group %u of %u", s->count,
+			 (unsigned long long)s->seed, s->group, s->groups);
 	else
 		snprintf(buf, len, "random %u CTAs (seed %llu)", s->count, (unsigned long long)s->seed);
 }

@@ -1,0 +1,104 @@
+#!/bin/sh
+# tests/sample_ci.sh - do the intervals of a sampled weft-estimate cover the
+# full replay? (issue: "the full-replay value lies inside the 95% interval in
+# at least 95% of seeded trials"; method in docs/estimate.md.)
+#
+# For each case (workload at default size, configs, sample size) the full
+# replay gives the true totals; then TRIALS random samples (seeds 1..TRIALS,
+# fixed, so the test is deterministic) each give a 95% interval, and we count
+# the trials whose interval holds the full value, for the first config's
+# cycles and, with two configs, the second one's speedup against the first.
+# Pass: at least 95% of the trials per figure, i.e. at least 38 of 40.
+# Binomial reasoning: if the true coverage were 95%, the misses in 40
+# trials are Binomial(40, 0.05) (mean 2), so 38 or more inside happens with
+# probability 0.68; at 90% true coverage it happens with probability 0.22,
+# at 85% with 0.05: a case passing with 38+ of 40 shows the coverage is
+# not far below nominal. The fixed seeds make the result the same on every
+# run (no flakiness); a change to a model or to the sampling that hurts the
+# coverage moves the count and fails here.
+# Also: an unsampled run prints no interval; --sample-until reports its
+# rounds and refuses when it would need the whole trace; --shard refuses a
+# random sample.
+set -u
+# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
+B=${WEFT_BIN:-bin}
+TRIALS=${TRIALS:-40}
+NEED=$(( (TRIALS * 95 + 99) / 100 ))
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+fail=0
+say() { echo "$1"; }
+
+# column k of the total row of the first/second config, by header name
+col() { # file config-index name
+	awk -F, -v ci="$2" -v name="$3" 'NR==1{for(i=1;i<=NF;i++){if($i==name)k=i; if($i=="launch")l=i}; next}
+		$l=="total"{n++; if(n==ci) print $k}' "$1"
+}
+
+case_() { # workload sample-size config [config2]
+	w=$1 n=$2 c1=$3 c2=${4:-}
+	t="$D/$w.wtr"
+	[ -f "$t" ] || "$B/weft-trace" run "$w" -o "$t" >/dev/null || { say "FAIL sample_ci: trace $w"; fail=1; return; }
+	cfgs="-c $c1${c2:+ -c $c2}"
+	# shellcheck disable=SC2086
+	"$B/weft-estimate" "$t" $cfgs --format csv >"$D/full.csv" || { say "FAIL sample_ci: full $w"; fail=1; return; }
+	fc=$(col "$D/full.csv" 1 cycles) fs=""
+	[ -n "$c2" ] && fs=$(col "$D/full.csv" 2 speedup)
+	inc=0 ins=0 s=1
+	while [ $s -le "$TRIALS" ]; do
+		# shellcheck disable=SC2086
+		"$B/weft-estimate" "$t" $cfgs --format csv --sample "random:$n:$s" >"$D/s.csv" ||
+			{ say "FAIL sample_ci: $w seed $s"; fail=1; return; }
+		lo=$(col "$D/s.csv" 1 cycles_low) hi=$(col "$D/s.csv" 1 cycles_high)
+		inc=$((inc + $(awk -v f="$fc" -v a="$lo" -v b="$hi" 'BEGIN{print (a!="" && f>=a+0 && f<=b+0) ? 1 : 0}')))
+		if [ -n "$c2" ]; then
+			lo=$(col "$D/s.csv" 2 speedup_low) hi=$(col "$D/s.csv" 2 speedup_high)
+			ins=$((ins + $(awk -v f="$fs" -v a="$lo" -v b="$hi" 'BEGIN{print (a!="" && f>=a+0 && f<=b+0) ? 1 : 0}')))
+		fi
+		s=$((s + 1))
+	done
+	r="$w random:$n: $c1 cycles $inc/$TRIALS inside"
+	[ -n "$c2" ] && r="$r, $c2 speedup $ins/$TRIALS inside"
+	if [ "$inc" -lt "$NEED" ] || { [ -n "$c2" ] && [ "$ins" -lt "$NEED" ]; }; then
+		say "FAIL sample_ci: $r (need $NEED)"
+		fail=1
+	else
+		say "ok   sample_ci: $r"
+	fi
+}
+
+case_ hotspot 32 fermi-sm
+case_ nn 64 fermi-sm
+case_ backprop 64 fermi-sm sgmf-core
+
+# the modes around it
+t="$D/hotspot.wtr"
+if "$B/weft-estimate" "$t" -c fermi-sm | grep -q '^interval'; then
+	say "FAIL sample_ci: an unsampled run prints an interval"; fail=1
+else say "ok   sample_ci: an unsampled run prints no interval"; fi
+out=$("$B/weft-estimate" "$D/backprop.wtr" -c fermi-sm --sample-until 40% 2>&1)
+if echo "$out" | grep -q 'sampled until +-40% in [0-9]* round'; then
+	say "ok   sample_ci: --sample-until reports its rounds"
+else say "FAIL sample_ci: --sample-until: $out"; fail=1; fi
+"$B/weft-trace" run sgemm --size small -o "$D/sgemm.wtr" >/dev/null
+out=$("$B/weft-estimate" "$D/sgemm.wtr" -c fermi-sm --sample-until 2% 2>&1); rc=$?
+if [ $rc = 2 ] && echo "$out" | grep -q 'the whole trace is needed'; then
+	say "ok   sample_ci: --sample-until refuses when the whole trace is needed"
+else say "FAIL sample_ci: --sample-until on a 1-CTA trace: rc $rc: $out"; fail=1; fi
+out=$("$B/weft-estimate" "$t" -c fermi-sm --sample random:8:1 --shard 0/2 -o "$D/p" 2>&1); rc=$?
+if [ $rc = 2 ] && echo "$out" | grep -q -- '--shard with a random sample'; then
+	say "ok   sample_ci: --shard refuses a random sample"
+else say "FAIL sample_ci: --shard with random: rc $rc: $out"; fail=1; fi
+# every format carries the intervals
+b="$D/backprop.wtr"
+fmt_ok() { # format pattern what
+	if "$B/weft-estimate" "$b" -c fermi-sm -c sgmf-core --sample random:64:1 --format "$1" | grep -q -- "$2"; then
+		say "ok   sample_ci: --format $1 has $3"
+	else say "FAIL sample_ci: --format $1 lacks $3"; fail=1; fi
+}
+fmt_ok table '^sgmf-core *speedup' "the interval rows"
+fmt_ok csv 'speedup_low,speedup_high' "the interval columns"
+fmt_ok json '"interval": {"confidence": 0.95' "the interval object"
+fmt_ok latex '[0-9] \$\\pm\$ [0-9]' "the half-widths"
+fmt_ok markdown '95% intervals' "the intervals' provenance"
+exit $fail

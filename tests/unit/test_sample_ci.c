@@ -1,0 +1,172 @@
+/*
+ * test_sample_ci.c - the intervals of a sampled estimate (estimate/
+ * sample_ci.h) on hand-built figures, and the random groups of a CTA
+ * sample (trace.h). Every expected number is worked out in the comments.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "estimate/estimate.h"
+#include "estimate/sample_ci.h"
+#include "trace/format/trace.h"
+
+static int near(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b);
+}
+
+/* t_{0.975, 9}: tables give 2.262157 (e.g. Abramowitz & Stegun 26.10) */
+#define T975_9 2.2621571627409915
+
+/* Groups of random:95:7 over 1000 CTAs, 10 groups: each increasing, sizes
+ * floor(95 (g + 1) / 10) - floor(95 g / 10) (9 or 10), disjoint, and
+ * together the ungrouped sample. */
+static void test_groups_partition(void **st)
+{
+	(void)st;
+	static uint32_t all[1000], g[1000];
+	static uint8_t seen[1000];
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_RANDOM, .count = 95, .seed = 7 };
+	uint32_t n = weft_cta_sample_select(&s, 1000, all);
+	assert_int_equal(n, 95);
+	assert_int_equal(weft_cta_sample_size(&s, 1000), 95);
+	assert_int_equal(weft_cta_sample_size(&s, 40), 40);
+	memset(seen, 0, sizeof(seen));
+	uint32_t total = 0;
+	s.groups = 10;
+	for (uint32_t k = 0; k < 10; k++) {
+		s.group = k;
+		uint32_t m = weft_cta_sample_select(&s, 1000, g);
+		assert_int_equal(m, 95 * (k + 1) / 10 - 95 * k / 10);
+		for (uint32_t i = 0; i < m; i++) {
+			if (i)
+				assert_true(g[i] > g[i - 1]);
+			assert_int_equal(seen[g[i]], 0);
+			seen[g[i]] = 1;
+		}
+		total += m;
+	}
+	assert_int_equal(total, 95);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(seen[all[i]], 1);
+	/* fewer CTAs than groups: one CTA per group, group 4 is group 1 of 3 */
+	struct weft_cta_sample t = { .kind = WEFT_SAMPLE_RANDOM, .count = 3, .seed = 1, .groups = 10 };
+	uint32_t a[8], b[8];
+	t.group = 1;
+	assert_int_equal(weft_cta_sample_select(&t, 8, a), 1);
+	t.group = 4;
+	assert_int_equal(weft_cta_sample_select(&t, 8, b), 1);
+	assert_int_equal(a[0], b[0]);
+}
+
+/* Two configs, one launch of N = 100 CTAs sampled with n = 20, G = 10.
+ * Baseline: 1000 cycles at 1 GHz, 4000 insts, 4 uJ; its groups give 1000
+ * -+ 50 cycles (even groups -50, odd +50). Config 1: 500 cycles, 2 uJ, its
+ * groups exact. Cycles of the baseline: v = (1 - 20/100) x 10 x 50^2 /
+ * (10 x 9) = 222.2; df = 9; half = t_{.975,9} sqrt(v) = 33.72. Speedup of
+ * config 1: (1000 -+ 50) / 500 = 2 -+ 0.1: v = 0.8 x 10 x 0.01 / 90 =
+ * 8.889e-4, half = 0.06744. Its insts/J ratio: insts/J = 4000 / 2e-6
+ * against 4000 / 4e-6, exact in every group: half 0. */
+static void test_ci_by_hand(void **st)
+{
+	(void)st;
+	struct weft_est_config c[2];
+	memset(c, 0, sizeof(c));
+	struct weft_est_figures l[2];
+	memset(l, 0, sizeof(l));
+	for (int i = 0; i < 2; i++) {
+		c[i].clock_hz = 1e9;
+		c[i].total.cycles = l[i].cycles = i ? 500 : 1000;
+		c[i].total.thread_insts = l[i].thread_insts = 4000;
+		c[i].total.energy_total_j = l[i].energy_total_j = i ? 2e-6 : 4e-6;
+		c[i].launches = &l[i];
+		c[i].nlaunches = 1;
+	}
+	struct weft_est_report r;
+	memset(&r, 0, sizeof(r));
+	r.configs = c;
+	r.nconfigs = 2;
+	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
+	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
+		rep[g] = (struct weft_est_ci_rep){ 1000 + (g % 2 ? 50 : -50), 4000, 4e-6 };
+		rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 500, 4000, 2e-6 };
+	}
+	uint32_t N = 100, n = 20;
+	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.95 };
+	struct weft_error err;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	assert_true(r.has_ci);
+	const struct weft_est_interval *cy = &c[0].ci[WEFT_CI_CYCLES];
+	assert_true(near(cy->value, 1000, 1e-12));
+	assert_true(near(cy->df, 9, 1e-12));
+	assert_true(near(cy->half, T975_9 * sqrt(0.8 * 10 * 2500 / 90.0), 1e-9));
+	assert_true(near(cy->lo, 1000 - cy->half, 1e-12));
+	const struct weft_est_interval *sp = &c[1].ci[WEFT_CI_SPEEDUP];
+	assert_true(near(sp->value, 2, 1e-12));
+	assert_true(near(sp->half, T975_9 * sqrt(0.8 * 10 * 0.01 / 90.0), 1e-9));
+	assert_true(c[1].ci[WEFT_CI_IPJ_RATIO].half == 0);
+	assert_true(near(c[1].ci[WEFT_CI_IPJ_RATIO].value, 2, 1e-12));
+	assert_true(c[1].ci[WEFT_CI_CYCLES].half == 0);
+	/* the baseline against itself: paired, exactly 1 */
+	assert_true(c[0].ci[WEFT_CI_SPEEDUP].half == 0);
+	/* worst relative half-width: the baseline's cycles, 33.72 / 1000 */
+	assert_true(near(weft_est_ci_worst(&r), cy->half / 1000, 1e-12));
+
+	/* read whole: exact; one CTA of many: not estimable */
+	n = 100;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	assert_true(c[0].ci[WEFT_CI_CYCLES].half == 0);
+	n = 1;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	assert_true(isnan(c[0].ci[WEFT_CI_CYCLES].half));
+	assert_true(isinf(weft_est_ci_worst(&r)));
+	/* a confidence outside (0, 1) */
+	in.confidence = 1;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), WEFT_ERR_INPUT);
+}
+
+/* At 90% the quantile is t_{.95,9} = 1.833113 (same tables). */
+static void test_ci_level(void **st)
+{
+	(void)st;
+	struct weft_est_config c;
+	memset(&c, 0, sizeof(c));
+	struct weft_est_figures l;
+	memset(&l, 0, sizeof(l));
+	c.clock_hz = 1e9;
+	c.total.cycles = l.cycles = 1000;
+	c.total.thread_insts = l.thread_insts = 10;
+	c.total.energy_total_j = l.energy_total_j = 1;
+	c.launches = &l;
+	c.nlaunches = 1;
+	struct weft_est_report r;
+	memset(&r, 0, sizeof(r));
+	r.configs = &c;
+	r.nconfigs = 1;
+	struct weft_est_ci_rep rep[WEFT_EST_CI_GROUPS];
+	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++)
+		rep[g] = (struct weft_est_ci_rep){ 1000 + (g % 2 ? 10 : -10), 10, 1 };
+	uint32_t N = 1000, n = 10; /* f = 0.01 */
+	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.90 };
+	struct weft_error err;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	assert_true(near(c.ci[WEFT_CI_CYCLES].half, 1.8331129326536335 * sqrt(0.99 * 10 * 100 / 90.0),
+			 1e-9));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_groups_partition),
+		cmocka_unit_test(test_ci_by_hand),
+		cmocka_unit_test(test_ci_level),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
