@@ -49,7 +49,7 @@ BIN     = bin
 endif
 export WEFT_BIN = $(BIN)
 export WEFT_BUILD = $(BUILD)
-MODULES = common trace models energy area estimate plot
+MODULES = common trace models energy area estimate plot study
 
 # Library sources: every .c below the module folders except CLI code. CLI
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
@@ -57,7 +57,7 @@ MODULES = common trace models energy area estimate plot
 # trace/cudart/ is not in it either: it is the CUDA runtime library
 # (libcudart.so.13, below), which exports the CUDA names.
 ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
-CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c %/weft-plot.c,$(ALL_SRCS))
+CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c %/weft-plot.c %/weft-study.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 # What every CLI shares (cli/README.md): linked into each program, never
@@ -179,6 +179,9 @@ $(BIN)/weft-area: $(BUILD)/area/weft-area.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/weft-plot: $(BUILD)/plot/weft-plot.o $(CLI_OBJ) $(BUILD)/libweft.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+$(BIN)/weft-study: $(BUILD)/study/weft-study.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
