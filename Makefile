@@ -386,7 +386,7 @@ VERSION     = $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' common/ver
 # The library's headers: every .h of the library folders but the CLI's and
 # the CUDA runtime's (its interface is CUDA's own).
 PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
-INSTALL_TREES = data configs
+INSTALL_TREES = data configs recipes
 HELP2MAN   ?= help2man
 
 $(BUILD)/weft.pc: weft.pc.in common/version.h FORCE
