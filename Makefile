@@ -256,6 +256,7 @@ cli-tests: all $(TOOLS)
 	@sh tests/cli/shard.sh
 	@sh tests/cli/tables.sh
 	@sh tests/cli/plot.sh
+	@sh tests/cli/study.sh
 	@sh tests/cli/overlay.sh
 
 workload-tests: all

@@ -52,16 +52,18 @@ int weft_recipe_resolve(const char *arg, char *out, size_t len, struct weft_erro
 	weft_suggest_init(&sg, arg);
 	DIR *d = opendir(dir);
 	size_t used = 0;
-	for (struct dirent *e; d && (e = readdir(d));) {
+	char found[32][64]; /* the suggester keeps pointers to its candidates */
+	uint32_t nf = 0;
+	for (struct dirent *e; d && (e = readdir(d)) && nf < 32;) {
 		size_t m = strlen(e->d_name);
-		if (m <= 4 || strcmp(e->d_name + m - 4, ".ini") != 0)
+		if (m <= 4 || m - 4 >= sizeof(found[0]) || strcmp(e->d_name + m - 4, ".ini") != 0)
 			continue;
-		char name[256];
-		snprintf(name, sizeof(name), "%.*s", (int)(m - 4), e->d_name);
-		weft_suggest_consider(&sg, name);
+		snprintf(found[nf], sizeof(found[nf]), "%.*s", (int)(m - 4), e->d_name);
+		weft_suggest_consider(&sg, found[nf]);
 		if (used + m + 2 < sizeof(names))
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "",
-						 name);
+						 found[nf]);
+		nf++;
 	}
 	if (d)
 		closedir(d);
