@@ -441,7 +441,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD    = build-fuzz
 FUZZ_S       ?= 60
 FUZZ_CHECK_S ?= 30
-FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson fuzz_fatbin
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson fuzz_fatbin fuzz_recipe
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
 FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \
