@@ -61,14 +61,6 @@ static int write_sbuf(struct weft_study_ctx *c, const char *rel, const struct we
 	return weft_write_atomic(p, weft_sbuf_str(b), b->len, err);
 }
 
-const struct weft_study_trace *weft_study_trace_of(const struct weft_study_ctx *c, const char *w)
-{
-	for (uint32_t i = 0; i < c->ntraces; i++)
-		if (strcmp(c->traces[i].workload, w) == 0)
-			return &c->traces[i];
-	return NULL;
-}
-
 static int get_traces(struct weft_study_ctx *c, struct weft_error *err)
 {
 	const struct weft_study_plan *p = c->plan;

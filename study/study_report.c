@@ -39,6 +39,14 @@ void weft_study_keep_configs(struct weft_study_ctx *c, uint32_t r, const struct 
 		 rep->nconfigs ? rep->configs[rep->baseline].name : "");
 }
 
+const struct weft_study_trace *weft_study_trace_of(const struct weft_study_ctx *c, const char *w)
+{
+	for (uint32_t i = 0; i < c->ntraces; i++)
+		if (strcmp(c->traces[i].workload, w) == 0)
+			return &c->traces[i];
+	return NULL;
+}
+
 void weft_study_ctx_free(struct weft_study_ctx *c)
 {
 	if (!c)
