@@ -22,7 +22,18 @@ int weft_recipe_dir(char *out, size_t len, struct weft_error *err)
 	int rc = weft_data_dir(data, sizeof(data), err);
 	if (rc)
 		return rc;
-	if ((size_t)snprintf(out, len, "%s/../recipes", data) >= len)
+	/* DIR/data -> DIR/recipes, so reports name the folder plainly */
+	size_t n = strlen(data);
+	while (n > 1 && data[n - 1] == '/')
+		data[--n] = 0;
+	int rc2;
+	if (n >= 5 && strcmp(data + n - 5, "/data") == 0)
+		rc2 = snprintf(out, len, "%.*s/recipes", (int)(n - 5), data);
+	else if (strcmp(data, "data") == 0)
+		rc2 = snprintf(out, len, "recipes");
+	else
+		rc2 = snprintf(out, len, "%s/../recipes", data);
+	if (rc2 < 0 || (size_t)rc2 >= len)
 		return weft_error_set(err, WEFT_ERR_INPUT, "recipes folder name too long");
 	return 0;
 }
