@@ -49,7 +49,7 @@ BIN     = bin
 endif
 export WEFT_BIN = $(BIN)
 export WEFT_BUILD = $(BUILD)
-MODULES = common trace models energy area estimate plot
+MODULES = common trace models energy area estimate plot study
 
 # Library sources: every .c below the module folders except CLI code. CLI
 # code is a main named weft-*.c plus, for weft-trace, its subcommands in
@@ -57,7 +57,7 @@ MODULES = common trace models energy area estimate plot
 # trace/cudart/ is not in it either: it is the CUDA runtime library
 # (libcudart.so.13, below), which exports the CUDA names.
 ALL_SRCS  = $(sort $(shell find $(MODULES) -name '*.c' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
-CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c %/weft-plot.c,$(ALL_SRCS))
+CLI_SRCS  = $(filter %/weft-estimate.c %/weft-config.c %/weft-energy.c %/weft-area.c %/weft-validate.c %/weft-plot.c %/weft-study.c,$(ALL_SRCS))
 LIB_SRCS  = $(filter-out $(CLI_SRCS),$(ALL_SRCS))
 TRACE_CLI_OBJS = $(patsubst %.c,$(BUILD)/%.o,$(wildcard trace/cli/*.c))
 # What every CLI shares (cli/README.md): linked into each program, never
@@ -181,6 +181,9 @@ $(BIN)/weft-area: $(BUILD)/area/weft-area.o $(CLI_OBJ) $(BUILD)/libweft.a
 $(BIN)/weft-plot: $(BUILD)/plot/weft-plot.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+$(BIN)/weft-study: $(BUILD)/study/weft-study.o $(CLI_OBJ) $(BUILD)/libweft.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 $(BIN)/%: $(BUILD)/estimate/%.o $(CLI_OBJ) $(BUILD)/libweft.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
@@ -253,6 +256,7 @@ cli-tests: all $(TOOLS)
 	@sh tests/cli/shard.sh
 	@sh tests/cli/tables.sh
 	@sh tests/cli/plot.sh
+	@sh tests/cli/study.sh
 	@sh tests/cli/overlay.sh
 
 # Sampled estimates' 95% intervals hold the full replay in >= 95% of 40
@@ -388,7 +392,7 @@ VERSION     = $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' common/ver
 # The library's headers: every .h of the library folders but the CLI's and
 # the CUDA runtime's (its interface is CUDA's own).
 PUB_HDRS    = $(sort $(shell find $(MODULES) -name '*.h' -not -path 'trace/cli/*' -not -path 'trace/cudart/*'))
-INSTALL_TREES = data configs
+INSTALL_TREES = data configs recipes
 HELP2MAN   ?= help2man
 
 $(BUILD)/weft.pc: weft.pc.in common/version.h FORCE
@@ -442,7 +446,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD    = build-fuzz
 FUZZ_S       ?= 60
 FUZZ_CHECK_S ?= 30
-FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson fuzz_fatbin
+FUZZ_TARGETS ?= fuzz_config fuzz_spec fuzz_ptx fuzz_trace fuzz_calib fuzz_merge fuzz_plotjson fuzz_fatbin fuzz_recipe
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -DWEFT_FUZZ_NO_CRC
 FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRCS)) \

@@ -7,9 +7,9 @@
  *
  *   active-ut     the vt model's active_1_25 .. active_76_100: % of issued
  *                 uT instructions by the share of the vector's uTs active
- *   dmt-distance  dmt_dist_<dTID>: the dMT communication distances. The dmt
- *                 model prints them only in --explain so far, so no report
- *                 has them and the plot says so (docs/plot.md)
+ *   dmt-distance  dmt_dist_<lo>[_<hi>]: the dMT communication distances,
+ *                 communicating loads by |dTID| bucket (the dmt model,
+ *                 models/dataflow/dmt_comm.h), drawn as a CDF
  *   PREFIX        any other family of statistics
  *
  * Configs without the family are left out (a report of fermi-sm beside a
@@ -37,9 +37,9 @@ struct family {
 static const struct family families[] = {
 	{ "active-ut", "active_", "active-uT statistics (active_<lo>_<hi>: % of issued uT instructions)",
 	  "the vt model (configs/maven/)", 0 },
-	{ "dmt-distance", "dmt_dist_", "dMT communication-distance statistics (dmt_dist_<dTID>)",
-	  "the dmt model, which prints its distance histogram only with `weft-estimate --explain` "
-	  "so far, not in the report's stats (docs/plot.md)",
+	{ "dmt-distance", "dmt_dist_", "dMT communication-distance statistics (dmt_dist_<lo>_<hi>)",
+	  "the dmt model (configs/dmt-cgra.ini; a report written before the model reported them "
+	  "needs weft-estimate run again)",
 	  1 },
 };
 

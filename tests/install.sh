@@ -39,10 +39,10 @@ if ! $MAKE --no-print-directory -C "$src" install PREFIX="$P" >"$tmp/install.log
 	echo "install: make install failed"
 	exit 1
 fi
-for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate bin/weft-config bin/weft-plot \
+for f in bin/weft-trace bin/weft-estimate bin/weft-energy bin/weft-area bin/weft-validate bin/weft-config bin/weft-plot bin/weft-study \
 	 lib/libweft.a lib/pkgconfig/weft.pc lib/weft/libcudart.so.13 include/weft/common/error.h \
 	 include/weft/trace/launch/workload.h share/weft/data/energy/horowitz45.csv \
-	 share/weft/configs/fermi-sm.ini share/doc/weft/README.md share/doc/weft/docs/estimate.md; do
+	 share/weft/configs/fermi-sm.ini share/weft/recipes/tesla.ini share/doc/weft/README.md share/doc/weft/docs/estimate.md; do
 	[ -s "$P/$f" ] || bad "installed $f"
 done
 [ -e "$P/include/weft/trace/cli/cli.h" ] && bad "the CLI's cli.h is not a library header"
@@ -72,6 +72,9 @@ run estimate-json "$B/weft-estimate" sgemm.wtr -c fermi-sm -c tesla-sm --format 
 if command -v gnuplot >/dev/null 2>&1; then
 	run plot "$B/weft-plot" cpi sgemm.json -o cpi.png
 	[ -s cpi.png ] && [ -s cpi.gp ] || bad "weft-plot drew no cpi.png and cpi.gp"
+	run study "$B/weft-study" tesla --size small -o tesla --trace-cache traces
+	grep -q "$P/share/weft/recipes/tesla.ini" tesla/report.md ||
+		bad "weft-study tesla did not find the installed bundled recipe"
 else
 	run plot-script "$B/weft-plot" cpi sgemm.json -o cpi.png --script-only
 fi
@@ -93,7 +96,7 @@ echo "== man pages"
 if grep -q 'help2man not found' "$tmp/install.log"; then
 	echo "skip    man pages: help2man is not installed (make deps installs it)"
 else
-	for t in weft-trace weft-estimate weft-energy weft-area weft-validate weft-plot; do
+	for t in weft-trace weft-estimate weft-energy weft-area weft-validate weft-plot weft-study; do
 		[ -s "$P/share/man/man1/$t.1" ] || bad "man page $t.1 missing or empty"
 	done
 	if command -v man >/dev/null 2>&1; then

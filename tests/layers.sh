@@ -13,7 +13,7 @@ set -u
 fail=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-folders=$(find common cli trace models energy area estimate plot -name '*.[ch]' -not -path 'trace/workloads/*.cu' \
+folders=$(find common cli trace models energy area estimate plot study -name '*.[ch]' -not -path 'trace/workloads/*.cu' \
 	  -exec dirname {} \; | sort -u)
 for d in $folders; do
 	if [ ! -f "$d/README.md" ]; then

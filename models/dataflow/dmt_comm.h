@@ -301,6 +301,14 @@ uint32_t weft_dmt_cascades(int32_t dtid, uint32_t token_buffer);
 /* Share of the communication with |dTID| <= dist (CDF over |dTID|); 0 when
  * there is none. */
 double weft_dmt_comm_cdf(const struct weft_dmt *d, uint32_t dist);
+/* The communication distances in WEFT_DMT_DIST_BUCKETS buckets of |dTID|
+ * (communicating loads only; a thread's own stores are not communication):
+ * 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, 65 and beyond. The model reports
+ * them per launch and in total as the statistics dmt_dist_<lo>[_<hi>]
+ * (weft-plot dist --of dmt-distance draws their CDF). */
+#define WEFT_DMT_DIST_BUCKETS 8u
+void weft_dmt_dist_bucket(uint32_t b, uint32_t *lo, uint32_t *hi);
+void weft_dmt_dist_counts(const struct weft_dmt *d, uint64_t out[WEFT_DMT_DIST_BUCKETS]);
 
 struct weft_sbuf;
 /* Human-readable report (dynamic operations SIMT against dMT by reason,

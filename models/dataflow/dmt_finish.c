@@ -40,6 +40,24 @@ double weft_dmt_comm_cdf(const struct weft_dmt *d, uint32_t dist)
 	return all ? (double)in / (double)all : 0.0;
 }
 
+void weft_dmt_dist_bucket(uint32_t b, uint32_t *lo, uint32_t *hi)
+{
+	*lo = b < 2 ? b + 1 : (1u << (b - 1)) + 1;
+	*hi = b + 1 < WEFT_DMT_DIST_BUCKETS ? 1u << b : WEFT_DMT_MAX_DIST;
+}
+
+void weft_dmt_dist_counts(const struct weft_dmt *d, uint64_t out[WEFT_DMT_DIST_BUCKETS])
+{
+	memset(out, 0, WEFT_DMT_DIST_BUCKETS * sizeof(out[0]));
+	uint32_t b = 0, lo, hi;
+	weft_dmt_dist_bucket(b, &lo, &hi);
+	for (uint32_t a = 1; a < WEFT_DMT_MAX_THREADS; a++) {
+		while (a > hi && b + 1 < WEFT_DMT_DIST_BUCKETS)
+			weft_dmt_dist_bucket(++b, &lo, &hi);
+		out[b] += d->tot.abs_hist[a];
+	}
+}
+
 uint32_t weft_dmt_load_writers(const struct weft_dmt *d, uint32_t load_pc, uint32_t *store_pcs,
 			       uint32_t max)
 {

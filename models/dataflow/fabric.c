@@ -646,8 +646,19 @@ static int fabric_finish(void *state, struct weft_model_result *res, struct weft
 		return rc;
 	weft_stat_add(res->stats, &res->nstats, "cores", s->fp.cores, "");
 	weft_stat_add(res->stats, &res->nstats, "token_buffer", s->fp.token_buffer, "entries");
-	if (s->fp.dmt)
+	if (s->fp.dmt) {
 		weft_stat_add(res->stats, &res->nstats, "dmt_removed_insts", s->total_removed, "");
+		char key[48];
+		for (uint32_t b = 0; b < WEFT_DMT_DIST_BUCKETS; b++) {
+			uint32_t lo, hi;
+			weft_dmt_dist_bucket(b, &lo, &hi);
+			if (lo == hi)
+				snprintf(key, sizeof(key), "dmt_dist_%u", lo);
+			else
+				snprintf(key, sizeof(key), "dmt_dist_%u_%u", lo, hi);
+			weft_stat_add(res->stats, &res->nstats, key, s->total_dist[b], "loads");
+		}
+	}
 	return 0;
 }
 

@@ -339,6 +339,7 @@ struct fabric_state {
 	uint64_t total_insts;
 	double total_ev[FAB_EV_COUNT];
 	double total_removed;
+	double total_dist[WEFT_DMT_DIST_BUCKETS]; /* dMT: communicating loads by |dTID| bucket */
 };
 
 /* Re-feeds a pc's LDST unit for token buffer tb from its held-latency

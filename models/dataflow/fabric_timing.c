@@ -795,6 +795,18 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 		weft_stat_add(r->stats, &r->nstats, "dmt_elevator_nodes", T->elevator_nodes, "");
 		weft_stat_add(r->stats, &r->nstats, "dmt_forwarded_loads", s->la.fwd * f, "");
 		weft_stat_add(r->stats, &r->nstats, "dmt_lvc_values", s->la.lvc * f, "");
+		uint64_t dist[WEFT_DMT_DIST_BUCKETS];
+		weft_dmt_dist_counts(&s->dmt, dist);
+		for (uint32_t b = 0; b < WEFT_DMT_DIST_BUCKETS; b++) {
+			uint32_t lo, hi;
+			weft_dmt_dist_bucket(b, &lo, &hi);
+			if (lo == hi)
+				snprintf(key, sizeof(key), "dmt_dist_%u", lo);
+			else
+				snprintf(key, sizeof(key), "dmt_dist_%u_%u", lo, hi);
+			weft_stat_add(r->stats, &r->nstats, key, (double)dist[b] * f, "loads");
+			s->total_dist[b] += (double)dist[b] * f;
+		}
 	}
 	weft_stat_add(r->stats, &r->nstats, "ctas_read", s->cta_seq, "");
 	s->total_removed += removed_insts * f;

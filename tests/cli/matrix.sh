@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/../.." || exit 3
 # the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
 BIN=${WEFT_BIN:-bin}
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config weft-plot; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config weft-plot weft-study; do
 	if [ ! -x "$BIN/$b" ]; then
 		echo "cli matrix: $BIN/$b is missing; run make first" >&2
 		exit 2
@@ -60,7 +60,7 @@ CFG=configs/fermi-sm.ini
 VER=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' common/version.h)
 
 # ---- every tool: --help, --version, no arguments ----------------------------
-for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config weft-plot; do
+for b in weft-trace weft-estimate weft-validate weft-energy weft-area weft-config weft-plot weft-study; do
 	T=$BIN/$b
 	expect "$b --help" 0 "usage: $b" --help
 	expect "$b -h" 0 "usage: $b" -h
@@ -73,6 +73,10 @@ for b in weft-trace weft-energy weft-area; do
 done
 T=$BIN/weft-plot
 expect "weft-plot without arguments" 2 "which plot? give a kind"
+T=$BIN/weft-study
+expect "weft-study without arguments" 2 "no RECIPE given"
+once "weft-study unknown option" 2 "weft-study: unknown option \`--bogus\`; see \`weft-study --help\`" sgmf --bogus
+once "weft-study -o without a value" 2 "-o needs a value" sgmf -o
 
 # ---- weft-trace ------------------------------------------------------------------
 T=$BIN/weft-trace
@@ -282,7 +286,7 @@ once "plot: an extension that is not a format" 2 "the figure's format comes from
 # ---- every tool: standard output that cannot be written is exit 2 ------------
 if [ -w /dev/full ]; then
 	for c in "weft-trace:list" "weft-trace:--help" "weft-energy:show" "weft-area:$CFG" "weft-estimate:--help" "weft-config:--help" \
-		"weft-estimate:$W -c $CFG" "weft-validate:--help" "weft-config:keys simt" "weft-plot:--help" \
+		"weft-estimate:$W -c $CFG" "weft-validate:--help" "weft-config:keys simt" "weft-plot:--help" "weft-study:--help" \
 		"weft-plot:bars tests/fixtures/plot/sgemm.json -o $tmp/full.png --script-only"; do
 		tool=${c%%:*}
 		# shellcheck disable=SC2086

@@ -211,8 +211,8 @@ once "an unknown metric, did you mean" 2 "has no figure or model statistic \`spe
 once "dist: no active-uT statistics: the vt model's" 2 \
 	"$F/sgemm.json has no active-uT statistics (active_<lo>_<hi>: % of issued uT instructions); they come from the vt model" \
 	dist $F/sgemm.json -o "$tmp/x.png"
-once "dist: dMT distances are in no report yet" 2 \
-	"has no dMT communication-distance statistics (dmt_dist_<dTID>); they come from the dmt model, which prints its distance histogram only with \`weft-estimate --explain\`" \
+once "dist: no dMT distances: the dmt model's" 2 \
+	"has no dMT communication-distance statistics (dmt_dist_<lo>_<hi>); they come from the dmt model (configs/dmt-cgra.ini" \
 	dist --of dmt-distance $F/sgemm.json -o "$tmp/x.png"
 once "sweep: a report without a sweep" 2 "$F/sgemm.json has no sweep" sweep $F/sgemm.json -o "$tmp/x.png"
 once "sweep: a key not swept, did you mean" 2 "did not sweep \`fabric.token_bufer\`; did you mean \`fabric.token_buffer\`?" \

@@ -11,6 +11,7 @@
 #                a whole run as one part, and runs of 2 and 3 shards, their parts
 #                joined by lines `%%` as the harness reads them
 #   fuzz_plotjson  the weft-estimate reports of tests/fixtures/plot/
+#   fuzz_recipe    the bundled weft-study recipes of recipes/
 #   fuzz_fatbin  the fatbinary (the one with PTX) of corpus programs built
 #                with each fatbinary form tests/cuda/build.sh uses: zstd,
 #                plain, PTX only from two units, two PTX entries, NVIDIA's LZ
@@ -23,7 +24,7 @@ PATCH=build/tests/tools/fatbin_patch
 [ -x bin/weft-trace ] || { echo "make_seeds.sh: run make first" >&2; exit 2; }
 [ -x "$RAWZ" ] || { echo "make_seeds.sh: $RAWZ missing (make fuzz-seeds builds it)" >&2; exit 2; }
 [ -x "$PATCH" ] || { echo "make_seeds.sh: $PATCH missing (make fuzz-seeds builds it)" >&2; exit 2; }
-mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge $C/fuzz_plotjson $C/fuzz_fatbin
+mkdir -p $C/fuzz_config $C/fuzz_spec $C/fuzz_ptx $C/fuzz_trace $C/fuzz_merge $C/fuzz_plotjson $C/fuzz_fatbin $C/fuzz_recipe
 rm -f $C/*/seed-*
 
 for f in configs/*.ini; do cp "$f" "$C/fuzz_config/seed-$(basename "$f")"; done
@@ -42,6 +43,7 @@ for f in trace/workloads/*.ptx tests/fixtures/ptx/*.ptx tests/fixtures/cli/*.ptx
 done
 
 for f in tests/fixtures/plot/*.json; do cp "$f" "$C/fuzz_plotjson/seed-$(basename "$f")"; done
+for f in recipes/*.ini; do cp "$f" "$C/fuzz_recipe/seed-$(basename "$f")"; done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -31,7 +31,7 @@ status=0
 dict_of() {
 	case $1 in
 	fuzz_ptx) echo "-dict=$D/ptx.dict" ;;
-	fuzz_config | fuzz_spec | fuzz_calib) echo "-dict=$D/ini.dict" ;;
+	fuzz_config | fuzz_spec | fuzz_calib | fuzz_recipe) echo "-dict=$D/ini.dict" ;;
 	fuzz_merge) echo "-dict=$D/part.dict" ;;
 	fuzz_plotjson) echo "-dict=$D/json.dict" ;;
 	*) echo "" ;;
