@@ -379,7 +379,7 @@ static int ov_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	struct ov_regfile rf;
 	weft_overlay_regfile(s->pp.batches, regs, &rf);
 	double tex = (double)(c->insts[OV_K_TEX] + c->insts[OV_K_ATOMIC]);
-	double occupancy = cycles > 0 ? weft_overlay_cycles_of(m->tag_hold) / cycles : 0;
+	double occupancy = cycles > 0 ? weft_overlay_cycles_of(m->lat_sum - m->tag_wait) / cycles : 0;
 	double in_busy = weft_overlay_cycles_of(m->in_busy), out_busy = weft_overlay_cycles_of(m->out_busy);
 	double in_util = pct(in_busy, cycles), out_util = pct(out_busy, cycles);
 	double unloaded = (s->pp.req_bytes + s->pp.resp_hdr_bytes + 4.0) / s->pp.link_bpc + s->pp.lat_cycles;

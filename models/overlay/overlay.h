@@ -167,6 +167,11 @@ struct ov_cta {
 	size_t nrec, cap;
 	uint64_t *goff;          /* [ngroups + 1]: group g's records */
 	struct ov_counts cnt;
+	/* the link's packets, by data words: requests of round trips (and
+	 * their responses), write packets of stores; each is sent once
+	 * whatever the schedule, so the machine adds their busy time and
+	 * bytes when it is fed the CTA instead of per request */
+	uint64_t nreq[32], nresp[32], nwrite[32];
 };
 /* Decodes cta's groups of 4 threads (full predication, models/group.h)
  * into a new ov_cta with refs 0. */
@@ -241,14 +246,17 @@ struct ov_machine {
 	uint32_t rr;                /* the batch that issued last */
 	uint64_t port_free;         /* first period the TEX read port is free */
 	uint64_t out_free, in_free; /* the link directions are busy until (ticks) */
-	uint64_t tag[OV_MAX_TAGS];  /* outstanding requests' completions, oldest first */
+	uint64_t tag[OV_MAX_TAGS];  /* requests' completions, oldest first: the outstanding ones,
+				       and some already complete (they are removed when the count
+				       matters: too few tags left, a new peak) */
 	uint32_t thead, tn;
 	int done;                   /* the launch's last period is accounted */
 	/* accounting */
 	uint64_t per[OV_C_COUNT];   /* periods by component */
-	uint64_t issued[3];         /* by record class */
-	uint64_t requests, writes;
-	uint64_t out_busy, in_busy, tag_hold, lat_sum; /* ticks */
+	uint64_t requests, writes;  /* of the CTAs fed */
+	uint64_t out_busy, in_busy; /* ticks, of the CTAs fed */
+	uint64_t lat_sum;           /* ticks: requests' TEX issue to response */
+	uint64_t tag_wait;          /* ticks: requests' TEX issue to getting a tag */
 	uint64_t out_bytes, in_bytes;
 	uint32_t tag_peak;
 };
