@@ -246,6 +246,7 @@ struct ov_machine {
 	uint32_t rr;                /* the batch that issued last */
 	uint64_t port_free;         /* first period the TEX read port is free */
 	uint64_t out_free, in_free; /* the link directions are busy until (ticks) */
+	uint64_t mem_first;         /* the first memory instruction's issue (ticks), or UINT64_MAX */
 	uint64_t tag[OV_MAX_TAGS];  /* requests' completions, oldest first: the outstanding ones,
 				       and some already complete (they are removed when the count
 				       matters: too few tags left, a new peak) */
@@ -257,6 +258,7 @@ struct ov_machine {
 	uint64_t out_busy, in_busy; /* ticks, of the CTAs fed */
 	uint64_t lat_sum;           /* ticks: requests' TEX issue to response */
 	uint64_t tag_wait;          /* ticks: requests' TEX issue to getting a tag */
+	uint64_t tag_blocked;       /* periods whose TEX slot a ready TEX left unused: too few tags */
 	uint64_t out_bytes, in_bytes;
 	uint32_t tag_peak;
 };

@@ -337,11 +337,12 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 	m->rr = m->nb - 1;
 	m->port_free = 0;
 	m->out_free = m->in_free = 0;
+	m->mem_first = UINT64_MAX;
 	m->thead = m->tn = 0;
 	m->done = 0;
 	memset(m->per, 0, sizeof(m->per));
 	m->requests = m->writes = 0;
-	m->out_busy = m->in_busy = m->lat_sum = m->tag_wait = 0;
+	m->out_busy = m->in_busy = m->lat_sum = m->tag_wait = m->tag_blocked = 0;
 	m->out_bytes = m->in_bytes = 0;
 	m->tag_peak = 0;
 }
@@ -636,6 +637,8 @@ static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
 {
 	struct ov_batch *b = &m->b[i];
 	uint32_t r = b->rec, k = OV_R_EXEC(r);
+	if (t3 < m->mem_first)
+		m->mem_first = t3;
 	if (OV_R_CLS(r) == OV_RC_STORE) {
 		if (k)
 			m->out_free = umax(t3, m->out_free) + k * m->ser_write[OV_R_REQ(r)];
@@ -794,6 +797,8 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 			}
 			if (im >= 0)
 				issue_mem(m, (uint32_t)im, t3);
+			else
+				m->tag_blocked++;
 		}
 		if (ia >= 0 || im >= 0) {
 			m->p++;
@@ -816,6 +821,10 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 				qm = m->port_free;
 			if (qm < q)
 				q = qm;
+			/* the TEX slots skipped while the port is free lack tags */
+			uint64_t from = umax(m->p + 1, m->port_free);
+			if (q > from)
+				m->tag_blocked += q - from;
 		}
 		if (q <= m->p || q == UINT64_MAX)
 			q = m->p + 1; /* (UINT64_MAX cannot happen: a busy context has a change ahead) */

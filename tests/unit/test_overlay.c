@@ -54,6 +54,23 @@ static void run(const char *path, const char *cfg, const char *const *sets, uint
 	assert_int_equal(r->nlaunches, 1);
 }
 
+/* run() with --explain: the launch's explanation text. */
+static void run_explain(const char *path, const char *cfgpath, const char *const *sets, uint32_t nsets,
+			struct weft_model_result *r)
+{
+	struct weft_config cfg;
+	struct weft_error err;
+	struct weft_trace *t;
+	st_check(weft_config_load(cfgpath, sets, nsets, &cfg, &err), &err, "config");
+	cfg.explain = 1;
+	st_check(weft_trace_open(path, &t, &err), &err, "open");
+	st_check(weft_model_run(&weft_model_overlay, &cfg, t, NULL, r, &err), &err, "run");
+	assert_int_equal(r->nlaunches, 1);
+	assert_non_null(r->launches[0].explain);
+	weft_trace_close(t);
+	weft_config_free(&cfg);
+}
+
 static double cpi_sum(const struct weft_launch_result *l)
 {
 	double s = 0;
@@ -321,6 +338,17 @@ static void test_link_bandwidth(void **state)
 	assert_true(b->cycles >= 608 && b->cycles < 0.8 * a->cycles);
 	assert_true(st_stat(b, "link_in_utilisation") < 60);
 	assert_string_equal(a->limiter, "not_alu");
+	weft_model_result_free(&r8);
+	weft_model_result_free(&r16);
+	/* --explain names the limiter on the memory side: the 8-bit link (busy
+	 * 88% of the launch), not the 16-bit one */
+	run_explain(path, HT8, sets, 1, &r8);
+	run_explain(path, HT16, sets, 1, &r16);
+	assert_non_null(strstr(r8.launches[0].explain, "regime: memory instructions (not_alu)"));
+	assert_non_null(strstr(r8.launches[0].explain, "over the 8-bit link"));
+	assert_non_null(strstr(r8.launches[0].explain, ": the link limits"));
+	assert_non_null(strstr(r16.launches[0].explain, "over the 16-bit link"));
+	assert_null(strstr(r16.launches[0].explain, "the link limits"));
 	weft_model_result_free(&r8);
 	weft_model_result_free(&r16);
 }
