@@ -424,17 +424,16 @@ static void drain_from(struct ov_machine *m, uint32_t i, uint64_t q)
 	m->mask[b->state] |= bit;
 }
 
-/* Context i has issued (from ALU_READY or MEM_READY) in period m->p: its
- * next record and state. After an ALU issue (alu_slot), a memory
- * instruction may still take this period's TEX slot; everything else
- * waits for the next period. */
+/* Context i has issued (from ALU_READY after an ALU issue, alu_slot, else
+ * from MEM_READY) in period m->p: its next record and state. After an ALU
+ * issue a memory instruction may still take this period's TEX slot;
+ * everything else waits for the next period. */
 static inline __attribute__((always_inline)) void advance(struct ov_machine *m, uint32_t i,
 							  int alu_slot)
 {
 	struct ov_batch *b = &m->b[i];
 	uint64_t bit = 1ull << i, next = m->p + 1;
-	m->mask[OV_S_ALU_READY] &= ~bit;
-	m->mask[OV_S_MEM_READY] &= ~bit;
+	m->mask[alu_slot ? OV_S_ALU_READY : OV_S_MEM_READY] &= ~bit;
 	if (b->cur == b->end) {
 		drain_from(m, i, next);
 		return;
