@@ -225,6 +225,32 @@ struct ov_batch {
 	uint8_t state;      /* enum ov_bstate, kept for the states OV_EV_OTHER handles */
 };
 
+/* With one batch context (overlay_solo.c): the result of timing a batch
+ * alone, by its records and what it found of the batch before (the
+ * outgoing link's and the read port's remaining busy time). */
+#define OV_SOLO_ENTRIES 16
+#define OV_SOLO_MAX_RECORDS (1u << 20)
+struct ov_solo {
+	uint32_t *rec;              /* a copy of the stream; NULL: empty entry */
+	size_t n;
+	uint64_t hash, out_off, port_off;
+	uint64_t periods;           /* from its start to its context freeing */
+	uint64_t dper[OV_C_COUNT], dlat, dwait, dblocked;
+	uint32_t peak;              /* the peak it raised the launch's to, or 0 */
+	uint8_t has_out, has_in, has_port, has_first;
+	uint64_t out_rel, in_rel, first_rel; /* ticks after its start */
+	uint64_t port_rel;          /* periods after its start */
+};
+/* The batch being timed alone, to be recorded when it frees. */
+struct ov_solo_run {
+	const uint32_t *rec;
+	size_t n;
+	uint64_t hash, out_off, port_off, p0;
+	uint64_t per0[OV_C_COUNT], lat0, wait0, blocked0;
+	uint32_t peak0;
+	uint64_t out0, in0, port0, first0;
+};
+
 /* The batch scheduler of one configuration over one launch. */
 struct ov_machine {
 	uint32_t nb, max_out;
@@ -261,6 +287,12 @@ struct ov_machine {
 	uint64_t tag_blocked;       /* periods whose TEX slot a ready TEX left unused: too few tags */
 	uint64_t out_bytes, in_bytes;
 	uint32_t tag_peak;
+	/* one context: batches timed once per stream (overlay_solo.c) */
+	struct ov_solo solo[OV_SOLO_ENTRIES];
+	uint32_t solo_next;         /* the entry replaced next */
+	int solo_on;                /* solo_run is being timed */
+	struct ov_solo_run solo_run;
+	uint64_t solo_hits;         /* batches that took a recorded result */
 };
 int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, struct weft_error *err);
 void weft_overlay_machine_free(struct ov_machine *m);
@@ -272,6 +304,15 @@ void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc);
  * the next CTA's groups may start then), or, final 1, until every batch
  * has finished and the link is idle. */
 void weft_overlay_machine_run(struct ov_machine *m, int final);
+/* One context (overlay_solo.c): with the machine free at period m->p,
+ * the batch of records rec[0..n) takes a recorded result of the same
+ * stream from the same state (1: the machine is where the batch leaves
+ * it, the context free), or (0) it is to be timed and recorded when it
+ * frees (weft_overlay_solo_record). */
+int weft_overlay_solo_replay(struct ov_machine *m, const uint32_t *rec, size_t n);
+void weft_overlay_solo_record(struct ov_machine *m);
+/* Forgets every recorded stream (a new launch). */
+void weft_overlay_solo_clear(struct ov_machine *m);
 /* Cycles of the finished launch: periods x 4. */
 double weft_overlay_machine_cycles(const struct ov_machine *m);
 /* Ticks as cycles. */

@@ -310,6 +310,7 @@ void weft_overlay_machine_free(struct ov_machine *m)
 	if (!m->b)
 		return;
 	weft_overlay_machine_reset(m);
+	weft_overlay_solo_clear(m);
 	free(m->b);
 	free(m->ring);
 	m->b = NULL;
@@ -345,6 +346,8 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 	m->out_busy = m->in_busy = m->lat_sum = m->tag_wait = m->tag_blocked = 0;
 	m->out_bytes = m->in_bytes = 0;
 	m->tag_peak = 0;
+	weft_overlay_solo_clear(m);
+	m->solo_hits = 0;
 }
 
 void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
@@ -512,6 +515,8 @@ static void release(struct ov_machine *m, uint32_t i)
 	b->state = OV_S_EMPTY;
 	m->mask[OV_S_DRAIN_FREE] &= ~(1ull << i);
 	m->mask[OV_S_EMPTY] |= 1ull << i;
+	if (m->solo_on)
+		weft_overlay_solo_record(m);
 }
 
 /* The next waiting group starts in context i, issuing from this period
@@ -735,6 +740,19 @@ static int contexts(struct ov_machine *m, int final)
 			break;
 		}
 		uint32_t i = (uint32_t)__builtin_ctzll(m->mask[OV_S_EMPTY]);
+		if (m->nb == 1) {
+			/* alone on the machine: a stream timed before from the same
+			 * state takes its recorded result (overlay_solo.c) */
+			const struct ov_cta *oc = m->qcta;
+			const uint32_t *rec = oc->rec + oc->goff[m->qnext];
+			if (weft_overlay_solo_replay(m, rec, oc->goff[m->qnext + 1] - oc->goff[m->qnext])) {
+				if (++m->qnext == oc->ngroups) {
+					weft_overlay_cta_unref(m->qcta);
+					m->qcta = NULL;
+				}
+				continue;
+			}
+		}
 		start(m, i);
 		if (m->b[i].state == OV_S_DRAIN_FREE)
 			release(m, i); /* a batch with nothing to issue */

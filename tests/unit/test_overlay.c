@@ -183,6 +183,18 @@ static void test_one_batch_schedule(void **state)
 	assert_true(fabs(st_stat(l, "alu_utilisation") - 100.0 * 10 / 160) < 1e-9);
 	assert_string_equal(l->limiter, "inside_alu");
 	weft_model_result_free(&r);
+	/* 4 batches of the same stream, one after another: each frees when
+	 * its last ALU instruction leaves the pipeline (period 160) and the
+	 * next starts there; the 2nd to 4th take the 1st's recorded timing
+	 * (overlay_solo.c), which must be the timing itself */
+	path = st_path("alu10-1x16.wtr");
+	trace_kernel(alu_ptx, "alu10", 1, 16, 0, path);
+	run(path, HT8, sets, 1, &r);
+	l = &r.launches[0];
+	assert_true(l->cycles == 4 * 640);
+	assert_true(st_cpi(l, "alu") == 4 * 10 * 4);
+	assert_true(st_cpi(l, "inside_alu") == 4 * 150 * 4);
+	weft_model_result_free(&r);
 }
 
 static void test_batches_hide_pipeline(void **state)
@@ -379,6 +391,21 @@ static void test_store(void **state)
 	assert_true(st_cpi(l, "not_alu") == 18 * 4);
 	assert_true(st_stat(l, "store_insts") == 1);
 	assert_true(st_stat(l, "link_out_bytes") == 4 * 12);
+	weft_model_result_free(&r);
+	/* 3 batches on one context: batch 2 starts at period 17 (cycle 68)
+	 * with the link busy 5 more cycles (its writes end at 73); its store
+	 * issues at period 33 (cycle 135, the link free), writes until 141,
+	 * and it frees at period 34 (cycle 136): batch 3 finds the link busy 5
+	 * more cycles too, so it takes batch 2's recorded timing: store at
+	 * cycle 203, writes until 209, launch end at period 53 (cycle 212) */
+	path = st_path("st1-12.wtr");
+	trace_kernel(st_ptx, "st1", 1, 12, 1, path);
+	run(path, HT8, s1, 1, &r);
+	l = &r.launches[0];
+	assert_true(l->cycles == 212);
+	assert_true(st_cpi(l, "alu") == 3 * 4);
+	assert_true(st_cpi(l, "not_alu") == (53 - 3) * 4);
+	assert_true(st_stat(l, "link_out_bytes") == 12 * 12);
 	weft_model_result_free(&r);
 }
 
