@@ -229,7 +229,7 @@ struct ov_batch {
  * alone, by its records and what it found of the batch before (the
  * outgoing link's and the read port's remaining busy time). */
 #define OV_SOLO_ENTRIES 16
-#define OV_SOLO_MAX_RECORDS (1u << 20)
+#define OV_SOLO_MAX_RECORDS (1u << 18)
 struct ov_solo {
 	uint32_t *rec;              /* a copy of the stream; NULL: empty entry */
 	size_t n;

@@ -510,13 +510,13 @@ static void far_near(struct ov_machine *m)
 static void release(struct ov_machine *m, uint32_t i)
 {
 	struct ov_batch *b = &m->b[i];
+	if (m->solo_on)
+		weft_overlay_solo_record(m); /* (its records are the batch's CTA's: before the unref) */
 	weft_overlay_cta_unref(b->cta);
 	b->cta = NULL;
 	b->state = OV_S_EMPTY;
 	m->mask[OV_S_DRAIN_FREE] &= ~(1ull << i);
 	m->mask[OV_S_EMPTY] |= 1ull << i;
-	if (m->solo_on)
-		weft_overlay_solo_record(m);
 }
 
 /* The next waiting group starts in context i, issuing from this period
