@@ -10,8 +10,9 @@
  * Internal to models/overlay/: the parameters read from a config, how each
  * PTX instruction maps onto the machine (overlay_map.c), the batch streams
  * a CTA decodes into (shared between the points of a sweep) and the batch
- * scheduler that times them (overlay_sched.c), as small functions the unit
- * tests call on hand-built cases.
+ * scheduler that times them (overlay_sched.c; with one batch context,
+ * overlay_solo.c reuses a batch's timing for later batches of the same
+ * stream), as small functions the unit tests call on hand-built cases.
  */
 #ifndef WEFT_OVERLAY_H
 #define WEFT_OVERLAY_H

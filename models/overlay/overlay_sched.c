@@ -61,7 +61,12 @@
  * the reason of the first, except that a semwait stretch turns inside_alu
  * from the period a waiting batch's semaphore clears while its previous
  * ALU instruction is still in the pipeline. Times are integer ticks of
- * 1/256 cycle (OV_TICK_SHIFT).
+ * 1/256 cycle (OV_TICK_SHIFT). Outstanding requests whose response is in
+ * are removed from the tag ring only when the count matters (too few
+ * tags counted free, a possible new peak). What does not depend on the
+ * schedule (the link's packets, their busy time and bytes) is counted per
+ * CTA at decode. With one batch context, a batch's result is reused for a
+ * later batch of the same stream from the same state (overlay_solo.c).
  */
 #include <stdlib.h>
 #include <string.h>
