@@ -16,6 +16,10 @@
 # Times are the process's CPU time (task-clock from `perf stat` when it
 # works here: a shared machine's other jobs stretch wall-clock time but
 # not this), wall-clock time beside it; without perf, wall-clock only.
+# The load average is printed before and after. With WEFT_BENCH_COUNT=1
+# and valgrind installed, the sweep's cost is also counted in host
+# instructions (valgrind --tool=callgrind; the processes' own work, which
+# other jobs on the machine do not change), one run each.
 #
 # usage: sh tests/bench_overlay.sh [size]   (default: default)
 
@@ -70,7 +74,8 @@ best_of3() {
 	echo "$best"
 }
 
-echo "weft bench: overlay model replay speed ($CFG), size $size, one core${pin:+ ($pin)}, $(uname -m)"
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?"; }
+echo "weft bench: overlay model replay speed ($CFG), size $size, one core${pin:+ ($pin)}, $(uname -m), $(nproc 2>/dev/null || echo '?') cores, load average $(loadavg)"
 printf '%-14s %14s %10s %10s %14s\n' workload "thread insts" "cpu s" "wall s" "insts/s (cpu)"
 status=0
 refused=""
@@ -130,4 +135,24 @@ if [ -f "$dir/ratios" ]; then
 				m, (m <= 3) ? "met" : "NOT met", v[NR]
 		}'
 fi
+
+# host instructions: callgrind's count of the process's instructions
+# (ir_of ARGS: the count of weft-estimate ARGS, empty when it fails)
+ir_of() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$E" "$@" --format csv \
+		>/dev/null 2>"$dir/vg" || { echo ""; return 1; }
+	awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$dir/vg"
+}
+if [ "${WEFT_BENCH_COUNT:-0}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
+	echo
+	echo "weft bench: the same sweep in host instructions (valgrind --tool=callgrind)"
+	printf '%-14s %16s %16s %8s\n' workload "1 point" "7 points" ratio
+	for w in matmatmult sgemm_shader photon; do
+		[ -f "$dir/keep-$w.wtr" ] || continue
+		one=$(ir_of "$dir/keep-$w.wtr" -c "$CFG") && sev=$(ir_of "$dir/keep-$w.wtr" -c "$CFG" --sweep "$SWEEP") ||
+			{ echo "$w: valgrind failed"; status=1; continue; }
+		echo "$w $one $sev" | awk '{ printf "%-14s %16.4g %16.4g %8.2f\n", $1, $2, $3, ($2 > 0) ? $3 / $2 : 0 }'
+	done
+fi
+echo "load average after: $(loadavg)"
 exit $status

@@ -266,11 +266,19 @@ static void regime(const struct ov_state *s, const double per[OV_C_COUNT], doubl
 			"periods (100%% is the datapath's peak)\n", alu);
 		break;
 	case OV_C_INSIDE_ALU:
-		weft_sbuf_printf(b, "regime: pipeline latency (inside_alu): %u batches issue at most "
-			"%u ALU instructions per %u cycles, %.0f%% of the ALU's periods; %u batches "
-			"would cover the pipeline\n", pp->batches, pp->batches, pp->pipeline_stages,
-			pct((double)pp->batches * OV_PERIOD, pp->pipeline_stages),
-			(pp->pipeline_stages + OV_PERIOD - 1) / OV_PERIOD);
+		if ((uint64_t)pp->batches * OV_PERIOD < pp->pipeline_stages)
+			weft_sbuf_printf(b, "regime: pipeline latency (inside_alu): %u batch%s issue%s at "
+				"most %u ALU instruction%s per %u cycles, %.0f%% of the ALU's periods; %u "
+				"batches would cover the pipeline\n", pp->batches,
+				pp->batches == 1 ? "" : "es", pp->batches == 1 ? "s" : "", pp->batches,
+				pp->batches == 1 ? "" : "s", pp->pipeline_stages,
+				pct((double)pp->batches * OV_PERIOD, pp->pipeline_stages),
+				(pp->pipeline_stages + OV_PERIOD - 1) / OV_PERIOD);
+		else
+			weft_sbuf_printf(b, "regime: pipeline latency (inside_alu): %u batches could "
+				"cover the %u-cycle pipeline, but few have an ALU instruction ready at once "
+				"(the others wait on memory instructions or their results: see the memory "
+				"line)\n", pp->batches, pp->pipeline_stages);
 		break;
 	case OV_C_SEMWAIT:
 		if (in_util >= 90 || out_util >= 90)
@@ -291,6 +299,45 @@ static void regime(const struct ov_state *s, const double per[OV_C_COUNT], doubl
 			out_util >= 90 ? ", with the outgoing link full" : "");
 		break;
 	}
+	double periods = cycles / OV_PERIOD;
+	weft_sbuf_printf(b, "periods: alu %.1f%%, inside_alu %.1f%%, semwait %.1f%%, not_alu %.1f%%\n",
+			 alu, pct(per[OV_C_INSIDE_ALU], periods), pct(per[OV_C_SEMWAIT], periods),
+			 pct(per[OV_C_NOT_ALU], periods));
+	/* the memory side, whichever the regime: does the link or do the tags limit? */
+	const struct ov_machine *m = &s->m;
+	double unloaded = (pp->req_bytes + pp->resp_hdr_bytes + 4.0) / pp->link_bpc + pp->lat_cycles;
+	/* each direction's busy share of the memory window: from the first
+	 * memory instruction to the direction's last packet */
+	double win_in = 0, win_out = 0;
+	if (m->mem_first != UINT64_MAX) {
+		if (m->in_free > m->mem_first)
+			win_in = pct(weft_overlay_cycles_of(m->in_busy),
+				     weft_overlay_cycles_of(m->in_free - m->mem_first));
+		if (m->out_free > m->mem_first)
+			win_out = pct(weft_overlay_cycles_of(m->out_busy),
+				      weft_overlay_cycles_of(m->out_free - m->mem_first));
+	}
+	double blocked = pct((double)m->tag_blocked, periods);
+	const char *verdict;
+	if (win_in >= 90 || win_out >= 90)
+		verdict = "the link limits (its packets queue: busy 90% or more of the memory window)";
+	else if (blocked >= 10)
+		verdict = "the tags limit (ready TEX instructions wait for free ones)";
+	else if (pct(per[OV_C_SEMWAIT], periods) >= 1)
+		verdict = "neither link nor tags is full: TEX latency shows (semwait) where too few "
+			  "batches are ready to cover it";
+	else
+		verdict = "neither link nor tags is full, and under 1% of the periods wait on a TEX "
+			  "result";
+	weft_sbuf_printf(b, "memory: %llu requests replayed over the %u-bit link, busy %.1f%% inbound and "
+			 "%.1f%% outbound of the launch (%.1f%% and %.1f%% from the first memory "
+			 "instruction to the last packet); %.1f of %u tags in use on average, %u at most; "
+			 "%.1f%% of the periods a ready TEX waits for tags; a request takes %.1f cycles on "
+			 "average (%.1f unloaded): %s\n", (unsigned long long)m->requests, pp->link_bits,
+			 in_util, out_util, win_in, win_out, occupancy, pp->max_outstanding, m->tag_peak,
+			 blocked,
+			 m->requests ? weft_overlay_cycles_of(m->lat_sum) / m->requests : 0, unloaded,
+			 verdict);
 }
 
 static int ov_explain(const struct ov_state *s, struct weft_launch_result *r, const double per[OV_C_COUNT],
@@ -379,7 +426,7 @@ static int ov_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	struct ov_regfile rf;
 	weft_overlay_regfile(s->pp.batches, regs, &rf);
 	double tex = (double)(c->insts[OV_K_TEX] + c->insts[OV_K_ATOMIC]);
-	double occupancy = cycles > 0 ? weft_overlay_cycles_of(m->tag_hold) / cycles : 0;
+	double occupancy = cycles > 0 ? weft_overlay_cycles_of(m->lat_sum - m->tag_wait) / cycles : 0;
 	double in_busy = weft_overlay_cycles_of(m->in_busy), out_busy = weft_overlay_cycles_of(m->out_busy);
 	double in_util = pct(in_busy, cycles), out_util = pct(out_busy, cycles);
 	double unloaded = (s->pp.req_bytes + s->pp.resp_hdr_bytes + 4.0) / s->pp.link_bpc + s->pp.lat_cycles;

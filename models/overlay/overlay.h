@@ -10,8 +10,9 @@
  * Internal to models/overlay/: the parameters read from a config, how each
  * PTX instruction maps onto the machine (overlay_map.c), the batch streams
  * a CTA decodes into (shared between the points of a sweep) and the batch
- * scheduler that times them (overlay_sched.c), as small functions the unit
- * tests call on hand-built cases.
+ * scheduler that times them (overlay_sched.c; with one batch context,
+ * overlay_solo.c reuses a batch's timing for later batches of the same
+ * stream), as small functions the unit tests call on hand-built cases.
  */
 #ifndef WEFT_OVERLAY_H
 #define WEFT_OVERLAY_H
@@ -167,6 +168,11 @@ struct ov_cta {
 	size_t nrec, cap;
 	uint64_t *goff;          /* [ngroups + 1]: group g's records */
 	struct ov_counts cnt;
+	/* the link's packets, by data words: requests of round trips (and
+	 * their responses), write packets of stores; each is sent once
+	 * whatever the schedule, so the machine adds their busy time and
+	 * bytes when it is fed the CTA instead of per request */
+	uint64_t nreq[32], nresp[32], nwrite[32];
 };
 /* Decodes cta's groups of 4 threads (full predication, models/group.h)
  * into a new ov_cta with refs 0. */
@@ -220,6 +226,32 @@ struct ov_batch {
 	uint8_t state;      /* enum ov_bstate, kept for the states OV_EV_OTHER handles */
 };
 
+/* With one batch context (overlay_solo.c): the result of timing a batch
+ * alone, by its records and what it found of the batch before (the
+ * outgoing link's and the read port's remaining busy time). */
+#define OV_SOLO_ENTRIES 16
+#define OV_SOLO_MAX_RECORDS (1u << 18)
+struct ov_solo {
+	uint32_t *rec;              /* a copy of the stream; NULL: empty entry */
+	size_t n;
+	uint64_t hash, out_off, port_off;
+	uint64_t periods;           /* from its start to its context freeing */
+	uint64_t dper[OV_C_COUNT], dlat, dwait, dblocked;
+	uint32_t peak;              /* the peak it raised the launch's to, or 0 */
+	uint8_t has_out, has_in, has_port, has_first;
+	uint64_t out_rel, in_rel, first_rel; /* ticks after its start */
+	uint64_t port_rel;          /* periods after its start */
+};
+/* The batch being timed alone, to be recorded when it frees. */
+struct ov_solo_run {
+	const uint32_t *rec;
+	size_t n;
+	uint64_t hash, out_off, port_off, p0;
+	uint64_t per0[OV_C_COUNT], lat0, wait0, blocked0;
+	uint32_t peak0;
+	uint64_t out0, in0, port0, first0;
+};
+
 /* The batch scheduler of one configuration over one launch. */
 struct ov_machine {
 	uint32_t nb, max_out;
@@ -241,16 +273,27 @@ struct ov_machine {
 	uint32_t rr;                /* the batch that issued last */
 	uint64_t port_free;         /* first period the TEX read port is free */
 	uint64_t out_free, in_free; /* the link directions are busy until (ticks) */
-	uint64_t tag[OV_MAX_TAGS];  /* outstanding requests' completions, oldest first */
+	uint64_t mem_first;         /* the first memory instruction's issue (ticks), or UINT64_MAX */
+	uint64_t tag[OV_MAX_TAGS];  /* requests' completions, oldest first: the outstanding ones,
+				       and some already complete (they are removed when the count
+				       matters: too few tags left, a new peak) */
 	uint32_t thead, tn;
 	int done;                   /* the launch's last period is accounted */
 	/* accounting */
 	uint64_t per[OV_C_COUNT];   /* periods by component */
-	uint64_t issued[3];         /* by record class */
-	uint64_t requests, writes;
-	uint64_t out_busy, in_busy, tag_hold, lat_sum; /* ticks */
+	uint64_t requests, writes;  /* of the CTAs fed */
+	uint64_t out_busy, in_busy; /* ticks, of the CTAs fed */
+	uint64_t lat_sum;           /* ticks: requests' TEX issue to response */
+	uint64_t tag_wait;          /* ticks: requests' TEX issue to getting a tag */
+	uint64_t tag_blocked;       /* periods whose TEX slot a ready TEX left unused: too few tags */
 	uint64_t out_bytes, in_bytes;
 	uint32_t tag_peak;
+	/* one context: batches timed once per stream (overlay_solo.c) */
+	struct ov_solo solo[OV_SOLO_ENTRIES];
+	uint32_t solo_next;         /* the entry replaced next */
+	int solo_on;                /* solo_run is being timed */
+	struct ov_solo_run solo_run;
+	uint64_t solo_hits;         /* batches that took a recorded result */
 };
 int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, struct weft_error *err);
 void weft_overlay_machine_free(struct ov_machine *m);
@@ -262,6 +305,15 @@ void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc);
  * the next CTA's groups may start then), or, final 1, until every batch
  * has finished and the link is idle. */
 void weft_overlay_machine_run(struct ov_machine *m, int final);
+/* One context (overlay_solo.c): with the machine free at period m->p,
+ * the batch of records rec[0..n) takes a recorded result of the same
+ * stream from the same state (1: the machine is where the batch leaves
+ * it, the context free), or (0) it is to be timed and recorded when it
+ * frees (weft_overlay_solo_record). */
+int weft_overlay_solo_replay(struct ov_machine *m, const uint32_t *rec, size_t n);
+void weft_overlay_solo_record(struct ov_machine *m);
+/* Forgets every recorded stream (a new launch). */
+void weft_overlay_solo_clear(struct ov_machine *m);
 /* Cycles of the finished launch: periods x 4. */
 double weft_overlay_machine_cycles(const struct ov_machine *m);
 /* Ticks as cycles. */

@@ -61,7 +61,12 @@
  * the reason of the first, except that a semwait stretch turns inside_alu
  * from the period a waiting batch's semaphore clears while its previous
  * ALU instruction is still in the pipeline. Times are integer ticks of
- * 1/256 cycle (OV_TICK_SHIFT).
+ * 1/256 cycle (OV_TICK_SHIFT). Outstanding requests whose response is in
+ * are removed from the tag ring only when the count matters (too few
+ * tags counted free, a possible new peak). What does not depend on the
+ * schedule (the link's packets, their busy time and bytes) is counted per
+ * CTA at decode. With one batch context, a batch's result is reused for a
+ * later batch of the same stream from the same state (overlay_solo.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +157,10 @@ static inline __attribute__((always_inline)) void emit(struct decode *d, uint32_
 			d->ord++;
 			for (uint32_t i = op->defsem_off[pc]; i < op->defsem_off[pc + 1]; i++)
 				d->lastw[op->defsem[i]] = d->ord;
+			d->oc->nreq[OV_R_REQ(r)] += nexec;
+			d->oc->nresp[OV_R_RESP(r)] += nexec;
+		} else {
+			d->oc->nwrite[OV_R_REQ(r)] += nexec;
 		}
 	}
 	d->oc->rec[d->oc->nrec++] = r;
@@ -306,6 +315,7 @@ void weft_overlay_machine_free(struct ov_machine *m)
 	if (!m->b)
 		return;
 	weft_overlay_machine_reset(m);
+	weft_overlay_solo_clear(m);
 	free(m->b);
 	free(m->ring);
 	m->b = NULL;
@@ -333,20 +343,34 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 	m->rr = m->nb - 1;
 	m->port_free = 0;
 	m->out_free = m->in_free = 0;
+	m->mem_first = UINT64_MAX;
 	m->thead = m->tn = 0;
 	m->done = 0;
 	memset(m->per, 0, sizeof(m->per));
-	memset(m->issued, 0, sizeof(m->issued));
 	m->requests = m->writes = 0;
-	m->out_busy = m->in_busy = m->tag_hold = m->lat_sum = 0;
+	m->out_busy = m->in_busy = m->lat_sum = m->tag_wait = m->tag_blocked = 0;
 	m->out_bytes = m->in_bytes = 0;
 	m->tag_peak = 0;
+	weft_overlay_solo_clear(m);
+	m->solo_hits = 0;
 }
 
 void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
 {
 	if (!oc->ngroups)
 		return;
+	/* the link's packets of every record (each is sent exactly once) */
+	for (uint32_t dw = 0; dw < 32; dw++) {
+		uint64_t nq = oc->nreq[dw], ns = oc->nresp[dw], nw = oc->nwrite[dw];
+		if (!(nq | ns | nw))
+			continue;
+		m->requests += nq;
+		m->writes += nw;
+		m->out_busy += nq * m->ser_req[dw] + nw * m->ser_write[dw];
+		m->in_busy += ns * m->ser_resp[dw];
+		m->out_bytes += nq * (m->req_hdr + 4ull * dw) + nw * (m->write_hdr + 4ull * dw);
+		m->in_bytes += ns * (m->resp_hdr + 4ull * dw);
+	}
 	weft_overlay_cta_ref(oc);
 	m->qcta = oc;
 	m->qnext = 0;
@@ -408,17 +432,16 @@ static void drain_from(struct ov_machine *m, uint32_t i, uint64_t q)
 	m->mask[b->state] |= bit;
 }
 
-/* Context i has issued (from ALU_READY or MEM_READY) in period m->p: its
- * next record and state. After an ALU issue (alu_slot), a memory
- * instruction may still take this period's TEX slot; everything else
- * waits for the next period. */
+/* Context i has issued (from ALU_READY after an ALU issue, alu_slot, else
+ * from MEM_READY) in period m->p: its next record and state. After an ALU
+ * issue a memory instruction may still take this period's TEX slot;
+ * everything else waits for the next period. */
 static inline __attribute__((always_inline)) void advance(struct ov_machine *m, uint32_t i,
 							  int alu_slot)
 {
 	struct ov_batch *b = &m->b[i];
 	uint64_t bit = 1ull << i, next = m->p + 1;
-	m->mask[OV_S_ALU_READY] &= ~bit;
-	m->mask[OV_S_MEM_READY] &= ~bit;
+	m->mask[alu_slot ? OV_S_ALU_READY : OV_S_MEM_READY] &= ~bit;
 	if (b->cur == b->end) {
 		drain_from(m, i, next);
 		return;
@@ -492,6 +515,8 @@ static void far_near(struct ov_machine *m)
 static void release(struct ov_machine *m, uint32_t i)
 {
 	struct ov_batch *b = &m->b[i];
+	if (m->solo_on)
+		weft_overlay_solo_record(m); /* (its records are the batch's CTA's: before the unref) */
 	weft_overlay_cta_unref(b->cta);
 	b->cta = NULL;
 	b->state = OV_S_EMPTY;
@@ -544,12 +569,17 @@ static inline uint32_t tag_need(const struct ov_machine *m, uint32_t lanes)
 	return lanes < m->max_out ? lanes : m->max_out;
 }
 
-static void tags_pop(struct ov_machine *m, uint64_t t)
+/* Removes the requests complete by t, keeping at least the newest `keep`. */
+static inline void tags_pop(struct ov_machine *m, uint64_t t, uint32_t keep)
 {
-	while (m->tn && m->tag[m->thead] <= t) {
-		m->thead = (m->thead + 1) % OV_MAX_TAGS;
-		m->tn--;
+	uint32_t h = m->thead, n = m->tn;
+	const uint64_t *tag = m->tag;
+	while (n > keep && tag[h] <= t) {
+		h = (h + 1) % OV_MAX_TAGS;
+		n--;
 	}
+	m->thead = h;
+	m->tn = n;
 }
 
 /* When `need` tags are free (0: now), the outstanding requests as they are. */
@@ -564,25 +594,27 @@ static uint64_t tag_time(const struct ov_machine *m, uint32_t need)
 /* A round trip's requests, one per executing thread, at time t: each
  * takes a tag (waiting for the oldest when none is free), its request
  * packet on the outgoing link, the fixed latency, its response packet on
- * the incoming link. Returns when the last response is in. */
-static uint64_t round_trip(struct ov_machine *m, uint64_t t, uint32_t k, uint32_t rq, uint32_t rs)
+ * the incoming link. Returns when the last response is in. The tags the
+ * requests took are counted exactly only when they make a new peak; the
+ * packets' busy time and bytes were counted when the CTA was fed. */
+static inline uint64_t round_trip(struct ov_machine *m, uint64_t t, uint32_t k, uint32_t rq, uint32_t rs)
 {
 	uint64_t s = m->ser_req[rq], s2 = m->ser_resp[rs], lat = m->lat;
-	uint64_t out = m->out_free, in = m->in_free, sum_done = 0, sum_t0;
+	uint64_t out = m->out_free, in = m->in_free, sum_done = 0;
 	if (m->max_out - m->tn >= k) {
 		/* a tag for every request now (the usual case: a TEX issues only then) */
 		uint32_t tail = m->thead + m->tn;
+		uint64_t *tag = m->tag;
 		out = umax(t, out);
 		for (uint32_t j = 0; j < k; j++) {
 			out += s;
 			in = umax(out + lat, in) + s2;
-			m->tag[(tail + j) % OV_MAX_TAGS] = in;
+			tag[(tail + j) % OV_MAX_TAGS] = in;
 			sum_done += in;
 		}
 		m->tn += k;
-		sum_t0 = (uint64_t)k * t;
 	} else {
-		sum_t0 = 0;
+		/* (the tags were counted exactly before this issue) */
 		for (uint32_t j = 0; j < k; j++) {
 			uint64_t t0 = t;
 			if (m->tn == m->max_out) {
@@ -595,20 +627,18 @@ static uint64_t round_trip(struct ov_machine *m, uint64_t t, uint32_t k, uint32_
 			m->tag[(m->thead + m->tn) % OV_MAX_TAGS] = in;
 			m->tn++;
 			sum_done += in;
-			sum_t0 += t0;
+			m->tag_wait += t0 - t;
 		}
 	}
 	m->out_free = out;
 	m->in_free = in;
-	if (m->tn > m->tag_peak)
-		m->tag_peak = m->tn;
-	m->out_busy += k * s;
-	m->in_busy += k * s2;
-	m->out_bytes += k * (m->req_hdr + 4ull * rq);
-	m->in_bytes += k * (m->resp_hdr + 4ull * rs);
-	m->tag_hold += sum_done - sum_t0;
+	if (m->tn > m->tag_peak) {
+		/* remove the requests complete by t (not these k) and look again */
+		tags_pop(m, t, k);
+		if (m->tn > m->tag_peak)
+			m->tag_peak = m->tn;
+	}
 	m->lat_sum += sum_done - k * t;
-	m->requests += k;
 	return k ? in : t;
 }
 
@@ -616,22 +646,17 @@ static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
 {
 	struct ov_batch *b = &m->b[i];
 	uint32_t r = b->rec, k = OV_R_EXEC(r);
+	if (t3 < m->mem_first)
+		m->mem_first = t3;
 	if (OV_R_CLS(r) == OV_RC_STORE) {
-		uint64_t s = m->ser_write[OV_R_REQ(r)];
-		if (k) {
-			m->out_free = umax(t3, m->out_free) + k * s;
-			m->out_busy += k * s;
-			m->out_bytes += k * (m->write_hdr + 4ull * OV_R_REQ(r));
-			m->writes += k;
-		}
-		m->issued[OV_RC_STORE]++;
+		if (k)
+			m->out_free = umax(t3, m->out_free) + k * m->ser_write[OV_R_REQ(r)];
 	} else {
 		uint64_t done = round_trip(m, t3, k, OV_R_REQ(r), OV_R_RESP(r));
 		b->nord++;
 		m->ring[i][b->nord % OV_RING] = done;
 		if (done > b->tex_done)
 			b->tex_done = done;
-		m->issued[OV_RC_RT]++;
 	}
 	uint32_t slots = OV_R_SLOTS(r);
 	m->port_free = m->p + (slots ? slots : 1);
@@ -720,6 +745,19 @@ static int contexts(struct ov_machine *m, int final)
 			break;
 		}
 		uint32_t i = (uint32_t)__builtin_ctzll(m->mask[OV_S_EMPTY]);
+		if (m->nb == 1) {
+			/* alone on the machine: a stream timed before from the same
+			 * state takes its recorded result (overlay_solo.c) */
+			const struct ov_cta *oc = m->qcta;
+			const uint32_t *rec = oc->rec + oc->goff[m->qnext];
+			if (weft_overlay_solo_replay(m, rec, oc->goff[m->qnext + 1] - oc->goff[m->qnext])) {
+				if (++m->qnext == oc->ngroups) {
+					weft_overlay_cta_unref(m->qcta);
+					m->qcta = NULL;
+				}
+				continue;
+			}
+		}
 		start(m, i);
 		if (m->b[i].state == OV_S_DRAIN_FREE)
 			release(m, i); /* a batch with nothing to issue */
@@ -753,7 +791,6 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 		uint64_t inside_from = UINT64_MAX;
 		if (ia >= 0) {
 			m->b[ia].alu_free = T + m->stages;
-			m->issued[OV_RC_ALU]++;
 			m->rr = (uint32_t)ia;
 			advance(m, (uint32_t)ia, 1);
 		} else {
@@ -764,8 +801,12 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 		uint64_t memq = m->mask[OV_S_MEM_READY];
 		if (memq && m->p >= m->port_free) {
 			uint64_t t3 = T + ((uint64_t)(OV_PERIOD - 1) << OV_TICK_SHIFT);
-			tags_pop(m, t3);
 			uint32_t freen = m->max_out - m->tn;
+			if (freen < OV_BATCH && freen < m->max_out) {
+				/* too few tags counted free: remove the complete ones */
+				tags_pop(m, t3, 0);
+				freen = m->max_out - m->tn;
+			}
 			if (freen >= OV_BATCH || freen >= m->max_out) {
 				im = rr_pick(memq, m->rr);
 			} else {
@@ -778,6 +819,8 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 			}
 			if (im >= 0)
 				issue_mem(m, (uint32_t)im, t3);
+			else
+				m->tag_blocked++;
 		}
 		if (ia >= 0 || im >= 0) {
 			m->p++;
@@ -788,6 +831,7 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 		uint64_t q = next_wake(m);
 		memq = m->mask[OV_S_MEM_READY];
 		if (memq) {
+			tags_pop(m, T + ((uint64_t)(OV_PERIOD - 1) << OV_TICK_SHIFT), 0);
 			uint32_t need = m->max_out;
 			for (uint64_t c = memq; c; c &= c - 1) {
 				uint32_t n = tag_need(m, OV_R_EXEC(m->b[__builtin_ctzll(c)].rec));
@@ -799,6 +843,10 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 				qm = m->port_free;
 			if (qm < q)
 				q = qm;
+			/* the TEX slots skipped while the port is free lack tags */
+			uint64_t from = umax(m->p + 1, m->port_free);
+			if (q > from)
+				m->tag_blocked += q - from;
 		}
 		if (q <= m->p || q == UINT64_MAX)
 			q = m->p + 1; /* (UINT64_MAX cannot happen: a busy context has a change ahead) */

@@ -6,9 +6,9 @@
 # prints, per point, the ALU utilisation and the idle breakdown (the CPI
 # stack: alu, semwait, inside_alu, not_alu, adding up to the cycles) and
 # the speedup over one batch context; a golden table for matmatmult;
-# --explain names the regime; a kernel with shared memory and barriers is
-# refused with exit status 2 and one line naming it; weft-area counts the
-# register file's M-RAMs. POSIX sh.
+# --explain names the regime and judges the link and the tags; a kernel
+# with shared memory and barriers is refused with exit status 2 and one
+# line naming it; weft-area counts the register file's M-RAMs. POSIX sh.
 
 cd "$(dirname "$0")/../.." || exit 3
 BIN=${WEFT_BIN:-bin}
@@ -94,6 +94,24 @@ if [ -f "$tmp/matmatmult.wtr" ]; then
 		ok "--explain: 2 batches are pipeline-latency bound"
 	else
 		bad "--explain 2 batches" "not the inside_alu regime"
+	fi
+	# each point's explanation also judges the memory side on its link
+	for c in overlay-ht8 overlay-ht16; do
+		bits=8
+		[ "$c" = overlay-ht16 ] && bits=16
+		if "$E" "$tmp/matmatmult.wtr" -c "$c" --sweep overlay.batches=1,64 --explain >"$tmp/out" 2>"$tmp/err" &&
+			[ "$(grep -c "^  periods: alu " "$tmp/out")" -eq 2 ] &&
+			[ "$(grep -c "^  memory: .* over the $bits-bit link.*: neither link nor tags is full" "$tmp/out")" -eq 2 ]; then
+			ok "--explain on $c: periods and the memory side (link, tags) per point"
+		else
+			bad "--explain on $c" "no periods or memory lines"
+		fi
+	done
+	if "$E" "$tmp/matmatmult.wtr" -c overlay-ht8 --set tex.max_outstanding=4 --explain >"$tmp/out" 2>"$tmp/err" &&
+		grep -q "^  memory: .*: the tags limit" "$tmp/out"; then
+		ok "--explain: 4 tags limit matmatmult"
+	else
+		bad "--explain 4 tags" "the tags are not named the limit"
 	fi
 fi
 

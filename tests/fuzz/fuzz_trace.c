@@ -9,7 +9,7 @@
  * (weft_trace_read_cta) and walks every thread's dynamic instructions,
  * replays the trace through the SIMT model, the SGMF and dMT fabric
  * models, the vt model (a vector-thread and a MIMD tile) and the FPGA
- * overlay model (4 and 16 batch contexts) on small
+ * overlay model (1 and 16 batch contexts) on small
  * configurations (weft_model_run_many, as weft-estimate does, and
  * weft_model_run), and checks the whole
  * file as `weft-trace verify` does (weft_trace_verify).
@@ -41,7 +41,8 @@
  * from one read of the trace (for SIMT and SGMF the second differs only in
  * keys the replay does not read, so it follows the first; the vt pair is a
  * vector-thread and a MIMD tile, replayed side by side; the overlay pair
- * two batch counts sharing each decoded CTA), and dMT alone
+ * two batch counts sharing each decoded CTA, the one context reusing its
+ * batches' timings), and dMT alone
  * through weft_model_run. */
 #define NCONFIGS 9
 static const char *const config_text[NCONFIGS] = {
@@ -55,7 +56,7 @@ static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = vt\n[tile]\npattern = vt\npvfb = 2stack\ncores = 2\nregs = 64\n[mem]\n"
 	"dcache_bytes = 4096\n",
 	"[model]\nname = vt\n[tile]\npattern = mimd\ncores = 2\nregs = 64\n[mem]\ndcache_bytes = 4096\n",
-	"[model]\nname = overlay\n[overlay]\nbatches = 4\n",
+	"[model]\nname = overlay\n[overlay]\nbatches = 1\n",
 	"[model]\nname = overlay\n[overlay]\nbatches = 16\n",
 	"[model]\nname = dmt\n[fabric]\nreplay_cache = false\n[mem]\nl1_bytes = 4096\n"
 	"l2_bytes = 16384\n",

@@ -54,6 +54,23 @@ static void run(const char *path, const char *cfg, const char *const *sets, uint
 	assert_int_equal(r->nlaunches, 1);
 }
 
+/* run() with --explain: the launch's explanation text. */
+static void run_explain(const char *path, const char *cfgpath, const char *const *sets, uint32_t nsets,
+			struct weft_model_result *r)
+{
+	struct weft_config cfg;
+	struct weft_error err;
+	struct weft_trace *t;
+	st_check(weft_config_load(cfgpath, sets, nsets, &cfg, &err), &err, "config");
+	cfg.explain = 1;
+	st_check(weft_trace_open(path, &t, &err), &err, "open");
+	st_check(weft_model_run(&weft_model_overlay, &cfg, t, NULL, r, &err), &err, "run");
+	assert_int_equal(r->nlaunches, 1);
+	assert_non_null(r->launches[0].explain);
+	weft_trace_close(t);
+	weft_config_free(&cfg);
+}
+
 static double cpi_sum(const struct weft_launch_result *l)
 {
 	double s = 0;
@@ -165,6 +182,18 @@ static void test_one_batch_schedule(void **state)
 	assert_true(st_cpi(l, "semwait") == 0 && st_cpi(l, "not_alu") == 0);
 	assert_true(fabs(st_stat(l, "alu_utilisation") - 100.0 * 10 / 160) < 1e-9);
 	assert_string_equal(l->limiter, "inside_alu");
+	weft_model_result_free(&r);
+	/* 4 batches of the same stream, one after another: each frees when
+	 * its last ALU instruction leaves the pipeline (period 160) and the
+	 * next starts there; the 2nd to 4th take the 1st's recorded timing
+	 * (overlay_solo.c), which must be the timing itself */
+	path = st_path("alu10-1x16.wtr");
+	trace_kernel(alu_ptx, "alu10", 1, 16, 0, path);
+	run(path, HT8, sets, 1, &r);
+	l = &r.launches[0];
+	assert_true(l->cycles == 4 * 640);
+	assert_true(st_cpi(l, "alu") == 4 * 10 * 4);
+	assert_true(st_cpi(l, "inside_alu") == 4 * 150 * 4);
 	weft_model_result_free(&r);
 }
 
@@ -323,6 +352,17 @@ static void test_link_bandwidth(void **state)
 	assert_string_equal(a->limiter, "not_alu");
 	weft_model_result_free(&r8);
 	weft_model_result_free(&r16);
+	/* --explain names the limiter on the memory side: the 8-bit link (busy
+	 * 88% of the launch), not the 16-bit one */
+	run_explain(path, HT8, sets, 1, &r8);
+	run_explain(path, HT16, sets, 1, &r16);
+	assert_non_null(strstr(r8.launches[0].explain, "regime: memory instructions (not_alu)"));
+	assert_non_null(strstr(r8.launches[0].explain, "over the 8-bit link"));
+	assert_non_null(strstr(r8.launches[0].explain, ": the link limits"));
+	assert_non_null(strstr(r16.launches[0].explain, "over the 16-bit link"));
+	assert_null(strstr(r16.launches[0].explain, "the link limits"));
+	weft_model_result_free(&r8);
+	weft_model_result_free(&r16);
 }
 
 /* One ALU result stored by every thread. */
@@ -351,6 +391,21 @@ static void test_store(void **state)
 	assert_true(st_cpi(l, "not_alu") == 18 * 4);
 	assert_true(st_stat(l, "store_insts") == 1);
 	assert_true(st_stat(l, "link_out_bytes") == 4 * 12);
+	weft_model_result_free(&r);
+	/* 3 batches on one context: batch 2 starts at period 17 (cycle 68)
+	 * with the link busy 5 more cycles (its writes end at 73); its store
+	 * issues at period 33 (cycle 135, the link free), writes until 141,
+	 * and it frees at period 34 (cycle 136): batch 3 finds the link busy 5
+	 * more cycles too, so it takes batch 2's recorded timing: store at
+	 * cycle 203, writes until 209, launch end at period 53 (cycle 212) */
+	path = st_path("st1-12.wtr");
+	trace_kernel(st_ptx, "st1", 1, 12, 1, path);
+	run(path, HT8, s1, 1, &r);
+	l = &r.launches[0];
+	assert_true(l->cycles == 212);
+	assert_true(st_cpi(l, "alu") == 3 * 4);
+	assert_true(st_cpi(l, "not_alu") == (53 - 3) * 4);
+	assert_true(st_stat(l, "link_out_bytes") == 12 * 12);
 	weft_model_result_free(&r);
 }
 
