@@ -26,10 +26,10 @@ int main(int argc, char **argv)
 		CHECK(cudaMalloc((void **)&d, 64 * sizeof(int)));
 		void *args[] = { &d };
 		e = cudaLaunchCooperativeKernel((const void *)k, dim3(1), dim3(64), args, 0, 0);
-	} else if (!strcmp(what, "array")) {
+	} else if (!strcmp(what, "mipmapped")) {
 		cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-		cudaArray_t a;
-		e = cudaMallocArray(&a, &f, 64, 64);
+		cudaMipmappedArray_t a;
+		e = cudaMallocMipmappedArray(&a, &f, make_cudaExtent(64, 64, 0), 4);
 	}
 	printf("%s -> %s\n", what, cudaGetErrorName(e));
 	return e == cudaErrorNotSupported ? 0 : 1;

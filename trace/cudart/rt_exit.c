@@ -102,6 +102,7 @@ __attribute__((destructor)) static void rt_finish(void)
 	if (rt.report_path[0])
 		write_report(trace);
 	rt_handles_free();
+	rt_arrays_free();
 	rt_registry_free();
 	for (uint32_t i = 0; i < rt.npinned; i++)
 		free(rt.pinned[i]);
