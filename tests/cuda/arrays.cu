@@ -5,7 +5,8 @@
 // with a border; a surface written with surf2Dwrite and read back with
 // cudaMemcpy2DFromArray and cudaMemcpy3D; a 1-D int array through
 // cudaMemcpyToArray, tex1D and cudaMemcpyFromArray; array-to-array copies;
-// and the errors a program provokes. tests/cuda/run.sh runs it through
+// a 3-D array and 3-D pitched memory (cudaMalloc3D, cudaMemset3D); and the
+// errors a program provokes. tests/cuda/run.sh runs it through
 // weft's runtime (trace/cudart/rt_array.c, rt_texture.c) and compares its
 // output with expected/arrays.out. Every value is a small integer or a
 // half, so every expected result is exact.
@@ -209,6 +210,58 @@ int main(void)
 	printf("tex1D on a 1-D array, cudaMemcpyToArray, cudaMemcpyFromArray: %d wrong\n", bad1);
 	bad += bad1;
 	CHECK(cudaDestroyTextureObject(t1));
+
+	// a 3-D array and 3-D pitched memory: host -> array -> pitched device
+	// memory (cudaMalloc3D, after cudaMemset3D) -> host
+	{
+		const int X = 5, Y = 3, Z = 2;
+		float h3[Z][Y][X], r3[Z][Y][X];
+		for (int z = 0; z < Z; z++)
+			for (int y = 0; y < Y; y++)
+				for (int x = 0; x < X; x++)
+					h3[z][y][x] = (float)(x + 10 * y + 100 * z);
+		cudaArray_t a3;
+		CHECK(cudaMalloc3DArray(&a3, &f, make_cudaExtent(X, Y, Z)));
+		cudaPitchedPtr pp;
+		CHECK(cudaMalloc3D(&pp, make_cudaExtent(X * sizeof(float), Y, Z)));
+		CHECK(cudaMemset3D(pp, 0x7f, make_cudaExtent(pp.pitch, Y, Z)));
+		cudaMemcpy3DParms q;
+		memset(&q, 0, sizeof(q));
+		q.srcPtr = make_cudaPitchedPtr(h3, X * sizeof(float), X, Y);
+		q.dstArray = a3;
+		q.extent = make_cudaExtent(X, Y, Z);
+		q.kind = cudaMemcpyHostToDevice;
+		CHECK(cudaMemcpy3D(&q));
+		memset(&q, 0, sizeof(q));
+		q.srcArray = a3;
+		q.dstPtr = pp;
+		q.extent = make_cudaExtent(X, Y, Z);
+		q.kind = cudaMemcpyDeviceToDevice;
+		CHECK(cudaMemcpy3D(&q));
+		memset(&q, 0, sizeof(q));
+		q.srcPtr = pp;
+		q.dstPtr = make_cudaPitchedPtr(r3, X * sizeof(float), X, Y);
+		q.extent = make_cudaExtent(X * sizeof(float), Y, Z); // bytes: no array takes part
+		q.kind = cudaMemcpyDefault;
+		CHECK(cudaMemcpy3D(&q));
+		unsigned char pad;
+		CHECK(cudaMemcpy(&pad, (char *)pp.ptr + X * sizeof(float), 1, cudaMemcpyDeviceToHost));
+		printf("3-D: pitch %zu, %s, row padding 0x%x\n", pp.pitch,
+		       memcmp(h3, r3, sizeof(h3)) ? "copies differ" : "copies equal", pad);
+		bad += memcmp(h3, r3, sizeof(h3)) != 0;
+		memset(&q, 0, sizeof(q));
+		q.srcArray = a3;
+		q.srcPos = make_cudaPos(1, 0, 1);
+		q.dstPtr = make_cudaPitchedPtr(r3, X * sizeof(float), X, Y);
+		q.extent = make_cudaExtent(X, 1, 1);
+		q.kind = cudaMemcpyDeviceToHost;
+		EXPECT_ERROR(cudaMemcpy3D(&q), cudaErrorInvalidValue);
+		q.srcPos = make_cudaPos(0, 0, 0);
+		q.srcPtr = pp;
+		EXPECT_ERROR(cudaMemcpy3D(&q), cudaErrorInvalidValue);
+		CHECK(cudaFreeArray(a3));
+		CHECK(cudaFree(pp.ptr));
+	}
 
 	// errors a program provokes
 	cudaArray_t x;

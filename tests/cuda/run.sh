@@ -221,6 +221,9 @@ fails "a cooperative launch is not supported yet" 2 \
 fails "a mipmapped CUDA array is not supported yet" 2 \
 	"cudaMallocMipmappedArray: not supported yet: mipmapped CUDA arrays" "$R/unsupported" mipmapped
 fails "the program sees cudaErrorNotSupported" 2 "mipmapped -> cudaErrorNotSupported" "$R/unsupported" mipmapped
+fails "a texture over a 3-D CUDA array is not supported yet" 2 \
+	"cudaCreateTextureObject: not supported yet: textures and surfaces over 3-D CUDA arrays" \
+	"$R/unsupported" tex3d
 fails "an out-of-bounds store is a sticky fault" 2 "a later copy -> cudaErrorIllegalAddress" \
 	-o "$tmp/fault.wtr" "$R/fault" oob
 fails "the fault names the kernel, thread and PTX line" 2 \

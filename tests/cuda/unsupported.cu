@@ -30,6 +30,16 @@ int main(int argc, char **argv)
 		cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
 		cudaMipmappedArray_t a;
 		e = cudaMallocMipmappedArray(&a, &f, make_cudaExtent(64, 64, 0), 4);
+	} else if (!strcmp(what, "tex3d")) {
+		cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+		cudaArray_t a;
+		CHECK(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 8, 8)));
+		cudaResourceDesc res = {};
+		res.resType = cudaResourceTypeArray;
+		res.res.array.array = a;
+		cudaTextureDesc td = {};
+		cudaTextureObject_t t;
+		e = cudaCreateTextureObject(&t, &res, &td, NULL);
 	}
 	printf("%s -> %s\n", what, cudaGetErrorName(e));
 	return e == cudaErrorNotSupported ? 0 : 1;
