@@ -169,6 +169,7 @@ corpus warpsize warpsize
 corpus negshared negshared
 corpus textures textures
 corpus arrays arrays
+corpus printf printf
 
 # ---- 3. bfs and gaussian against the bundled drivers --------------------------
 

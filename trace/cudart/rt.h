@@ -146,6 +146,11 @@ struct rt_state {
 	unsigned device_flags;
 	int cache_config;
 	size_t limits[WCU_LIMIT_COUNT];
+	/* device printf of the launch running (rt_launch.c), written to
+	 * stdout when it ends */
+	char *printbuf;
+	size_t printlen, printcap;
+	uint64_t print_dropped;
 	/* errors */
 	int sticky;                   /* a kernel fault's error: every later device call returns it */
 	uint32_t failures;            /* what weft could not do: unsupported calls, kernels it
@@ -235,6 +240,11 @@ void rt_arrays_free(void) RT_HIDDEN;
 int rt_texel_format(const struct wcu_channel_desc *d, struct weft_tex_resource *r) RT_HIDDEN;
 
 /* ---- rt_launch.c ---- */
+
+/* weft_ctx_options.print: a launch's device printf text, kept until the
+ * launch ends (at most cudaLimitPrintfFifoSize bytes a launch; the rest is
+ * dropped, as a GPU drops what its FIFO cannot hold). */
+void rt_print(void *user, const char *text, size_t len) RT_HIDDEN;
 
 /* Runs kernel f: grid, block, dynamic shared bytes, args as
  * cudaLaunchKernel takes them. */

@@ -157,11 +157,26 @@ struct weft_ctx_options {
 	void *progress_user;
 	/* Optional observer of every executed warp instruction (may be NULL). */
 	const struct weft_emu_observer *observer;
+	/* Device-side printf (a call to vprintf): each call's text, formatted
+	 * per lane in lane order as the warp executes it, at most
+	 * WEFT_PRINTF_MAX_TEXT bytes a call (docs/emulator.md "Device printf").
+	 * NULL: calls are counted but nothing is formatted and vprintf returns
+	 * 0. The library itself never prints. */
+	void (*print)(void *user, const char *text, size_t len);
+	void *print_user;
 	/* Warp scheduling quantum: a CTA's warps are interleaved, each running at
 	 * most this many warp instructions before the next one gets a turn
 	 * (0 = default, 64). */
 	uint32_t quantum;
 };
+
+/* Device printf's bounds (weft's own, for hostile kernels): the text of
+ * one call (longer is cut, ending in "..."), a format string, a %s
+ * string, and the arguments one call reads (CUDA: 32). */
+#define WEFT_PRINTF_MAX_TEXT 4096u
+#define WEFT_PRINTF_MAX_FORMAT 4096u
+#define WEFT_PRINTF_MAX_STRING 1024u
+#define WEFT_PRINTF_MAX_ARGS 32u
 
 /* Totals over the context's launches. */
 struct weft_ctx_stats {
