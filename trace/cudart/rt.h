@@ -232,19 +232,24 @@ struct rt_array *rt_array_of(const void *h) RT_HIDDEN;
 /* Forgets every CUDA array (cudaDeviceReset, exit: their memory went with
  * the context). */
 void rt_arrays_free(void) RT_HIDDEN;
-
-/* ---- rt_texture.c ---- */
-
 /* A channel descriptor as the emulator's texel format (1, 2 or 4 channels
  * of one width): 0, or the error (printed). */
 int rt_texel_format(const struct wcu_channel_desc *d, struct weft_tex_resource *r) RT_HIDDEN;
 
-/* ---- rt_launch.c ---- */
+
+/* ---- rt_printf.c: device printf ---- */
 
 /* weft_ctx_options.print: a launch's device printf text, kept until the
  * launch ends (at most cudaLimitPrintfFifoSize bytes a launch; the rest is
  * dropped, as a GPU drops what its FIFO cannot hold). */
 void rt_print(void *user, const char *text, size_t len) RT_HIDDEN;
+/* Writes the text kept so far onto stdout (and a line on stderr for what
+ * was dropped), naming kernel; empties the buffer. */
+void rt_print_flush(const char *kernel) RT_HIDDEN;
+/* Frees the buffer (at exit). */
+void rt_print_free(void) RT_HIDDEN;
+
+/* ---- rt_launch.c ---- */
 
 /* Runs kernel f: grid, block, dynamic shared bytes, args as
  * cudaLaunchKernel takes them. */

@@ -107,9 +107,7 @@ __attribute__((destructor)) static void rt_finish(void)
 	for (uint32_t i = 0; i < rt.npinned; i++)
 		free(rt.pinned[i]);
 	free(rt.pinned);
-	free(rt.printbuf);
-	rt.printbuf = NULL;
-	rt.printlen = rt.printcap = 0;
+	rt_print_free();
 	rt.pinned = NULL;
 	rt.npinned = 0;
 	rt.finished = 1;

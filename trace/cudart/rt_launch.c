@@ -105,48 +105,6 @@ static int fault_code(const char *msg)
 	return WCU_LAUNCH_FAILURE;
 }
 
-void rt_print(void *user, const char *text, size_t len)
-{
-	(void)user;
-	size_t fifo = rt.limits[WCU_LIMIT_PRINTF_FIFO_SIZE];
-	if (len > fifo || rt.printlen > fifo - len) {
-		rt.print_dropped += len;
-		return;
-	}
-	if (rt.printlen + len > rt.printcap) {
-		size_t nc = rt.printcap ? rt.printcap : 4096;
-		while (nc < rt.printlen + len)
-			nc *= 2;
-		char *q = realloc(rt.printbuf, nc);
-		if (!q) {
-			rt.print_dropped += len;
-			return;
-		}
-		rt.printbuf = q;
-		rt.printcap = nc;
-	}
-	memcpy(rt.printbuf + rt.printlen, text, len);
-	rt.printlen += len;
-}
-
-/* A launch's device printf text onto the program's stdout, after what the
- * program printed before the launch (CUDA prints it when the launch
- * completes: at a synchronisation, here at once). */
-static void print_flush(const struct rt_func *f)
-{
-	if (rt.printlen) {
-		fflush(stdout);
-		fwrite(rt.printbuf, 1, rt.printlen, stdout);
-		fflush(stdout);
-	}
-	if (rt.print_dropped)
-		fprintf(stderr, "weft-cudart: kernel %s: %llu bytes of device printf output dropped beyond "
-			"cudaLimitPrintfFifoSize (%zu bytes a launch), as a GPU drops them\n", f->name,
-			(unsigned long long)rt.print_dropped, rt.limits[WCU_LIMIT_PRINTF_FIFO_SIZE]);
-	rt.printlen = 0;
-	rt.print_dropped = 0;
-}
-
 /* What a failed weft_launch means for the program (see the header). */
 static int launch_error(const struct rt_func *f, int rc, const struct weft_error *err)
 {
@@ -195,12 +153,11 @@ int rt_launch(struct rt_func *f, struct wcu_dim3 grid, struct wcu_dim3 block, vo
 	for (uint32_t i = 0; i < pf->nparams; i++)
 		a[i] = (struct weft_arg){ args[i], pf->params[i].size };
 	struct weft_error err;
-	rt.printlen = 0;
-	rt.print_dropped = 0;
+	rt_print_flush(NULL); /* nothing kept from before */
 	int rc = weft_launch(rt.ctx, mod, f->name, weft_dim3(grid.x, grid.y, grid.z),
 			     weft_dim3(block.x, block.y, block.z), (uint32_t)shared, a, pf->nparams, &err);
 	free(a);
-	print_flush(f);
+	rt_print_flush(f->name);
 	return rc ? launch_error(f, rc, &err) : 0;
 }
 

@@ -15,29 +15,6 @@
 
 #include "rt.h"
 
-/* A channel descriptor as the emulator's texel format: 1, 2 or 4 channels
- * of the same width; 0, or the error. */
-int rt_texel_format(const struct wcu_channel_desc *d, struct weft_tex_resource *r)
-{
-	const int bits[4] = { d->x, d->y, d->z, d->w };
-	int n = 0;
-	for (int i = 0; i < 4; i++) {
-		if (bits[i] < 0)
-			return rt_fail(WCU_INVALID_VALUE, "a channel of %d bits", bits[i]);
-		if (bits[i] && bits[i] != bits[0])
-			return rt_fail(WCU_INVALID_VALUE, "channels of %d and %d bits (weft's textures have "
-				       "channels of one width)", bits[0], bits[i]);
-		n += bits[i] != 0;
-	}
-	if (n == 0 || n == 3 || bits[0] > 255)
-		return rt_fail(WCU_INVALID_VALUE, "a channel descriptor of %d, %d, %d, %d bits (1, 2 or 4 "
-			       "channels of 8, 16 or 32 bits)", d->x, d->y, d->z, d->w);
-	r->kind = (uint8_t)(d->f >= 0 && d->f < 256 ? d->f : 255);
-	r->bits = (uint8_t)bits[0];
-	r->channels = (uint8_t)n;
-	return 0;
-}
-
 /* A 1-D or 2-D CUDA array as the emulator's resource: its packed rows. */
 static int array_resource(const void *array, struct weft_tex_resource *r)
 {
