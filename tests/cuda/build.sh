@@ -31,7 +31,7 @@ build() { # NAME FLAGS SOURCES...
 # -arch=sm_75 embeds sm_75 machine code and compute_75 PTX, zstd-compressed
 # (nvcc 13's default --compress-mode=balance)
 for p in vecadd hostloop constmem devquery threads fault unsupported bfs gaussian \
-	 textures warpsize negshared; do
+	 textures warpsize negshared arrays printf; do
 	build "$p" "-arch=sm_75" "$p.cu"
 done
 # PTX stored plain

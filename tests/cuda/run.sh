@@ -168,6 +168,8 @@ corpus gaussian-small gaussian small
 corpus warpsize warpsize
 corpus negshared negshared
 corpus textures textures
+corpus arrays arrays
+corpus printf printf
 
 # ---- 3. bfs and gaussian against the bundled drivers --------------------------
 
@@ -217,9 +219,12 @@ fails "a graph call is not supported yet" 2 "cudaGraphCreate: not supported yet:
 	"$R/unsupported" graph
 fails "a cooperative launch is not supported yet" 2 \
 	"cudaLaunchCooperativeKernel: not supported yet: cooperative launches" "$R/unsupported" cooperative
-fails "a CUDA array is not supported yet" 2 "cudaMallocArray: not supported yet: CUDA arrays" \
-	"$R/unsupported" array
-fails "the program sees cudaErrorNotSupported" 2 "array -> cudaErrorNotSupported" "$R/unsupported" array
+fails "a mipmapped CUDA array is not supported yet" 2 \
+	"cudaMallocMipmappedArray: not supported yet: mipmapped CUDA arrays" "$R/unsupported" mipmapped
+fails "the program sees cudaErrorNotSupported" 2 "mipmapped -> cudaErrorNotSupported" "$R/unsupported" mipmapped
+fails "a texture over a 3-D CUDA array is not supported yet" 2 \
+	"cudaCreateTextureObject: not supported yet: textures and surfaces over 3-D CUDA arrays" \
+	"$R/unsupported" tex3d
 fails "an out-of-bounds store is a sticky fault" 2 "a later copy -> cudaErrorIllegalAddress" \
 	-o "$tmp/fault.wtr" "$R/fault" oob
 fails "the fault names the kernel, thread and PTX line" 2 \

@@ -26,10 +26,20 @@ int main(int argc, char **argv)
 		CHECK(cudaMalloc((void **)&d, 64 * sizeof(int)));
 		void *args[] = { &d };
 		e = cudaLaunchCooperativeKernel((const void *)k, dim3(1), dim3(64), args, 0, 0);
-	} else if (!strcmp(what, "array")) {
+	} else if (!strcmp(what, "mipmapped")) {
+		cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+		cudaMipmappedArray_t a;
+		e = cudaMallocMipmappedArray(&a, &f, make_cudaExtent(64, 64, 0), 4);
+	} else if (!strcmp(what, "tex3d")) {
 		cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
 		cudaArray_t a;
-		e = cudaMallocArray(&a, &f, 64, 64);
+		CHECK(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 8, 8)));
+		cudaResourceDesc res = {};
+		res.resType = cudaResourceTypeArray;
+		res.res.array.array = a;
+		cudaTextureDesc td = {};
+		cudaTextureObject_t t;
+		e = cudaCreateTextureObject(&t, &res, &td, NULL);
 	}
 	printf("%s -> %s\n", what, cudaGetErrorName(e));
 	return e == cudaErrorNotSupported ? 0 : 1;

@@ -9,7 +9,8 @@
  * static program (weft_module_program) and launches it the way
  * `weft-trace run --spec` would, on a tiny grid: 2 CTAs of 40 threads (or
  * the kernel's .reqntid when it asks for at most 128), 256 bytes of
- * dynamic shared memory, every 8-byte parameter pointing at a zeroed 4 KiB
+ * dynamic shared memory (device printf formatted and checked against its
+ * bound, then dropped), every 8-byte parameter pointing at a zeroed 4 KiB
  * device buffer (a kernel with texture or surface instructions gets
  * object handles over it in its first ones) and every other one holding
  * small numbers. The launch's
@@ -75,7 +76,7 @@ static void launch(struct weft_ctx *ctx, struct weft_module *mod, uint32_t k)
 	}
 	uint64_t handles[2];
 	int nh = 0;
-	struct weft_tex_resource res = { dptr, 16, 8, 128, WEFT_CHANNEL_FLOAT, 32, 2 };
+	struct weft_tex_resource res = { dptr, 16, 8, 128, WEFT_CHANNEL_FLOAT, 32, 2, 0 };
 	struct weft_tex_desc desc = { { WEFT_ADDRESS_WRAP, WEFT_ADDRESS_BORDER }, WEFT_FILTER_LINEAR, 0, 1,
 				      { 1, 2, 3, 4 } };
 	if (tex && weft_tex_create(ctx, &res, &desc, &handles[nh], &err) == 0)
@@ -102,11 +103,22 @@ static void launch(struct weft_ctx *ctx, struct weft_module *mod, uint32_t k)
 	say("launch", rc, &err);
 }
 
+/* Device printf's text (trace/emu/emu_printf.c): never over its bound. */
+static void print_sink(void *user, const char *text, size_t len)
+{
+	(void)user;
+	if (len > WEFT_PRINTF_MAX_TEXT || (len && !text))
+		abort();
+	volatile char last = len ? text[len - 1] : 0; /* every byte readable (ASan) */
+	(void)last;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct weft_ctx_options opts;
 	memset(&opts, 0, sizeof(opts));
 	opts.max_launch_insts = MAX_THREAD_INSTS;
+	opts.print = print_sink;
 	struct weft_ctx *ctx = weft_ctx_create(&opts);
 	if (!ctx)
 		return 0;

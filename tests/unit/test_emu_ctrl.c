@@ -716,11 +716,34 @@ static const char *printf_assert_ptx =
 	"\n"
 ;
 
+/* Device printf's text, gathered by weft_ctx_options.print. */
+struct printed {
+	char text[8192];
+	size_t n;
+	int calls;
+};
+
+static void on_print(void *user, const char *text, size_t len)
+{
+	struct printed *p = user;
+	assert_true(len <= WEFT_PRINTF_MAX_TEXT);
+	if (len > sizeof(p->text) - 1 - p->n)
+		len = sizeof(p->text) - 1 - p->n;
+	memcpy(p->text + p->n, text, len);
+	p->n += len;
+	p->text[p->n] = 0;
+	p->calls++;
+}
+
 static void test_printf_and_assert(void **state)
 {
 	(void)state;
 	struct weft_module *mod;
-	struct weft_ctx *ctx = mod_load(printf_assert_ptx, &mod, NULL);
+	struct printed pr = { { 0 }, 0, 0 };
+	struct weft_ctx_options o = { 0 };
+	o.print = on_print;
+	o.print_user = &pr;
+	struct weft_ctx *ctx = mod_load(printf_assert_ptx, &mod, &o);
 	assert_non_null(ctx);
 	int a[32];
 	for (int i = 0; i < 32; i++)
@@ -737,12 +760,105 @@ static void test_printf_and_assert(void **state)
 	assert_int_equal(weft_memcpy_dtoh(ctx, a, d, sizeof(a), &op_err), 0);
 	for (int i = 0; i < 32; i++)
 		assert_int_equal(a[i], i + 1);
+	/* only thread 3 reaches printf("hello %d\n", 3) */
+	assert_string_equal(pr.text, "hello 3\n");
+	assert_int_equal(pr.calls, 1);
 	n = 20;
 	rc = weft_launch(ctx, mod, "pa", weft_dim3(1, 1, 1), weft_dim3(32, 1, 1), 0, args, 2, &op_err);
 	assert_int_equal(rc, WEFT_ERR_RUNTIME);
 	assert_non_null(strstr(op_err.message, "device-side assert failed: `a[i] < n` (pa.cu:6)"));
 	assert_non_null(strstr(op_err.message, "thread (19,0,0)"));
+	assert_string_equal(pr.text, "hello 3\nhello 3\n"); /* printed before the assert */
 	weft_ctx_destroy(ctx);
+}
+
+/* A kernel calling vprintf(fmt, args) as nvcc does, with fmt a global
+ * string and args a 24-byte local buffer holding the 64-bit values v[3];
+ * printf's result is stored to out[0]. */
+static char *printf_kernel(const char *fmt, const int64_t v[3])
+{
+	static char ptx[32768];
+	size_t n = 0, len = strlen(fmt) + 1;
+	n += (size_t)snprintf(ptx + n, sizeof(ptx) - n,
+			      ".version 7.0\n.target sm_75\n.address_size 64\n"
+			      ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 p0, .param .b64 p1);\n"
+			      ".global .align 1 .b8 fmt[%zu] = {", len);
+	for (size_t i = 0; i < len; i++)
+		n += (size_t)snprintf(ptx + n, sizeof(ptx) - n, "%s%u", i ? ", " : "", (unsigned char)fmt[i]);
+	n += (size_t)snprintf(ptx + n, sizeof(ptx) - n,
+			      "};\n.visible .entry k(.param .u64 out)\n{\n"
+			      " .local .align 8 .b8 depot[24];\n .reg .b64 %%SP, %%SPL, %%rd<8>;\n .reg .b32 %%r<2>;\n"
+			      " mov.u64 %%SPL, depot;\n cvta.local.u64 %%SP, %%SPL;\n"
+			      " mov.u64 %%rd1, %lld;\n st.local.u64 [%%SPL], %%rd1;\n"
+			      " mov.u64 %%rd1, %lld;\n st.local.u64 [%%SPL+8], %%rd1;\n"
+			      " mov.u64 %%rd1, %lld;\n st.local.u64 [%%SPL+16], %%rd1;\n"
+			      " mov.u64 %%rd2, fmt;\n cvta.global.u64 %%rd3, %%rd2;\n"
+			      " { .param .b64 param0; st.param.b64 [param0], %%rd3;\n"
+			      "   .param .b64 param1; st.param.b64 [param1], %%SP;\n"
+			      "   .param .b32 retval0;\n"
+			      "   call.uni (retval0), vprintf, (param0, param1);\n"
+			      "   ld.param.b32 %%r1, [retval0]; }\n"
+			      " ld.param.u64 %%rd4, [out];\n cvta.to.global.u64 %%rd5, %%rd4;\n"
+			      " st.global.u32 [%%rd5], %%r1;\n ret;\n}\n",
+			      (long long)v[0], (long long)v[1], (long long)v[2]);
+	return ptx;
+}
+
+static int run_printf(const char *fmt, const int64_t v[3], struct printed *pr, int *ret)
+{
+	struct weft_module *mod;
+	struct weft_ctx_options o = { 0 };
+	o.print = on_print;
+	o.print_user = pr;
+	memset(pr, 0, sizeof(*pr));
+	struct weft_ctx *ctx = mod_load(printf_kernel(fmt, v), &mod, &o);
+	assert_non_null(ctx);
+	uint64_t d;
+	assert_int_equal(weft_malloc(ctx, 4, &d, &op_err), 0);
+	struct weft_arg args[] = { WEFT_ARG(d) };
+	int rc = weft_launch(ctx, mod, "k", weft_dim3(1, 1, 1), weft_dim3(1, 1, 1), 0, args, 1, &op_err);
+	*ret = -1;
+	if (!rc)
+		assert_int_equal(weft_memcpy_dtoh(ctx, ret, d, 4, &op_err), 0);
+	weft_ctx_destroy(ctx);
+	return rc;
+}
+
+/* The format string is the kernel's: %n writes nothing, what is not a
+ * conversion weft rebuilds (positional arguments, '*', widths of more than
+ * 3 digits, unknown letters, a lone '%') is copied as text, arguments are
+ * read at their aligned offsets, a bad %s pointer faults, and a call's
+ * text stops at WEFT_PRINTF_MAX_TEXT bytes. */
+static void test_printf_hostile(void **state)
+{
+	(void)state;
+	struct printed pr;
+	int ret;
+	/* %n takes the 8 bytes at 0 (and writes nothing), %zd those at 8, %d
+	 * the 4 at 16 */
+	const int64_t v[3] = { 0x4141414141414141, -5, 77 };
+	assert_int_equal(run_printf("a%nb%5$d|%*d|%99999d|%zd|%%|%k|%d|end%", v, &pr, &ret), 0);
+	assert_string_equal(pr.text, "ab%5$d|%*d|%99999d|-5|%|%k|77|end%");
+	assert_int_equal(ret, 3);
+	/* %c and %x: 4-byte arguments at 0 and 4; %s of NULL at 8 */
+	const int64_t w[3] = { 'Q' | (int64_t)0xabc << 32, 0, 0 };
+	assert_int_equal(run_printf("%c %x %s", w, &pr, &ret), 0);
+	assert_string_equal(pr.text, "Q abc (null)");
+	/* a %s pointer outside memory faults, naming the address */
+	const int64_t bad[3] = { 0x10, 0, 0 };
+	assert_int_equal(run_printf("[%s]", bad, &pr, &ret), WEFT_ERR_RUNTIME);
+	assert_non_null(strstr(op_err.message, "0x10"));
+	assert_int_equal(pr.calls, 0);
+	/* 5 x 999 characters: cut at WEFT_PRINTF_MAX_TEXT, ending in "..." */
+	const int64_t five[3] = { 1 | (int64_t)2 << 32, 3 | (int64_t)4 << 32, 5 };
+	assert_int_equal(run_printf("%999d%999d%999d%999d%999d!", five, &pr, &ret), 0);
+	assert_int_equal(pr.n, WEFT_PRINTF_MAX_TEXT);
+	assert_int_equal(memcmp(pr.text + pr.n - 3, "...", 3), 0);
+	assert_int_equal(ret, 5);
+	/* arguments beyond the thread's local frame (the buffer, then the call's
+	 * parameters): an out-of-bounds local load */
+	assert_int_equal(run_printf("%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld", v, &pr, &ret), WEFT_ERR_RUNTIME);
+	assert_non_null(strstr(op_err.message, "out-of-bounds local load"));
 }
 
 int main(void)
@@ -764,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_nanosleep_yields),
 		cmocka_unit_test(test_bar_arrive),
 		cmocka_unit_test(test_printf_and_assert),
+		cmocka_unit_test(test_printf_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

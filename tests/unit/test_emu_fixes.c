@@ -208,7 +208,7 @@ static void test_texture_module(void **state)
 		assert_true(y[i] == 2.0f * (float)i + 1.0f);
 
 	/* tex1Dfetch on a linear buffer: x[i] * 2 */
-	struct weft_tex_resource lin = { dx, N, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 };
+	struct weft_tex_resource lin = { dx, N, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 };
 	uint64_t t1;
 	assert_int_equal(weft_tex_create(ctx, &lin, NULL, &t1, &op_err), 0);
 	int32_t nn = N;
@@ -230,7 +230,7 @@ static void test_texture_module(void **state)
 	uint64_t dimg;
 	assert_int_equal(weft_malloc(ctx, sizeof(img), &dimg, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(ctx, dimg, img, sizeof(img), &op_err), 0);
-	struct weft_tex_resource r2 = { dimg, W, H, P * 4, WEFT_CHANNEL_FLOAT, 32, 1 };
+	struct weft_tex_resource r2 = { dimg, W, H, P * 4, WEFT_CHANNEL_FLOAT, 32, 1, 0 };
 	struct weft_tex_desc d;
 	memset(&d, 0, sizeof(d));
 	d.address[0] = d.address[1] = WEFT_ADDRESS_CLAMP;
@@ -258,7 +258,7 @@ static void test_texture_module(void **state)
 	uint64_t dpx, t3;
 	assert_int_equal(weft_malloc(ctx, sizeof(px), &dpx, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(ctx, dpx, px, sizeof(px), &op_err), 0);
-	struct weft_tex_resource r3 = { dpx, 3, 2, 0, WEFT_CHANNEL_UNSIGNED, 8, 4 };
+	struct weft_tex_resource r3 = { dpx, 3, 2, 0, WEFT_CHANNEL_UNSIGNED, 8, 4, 0 };
 	memset(&d, 0, sizeof(d));
 	d.read = WEFT_READ_NORMALIZED_FLOAT;
 	assert_int_equal(weft_tex_create(ctx, &r3, &d, &t3, &op_err), 0);
@@ -289,7 +289,7 @@ static void test_texture_module(void **state)
 	uint64_t dg, t4;
 	assert_int_equal(weft_malloc(ctx, sizeof(g2), &dg, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(ctx, dg, g2, sizeof(g2), &op_err), 0);
-	struct weft_tex_resource r4 = { dg, 4, 3, 0, WEFT_CHANNEL_FLOAT, 32, 2 };
+	struct weft_tex_resource r4 = { dg, 4, 3, 0, WEFT_CHANNEL_FLOAT, 32, 2, 0 };
 	memset(&d, 0, sizeof(d));
 	d.address[0] = d.address[1] = WEFT_ADDRESS_CLAMP;
 	assert_int_equal(weft_tex_create(ctx, &r4, &d, &t4, &op_err), 0);

@@ -114,7 +114,7 @@ static void fetch1(struct fx *f, uint64_t h, const float *xs, int n, float *got)
 static uint64_t tex1d(struct fx *f, uint64_t buf, uint64_t width, int addr, int filter, int norm,
 		      float border)
 {
-	struct weft_tex_resource r = { buf, width, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 };
+	struct weft_tex_resource r = { buf, width, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 };
 	struct weft_tex_desc d;
 	memset(&d, 0, sizeof(d));
 	d.address[0] = d.address[1] = (uint8_t)addr;
@@ -264,7 +264,7 @@ static uint64_t tex2d_f2(struct fx *f, int addr, int filter, int norm)
 	uint64_t buf, h;
 	assert_int_equal(weft_malloc(f->ctx, sizeof(T), &buf, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(f->ctx, buf, T, sizeof(T), &op_err), 0);
-	struct weft_tex_resource r = { buf, 3, 2, 32, WEFT_CHANNEL_FLOAT, 32, 2 };
+	struct weft_tex_resource r = { buf, 3, 2, 32, WEFT_CHANNEL_FLOAT, 32, 2, 0 };
 	struct weft_tex_desc d;
 	memset(&d, 0, sizeof(d));
 	d.address[0] = d.address[1] = (uint8_t)addr;
@@ -358,7 +358,7 @@ static void test_formats(void **state)
 	uint64_t bu, h;
 	assert_int_equal(weft_malloc(f.ctx, sizeof(u), &bu, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(f.ctx, bu, u, sizeof(u), &op_err), 0);
-	struct weft_tex_resource r = { bu, 2, 0, 0, WEFT_CHANNEL_UNSIGNED, 8, 4 };
+	struct weft_tex_resource r = { bu, 2, 0, 0, WEFT_CHANNEL_UNSIGNED, 8, 4, 0 };
 	struct weft_tex_desc d;
 	memset(&d, 0, sizeof(d));
 	d.read = WEFT_READ_NORMALIZED_FLOAT;
@@ -381,7 +381,7 @@ static void test_formats(void **state)
 	uint64_t bs;
 	assert_int_equal(weft_malloc(f.ctx, sizeof(sc), &bs, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(f.ctx, bs, sc, sizeof(sc), &op_err), 0);
-	struct weft_tex_resource rs = { bs, 3, 0, 0, WEFT_CHANNEL_SIGNED, 8, 1 };
+	struct weft_tex_resource rs = { bs, 3, 0, 0, WEFT_CHANNEL_SIGNED, 8, 1, 0 };
 	memset(&d, 0, sizeof(d));
 	d.read = WEFT_READ_NORMALIZED_FLOAT;
 	assert_int_equal(weft_tex_create(f.ctx, &rs, &d, &h, &op_err), 0);
@@ -397,7 +397,7 @@ static void test_formats(void **state)
 	uint64_t b2;
 	assert_int_equal(weft_malloc(f.ctx, sizeof(s2), &b2, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(f.ctx, b2, s2, sizeof(s2), &op_err), 0);
-	struct weft_tex_resource r2 = { b2, 2, 2, 0, WEFT_CHANNEL_SIGNED, 16, 2 };
+	struct weft_tex_resource r2 = { b2, 2, 2, 0, WEFT_CHANNEL_SIGNED, 16, 2, 0 };
 	memset(&d, 0, sizeof(d));
 	d.address[0] = d.address[1] = WEFT_ADDRESS_BORDER;
 	d.border[0] = -3.7f;
@@ -421,7 +421,7 @@ static void test_formats(void **state)
 	uint64_t bh;
 	assert_int_equal(weft_malloc(f.ctx, sizeof(hf), &bh, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(f.ctx, bh, hf, sizeof(hf), &op_err), 0);
-	struct weft_tex_resource rh = { bh, 3, 0, 0, WEFT_CHANNEL_FLOAT, 16, 1 };
+	struct weft_tex_resource rh = { bh, 3, 0, 0, WEFT_CHANNEL_FLOAT, 16, 1, 0 };
 	memset(&d, 0, sizeof(d));
 	d.filter = WEFT_FILTER_LINEAR;
 	assert_int_equal(weft_tex_create(f.ctx, &rh, &d, &h, &op_err), 0);
@@ -446,7 +446,7 @@ static void test_surfaces(void **state)
 	uint64_t b, h;
 	assert_int_equal(weft_malloc(f.ctx, sizeof(S), &b, &op_err), 0);
 	assert_int_equal(weft_memcpy_htod(f.ctx, b, S, sizeof(S), &op_err), 0);
-	struct weft_tex_resource r = { b, 4, 3, 32, WEFT_CHANNEL_UNSIGNED, 32, 1 };
+	struct weft_tex_resource r = { b, 4, 3, 32, WEFT_CHANNEL_UNSIGNED, 32, 1, 0 };
 	assert_int_equal(weft_surf_create(f.ctx, &r, &h, &op_err), 0);
 	uint32_t c[8] = { 8, 1, 12, 2, 0, 0, 4, 0 }, o[16];
 	assert_int_equal(fx_run(&f, "sld", h, c, 4, o), 0);
@@ -562,19 +562,26 @@ static void test_refused(void **state)
 		uint8_t filter, read;
 		const char *needle;
 	} bad[] = {
-		{ { 4096, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "not inside one allocation" },
-		{ { 1, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "multiples of the 4-byte channel" },
-		{ { 0, 65, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "not inside one allocation" },
-		{ { 0, 0, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "width 0" },
-		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 3 }, 0, 0, "3 channels" },
-		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 8, 1 }, 0, 0, "8-bit float channels" },
-		{ { 0, 4, 0, 0, 3, 32, 1 }, 0, 0, "channel kind 3" },
-		{ { 0, 4, 2, 8, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "pitch 8 bytes is less than a row" },
-		{ { 0, 1u << 29, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "1-D texture over linear memory" },
-		{ { 0, 4, 70000, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, 0, "2-D texture over pitched memory" },
-		{ { 0, 4, 0, 0, WEFT_CHANNEL_SIGNED, 32, 1 }, WEFT_FILTER_LINEAR, 0, "cudaErrorInvalidFilterSetting" },
-		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 }, 0, WEFT_READ_NORMALIZED_FLOAT, "cudaErrorInvalidNormSetting" },
-		{ { 0, 4, 0, 0, WEFT_CHANNEL_UNSIGNED, 32, 1 }, 0, WEFT_READ_NORMALIZED_FLOAT, "cudaErrorInvalidNormSetting" },
+		{ { 4096, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "not inside one allocation" },
+		{ { 1, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "multiples of the 4-byte channel" },
+		{ { 0, 65, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "not inside one allocation" },
+		{ { 0, 0, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "width 0" },
+		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 3, 0 }, 0, 0, "3 channels" },
+		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 8, 1, 0 }, 0, 0, "8-bit float channels" },
+		{ { 0, 4, 0, 0, 3, 32, 1, 0 }, 0, 0, "channel kind 3" },
+		{ { 0, 4, 2, 8, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "pitch 8 bytes is less than a row" },
+		{ { 0, 1u << 29, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "1-D texture over linear memory" },
+		{ { 0, 4, 70000, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, 0, "2-D texture over pitched memory" },
+		/* CUDA arrays: packed rows, CUDA's array sizes (65536 rows, 131072 texels in 1-D) */
+		{ { 0, 4, 2, 32, WEFT_CHANNEL_FLOAT, 32, 1, 1 }, 0, 0, "a CUDA array's rows are packed" },
+		{ { 0, 4, 65537, 0, WEFT_CHANNEL_FLOAT, 32, 1, 1 }, 0, 0, "2-D texture over a CUDA array" },
+		{ { 0, 131073, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 1 }, 0, 0, "1-D texture over a CUDA array" },
+		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 2 }, 0, 0, "array flag 2" },
+		/* within the array sizes but beyond pitched memory's: only the size check left */
+		{ { 0, 4, 65536, 0, WEFT_CHANNEL_FLOAT, 32, 1, 1 }, 0, 0, "not inside one allocation" },
+		{ { 0, 4, 0, 0, WEFT_CHANNEL_SIGNED, 32, 1, 0 }, WEFT_FILTER_LINEAR, 0, "cudaErrorInvalidFilterSetting" },
+		{ { 0, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 }, 0, WEFT_READ_NORMALIZED_FLOAT, "cudaErrorInvalidNormSetting" },
+		{ { 0, 4, 0, 0, WEFT_CHANNEL_UNSIGNED, 32, 1, 0 }, 0, WEFT_READ_NORMALIZED_FLOAT, "cudaErrorInvalidNormSetting" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct weft_tex_resource r = bad[i].r;
@@ -587,12 +594,20 @@ static void test_refused(void **state)
 	}
 	memset(&d, 0, sizeof(d));
 	d.address[1] = 4;
-	struct weft_tex_resource ok = { b, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1 };
+	struct weft_tex_resource ok = { b, 4, 0, 0, WEFT_CHANNEL_FLOAT, 32, 1, 0 };
 	assert_int_equal(weft_tex_create(f.ctx, &ok, &d, &h, &op_err), WEFT_ERR_INPUT);
 	assert_non_null(strstr(op_err.message, "address mode 4 (y)"));
 	assert_int_equal(weft_tex_create(f.ctx, &ok, NULL, &h, &op_err), 0);
 	assert_int_equal(weft_surf_create(f.ctx, &ok, &hs, &op_err), 0);
 	assert_true(h != hs && h && hs);
+	/* a CUDA array's packed rows: pitch 0 or exactly a row */
+	struct weft_tex_resource ar = { b, 4, 2, 16, WEFT_CHANNEL_FLOAT, 32, 1, 1 }, ar0 = ar;
+	ar0.pitch = 0;
+	uint64_t ha;
+	assert_int_equal(weft_tex_create(f.ctx, &ar, NULL, &ha, &op_err), 0);
+	assert_int_equal(weft_tex_destroy(f.ctx, ha, &op_err), 0);
+	assert_int_equal(weft_surf_create(f.ctx, &ar0, &ha, &op_err), 0);
+	assert_int_equal(weft_tex_destroy(f.ctx, ha, &op_err), 0);
 
 	uint32_t c[2] = { 0, 0 }, o[4];
 	/* a surface handle where a texture is expected, and the reverse */

@@ -130,6 +130,40 @@ struct wcu_channel_desc {
 	int f; /* enum cudaChannelFormatKind */
 };
 
+/* struct cudaExtent, cudaPos, cudaPitchedPtr and cudaMemcpy3DParms
+ * (driver_types.h): size_t members, no padding; cudaMemcpy3DParms is 160
+ * bytes (two array handles, two positions, two pitched pointers, the
+ * extent, the copy kind). */
+struct wcu_extent {
+	size_t width, height, depth;
+};
+struct wcu_pos {
+	size_t x, y, z;
+};
+struct wcu_pitched_ptr {
+	void *ptr;
+	size_t pitch, xsize, ysize;
+};
+struct wcu_memcpy3d_parms {
+	void *src_array;
+	struct wcu_pos src_pos;
+	struct wcu_pitched_ptr src_ptr;
+	void *dst_array;
+	struct wcu_pos dst_pos;
+	struct wcu_pitched_ptr dst_ptr;
+	struct wcu_extent extent;
+	int kind; /* enum cudaMemcpyKind */
+};
+
+/* CUDA array flags (driver_types.h, cudaArray*) */
+#define WCU_ARRAY_LAYERED 0x01u            /* cudaArrayLayered */
+#define WCU_ARRAY_SURFACE_LOAD_STORE 0x02u /* cudaArraySurfaceLoadStore */
+#define WCU_ARRAY_CUBEMAP 0x04u            /* cudaArrayCubemap */
+#define WCU_ARRAY_TEXTURE_GATHER 0x08u     /* cudaArrayTextureGather */
+#define WCU_ARRAY_COLOR_ATTACHMENT 0x20u   /* cudaArrayColorAttachment */
+#define WCU_ARRAY_SPARSE 0x40u             /* cudaArraySparse */
+#define WCU_ARRAY_DEFERRED_MAPPING 0x80u   /* cudaArrayDeferredMapping */
+
 /* enum cudaResourceType (driver_types.h) */
 enum {
 	WCU_RESOURCE_ARRAY = 0,           /* cudaResourceTypeArray */

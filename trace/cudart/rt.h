@@ -79,6 +79,20 @@ struct rt_var {
 	int managed;            /* __managed__: refused */
 };
 
+/* A CUDA array (cudaMallocArray, cudaMalloc3DArray); its handle
+ * (cudaArray_t) is this struct's address. Its texels live in one device
+ * allocation, rows packed: texel (x, y, z) is at
+ * dptr + ((z * rows + y) * width + x) * texel_bytes, with rows = max(height, 1)
+ * (docs/cuda-programs.md, "CUDA arrays"). */
+struct rt_array {
+	struct wcu_channel_desc desc;
+	size_t width, height, depth; /* as the program gave them: 0 = no such dimension */
+	unsigned flags;
+	uint32_t texel_bytes;
+	uint64_t dptr;
+	uint64_t row, rows, bytes;   /* bytes per row; rows per slice (max(height, 1)); in all */
+};
+
 struct rt_stream {
 	unsigned flags;
 	int priority;
@@ -124,12 +138,19 @@ struct rt_state {
 	uint32_t nstreams, cap_streams;
 	struct rt_event **events;
 	uint32_t nevents, cap_events;
+	struct rt_array **arrays;     /* CUDA arrays of the current context */
+	uint32_t narrays, cap_arrays;
 	void **pinned;                /* cudaMallocHost / cudaHostAlloc blocks */
 	uint32_t npinned, cap_pinned;
 	/* device settings the program may set and read back */
 	unsigned device_flags;
 	int cache_config;
 	size_t limits[WCU_LIMIT_COUNT];
+	/* device printf of the launch running (rt_launch.c), written to
+	 * stdout when it ends */
+	char *printbuf;
+	size_t printlen, printcap;
+	uint64_t print_dropped;
 	/* errors */
 	int sticky;                   /* a kernel fault's error: every later device call returns it */
 	uint32_t failures;            /* what weft could not do: unsupported calls, kernels it
@@ -203,6 +224,30 @@ void rt_registry_free(void) RT_HIDDEN;
 int rt_stream_check(const void *s) RT_HIDDEN;
 /* Frees every stream and event (cudaDeviceReset, exit). */
 void rt_handles_free(void) RT_HIDDEN;
+
+/* ---- rt_array.c ---- */
+
+/* The live CUDA array of handle h, or NULL. */
+struct rt_array *rt_array_of(const void *h) RT_HIDDEN;
+/* Forgets every CUDA array (cudaDeviceReset, exit: their memory went with
+ * the context). */
+void rt_arrays_free(void) RT_HIDDEN;
+/* A channel descriptor as the emulator's texel format (1, 2 or 4 channels
+ * of one width): 0, or the error (printed). */
+int rt_texel_format(const struct wcu_channel_desc *d, struct weft_tex_resource *r) RT_HIDDEN;
+
+
+/* ---- rt_printf.c: device printf ---- */
+
+/* weft_ctx_options.print: a launch's device printf text, kept until the
+ * launch ends (at most cudaLimitPrintfFifoSize bytes a launch; the rest is
+ * dropped, as a GPU drops what its FIFO cannot hold). */
+void rt_print(void *user, const char *text, size_t len) RT_HIDDEN;
+/* Writes the text kept so far onto stdout (and a line on stderr for what
+ * was dropped), naming kernel; empties the buffer. */
+void rt_print_flush(const char *kernel) RT_HIDDEN;
+/* Frees the buffer (at exit). */
+void rt_print_free(void) RT_HIDDEN;
 
 /* ---- rt_launch.c ---- */
 

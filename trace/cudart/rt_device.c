@@ -225,6 +225,7 @@ WCU_API int cudaDeviceReset(void)
 	if (!e) {
 		rt_context_drop();
 		rt_handles_free();
+		rt_arrays_free();
 		rt.sticky = 0;
 	}
 	return rt_leave(e);

@@ -102,10 +102,12 @@ __attribute__((destructor)) static void rt_finish(void)
 	if (rt.report_path[0])
 		write_report(trace);
 	rt_handles_free();
+	rt_arrays_free();
 	rt_registry_free();
 	for (uint32_t i = 0; i < rt.npinned; i++)
 		free(rt.pinned[i]);
 	free(rt.pinned);
+	rt_print_free();
 	rt.pinned = NULL;
 	rt.npinned = 0;
 	rt.finished = 1;

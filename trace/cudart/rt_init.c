@@ -126,6 +126,7 @@ __attribute__((constructor)) static void rt_start(void)
 	 * device malloc heap 8 MiB. */
 	rt.limits[WCU_LIMIT_STACK_SIZE] = 1024;
 	rt.limits[WCU_LIMIT_PRINTF_FIFO_SIZE] = 1u << 20;
+	rt.copts.print = rt_print;
 	rt.limits[WCU_LIMIT_MALLOC_HEAP_SIZE] = 8u << 20;
 	for (unsigned i = 0; i < sizeof(env_names) / sizeof(env_names[0]); i++) {
 		const char *v = getenv(env_names[i]);

@@ -153,9 +153,11 @@ int rt_launch(struct rt_func *f, struct wcu_dim3 grid, struct wcu_dim3 block, vo
 	for (uint32_t i = 0; i < pf->nparams; i++)
 		a[i] = (struct weft_arg){ args[i], pf->params[i].size };
 	struct weft_error err;
+	rt_print_flush(NULL); /* nothing kept from before */
 	int rc = weft_launch(rt.ctx, mod, f->name, weft_dim3(grid.x, grid.y, grid.z),
 			     weft_dim3(block.x, block.y, block.z), (uint32_t)shared, a, pf->nparams, &err);
 	free(a);
+	rt_print_flush(f->name);
 	return rc ? launch_error(f, rc, &err) : 0;
 }
 

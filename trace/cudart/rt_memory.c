@@ -1,6 +1,6 @@
 /*
  * rt_memory.c - device and host memory: cudaMalloc / cudaFree, pitched
- * allocations, copies and fills (their Async forms run at once: streams
+ * and 3-D (cudaMalloc3D) allocations, copies and fills (their Async forms run at once: streams
  * are serial), page-locked host memory (plain host memory here), and
  * what a pointer is (cudaPointerGetAttributes, cudaMemGetInfo).
  *
@@ -272,6 +272,71 @@ WCU_API int cudaMemset2DAsync_ptsz(void *p, size_t pitch, int value, size_t widt
 				   void *stream)
 {
 	return fill("cudaMemset2DAsync", p, pitch, value, width, height, stream, 1);
+}
+
+/* ---- 3-D pitched memory: cudaMalloc3D, cudaMemset3D ---- */
+
+WCU_API int cudaMalloc3D(struct wcu_pitched_ptr *pp, struct wcu_extent ext)
+{
+	int e = rt_enter("cudaMalloc3D");
+	if (!e && !pp)
+		e = rt_fail(WCU_INVALID_VALUE, "the result pointer is NULL");
+	size_t rows = 0;
+	if (!e && __builtin_mul_overflow(ext.height, ext.depth, &rows))
+		e = rt_fail(WCU_INVALID_VALUE, "%zu x %zu rows overflow", ext.height, ext.depth);
+	size_t pitch = 0;
+	void *p = NULL;
+	if (!e && (e = cudaMallocPitch(&p, &pitch, ext.width, rows)) == 0) {
+		pp->ptr = p;
+		pp->pitch = pitch;
+		pp->xsize = ext.width;
+		pp->ysize = ext.height;
+	}
+	return rt_leave(e);
+}
+
+static int fill3d(const char *api, struct wcu_pitched_ptr pp, int value, struct wcu_extent ext,
+		  const void *stream, int check_stream)
+{
+	int e = rt_enter(api);
+	if (!e)
+		e = rt_ready();
+	if (!e && check_stream)
+		e = rt_stream_check(stream);
+	if (!e && ext.depth > 1 && ext.height > pp.ysize)
+		e = rt_fail(WCU_INVALID_VALUE, "%zu rows per slice are more than the pitched pointer's ysize "
+			    "%zu", ext.height, pp.ysize);
+	size_t slice = 0;
+	if (!e && ext.depth > 1 && __builtin_mul_overflow(pp.pitch, pp.ysize, &slice))
+		e = rt_fail(WCU_INVALID_VALUE, "pitch %zu x %zu rows overflow", pp.pitch, pp.ysize);
+	for (size_t z = 0; !e && z < ext.depth; z++) {
+		if (z && slice > (UINTPTR_MAX - (uintptr_t)pp.ptr) / z)
+			e = rt_fail(WCU_INVALID_VALUE, "slice %zu is past the address space", z);
+		else
+			e = fill(api, (char *)pp.ptr + slice * z, pp.pitch, value, ext.width, ext.height, NULL, 0);
+	}
+	return rt_leave(e);
+}
+
+WCU_API int cudaMemset3D(struct wcu_pitched_ptr pp, int value, struct wcu_extent ext)
+{
+	return fill3d("cudaMemset3D", pp, value, ext, NULL, 0);
+}
+
+WCU_API int cudaMemset3D_ptds(struct wcu_pitched_ptr pp, int value, struct wcu_extent ext)
+{
+	return fill3d("cudaMemset3D", pp, value, ext, NULL, 0);
+}
+
+WCU_API int cudaMemset3DAsync(struct wcu_pitched_ptr pp, int value, struct wcu_extent ext, void *stream)
+{
+	return fill3d("cudaMemset3DAsync", pp, value, ext, stream, 1);
+}
+
+WCU_API int cudaMemset3DAsync_ptsz(struct wcu_pitched_ptr pp, int value, struct wcu_extent ext,
+				   void *stream)
+{
+	return fill3d("cudaMemset3DAsync", pp, value, ext, stream, 1);
 }
 
 /* ---- host memory: page-locked memory is ordinary memory here ---- */

@@ -1,38 +1,37 @@
 /*
- * rt_texture.c - cudaCreateTextureObject and cudaDestroyTextureObject over
- * device memory: a texture object over a linear buffer
- * (cudaResourceTypeLinear, what tex1Dfetch reads) or a pitched 2-D one
- * (cudaResourceTypePitch2D, tex2D), made by the emulator's texture objects
- * (trace/emu/host.h weft_tex_create; docs/emulator.md "Textures and
- * surfaces" gives the addressing and filtering rules). CUDA arrays,
- * mipmaps, sRGB, anisotropy, resource views and surface objects (which
- * CUDA creates only over arrays) stay "not supported yet" with the API's
- * name (docs/cuda-programs.md).
+ * rt_texture.c - texture and surface objects: cudaCreateTextureObject over
+ * a linear buffer (cudaResourceTypeLinear, what tex1Dfetch reads), a
+ * pitched 2-D one (cudaResourceTypePitch2D) or a 1-D or 2-D CUDA array
+ * (cudaResourceTypeArray, rt_array.c: tex1D, tex2D, tex2Dgather), and
+ * cudaCreateSurfaceObject over a 1-D or 2-D CUDA array made with
+ * cudaArraySurfaceLoadStore (surf1Dread, surf2Dwrite, ...). Both are the
+ * emulator's objects (trace/emu/host.h weft_tex_create, weft_surf_create;
+ * docs/emulator.md "Textures and surfaces" gives the addressing and
+ * filtering rules). 3-D and layered arrays, mipmaps, sRGB, anisotropy and
+ * resource views stay "not supported yet" with the API's name
+ * (docs/cuda-programs.md).
  */
 #include <stdint.h>
 
 #include "rt.h"
 
-/* A channel descriptor as the emulator's texel format: 1, 2 or 4 channels
- * of the same width; 0, or the error. */
-static int texel_format(const struct wcu_channel_desc *d, struct weft_tex_resource *r)
+/* A 1-D or 2-D CUDA array as the emulator's resource: its packed rows. */
+static int array_resource(const void *array, struct weft_tex_resource *r)
 {
-	const int bits[4] = { d->x, d->y, d->z, d->w };
-	int n = 0;
-	for (int i = 0; i < 4; i++) {
-		if (bits[i] < 0)
-			return rt_fail(WCU_INVALID_VALUE, "a channel of %d bits", bits[i]);
-		if (bits[i] && bits[i] != bits[0])
-			return rt_fail(WCU_INVALID_VALUE, "channels of %d and %d bits (weft's textures have "
-				       "channels of one width)", bits[0], bits[i]);
-		n += bits[i] != 0;
-	}
-	if (n == 0 || n == 3 || bits[0] > 255)
-		return rt_fail(WCU_INVALID_VALUE, "a channel descriptor of %d, %d, %d, %d bits (1, 2 or 4 "
-			       "channels of 8, 16 or 32 bits)", d->x, d->y, d->z, d->w);
-	r->kind = (uint8_t)(d->f >= 0 && d->f < 256 ? d->f : 255);
-	r->bits = (uint8_t)bits[0];
-	r->channels = (uint8_t)n;
+	const struct rt_array *a = rt_array_of(array);
+	if (!a)
+		return rt_fail(WCU_INVALID_RESOURCE_HANDLE, "%p is not a CUDA array (freed already?)", array);
+	if (a->depth)
+		return rt_unsupported("textures and surfaces over 3-D CUDA arrays (weft's emulator fetches "
+				      "1-D and 2-D textures only)");
+	int e = rt_texel_format(&a->desc, r);
+	if (e)
+		return e;
+	r->dptr = a->dptr;
+	r->width = a->width;
+	r->height = a->height;
+	r->pitch = 0;
+	r->array = 1;
 	return 0;
 }
 
@@ -45,9 +44,10 @@ WCU_API int cudaCreateTextureObject(unsigned long long *obj, const struct wcu_re
 						     : !res ? "resource descriptor" : "texture descriptor");
 	if (!e)
 		e = rt_ready();
-	if (!e && (res->res_type == WCU_RESOURCE_ARRAY || res->res_type == WCU_RESOURCE_MIPMAPPED_ARRAY))
-		e = rt_unsupported("CUDA arrays (the memory behind textures and surfaces)");
-	else if (!e && res->res_type != WCU_RESOURCE_LINEAR && res->res_type != WCU_RESOURCE_PITCH2D)
+	if (!e && res->res_type == WCU_RESOURCE_MIPMAPPED_ARRAY)
+		e = rt_unsupported("mipmapped CUDA arrays");
+	else if (!e && res->res_type != WCU_RESOURCE_LINEAR && res->res_type != WCU_RESOURCE_PITCH2D &&
+		 res->res_type != WCU_RESOURCE_ARRAY)
 		e = rt_fail(WCU_INVALID_VALUE, "resource type %d is not one of cudaResourceType's 0..3",
 			    res->res_type);
 	if (!e && res->flags)
@@ -60,7 +60,7 @@ WCU_API int cudaCreateTextureObject(unsigned long long *obj, const struct wcu_re
 		e = rt_unsupported("sRGB, anisotropic filtering and mipmaps in a texture descriptor");
 	struct weft_tex_resource r = { 0 };
 	if (!e && res->res_type == WCU_RESOURCE_LINEAR) {
-		e = texel_format(&res->res.linear.desc, &r);
+		e = rt_texel_format(&res->res.linear.desc, &r);
 		r.dptr = (uint64_t)(uintptr_t)res->res.linear.dev_ptr;
 		uint64_t texel = (uint64_t)r.bits / 8 * r.channels;
 		if (!e && (texel == 0 || res->res.linear.size_in_bytes % texel))
@@ -68,8 +68,10 @@ WCU_API int cudaCreateTextureObject(unsigned long long *obj, const struct wcu_re
 				    res->res.linear.size_in_bytes, (unsigned long long)texel);
 		if (!e)
 			r.width = res->res.linear.size_in_bytes / texel;
+	} else if (!e && res->res_type == WCU_RESOURCE_ARRAY) {
+		e = array_resource(res->res.array, &r);
 	} else if (!e) {
-		e = texel_format(&res->res.pitch2d.desc, &r);
+		e = rt_texel_format(&res->res.pitch2d.desc, &r);
 		r.dptr = (uint64_t)(uintptr_t)res->res.pitch2d.dev_ptr;
 		r.width = res->res.pitch2d.width;
 		r.height = res->res.pitch2d.height;
@@ -103,6 +105,47 @@ WCU_API int cudaCreateTextureObject(unsigned long long *obj, const struct wcu_re
 WCU_API int cudaDestroyTextureObject(unsigned long long obj)
 {
 	int e = rt_enter("cudaDestroyTextureObject");
+	if (!e)
+		e = rt_ready();
+	if (!e) {
+		struct weft_error err;
+		if (weft_tex_destroy(rt.ctx, obj, &err))
+			e = rt_fail(WCU_INVALID_VALUE, "%s", err.message);
+	}
+	return rt_leave(e);
+}
+
+WCU_API int cudaCreateSurfaceObject(unsigned long long *obj, const struct wcu_resource_desc *res)
+{
+	int e = rt_enter("cudaCreateSurfaceObject");
+	if (!e && (!obj || !res))
+		e = rt_fail(WCU_INVALID_VALUE, "a NULL %s", !obj ? "result pointer" : "resource descriptor");
+	if (!e)
+		e = rt_ready();
+	if (!e && res->res_type != WCU_RESOURCE_ARRAY)
+		e = rt_fail(WCU_INVALID_VALUE, "resource type %d: surface objects are made over CUDA arrays "
+			    "(cudaResourceTypeArray, 0) only", res->res_type);
+	const struct rt_array *a = e ? NULL : rt_array_of(res->res.array);
+	if (!e && a && !(a->flags & WCU_ARRAY_SURFACE_LOAD_STORE))
+		e = rt_fail(WCU_INVALID_VALUE, "CUDA array %p was made without cudaArraySurfaceLoadStore, "
+			    "which surfaces need", res->res.array);
+	struct weft_tex_resource r = { 0 };
+	if (!e)
+		e = array_resource(res->res.array, &r);
+	if (!e) {
+		struct weft_error err;
+		uint64_t h = 0;
+		if (weft_surf_create(rt.ctx, &r, &h, &err))
+			e = rt_fail(WCU_INVALID_VALUE, "%s", err.message);
+		else
+			*obj = h;
+	}
+	return rt_leave(e);
+}
+
+WCU_API int cudaDestroySurfaceObject(unsigned long long obj)
+{
+	int e = rt_enter("cudaDestroySurfaceObject");
 	if (!e)
 		e = rt_ready();
 	if (!e) {

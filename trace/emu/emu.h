@@ -82,6 +82,10 @@ struct weft_emu_inst {
 	uint8_t is_assert;   /* trap from `call __assertfail`: aoff, target,
 				reconv hold the local offsets of its message,
 				file and line arguments */
+	uint8_t is_printf;   /* `call vprintf` (emu_printf.c): aoff, target hold
+				the local offsets of its format and argument
+				pointers, reconv that of its result
+				(WEFT_EMU_NO_PC: none) */
 	int32_t guard;       /* guard slot or -1 */
 	int32_t d[4];        /* destination slots (sink: the scratch slot) */
 	int32_t d2;          /* second destination of `d|p` forms, or -1 */
@@ -310,6 +314,9 @@ weft_emu_fn weft_emu_float_fn(const struct weft_inst *in); /* emu_float.c */
 weft_emu_fn weft_emu_mem_fn(const struct weft_inst *in);   /* emu_memops.c */
 weft_emu_fn weft_emu_warp_fn(const struct weft_inst *in);  /* emu_warp.c */
 weft_emu_fn weft_emu_tex_fn(const struct weft_inst *in);   /* emu_tex.c */
+/* --- emu_printf.c: the handler of a `call vprintf` --- */
+int weft_emu_printf(struct weft_emu_launch *L, struct weft_emu_warp *W, const struct weft_emu_inst *ei,
+		    uint32_t mask);
 /* A specialised handler for a resolved memory instruction, or NULL. */
 weft_emu_fn weft_emu_mem_special(const struct weft_emu_inst *ei);
 

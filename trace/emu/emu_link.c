@@ -766,8 +766,39 @@ static int emit_func(struct lk *k, struct inst *ic)
 			}
 			uint32_t callee = (uint32_t)fo->imm;
 			const struct weft_ptx_func *cf = &k->m->funcs[callee];
-			if ((cf->is_extern || cf->ninsts == 0) && !strcmp(cf->name, "vprintf"))
-				continue; /* device printf: output discarded, returns 0 */
+			if ((cf->is_extern || cf->ninsts == 0) && !strcmp(cf->name, "vprintf") &&
+			    src->ncall_args == 2 && src->ncall_rets <= 1) {
+				/* device printf: one instruction, the call, whose
+				 * handler formats each lane's text (emu_printf.c) */
+				struct weft_emu_inst *ei;
+				if ((rc = push_inst(k, &ei)))
+					break;
+				uint32_t idx = k->n - 1;
+				copy_renumbered(ei, src, ic);
+				ei->kind = WEFT_EK_ALU;
+				ei->fn = weft_emu_printf;
+				ei->in.nopnd = 0;
+				ei->src_func = ic->func;
+				ei->src_pc = i;
+				if (src->guard != WEFT_NO_REG)
+					ei->guard = reg_slot(ic, src->guard);
+				int64_t a[3] = { 0, 0, 0 };
+				int sp[3] = { WEFT_SPACE_LOCAL, WEFT_SPACE_LOCAL, WEFT_SPACE_LOCAL };
+				for (int j = 0; j < 2 && !rc; j++)
+					rc = resolve(k, ic, src->call_args[j], &sp[j], &a[j]);
+				if (!rc && src->ncall_rets)
+					rc = resolve(k, ic, src->call_rets[0], &sp[2], &a[2]);
+				if (rc)
+					break;
+				ei = &k->ins[idx];
+				if (sp[0] == WEFT_SPACE_LOCAL && sp[1] == WEFT_SPACE_LOCAL && sp[2] == WEFT_SPACE_LOCAL) {
+					ei->is_printf = 1;
+					ei->aoff = a[0];
+					ei->target = (uint32_t)a[1];
+					ei->reconv = src->ncall_rets ? (uint32_t)a[2] : WEFT_EMU_NO_PC;
+				}
+				continue;
+			}
 			if ((cf->is_extern || cf->ninsts == 0) && !strcmp(cf->name, "__assertfail") &&
 			    src->ncall_args >= 3) {
 				/* assert(): a trap that reports the message */

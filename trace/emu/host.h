@@ -157,11 +157,26 @@ struct weft_ctx_options {
 	void *progress_user;
 	/* Optional observer of every executed warp instruction (may be NULL). */
 	const struct weft_emu_observer *observer;
+	/* Device-side printf (a call to vprintf): each call's text, formatted
+	 * per lane in lane order as the warp executes it, at most
+	 * WEFT_PRINTF_MAX_TEXT bytes a call (docs/emulator.md "Device printf").
+	 * NULL: calls are counted but nothing is formatted and vprintf returns
+	 * 0. The library itself never prints. */
+	void (*print)(void *user, const char *text, size_t len);
+	void *print_user;
 	/* Warp scheduling quantum: a CTA's warps are interleaved, each running at
 	 * most this many warp instructions before the next one gets a turn
 	 * (0 = default, 64). */
 	uint32_t quantum;
 };
+
+/* Device printf's bounds (weft's own, for hostile kernels): the text of
+ * one call (longer is cut, ending in "..."), a format string, a %s
+ * string, and the arguments one call reads (CUDA: 32). */
+#define WEFT_PRINTF_MAX_TEXT 4096u
+#define WEFT_PRINTF_MAX_FORMAT 4096u
+#define WEFT_PRINTF_MAX_STRING 1024u
+#define WEFT_PRINTF_MAX_ARGS 32u
 
 /* Totals over the context's launches. */
 struct weft_ctx_stats {
@@ -263,6 +278,8 @@ struct weft_tex_resource {
 	uint8_t kind;       /* enum weft_channel_kind */
 	uint8_t bits;       /* bits per channel: 8, 16 or 32 (float: 16 or 32) */
 	uint8_t channels;   /* 1, 2 or 4 (cudaChannelFormatDesc with x, y, z, w) */
+	uint8_t array;      /* 1: the memory of a CUDA array (rows packed: pitch 0 or
+			     * width x texel bytes), under CUDA's array limits below */
 };
 
 /* How a texture is sampled (cudaTextureDesc). Zero-filled: wrap (so
@@ -285,6 +302,14 @@ struct weft_tex_desc {
 #define WEFT_MAX_TEX1D_LINEAR (1u << 28)
 #define WEFT_MAX_TEX2D_WIDTH 131072u
 #define WEFT_MAX_TEX2D_HEIGHT 65000u
+/* The same table's sizes for textures over CUDA arrays: 1-D 131072
+ * texels, 2-D 131072 x 65536, 3-D 16384 x 16384 x 16384 (weft's
+ * emulator fetches 1-D and 2-D textures only; a runtime may still allocate
+ * 3-D arrays within these sizes). */
+#define WEFT_MAX_TEX1D_ARRAY 131072u
+#define WEFT_MAX_TEX2D_ARRAY_WIDTH 131072u
+#define WEFT_MAX_TEX2D_ARRAY_HEIGHT 65536u
+#define WEFT_MAX_TEX3D_ARRAY 16384u
 /* Not CUDA's: the most texture and surface objects a context holds at
  * once (CUDA has no documented bound for objects); a table this size is
  * 64 MiB at most. */

@@ -57,19 +57,32 @@ static int check_resource(struct weft_ctx *ctx, const char *what, const struct w
 				      "%s: %u channels; CUDA texels have 1, 2 or 4", what, r->channels);
 	if (!r->width)
 		return weft_error_set(err, WEFT_ERR_INPUT, "%s: width 0; give at least one texel", what);
-	if (!r->height && r->width > WEFT_MAX_TEX1D_LINEAR)
+	if (r->array > 1)
+		return weft_error_set(err, WEFT_ERR_INPUT, "%s: array flag %u is neither 0 nor 1", what,
+				      r->array);
+	uint64_t max1 = r->array ? WEFT_MAX_TEX1D_ARRAY : WEFT_MAX_TEX1D_LINEAR;
+	uint64_t maxw = r->array ? WEFT_MAX_TEX2D_ARRAY_WIDTH : WEFT_MAX_TEX2D_WIDTH;
+	uint64_t maxh = r->array ? WEFT_MAX_TEX2D_ARRAY_HEIGHT : WEFT_MAX_TEX2D_HEIGHT;
+	const char *mem = r->array ? "a CUDA array" : "linear memory";
+	if (!r->height && r->width > max1)
 		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "%s: %" PRIu64 " texels are more than the %u CUDA allows a 1-D texture "
-				      "over linear memory",
-				      what, r->width, WEFT_MAX_TEX1D_LINEAR);
-	if (r->height && (r->width > WEFT_MAX_TEX2D_WIDTH || r->height > WEFT_MAX_TEX2D_HEIGHT))
+				      "%s: %" PRIu64 " texels are more than the %" PRIu64
+				      " CUDA allows a 1-D texture over %s",
+				      what, r->width, max1, mem);
+	if (r->height && (r->width > maxw || r->height > maxh))
 		return weft_error_set(err, WEFT_ERR_INPUT,
-				      "%s: %" PRIu64 " x %" PRIu64 " texels exceed the %u x %u CUDA allows a "
-				      "2-D texture over pitched memory",
-				      what, r->width, r->height, WEFT_MAX_TEX2D_WIDTH, WEFT_MAX_TEX2D_HEIGHT);
+				      "%s: %" PRIu64 " x %" PRIu64 " texels exceed the %" PRIu64 " x %" PRIu64
+				      " CUDA allows a 2-D texture over %s",
+				      what, r->width, r->height, maxw, maxh,
+				      r->array ? "a CUDA array" : "pitched memory");
 	uint32_t cb = r->bits / 8u, tb = cb * r->channels;
 	uint64_t row = r->width * tb; /* at most 2^28 x 16 */
 	uint64_t pitch = r->pitch ? r->pitch : row;
+	if (r->array && pitch != row)
+		return weft_error_set(err, WEFT_ERR_INPUT,
+				      "%s: a CUDA array's rows are packed, but pitch %" PRIu64
+				      " is not a row of %" PRIu64 " bytes",
+				      what, pitch, row);
 	if (pitch < row)
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "%s: pitch %" PRIu64 " bytes is less than a row of %" PRIu64
