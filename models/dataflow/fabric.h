@@ -212,6 +212,21 @@ static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint3
 	fabric_epoch_step(&q->ep_n, &q->ep_max, &q->ep_sum, tb, held);
 }
 
+/* fabric_ldst_feed computing only `rule`'s figures, as
+ * weft_fabric_ldst_refeed does access by access: what a leader feeds its
+ * followers' units with while it replays (fabric_state.feeds). */
+static inline void fabric_ldst_feed_rule(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held,
+					 enum fabric_epoch_rule rule)
+{
+	if (!tb)
+		tb = 1;
+	if (rule == FAB_EPOCH_COMPLETION)
+		fabric_epoch_step(&q->ep_n, &q->ep_max, &q->ep_sum, tb, held);
+	else
+		q->last = fabric_admit(heap, &q->nrel, tb, q->fed ? q->last + 1 : 0, held, &q->end);
+	q->fed++;
+}
+
 /* Cycles the unit needs for what it was fed, under a rule. */
 double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
 
@@ -319,6 +334,12 @@ struct fabric_state {
 	uint32_t cta_seq;
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
+	/* run_many, a leader: its followers, whose LDST units it feeds
+	 * access by access while it replays (their own token buffer and
+	 * epoch rule), so that no follower needs the held-latency sequence */
+	struct fabric_state **feeds;
+	uint32_t nfeeds;
+	int streamed;                   /* a follower: this launch's LDST units were fed by the leader */
 	/* release-time heaps of the LDST pcs' units: heap_n heaps of
 	 * token_buffer doubles (fabric_ldst_q) */
 	double *heaps;

@@ -189,26 +189,41 @@ static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t 
 	return lat;
 }
 
-/* Most held latencies a replay keeps for the cache (2 bytes each). */
-#define FAB_SEQ_MAX (32u << 20)
+/* Most held latencies a replay keeps for the cache (2 bytes each, 2 MiB):
+ * a bound whatever the launch's length. A launch with more accesses keeps
+ * none (its cache entry then serves only its own token buffer; followers in
+ * run_many are fed as the leader replays and need none). */
+#define FAB_SEQ_MAX (1u << 20)
 
-static void seq_push(struct fabric_state *s, uint32_t pc, double held)
+/* Gives the held-latency sequences up for this launch, and their memory. */
+static void seq_drop(struct fabric_state *s)
+{
+	s->seq_ok = 0;
+	for (uint32_t pc = 0; pc < s->p->ninsts; pc++) {
+		free(s->seq[pc]);
+		s->seq[pc] = NULL;
+		s->seq_n[pc] = s->seq_cap[pc] = 0;
+	}
+	s->seq_total = 0;
+}
+
+static void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
 {
 	if (s->seq_total >= FAB_SEQ_MAX) {
-		s->seq_ok = 0;
+		seq_drop(s);
 		return;
 	}
 	if (s->seq_n[pc] == s->seq_cap[pc]) {
 		uint32_t cap = s->seq_cap[pc] ? 2 * s->seq_cap[pc] : 256;
 		uint16_t *q = realloc(s->seq[pc], cap * sizeof(uint16_t));
 		if (!q) {
-			s->seq_ok = 0;
+			seq_drop(s);
 			return;
 		}
 		s->seq[pc] = q;
 		s->seq_cap[pc] = cap;
 	}
-	s->seq[pc][s->seq_n[pc]++] = (uint16_t)(held > 65535 ? 65535 : held);
+	s->seq[pc][s->seq_n[pc]++] = held;
 	s->seq_total++;
 }
 
@@ -303,8 +318,19 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * returns in order and holds none */
 	int pipelined = fp->hit_pipelined && !waits;
 	double held = (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST];
-	if (s->seq_ok)
-		seq_push(s, a->pc, held);
+	if (s->seq_ok || s->nfeeds) {
+		/* what a re-feed reads: whole cycles, at most 65535 */
+		uint16_t h16 = (uint16_t)(held > 65535 ? 65535 : held);
+		if (s->seq_ok)
+			seq_push(s, a->pc, h16);
+		for (uint32_t k = 0; k < s->nfeeds; k++) {
+			struct fabric_state *f = s->feeds[k];
+			if (f->streamed)
+				fabric_ldst_feed_rule(&f->pc[a->pc].q,
+						      f->heaps + (size_t)P->heap * f->fp.token_buffer,
+						      f->fp.token_buffer, h16, f->fp.epoch_rule);
+		}
+	}
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
 	if (pipelined)
 		P->lat_pipe += lat;
