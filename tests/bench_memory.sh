@@ -1,0 +1,90 @@
+#!/bin/sh
+# bench_memory.sh - part of `make bench`: peak resident memory of each
+# model family's replay (`weft-estimate TRACE -c CONFIG`, the whole process:
+# trace decoding, the model, the report) at the default and the large size
+# of a few workloads, and whether it stays flat (large at most 2x default,
+# issue 16's target). Configs: fermi-sm (SIMT), sgmf-core (SGMF fabric),
+# dmt-cgra (dMT fabric), vt-c4v1r128+bi (Maven tile), overlay-ht8 (FPGA
+# overlay; it refuses kernels with shared memory, such as sgemm's).
+#
+# The large traces are made here (about 1e9 thread instructions each; on
+# the 2-core development machine bfs 12 s, sgemm 17 s, gaussian 38 s) and
+# replayed once per config: the whole script takes about 15-20 minutes
+# there (gaussian's 798 launches and sgemm's dMT analysis are the long
+# parts). Peak memory is getrusage's ru_maxrss of the replay
+# (tests/tools/peakrss.c).
+#
+# What stays large at large size is what one chunk of the trace holds:
+# sgemm's CTAs are 256 threads of ~14000 instructions at large size, one
+# CTA a chunk, and a decoded CTA is held whole (addresses, paths) while a
+# model times it; the dMT analysis also keeps a per-CTA table of its loads.
+#
+# usage: sh tests/bench_memory.sh [workload...]   (default: bfs sgemm gaussian)
+
+cd "$(dirname "$0")/.." || exit 3
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
+E=$BIN/weft-estimate
+P=${WEFT_BUILD:-build}/tests/tools/peakrss
+for b in "$T" "$E" "$P"; do
+	if [ ! -x "$b" ]; then
+		echo "bench_memory: $b is missing; run make (and make $P) first" >&2
+		exit 2
+	fi
+done
+workloads=${*:-bfs sgemm gaussian}
+configs="fermi-sm sgmf-core dmt-cgra vt-c4v1r128+bi overlay-ht8"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bench-memory.XXXXXX") || exit 3
+trap 'rm -rf "$dir"' EXIT INT TERM
+now() { date +%s; }
+start=$(now)
+
+# peak KiB of one replay, or "refused" / "failed"
+peak() {
+	if "$P" -o "$dir/peak" -- "$E" "$1" -c "$2" --format csv >/dev/null 2>"$dir/err"; then
+		awk '$1 == "peak_kib" { print $2 }' "$dir/peak"
+	elif grep -q "shader-style kernels" "$dir/err"; then
+		echo refused
+	else
+		sed 's/^/     | /' "$dir/err" >&2
+		echo failed
+	fi
+}
+
+echo "weft bench: peak memory of each model's replay, default and large size (target: large <= 2x default)"
+printf '%-10s %-16s %12s %12s %7s\n' workload config "default MiB" "large MiB" ratio
+status=0
+for w in $workloads; do
+	for size in default large; do
+		t0=$(now)
+		if ! "$T" run "$w" --size "$size" -o "$dir/$w-$size.wtr" >"$dir/out" 2>&1; then
+			printf '%-10s trace failed (%s):\n' "$w" "$size"
+			sed 's/^/     | /' "$dir/out"
+			status=1
+			continue 2
+		fi
+		n=$("$T" info "$dir/$w-$size.wtr" | awk '$1 == "thread" && $2 == "insts" { print $3; exit }')
+		echo "  ($w $size: $n thread insts, traced in $(($(now) - t0)) s)"
+	done
+	for c in $configs; do
+		a=$(peak "$dir/$w-default.wtr" "$c")
+		b=$(peak "$dir/$w-large.wtr" "$c")
+		case "$a$b" in
+		*refused*)
+			printf '%-10s %-16s %12s %12s %7s\n' "$w" "$c" - - "refused (shared memory)"
+			continue ;;
+		*failed*)
+			printf '%-10s %-16s %12s %12s %7s\n' "$w" "$c" "$a" "$b" "FAILED"
+			status=1
+			continue ;;
+		esac
+		echo "$w $c $a $b" | awk '{
+			r = ($3 > 0) ? $4 / $3 : 0
+			printf "%-10s %-16s %12.1f %12.1f %7.2f  (%s)\n", $1, $2, $3 / 1024, $4 / 1024, r,
+				(r <= 2) ? "flat" : "NOT flat"
+		}'
+	done
+	rm -f "$dir/$w-default.wtr" "$dir/$w-large.wtr"
+done
+echo "  (bench_memory: $(($(now) - start)) s)"
+exit $status
