@@ -405,7 +405,7 @@ static void fabric_free(void *state)
 	free(s->cores);
 	if (s->l2.tag)
 		weft_cache_free(&s->l2);
-	free(s->acc_pc);
+	free(s->acc);
 	free(s->acc_start);
 	free(s->acc_n);
 	free(s->feeds);

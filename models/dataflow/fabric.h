@@ -294,6 +294,12 @@ struct fabric_core {
 	uint32_t ctas;
 };
 
+/* One memory access in a CTA's buffer. */
+struct fabric_acc {
+	uint64_t addr;
+	uint32_t pc;
+	uint8_t space;
+};
 
 struct fabric_launch_acc {
 	double threads, thread_insts, ctas;
@@ -321,8 +327,7 @@ struct fabric_state {
 	int dmt_ok;
 	uint8_t *dmt_rm;                /* [ninsts] removal reason (dMT) */
 	uint8_t *dmt_fwd;               /* [ninsts] FABRIC_FWD_LOAD / FABRIC_LVC_LOAD (dMT) */
-	uint32_t *acc_pc;               /* pc of each of the CTA's accesses, thread-major (4 bytes
-					   an access: the address and space are the thread trace's) */
+	struct fabric_acc *acc;         /* CTA's accesses, thread-major */
 	uint32_t *acc_start, *acc_n;    /* per thread */
 	size_t acc_cap;
 	uint32_t thr_cap;

@@ -255,13 +255,6 @@ void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16
 	q->nrel = nrel;
 }
 
-/* One access: what a static memory node at pc sees, at addr in space. */
-struct fabric_acc {
-	uint64_t addr;
-	uint32_t pc;
-	uint8_t space;
-};
-
 static void access_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a,
 		       uint32_t cta)
 {
@@ -360,10 +353,10 @@ static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct w
 		size_t cap = s->acc_cap ? s->acc_cap : 4096;
 		while (cap < nacc)
 			cap *= 2;
-		uint32_t *a = realloc(s->acc_pc, cap * sizeof(*a));
+		struct fabric_acc *a = realloc(s->acc, cap * sizeof(*a));
 		if (!a)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
-		s->acc_pc = a;
+		s->acc = a;
 		s->acc_cap = cap;
 	}
 	return 0;
@@ -412,7 +405,10 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 				} else if (f & WEFT_II_ADDR) {
 					if (ai >= T->naddrs)
 						goto short_trace;
-					s->acc_pc[total++] = pc;
+					struct fabric_acc *a = &s->acc[total++];
+					a->addr = T->addrs[ai];
+					a->space = T->spaces[ai];
+					a->pc = pc;
 					ai++;
 				}
 			}
@@ -428,15 +424,11 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 				      cta->cta, t);
 	}
 	s->la.threads += cta->nthreads;
-	/* the fabric's order: the j-th access of every thread, then the
-	 * (j+1)-th; a thread's j-th access is its trace's j-th address */
+	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
 	for (uint32_t j = 0; j < maxn; j++)
 		for (uint32_t t = 0; t < cta->nthreads; t++)
-			if (s->acc_n[t] > j) {
-				const struct weft_thread_trace *T = &cta->threads[t];
-				struct fabric_acc a = { T->addrs[j], s->acc_pc[s->acc_start[t] + j], T->spaces[j] };
-				access_one(s, core, &a, cta->cta);
-			}
+			if (s->acc_n[t] > j)
+				access_one(s, core, &s->acc[s->acc_start[t] + j], cta->cta);
 	return 0;
 }
 
