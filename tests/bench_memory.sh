@@ -17,13 +17,16 @@
 # Measured on the 2-core development machine (MiB, default -> large):
 #   bfs       every model 13.5-21.9 -> 15.2-21.1 (flat; sgmf-core was 23 -> 391
 #             before issue 16: it kept every launch's replay)
-#   sgemm     fermi-sm 11.0 -> 34.6, sgmf-core 11.7 -> 32.1, vt 9.5 -> 26.0,
-#             dmt-cgra 49.8 -> 257 (before: 257 at large as well)
+#   sgemm     fermi-sm 11.0 -> 34.6, sgmf-core 14.4 -> 45.8 (before: 28 -> 110),
+#             vt 9.5 -> 26.0,
+#             dmt-cgra 49.8 -> 257 (before the hash-table change of
+#             models/dataflow/dmt_comm.c; about as much before issue 16)
 #   gaussian  every model 5.2-13.9 -> 20.5-41.5 (before: ~60 for every model)
 # What still grows is bounded by a chunk of the trace, or is the report:
 # sgemm's CTAs are 256 threads of ~14000 instructions at large size, one CTA
 # a chunk, and the decoder holds two decoded chunks (addresses, paths) while
-# a model times one; the dMT analysis keeps per-CTA tables of its shared
+# a model times one (the fabric model adds 16 bytes per access of the CTA it
+# times, in the order its graph issues them); the dMT analysis keeps per-CTA tables of its shared
 # accesses and loads (~200 bytes an access). gaussian's large trace has 798
 # launches (168 at default), each a result of ~5.5 KB that the report
 # prints, and chunks of ~670 CTAs of 16 threads, each decoded CTA with its
