@@ -19,7 +19,7 @@
 #             before issue 16: it kept every launch's replay)
 #   sgemm     fermi-sm 11.0 -> 34.6, sgmf-core 14.4 -> 45.8 (before: 28 -> 110),
 #             vt 9.5 -> 26.0,
-#             dmt-cgra 49.8 -> 257 (before the hash-table change of
+#             dmt-cgra 49.8 -> 207 (257 before the hash-table change of
 #             models/dataflow/dmt_comm.c; about as much before issue 16)
 #   gaussian  every model 5.2-13.9 -> 20.5-41.5 (before: ~60 for every model)
 # What still grows is bounded by a chunk of the trace, or is the report:
