@@ -547,6 +547,7 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 	if (!rc && !s->restored) {
 		weft_fabric_replay_flush(s);
 		weft_fabric_cache_store(s, t, launch, sample);
+		weft_fabric_feeds_flush(s); /* after the store, which keeps the sequences */
 	}
 	struct weft_launch_result *r = NULL;
 	if (!rc)

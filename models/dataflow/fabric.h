@@ -212,21 +212,6 @@ static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint3
 	fabric_epoch_step(&q->ep_n, &q->ep_max, &q->ep_sum, tb, held);
 }
 
-/* fabric_ldst_feed computing only `rule`'s figures, as
- * weft_fabric_ldst_refeed does access by access: what a leader feeds its
- * followers' units with while it replays (fabric_state.feeds). */
-static inline void fabric_ldst_feed_rule(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held,
-					 enum fabric_epoch_rule rule)
-{
-	if (!tb)
-		tb = 1;
-	if (rule == FAB_EPOCH_COMPLETION)
-		fabric_epoch_step(&q->ep_n, &q->ep_max, &q->ep_sum, tb, held);
-	else
-		q->last = fabric_admit(heap, &q->nrel, tb, q->fed ? q->last + 1 : 0, held, &q->end);
-	q->fed++;
-}
-
 /* Cycles the unit needs for what it was fed, under a rule. */
 double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
 
@@ -334,9 +319,10 @@ struct fabric_state {
 	uint32_t cta_seq;
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
-	/* run_many, a leader: its followers, whose LDST units it feeds
-	 * access by access while it replays (their own token buffer and
-	 * epoch rule), so that no follower needs the held-latency sequence */
+	/* run_many, a leader: its followers, whose LDST units it feeds (their
+	 * own token buffer and epoch rule) from its held-latency sequences
+	 * each time they reach FAB_SEQ_MAX and at its end_launch, so that no
+	 * follower needs a whole launch's sequence */
 	struct fabric_state **feeds;
 	uint32_t nfeeds;
 	int streamed;                   /* a follower: this launch's LDST units were fed by the leader */
@@ -366,6 +352,15 @@ struct fabric_state {
  * sequence (heap: room for tb doubles), computing only `rule`'s figures. */
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			uint32_t tb, enum fabric_epoch_rule rule);
+
+/* Continues feeding a pc's LDST unit (state in q, heap: room for tb
+ * doubles) with n more held latencies, computing only `rule`'s figures:
+ * what a run_many leader feeds its followers with (fabric_state.feeds). */
+void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+			    uint32_t tb, enum fabric_epoch_rule rule);
+/* A run_many leader at the end of its replay: feeds its followers what it
+ * kept since the last flush (fabric_replay.c). */
+void weft_fabric_feeds_flush(struct fabric_state *s);
 
 int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void weft_fabric_launch_end(struct fabric_state *s);
