@@ -599,8 +599,8 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 
 /* A configuration whose replay key equals the leader's (same memory-side
  * parameters; fabric_cache.c) takes the leader's replay through the
- * replay cache, its LDST units fed by the leader access by access
- * (fabric_replay.c). Not for the dMT model (its analysis depends on the
+ * replay cache, its LDST units fed by the leader while it replays
+ * (fabric_replay.c, in batches). Not for the dMT model (its analysis depends on the
  * token buffer) or with the cache off. */
 static int fabric_follow(void *state, void *leader)
 {

@@ -12,7 +12,7 @@
  * token buffer (the entry keeps each LDST node's held latencies, 2 bytes
  * per access, up to 1 M accesses per launch, from which its units are
  * re-fed for any size; beyond that the entry serves only its own size, and
- * a run_many follower, whose units its leader fed as it replayed, any size) or on
+ * a run_many follower, whose units its leader fed while it replayed, any size) or on
  * anything else the timing uses, so a
  * run whose key matches restores the replay: per-pc counts and epoch sums,
  * block visits, trip counts, cache and bank statistics, events, and the L2
