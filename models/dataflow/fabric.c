@@ -408,6 +408,7 @@ static void fabric_free(void *state)
 	free(s->acc);
 	free(s->acc_start);
 	free(s->acc_n);
+	free(s->feeds);
 	for (uint32_t i = 0; i < s->nlaunches; i++)
 		free(s->launches[i].events);
 	free(s->launches);
@@ -496,8 +497,13 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 		weft_fabric_launch_end(s);
 		return rc;
 	}
-	if (s->leader)
-		return 1; /* a follower takes the leader's replay at end_launch */
+	if (s->leader) {
+		/* a follower takes the leader's replay at end_launch; its LDST
+		 * units are fed by the leader's replay of this launch, if it
+		 * makes one (not when it restored this launch from the cache) */
+		s->streamed = !s->leader->restored;
+		return 1;
+	}
 	if (weft_fabric_cache_lookup(s, t, launch, sample)) {
 		s->restored = 1;
 		return 1;
@@ -527,14 +533,21 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 	if (s->leader && !s->restored) {
 		/* the leader stored its replay at its end_launch; should it not
 		 * have (memory), replay here */
-		if (weft_fabric_cache_lookup(s, t, launch, sample))
+		if (weft_fabric_cache_lookup(s, t, launch, sample)) {
 			s->restored = 1;
-		else
+		} else {
+			/* the leader's feeds are dropped: the replay feeds them again */
+			if (s->streamed)
+				for (uint32_t pc = 0; pc < L->program->ninsts; pc++)
+					memset(&s->pc[pc].q, 0, sizeof(s->pc[pc].q));
+			s->streamed = 0;
 			rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
+		}
 	}
 	if (!rc && !s->restored) {
 		weft_fabric_replay_flush(s);
 		weft_fabric_cache_store(s, t, launch, sample);
+		weft_fabric_feeds_flush(s); /* after the store, which keeps the sequences */
 	}
 	struct weft_launch_result *r = NULL;
 	if (!rc)
@@ -586,14 +599,20 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 
 /* A configuration whose replay key equals the leader's (same memory-side
  * parameters; fabric_cache.c) takes the leader's replay through the
- * replay cache. Not for the dMT model (its analysis depends on the token
- * buffer) or with the cache off. */
+ * replay cache, its LDST units fed by the leader while it replays
+ * (fabric_replay.c, in batches). Not for the dMT model (its analysis depends on the
+ * token buffer) or with the cache off. */
 static int fabric_follow(void *state, void *leader)
 {
 	struct fabric_state *s = state, *l = leader;
 	if (s->fp.dmt || l->fp.dmt || !s->fp.replay_cache || !l->fp.replay_cache ||
 	    weft_fabric_replay_params_hash(&s->fp) != weft_fabric_replay_params_hash(&l->fp))
 		return 0;
+	struct fabric_state **f = realloc(l->feeds, ((size_t)l->nfeeds + 1) * sizeof(*f));
+	if (!f)
+		return 0; /* no memory to follow: it replays on its own (same results) */
+	l->feeds = f;
+	l->feeds[l->nfeeds++] = s;
 	s->leader = l;
 	return 1;
 }

@@ -319,6 +319,13 @@ struct fabric_state {
 	uint32_t cta_seq;
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
+	/* run_many, a leader: its followers, whose LDST units it feeds (their
+	 * own token buffer and epoch rule) from its held-latency sequences
+	 * each time they reach FAB_SEQ_MAX and at its end_launch, so that no
+	 * follower needs a whole launch's sequence */
+	struct fabric_state **feeds;
+	uint32_t nfeeds;
+	int streamed;                   /* a follower: this launch's LDST units were fed by the leader */
 	/* release-time heaps of the LDST pcs' units: heap_n heaps of
 	 * token_buffer doubles (fabric_ldst_q) */
 	double *heaps;
@@ -346,6 +353,15 @@ struct fabric_state {
  * sequence (heap: room for tb doubles), computing only `rule`'s figures. */
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			uint32_t tb, enum fabric_epoch_rule rule);
+
+/* Continues feeding a pc's LDST unit (state in q, heap: room for tb
+ * doubles) with n more held latencies, computing only `rule`'s figures:
+ * what a run_many leader feeds its followers with (fabric_state.feeds). */
+void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+			    uint32_t tb, enum fabric_epoch_rule rule);
+/* A run_many leader at the end of its replay: feeds its followers what it
+ * kept since the last flush (fabric_replay.c). */
+void weft_fabric_feeds_flush(struct fabric_state *s);
 
 int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void weft_fabric_launch_end(struct fabric_state *s);

@@ -10,8 +10,9 @@
  * geometry and policies, L1/L2/DRAM/shared/LVC latencies, shared banks,
  * the LDST and control latencies, hit_pipelined. It does not depend on the
  * token buffer (the entry keeps each LDST node's held latencies, 2 bytes
- * per access, up to 32 M accesses per launch, from which its units are
- * re-fed for any size; beyond that the entry serves only its own size) or on
+ * per access, up to 1 M accesses per launch, from which its units are
+ * re-fed for any size; beyond that the entry serves only its own size, and
+ * a run_many follower, whose units its leader fed while it replayed, any size) or on
  * anything else the timing uses, so a
  * run whose key matches restores the replay: per-pc counts and epoch sums,
  * block visits, trip counts, cache and bank statistics, events, and the L2
@@ -22,8 +23,10 @@
  * The trace is identified by its header and launch figures (sizes,
  * instruction and access counts, geometry): two different traces that
  * agree on all of them would share entries. Entries are kept in insertion
- * order and evicted oldest first past FABRIC_CACHE_BYTES. One mutex guards
- * the table.
+ * order and evicted oldest first past FABRIC_CACHE_BYTES (8 MiB: the
+ * model's memory stays bounded whatever the trace's length; a run_many
+ * follower needs only the entry of the launch just replayed). One mutex
+ * guards the table.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,7 +34,7 @@
 
 #include "fabric.h"
 
-#define FABRIC_CACHE_BYTES (256ull << 20)
+#define FABRIC_CACHE_BYTES (8ull << 20)
 
 struct fab_key {
 	uint64_t sig[8];
@@ -176,10 +179,19 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 		    e->nloops != s->an.loops.nloops || e->cores != s->fp.cores ||
 		    e->l1_banks != s->fp.l1.banks || e->sh_banks != s->fp.shmem_banks)
 			continue;
-		if (!e->seq_all && e->token_buffer != s->fp.token_buffer)
+		if (!s->streamed && !e->seq_all && e->token_buffer != s->fp.token_buffer)
 			continue; /* its LDST units cannot be re-fed for this buffer */
-		memcpy(s->pc, e->pc, (size_t)e->ninsts * sizeof(*s->pc));
-		if (e->seq_all) /* this run's token buffer: re-feed its LDST units */
+		if (s->streamed) {
+			/* a follower whose LDST units the leader fed: all but those */
+			for (uint32_t pc = 0; pc < e->ninsts; pc++) {
+				struct fabric_ldst_q q = s->pc[pc].q;
+				s->pc[pc] = e->pc[pc];
+				s->pc[pc].q = q;
+			}
+		} else {
+			memcpy(s->pc, e->pc, (size_t)e->ninsts * sizeof(*s->pc));
+		}
+		if (!s->streamed && e->seq_all) /* this run's token buffer: re-feed its LDST units */
 			for (uint32_t pc = 0; pc < e->ninsts; pc++)
 				if (s->pc[pc].heap != UINT32_MAX)
 					weft_fabric_ldst_refeed(&s->pc[pc].q,

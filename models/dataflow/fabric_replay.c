@@ -85,8 +85,15 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 		s->seq = calloc((size_t)p->ninsts + 1, sizeof(*s->seq));
 		s->seq_n = calloc((size_t)p->ninsts + 1, sizeof(uint32_t));
 		s->seq_cap = calloc((size_t)p->ninsts + 1, sizeof(uint32_t));
-		if (!s->seq || !s->seq_n || !s->seq_cap)
-			s->seq_ok = 0; /* no cache for this launch, nothing else changes */
+		if (!s->seq || !s->seq_n || !s->seq_cap) {
+			/* no cache for this launch, followers fed access by access */
+			free(s->seq);
+			free(s->seq_n);
+			free(s->seq_cap);
+			s->seq = NULL;
+			s->seq_n = s->seq_cap = NULL;
+			s->seq_ok = 0;
+		}
 	}
 	memset(s->ev, 0, sizeof(s->ev));
 	memset(&s->la, 0, sizeof(s->la));
@@ -189,27 +196,128 @@ static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t 
 	return lat;
 }
 
-/* Most held latencies a replay keeps for the cache (2 bytes each). */
-#define FAB_SEQ_MAX (32u << 20)
+/* Most held latencies a replay keeps (2 bytes each, 2 MiB): a bound
+ * whatever the launch's length. A launch with more accesses keeps none for
+ * the cache (its entry then serves only its own token buffer); a run_many
+ * leader hands what it kept to its followers' LDST units each time the
+ * bound is reached (feeds_flush) and keeps on. */
+#define FAB_SEQ_MAX (1u << 20)
 
-static void seq_push(struct fabric_state *s, uint32_t pc, double held)
+/* Feeds the run_many followers' LDST units (those the leader feeds this
+ * launch) with the held latencies kept since the last flush, pc by pc (each
+ * unit sees its accesses in order; units are independent), and empties the
+ * sequences. */
+static void feeds_flush(struct fabric_state *s)
 {
-	if (s->seq_total >= FAB_SEQ_MAX) {
-		s->seq_ok = 0;
+	for (uint32_t k = 0; k < s->nfeeds; k++) {
+		struct fabric_state *f = s->feeds[k];
+		if (!f->streamed)
+			continue;
+		for (uint32_t pc = 0; pc < s->p->ninsts; pc++)
+			if (s->seq_n[pc])
+				weft_fabric_ldst_feed_batch(&f->pc[pc].q,
+							    f->heaps + (size_t)s->pc[pc].heap * f->fp.token_buffer,
+							    s->seq[pc], s->seq_n[pc], f->fp.token_buffer,
+							    f->fp.epoch_rule);
+	}
+	for (uint32_t pc = 0; pc < s->p->ninsts; pc++)
+		s->seq_n[pc] = 0;
+	s->seq_total = 0;
+}
+
+void weft_fabric_feeds_flush(struct fabric_state *s)
+{
+	if (s->nfeeds && s->seq)
+		feeds_flush(s);
+}
+
+/* One held latency straight to the followers (no room to keep it). */
+static void feeds_direct(struct fabric_state *s, uint32_t pc, uint16_t held)
+{
+	for (uint32_t k = 0; k < s->nfeeds; k++) {
+		struct fabric_state *f = s->feeds[k];
+		if (f->streamed)
+			weft_fabric_ldst_feed_batch(&f->pc[pc].q,
+						    f->heaps + (size_t)s->pc[pc].heap * f->fp.token_buffer, &held,
+						    1, f->fp.token_buffer, f->fp.epoch_rule);
+	}
+}
+
+/* Gives the held-latency sequences up for this launch, and their memory. */
+static void seq_drop(struct fabric_state *s)
+{
+	s->seq_ok = 0;
+	for (uint32_t pc = 0; pc < s->p->ninsts; pc++) {
+		free(s->seq[pc]);
+		s->seq[pc] = NULL;
+		s->seq_n[pc] = s->seq_cap[pc] = 0;
+	}
+	s->seq_total = 0;
+}
+
+static void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
+{
+	if (!s->seq) { /* followers, but no sequences (out of memory at launch_begin) */
+		feeds_direct(s, pc, held);
 		return;
+	}
+	if (s->seq_total >= FAB_SEQ_MAX) {
+		if (!s->nfeeds) {
+			seq_drop(s);
+			return;
+		}
+		feeds_flush(s); /* the cache gets no sequence, the followers all */
+		s->seq_ok = 0;
 	}
 	if (s->seq_n[pc] == s->seq_cap[pc]) {
 		uint32_t cap = s->seq_cap[pc] ? 2 * s->seq_cap[pc] : 256;
 		uint16_t *q = realloc(s->seq[pc], cap * sizeof(uint16_t));
 		if (!q) {
+			if (!s->nfeeds) {
+				seq_drop(s);
+				return;
+			}
+			feeds_flush(s);
 			s->seq_ok = 0;
-			return;
+			if (!s->seq_cap[pc]) {
+				feeds_direct(s, pc, held);
+				return;
+			}
+		} else {
+			s->seq[pc] = q;
+			s->seq_cap[pc] = cap;
 		}
-		s->seq[pc] = q;
-		s->seq_cap[pc] = cap;
 	}
-	s->seq[pc][s->seq_n[pc]++] = (uint16_t)(held > 65535 ? 65535 : held);
+	s->seq[pc][s->seq_n[pc]++] = held;
 	s->seq_total++;
+}
+
+void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+			    uint32_t tb, enum fabric_epoch_rule rule)
+{
+	/* fabric_ldst_feed_rule for n accesses, its state in locals */
+	if (!n)
+		return;
+	if (!tb)
+		tb = 1;
+	if (rule == FAB_EPOCH_COMPLETION) {
+		uint32_t en = q->ep_n;
+		double emax = q->ep_max, esum = q->ep_sum;
+		for (uint32_t i = 0; i < n; i++)
+			fabric_epoch_step(&en, &emax, &esum, tb, held[i]);
+		q->ep_n = en;
+		q->ep_max = emax;
+		q->ep_sum = esum;
+	} else {
+		double last = q->fed ? q->last : -1, end = q->end;
+		uint32_t nrel = q->nrel;
+		for (uint32_t i = 0; i < n; i++)
+			last = fabric_admit(heap, &nrel, tb, last + 1, held[i], &end);
+		q->last = last;
+		q->end = end;
+		q->nrel = nrel;
+	}
+	q->fed += n;
 }
 
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
@@ -303,8 +411,8 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * returns in order and holds none */
 	int pipelined = fp->hit_pipelined && !waits;
 	double held = (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST];
-	if (s->seq_ok)
-		seq_push(s, a->pc, held);
+	if (s->seq_ok || s->nfeeds) /* what a re-feed reads: whole cycles, at most 65535 */
+		seq_push(s, a->pc, (uint16_t)(held > 65535 ? 65535 : held));
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
 	if (pipelined)
 		P->lat_pipe += lat;

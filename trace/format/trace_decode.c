@@ -22,11 +22,16 @@ static inline int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 	return 1;
 }
 
+/* Grows *p to hold need elements (doubling). A first allocation is sized
+ * to the need, not to a fixed floor: a chunk of many small CTAs keeps one
+ * decoded CTA per CTA in the slots of trace_foreach.c, and a floor of 1024
+ * elements per array made those cost ~90 KB each (gaussian at large size:
+ * 60 MB of a 13 MB trace's replay). */
 static int ensure(void **p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
 		return 0;
-	size_t nc = *cap ? *cap : 1024;
+	size_t nc = *cap ? *cap : (need < 16 ? 16 : need);
 	while (nc < need)
 		nc *= 2;
 	void *np = realloc(*p, nc * elem);

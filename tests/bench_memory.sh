@@ -1,0 +1,103 @@
+#!/bin/sh
+# bench_memory.sh - part of `make bench`: peak resident memory of each
+# model family's replay (`weft-estimate TRACE -c CONFIG`, the whole process:
+# trace decoding, the model, the report) at the default and the large size
+# of a few workloads, and whether it stays flat (large at most 2x default,
+# issue 16's target). Configs: fermi-sm (SIMT), sgmf-core (SGMF fabric),
+# dmt-cgra (dMT fabric), vt-c4v1r128+bi (Maven tile), overlay-ht8 (FPGA
+# overlay; it refuses kernels with shared memory, such as sgemm's).
+#
+# The large traces are made here (about 1e9 thread instructions each; on
+# the 2-core development machine bfs 12 s, sgemm 17 s, gaussian 38 s) and
+# replayed once per config: the whole script takes about 15-20 minutes
+# there (gaussian's 798 launches and sgemm's dMT analysis are the long
+# parts). Peak memory is getrusage's ru_maxrss of the replay
+# (tests/tools/peakrss.c).
+#
+# Measured on the 2-core development machine (MiB, default -> large):
+#   bfs       every model 13.5-21.9 -> 15.2-21.1 (flat; sgmf-core was 23 -> 391
+#             before issue 16: it kept every launch's replay)
+#   sgemm     fermi-sm 11.0 -> 34.6, sgmf-core 14.4 -> 45.8 (before: 28 -> 110),
+#             vt 9.5 -> 26.0,
+#             dmt-cgra 49.8 -> 207 (257 before the hash-table change of
+#             models/dataflow/dmt_comm.c; about as much before issue 16)
+#   gaussian  every model 5.2-13.9 -> 20.5-41.5 (before: ~60 for every model)
+# What still grows is bounded by a chunk of the trace, or is the report:
+# sgemm's CTAs are 256 threads of ~14000 instructions at large size, one CTA
+# a chunk, and the decoder holds two decoded chunks (addresses, paths) while
+# a model times one (the fabric model adds 16 bytes per access of the CTA it
+# times, in the order its graph issues them); the dMT analysis keeps per-CTA tables of its shared
+# accesses and loads (~200 bytes an access). gaussian's large trace has 798
+# launches (168 at default), each a result of ~5.5 KB that the report
+# prints, and chunks of ~670 CTAs of 16 threads, each decoded CTA with its
+# own buffers.
+#
+# usage: sh tests/bench_memory.sh [workload...]   (default: bfs sgemm gaussian)
+
+cd "$(dirname "$0")/.." || exit 3
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
+E=$BIN/weft-estimate
+P=${WEFT_BUILD:-build}/tests/tools/peakrss
+for b in "$T" "$E" "$P"; do
+	if [ ! -x "$b" ]; then
+		echo "bench_memory: $b is missing; run make (and make $P) first" >&2
+		exit 2
+	fi
+done
+workloads=${*:-bfs sgemm gaussian}
+configs="fermi-sm sgmf-core dmt-cgra vt-c4v1r128+bi overlay-ht8"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bench-memory.XXXXXX") || exit 3
+trap 'rm -rf "$dir"' EXIT INT TERM
+now() { date +%s; }
+start=$(now)
+
+# peak KiB of one replay, or "refused" / "failed"
+peak() {
+	if "$P" -o "$dir/peak" -- "$E" "$1" -c "$2" --format csv >/dev/null 2>"$dir/err"; then
+		awk '$1 == "peak_kib" { print $2 }' "$dir/peak"
+	elif grep -q "shader-style kernels" "$dir/err"; then
+		echo refused
+	else
+		sed 's/^/     | /' "$dir/err" >&2
+		echo failed
+	fi
+}
+
+echo "weft bench: peak memory of each model's replay, default and large size (target: large <= 2x default)"
+printf '%-10s %-16s %12s %12s %7s\n' workload config "default MiB" "large MiB" ratio
+status=0
+for w in $workloads; do
+	for size in default large; do
+		t0=$(now)
+		if ! "$T" run "$w" --size "$size" -o "$dir/$w-$size.wtr" >"$dir/out" 2>&1; then
+			printf '%-10s trace failed (%s):\n' "$w" "$size"
+			sed 's/^/     | /' "$dir/out"
+			status=1
+			continue 2
+		fi
+		n=$("$T" info "$dir/$w-$size.wtr" | awk '$1 == "thread" && $2 == "insts" { print $3; exit }')
+		echo "  ($w $size: $n thread insts, traced in $(($(now) - t0)) s)"
+	done
+	for c in $configs; do
+		a=$(peak "$dir/$w-default.wtr" "$c")
+		b=$(peak "$dir/$w-large.wtr" "$c")
+		case "$a$b" in
+		*refused*)
+			printf '%-10s %-16s %12s %12s %7s\n' "$w" "$c" - - "refused (shared memory)"
+			continue ;;
+		*failed*)
+			printf '%-10s %-16s %12s %12s %7s\n' "$w" "$c" "$a" "$b" "FAILED"
+			status=1
+			continue ;;
+		esac
+		echo "$w $c $a $b" | awk '{
+			r = ($3 > 0) ? $4 / $3 : 0
+			printf "%-10s %-16s %12.1f %12.1f %7.2f  (%s)\n", $1, $2, $3 / 1024, $4 / 1024, r,
+				(r <= 2) ? "flat" : "NOT flat"
+		}'
+	done
+	rm -f "$dir/$w-default.wtr" "$dir/$w-large.wtr"
+done
+echo "  (bench_memory: $(($(now) - start)) s)"
+exit $status
