@@ -234,6 +234,15 @@ struct weft_emu_launch {
 	const char *budget_from;
 	uint64_t ti0, stop_at;
 	struct weft_error *err;
+	/* where run_warp counts thread and warp instructions: the context's
+	 * stats, or in a parallel worker (emu_par.c) the CTA's own */
+	struct weft_ctx_stats *cnt;
+	/* the observer's warp_inst and its user: the context's observer, or a
+	 * parallel worker's recorder (NULL: none) */
+	int (*obs_warp)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
+	void *obs_user;
+	int in_worker;            /* a parallel worker: no progress callback */
+	uint64_t *regs;           /* every warp's register file (nwarps * nslots * 32) */
 	/* global allocation cache: the last allocation each instruction hit */
 	struct weft_emu_acache {
 		uint64_t base, size;
@@ -296,6 +305,25 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 
 /* --- emu_exec.c --- */
 int weft_emu_run(struct weft_emu_launch *L);
+/* The pieces weft_emu_run is made of, for the parallel runner: per-launch
+ * state (warps, registers, local frames, the allocation cache; shared
+ * memory grows as touched) of one executor, set up and freed; and one CTA
+ * run from its start to its end on that state (no observer CTA calls). */
+int weft_emu_launch_alloc(struct weft_emu_launch *L);
+void weft_emu_launch_free(struct weft_emu_launch *L);
+int weft_emu_cta(struct weft_emu_launch *L, uint32_t cta, uint32_t quantum);
+/* --- emu_par.c --- */
+/* 1 when the launch's CTAs may run on several threads with the same
+ * result as one after another: no global atomics or reductions, no
+ * memory fences, no volatile/acquire/release global accesses, no clock
+ * reads (emu_par.c says why each serialises); *why gets the first reason
+ * when 0. */
+int weft_emu_par_safe(const struct weft_emu_prog *P, const char **why);
+/* Runs the launch's CTAs on `jobs` threads (weft_emu_run calls it when
+ * the launch and the observer allow): the same memory, trace and error as
+ * weft_emu_run on one thread, except where an instruction budget runs out
+ * (emu_par.c). */
+int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs);
 
 /* --- host_tex.c --- */
 /* The live texture or surface object of handle h, or NULL. */

@@ -32,6 +32,17 @@ struct wt_thread {
 	uint32_t na, capa;
 };
 
+/* One executor's record of the CTA it runs: every thread's blocks, guard
+ * bits and accesses, and the CTA's counts. The writer has one for one
+ * thread; each parallel emulation worker opens its own (worker_open), and
+ * the CTAs it records are encoded in CTA order at their commit. */
+struct wt_rec {
+	const struct weft_trace_writer *w; /* tab, prog, tpc: read only while CTAs run */
+	struct wt_thread *th;
+	uint32_t capth;
+	uint64_t thread_insts, warp_insts, mem_accesses;
+};
+
 struct wt_launch_rec {
 	uint64_t lnch_off, lend_off;
 };
@@ -63,9 +74,9 @@ struct weft_trace_writer {
 	uint64_t thread_insts, warp_insts, mem_accesses;
 	uint64_t stream_bytes[4];
 	uint32_t ctas_seen;
-	/* current CTA */
-	struct wt_thread *th;
-	uint32_t capth;
+	/* current CTA: recorded into rec (one thread), encoded from the
+	 * recorder that ran it */
+	struct wt_rec crec;
 	uint32_t cta;
 	/* current chunk */
 	struct wt_buf ctatab, s[4];
@@ -149,6 +160,7 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 	if (!w)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 	w->out.fd = -1;
+	w->crec.w = w;
 	w->level = level ? level : 3;
 	size_t n = strlen(path);
 	w->path = malloc(n + 1);
@@ -261,7 +273,7 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 }
 
 /* Encodes the finished CTA's threads into the chunk streams. */
-static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
+static int encode_cta(struct weft_trace_writer *w, const struct wt_thread *cta_th, struct weft_error *err)
 {
 	const struct wt_tab *T = &w->tab;
 	struct wt_buf *sp = &w->s[0], *sg = &w->s[1], *sa = &w->s[2], *ss = &w->s[3];
@@ -272,7 +284,7 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	wt_fast_cta(&w->fast);
 	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
 	for (uint32_t t = 0; t < w->tpc; t++) {
-		const struct wt_thread *th = &w->th[t];
+		const struct wt_thread *th = &cta_th[t];
 		w->chunk_decoded += (uint64_t)th->nb * 4 + th->ng + (uint64_t)th->na * 13 + 64;
 		wt_buf_varint(sp, th->nb);
 		if (th->nb && th->blocks[0] != 0) {
@@ -389,6 +401,8 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 
 /* ---- observer callbacks ---- */
 
+static int rec_reserve(struct wt_rec *r, uint32_t tpc);
+
 static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t kernel,
 			   struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
 			   struct weft_error *err)
@@ -419,14 +433,8 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	}
 	w->tpc = (uint32_t)tpc;
 	w->nctas = (uint32_t)nctas;
-	if (w->tpc > w->capth) {
-		void *np = realloc(w->th, (size_t)w->tpc * sizeof(*w->th));
-		if (!np)
-			return nomem(w, err);
-		w->th = np;
-		memset(w->th + w->capth, 0, (size_t)(w->tpc - w->capth) * sizeof(*w->th));
-		w->capth = w->tpc;
-	}
+	if (rec_reserve(&w->crec, w->tpc))
+		return nomem(w, err);
 	if (w->nlaunches == w->caplaunches) {
 		uint32_t nc = w->caplaunches ? w->caplaunches * 2 : 8;
 		void *np = realloc(w->launches, nc * sizeof(*w->launches));
@@ -504,9 +512,47 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	return rc;
 }
 
-static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+/* Makes the recorder hold tpc threads. */
+static int rec_reserve(struct wt_rec *r, uint32_t tpc)
 {
-	struct weft_trace_writer *w = user;
+	if (tpc > r->capth) {
+		void *np = realloc(r->th, (size_t)tpc * sizeof(*r->th));
+		if (!np)
+			return -1;
+		r->th = np;
+		memset(r->th + r->capth, 0, (size_t)(tpc - r->capth) * sizeof(*r->th));
+		r->capth = tpc;
+	}
+	return 0;
+}
+
+static void rec_free(struct wt_rec *r)
+{
+	for (uint32_t t = 0; t < r->capth; t++) {
+		free(r->th[t].blocks);
+		free(r->th[t].gbits);
+		free(r->th[t].aa);
+		free(r->th[t].am);
+		free(r->th[t].asp);
+	}
+	free(r->th);
+	r->th = NULL;
+	r->capth = 0;
+}
+
+static void rec_cta_begin(struct wt_rec *r)
+{
+	for (uint32_t t = 0; t < r->w->tpc; t++) {
+		r->th[t].nb = 0;
+		r->th[t].ng = 0;
+		r->th[t].na = 0;
+	}
+	r->thread_insts = r->warp_insts = r->mem_accesses = 0;
+}
+
+/* CTA cta, recorded by r, into the chunk (in CTA order). */
+static int commit_cta(struct weft_trace_writer *w, const struct wt_rec *r, uint32_t cta, struct weft_error *err)
+{
 	if (w->failed)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
 	/* chunks hold consecutive CTAs (the index describes ranges) */
@@ -518,20 +564,27 @@ static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
 	if (!w->chunk_ncta)
 		w->chunk_first = cta;
 	w->cta = cta;
-	for (uint32_t t = 0; t < w->tpc; t++) {
-		w->th[t].nb = 0;
-		w->th[t].ng = 0;
-		w->th[t].na = 0;
-	}
+	w->ctas_seen++;
+	w->thread_insts += r->thread_insts;
+	w->warp_insts += r->warp_insts;
+	w->mem_accesses += r->mem_accesses;
+	return encode_cta(w, r->th, err);
+}
+
+static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	(void)cta;
+	if (w->failed)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
+	rec_cta_begin(&w->crec);
 	return 0;
 }
 
 static int ob_cta_end(void *user, uint32_t cta, struct weft_error *err)
 {
 	struct weft_trace_writer *w = user;
-	(void)cta;
-	w->ctas_seen++;
-	return encode_cta(w, err);
+	return commit_cta(w, &w->crec, cta, err);
 }
 
 static int grow(void **p, uint32_t *cap, size_t elem)
@@ -545,14 +598,21 @@ static int grow(void **p, uint32_t *cap, size_t elem)
 	return 0;
 }
 
-static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+static int rec_nomem(const struct weft_trace_writer *w, struct weft_error *err)
 {
-	struct weft_trace_writer *w = user;
-	w->warp_insts++;
-	w->thread_insts += (uint32_t)__builtin_popcount(ev->active);
+	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
+}
+
+/* One warp event into r; never writes the writer (workers run this
+ * concurrently): a failure is returned, and the commit that does not come
+ * for it leaves the trace unfinished. */
+static int rec_warp_inst(struct wt_rec *r, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	const struct weft_trace_writer *w = r->w;
+	r->warp_insts++;
+	r->thread_insts += (uint32_t)__builtin_popcount(ev->active);
 	uint32_t pc = ev->pc;
 	if (pc >= w->prog->ninsts) {
-		w->failed = 1;
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: event at pc %u outside the program", pc);
 	}
 	uint8_t f = w->tab.pc_flags[pc];
@@ -561,24 +621,23 @@ static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct wef
 	uint32_t lanes = ev->active | ev->guard_false;
 	uint32_t base = ev->warp * 32;
 	if (base + 32 - (uint32_t)__builtin_clz(lanes | 1) > w->tpc) {
-		w->failed = 1;
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: warp %u lane outside the CTA", ev->warp);
 	}
 	if (f & 0x80) {
 		uint32_t b = w->prog->block_of[pc];
 		for (uint32_t m = lanes; m; m &= m - 1) {
-			struct wt_thread *th = &w->th[base + (uint32_t)__builtin_ctz(m)];
+			struct wt_thread *th = &r->th[base + (uint32_t)__builtin_ctz(m)];
 			if (th->nb == th->capb && grow((void **)&th->blocks, &th->capb, sizeof(uint32_t)))
-				return nomem(w, err);
+				return rec_nomem(w, err);
 			th->blocks[th->nb++] = b;
 		}
 	}
 	if (f & WEFT_II_GUARD) {
 		for (uint32_t m = lanes; m; m &= m - 1) {
 			int l = __builtin_ctz(m);
-			struct wt_thread *th = &w->th[base + (uint32_t)l];
+			struct wt_thread *th = &r->th[base + (uint32_t)l];
 			if ((th->ng >> 3) >= th->capg && grow((void **)&th->gbits, &th->capg, 1))
-				return nomem(w, err);
+				return rec_nomem(w, err);
 			if (!(th->ng & 7))
 				th->gbits[th->ng >> 3] = 0;
 			th->gbits[th->ng >> 3] |= (uint8_t)(((ev->active >> l) & 1) << (th->ng & 7));
@@ -587,32 +646,81 @@ static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct wef
 	}
 	if ((f & WEFT_II_ADDR) && ev->active) {
 		if (!ev->addr) {
-			w->failed = 1;
 			return weft_error_set(err, WEFT_ERR_INTERNAL,
 					      "trace writer: memory instruction at pc %u came without addresses", pc);
 		}
 		uint32_t mi = w->tab.mem_of_pc[pc];
 		for (uint32_t m = ev->active; m; m &= m - 1) {
 			int l = __builtin_ctz(m);
-			struct wt_thread *th = &w->th[base + (uint32_t)l];
+			struct wt_thread *th = &r->th[base + (uint32_t)l];
 			if (th->na == th->capa) {
 				uint32_t c = th->capa;
 				if (grow((void **)&th->aa, &c, sizeof(uint64_t)))
-					return nomem(w, err);
+					return rec_nomem(w, err);
 				c = th->capa;
 				if (grow((void **)&th->am, &c, sizeof(uint32_t)))
-					return nomem(w, err);
+					return rec_nomem(w, err);
 				if (grow((void **)&th->asp, &th->capa, 1))
-					return nomem(w, err);
+					return rec_nomem(w, err);
 			}
 			th->aa[th->na] = ev->addr[l];
 			th->am[th->na] = mi;
 			th->asp[th->na] = ev->space;
 			th->na++;
-			w->mem_accesses++;
+			r->mem_accesses++;
 		}
 	}
 	return 0;
+}
+
+static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	int rc = rec_warp_inst(&w->crec, ev, err);
+	if (rc)
+		w->failed = 1;
+	return rc;
+}
+
+/* ---- parallel emulation: a recorder per worker (host.h) ---- */
+
+static void *ob_worker_open(void *user, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	struct wt_rec *r = calloc(1, sizeof(*r));
+	if (r) {
+		r->w = w;
+		if (!rec_reserve(r, w->tpc))
+			return r;
+		free(r);
+	}
+	rec_nomem(w, err);
+	return NULL;
+}
+
+static int ob_worker_cta_begin(void *wuser, uint32_t cta, struct weft_error *err)
+{
+	(void)cta;
+	(void)err;
+	rec_cta_begin(wuser);
+	return 0;
+}
+
+static int ob_worker_warp_inst(void *wuser, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	return rec_warp_inst(wuser, ev, err);
+}
+
+static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_error *err)
+{
+	return commit_cta(user, wuser, cta, err);
+}
+
+static void ob_worker_close(void *user, void *wuser)
+{
+	(void)user;
+	rec_free(wuser);
+	free(wuser);
 }
 
 static int ob_launch_end(void *user, struct weft_error *err)
@@ -648,6 +756,11 @@ const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_wri
 	w->obs.cta_begin = ob_cta_begin;
 	w->obs.cta_end = ob_cta_end;
 	w->obs.warp_inst = ob_warp_inst;
+	w->obs.worker_open = ob_worker_open;
+	w->obs.worker_cta_begin = ob_worker_cta_begin;
+	w->obs.worker_warp_inst = ob_worker_warp_inst;
+	w->obs.cta_commit = ob_cta_commit;
+	w->obs.worker_close = ob_worker_close;
 	return &w->obs;
 }
 
@@ -661,14 +774,7 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_trace_tab_free(&w->tab);
 	weft_trace_pred_free(&w->pred);
 	weft_trace_fast_free(&w->fast);
-	for (uint32_t t = 0; t < w->capth; t++) {
-		free(w->th[t].blocks);
-		free(w->th[t].gbits);
-		free(w->th[t].aa);
-		free(w->th[t].am);
-		free(w->th[t].asp);
-	}
-	free(w->th);
+	rec_free(&w->crec);
 	weft_trace_buf_free(&w->ctatab);
 	for (int k = 0; k < 4; k++)
 		weft_trace_buf_free(&w->s[k]);
