@@ -13,9 +13,13 @@
  */
 #include "model.h"
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/pool.h"
 
 /* The completion weft_model_run applies to a finished result (model.c):
  * seconds from cycles at the clock, totals from the launches when the
@@ -112,6 +116,101 @@ static int run_each(const struct weft_model *m, const struct weft_config *const 
 	return 0;
 }
 
+/* ---- configurations on several threads (weft_trace_set_jobs) ----
+ * The configurations are cut into up to `jobs` runs of consecutive ones;
+ * each run is timed on its own thread with its own reader of the trace
+ * (weft_trace_reopen), exactly as one thread times them (a model's state
+ * belongs to one configuration; the fabric's replay cache is shared under
+ * its mutex and gives back what a replay would). Each result lands at its
+ * configuration's index, so the results are the same whatever the count. */
+struct group_job {
+	const struct weft_model *m;
+	const struct weft_config *const *cfgs;
+	const struct weft_cta_sample *sample;
+	struct weft_model_result *results;
+	struct weft_trace *t;
+	uint32_t n, ngroups, per_group_jobs;
+	struct group {
+		uint32_t first, n, passes;
+		int rc;
+		struct weft_error err;
+	} *g;
+	uint32_t next;
+	pthread_mutex_t mu;
+};
+
+static void group_worker(void *arg, unsigned wid)
+{
+	struct group_job *J = arg;
+	(void)wid;
+	for (;;) {
+		pthread_mutex_lock(&J->mu);
+		uint32_t k = J->next < J->ngroups ? J->next++ : UINT32_MAX;
+		pthread_mutex_unlock(&J->mu);
+		if (k == UINT32_MAX)
+			return;
+		struct group *G = &J->g[k];
+		struct weft_trace *tk = NULL;
+		G->rc = weft_trace_reopen(J->t, &tk, &G->err);
+		if (G->rc)
+			continue;
+		weft_trace_set_jobs(tk, J->per_group_jobs);
+		G->rc = weft_model_run_many_progress(J->m, J->cfgs + G->first, G->n, tk, J->sample,
+						     J->results + G->first, &G->passes, NULL, NULL, &G->err);
+		weft_trace_close(tk);
+	}
+}
+
+static int run_groups(const struct weft_model *m, const struct weft_config *const *cfgs, uint32_t n,
+		      struct weft_trace *t, const struct weft_cta_sample *sample,
+		      struct weft_model_result *results, uint32_t *passes, unsigned jobs,
+		      struct weft_error *err)
+{
+	struct group_job J;
+	memset(&J, 0, sizeof(J));
+	J.m = m;
+	J.cfgs = cfgs;
+	J.sample = sample;
+	J.results = results;
+	J.t = t;
+	J.n = n;
+	J.ngroups = n < jobs ? n : jobs;
+	J.per_group_jobs = jobs / J.ngroups > 1 ? jobs / J.ngroups : 1;
+	J.g = calloc(J.ngroups, sizeof(*J.g));
+	if (!J.g)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u configurations", n);
+	for (uint32_t k = 0, first = 0; k < J.ngroups; k++) {
+		uint32_t cnt = n / J.ngroups + (k < n % J.ngroups);
+		J.g[k].first = first;
+		J.g[k].n = cnt;
+		first += cnt;
+	}
+	pthread_mutex_init(&J.mu, NULL);
+	weft_pool_run(J.ngroups, group_worker, &J);
+	pthread_mutex_destroy(&J.mu);
+	int rc = 0;
+	uint32_t any = 0;
+	for (uint32_t k = 0; k < J.ngroups; k++) {
+		if (J.g[k].rc < 0 && !rc) {
+			rc = J.g[k].rc;
+			if (err)
+				*err = J.g[k].err;
+		}
+		any += J.g[k].passes;
+	}
+	if (rc < 0) {
+		for (uint32_t k = 0; k < J.ngroups; k++)
+			if (J.g[k].rc == 0)
+				for (uint32_t i = 0; i < J.g[k].n; i++)
+					weft_model_result_free(&results[J.g[k].first + i]);
+	} else if (passes) {
+		/* what one thread reads (reports are the same whatever -j) */
+		*passes = has_cta_ops(m) ? (any ? 1 : 0) : n;
+	}
+	free(J.g);
+	return rc;
+}
+
 int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
@@ -135,6 +234,13 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
 	if (!sample)
 		sample = &all;
+	unsigned jobs = weft_pool_jobs(weft_trace_jobs(t));
+	if (n > 1 && jobs > 1) {
+		int rc = run_groups(m, cfgs, n, t, sample, results, passes, jobs, err);
+		if (progress && rc == 0)
+			progress(user, 1, 1);
+		return rc;
+	}
 	if (!has_cta_ops(m) || n == 1)
 		return run_each(m, cfgs, n, t, sample, results, passes, progress, user, err);
 
