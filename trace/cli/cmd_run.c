@@ -109,7 +109,10 @@ static void progress_clear(struct progress *p)
 
 /* ---- summary ------------------------------------------------------------- */
 
-static void print_stats(const struct weft_ctx_stats *s)
+/* -j as applied (weft_pool_jobs), for the summary */
+static unsigned run_jobs;
+
+static void print_stats(const struct weft_ctx_stats *s, unsigned jobs)
 {
 	printf("%-16s%llu\n", "launches", (unsigned long long)s->launches);
 	printf("%-16s%llu\n", "CTAs", (unsigned long long)s->ctas);
@@ -121,6 +124,10 @@ static void print_stats(const struct weft_ctx_stats *s)
 	printf("%-16s%.6f s", "emulation", s->emu_seconds);
 	if (s->emu_seconds > 0)
 		printf(", %.3g thread insts/s", (double)s->thread_insts / s->emu_seconds);
+	if (jobs > 1)
+		printf(", -j %u: %llu of %llu launch%s on several threads", jobs,
+		       (unsigned long long)s->parallel_launches, (unsigned long long)s->launches,
+		       s->launches == 1 ? "" : "es");
 	printf("\n");
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* Linux: ru_maxrss in KiB */
@@ -242,7 +249,7 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 			       l->block.x, l->block.y, l->block.z, l->shared);
 		}
 	}
-	print_stats(weft_ctx_stats(ctx));
+	print_stats(weft_ctx_stats(ctx), run_jobs);
 	if (tw)
 		print_trace(tpath, weft_ctx_stats(ctx));
 	int any = 0;
@@ -304,7 +311,7 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 		return trc;
 	printf("%-16s%s: %s\n", "workload", wl->name, wl->description);
 	printf("%-16s%s\n", "size", weft_size_name(size));
-	print_stats(&res.stats);
+	print_stats(&res.stats, run_jobs);
 	if (tw)
 		print_trace(tpath, &res.stats);
 	if (res.host_measured)
@@ -436,7 +443,7 @@ int weft_cmd_run(int argc, char **argv)
 	copts.max_thread_insts = max_insts;
 	copts.max_launch_insts = max_launch_insts; /* 0: the library's default */
 	copts.max_device_bytes = max_device;       /* 0: this process's memory */
-	copts.jobs = weft_pool_jobs(jobs);
+	copts.jobs = run_jobs = weft_pool_jobs(jobs);
 	if (isatty(STDERR_FILENO)) {
 		copts.progress = progress_cb;
 		copts.progress_user = &prog;

@@ -220,6 +220,7 @@ int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs)
 		return rc;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
+	ctx->stats.parallel_launches++;
 	weft_pool_run(jobs, par_worker, &p);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);

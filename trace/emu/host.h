@@ -194,6 +194,7 @@ struct weft_ctx_stats {
 	uint64_t thread_insts;  /* instructions executed by threads (guard true) */
 	uint64_t warp_insts;    /* warp instructions issued (any lane active) */
 	uint64_t ctas;
+	uint64_t parallel_launches; /* launches whose CTAs ran on several threads (jobs > 1) */
 	double emu_seconds;     /* wall time spent inside weft_launch */
 };
 

@@ -1,0 +1,75 @@
+#!/bin/sh
+# parallel.sh - `-j 1` and `-j N` give the same bytes (make check).
+#
+# For every bundled workload at --size small: the trace of `weft-trace run
+# -j 1` and of `-j 3` (more threads than this machine's cores, so that
+# CTAs commit out of the order they finish in) must be the same file; then
+# weft-estimate on that trace with -j 1 and -j 3 must print the same report
+# (JSON), exit status and messages: once with a config of every model but
+# the overlay (simt, sgmf, dmt, two vt tiles: one model's configs are
+# timed on several threads, the others decode ahead of the timing), once
+# with the overlay's two configs (which refuse non-shader kernels: the
+# refusal must be the same too). docs/emulator.md and docs/estimate.md
+# describe what runs in parallel.
+#
+# usage: sh tests/parallel.sh [SIZE]   (default small)
+
+size=${1:-small}
+cd "$(dirname "$0")/.." || exit 3
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
+E=$BIN/weft-estimate
+for x in "$T" "$E"; do
+	if [ ! -x "$x" ]; then
+		echo "parallel: $x is missing; run make first" >&2
+		exit 2
+	fi
+done
+names=$("$T" list | awk '{ print $1 }') || exit 3
+[ -n "$names" ] || { echo "parallel: weft-trace list printed no workloads" >&2; exit 3; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-par.XXXXXX") || exit 3
+trap 'rm -rf "$dir"' EXIT INT TERM
+fail=0
+n=0
+many="-c fermi-sm -c sgmf-core -c dmt-cgra -c vt-c4v1r128+bi -c mimd-c4r128"
+ov="-c overlay-ht8 -c overlay-ht16"
+for w in $names; do
+	n=$((n + 1))
+	for j in 1 3; do
+		"$T" run "$w" --size "$size" -j $j -o "$dir/$w-$j.wtr" >"$dir/$w-$j.run" 2>&1 ||
+			{ echo "FAIL $w: weft-trace run -j $j exited $?"; sed 's/^/     | /' "$dir/$w-$j.run"; fail=1; continue 2; }
+	done
+	if ! cmp -s "$dir/$w-1.wtr" "$dir/$w-3.wtr"; then
+		echo "FAIL $w: the traces of -j 1 and -j 3 differ"
+		fail=1
+		continue
+	fi
+	for set in many ov; do
+		eval "cfgs=\$$set"
+		for j in 1 3; do
+			# shellcheck disable=SC2086 # cfgs is a list of options
+			"$E" "$dir/$w-1.wtr" $cfgs --format json -j $j >"$dir/$w-$set-$j.out" 2>"$dir/$w-$set-$j.err"
+			echo "exit $?" >>"$dir/$w-$set-$j.err"
+		done
+		if ! cmp -s "$dir/$w-$set-1.out" "$dir/$w-$set-3.out" ||
+		   ! cmp -s "$dir/$w-$set-1.err" "$dir/$w-$set-3.err"; then
+			echo "FAIL $w: weft-estimate $cfgs: -j 1 and -j 3 differ"
+			diff "$dir/$w-$set-1.out" "$dir/$w-$set-3.out" | head -10 | sed 's/^/     | /'
+			diff "$dir/$w-$set-1.err" "$dir/$w-$set-3.err" | head -10 | sed 's/^/     | /'
+			fail=1
+			continue 2
+		fi
+		if [ "$set" = many ] && ! grep -q '^exit 0$' "$dir/$w-$set-1.err"; then
+			echo "FAIL $w: weft-estimate $cfgs failed"
+			sed 's/^/     | /' "$dir/$w-$set-1.err"
+			fail=1
+			continue 2
+		fi
+	done
+	echo "PASS $w: trace and reports the same for -j 1 and -j 3"
+done
+if [ $fail -ne 0 ]; then
+	echo "parallel: FAILED"
+	exit 1
+fi
+echo "parallel: $n workloads, traces and reports byte-identical for -j 1 and -j 3 ($size)"
