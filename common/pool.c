@@ -1,9 +1,11 @@
 /*
  * pool.c - worker threads for `-j N` (pool.h).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -26,7 +28,13 @@ int weft_pool_parse_jobs(const char *s, unsigned *out)
 unsigned weft_pool_jobs(unsigned jobs)
 {
 	if (!jobs) {
+		/* the CPUs this process may run on (a taskset or cgroup cpuset
+		 * lowers it), else the online ones */
+		cpu_set_t set;
 		long np = sysconf(_SC_NPROCESSORS_ONLN);
+		if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 &&
+		    (np <= 0 || CPU_COUNT(&set) < np))
+			np = CPU_COUNT(&set);
 		jobs = np > 0 ? (unsigned)np : 1u;
 	}
 	return jobs > WEFT_POOL_MAX_JOBS ? WEFT_POOL_MAX_JOBS : jobs;

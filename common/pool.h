@@ -29,8 +29,9 @@
  * "the number of online CPUs". 0 on success, -1 otherwise. */
 int weft_pool_parse_jobs(const char *s, unsigned *out);
 
-/* jobs when not 0, else the number of online CPUs (1 when unknown);
- * at most WEFT_POOL_MAX_JOBS. */
+/* jobs when not 0, else the number of CPUs this process may run on (its
+ * affinity mask: `taskset -c 0` gives 1; else the online CPUs; 1 when
+ * unknown); at most WEFT_POOL_MAX_JOBS. */
 unsigned weft_pool_jobs(unsigned jobs);
 
 /* Runs fn(arg, w) for w = 0..n-1, w = 0 on the caller's thread, the others

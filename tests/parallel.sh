@@ -6,8 +6,9 @@
 # CTAs commit out of the order they finish in) must be the same file; then
 # weft-estimate on that trace with -j 1 and -j 3 must print the same report
 # (JSON), exit status and messages: once with a config of every model but
-# the overlay (simt, sgmf, dmt, two vt tiles: one model's configs are
-# timed on several threads, the others decode ahead of the timing), once
+# the overlay (simt and sgmf with sweeps whose points replay apart, dmt,
+# two vt tiles: one model's configs are timed on several threads, a
+# single config decodes ahead of its timing), once
 # with the overlay's two configs (which refuse non-shader kernels: the
 # refusal must be the same too). docs/emulator.md and docs/estimate.md
 # describe what runs in parallel.
@@ -31,7 +32,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-par.XXXXXX") || exit 3
 trap 'rm -rf "$dir"' EXIT INT TERM
 fail=0
 n=0
-many="-c fermi-sm -c sgmf-core -c dmt-cgra -c vt-c4v1r128+bi -c mimd-c4r128"
+many="-c fermi-sm -c sgmf-core -c dmt-cgra -c vt-c4v1r128+bi -c mimd-c4r128 --sweep fermi-sm:core.num_sm=1,2,15 --sweep sgmf-core:fabric.cores=1,2"
 ov="-c overlay-ht8 -c overlay-ht16"
 for w in $names; do
 	n=$((n + 1))
