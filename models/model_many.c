@@ -196,7 +196,7 @@ static int find_leaders(const struct weft_model *m, const struct weft_config *co
 				break;
 			}
 	}
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = n; i-- > 0;) /* followers first: they may point at their leader */
 		if (st[i])
 			m->free(st[i]);
 	free(st);

@@ -3,11 +3,14 @@
 # and 2; docs/emulator.md "Parallel emulation", docs/estimate.md
 # "Parallel replay").
 #
-# Every figure is a whole process's wall clock (best of REPS runs), so it
-# includes what does not run in parallel (loading, the report, the trace's
-# index and fsync). On a machine shared with other work the 2-worker
-# figures are what the cores left over allow: the load average is printed
-# with them.
+# Figures are whole processes (best of REPS runs), so they include what
+# does not run in parallel (loading, the report, the trace's index and
+# fsync): one-core speeds and the writer's ratio from CPU seconds (user +
+# system, `times`: 10 ms steps, so use a larger size for small runs), the
+# speedups from wall seconds. On a machine shared with other work the
+# 2-worker figures are what the cores left over allow: the load average is
+# printed with them, and the CPU seconds of -j 2 show the threads' own
+# overhead.
 #
 # 1. Trace writing (part 2): per workload, `weft-trace run W -j 1` without
 #    and with `-o` (emulation alone, emulation + trace writer, one core):
@@ -46,47 +49,58 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bpar.XXXXXX") || exit 3
 trap 'rm -rf "$dir"' EXIT INT TERM
 
 now() { date +%s.%N; }
-# best wall seconds of REPS runs of "$@" (stdout to $dir/out)
+# CPU seconds (user + system) of this shell's finished children so far,
+# from the output of `times` in file $1 (times runs in the shell itself: in
+# a command substitution it would see none of them)
+cpu() { awk 'NR == 2 { u = $1; s = $2; sub(/s$/, "", u); sub(/s$/, "", s); split(u, a, "m"); split(s, b, "m"); printf "%.3f\n", a[1] * 60 + a[2] + b[1] * 60 + b[2] }' "$1"; }
+# "WALL CPU": the least wall and the least CPU seconds of REPS runs of "$@"
+# (stdout to $dir/out)
 best() {
-	b=""
+	bw=""
+	bc=""
 	i=0
 	while [ $i -lt "$REPS" ]; do
+		times >"$dir/t0"
 		t0=$(now)
-		"$@" >"$dir/out" 2>"$dir/err" || { echo "bench_parallel: $* failed:" >&2; cat "$dir/err" >&2; echo fail; return 1; }
+		"$@" >"$dir/out" 2>"$dir/err" || { echo "bench_parallel: $* failed:" >&2; cat "$dir/err" >&2; return 1; }
 		t1=$(now)
-		b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { d = z - a; if (b == "" || d < b) print d; else print b }')
+		times >"$dir/t1"
+		c0=$(cpu "$dir/t0")
+		c1=$(cpu "$dir/t1")
+		bw=$(awk -v a="$t0" -v z="$t1" -v b="$bw" 'BEGIN { d = z - a; if (b == "" || d < b) print d; else print b }')
+		bc=$(awk -v a="$c0" -v z="$c1" -v b="$bc" 'BEGIN { d = z - a; if (b == "" || d < b) print d; else print b }')
 		i=$((i + 1))
 	done
-	echo "$b"
+	echo "$bw $bc"
 }
 insts() { awk '$1 == "thread" && $2 == "insts" { print $3; exit }' "$1"; }
 load() { awk '{ print $1 }' /proc/loadavg 2>/dev/null || echo "?"; }
 
 echo "weft bench: parallel emulation and replay, size $size, best of $REPS, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) CPUs online, load average $(load) at the start"
 echo
-echo "trace writing (one core, -j 1): emulation alone against emulation + writer (target <= 1.3x)"
-printf '%-12s %14s %12s %12s %8s\n' workload "thread insts" "emulate s" "+ write s" ratio
+echo "trace writing (one core, -j 1): CPU seconds of emulation alone against emulation + writer (target <= 1.3x)"
+printf '%-12s %14s %12s %12s %8s\n' workload "thread insts" "emulate cpu" "+ write cpu" ratio
 for w in $wls; do
 	a=$(best "$T" run "$w" --size "$size" -j 1) || continue
 	n=$(insts "$dir/out")
 	b=$(best "$T" run "$w" --size "$size" -j 1 -o "$dir/$w.wtr") || continue
-	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" 'BEGIN {
-		printf "%-12s %14s %12.3f %12.3f %7.2fx\n", w, n, a, b, b / a }'
+	echo "$a $b" | awk -v w="$w" -v n="$n" '{
+		printf "%-12s %14s %12.3f %12.3f %7.2fx\n", w, n, $2, $4, ($2 > 0) ? $4 / $2 : 0 }'
 done | tee "$dir/write"
 awk '{ r = $5; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %12s %12s %7.2fx  (target 1.3x: %s)\n", "mean", "", "", "", s / k, (s / k <= 1.3) ? "met" : "NOT met" }' "$dir/write"
 
 echo
-echo "emulation + trace writing: -j 1 against -j 2 (target speedup >= 1.7x; load average $(load))"
-printf '%-12s %14s %14s %10s %10s %8s\n' workload "thread insts" "inst/s -j 1" "-j 1 s" "-j 2 s" speedup
+echo "emulation + trace writing: -j 1 against -j 2, wall seconds (target speedup >= 1.7x; load average $(load))"
+printf '%-12s %14s %14s %10s %10s %10s %8s\n' workload "thread insts" "inst/cpu-s j1" "-j 1 s" "-j 2 s" "-j 2 cpu" speedup
 for w in $wls; do
 	a=$(best "$T" run "$w" --size "$size" -j 1 -o "$dir/$w-1.wtr") || continue
 	n=$(insts "$dir/out")
 	b=$(best "$T" run "$w" --size "$size" -j 2 -o "$dir/$w-2.wtr") || continue
 	cmp -s "$dir/$w-1.wtr" "$dir/$w-2.wtr" || echo "bench_parallel: $w: the traces of -j 1 and -j 2 DIFFER" >&2
-	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" 'BEGIN {
-		printf "%-12s %14s %14.3g %10.3f %10.3f %7.2fx\n", w, n, n / a, a, b, a / b }'
+	echo "$a $b" | awk -v w="$w" -v n="$n" '{
+		printf "%-12s %14s %14.3g %10.3f %10.3f %10.3f %7.2fx\n", w, n, ($2 > 0) ? n / $2 : 0, $1, $3, $4, $1 / $3 }'
 done | tee "$dir/emu"
-awk '{ r = $6; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %14s %10s %10s %7.2fx  (target 1.7x: %s)\n", "mean", "", "", "", "", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/emu"
+awk '{ r = $7; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %14s %10s %10s %10s %7.2fx  (target 1.7x: %s)\n", "mean", "", "", "", "", "", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/emu"
 
 # the overlay runs shader-style kernels only
 "$T" run sgemm_shader --size "$size" -j 0 -o "$dir/sgemm_shader.wtr" >/dev/null 2>&1 ||
@@ -94,7 +108,7 @@ awk '{ r = $6; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %
 
 echo
 echo "replay: -j 1 against -j 2, one config and a 4-point sweep (target speedup >= 1.7x; load average $(load))"
-printf '%-8s %-12s %-6s %14s %14s %10s %10s %8s\n' model workload points "thread insts" "inst/s -j 1" "-j 1 s" "-j 2 s" speedup
+printf '%-8s %-12s %-6s %14s %14s %10s %10s %10s %8s\n' model workload points "thread insts" "inst/cpu-s j1" "-j 1 s" "-j 2 s" "-j 2 cpu" speedup
 for spec in "simt fermi-sm core.num_sm=1,2,4,8" \
 	    "sgmf sgmf-core fabric.cores=1,2,4,8" \
 	    "dmt dmt-cgra fabric.token_buffer=2,4,8,16" \
@@ -114,13 +128,14 @@ for spec in "simt fermi-sm core.num_sm=1,2,4,8" \
 			# shellcheck disable=SC2086
 			b=$(best "$E" "$dir/$w.wtr" -c "$cfg" $sw --format json -j 2) || continue
 			cmp -s "$dir/r1" "$dir/out" || echo "bench_parallel: $model $w: the reports of -j 1 and -j 2 DIFFER" >&2
-			awk -v m="$model" -v w="$w" -v p="$pts" -v n="$n" -v a="$a" -v b="$b" 'BEGIN {
-				printf "%-8s %-12s %-6s %14s %14.3g %10.3f %10.3f %7.2fx\n", m, w, p, n, n * p / a, a, b, a / b }'
+			echo "$a $b" | awk -v m="$model" -v w="$w" -v p="$pts" -v n="$n" '{
+				printf "%-8s %-12s %-6s %14s %14.3g %10.3f %10.3f %10.3f %7.2fx\n", m, w, p, n,
+					($2 > 0) ? n * p / $2 : 0, $1, $3, $4, $1 / $3 }'
 		done
 	done
 done | tee "$dir/rep"
 for pts in 1 4; do
-	awk -v p=$pts '$3 == p { r = $8; sub(/x$/, "", r); s[$1] += r; k[$1]++ }
+	awk -v p=$pts '$3 == p { r = $9; sub(/x$/, "", r); s[$1] += r; k[$1]++ }
 		END { for (m in s) printf "mean %-8s %d point%s: %.2fx (target 1.7x: %s)\n", m, p, p == 1 ? "" : "s",
 			s[m] / k[m], (s[m] / k[m] >= 1.7) ? "met" : "NOT met" }' "$dir/rep" | sort
 done
