@@ -69,6 +69,32 @@ for w in $names; do
 	done
 	echo "PASS $w: trace and reports the same for -j 1 and -j 3"
 done
+# The CUDA programs of tests/cuda/bin/ on weft's runtime (weft-trace exec
+# -j): the same exit status, output and trace. A sanitized runtime needs
+# its sanitizer preloaded into the program (tests/cuda/run.sh does that),
+# so a SAN=1 run leaves them to the plain one. tests/cuda/bin/threads
+# launches from four host threads at once: the order of its launches in
+# the trace is the order they reach the runtime, the program's own race
+# (with -j 1 as well, where it happens to be stable), so only its output
+# and exit status are compared.
+ncuda=0
+if [ -z "${WEFT_SAN_FLAGS:-}" ] && [ -f "$BIN/cudart/libcudart.so.13" ]; then
+	for prog in tests/cuda/bin/*; do
+		[ -x "$prog" ] || continue
+		c=${prog##*/}
+		for j in 1 3; do
+			"$T" exec -q -j $j -o "$dir/cuda-$c-$j.wtr" "$prog" >"$dir/cuda-$c-$j.out" 2>/dev/null
+			echo "exit $?" >>"$dir/cuda-$c-$j.out"
+		done
+		if ! cmp -s "$dir/cuda-$c-1.out" "$dir/cuda-$c-3.out" ||
+		   { [ "$c" != threads ] && [ -f "$dir/cuda-$c-1.wtr" ] && ! cmp -s "$dir/cuda-$c-1.wtr" "$dir/cuda-$c-3.wtr"; }; then
+			echo "FAIL tests/cuda/bin/$c: weft-trace exec -j 1 and -j 3 differ (output, exit status or trace)"
+			fail=1
+		fi
+		ncuda=$((ncuda + 1))
+	done
+	echo "parallel: $ncuda CUDA programs (weft-trace exec): output, exit status and trace the same for -j 1 and -j 3"
+fi
 if [ $fail -ne 0 ]; then
 	echo "parallel: FAILED"
 	exit 1
