@@ -1,6 +1,6 @@
 /*
  * emu.h - internal interface of weft's functional emulator (host.c,
- * emu_link.c, emu_mem.c, emu_exec.c, emu_int.c, emu_float.c, emu_memops.c,
+ * emu_link.c, emu_mem.c, emu_run.c, emu_exec.c, emu_par.c, emu_int.c, emu_float.c, emu_memops.c,
  * emu_warp.c). Other modules use it for the lowered program that observer
  * events refer to (weft_emu_program, struct weft_emu_prog).
  *
@@ -303,8 +303,15 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 	return weft_emu_mem_slow(L, W, ei, lane, space, addr, bytes, write, rspace);
 }
 
-/* --- emu_exec.c --- */
+/* warp instructions between two calls of the context's progress callback */
+#define WEFT_EMU_PROGRESS_EVERY (1ull << 22)
+/* --- emu_run.c --- */
+/* Runs launch L (set up by weft_launch_ex) on one thread or several. */
 int weft_emu_run(struct weft_emu_launch *L);
+/* --- emu_exec.c --- */
+/* The launch's CTAs one after another on the calling thread (after
+ * weft_emu_run set its counts and budget). */
+int weft_emu_run_serial(struct weft_emu_launch *L);
 /* The pieces weft_emu_run is made of, for the parallel runner: per-launch
  * state (warps, registers, local frames, the allocation cache; shared
  * memory grows as touched) of one executor, set up and freed; and one CTA

@@ -134,7 +134,7 @@ static int commit(struct par *p, struct weft_emu_launch *W, void *rec, uint32_t 
 	ctx->stats.warp_insts += cs->warp_insts;
 	ctx->stats.ctas++;
 	if (ctx->opts.progress && ctx->stats.warp_insts >= L0->next_progress) {
-		L0->next_progress = ctx->stats.warp_insts + (1ull << 22);
+		L0->next_progress = ctx->stats.warp_insts + WEFT_EMU_PROGRESS_EVERY;
 		ctx->opts.progress(ctx->opts.progress_user, L0->kname, c, p->total, ctx->stats.thread_insts);
 	}
 	return 0;
