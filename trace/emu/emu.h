@@ -1,8 +1,8 @@
 /*
  * emu.h - internal interface of weft's functional emulator (host.c,
  * emu_link.c, emu_mem.c, emu_run.c, emu_exec.c, emu_par.c, emu_int.c,
- * emu_float.c, emu_memops.c, emu_warp.c). Other modules use it for the lowered program that observer
- * events refer to (weft_emu_program, struct weft_emu_prog).
+ * emu_float.c, emu_memops.c, emu_warp.c). Other modules use it for the
+ * lowered program that observer events refer to (weft_emu_program, struct weft_emu_prog).
  *
  * How a launch runs (docs/emulator.md has the long form):
  *  1. emu_link lowers a kernel once per module into a struct weft_emu_prog:
