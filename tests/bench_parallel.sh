@@ -9,8 +9,9 @@
 # system, `times`: 10 ms steps, so use a larger size for small runs), the
 # speedups from wall seconds. On a machine shared with other work the
 # 2-worker figures are what the cores left over allow: the load average is
-# printed with them, and the CPU seconds of -j 2 show the threads' own
-# overhead.
+# printed with them, and the CPU seconds of -j 1 and -j 2 side by side
+# show what the threads cost in work (a -j 2 run whose CPU seconds are
+# close to -j 1's would take about half the wall time on two idle cores).
 #
 # 1. Trace writing (part 2): per workload, `weft-trace run W -j 1` without
 #    and with `-o` (emulation alone, emulation + trace writer, one core):
@@ -91,16 +92,16 @@ awk '{ r = $5; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %
 
 echo
 echo "emulation + trace writing: -j 1 against -j 2, wall seconds (target speedup >= 1.7x; load average $(load))"
-printf '%-12s %14s %14s %10s %10s %10s %8s\n' workload "thread insts" "inst/cpu-s j1" "-j 1 s" "-j 2 s" "-j 2 cpu" speedup
+printf '%-12s %14s %14s %10s %10s %10s %10s %8s\n' workload "thread insts" "inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup
 for w in $wls; do
 	a=$(best "$T" run "$w" --size "$size" -j 1 -o "$dir/$w-1.wtr") || continue
 	n=$(insts "$dir/out")
 	b=$(best "$T" run "$w" --size "$size" -j 2 -o "$dir/$w-2.wtr") || continue
 	cmp -s "$dir/$w-1.wtr" "$dir/$w-2.wtr" || echo "bench_parallel: $w: the traces of -j 1 and -j 2 DIFFER" >&2
 	echo "$a $b" | awk -v w="$w" -v n="$n" '{
-		printf "%-12s %14s %14.3g %10.3f %10.3f %10.3f %7.2fx\n", w, n, ($2 > 0) ? n / $2 : 0, $1, $3, $4, $1 / $3 }'
+		printf "%-12s %14s %14.3g %10.3f %10.3f %10.3f %10.3f %7.2fx\n", w, n, ($2 > 0) ? n / $2 : 0, $2, $4, $1, $3, $1 / $3 }'
 done | tee "$dir/emu"
-awk '{ r = $7; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %14s %10s %10s %10s %7.2fx  (target 1.7x: %s)\n", "mean", "", "", "", "", "", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/emu"
+awk '{ r = $8; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %14s %10s %10s %10s %10s %7.2fx  (target 1.7x: %s)\n", "mean", "", "", "", "", "", "", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/emu"
 
 # the overlay runs shader-style kernels only
 "$T" run sgemm_shader --size "$size" -j 0 -o "$dir/sgemm_shader.wtr" >/dev/null 2>&1 ||
@@ -108,7 +109,7 @@ awk '{ r = $7; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %
 
 echo
 echo "replay: -j 1 against -j 2, one config and a 4-point sweep (target speedup >= 1.7x; load average $(load))"
-printf '%-8s %-12s %-6s %14s %14s %10s %10s %10s %8s\n' model workload points "thread insts" "inst/cpu-s j1" "-j 1 s" "-j 2 s" "-j 2 cpu" speedup
+printf '%-8s %-12s %-6s %14s %14s %10s %10s %10s %10s %8s\n' model workload points "thread insts" "inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup
 for spec in "simt fermi-sm core.num_sm=1,2,4,8" \
 	    "sgmf sgmf-core fabric.cores=1,2,4,8" \
 	    "dmt dmt-cgra fabric.token_buffer=2,4,8,16" \
@@ -129,13 +130,13 @@ for spec in "simt fermi-sm core.num_sm=1,2,4,8" \
 			b=$(best "$E" "$dir/$w.wtr" -c "$cfg" $sw --format json -j 2) || continue
 			cmp -s "$dir/r1" "$dir/out" || echo "bench_parallel: $model $w: the reports of -j 1 and -j 2 DIFFER" >&2
 			echo "$a $b" | awk -v m="$model" -v w="$w" -v p="$pts" -v n="$n" '{
-				printf "%-8s %-12s %-6s %14s %14.3g %10.3f %10.3f %10.3f %7.2fx\n", m, w, p, n,
-					($2 > 0) ? n * p / $2 : 0, $1, $3, $4, $1 / $3 }'
+				printf "%-8s %-12s %-6s %14s %14.3g %10.3f %10.3f %10.3f %10.3f %7.2fx\n", m, w, p, n,
+					($2 > 0) ? n * p / $2 : 0, $2, $4, $1, $3, $1 / $3 }'
 		done
 	done
 done | tee "$dir/rep"
 for pts in 1 4; do
-	awk -v p=$pts '$3 == p { r = $9; sub(/x$/, "", r); s[$1] += r; k[$1]++ }
+	awk -v p=$pts '$3 == p { r = $10; sub(/x$/, "", r); s[$1] += r; k[$1]++ }
 		END { for (m in s) printf "mean %-8s %d point%s: %.2fx (target 1.7x: %s)\n", m, p, p == 1 ? "" : "s",
 			s[m] / k[m], (s[m] / k[m] >= 1.7) ? "met" : "NOT met" }' "$dir/rep" | sort
 done
