@@ -17,7 +17,10 @@
  * its own observer recorder. Workers claim the next CTA under a mutex, run
  * it, then wait for its turn: CTA c commits (its recorded events go to the
  * observer's cta_commit, its counts to the context) only after CTA c-1
- * did, so the observer sees CTAs in the order one thread gives them. An
+ * did, so the observer sees CTAs in the order one thread gives them; then,
+ * outside the order, it does what its commit left it (worker_after_commit:
+ * the trace writer compresses the chunk the commit closed, and chunks are
+ * written in their order by whichever worker completes the run). An
  * error stops the launch at the first failing CTA in CTA order, the same
  * error one thread reports, and the CTAs after it are dropped.
  *
@@ -73,6 +76,8 @@ struct par {
 	uint32_t next_claim, next_commit;
 	int stop;                   /* an error was committed: claim nothing more */
 	int rc;                     /* the error committed first (in CTA order) */
+	int late_rc;                /* an error of worker_after_commit (I/O, memory) */
+	struct weft_error late_err;
 	uint64_t remaining;         /* budget left at the launch's start */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -194,6 +199,17 @@ static void par_worker(void *arg, unsigned wid)
 		end_turn(p, rc);
 		if (rc)
 			break;
+		if (rec && p->obs->worker_after_commit && (rc = p->obs->worker_after_commit(p->obs->user, rec, &werr))) {
+			pthread_mutex_lock(&p->mu);
+			if (!p->late_rc) {
+				p->late_rc = rc;
+				p->late_err = werr;
+			}
+			p->stop = 1;
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
 	}
 	if (rec)
 		p->obs->worker_close(p->obs->user, rec);
@@ -226,6 +242,10 @@ int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs)
 	pthread_cond_destroy(&p.cv);
 	if (p.rc)
 		return p.rc;
+	if (p.late_rc) {
+		*L->err = p.late_err;
+		return p.late_rc;
+	}
 	if (p.next_commit != p.total)
 		return weft_error_set(L->err, WEFT_ERR_INTERNAL,
 				      "internal error: kernel %s: %u of %u CTAs ran on the worker threads",

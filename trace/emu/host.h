@@ -136,6 +136,11 @@ struct weft_emu_observer {
 	int (*worker_warp_inst)(void *wuser, const struct weft_warp_event *ev, struct weft_error *err);
 	int (*cta_commit)(void *user, void *wuser, uint32_t cta_linear, struct weft_error *err);
 	void (*worker_close)(void *user, void *wuser);
+	/* Optional: called by the worker after each of its commits, outside
+	 * the order (concurrently with other workers' calls and commits): work
+	 * the commit left for it, such as compressing a chunk the commit
+	 * closed (the trace writer writes compressed chunks in their order). */
+	int (*worker_after_commit)(void *user, void *wuser, struct weft_error *err);
 };
 
 /* The default instruction budget of one launch (thread instructions):

@@ -11,6 +11,7 @@
  * so `verify` rejects it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,22 @@ struct wt_rec {
 	struct wt_thread *th;
 	uint32_t capth;
 	uint64_t thread_insts, warp_insts, mem_accesses;
+	/* parallel only: the chunk this worker's last commit closed, which it
+	 * compresses after its turn (ob_worker_after_commit), and its zstd
+	 * context */
+	struct wt_pending *pend;
+	ZSTD_CCtx *cctx;
+};
+
+/* A closed chunk on its way to the file (parallel emulation): its index
+ * slot, raw payload, then its record once compressed; chunks wait in
+ * w->queue until every earlier one is written, so the file is in order. */
+struct wt_pending {
+	uint32_t slot;            /* index entry, = its place in the file's order */
+	uint32_t launch, first, ncta;
+	uint8_t *raw, *rec;
+	size_t rawn, recn;
+	struct wt_pending *next;  /* w->queue, by slot */
 };
 
 struct wt_launch_rec {
@@ -91,6 +108,12 @@ struct weft_trace_writer {
 	struct wt_buf raw, rec;
 	struct wt_index_ent *index;
 	uint32_t nindex, capindex;
+	/* parallel emulation: wmu guards the index, the file and the queue of
+	 * compressed chunks waiting for an earlier one; next_write is the
+	 * index slot whose record the file takes next */
+	pthread_mutex_t wmu;
+	struct wt_pending *queue;
+	uint32_t next_write;
 	/* distinct static programs written so far: launches with the same
 	 * program refer to the first one */
 	struct wt_buf *progs;
@@ -167,6 +190,7 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 	w->out.fd = -1;
 	w->crec.w = w;
+	pthread_mutex_init(&w->wmu, NULL);
 	w->level = level ? level : 3;
 	size_t n = strlen(path);
 	w->path = malloc(n + 1);
@@ -224,6 +248,92 @@ const char *weft_trace_writer_temp_path(const struct weft_trace_writer *w)
 
 /* ---- chunks ---- */
 
+/* Room for one more index entry. */
+static int index_grow(struct weft_trace_writer *w)
+{
+	if (w->nindex == w->capindex) {
+		uint32_t nc = w->capindex ? w->capindex * 2 : 64;
+		void *np = realloc(w->index, nc * sizeof(*w->index));
+		if (!np)
+			return -1;
+		w->index = np;
+		w->capindex = nc;
+	}
+	return 0;
+}
+
+static void pending_free(struct wt_pending *p)
+{
+	if (p) {
+		free(p->raw);
+		free(p->rec);
+		free(p);
+	}
+}
+
+/* Parallel emulation, in the commit's turn: closes the chunk into r->pend
+ * (its raw payload and an index slot, taken in CTA order) for r's worker
+ * to compress after its turn (ob_worker_after_commit). */
+static int defer_chunk(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
+{
+	if (!w->chunk_ncta)
+		return 0;
+	size_t n = w->ctatab.n;
+	for (int k = 0; k < 4; k++)
+		n += w->s[k].n;
+	if (n > 0xffffffffu)
+		return nomem(w, err);
+	struct wt_pending *p = calloc(1, sizeof(*p));
+	if (!p || !(p->raw = malloc(n ? n : 1))) {
+		free(p);
+		return nomem(w, err);
+	}
+	memcpy(p->raw, w->ctatab.p, w->ctatab.n);
+	size_t o = w->ctatab.n;
+	for (int k = 0; k < 4; k++) {
+		memcpy(p->raw + o, w->s[k].p, w->s[k].n);
+		o += w->s[k].n;
+	}
+	p->rawn = n;
+	p->launch = w->nlaunches - 1;
+	p->first = w->chunk_first;
+	p->ncta = w->chunk_ncta;
+	pthread_mutex_lock(&w->wmu);
+	int grown = index_grow(w) == 0;
+	if (grown) {
+		struct wt_index_ent *e = &w->index[w->nindex];
+		memset(e, 0, sizeof(*e));
+		e->launch = p->launch;
+		e->first = p->first;
+		e->ncta = p->ncta;
+		e->rawlen = (uint32_t)n;
+		p->slot = w->nindex++;
+	}
+	pthread_mutex_unlock(&w->wmu);
+	if (!grown) {
+		pending_free(p);
+		return nomem(w, err);
+	}
+	/* a worker commits one CTA per turn and compresses after it, so its
+	 * previous chunk is gone by now */
+	pending_free(r->pend);
+	r->pend = p;
+	w->ctatab.n = 0;
+	for (int k = 0; k < 4; k++)
+		w->s[k].n = 0;
+	w->chunk_ncta = 0;
+	w->chunk_decoded = 0;
+	return 0;
+}
+
+/* Closes the current chunk: compressed and written now (one thread), or
+ * handed to the committing worker (r a worker's recorder). */
+static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err);
+static int close_chunk(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
+{
+	return r && r != &w->crec ? defer_chunk(w, r, err) : flush_chunk(w, err);
+}
+
 static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 {
 	if (!w->chunk_ncta)
@@ -251,14 +361,8 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 				      ZSTD_getErrorName(z));
 	}
 	rec->n = WT_CHUNK_HDR + z;
-	if (w->nindex == w->capindex) {
-		uint32_t nc = w->capindex ? w->capindex * 2 : 64;
-		void *np = realloc(w->index, nc * sizeof(*w->index));
-		if (!np)
-			return nomem(w, err);
-		w->index = np;
-		w->capindex = nc;
-	}
+	if (index_grow(w))
+		return nomem(w, err);
 	struct wt_index_ent *e = &w->index[w->nindex];
 	e->launch = w->nlaunches - 1;
 	e->first = w->chunk_first;
@@ -270,6 +374,7 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 	if (rc)
 		return rc;
 	w->nindex++;
+	w->next_write = w->nindex;
 	w->ctatab.n = 0;
 	for (int k = 0; k < 4; k++)
 		w->s[k].n = 0;
@@ -279,8 +384,9 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 }
 
 /* Encodes the finished CTA's threads into the chunk streams. */
-static int encode_cta(struct weft_trace_writer *w, const struct wt_thread *cta_th, struct weft_error *err)
+static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
 {
+	const struct wt_thread *cta_th = r->th;
 	const struct wt_tab *T = &w->tab;
 	struct wt_buf *sp = &w->s[0], *sg = &w->s[1], *sa = &w->s[2], *ss = &w->s[3];
 	size_t n0[4];
@@ -401,7 +507,7 @@ static int encode_cta(struct weft_trace_writer *w, const struct wt_thread *cta_t
 	for (int k = 0; k < 4; k++)
 		rawn += w->s[k].n;
 	if (rawn >= WT_CHUNK_TARGET || w->chunk_decoded >= WT_CHUNK_DECODED_TARGET)
-		return flush_chunk(w, err);
+		return close_chunk(w, r, err);
 	return 0;
 }
 
@@ -545,6 +651,8 @@ static void rec_free(struct wt_rec *r)
 	free(r->th);
 	r->th = NULL;
 	r->capth = 0;
+	ZSTD_freeCCtx(r->cctx);
+	r->cctx = NULL;
 }
 
 static void rec_cta_begin(struct wt_rec *r)
@@ -558,13 +666,13 @@ static void rec_cta_begin(struct wt_rec *r)
 }
 
 /* CTA cta, recorded by r, into the chunk (in CTA order). */
-static int commit_cta(struct weft_trace_writer *w, const struct wt_rec *r, uint32_t cta, struct weft_error *err)
+static int commit_cta(struct weft_trace_writer *w, struct wt_rec *r, uint32_t cta, struct weft_error *err)
 {
-	if (w->failed)
+	if (__atomic_load_n(&w->failed, __ATOMIC_RELAXED))
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
 	/* chunks hold consecutive CTAs (the index describes ranges) */
 	if (w->chunk_ncta && cta != w->chunk_first + w->chunk_ncta) {
-		int rc = flush_chunk(w, err);
+		int rc = close_chunk(w, r, err);
 		if (rc)
 			return rc;
 	}
@@ -575,7 +683,7 @@ static int commit_cta(struct weft_trace_writer *w, const struct wt_rec *r, uint3
 	w->thread_insts += r->thread_insts;
 	w->warp_insts += r->warp_insts;
 	w->mem_accesses += r->mem_accesses;
-	return encode_cta(w, r->th, err);
+	return encode_cta(w, r, err);
 }
 
 static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
@@ -697,8 +805,9 @@ static void *ob_worker_open(void *user, struct weft_error *err)
 	struct wt_rec *r = calloc(1, sizeof(*r));
 	if (r) {
 		r->w = w;
-		if (!rec_reserve(r, w->tpc))
+		if (!rec_reserve(r, w->tpc) && (r->cctx = ZSTD_createCCtx()))
 			return r;
+		rec_free(r);
 		free(r);
 	}
 	rec_nomem(w, err);
@@ -723,11 +832,65 @@ static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_erro
 	return commit_cta(user, wuser, cta, err);
 }
 
+/* After its turn: compresses the chunk the worker's commit closed, then
+ * writes every compressed chunk whose turn in the file has come. */
+static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	struct wt_rec *r = wuser;
+	struct wt_pending *p = r->pend;
+	if (!p)
+		return 0;
+	r->pend = NULL;
+	size_t bound = ZSTD_compressBound(p->rawn);
+	if (!(p->rec = malloc(WT_CHUNK_HDR + bound))) {
+		pending_free(p);
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+		return rec_nomem(w, err);
+	}
+	wt_put32(p->rec, p->launch);
+	wt_put32(p->rec + 4, p->first);
+	wt_put32(p->rec + 8, p->ncta);
+	wt_put32(p->rec + 12, (uint32_t)p->rawn);
+	size_t z = ZSTD_compressCCtx(r->cctx, p->rec + WT_CHUNK_HDR, bound, p->raw, p->rawn, w->level);
+	if (ZSTD_isError(z)) {
+		pending_free(p);
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "zstd compression failed: %s", ZSTD_getErrorName(z));
+	}
+	p->recn = WT_CHUNK_HDR + z;
+	free(p->raw);
+	p->raw = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&w->wmu);
+	struct wt_pending **q = &w->queue;
+	while (*q && (*q)->slot < p->slot)
+		q = &(*q)->next;
+	p->next = *q;
+	*q = p;
+	while (!rc && w->queue && w->queue->slot == w->next_write) {
+		struct wt_pending *h = w->queue;
+		struct wt_index_ent *e = &w->index[h->slot];
+		e->off = w->off;
+		e->reclen = (uint32_t)(h->recn + WT_REC_OVERHEAD);
+		rc = write_record(w, WT_TAG_CHNK, h->rec, h->recn, &e->crc, err);
+		w->queue = h->next;
+		pending_free(h);
+		w->next_write++;
+	}
+	if (rc)
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->wmu);
+	return rc;
+}
+
 static void ob_worker_close(void *user, void *wuser)
 {
 	(void)user;
-	rec_free(wuser);
-	free(wuser);
+	struct wt_rec *r = wuser;
+	pending_free(r->pend);
+	rec_free(r);
+	free(r);
 }
 
 static int ob_launch_end(void *user, struct weft_error *err)
@@ -768,6 +931,7 @@ const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_wri
 	w->obs.worker_warp_inst = ob_worker_warp_inst;
 	w->obs.cta_commit = ob_cta_commit;
 	w->obs.worker_close = ob_worker_close;
+	w->obs.worker_after_commit = ob_worker_after_commit;
 	return &w->obs;
 }
 
@@ -782,6 +946,12 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_trace_pred_free(&w->pred);
 	weft_trace_fast_free(&w->fast);
 	rec_free(&w->crec);
+	while (w->queue) { /* chunks of a parallel launch that failed */
+		struct wt_pending *p = w->queue;
+		w->queue = p->next;
+		pending_free(p);
+	}
+	pthread_mutex_destroy(&w->wmu);
 	weft_trace_buf_free(&w->ctatab);
 	for (int k = 0; k < 4; k++)
 		weft_trace_buf_free(&w->s[k]);
