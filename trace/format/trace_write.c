@@ -64,6 +64,7 @@ struct wt_pending {
 	uint8_t *raw, *rec;
 	size_t rawn, recn;
 	struct wt_pending *next;  /* w->queue, by slot */
+	struct wt_pending *mine;  /* the worker's next chunk to compress (r->pend) */
 };
 
 struct wt_launch_rec {
@@ -288,10 +289,12 @@ static int defer_chunk(struct weft_trace_writer *w, struct wt_rec *r, struct wef
 		free(p);
 		return nomem(w, err);
 	}
-	memcpy(p->raw, w->ctatab.p, w->ctatab.n);
+	if (w->ctatab.n)
+		memcpy(p->raw, w->ctatab.p, w->ctatab.n);
 	size_t o = w->ctatab.n;
 	for (int k = 0; k < 4; k++) {
-		memcpy(p->raw + o, w->s[k].p, w->s[k].n);
+		if (w->s[k].n) /* an empty stream may have no buffer */
+			memcpy(p->raw + o, w->s[k].p, w->s[k].n);
 		o += w->s[k].n;
 	}
 	p->rawn = n;
@@ -314,10 +317,12 @@ static int defer_chunk(struct weft_trace_writer *w, struct wt_rec *r, struct wef
 		pending_free(p);
 		return nomem(w, err);
 	}
-	/* a worker commits one CTA per turn and compresses after it, so its
-	 * previous chunk is gone by now */
-	pending_free(r->pend);
-	r->pend = p;
+	/* after its turn the worker compresses every chunk its commit closed
+	 * (one, or two when a CTA starts a new chunk and fills it) */
+	struct wt_pending **m = &r->pend;
+	while (*m)
+		m = &(*m)->mine;
+	*m = p;
 	w->ctatab.n = 0;
 	for (int k = 0; k < 4; k++)
 		w->s[k].n = 0;
@@ -832,16 +837,11 @@ static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_erro
 	return commit_cta(user, wuser, cta, err);
 }
 
-/* After its turn: compresses the chunk the worker's commit closed, then
- * writes every compressed chunk whose turn in the file has come. */
-static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *err)
+/* Compresses chunk p, then writes every compressed chunk whose turn in
+ * the file has come (p's, and later ones that waited for it). */
+static int compress_and_write(struct weft_trace_writer *w, struct wt_rec *r, struct wt_pending *p,
+			      struct weft_error *err)
 {
-	struct weft_trace_writer *w = user;
-	struct wt_rec *r = wuser;
-	struct wt_pending *p = r->pend;
-	if (!p)
-		return 0;
-	r->pend = NULL;
 	size_t bound = ZSTD_compressBound(p->rawn);
 	if (!(p->rec = malloc(WT_CHUNK_HDR + bound))) {
 		pending_free(p);
@@ -884,11 +884,29 @@ static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *er
 	return rc;
 }
 
+/* After its turn: the chunks the worker's commit closed. */
+static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	struct wt_rec *r = wuser;
+	int rc = 0;
+	while (!rc && r->pend) {
+		struct wt_pending *p = r->pend;
+		r->pend = p->mine;
+		rc = compress_and_write(w, r, p, err);
+	}
+	return rc;
+}
+
 static void ob_worker_close(void *user, void *wuser)
 {
 	(void)user;
 	struct wt_rec *r = wuser;
-	pending_free(r->pend);
+	while (r->pend) {
+		struct wt_pending *p = r->pend;
+		r->pend = p->mine;
+		pending_free(p);
+	}
 	rec_free(r);
 	free(r);
 }
