@@ -29,13 +29,19 @@
 #    Reports are checked to be the same for -j 1 and -j 2 as they go.
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
-#        (default: default  sgemm hotspot bfs matmul pathfinder; the overlay
-#        replays sgemm_shader)
+#        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
+#        the overlay replays sgemm_shader). Parts 1 and 2 run EMU_WLS
+#        (default: sgemm hotspot) at EMU_SIZE (default: large, about 1e9
+#        thread instructions): at default size a run is a few tens of
+#        milliseconds of CPU, below what `times` resolves and less than the
+#        trace's fsync and the process's start.
 
 size=${1:-default}
 [ $# -gt 0 ] && shift
 wls=${*:-sgemm hotspot bfs matmul pathfinder}
 REPS=${REPS:-3}
+esize=${EMU_SIZE:-large}
+ewls=${EMU_WLS:-sgemm hotspot}
 cd "$(dirname "$0")/.." || exit 3
 BIN=${WEFT_BIN:-bin}
 T=$BIN/weft-trace
@@ -77,32 +83,33 @@ best() {
 insts() { awk '$1 == "thread" && $2 == "insts" { print $3; exit }' "$1"; }
 load() { awk '{ print $1 }' /proc/loadavg 2>/dev/null || echo "?"; }
 
-echo "weft bench: parallel emulation and replay, size $size, best of $REPS, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) CPUs online, load average $(load) at the start"
+echo "weft bench: parallel emulation (size $esize) and replay (size $size), best of $REPS, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) CPUs online, load average $(load) at the start"
 echo
-echo "trace writing (one core, -j 1): CPU seconds of emulation alone against emulation + writer (target <= 1.3x)"
+echo "trace writing, size $esize (one core, -j 1): CPU seconds of emulation alone against emulation + writer (target <= 1.3x)"
 printf '%-12s %14s %12s %12s %8s\n' workload "thread insts" "emulate cpu" "+ write cpu" ratio
-for w in $wls; do
-	a=$(best "$T" run "$w" --size "$size" -j 1) || continue
+for w in $ewls; do
+	a=$(best "$T" run "$w" --size "$esize" -j 1) || continue
 	n=$(insts "$dir/out")
-	b=$(best "$T" run "$w" --size "$size" -j 1 -o "$dir/$w.wtr") || continue
+	b=$(best "$T" run "$w" --size "$esize" -j 1 -o "$dir/$w-e.wtr") || continue
 	echo "$a $b" | awk -v w="$w" -v n="$n" '{
 		printf "%-12s %14s %12.3f %12.3f %7.2fx\n", w, n, $2, $4, ($2 > 0) ? $4 / $2 : 0 }'
 done | tee "$dir/write"
 awk '{ r = $5; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %12s %12s %7.2fx  (target 1.3x: %s)\n", "mean", "", "", "", s / k, (s / k <= 1.3) ? "met" : "NOT met" }' "$dir/write"
 
 echo
-echo "emulation + trace writing: -j 1 against -j 2, wall seconds (target speedup >= 1.7x; load average $(load))"
+echo "emulation + trace writing, size $esize: -j 1 against -j 2, wall seconds (target speedup >= 1.7x; load average $(load))"
 printf '%-12s %14s %14s %10s %10s %10s %10s %8s\n' workload "thread insts" "inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup
-for w in $wls; do
-	a=$(best "$T" run "$w" --size "$size" -j 1 -o "$dir/$w-1.wtr") || continue
+for w in $ewls; do
+	a=$(best "$T" run "$w" --size "$esize" -j 1 -o "$dir/$w-e1.wtr") || continue
 	n=$(insts "$dir/out")
-	b=$(best "$T" run "$w" --size "$size" -j 2 -o "$dir/$w-2.wtr") || continue
-	cmp -s "$dir/$w-1.wtr" "$dir/$w-2.wtr" || echo "bench_parallel: $w: the traces of -j 1 and -j 2 DIFFER" >&2
+	b=$(best "$T" run "$w" --size "$esize" -j 2 -o "$dir/$w-e2.wtr") || continue
+	cmp -s "$dir/$w-e1.wtr" "$dir/$w-e2.wtr" || echo "bench_parallel: $w: the traces of -j 1 and -j 2 DIFFER" >&2
 	echo "$a $b" | awk -v w="$w" -v n="$n" '{
 		printf "%-12s %14s %14.3g %10.3f %10.3f %10.3f %10.3f %7.2fx\n", w, n, ($2 > 0) ? n / $2 : 0, $2, $4, $1, $3, $1 / $3 }'
 done | tee "$dir/emu"
 awk '{ r = $8; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %14s %10s %10s %10s %10s %7.2fx  (target 1.7x: %s)\n", "mean", "", "", "", "", "", "", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/emu"
 
+rm -f "$dir"/*-e*.wtr
 # the overlay runs shader-style kernels only
 "$T" run sgemm_shader --size "$size" -j 0 -o "$dir/sgemm_shader.wtr" >/dev/null 2>&1 ||
 	echo "bench_parallel: cannot trace sgemm_shader" >&2
