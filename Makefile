@@ -102,7 +102,8 @@ help:
 	@echo "              regressions and FUZZ_CHECK_S seconds (default 30) of fuzzing per target"
 	@echo "make check SAN=1  the same with ASan+UBSan (build-san/, bin-san/; CC=clang: *-san-clang/)"
 	@echo "make validate published claims vs weft's models at default size (docs/validate.md)"
-	@echo "make bench    emulation, trace size/decode, model replay and sweep-cost figures, replay peak memory"
+	@echo "make bench    emulation, trace size/decode, model replay, sweep-cost and -j 1 vs -j 2"
+	@echo "              figures, replay peak memory"
 	@echo "make demo     trace sgemm (verified), estimate it on a Fermi SM and the Tesla-like SM,"
 	@echo "              and draw its CPI stacks (the figure's path is printed)"
 	@echo "make configs-doc  regenerate docs/configs.md from weft-config keys"
@@ -225,7 +226,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libweft.a
 # The fuzz step runs in the plain `make check` only: its targets are built
 # with clang's ASan and UBSan already, so SAN=1 runs would repeat it.
 check: deps all $(TESTS)
-	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests sample-ci-tests memory-tests kill-tests corrupt-tests config-tests workload-tests cudart-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
+	@$(MAKE) --no-print-directory layers filecycles symbols unit cli-tests sample-ci-tests memory-tests kill-tests corrupt-tests config-tests workload-tests parallel-tests cudart-tests validate-smoke docs-check install-test $(if $(SAN),,fuzz-check)
 
 # Includes point down the layers each folder's README names (docs in
 # tests/layers.sh).
@@ -273,6 +274,12 @@ workload-tests: all
 .PHONY: memory-tests
 memory-tests: all $(TOOLS)
 	@sh tests/memlimit.sh
+
+# -j 1 and -j 3 give the same trace bytes and the same reports on every
+# workload at small size (tests/parallel.sh).
+.PHONY: parallel-tests
+parallel-tests: all
+	@sh tests/parallel.sh small
 
 # The CUDA programs of tests/cuda/ on weft's libcudart.so.13 through
 # `weft-trace exec`: the committed binaries (no nvcc needed), and, where
@@ -360,6 +367,8 @@ bench: deps all $(TOOLS)
 	@sh tests/bench_overlay.sh
 	@echo
 	@sh tests/bench_memory.sh
+	@echo
+	@sh tests/bench_parallel.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and

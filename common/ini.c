@@ -4,6 +4,7 @@
 #include "ini.h"
 
 #include <ini.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@ struct state {
 };
 
 /* fgets-like: hands inih one whole line at a time. */
+static pthread_mutex_t ini_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static char *reader(char *str, int num, void *stream)
 {
 	struct state *s = stream;
@@ -55,10 +58,15 @@ int weft_ini_parse(const struct weft_ini *ini, const char *text, size_t len,
 		   struct weft_error *err)
 {
 	struct state s = { ini, text, text + len, 0, 0, err };
+	/* ini_allow_multiline is libinih's process-wide setting: parses on
+	 * several threads (weft-estimate -j: configurations load on worker
+	 * threads) take turns at it */
+	pthread_mutex_lock(&ini_lock);
 	bool multiline = ini_allow_multiline;
 	ini_allow_multiline = false;
 	int rc = ini_parse_stream(reader, &s, handler, &s);
 	ini_allow_multiline = multiline;
+	pthread_mutex_unlock(&ini_lock);
 	if (s.code)
 		return s.code;
 	if (rc > 0)

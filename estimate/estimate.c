@@ -560,6 +560,7 @@ static int estimate_once(const struct weft_est_request *req, struct weft_est_rep
 	rc = weft_trace_open(req->trace_path, &t, err);
 	if (rc < 0)
 		goto fail;
+	weft_trace_set_jobs(t, req->jobs);
 	const struct weft_trace_info *info = weft_trace_info(t);
 	snprintf(out->version, sizeof(out->version), "%s", WEFT_VERSION);
 	snprintf(out->trace_path, sizeof(out->trace_path), "%s", req->trace_path);

@@ -194,6 +194,9 @@ struct weft_est_request {
 	 * progress. The library never prints; the report does not depend on it. */
 	weft_progress_fn progress;
 	void *progress_user;
+	/* threads the replay may use (weft_trace_set_jobs; 0: one per online
+	 * CPU); the report does not depend on it */
+	unsigned jobs;
 };
 
 /* A config's report name: its file name without directory and ".ini" (the

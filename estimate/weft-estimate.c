@@ -21,6 +21,7 @@
 #include "report.h"
 #include "shard.h"
 #include "common/file.h"
+#include "common/pool.h"
 
 static const char usage[] =
 	"usage: weft-estimate FILE.wtr -c CONFIG.ini [-c CONFIG.ini]... [options]\n"
@@ -87,6 +88,11 @@ static const char usage[] =
 	"                            report one process prints, in the run's --format\n"
 	"                            unless --format is given (latex and markdown take\n"
 	"                            --columns and --digits there; docs/scale-out.md)\n"
+	"  -j, --jobs N              threads (default 0: one per online CPU): CTAs are\n"
+	"                            decoded on N-1 threads ahead of the timing, which\n"
+	"                            stays in CTA order; several configs or sweep points\n"
+	"                            are timed N at a time. Reports are the same for\n"
+	"                            every N (docs/estimate.md \"Parallel replay\")\n"
 	"  --version                 print \"weft-estimate VERSION\"\n"
 	"  -h, --help                show this help\n"
 	"\n"
@@ -276,6 +282,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	double until = 0, confidence = 0;
 	int sample_given = 0;
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
+	unsigned jobs = 0;
 	if (argc < 2)
 		return weft_cli_usage("%s", "which trace? usage: weft-estimate FILE.wtr -c CONFIG.ini");
 
@@ -290,6 +297,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
 		{ "sample-until", 0, WEFT_OPT_ARG, 'U' },
 		{ "confidence", 0, WEFT_OPT_ARG, 'L' },
+		{ "jobs", 'j', WEFT_OPT_ARG, 'j' },
 		{ "shard", 0, WEFT_OPT_ARG, 'K' },
 		{ "merge", 0, WEFT_OPT_FLAG, 'M' },
 		{ "columns", 0, WEFT_OPT_ARG, 'C' },
@@ -304,7 +312,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		/* what only a run (not --merge) takes */
 		run_opts |= id == 'c' || id == 'b' || id == 's' || id == 'w' || id == 'e' || id == 'S' ||
-			    id == 'K' || id == 'U' || id == 'L';
+			    id == 'K' || id == 'U' || id == 'L' || id == 'j';
 		switch (id) {
 		case WEFT_OPT_ERROR:
 		case WEFT_OPT_ID_HELP:
@@ -383,6 +391,12 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			break;
 		case 'M':
 			merging = 1;
+			break;
+		case 'j':
+			if (weft_pool_parse_jobs(val, &jobs))
+				return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per "
+						      "online CPU)",
+						      val, WEFT_POOL_MAX_JOBS);
 			break;
 		case WEFT_OPT_OPERAND:
 			operands[noperands++] = val;
@@ -491,6 +505,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.shard = shard,
 		.nshards = nshards,
 		.progress = isatty(2) ? progress_line : NULL,
+		.jobs = weft_pool_jobs(jobs),
 	};
 	struct weft_est_report rep;
 	struct weft_error err;

@@ -13,9 +13,13 @@
  */
 #include "model.h"
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/pool.h"
 
 /* The completion weft_model_run applies to a finished result (model.c):
  * seconds from cycles at the clock, totals from the launches when the
@@ -112,6 +116,180 @@ static int run_each(const struct weft_model *m, const struct weft_config *const 
 	return 0;
 }
 
+/* ---- configurations on several threads (weft_trace_set_jobs) ----
+ * The configurations are dealt out to up to `jobs` groups, a leader (a
+ * configuration that replays) with every configuration that follows it
+ * (model.h `follow`: they take its replay instead of their own), so that
+ * no group repeats a replay another would have shared; each group is
+ * timed on its own thread with its own reader of the trace
+ * (weft_trace_reopen), exactly as one thread times it (a model's state
+ * belongs to one configuration; the fabric's replay cache is shared under
+ * its mutex and gives back what a replay would). Each result lands at its
+ * configuration's index, so the results are the same whatever the count.
+ * A run with one leader stays on one thread (returns 1). */
+struct group {
+	uint32_t n, passes;
+	uint32_t *idx;                     /* its configurations' indices */
+	const struct weft_config **cfgs;
+	struct weft_model_result *res;
+	int rc;
+	struct weft_error err;
+};
+
+struct group_job {
+	const struct weft_model *m;
+	const struct weft_cta_sample *sample;
+	struct weft_trace *t;
+	uint32_t ngroups;
+	unsigned per_group_jobs;
+	struct group *g;
+	uint32_t next;
+	pthread_mutex_t mu;
+};
+
+static void group_worker(void *arg, unsigned wid)
+{
+	struct group_job *J = arg;
+	(void)wid;
+	for (;;) {
+		pthread_mutex_lock(&J->mu);
+		uint32_t k = J->next < J->ngroups ? J->next++ : UINT32_MAX;
+		pthread_mutex_unlock(&J->mu);
+		if (k == UINT32_MAX)
+			return;
+		struct group *G = &J->g[k];
+		struct weft_trace *tk = NULL;
+		G->rc = weft_trace_reopen(J->t, &tk, &G->err);
+		if (G->rc)
+			continue;
+		weft_trace_set_jobs(tk, J->per_group_jobs);
+		G->rc = weft_model_run_many_progress(J->m, G->cfgs, G->n, tk, J->sample, G->res, &G->passes, NULL,
+						     NULL, &G->err);
+		weft_trace_close(tk);
+	}
+}
+
+/* lead[i]: the configuration whose replay i takes (i itself for a
+ * leader), as weft_model_run_many_progress decides it; -1 when a
+ * configuration does not initialise (the one-thread path reports it). */
+static int find_leaders(const struct weft_model *m, const struct weft_config *const *cfgs, uint32_t n,
+			uint32_t *lead)
+{
+	for (uint32_t i = 0; i < n; i++)
+		lead[i] = i;
+	if (!m->follow || !has_cta_ops(m))
+		return 0;
+	void **st = calloc(n, sizeof(*st));
+	if (!st)
+		return -1;
+	int rc = 0;
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		struct weft_error e;
+		if (m->init(cfgs[i], &st[i], &e) < 0) {
+			st[i] = NULL;
+			rc = -1;
+			break;
+		}
+		for (uint32_t j = 0; j < i; j++)
+			if (lead[j] == j && m->follow(st[i], st[j]) == 1) {
+				lead[i] = j;
+				break;
+			}
+	}
+	for (uint32_t i = n; i-- > 0;) /* followers first: they may point at their leader */
+		if (st[i])
+			m->free(st[i]);
+	free(st);
+	return rc;
+}
+
+static int run_groups(const struct weft_model *m, const struct weft_config *const *cfgs, uint32_t n,
+		      struct weft_trace *t, const struct weft_cta_sample *sample,
+		      struct weft_model_result *results, uint32_t *passes, unsigned jobs,
+		      struct weft_error *err)
+{
+	uint32_t *lead = malloc(n * sizeof(*lead));
+	uint32_t *gof = malloc(n * sizeof(*gof));
+	if (!lead || !gof || find_leaders(m, cfgs, n, lead)) {
+		free(lead);
+		free(gof);
+		return 1;
+	}
+	uint32_t nlead = 0;
+	for (uint32_t i = 0; i < n; i++)
+		nlead += lead[i] == i;
+	if (nlead < 2) {
+		free(lead);
+		free(gof);
+		return 1;
+	}
+	struct group_job J;
+	memset(&J, 0, sizeof(J));
+	J.m = m;
+	J.sample = sample;
+	J.t = t;
+	J.ngroups = nlead < jobs ? nlead : jobs;
+	J.per_group_jobs = jobs / J.ngroups > 1 ? jobs / J.ngroups : 1;
+	J.g = calloc(J.ngroups, sizeof(*J.g));
+	int rc = 0;
+	if (!J.g)
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u configurations", n);
+	/* leaders dealt round-robin; a follower goes where its leader went */
+	for (uint32_t i = 0, k = 0; !rc && i < n; i++) {
+		gof[i] = lead[i] == i ? k++ % J.ngroups : gof[lead[i]];
+		J.g[gof[i]].n++;
+	}
+	for (uint32_t k = 0; !rc && k < J.ngroups; k++) {
+		struct group *G = &J.g[k];
+		G->idx = malloc(G->n * sizeof(*G->idx));
+		G->cfgs = malloc(G->n * sizeof(*G->cfgs));
+		G->res = calloc(G->n, sizeof(*G->res));
+		if (!G->idx || !G->cfgs || !G->res)
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u configurations", n);
+		G->n = 0;
+	}
+	for (uint32_t i = 0; !rc && i < n; i++) {
+		struct group *G = &J.g[gof[i]];
+		G->idx[G->n] = i;
+		G->cfgs[G->n++] = cfgs[i];
+	}
+	if (!rc) {
+		pthread_mutex_init(&J.mu, NULL);
+		weft_pool_run(J.ngroups, group_worker, &J);
+		pthread_mutex_destroy(&J.mu);
+		/* the failure of the group whose first configuration comes first */
+		uint32_t first = UINT32_MAX;
+		for (uint32_t k = 0; k < J.ngroups; k++)
+			if (J.g[k].rc < 0 && J.g[k].idx[0] < first) {
+				first = J.g[k].idx[0];
+				rc = J.g[k].rc;
+				if (err)
+					*err = J.g[k].err;
+			}
+	}
+	uint32_t any = 0;
+	for (uint32_t k = 0; J.g && k < J.ngroups; k++) {
+		struct group *G = &J.g[k];
+		for (uint32_t j = 0; G->res && j < G->n; j++) {
+			if (!rc)
+				results[G->idx[j]] = G->res[j];
+			else if (G->rc == 0)
+				weft_model_result_free(&G->res[j]);
+		}
+		any += G->passes;
+		free(G->idx);
+		free(G->cfgs);
+		free(G->res);
+	}
+	/* what one thread reads (reports are the same whatever -j) */
+	if (!rc && passes)
+		*passes = has_cta_ops(m) ? (any ? 1 : 0) : n;
+	free(J.g);
+	free(lead);
+	free(gof);
+	return rc;
+}
+
 int weft_model_run_many(const struct weft_model *m, const struct weft_config *const *cfgs,
 			uint32_t n, struct weft_trace *t, const struct weft_cta_sample *sample,
 			struct weft_model_result *results, uint32_t *passes, struct weft_error *err)
@@ -135,6 +313,15 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
 	if (!sample)
 		sample = &all;
+	unsigned jobs = weft_pool_jobs(weft_trace_jobs(t));
+	if (n > 1 && jobs > 1) {
+		int rc = run_groups(m, cfgs, n, t, sample, results, passes, jobs, err);
+		if (rc <= 0) {
+			if (progress && rc == 0)
+				progress(user, 1, 1);
+			return rc;
+		}
+	}
 	if (!has_cta_ops(m) || n == 1)
 		return run_each(m, cfgs, n, t, sample, results, passes, progress, user, err);
 

@@ -1434,7 +1434,8 @@ static uint64_t check_ground_truth(const struct weft_workload *wl)
 	g.w = weft_trace_writer_observer(w);
 	g.writer = malloc(GT_SHARED_MAX * sizeof(int32_t));
 	g.writer_pc = malloc(GT_SHARED_MAX * sizeof(uint32_t));
-	struct weft_emu_observer obs = { &g, gt_launch_begin, gt_launch_end, gt_cta_begin, gt_cta_end, gt_warp };
+	struct weft_emu_observer obs = { .user = &g, .launch_begin = gt_launch_begin, .launch_end = gt_launch_end,
+					  .cta_begin = gt_cta_begin, .cta_end = gt_cta_end, .warp_inst = gt_warp };
 	struct weft_ctx_options o;
 	memset(&o, 0, sizeof(o));
 	o.observer = &obs;

@@ -416,7 +416,8 @@ static void test_observer(void **state)
 	(void)state;
 	struct obs_count c = { 0 };
 	c.addr_ok = 1;
-	struct weft_emu_observer ob = { &c, ob_lb, ob_le, ob_cb, ob_ce, ob_wi };
+	struct weft_emu_observer ob = { .user = &c, .launch_begin = ob_lb, .launch_end = ob_le,
+					  .cta_begin = ob_cb, .cta_end = ob_ce, .warp_inst = ob_wi };
 	struct weft_ctx_options o = { 0 };
 	o.observer = &ob;
 	struct weft_ctx_stats st;

@@ -522,7 +522,8 @@ static void test_trace_addresses(void **state)
 	(void)state;
 	struct seen s;
 	memset(&s, 0, sizeof(s));
-	struct weft_emu_observer obs = { &s, NULL, NULL, NULL, NULL, on_inst };
+	struct weft_emu_observer obs = { .user = &s, .launch_begin = NULL, .launch_end = NULL,
+					  .cta_begin = NULL, .cta_end = NULL, .warp_inst = on_inst };
 	struct weft_ctx_options opts;
 	memset(&opts, 0, sizeof(opts));
 	opts.observer = &obs;

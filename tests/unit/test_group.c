@@ -992,8 +992,8 @@ static void test_emulator_warps(void **state)
 	for (const struct weft_workload *const *w = weft_workloads; *w; w++, n++) {
 		struct rec r;
 		memset(&r, 0, sizeof(r));
-		struct weft_emu_observer obs = { &r, rec_launch_begin, rec_launch_end, rec_cta_begin, rec_cta_end,
-						 rec_warp_inst };
+		struct weft_emu_observer obs = { .user = &r, .launch_begin = rec_launch_begin, .launch_end = rec_launch_end,
+						  .cta_begin = rec_cta_begin, .cta_end = rec_cta_end, .warp_inst = rec_warp_inst };
 		struct weft_ctx_options opts;
 		memset(&opts, 0, sizeof(opts));
 		opts.observer = &obs;
@@ -1110,7 +1110,8 @@ static void trace_groups(const struct weft_workload *wl)
 	struct tee T;
 	memset(&T, 0, sizeof(T));
 	T.w = weft_trace_writer_observer(w);
-	struct weft_emu_observer obs = { &T, tee_launch_begin, tee_launch_end, tee_cta_begin, tee_cta_end, tee_warp };
+	struct weft_emu_observer obs = { .user = &T, .launch_begin = tee_launch_begin, .launch_end = tee_launch_end,
+					  .cta_begin = tee_cta_begin, .cta_end = tee_cta_end, .warp_inst = tee_warp };
 	struct weft_ctx_options o;
 	memset(&o, 0, sizeof(o));
 	o.observer = &obs;

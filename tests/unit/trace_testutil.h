@@ -108,7 +108,8 @@ static int rec_warp(void *u, const struct weft_warp_event *ev, struct weft_error
 /* The tee observer: r->w must be set (or NULL) before the run. */
 static inline struct weft_emu_observer rec_observer(struct rec *r)
 {
-	struct weft_emu_observer o = { r, rec_launch_begin, rec_launch_end, rec_cta_begin, rec_cta_end, rec_warp };
+	struct weft_emu_observer o = { .user = r, .launch_begin = rec_launch_begin, .launch_end = rec_launch_end,
+					  .cta_begin = rec_cta_begin, .cta_end = rec_cta_end, .warp_inst = rec_warp };
 	return o;
 }
 

@@ -25,11 +25,12 @@
 #include "cli.h"
 #include "common/file.h"
 #include "common/numparse.h"
+#include "common/pool.h"
 
 static const char exec_usage[] =
 	"usage: weft-trace exec [-o FILE.wtr [--level N]] [--max-launch-insts N]\n"
 	"                       [--max-thread-insts N] [--max-device-mem SIZE]\n"
-	"                       [--ptx-dir DIR] [-q] [--] PROGRAM [ARGS...]\n"
+	"                       [--ptx-dir DIR] [-j N] [-q] [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Runs a CUDA program built with `nvcc -cudart shared` on weft's CUDA runtime\n"
 	"(a libcudart.so.13 that LD_LIBRARY_PATH puts before CUDA's own): every kernel\n"
@@ -49,6 +50,10 @@ static const char exec_usage[] =
 	"                        bytes or with K, M, G or T; default: this machine's\n"
 	"  --ptx-dir DIR         write the PTX of each module the program loads into\n"
 	"                        DIR (what the file:line of weft's messages refer to)\n"
+	"  -j, --jobs N          emulate a launch's CTAs on N threads (default 0: one\n"
+	"                        per CPU); launches with global atomics, fences,\n"
+	"                        volatile global accesses or clock reads run on one;\n"
+	"                        the trace and results are the same for every N\n"
 	"  -q, --quiet           no summary, only errors\n"
 	"  -h, --help            show this help\n"
 	"  --version             print \"weft-trace VERSION\"\n"
@@ -125,7 +130,7 @@ static int find_cudart(char *dir)
 static const char *const cudart_vars[] = {
 	"WEFT_CUDART_TRACE", "WEFT_CUDART_LEVEL", "WEFT_CUDART_MAX_LAUNCH_INSTS",
 	"WEFT_CUDART_MAX_THREAD_INSTS", "WEFT_CUDART_MAX_DEVICE_MEM", "WEFT_CUDART_PTX_DIR",
-	"WEFT_CUDART_REPORT",
+	"WEFT_CUDART_REPORT", "WEFT_CUDART_JOBS",
 };
 
 /* path made absolute (the program may change directory) into out. */
@@ -311,7 +316,7 @@ static int outcome(const char *prog, int status, int have, const struct report *
 int weft_cmd_exec(int argc, char **argv)
 {
 	const char *tpath = NULL, *ptx_dir = NULL;
-	const char *level = NULL, *max_launch = NULL, *max_thread = NULL, *max_mem = NULL;
+	const char *level = NULL, *max_launch = NULL, *max_thread = NULL, *max_mem = NULL, *jobs = NULL;
 	int quiet = 0;
 	char **prog = NULL;
 	uint64_t n;
@@ -324,6 +329,7 @@ int weft_cmd_exec(int argc, char **argv)
 		{ "max-device-mem", 0, WEFT_OPT_ARG, 'M' },
 		{ "ptx-dir", 0, WEFT_OPT_ARG, 'P' },
 		{ "quiet", 'q', WEFT_OPT_FLAG, 'q' },
+		{ "jobs", 'j', WEFT_OPT_ARG, 'j' },
 		WEFT_OPT_HELP_VERSION,
 		{ 0 },
 	};
@@ -369,6 +375,15 @@ int weft_cmd_exec(int argc, char **argv)
 		case 'P':
 			ptx_dir = val;
 			break;
+		case 'j': {
+			unsigned j;
+			if (weft_pool_parse_jobs(val, &j))
+				return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per "
+						      "online CPU)",
+						      val, WEFT_POOL_MAX_JOBS);
+			jobs = val;
+			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -432,6 +447,8 @@ int weft_cmd_exec(int argc, char **argv)
 		rc = set_env("WEFT_CUDART_MAX_THREAD_INSTS", max_thread);
 	if (!rc && max_mem)
 		rc = set_env("WEFT_CUDART_MAX_DEVICE_MEM", max_mem);
+	if (!rc && jobs)
+		rc = set_env("WEFT_CUDART_JOBS", jobs);
 	if (!rc && ptx_dir)
 		rc = set_env("WEFT_CUDART_PTX_DIR", ptx_abs);
 	int status = 0;

@@ -18,6 +18,7 @@
 #include "common/hostperf.h"
 #include "common/numparse.h"
 #include "common/opt.h"
+#include "common/pool.h"
 #include "trace/launch/spec.h"
 #include "trace/format/trace.h"
 #include "trace/launch/workload.h"
@@ -26,9 +27,9 @@
 static const char run_usage[] =
 	"usage: weft-trace run WORKLOAD [--size small|default|large] [--verify]\n"
 	"                      [--max-launch-insts N] [--max-thread-insts N]\n"
-	"                      [--max-device-mem SIZE] [-o FILE.wtr [--level N]]\n"
+	"                      [--max-device-mem SIZE] [-j N] [-o FILE.wtr [--level N]]\n"
 	"       weft-trace run --spec FILE.ini [--output-dir DIR] [--max-launch-insts N]\n"
-	"                      [--max-thread-insts N] [--max-device-mem SIZE]\n"
+	"                      [--max-thread-insts N] [--max-device-mem SIZE] [-j N]\n"
 	"                      [-o FILE.wtr [--level N]]\n"
 	"\n"
 	"Emulates every thread of the workload's kernels and prints a summary:\n"
@@ -62,6 +63,12 @@ static const char run_usage[] =
 	"                        FILE appears only when complete (docs/cli.md)\n"
 	"  --level N             zstd compression level of the trace, 1..19\n"
 	"                        (default 3)\n"
+	"  -j, --jobs N          emulate a launch's CTAs on N threads (default 0:\n"
+	"                        one per online CPU); launches whose kernel uses\n"
+	"                        global atomics, fences, volatile global accesses or\n"
+	"                        clock reads run on one thread. The trace, results\n"
+	"                        and summary counts are the same for every N\n"
+	"                        (docs/emulator.md \"Parallel emulation\")\n"
 	"  -h, --help            show this help\n"
 	"  --version             print \"weft-trace VERSION\"\n"
 	"\n"
@@ -102,7 +109,10 @@ static void progress_clear(struct progress *p)
 
 /* ---- summary ------------------------------------------------------------- */
 
-static void print_stats(const struct weft_ctx_stats *s)
+/* -j as applied (weft_pool_jobs), for the summary */
+static unsigned run_jobs;
+
+static void print_stats(const struct weft_ctx_stats *s, unsigned jobs)
 {
 	printf("%-16s%llu\n", "launches", (unsigned long long)s->launches);
 	printf("%-16s%llu\n", "CTAs", (unsigned long long)s->ctas);
@@ -114,6 +124,10 @@ static void print_stats(const struct weft_ctx_stats *s)
 	printf("%-16s%.6f s", "emulation", s->emu_seconds);
 	if (s->emu_seconds > 0)
 		printf(", %.3g thread insts/s", (double)s->thread_insts / s->emu_seconds);
+	if (jobs > 1)
+		printf(", -j %u: %llu of %llu launch%s on several threads", jobs,
+		       (unsigned long long)s->parallel_launches, (unsigned long long)s->launches,
+		       s->launches == 1 ? "" : "es");
 	printf("\n");
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* Linux: ru_maxrss in KiB */
@@ -235,7 +249,7 @@ static int run_spec(const char *path, const char *outdir, struct weft_ctx *ctx,
 			       l->block.x, l->block.y, l->block.z, l->shared);
 		}
 	}
-	print_stats(weft_ctx_stats(ctx));
+	print_stats(weft_ctx_stats(ctx), run_jobs);
 	if (tw)
 		print_trace(tpath, weft_ctx_stats(ctx));
 	int any = 0;
@@ -297,7 +311,7 @@ static int run_workload(const char *name, enum weft_size size, int verify, struc
 		return trc;
 	printf("%-16s%s: %s\n", "workload", wl->name, wl->description);
 	printf("%-16s%s\n", "size", weft_size_name(size));
-	print_stats(&res.stats);
+	print_stats(&res.stats, run_jobs);
 	if (tw)
 		print_trace(tpath, &res.stats);
 	if (res.host_measured)
@@ -318,6 +332,7 @@ int weft_cmd_run(int argc, char **argv)
 {
 	const char *workload = NULL, *spec = NULL, *outdir = NULL, *tpath = NULL;
 	int level = 0, level_given = 0;
+	unsigned jobs = 0;
 	enum weft_size size = WEFT_SIZE_DEFAULT;
 	int verify = 0, size_given = 0;
 	uint64_t max_insts = 0, max_launch_insts = 0, max_device = 0;
@@ -332,6 +347,7 @@ int weft_cmd_run(int argc, char **argv)
 		{ "output-dir", 0, WEFT_OPT_ARG, 'D' },
 		{ "output", 'o', WEFT_OPT_ARG, 'o' },
 		{ "level", 0, WEFT_OPT_ARG, 'l' },
+		{ "jobs", 'j', WEFT_OPT_ARG, 'j' },
 		WEFT_OPT_HELP_VERSION,
 		{ 0 },
 	};
@@ -387,6 +403,12 @@ int weft_cmd_run(int argc, char **argv)
 			level_given = 1;
 			break;
 		}
+		case 'j':
+			if (weft_pool_parse_jobs(val, &jobs))
+				return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per "
+						      "online CPU)",
+						      val, WEFT_POOL_MAX_JOBS);
+			break;
 		case WEFT_OPT_OPERAND:
 			if (workload)
 				return weft_cli_usage("unexpected argument `%s` (one workload per run)", val);
@@ -421,6 +443,7 @@ int weft_cmd_run(int argc, char **argv)
 	copts.max_thread_insts = max_insts;
 	copts.max_launch_insts = max_launch_insts; /* 0: the library's default */
 	copts.max_device_bytes = max_device;       /* 0: this process's memory */
+	copts.jobs = run_jobs = weft_pool_jobs(jobs);
 	if (isatty(STDERR_FILENO)) {
 		copts.progress = progress_cb;
 		copts.progress_user = &prog;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "common/numparse.h"
+#include "common/pool.h"
 
 #define RT_ENV_MAX 4095u
 
@@ -36,7 +37,7 @@
 static const char *const env_names[] = {
 	"WEFT_CUDART_TRACE", "WEFT_CUDART_LEVEL", "WEFT_CUDART_MAX_LAUNCH_INSTS",
 	"WEFT_CUDART_MAX_THREAD_INSTS", "WEFT_CUDART_MAX_DEVICE_MEM", "WEFT_CUDART_PTX_DIR",
-	"WEFT_CUDART_REPORT",
+	"WEFT_CUDART_REPORT", "WEFT_CUDART_JOBS",
 };
 
 /* A bad variable: the message (printed now, at load time) and the error
@@ -114,6 +115,15 @@ static int env_read(unsigned i, const char *v)
 		}
 		rt.copts.max_device_bytes = n;
 		return 0;
+	case 7: {
+		unsigned j;
+		if (weft_pool_parse_jobs(v, &j)) {
+			env_bad(name, v, "not a number of threads, 1..256, or 0 for one per CPU");
+			return -1;
+		}
+		rt.copts.jobs = weft_pool_jobs(j);
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -128,6 +138,7 @@ __attribute__((constructor)) static void rt_start(void)
 	rt.limits[WCU_LIMIT_PRINTF_FIFO_SIZE] = 1u << 20;
 	rt.copts.print = rt_print;
 	rt.limits[WCU_LIMIT_MALLOC_HEAP_SIZE] = 8u << 20;
+	rt.copts.jobs = weft_pool_jobs(0); /* WEFT_CUDART_JOBS may set it */
 	for (unsigned i = 0; i < sizeof(env_names) / sizeof(env_names[0]); i++) {
 		const char *v = getenv(env_names[i]);
 		if (v && !rt.init_rc)

@@ -1,8 +1,8 @@
 /*
  * emu.h - internal interface of weft's functional emulator (host.c,
- * emu_link.c, emu_mem.c, emu_exec.c, emu_int.c, emu_float.c, emu_memops.c,
- * emu_warp.c). Other modules use it for the lowered program that observer
- * events refer to (weft_emu_program, struct weft_emu_prog).
+ * emu_link.c, emu_mem.c, emu_run.c, emu_exec.c, emu_par.c, emu_int.c,
+ * emu_float.c, emu_memops.c, emu_warp.c). Other modules use it for the
+ * lowered program that observer events refer to (weft_emu_program, struct weft_emu_prog).
  *
  * How a launch runs (docs/emulator.md has the long form):
  *  1. emu_link lowers a kernel once per module into a struct weft_emu_prog:
@@ -238,6 +238,15 @@ struct weft_emu_launch {
 	const char *budget_from;
 	uint64_t ti0, stop_at;
 	struct weft_error *err;
+	/* where run_warp counts thread and warp instructions: the context's
+	 * stats, or in a parallel worker (emu_par.c) the CTA's own */
+	struct weft_ctx_stats *cnt;
+	/* the observer's warp_inst and its user: the context's observer, or a
+	 * parallel worker's recorder (NULL: none) */
+	int (*obs_warp)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
+	void *obs_user;
+	int in_worker;            /* a parallel worker: no progress callback */
+	uint64_t *regs;           /* every warp's register file (nwarps * nslots * 32) */
 	/* global allocation cache: the last allocation each instruction hit */
 	struct weft_emu_acache {
 		uint64_t base, size;
@@ -298,8 +307,34 @@ static inline uint8_t *weft_emu_mem(struct weft_emu_launch *L, struct weft_emu_w
 	return weft_emu_mem_slow(L, W, ei, lane, space, addr, bytes, write, rspace);
 }
 
-/* --- emu_exec.c --- */
+/* warp instructions between two calls of the context's progress callback */
+#define WEFT_EMU_PROGRESS_EVERY (1ull << 22)
+/* --- emu_run.c --- */
+/* Runs launch L (set up by weft_launch_ex) on one thread or several. */
 int weft_emu_run(struct weft_emu_launch *L);
+/* --- emu_exec.c --- */
+/* The launch's CTAs one after another on the calling thread (after
+ * weft_emu_run set its counts and budget). */
+int weft_emu_run_serial(struct weft_emu_launch *L);
+/* The pieces weft_emu_run is made of, for the parallel runner: per-launch
+ * state (warps, registers, local frames, the allocation cache; shared
+ * memory grows as touched) of one executor, set up and freed; and one CTA
+ * run from its start to its end on that state (no observer CTA calls). */
+int weft_emu_launch_alloc(struct weft_emu_launch *L);
+void weft_emu_launch_free(struct weft_emu_launch *L);
+int weft_emu_cta(struct weft_emu_launch *L, uint32_t cta, uint32_t quantum);
+/* --- emu_par.c --- */
+/* 1 when the launch's CTAs may run on several threads with the same
+ * result as one after another: no global atomics or reductions, no
+ * memory fences, no volatile/acquire/release global accesses, no clock
+ * reads (emu_par.c says why each serialises); *why gets the first reason
+ * when 0. */
+int weft_emu_par_safe(const struct weft_emu_prog *P, const char **why);
+/* Runs the launch's CTAs on `jobs` threads (weft_emu_run calls it when
+ * the launch and the observer allow): the same memory, trace and error as
+ * weft_emu_run on one thread, except where an instruction budget runs out
+ * (emu_par.c). */
+int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs);
 
 /* --- host_tex.c --- */
 /* The live texture or surface object of handle h, or NULL. */

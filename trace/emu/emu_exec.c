@@ -24,7 +24,7 @@
 
 #include "emu.h"
 
-#define PROGRESS_EVERY (1ull << 22)
+#define PROGRESS_EVERY WEFT_EMU_PROGRESS_EVERY
 
 static uint64_t sreg_value(const struct weft_emu_launch *L, const struct weft_emu_warp *W, int lane,
 			   uint16_t sreg, uint16_t comp)
@@ -246,6 +246,8 @@ static int out_of_insts(struct weft_emu_launch *L, const struct weft_emu_warp *W
 			const struct weft_emu_inst *ei, uint64_t ti)
 {
 	uint64_t limit = L->ctx->opts.max_thread_insts;
+	if (L->in_worker) /* a parallel worker counts its CTA alone (emu_par.c) */
+		ti += L->ti0;
 	if (limit && ti > limit)
 		return weft_emu_fault(L, W, lane, ei, WEFT_ERR_LIMIT,
 				      "kernel %s exceeded --max-thread-insts %" PRIu64
@@ -274,10 +276,10 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 	const struct weft_emu_prog *P = L->prog;
 	const struct weft_emu_inst *insts = P->insts;
 	struct weft_ctx *ctx = L->ctx;
-	const struct weft_emu_observer *obs = ctx->opts.observer;
-	int (*obs_fn)(void *, const struct weft_warp_event *, struct weft_error *) = obs ? obs->warp_inst : NULL;
+	struct weft_ctx_stats *cnt = L->cnt;
+	int (*obs_fn)(void *, const struct weft_warp_event *, struct weft_error *) = L->obs_warp;
 	uint64_t stop_at = L->stop_at;
-	uint64_t ti = ctx->stats.thread_insts, wi = ctx->stats.warp_insts;
+	uint64_t ti = cnt->thread_insts, wi = cnt->warp_insts;
 	int rc = 0;
 
 	while (quantum && W->state == WEFT_WARP_RUN) {
@@ -310,8 +312,8 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 		L->clock++;
 		W->insts++;
 		if (ti > stop_at) {
-			ctx->stats.thread_insts = ti;
-			ctx->stats.warp_insts = wi;
+			cnt->thread_insts = ti;
+			cnt->warp_insts = wi;
 			return out_of_insts(L, W, g ? __builtin_ctz(g) : __builtin_ctz(mask), ei, ti);
 		}
 		switch (ei->kind) {
@@ -388,9 +390,9 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 						     : (ei->in.op >= WEFT_OP_TEX && ei->in.op <= WEFT_OP_SUST) ? ei->in.vec
 						     : 1));
 			ev.addr = ei->has_addr && g ? W->addr : NULL;
-			ctx->stats.thread_insts = ti;
-			ctx->stats.warp_insts = wi;
-			if (obs_fn(obs->user, &ev, L->err)) {
+			cnt->thread_insts = ti;
+			cnt->warp_insts = wi;
+			if (obs_fn(L->obs_user, &ev, L->err)) {
 				rc = L->err && L->err->code ? L->err->code : WEFT_ERR_INPUT;
 				if (L->err && !L->err->code)
 					weft_error_set(L->err, WEFT_ERR_INPUT, "the trace observer stopped kernel %s", L->kname);
@@ -399,14 +401,14 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 		}
 		if (wi >= L->next_progress) {
 			L->next_progress = wi + PROGRESS_EVERY;
-			if (ctx->opts.progress) {
+			if (ctx->opts.progress && !L->in_worker) {
 				uint32_t total = L->grid.x * L->grid.y * L->grid.z;
 				ctx->opts.progress(ctx->opts.progress_user, L->kname, L->cta_linear, total, ti);
 			}
 		}
 	}
-	ctx->stats.thread_insts = ti;
-	ctx->stats.warp_insts = wi;
+	cnt->thread_insts = ti;
+	cnt->warp_insts = wi;
 	if (!rc && W->state == WEFT_WARP_RUN && W->sp == 0)
 		W->state = WEFT_WARP_DONE;
 	return rc;
@@ -463,50 +465,28 @@ static int run_cta(struct weft_emu_launch *L, uint32_t quantum)
 	}
 }
 
-int weft_emu_run(struct weft_emu_launch *L)
+int weft_emu_launch_alloc(struct weft_emu_launch *L)
 {
 	const struct weft_emu_prog *P = L->prog;
-	struct weft_ctx *ctx = L->ctx;
-	const struct weft_emu_observer *obs = ctx->opts.observer;
-	uint32_t quantum = ctx->opts.quantum ? ctx->opts.quantum : 64;
-	int rc = 0;
-
-	L->nthreads = L->block.x * L->block.y * L->block.z;
-	L->nwarps = (L->nthreads + 31) / 32;
-	/* both at most WEFT_MAX_SHARED_BYTES (weft_launch, weft_emu_link) */
-	L->shared_bytes = P->shared_dyn_offset + L->dyn_shared;
 	L->shared_cap = 0;
 	L->shared = NULL; /* allocated as the CTA touches it (weft_emu_mem_slow) */
-	L->local_bytes = P->local_bytes;
-	L->next_progress = ctx->stats.warp_insts + PROGRESS_EVERY;
-	/* the instruction budget: stop once the context's count passes stop_at */
-	uint64_t budget = L->budget ? L->budget : WEFT_DEFAULT_LAUNCH_INSTS;
-	L->budget = budget;
-	L->ti0 = ctx->stats.thread_insts;
-	L->stop_at = budget > UINT64_MAX - L->ti0 ? UINT64_MAX : L->ti0 + budget;
-	if (ctx->opts.max_thread_insts && ctx->opts.max_thread_insts < L->stop_at)
-		L->stop_at = ctx->opts.max_thread_insts;
 	L->acache = calloc(P->ninsts, sizeof(*L->acache));
 	size_t per_warp = (size_t)P->nslots * 32;
 	L->warps = calloc(L->nwarps, sizeof(*L->warps));
-	uint64_t *regs = calloc((size_t)L->nwarps * per_warp, sizeof(uint64_t));
+	L->regs = calloc((size_t)L->nwarps * per_warp, sizeof(uint64_t));
 	L->local = calloc((size_t)L->nthreads * (L->local_bytes ? L->local_bytes : 1), 1);
-	if (!L->warps || !regs || !L->local || !L->acache) {
-		rc = weft_error_set(L->err, WEFT_ERR_NOMEM,
-				    "out of memory setting up kernel %s (%u threads per CTA, %u bytes of shared memory)",
-				    L->kname, L->nthreads, L->shared_bytes);
-		goto out;
-	}
+	if (!L->warps || !L->regs || !L->local || !L->acache)
+		return weft_error_set(L->err, WEFT_ERR_NOMEM,
+				      "out of memory setting up kernel %s (%u threads per CTA, %u bytes of shared memory)",
+				      L->kname, L->nthreads, L->shared_bytes);
 	for (uint32_t w = 0; w < L->nwarps; w++) {
 		struct weft_emu_warp *W = &L->warps[w];
 		W->id = w;
-		W->r = regs + w * per_warp;
+		W->r = L->regs + w * per_warp;
 		W->cap = 16;
 		W->stk = malloc(W->cap * sizeof(*W->stk));
-		if (!W->stk) {
-			rc = weft_error_set(L->err, WEFT_ERR_NOMEM, "out of memory setting up kernel %s", L->kname);
-			goto out;
-		}
+		if (!W->stk)
+			return weft_error_set(L->err, WEFT_ERR_NOMEM, "out of memory setting up kernel %s", L->kname);
 		uint32_t first = w * 32, n = L->nthreads - first > 32 ? 32 : L->nthreads - first;
 		W->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
 		for (uint32_t i = 0; i < P->nconsts; i++) {
@@ -516,38 +496,73 @@ int weft_emu_run(struct weft_emu_launch *L)
 		}
 		fill_sregs(L, W, 0);
 	}
+	return 0;
+}
+
+void weft_emu_launch_free(struct weft_emu_launch *L)
+{
+	if (L->warps)
+		for (uint32_t w = 0; w < L->nwarps; w++)
+			free(L->warps[w].stk);
+	free(L->warps);
+	free(L->acache);
+	free(L->regs);
+	free(L->shared);
+	free(L->local);
+	L->acache = NULL;
+	L->regs = NULL;
+	L->warps = NULL;
+	L->shared = NULL;
+	L->shared_cap = 0;
+	L->local = NULL;
+}
+
+int weft_emu_cta(struct weft_emu_launch *L, uint32_t c, uint32_t quantum)
+{
+	L->cta_linear = c;
+	L->ctaid[0] = c % L->grid.x;
+	L->ctaid[1] = (c / L->grid.x) % L->grid.y;
+	L->ctaid[2] = c / (L->grid.x * L->grid.y);
+	/* shared memory starts zeroed in every CTA (what exists of it:
+	 * the part earlier CTAs touched); local frames are
+	 * zeroed once per launch (calloc) and not per CTA: they can be
+	 * large (every inlined call has its own frame) and threads write
+	 * before they read */
+	if (L->shared_cap)
+		memset(L->shared, 0, L->shared_cap);
+	memset(L->bars, 0, sizeof(L->bars));
+	L->live_threads = L->nthreads;
+	for (uint32_t w = 0; w < L->nwarps; w++) {
+		struct weft_emu_warp *W = &L->warps[w];
+		W->exited = ~W->valid;
+		W->carry = 0;
+		W->state = WEFT_WARP_RUN;
+		W->sp = 1;
+		W->stk[0].pc = 0;
+		W->stk[0].rpc = WEFT_EMU_NO_PC;
+		W->stk[0].mask = W->valid;
+		fill_sregs(L, W, 1);
+	}
+	return run_cta(L, quantum);
+}
+
+int weft_emu_run_serial(struct weft_emu_launch *L)
+{
+	const struct weft_emu_prog *P = L->prog;
+	struct weft_ctx *ctx = L->ctx;
+	const struct weft_emu_observer *obs = ctx->opts.observer;
+	uint32_t quantum = ctx->opts.quantum ? ctx->opts.quantum : 64;
+	uint32_t total = L->grid.x * L->grid.y * L->grid.z;
+	int rc;
+	if ((rc = weft_emu_launch_alloc(L)))
+		goto out;
 	if (obs && obs->launch_begin &&
 	    (rc = obs->launch_begin(obs->user, L->mod, P->kernel, L->grid, L->block, L->dyn_shared, L->err)))
 		goto out;
-	uint32_t total = L->grid.x * L->grid.y * L->grid.z;
 	for (uint32_t c = 0; c < total; c++) {
-		L->cta_linear = c;
-		L->ctaid[0] = c % L->grid.x;
-		L->ctaid[1] = (c / L->grid.x) % L->grid.y;
-		L->ctaid[2] = c / (L->grid.x * L->grid.y);
-		/* shared memory starts zeroed in every CTA (what exists of it:
-		 * the part earlier CTAs touched); local frames are
-		 * zeroed once per launch (calloc) and not per CTA: they can be
-		 * large (every inlined call has its own frame) and threads write
-		 * before they read */
-		if (L->shared_cap)
-			memset(L->shared, 0, L->shared_cap);
-		memset(L->bars, 0, sizeof(L->bars));
-		L->live_threads = L->nthreads;
-		for (uint32_t w = 0; w < L->nwarps; w++) {
-			struct weft_emu_warp *W = &L->warps[w];
-			W->exited = ~W->valid;
-			W->carry = 0;
-			W->state = WEFT_WARP_RUN;
-			W->sp = 1;
-			W->stk[0].pc = 0;
-			W->stk[0].rpc = WEFT_EMU_NO_PC;
-			W->stk[0].mask = W->valid;
-			fill_sregs(L, W, 1);
-		}
 		if (obs && obs->cta_begin && (rc = obs->cta_begin(obs->user, c, L->err)))
 			goto out;
-		rc = run_cta(L, quantum);
+		rc = weft_emu_cta(L, c, quantum);
 		if (rc)
 			goto out;
 		if (obs && obs->cta_end && (rc = obs->cta_end(obs->user, c, L->err)))
@@ -557,18 +572,6 @@ int weft_emu_run(struct weft_emu_launch *L)
 	if (obs && obs->launch_end && (rc = obs->launch_end(obs->user, L->err)))
 		goto out;
 out:
-	if (L->warps)
-		for (uint32_t w = 0; w < L->nwarps; w++)
-			free(L->warps[w].stk);
-	free(L->warps);
-	free(L->acache);
-	L->acache = NULL;
-	free(regs);
-	free(L->shared);
-	free(L->local);
-	L->warps = NULL;
-	L->shared = NULL;
-	L->shared_cap = 0;
-	L->local = NULL;
+	weft_emu_launch_free(L);
 	return rc;
 }

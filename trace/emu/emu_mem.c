@@ -21,10 +21,13 @@
 int weft_emu_alloc_find(struct weft_ctx *ctx, uint64_t addr, uint64_t bytes)
 {
 	uint32_t n = ctx->nallocs;
-	if (ctx->last_alloc < n) {
-		const struct weft_emu_alloc *a = &ctx->allocs[ctx->last_alloc];
+	/* last_alloc is a hint that parallel workers (emu_par.c) share: read
+	 * and written atomically, any value it holds is checked before use */
+	uint32_t last = __atomic_load_n(&ctx->last_alloc, __ATOMIC_RELAXED);
+	if (last < n) {
+		const struct weft_emu_alloc *a = &ctx->allocs[last];
 		if (addr >= a->base && addr - a->base < a->size && bytes <= a->size - (addr - a->base))
-			return (int)ctx->last_alloc;
+			return (int)last;
 	}
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) { /* first allocation with base > addr */
@@ -38,7 +41,7 @@ int weft_emu_alloc_find(struct weft_ctx *ctx, uint64_t addr, uint64_t bytes)
 		return -1;
 	const struct weft_emu_alloc *a = &ctx->allocs[lo - 1];
 	if (addr - a->base < a->size && bytes <= a->size - (addr - a->base)) {
-		ctx->last_alloc = lo - 1;
+		__atomic_store_n(&ctx->last_alloc, lo - 1, __ATOMIC_RELAXED);
 		return (int)(lo - 1);
 	}
 	return -1;

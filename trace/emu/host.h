@@ -121,6 +121,26 @@ struct weft_emu_observer {
 	/* Every executed warp instruction. Return nonzero (having filled err) to
 	 * stop the launch. */
 	int (*warp_inst)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
+	/* Parallel emulation (weft_ctx_options.jobs > 1). An observer without
+	 * these runs every launch on one thread. With them, each worker thread
+	 * opens a recorder for the launch (after launch_begin), records the
+	 * warp events of the CTAs it runs through worker_cta_begin and
+	 * worker_warp_inst (called on that worker's thread only, never
+	 * concurrently for one recorder), and hands each finished CTA to
+	 * cta_commit, which is called one at a time in increasing CTA order
+	 * (on whichever worker ran the CTA): what cta_begin, the CTA's events
+	 * and cta_end would have done, in the order one thread would have done
+	 * it. worker_close frees a recorder (before launch_end). */
+	void *(*worker_open)(void *user, struct weft_error *err);
+	int (*worker_cta_begin)(void *wuser, uint32_t cta_linear, struct weft_error *err);
+	int (*worker_warp_inst)(void *wuser, const struct weft_warp_event *ev, struct weft_error *err);
+	int (*cta_commit)(void *user, void *wuser, uint32_t cta_linear, struct weft_error *err);
+	void (*worker_close)(void *user, void *wuser);
+	/* Optional: called by the worker after each of its commits, outside
+	 * the order (concurrently with other workers' calls and commits): work
+	 * the commit left for it, such as compressing a chunk the commit
+	 * closed (the trace writer writes compressed chunks in their order). */
+	int (*worker_after_commit)(void *user, void *wuser, struct weft_error *err);
 };
 
 /* The default instruction budget of one launch (thread instructions):
@@ -168,6 +188,13 @@ struct weft_ctx_options {
 	 * most this many warp instructions before the next one gets a turn
 	 * (0 = default, 64). */
 	uint32_t quantum;
+	/* Worker threads a launch's CTAs may run on (0 or 1: one thread, the
+	 * caller's). A launch runs in parallel only when its kernel allows it
+	 * (no global atomics, fences, volatile global accesses or clock reads:
+	 * those launches run on one thread, trace/emu/emu_par.c) and the
+	 * observer, if any, has the worker ops; memory, traces and reports are
+	 * the same whatever the count (docs/emulator.md "Parallel emulation"). */
+	unsigned jobs;
 };
 
 /* Device printf's bounds (weft's own, for hostile kernels): the text of
@@ -187,6 +214,7 @@ struct weft_ctx_stats {
 	uint64_t thread_insts;  /* instructions executed by threads (guard true) */
 	uint64_t warp_insts;    /* warp instructions issued (any lane active) */
 	uint64_t ctas;
+	uint64_t parallel_launches; /* launches whose CTAs ran on several threads (jobs > 1) */
 	double emu_seconds;     /* wall time spent inside weft_launch */
 };
 

@@ -99,6 +99,18 @@ struct weft_trace_info {
 
 int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error *err);
 void weft_trace_close(struct weft_trace *t);
+/* A second, independent reader of the same file (its descriptor is
+ * duplicated, so it is the same file even if the path was replaced), for
+ * another thread: one struct weft_trace is used by one thread at a time.
+ * It inherits t's job count. */
+int weft_trace_reopen(const struct weft_trace *t, struct weft_trace **out, struct weft_error *err);
+/* The threads weft_trace_for_each_cta uses when its caller passes 0 (the
+ * models do), counting the caller's: 1 decodes in the caller's thread,
+ * N >= 2 runs N - 1 decoders ahead of it, 0 (the default) one thread per
+ * online CPU. The models' sweeps (weft_model_run_many) also time up to
+ * this many configurations at once. weft-estimate -j sets it. */
+void weft_trace_set_jobs(struct weft_trace *t, unsigned jobs);
+unsigned weft_trace_jobs(const struct weft_trace *t);
 const struct weft_trace_info *weft_trace_info(const struct weft_trace *t);
 const struct weft_trace_launch *weft_trace_launch(const struct weft_trace *t, uint32_t launch);
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/pool.h"
 #include "trace_read.h"
 
 struct fe_work {
@@ -194,9 +195,11 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	/* 0: one thread per core counting the caller's, which runs fn: with
 	 * two cores, one decoder works ahead while fn consumes */
 	unsigned workers = nthreads;
-	if (nthreads == 0) {
-		long np = sysconf(_SC_NPROCESSORS_ONLN);
-		workers = np > 1 ? (unsigned)np - 1 : 0;
+	if (nthreads == 0 && t->jobs)
+		workers = t->jobs - 1; /* weft_trace_set_jobs: the caller's thread counts */
+	else if (nthreads == 0) {
+		unsigned np = weft_pool_jobs(0); /* the CPUs this process may use */
+		workers = np > 1 ? np - 1 : 0;
 	} else if (nthreads == 1) {
 		workers = 0;
 	}

@@ -172,7 +172,9 @@ static int read_launch(struct weft_trace *t, uint32_t i, uint64_t lo, uint64_t l
 	return 0;
 }
 
-int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error *err)
+/* Opens path, or with dupfd >= 0 the file open at dupfd (a duplicate of
+ * its descriptor: the same file even if path was replaced since). */
+static int trace_open(const char *path, int dupfd, struct weft_trace **out, struct weft_error *err)
 {
 	*out = NULL;
 	struct weft_trace *t = calloc(1, sizeof(*t));
@@ -188,7 +190,7 @@ int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 		goto fail;
 	}
-	t->fd = open(path, O_RDONLY);
+	t->fd = dupfd >= 0 ? dup(dupfd) : open(path, O_RDONLY);
 	struct stat st;
 	if (t->fd < 0 || fstat(t->fd, &st)) {
 		rc = weft_error_set(err, WEFT_ERR_IO, "cannot open trace %s: %s", path, strerror(errno));
@@ -342,6 +344,29 @@ fail:
 	weft_trace_buf_free(&b);
 	weft_trace_close(t);
 	return rc;
+}
+
+int weft_trace_open(const char *path, struct weft_trace **out, struct weft_error *err)
+{
+	return trace_open(path, -1, out, err);
+}
+
+int weft_trace_reopen(const struct weft_trace *t, struct weft_trace **out, struct weft_error *err)
+{
+	int rc = trace_open(t->path, t->fd, out, err);
+	if (!rc)
+		(*out)->jobs = t->jobs;
+	return rc;
+}
+
+void weft_trace_set_jobs(struct weft_trace *t, unsigned jobs)
+{
+	t->jobs = jobs;
+}
+
+unsigned weft_trace_jobs(const struct weft_trace *t)
+{
+	return t->jobs;
 }
 
 void weft_trace_close(struct weft_trace *t)

@@ -46,6 +46,7 @@ struct weft_trace {
 	struct wt_buf fe_comp, fe_raw;
 	struct weft_cta_trace fe_cta;
 	struct wt_fe_pool *fe_pool; /* multi-threaded for_each's slots and decoders */
+	unsigned jobs;              /* weft_trace_set_jobs: threads a for_each uses (0: one per CPU) */
 };
 
 /* What a decoded struct weft_cta_trace owns. */

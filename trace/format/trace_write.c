@@ -11,6 +11,7 @@
  * so `verify` rejects it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,12 @@
 #include "trace.h"
 #include "trace_format.h"
 
+/* zstd level of a launch's static program. 9, not 19: level 19 took about
+ * 55 ms of CPU per program (sgemm's: 0.114 s of CPU for the whole default
+ * run against 0.060 s at level 9, best of 5) to save 1.5% of a 16 KB
+ * trace (16087 -> 16328 bytes); hotspot 17639 -> 17657 bytes. */
+#define WT_PROGRAM_LEVEL 9
+
 struct wt_thread {
 	uint32_t *blocks;
 	uint32_t nb, capb;
@@ -30,6 +37,34 @@ struct wt_thread {
 	uint32_t *am;
 	uint8_t *asp;
 	uint32_t na, capa;
+};
+
+/* One executor's record of the CTA it runs: every thread's blocks, guard
+ * bits and accesses, and the CTA's counts. The writer has one for one
+ * thread; each parallel emulation worker opens its own (worker_open), and
+ * the CTAs it records are encoded in CTA order at their commit. */
+struct wt_rec {
+	const struct weft_trace_writer *w; /* tab, prog, tpc: read only while CTAs run */
+	struct wt_thread *th;
+	uint32_t capth;
+	uint64_t thread_insts, warp_insts, mem_accesses;
+	/* parallel only: the chunk this worker's last commit closed, which it
+	 * compresses after its turn (ob_worker_after_commit), and its zstd
+	 * context */
+	struct wt_pending *pend;
+	ZSTD_CCtx *cctx;
+};
+
+/* A closed chunk on its way to the file (parallel emulation): its index
+ * slot, raw payload, then its record once compressed; chunks wait in
+ * w->queue until every earlier one is written, so the file is in order. */
+struct wt_pending {
+	uint32_t slot;            /* index entry, = its place in the file's order */
+	uint32_t launch, first, ncta;
+	uint8_t *raw, *rec;
+	size_t rawn, recn;
+	struct wt_pending *next;  /* w->queue, by slot */
+	struct wt_pending *mine;  /* the worker's next chunk to compress (r->pend) */
 };
 
 struct wt_launch_rec {
@@ -63,9 +98,9 @@ struct weft_trace_writer {
 	uint64_t thread_insts, warp_insts, mem_accesses;
 	uint64_t stream_bytes[4];
 	uint32_t ctas_seen;
-	/* current CTA */
-	struct wt_thread *th;
-	uint32_t capth;
+	/* current CTA: recorded into rec (one thread), encoded from the
+	 * recorder that ran it */
+	struct wt_rec crec;
 	uint32_t cta;
 	/* current chunk */
 	struct wt_buf ctatab, s[4];
@@ -74,6 +109,12 @@ struct weft_trace_writer {
 	struct wt_buf raw, rec;
 	struct wt_index_ent *index;
 	uint32_t nindex, capindex;
+	/* parallel emulation: wmu guards the index, the file and the queue of
+	 * compressed chunks waiting for an earlier one; next_write is the
+	 * index slot whose record the file takes next */
+	pthread_mutex_t wmu;
+	struct wt_pending *queue;
+	uint32_t next_write;
 	/* distinct static programs written so far: launches with the same
 	 * program refer to the first one */
 	struct wt_buf *progs;
@@ -149,6 +190,8 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 	if (!w)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 	w->out.fd = -1;
+	w->crec.w = w;
+	pthread_mutex_init(&w->wmu, NULL);
 	w->level = level ? level : 3;
 	size_t n = strlen(path);
 	w->path = malloc(n + 1);
@@ -206,6 +249,96 @@ const char *weft_trace_writer_temp_path(const struct weft_trace_writer *w)
 
 /* ---- chunks ---- */
 
+/* Room for one more index entry. */
+static int index_grow(struct weft_trace_writer *w)
+{
+	if (w->nindex == w->capindex) {
+		uint32_t nc = w->capindex ? w->capindex * 2 : 64;
+		void *np = realloc(w->index, nc * sizeof(*w->index));
+		if (!np)
+			return -1;
+		w->index = np;
+		w->capindex = nc;
+	}
+	return 0;
+}
+
+static void pending_free(struct wt_pending *p)
+{
+	if (p) {
+		free(p->raw);
+		free(p->rec);
+		free(p);
+	}
+}
+
+/* Parallel emulation, in the commit's turn: closes the chunk into r->pend
+ * (its raw payload and an index slot, taken in CTA order) for r's worker
+ * to compress after its turn (ob_worker_after_commit). */
+static int defer_chunk(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
+{
+	if (!w->chunk_ncta)
+		return 0;
+	size_t n = w->ctatab.n;
+	for (int k = 0; k < 4; k++)
+		n += w->s[k].n;
+	if (n > 0xffffffffu)
+		return nomem(w, err);
+	struct wt_pending *p = calloc(1, sizeof(*p));
+	if (!p || !(p->raw = malloc(n ? n : 1))) {
+		free(p);
+		return nomem(w, err);
+	}
+	if (w->ctatab.n)
+		memcpy(p->raw, w->ctatab.p, w->ctatab.n);
+	size_t o = w->ctatab.n;
+	for (int k = 0; k < 4; k++) {
+		if (w->s[k].n) /* an empty stream may have no buffer */
+			memcpy(p->raw + o, w->s[k].p, w->s[k].n);
+		o += w->s[k].n;
+	}
+	p->rawn = n;
+	p->launch = w->nlaunches - 1;
+	p->first = w->chunk_first;
+	p->ncta = w->chunk_ncta;
+	pthread_mutex_lock(&w->wmu);
+	int grown = index_grow(w) == 0;
+	if (grown) {
+		struct wt_index_ent *e = &w->index[w->nindex];
+		memset(e, 0, sizeof(*e));
+		e->launch = p->launch;
+		e->first = p->first;
+		e->ncta = p->ncta;
+		e->rawlen = (uint32_t)n;
+		p->slot = w->nindex++;
+	}
+	pthread_mutex_unlock(&w->wmu);
+	if (!grown) {
+		pending_free(p);
+		return nomem(w, err);
+	}
+	/* after its turn the worker compresses every chunk its commit closed
+	 * (one, or two when a CTA starts a new chunk and fills it) */
+	struct wt_pending **m = &r->pend;
+	while (*m)
+		m = &(*m)->mine;
+	*m = p;
+	w->ctatab.n = 0;
+	for (int k = 0; k < 4; k++)
+		w->s[k].n = 0;
+	w->chunk_ncta = 0;
+	w->chunk_decoded = 0;
+	return 0;
+}
+
+/* Closes the current chunk: compressed and written now (one thread), or
+ * handed to the committing worker (r a worker's recorder). */
+static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err);
+static int close_chunk(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
+{
+	return r && r != &w->crec ? defer_chunk(w, r, err) : flush_chunk(w, err);
+}
+
 static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 {
 	if (!w->chunk_ncta)
@@ -233,14 +366,8 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 				      ZSTD_getErrorName(z));
 	}
 	rec->n = WT_CHUNK_HDR + z;
-	if (w->nindex == w->capindex) {
-		uint32_t nc = w->capindex ? w->capindex * 2 : 64;
-		void *np = realloc(w->index, nc * sizeof(*w->index));
-		if (!np)
-			return nomem(w, err);
-		w->index = np;
-		w->capindex = nc;
-	}
+	if (index_grow(w))
+		return nomem(w, err);
 	struct wt_index_ent *e = &w->index[w->nindex];
 	e->launch = w->nlaunches - 1;
 	e->first = w->chunk_first;
@@ -252,6 +379,7 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 	if (rc)
 		return rc;
 	w->nindex++;
+	w->next_write = w->nindex;
 	w->ctatab.n = 0;
 	for (int k = 0; k < 4; k++)
 		w->s[k].n = 0;
@@ -261,8 +389,9 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 }
 
 /* Encodes the finished CTA's threads into the chunk streams. */
-static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
+static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
 {
+	const struct wt_thread *cta_th = r->th;
 	const struct wt_tab *T = &w->tab;
 	struct wt_buf *sp = &w->s[0], *sg = &w->s[1], *sa = &w->s[2], *ss = &w->s[3];
 	size_t n0[4];
@@ -272,7 +401,7 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	wt_fast_cta(&w->fast);
 	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
 	for (uint32_t t = 0; t < w->tpc; t++) {
-		const struct wt_thread *th = &w->th[t];
+		const struct wt_thread *th = &cta_th[t];
 		w->chunk_decoded += (uint64_t)th->nb * 4 + th->ng + (uint64_t)th->na * 13 + 64;
 		wt_buf_varint(sp, th->nb);
 		if (th->nb && th->blocks[0] != 0) {
@@ -383,11 +512,13 @@ static int encode_cta(struct weft_trace_writer *w, struct weft_error *err)
 	for (int k = 0; k < 4; k++)
 		rawn += w->s[k].n;
 	if (rawn >= WT_CHUNK_TARGET || w->chunk_decoded >= WT_CHUNK_DECODED_TARGET)
-		return flush_chunk(w, err);
+		return close_chunk(w, r, err);
 	return 0;
 }
 
 /* ---- observer callbacks ---- */
+
+static int rec_reserve(struct wt_rec *r, uint32_t tpc);
 
 static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t kernel,
 			   struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
@@ -419,14 +550,8 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	}
 	w->tpc = (uint32_t)tpc;
 	w->nctas = (uint32_t)nctas;
-	if (w->tpc > w->capth) {
-		void *np = realloc(w->th, (size_t)w->tpc * sizeof(*w->th));
-		if (!np)
-			return nomem(w, err);
-		w->th = np;
-		memset(w->th + w->capth, 0, (size_t)(w->tpc - w->capth) * sizeof(*w->th));
-		w->capth = w->tpc;
-	}
+	if (rec_reserve(&w->crec, w->tpc))
+		return nomem(w, err);
 	if (w->nlaunches == w->caplaunches) {
 		uint32_t nc = w->caplaunches ? w->caplaunches * 2 : 8;
 		void *np = realloc(w->launches, nc * sizeof(*w->launches));
@@ -464,11 +589,12 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 			ref = w->prog_launch[i];
 	weft_trace_buf_u32(&b, ref);
 	if (ref == WT_NO_REF) {
-		/* the program compresses well (fixed-width fields) and is written once */
+		/* the program compresses well (fixed-width fields) and is written
+		 * once per distinct kernel */
 		size_t bound = ZSTD_compressBound(pb.n);
 		weft_trace_buf_u32(&b, (uint32_t)pb.n);
 		if (!weft_trace_buf_reserve(&b, bound)) {
-			size_t z = ZSTD_compressCCtx(w->cctx, b.p + b.n, bound, pb.p, pb.n, 19);
+			size_t z = ZSTD_compressCCtx(w->cctx, b.p + b.n, bound, pb.p, pb.n, WT_PROGRAM_LEVEL);
 			if (ZSTD_isError(z)) {
 				weft_trace_buf_free(&pb);
 				weft_trace_buf_free(&b);
@@ -504,34 +630,81 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	return rc;
 }
 
-static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+/* Makes the recorder hold tpc threads. */
+static int rec_reserve(struct wt_rec *r, uint32_t tpc)
 {
-	struct weft_trace_writer *w = user;
-	if (w->failed)
+	if (tpc > r->capth) {
+		void *np = realloc(r->th, (size_t)tpc * sizeof(*r->th));
+		if (!np)
+			return -1;
+		r->th = np;
+		memset(r->th + r->capth, 0, (size_t)(tpc - r->capth) * sizeof(*r->th));
+		r->capth = tpc;
+	}
+	return 0;
+}
+
+static void rec_free(struct wt_rec *r)
+{
+	for (uint32_t t = 0; t < r->capth; t++) {
+		free(r->th[t].blocks);
+		free(r->th[t].gbits);
+		free(r->th[t].aa);
+		free(r->th[t].am);
+		free(r->th[t].asp);
+	}
+	free(r->th);
+	r->th = NULL;
+	r->capth = 0;
+	ZSTD_freeCCtx(r->cctx);
+	r->cctx = NULL;
+}
+
+static void rec_cta_begin(struct wt_rec *r)
+{
+	for (uint32_t t = 0; t < r->w->tpc; t++) {
+		r->th[t].nb = 0;
+		r->th[t].ng = 0;
+		r->th[t].na = 0;
+	}
+	r->thread_insts = r->warp_insts = r->mem_accesses = 0;
+}
+
+/* CTA cta, recorded by r, into the chunk (in CTA order). */
+static int commit_cta(struct weft_trace_writer *w, struct wt_rec *r, uint32_t cta, struct weft_error *err)
+{
+	if (__atomic_load_n(&w->failed, __ATOMIC_RELAXED))
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
 	/* chunks hold consecutive CTAs (the index describes ranges) */
 	if (w->chunk_ncta && cta != w->chunk_first + w->chunk_ncta) {
-		int rc = flush_chunk(w, err);
+		int rc = close_chunk(w, r, err);
 		if (rc)
 			return rc;
 	}
 	if (!w->chunk_ncta)
 		w->chunk_first = cta;
 	w->cta = cta;
-	for (uint32_t t = 0; t < w->tpc; t++) {
-		w->th[t].nb = 0;
-		w->th[t].ng = 0;
-		w->th[t].na = 0;
-	}
+	w->ctas_seen++;
+	w->thread_insts += r->thread_insts;
+	w->warp_insts += r->warp_insts;
+	w->mem_accesses += r->mem_accesses;
+	return encode_cta(w, r, err);
+}
+
+static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	(void)cta;
+	if (w->failed)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
+	rec_cta_begin(&w->crec);
 	return 0;
 }
 
 static int ob_cta_end(void *user, uint32_t cta, struct weft_error *err)
 {
 	struct weft_trace_writer *w = user;
-	(void)cta;
-	w->ctas_seen++;
-	return encode_cta(w, err);
+	return commit_cta(w, &w->crec, cta, err);
 }
 
 static int grow(void **p, uint32_t *cap, size_t elem)
@@ -545,14 +718,21 @@ static int grow(void **p, uint32_t *cap, size_t elem)
 	return 0;
 }
 
-static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+static int rec_nomem(const struct weft_trace_writer *w, struct weft_error *err)
 {
-	struct weft_trace_writer *w = user;
-	w->warp_insts++;
-	w->thread_insts += (uint32_t)__builtin_popcount(ev->active);
+	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
+}
+
+/* One warp event into r; never writes the writer (workers run this
+ * concurrently): a failure is returned, and the commit that does not come
+ * for it leaves the trace unfinished. */
+static int rec_warp_inst(struct wt_rec *r, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	const struct weft_trace_writer *w = r->w;
+	r->warp_insts++;
+	r->thread_insts += (uint32_t)__builtin_popcount(ev->active);
 	uint32_t pc = ev->pc;
 	if (pc >= w->prog->ninsts) {
-		w->failed = 1;
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: event at pc %u outside the program", pc);
 	}
 	uint8_t f = w->tab.pc_flags[pc];
@@ -561,24 +741,23 @@ static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct wef
 	uint32_t lanes = ev->active | ev->guard_false;
 	uint32_t base = ev->warp * 32;
 	if (base + 32 - (uint32_t)__builtin_clz(lanes | 1) > w->tpc) {
-		w->failed = 1;
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: warp %u lane outside the CTA", ev->warp);
 	}
 	if (f & 0x80) {
 		uint32_t b = w->prog->block_of[pc];
 		for (uint32_t m = lanes; m; m &= m - 1) {
-			struct wt_thread *th = &w->th[base + (uint32_t)__builtin_ctz(m)];
+			struct wt_thread *th = &r->th[base + (uint32_t)__builtin_ctz(m)];
 			if (th->nb == th->capb && grow((void **)&th->blocks, &th->capb, sizeof(uint32_t)))
-				return nomem(w, err);
+				return rec_nomem(w, err);
 			th->blocks[th->nb++] = b;
 		}
 	}
 	if (f & WEFT_II_GUARD) {
 		for (uint32_t m = lanes; m; m &= m - 1) {
 			int l = __builtin_ctz(m);
-			struct wt_thread *th = &w->th[base + (uint32_t)l];
+			struct wt_thread *th = &r->th[base + (uint32_t)l];
 			if ((th->ng >> 3) >= th->capg && grow((void **)&th->gbits, &th->capg, 1))
-				return nomem(w, err);
+				return rec_nomem(w, err);
 			if (!(th->ng & 7))
 				th->gbits[th->ng >> 3] = 0;
 			th->gbits[th->ng >> 3] |= (uint8_t)(((ev->active >> l) & 1) << (th->ng & 7));
@@ -587,32 +766,149 @@ static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct wef
 	}
 	if ((f & WEFT_II_ADDR) && ev->active) {
 		if (!ev->addr) {
-			w->failed = 1;
 			return weft_error_set(err, WEFT_ERR_INTERNAL,
 					      "trace writer: memory instruction at pc %u came without addresses", pc);
 		}
 		uint32_t mi = w->tab.mem_of_pc[pc];
 		for (uint32_t m = ev->active; m; m &= m - 1) {
 			int l = __builtin_ctz(m);
-			struct wt_thread *th = &w->th[base + (uint32_t)l];
+			struct wt_thread *th = &r->th[base + (uint32_t)l];
 			if (th->na == th->capa) {
 				uint32_t c = th->capa;
 				if (grow((void **)&th->aa, &c, sizeof(uint64_t)))
-					return nomem(w, err);
+					return rec_nomem(w, err);
 				c = th->capa;
 				if (grow((void **)&th->am, &c, sizeof(uint32_t)))
-					return nomem(w, err);
+					return rec_nomem(w, err);
 				if (grow((void **)&th->asp, &th->capa, 1))
-					return nomem(w, err);
+					return rec_nomem(w, err);
 			}
 			th->aa[th->na] = ev->addr[l];
 			th->am[th->na] = mi;
 			th->asp[th->na] = ev->space;
 			th->na++;
-			w->mem_accesses++;
+			r->mem_accesses++;
 		}
 	}
 	return 0;
+}
+
+static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	int rc = rec_warp_inst(&w->crec, ev, err);
+	if (rc)
+		w->failed = 1;
+	return rc;
+}
+
+/* ---- parallel emulation: a recorder per worker (host.h) ---- */
+
+static void *ob_worker_open(void *user, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	struct wt_rec *r = calloc(1, sizeof(*r));
+	if (r) {
+		r->w = w;
+		if (!rec_reserve(r, w->tpc) && (r->cctx = ZSTD_createCCtx()))
+			return r;
+		rec_free(r);
+		free(r);
+	}
+	rec_nomem(w, err);
+	return NULL;
+}
+
+static int ob_worker_cta_begin(void *wuser, uint32_t cta, struct weft_error *err)
+{
+	(void)cta;
+	(void)err;
+	rec_cta_begin(wuser);
+	return 0;
+}
+
+static int ob_worker_warp_inst(void *wuser, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	return rec_warp_inst(wuser, ev, err);
+}
+
+static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_error *err)
+{
+	return commit_cta(user, wuser, cta, err);
+}
+
+/* Compresses chunk p, then writes every compressed chunk whose turn in
+ * the file has come (p's, and later ones that waited for it). */
+static int compress_and_write(struct weft_trace_writer *w, struct wt_rec *r, struct wt_pending *p,
+			      struct weft_error *err)
+{
+	size_t bound = ZSTD_compressBound(p->rawn);
+	if (!(p->rec = malloc(WT_CHUNK_HDR + bound))) {
+		pending_free(p);
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+		return rec_nomem(w, err);
+	}
+	wt_put32(p->rec, p->launch);
+	wt_put32(p->rec + 4, p->first);
+	wt_put32(p->rec + 8, p->ncta);
+	wt_put32(p->rec + 12, (uint32_t)p->rawn);
+	size_t z = ZSTD_compressCCtx(r->cctx, p->rec + WT_CHUNK_HDR, bound, p->raw, p->rawn, w->level);
+	if (ZSTD_isError(z)) {
+		pending_free(p);
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "zstd compression failed: %s", ZSTD_getErrorName(z));
+	}
+	p->recn = WT_CHUNK_HDR + z;
+	free(p->raw);
+	p->raw = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&w->wmu);
+	struct wt_pending **q = &w->queue;
+	while (*q && (*q)->slot < p->slot)
+		q = &(*q)->next;
+	p->next = *q;
+	*q = p;
+	while (!rc && w->queue && w->queue->slot == w->next_write) {
+		struct wt_pending *h = w->queue;
+		struct wt_index_ent *e = &w->index[h->slot];
+		e->off = w->off;
+		e->reclen = (uint32_t)(h->recn + WT_REC_OVERHEAD);
+		rc = write_record(w, WT_TAG_CHNK, h->rec, h->recn, &e->crc, err);
+		w->queue = h->next;
+		pending_free(h);
+		w->next_write++;
+	}
+	if (rc)
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->wmu);
+	return rc;
+}
+
+/* After its turn: the chunks the worker's commit closed. */
+static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *err)
+{
+	struct weft_trace_writer *w = user;
+	struct wt_rec *r = wuser;
+	int rc = 0;
+	while (!rc && r->pend) {
+		struct wt_pending *p = r->pend;
+		r->pend = p->mine;
+		rc = compress_and_write(w, r, p, err);
+	}
+	return rc;
+}
+
+static void ob_worker_close(void *user, void *wuser)
+{
+	(void)user;
+	struct wt_rec *r = wuser;
+	while (r->pend) {
+		struct wt_pending *p = r->pend;
+		r->pend = p->mine;
+		pending_free(p);
+	}
+	rec_free(r);
+	free(r);
 }
 
 static int ob_launch_end(void *user, struct weft_error *err)
@@ -648,6 +944,12 @@ const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_wri
 	w->obs.cta_begin = ob_cta_begin;
 	w->obs.cta_end = ob_cta_end;
 	w->obs.warp_inst = ob_warp_inst;
+	w->obs.worker_open = ob_worker_open;
+	w->obs.worker_cta_begin = ob_worker_cta_begin;
+	w->obs.worker_warp_inst = ob_worker_warp_inst;
+	w->obs.cta_commit = ob_cta_commit;
+	w->obs.worker_close = ob_worker_close;
+	w->obs.worker_after_commit = ob_worker_after_commit;
 	return &w->obs;
 }
 
@@ -661,14 +963,13 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_trace_tab_free(&w->tab);
 	weft_trace_pred_free(&w->pred);
 	weft_trace_fast_free(&w->fast);
-	for (uint32_t t = 0; t < w->capth; t++) {
-		free(w->th[t].blocks);
-		free(w->th[t].gbits);
-		free(w->th[t].aa);
-		free(w->th[t].am);
-		free(w->th[t].asp);
+	rec_free(&w->crec);
+	while (w->queue) { /* chunks of a parallel launch that failed */
+		struct wt_pending *p = w->queue;
+		w->queue = p->next;
+		pending_free(p);
 	}
-	free(w->th);
+	pthread_mutex_destroy(&w->wmu);
 	weft_trace_buf_free(&w->ctatab);
 	for (int k = 0; k < 4; k++)
 		weft_trace_buf_free(&w->s[k]);

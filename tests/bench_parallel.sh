@@ -1,0 +1,150 @@
+#!/bin/sh
+# bench_parallel.sh - part of `make bench`: what -j buys (issue 16 parts 1
+# and 2; docs/emulator.md "Parallel emulation", docs/estimate.md
+# "Parallel replay").
+#
+# Figures are whole processes (best of REPS runs), so they include what
+# does not run in parallel (loading, the report, the trace's index and
+# fsync): one-core speeds and the writer's ratio from CPU seconds (user +
+# system, `times`: 10 ms steps, so use a larger size for small runs), the
+# speedups from wall seconds. On a machine shared with other work the
+# 2-worker figures are what the cores left over allow: the load average is
+# printed with them, and the CPU seconds of -j 1 and -j 2 side by side
+# show what the threads cost in work (a -j 2 run whose CPU seconds are
+# close to -j 1's would take about half the wall time on two idle cores).
+#
+# 1. Trace writing (part 2): per workload, `weft-trace run W -j 1` without
+#    and with `-o` (emulation alone, emulation + trace writer, one core):
+#    the writer's cost as the ratio of the two (target <= 1.3x).
+# 2. Emulation + trace writing, -j 1 against -j 2: thread instructions per
+#    second on one core, and the speedup with 2 workers (target >= 1.7x).
+# 3. Replay, for each model (simt fermi-sm, sgmf sgmf-core, dmt dmt-cgra,
+#    vt vt-c4v1r128+bi, overlay overlay-ht8 on the shader-style kernel):
+#    one config (-j 2: decoding ahead of the timing) and a 4-point sweep
+#    whose points each replay (-j 2: two points timed at once; a sweep of
+#    keys the replay does not read, e.g. the clock, shares one replay and
+#    gains only the decoding), thread instructions replayed per second on
+#    one core (points x instructions / seconds) and the speedup with 2
+#    workers (target >= 1.7x).
+#    Reports are checked to be the same for -j 1 and -j 2 as they go.
+#
+# usage: sh tests/bench_parallel.sh [size] [workloads...]
+#        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
+#        the overlay replays sgemm_shader). Parts 1 and 2 run EMU_WLS
+#        (default: sgemm hotspot) at EMU_SIZE (default: large, about 1e9
+#        thread instructions): at default size a run is a few tens of
+#        milliseconds of CPU, below what `times` resolves and less than the
+#        trace's fsync and the process's start.
+
+size=${1:-default}
+[ $# -gt 0 ] && shift
+wls=${*:-sgemm hotspot bfs matmul pathfinder}
+REPS=${REPS:-3}
+esize=${EMU_SIZE:-large}
+ewls=${EMU_WLS:-sgemm hotspot}
+cd "$(dirname "$0")/.." || exit 3
+BIN=${WEFT_BIN:-bin}
+T=$BIN/weft-trace
+E=$BIN/weft-estimate
+for b in "$T" "$E"; do
+	if [ ! -x "$b" ]; then
+		echo "bench_parallel: $b is missing; run make first" >&2
+		exit 2
+	fi
+done
+dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bpar.XXXXXX") || exit 3
+trap 'rm -rf "$dir"' EXIT INT TERM
+
+now() { date +%s.%N; }
+# CPU seconds (user + system) of this shell's finished children so far,
+# from the output of `times` in file $1 (times runs in the shell itself: in
+# a command substitution it would see none of them)
+cpu() { awk 'NR == 2 { u = $1; s = $2; sub(/s$/, "", u); sub(/s$/, "", s); split(u, a, "m"); split(s, b, "m"); printf "%.3f\n", a[1] * 60 + a[2] + b[1] * 60 + b[2] }' "$1"; }
+# "WALL CPU": the least wall and the least CPU seconds of REPS runs of "$@"
+# (stdout to $dir/out)
+best() {
+	bw=""
+	bc=""
+	i=0
+	while [ $i -lt "$REPS" ]; do
+		times >"$dir/t0"
+		t0=$(now)
+		"$@" >"$dir/out" 2>"$dir/err" || { echo "bench_parallel: $* failed:" >&2; cat "$dir/err" >&2; return 1; }
+		t1=$(now)
+		times >"$dir/t1"
+		c0=$(cpu "$dir/t0")
+		c1=$(cpu "$dir/t1")
+		bw=$(awk -v a="$t0" -v z="$t1" -v b="$bw" 'BEGIN { d = z - a; if (b == "" || d < b) print d; else print b }')
+		bc=$(awk -v a="$c0" -v z="$c1" -v b="$bc" 'BEGIN { d = z - a; if (b == "" || d < b) print d; else print b }')
+		i=$((i + 1))
+	done
+	echo "$bw $bc"
+}
+insts() { awk '$1 == "thread" && $2 == "insts" { print $3; exit }' "$1"; }
+load() { awk '{ print $1 }' /proc/loadavg 2>/dev/null || echo "?"; }
+
+echo "weft bench: parallel emulation (size $esize) and replay (size $size), best of $REPS, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) CPUs online, load average $(load) at the start"
+echo
+echo "trace writing, size $esize (one core, -j 1): CPU seconds of emulation alone against emulation + writer (target <= 1.3x)"
+printf '%-12s %14s %12s %12s %8s\n' workload "thread insts" "emulate cpu" "+ write cpu" ratio
+for w in $ewls; do
+	a=$(best "$T" run "$w" --size "$esize" -j 1) || continue
+	n=$(insts "$dir/out")
+	b=$(best "$T" run "$w" --size "$esize" -j 1 -o "$dir/$w-e.wtr") || continue
+	echo "$a $b" | awk -v w="$w" -v n="$n" '{
+		printf "%-12s %14s %12.3f %12.3f %7.2fx\n", w, n, $2, $4, ($2 > 0) ? $4 / $2 : 0 }'
+done | tee "$dir/write"
+awk '{ r = $5; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %12s %12s %7.2fx  (target 1.3x: %s)\n", "mean", "", "", "", s / k, (s / k <= 1.3) ? "met" : "NOT met" }' "$dir/write"
+
+echo
+echo "emulation + trace writing, size $esize: -j 1 against -j 2, wall seconds (target speedup >= 1.7x; load average $(load))"
+printf '%-12s %14s %14s %10s %10s %10s %10s %8s\n' workload "thread insts" "inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup
+for w in $ewls; do
+	a=$(best "$T" run "$w" --size "$esize" -j 1 -o "$dir/$w-e1.wtr") || continue
+	n=$(insts "$dir/out")
+	b=$(best "$T" run "$w" --size "$esize" -j 2 -o "$dir/$w-e2.wtr") || continue
+	cmp -s "$dir/$w-e1.wtr" "$dir/$w-e2.wtr" || echo "bench_parallel: $w: the traces of -j 1 and -j 2 DIFFER" >&2
+	echo "$a $b" | awk -v w="$w" -v n="$n" '{
+		printf "%-12s %14s %14.3g %10.3f %10.3f %10.3f %10.3f %7.2fx\n", w, n, ($2 > 0) ? n / $2 : 0, $2, $4, $1, $3, $1 / $3 }'
+done | tee "$dir/emu"
+awk '{ r = $8; sub(/x$/, "", r); s += r; k++ } END { if (k) printf "%-12s %14s %14s %10s %10s %10s %10s %7.2fx  (target 1.7x: %s)\n", "mean", "", "", "", "", "", "", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/emu"
+
+rm -f "$dir"/*-e*.wtr
+# the overlay runs shader-style kernels only
+"$T" run sgemm_shader --size "$size" -j 0 -o "$dir/sgemm_shader.wtr" >/dev/null 2>&1 ||
+	echo "bench_parallel: cannot trace sgemm_shader" >&2
+
+echo
+echo "replay: -j 1 against -j 2, one config and a 4-point sweep (target speedup >= 1.7x; load average $(load))"
+printf '%-8s %-12s %-6s %14s %14s %10s %10s %10s %10s %8s\n' model workload points "thread insts" "inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup
+for spec in "simt fermi-sm core.num_sm=1,2,4,8" \
+	    "sgmf sgmf-core fabric.cores=1,2,4,8" \
+	    "dmt dmt-cgra fabric.token_buffer=2,4,8,16" \
+	    "vt vt-c4v1r128+bi tile.clock_mhz=200,300,400,500" \
+	    "overlay overlay-ht8 overlay.batches=2,4,8,16"; do
+	set -- $spec
+	model=$1 cfg=$2 sweep=$3
+	if [ "$model" = overlay ]; then list=sgemm_shader; else list=$wls; fi
+	for w in $list; do
+		[ -f "$dir/$w.wtr" ] || "$T" run "$w" --size "$size" -o "$dir/$w.wtr" >/dev/null 2>&1 || continue
+		n=$("$T" info "$dir/$w.wtr" 2>/dev/null | awk '$1 == "thread" && $2 == "insts" { print $3; exit }')
+		for pts in 1 4; do
+			if [ $pts = 1 ]; then sw=""; else sw="--sweep $sweep"; fi
+			# shellcheck disable=SC2086 # sw is an option and its value
+			a=$(best "$E" "$dir/$w.wtr" -c "$cfg" $sw --format json -j 1) || continue
+			cp "$dir/out" "$dir/r1"
+			# shellcheck disable=SC2086
+			b=$(best "$E" "$dir/$w.wtr" -c "$cfg" $sw --format json -j 2) || continue
+			cmp -s "$dir/r1" "$dir/out" || echo "bench_parallel: $model $w: the reports of -j 1 and -j 2 DIFFER" >&2
+			echo "$a $b" | awk -v m="$model" -v w="$w" -v p="$pts" -v n="$n" '{
+				printf "%-8s %-12s %-6s %14s %14.3g %10.3f %10.3f %10.3f %10.3f %7.2fx\n", m, w, p, n,
+					($2 > 0) ? n * p / $2 : 0, $2, $4, $1, $3, $1 / $3 }'
+		done
+	done
+done | tee "$dir/rep"
+for pts in 1 4; do
+	awk -v p=$pts '$3 == p { r = $10; sub(/x$/, "", r); s[$1] += r; k[$1]++ }
+		END { for (m in s) printf "mean %-8s %d point%s: %.2fx (target 1.7x: %s)\n", m, p, p == 1 ? "" : "s",
+			s[m] / k[m], (s[m] / k[m] >= 1.7) ? "met" : "NOT met" }' "$dir/rep" | sort
+done
+echo "load average at the end: $(load)"

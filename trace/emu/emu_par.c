@@ -1,0 +1,256 @@
+/*
+ * emu_par.c - a launch's CTAs on several threads (weft_ctx_options.jobs),
+ * with the same device memory, trace and errors as one thread gives.
+ *
+ * Why CTAs: CUDA gives the CTAs of a launch no order and no way to wait
+ * for each other, so a kernel whose result depends on which CTA ran first
+ * is racy on a GPU too, with one exception the hardware orders for it:
+ * global atomics (and the fences and volatile accesses that publish data
+ * through them, e.g. the "last block" of a threadfence reduction). A
+ * launch whose kernel uses any of them, or reads %clock (its value counts
+ * the instructions of every CTA before), runs on one thread
+ * (weft_emu_par_safe says which instruction decided it); shared-memory
+ * atomics stay inside a CTA and do not serialise.
+ *
+ * How: each worker has its own launch state (warps, registers, local
+ * frames, shared memory, the allocation cache; weft_emu_launch_alloc) and
+ * its own observer recorder. Workers claim the next CTA under a mutex, run
+ * it, then wait for its turn: CTA c commits (its recorded events go to the
+ * observer's cta_commit, its counts to the context) only after CTA c-1
+ * did, so the observer sees CTAs in the order one thread gives them; then,
+ * outside the order, it does what its commit left it (worker_after_commit:
+ * the trace writer compresses the chunk the commit closed, and chunks are
+ * written in their order by whichever worker completes the run). An
+ * error stops the launch at the first failing CTA in CTA order, the same
+ * error one thread reports, and the CTAs after it are dropped.
+ *
+ * The one difference from one thread: an instruction budget
+ * (--max-launch-insts, --max-thread-insts) counts the launch's CTAs in CTA
+ * order at their commit. A CTA that alone passes what was left of the
+ * budget when the launch started stops where one thread would have
+ * stopped it had it been the launch's first CTA; a budget that runs out
+ * across CTAs is reported at the CTA it runs out in, without a thread and
+ * PC (one thread stops inside that CTA). Both are errors, so no trace or
+ * report differs.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/pool.h"
+#include "emu.h"
+
+int weft_emu_par_safe(const struct weft_emu_prog *P, const char **why)
+{
+	for (uint32_t i = 0; i < P->ninsts; i++) {
+		const struct weft_emu_inst *ei = &P->insts[i];
+		int op = ei->in.op;
+		if ((op == WEFT_OP_ATOM || op == WEFT_OP_RED) && ei->space != WEFT_SPACE_SHARED) {
+			*why = "global atomics";
+			return 0;
+		}
+		if (op == WEFT_OP_MEMBAR || op == WEFT_OP_FENCE) {
+			*why = "memory fences";
+			return 0;
+		}
+		if ((op == WEFT_OP_LD || op == WEFT_OP_ST || op == WEFT_OP_LDU) && ei->space != WEFT_SPACE_SHARED &&
+		    ei->space != WEFT_SPACE_LOCAL && ei->space != WEFT_SPACE_PARAM &&
+		    (ei->in.flags & (WEFT_F_VOLATILE | WEFT_F_ACQUIRE | WEFT_F_RELEASE | WEFT_F_ACQ_REL))) {
+			*why = "volatile or ordered global accesses";
+			return 0;
+		}
+		if (ei->reads_clock) {
+			*why = "clock reads";
+			return 0;
+		}
+	}
+	*why = NULL;
+	return 1;
+}
+
+struct par {
+	struct weft_emu_launch *L0; /* the caller's launch: grid, program, budget */
+	const struct weft_emu_observer *obs;
+	uint32_t total, quantum;
+	uint32_t next_claim, next_commit;
+	int stop;                   /* an error was committed: claim nothing more */
+	int rc;                     /* the error committed first (in CTA order) */
+	int late_rc;                /* an error of worker_after_commit (I/O, memory) */
+	struct weft_error late_err;
+	uint64_t remaining;         /* budget left at the launch's start */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+/* Waits for CTA c's turn to commit; 0 when it came, 1 when the launch
+ * stopped at an earlier CTA. */
+static int wait_turn(struct par *p, uint32_t c)
+{
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop && p->next_commit != c)
+		pthread_cond_wait(&p->cv, &p->mu);
+	int stopped = p->stop;
+	pthread_mutex_unlock(&p->mu);
+	return stopped;
+}
+
+/* Ends CTA c's turn; stop: the launch stops with rc (the first error). */
+static void end_turn(struct par *p, int rc)
+{
+	pthread_mutex_lock(&p->mu);
+	if (rc) {
+		p->stop = 1;
+		p->rc = rc;
+	} else {
+		p->next_commit++;
+	}
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Commits CTA c (its turn): the budget, the observer, the counts. */
+static int commit(struct par *p, struct weft_emu_launch *W, void *rec, uint32_t c,
+		  const struct weft_ctx_stats *cs)
+{
+	struct weft_emu_launch *L0 = p->L0;
+	struct weft_ctx *ctx = L0->ctx;
+	uint64_t ti = ctx->stats.thread_insts;
+	if (cs->thread_insts > L0->stop_at - ti) {
+		uint64_t limit = ctx->opts.max_thread_insts;
+		if (limit && ti + cs->thread_insts > limit)
+			return weft_error_set(L0->err, WEFT_ERR_LIMIT,
+					      "kernel %s exceeded --max-thread-insts %" PRIu64
+					      " (thread instructions executed in this context; infinite loop?) in CTA "
+					      "%u of %u; raise the limit if the kernel is just long",
+					      L0->kname, limit, c, p->total);
+		return weft_error_set(L0->err, WEFT_ERR_LIMIT,
+				      "kernel %s ran out of its launch's instruction budget of %" PRIu64
+				      " thread instructions (%s) in CTA %u of %u: a loop that never ends? If the "
+				      "kernel is just long, raise %s",
+				      L0->kname, L0->budget, L0->budget_from ? L0->budget_from : "--max-launch-insts",
+				      c, p->total, L0->budget_from ? "it there" : "it with --max-launch-insts N");
+	}
+	int rc = 0;
+	if (p->obs && (rc = p->obs->cta_commit(p->obs->user, rec, c, L0->err)))
+		return rc;
+	(void)W;
+	ctx->stats.thread_insts += cs->thread_insts;
+	ctx->stats.warp_insts += cs->warp_insts;
+	ctx->stats.ctas++;
+	if (ctx->opts.progress && ctx->stats.warp_insts >= L0->next_progress) {
+		L0->next_progress = ctx->stats.warp_insts + WEFT_EMU_PROGRESS_EVERY;
+		ctx->opts.progress(ctx->opts.progress_user, L0->kname, c, p->total, ctx->stats.thread_insts);
+	}
+	return 0;
+}
+
+static void par_worker(void *arg, unsigned wid)
+{
+	struct par *p = arg;
+	(void)wid;
+	struct weft_emu_launch W = *p->L0;
+	struct weft_error werr;
+	weft_error_clear(&werr);
+	struct weft_ctx_stats cs;
+	W.err = &werr;
+	W.cnt = &cs;
+	W.in_worker = 1;
+	W.warps = NULL;
+	W.regs = NULL;
+	W.local = NULL;
+	W.shared = NULL;
+	W.acache = NULL;
+	void *rec = NULL;
+	int rc = weft_emu_launch_alloc(&W);
+	if (!rc && p->obs) {
+		rec = p->obs->worker_open(p->obs->user, &werr);
+		if (!rec)
+			rc = werr.code ? werr.code : WEFT_ERR_NOMEM;
+		W.obs_warp = p->obs->worker_warp_inst;
+		W.obs_user = rec;
+	}
+	/* a CTA's own count stops it once it alone passes what was left of
+	 * the budget when the launch started (a loop that never ends) */
+	W.stop_at = p->remaining;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		if (p->stop || p->next_claim >= p->total) {
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		uint32_t c = p->next_claim++;
+		pthread_mutex_unlock(&p->mu);
+		memset(&cs, 0, sizeof(cs));
+		W.next_progress = UINT64_MAX;
+		if (!rc && rec)
+			rc = p->obs->worker_cta_begin(rec, c, &werr);
+		if (!rc)
+			rc = weft_emu_cta(&W, c, p->quantum);
+		if (wait_turn(p, c))
+			break;
+		if (rc) {
+			/* this CTA's error, or the worker could not start: the
+			 * first in CTA order is the launch's */
+			*p->L0->err = werr;
+		} else {
+			rc = commit(p, &W, rec, c, &cs);
+		}
+		end_turn(p, rc);
+		if (rc)
+			break;
+		if (rec && p->obs->worker_after_commit && (rc = p->obs->worker_after_commit(p->obs->user, rec, &werr))) {
+			pthread_mutex_lock(&p->mu);
+			if (!p->late_rc) {
+				p->late_rc = rc;
+				p->late_err = werr;
+			}
+			p->stop = 1;
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+	}
+	if (rec)
+		p->obs->worker_close(p->obs->user, rec);
+	weft_emu_launch_free(&W);
+}
+
+int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs)
+{
+	struct weft_ctx *ctx = L->ctx;
+	const struct weft_emu_observer *obs = ctx->opts.observer;
+	const struct weft_emu_prog *P = L->prog;
+	struct par p;
+	memset(&p, 0, sizeof(p));
+	p.L0 = L;
+	p.obs = obs;
+	p.total = L->grid.x * L->grid.y * L->grid.z;
+	p.quantum = ctx->opts.quantum ? ctx->opts.quantum : 64;
+	p.remaining = L->stop_at > L->ti0 ? L->stop_at - L->ti0 : 0;
+	if (jobs > p.total)
+		jobs = p.total;
+	int rc = 0;
+	if (obs && obs->launch_begin &&
+	    (rc = obs->launch_begin(obs->user, L->mod, P->kernel, L->grid, L->block, L->dyn_shared, L->err)))
+		return rc;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	ctx->stats.parallel_launches++;
+	weft_pool_run(jobs, par_worker, &p);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	if (p.rc)
+		return p.rc;
+	if (p.late_rc) {
+		*L->err = p.late_err;
+		return p.late_rc;
+	}
+	if (p.next_commit != p.total)
+		return weft_error_set(L->err, WEFT_ERR_INTERNAL,
+				      "internal error: kernel %s: %u of %u CTAs ran on the worker threads",
+				      L->kname, p.next_commit, p.total);
+	if (obs && obs->launch_end && (rc = obs->launch_end(obs->user, L->err)))
+		return rc;
+	return 0;
+}
