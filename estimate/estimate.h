@@ -47,6 +47,7 @@
 #include "sample_ci.h"
 #include "sweep.h"
 #include "trace/format/trace.h"
+#include "trace/launch/workload.h"
 
 /* The weft release these reports come from (same as `weft-trace --version`). */
 #include "common/version.h"
@@ -236,5 +237,12 @@ int weft_est_find_config(const struct weft_est_report *r, const char *name);
 
 /* FNV-1a 64 over the file's bytes; *bytes gets its size. */
 int weft_est_hash_file(const char *path, uint64_t *hash, uint64_t *bytes, struct weft_error *err);
+
+/* Runs bundled workload wl at size into a new trace at path (atomically:
+ * nothing is left at path on failure), as `weft-trace run WORKLOAD -o
+ * FILE` does without --verify; err is prefixed with the workload and size
+ * (trace_workload.c). */
+int weft_est_trace_workload(const struct weft_workload *wl, enum weft_size size, const char *path,
+			    struct weft_error *err);
 
 #endif

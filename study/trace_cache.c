@@ -85,36 +85,6 @@ int weft_study_cache_dir(const char *dir, char *out, size_t len, struct weft_err
 	return make_dirs(out, err);
 }
 
-static int trace_workload(const struct weft_workload *wl, enum weft_size size, const char *path,
-			  struct weft_error *err)
-{
-	struct weft_trace_writer *tw;
-	int rc = weft_trace_writer_open(path, 0, &tw, err);
-	if (rc < 0)
-		return rc;
-	struct weft_ctx_options opts;
-	memset(&opts, 0, sizeof(opts));
-	opts.observer = weft_trace_writer_observer(tw);
-	struct weft_ctx *ctx = weft_ctx_create(&opts);
-	if (!ctx) {
-		weft_trace_writer_abort(tw);
-		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory creating the emulator context");
-	}
-	struct weft_workload_run_opts o = { size, 0 };
-	struct weft_workload_result res;
-	rc = weft_workload_run(wl, ctx, &o, &res, err);
-	if (rc < 0) {
-		weft_trace_writer_abort(tw);
-	} else {
-		weft_trace_writer_set_workload(tw, wl->name, weft_size_name(size));
-		rc = weft_trace_writer_commit(tw, err);
-	}
-	weft_ctx_destroy(ctx);
-	if (rc < 0)
-		weft_error_prefix(err, "tracing %s at size %s: ", wl->name, weft_size_name(size));
-	return rc;
-}
-
 int weft_study_trace_get(const char *dir, const char *workload, enum weft_size size,
 			 struct weft_study_trace *t, struct weft_error *err)
 {
@@ -137,7 +107,7 @@ int weft_study_trace_get(const char *dir, const char *workload, enum weft_size s
 	if (stat(t->path, &st) == 0)
 		t->reused = 1;
 	else
-		rc = trace_workload(wl, size, t->path, err);
+		rc = weft_est_trace_workload(wl, size, t->path, err);
 	if (rc < 0)
 		return rc;
 	struct weft_trace *tr;
