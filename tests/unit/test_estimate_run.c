@@ -160,24 +160,11 @@ static int make_trace(void **state)
 		return -1;
 	close(fd);
 	struct weft_error err;
-	struct weft_trace_writer *w;
-	if (weft_trace_writer_open(trace_path, 1, &w, &err))
-		return -1;
-	struct weft_ctx_options o;
-	memset(&o, 0, sizeof(o));
-	o.observer = weft_trace_writer_observer(w);
-	struct weft_ctx *ctx = weft_ctx_create(&o);
-	struct weft_workload_run_opts ro = { WEFT_SIZE_SMALL, 0 };
-	struct weft_workload_result res;
-	/* bfs: one launch per level, so several launches of two kernels */
-	if (weft_workload_run(weft_workload_find("bfs"), ctx, &ro, &res, &err)) {
+	/* the trace weft-validate and weft-study would make (estimate.h) */
+	if (weft_est_trace_workload(weft_workload_find("bfs"), WEFT_SIZE_SMALL, trace_path, &err)) {
 		fprintf(stderr, "bfs: %s\n", err.message);
 		return -1;
 	}
-	weft_ctx_destroy(ctx);
-	weft_trace_writer_set_workload(w, "bfs", "small");
-	if (weft_trace_writer_commit(w, &err))
-		return -1;
 	struct weft_trace *t;
 	if (weft_trace_open(trace_path, &t, &err))
 		return -1;

@@ -28,6 +28,7 @@
 #include "energy/energy.h"
 #include "models/vt/vt.h"
 #include "trace/format/trace.h"
+#include "estimate/estimate.h"
 #include "trace/launch/workload_run.h"
 
 extern const struct weft_model weft_model_vt;
@@ -361,22 +362,12 @@ static int make_trace(void **state)
 		return -1;
 	close(fd);
 	struct weft_error err;
-	struct weft_trace_writer *w;
-	if (weft_trace_writer_open(trace_path, 1, &w, &err))
-		return -1;
-	struct weft_ctx_options o;
-	memset(&o, 0, sizeof(o));
-	o.observer = weft_trace_writer_observer(w);
-	struct weft_ctx *ctx = weft_ctx_create(&o);
-	struct weft_workload_run_opts ro = { WEFT_SIZE_SMALL, 0 };
-	struct weft_workload_result res;
-	if (weft_workload_run(weft_workload_find("bsearch"), ctx, &ro, &res, &err)) {
+	/* the trace weft-validate and weft-study would make (estimate.h) */
+	if (weft_est_trace_workload(weft_workload_find("bsearch"), WEFT_SIZE_SMALL, trace_path, &err)) {
 		fprintf(stderr, "bsearch: %s\n", err.message);
 		return -1;
 	}
-	weft_ctx_destroy(ctx);
-	weft_trace_writer_set_workload(w, "bsearch", "small");
-	return weft_trace_writer_commit(w, &err) ? -1 : 0;
+	return 0;
 }
 
 static int drop_trace(void **state)
