@@ -33,8 +33,9 @@ int weft_wl_gemm_setup(struct weft_wl_gemm *g, int m, int n, int k, bool scaled,
 	return 0;
 }
 
-int weft_wl_gemm_upload(struct weft_ctx *ctx, const struct weft_wl_gemm *g, uint64_t *d_a,
-			uint64_t *d_b, uint64_t *d_c, struct weft_error *err)
+/* Device copies of A and B, and of C (scaled) or an uninitialised C. */
+static int gemm_upload(struct weft_ctx *ctx, const struct weft_wl_gemm *g, uint64_t *d_a,
+		       uint64_t *d_b, uint64_t *d_c, struct weft_error *err)
 {
 	size_t fs = sizeof(float);
 	size_t mn = (size_t)g->m * (size_t)g->n * fs;
@@ -45,9 +46,17 @@ int weft_wl_gemm_upload(struct weft_ctx *ctx, const struct weft_wl_gemm *g, uint
 	return weft_malloc(ctx, mn, d_c, err);
 }
 
-int weft_wl_gemm_download(struct weft_ctx *ctx, struct weft_wl_gemm *g, uint64_t d_c,
-			  struct weft_error *err)
+int weft_wl_gemm_run(struct weft_ctx *ctx, struct weft_module *mod, struct weft_wl_gemm *g,
+		     const char *kernel, struct weft_dim3 grid, struct weft_dim3 block,
+		     struct weft_error *err)
 {
+	uint64_t d_a, d_b, d_c;
+	WEFT_WL_TRY(gemm_upload(ctx, g, &d_a, &d_b, &d_c, err));
+	struct weft_arg args[] = { WEFT_ARG(d_a), WEFT_ARG(d_b), WEFT_ARG(d_c), WEFT_ARG(g->m),
+				   WEFT_ARG(g->n), WEFT_ARG(g->k), WEFT_ARG(g->alpha),
+				   WEFT_ARG(g->beta) };
+	uint32_t nargs = g->scaled ? 8 : 6;
+	WEFT_WL_TRY(weft_launch(ctx, mod, kernel, grid, block, 0, args, nargs, err));
 	return weft_memcpy_dtoh(ctx, g->c_dev, d_c, (size_t)g->m * (size_t)g->n * sizeof(float),
 				err);
 }

@@ -33,13 +33,12 @@ struct weft_wl_gemm {
 int weft_wl_gemm_setup(struct weft_wl_gemm *g, int m, int n, int k, bool scaled, float alpha,
 		       float beta, uint64_t seed, struct weft_error *err);
 
-/* Device copies of A and B, and of C (scaled) or an uninitialised C. */
-int weft_wl_gemm_upload(struct weft_ctx *ctx, const struct weft_wl_gemm *g, uint64_t *d_a,
-			uint64_t *d_b, uint64_t *d_c, struct weft_error *err);
-
-/* Reads the device's C back into c_dev. */
-int weft_wl_gemm_download(struct weft_ctx *ctx, struct weft_wl_gemm *g, uint64_t d_c,
-			  struct weft_error *err);
+/* The whole device side: uploads A, B (and C), launches `kernel` on
+ * grid x block with the arguments (A, B, C, m, n, k) and, when scaled,
+ * (alpha, beta), and reads C back into c_dev. */
+int weft_wl_gemm_run(struct weft_ctx *ctx, struct weft_module *mod, struct weft_wl_gemm *g,
+		     const char *kernel, struct weft_dim3 grid, struct weft_dim3 block,
+		     struct weft_error *err);
 
 /* c_ref: i-k-j order (streams rows of B), products added in increasing k. */
 void weft_wl_gemm_reference(struct weft_wl_gemm *g);

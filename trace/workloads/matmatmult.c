@@ -38,14 +38,9 @@ static int mmm_run_device(void *state, struct weft_ctx *ctx, struct weft_module 
 			  struct weft_error *err)
 {
 	struct weft_wl_gemm *g = state;
-	uint64_t d_a, d_b, d_c;
-	WEFT_WL_TRY(weft_wl_gemm_upload(ctx, g, &d_a, &d_b, &d_c, err));
-	struct weft_arg args[] = { WEFT_ARG(d_a), WEFT_ARG(d_b), WEFT_ARG(d_c),
-				   WEFT_ARG(g->m), WEFT_ARG(g->n), WEFT_ARG(g->k) };
 	uint32_t blocks = (uint32_t)((g->n + MMM_BLOCK - 1) / MMM_BLOCK);
-	WEFT_WL_TRY(weft_launch(ctx, mod, "matmatmult", weft_dim3(blocks, blocks, 1),
-				weft_dim3(MMM_BLOCK, MMM_BLOCK, 1), 0, args, 6, err));
-	return weft_wl_gemm_download(ctx, g, d_c, err);
+	return weft_wl_gemm_run(ctx, mod, g, "matmatmult", weft_dim3(blocks, blocks, 1),
+				weft_dim3(MMM_BLOCK, MMM_BLOCK, 1), err);
 }
 
 static void mmm_run_reference(void *state) { weft_wl_gemm_reference(state); }

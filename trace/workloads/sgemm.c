@@ -38,16 +38,9 @@ static int sgemm_run_device(void *state, struct weft_ctx *ctx, struct weft_modul
 			    struct weft_error *err)
 {
 	struct weft_wl_gemm *g = state;
-	uint64_t d_a, d_b, d_c;
-	WEFT_WL_TRY(weft_wl_gemm_upload(ctx, g, &d_a, &d_b, &d_c, err));
-	float alpha = SGEMM_ALPHA, beta = SGEMM_BETA;
-	struct weft_arg args[] = { WEFT_ARG(d_a), WEFT_ARG(d_b), WEFT_ARG(d_c), WEFT_ARG(g->m),
-				   WEFT_ARG(g->n), WEFT_ARG(g->k), WEFT_ARG(alpha),
-				   WEFT_ARG(beta) };
-	WEFT_WL_TRY(weft_launch(ctx, mod, "sgemm_rt",
+	return weft_wl_gemm_run(ctx, mod, g, "sgemm_rt",
 				weft_dim3((uint32_t)(g->n / SG_BN), (uint32_t)(g->m / SG_BM), 1),
-				weft_dim3(16, 16, 1), 0, args, 8, err));
-	return weft_wl_gemm_download(ctx, g, d_c, err);
+				weft_dim3(16, 16, 1), err);
 }
 
 static void sgemm_run_reference(void *state) { weft_wl_gemm_reference(state); }

@@ -42,17 +42,10 @@ static int sgs_run_device(void *state, struct weft_ctx *ctx, struct weft_module 
 			  struct weft_error *err)
 {
 	struct weft_wl_gemm *g = state;
-	uint64_t d_a, d_b, d_c;
-	WEFT_WL_TRY(weft_wl_gemm_upload(ctx, g, &d_a, &d_b, &d_c, err));
-	float alpha = SGS_ALPHA, beta = SGS_BETA;
-	struct weft_arg args[] = { WEFT_ARG(d_a), WEFT_ARG(d_b), WEFT_ARG(d_c), WEFT_ARG(g->m),
-				   WEFT_ARG(g->n), WEFT_ARG(g->k), WEFT_ARG(alpha),
-				   WEFT_ARG(beta) };
 	uint32_t gx = (uint32_t)((g->n + SGS_BLOCK - 1) / SGS_BLOCK);
 	uint32_t gy = (uint32_t)((g->m + SGS_BLOCK - 1) / SGS_BLOCK);
-	WEFT_WL_TRY(weft_launch(ctx, mod, "sgemm_shader", weft_dim3(gx, gy, 1),
-				weft_dim3(SGS_BLOCK, SGS_BLOCK, 1), 0, args, 8, err));
-	return weft_wl_gemm_download(ctx, g, d_c, err);
+	return weft_wl_gemm_run(ctx, mod, g, "sgemm_shader", weft_dim3(gx, gy, 1),
+				weft_dim3(SGS_BLOCK, SGS_BLOCK, 1), err);
 }
 
 static void sgs_run_reference(void *state) { weft_wl_gemm_reference(state); }
