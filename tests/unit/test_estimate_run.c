@@ -24,6 +24,7 @@
 #include "models/model.h"
 #include "trace/format/trace.h"
 #include "trace/launch/workload_run.h"
+#include "trace_file_testutil.h"
 
 /* ---- a model that counts what it is given -------------------------------
  * Per launch: cycles = 100 x CTAs read; thread insts = those of the CTAs
@@ -154,17 +155,9 @@ static uint64_t launch_insts[64];
 static int make_trace(void **state)
 {
 	(void)state;
-	snprintf(trace_path, sizeof(trace_path), "/tmp/weft-est-run-XXXXXX");
-	int fd = mkstemp(trace_path);
-	if (fd < 0)
+	if (testutil_trace_small("bfs", trace_path, sizeof(trace_path)))
 		return -1;
-	close(fd);
 	struct weft_error err;
-	/* the trace weft-validate and weft-study would make (estimate.h) */
-	if (weft_est_trace_workload(weft_workload_find("bfs"), WEFT_SIZE_SMALL, trace_path, &err)) {
-		fprintf(stderr, "bfs: %s\n", err.message);
-		return -1;
-	}
 	struct weft_trace *t;
 	if (weft_trace_open(trace_path, &t, &err))
 		return -1;

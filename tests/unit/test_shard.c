@@ -30,23 +30,15 @@
 #include "estimate/shard.h"
 #include "trace/format/trace.h"
 #include "trace/launch/workload_run.h"
+#include "trace_file_testutil.h"
 
 static char trace_path[64];
 
 static int make_trace(void **state)
 {
 	(void)state;
-	snprintf(trace_path, sizeof(trace_path), "/tmp/weft-shard-XXXXXX");
-	int fd = mkstemp(trace_path);
-	if (fd < 0)
+	if (testutil_trace_small("bfs", trace_path, sizeof(trace_path)))
 		return -1;
-	close(fd);
-	struct weft_error err;
-	/* the trace weft-validate and weft-study would make (estimate.h) */
-	if (weft_est_trace_workload(weft_workload_find("bfs"), WEFT_SIZE_SMALL, trace_path, &err)) {
-		fprintf(stderr, "bfs: %s\n", err.message);
-		return -1;
-	}
 	return 0;
 }
 

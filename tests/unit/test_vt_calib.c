@@ -30,6 +30,7 @@
 #include "trace/format/trace.h"
 #include "estimate/estimate.h"
 #include "trace/launch/workload_run.h"
+#include "trace_file_testutil.h"
 
 extern const struct weft_model weft_model_vt;
 
@@ -356,17 +357,8 @@ static char trace_path[64];
 static int make_trace(void **state)
 {
 	(void)state;
-	snprintf(trace_path, sizeof(trace_path), "/tmp/weft-vt-calib-XXXXXX");
-	int fd = mkstemp(trace_path);
-	if (fd < 0)
+	if (testutil_trace_small("bsearch", trace_path, sizeof(trace_path)))
 		return -1;
-	close(fd);
-	struct weft_error err;
-	/* the trace weft-validate and weft-study would make (estimate.h) */
-	if (weft_est_trace_workload(weft_workload_find("bsearch"), WEFT_SIZE_SMALL, trace_path, &err)) {
-		fprintf(stderr, "bsearch: %s\n", err.message);
-		return -1;
-	}
 	return 0;
 }
 
