@@ -13,24 +13,12 @@
 
 size=${1:-default}
 cd "$(dirname "$0")/.." || exit 3
-# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
-BIN=${WEFT_BIN:-bin}
-T=$BIN/weft-trace
-E=$BIN/weft-estimate
-for b in "$T" "$E"; do
-	if [ ! -x "$b" ]; then
-		echo "bench_fabric: $b is missing; run make first" >&2
-		exit 2
-	fi
-done
+bench_name=bench_fabric
+. tests/bench_tools.sh   # $T, $E and $pin
 sh tests/bench_simt.sh "$size" configs/sgmf-core.ini
 status=$?
 echo
 
-pin=""
-if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
-	pin="taskset -c 0"
-fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bench-fabric.XXXXXX") || exit 3
 trap 'rm -rf "$dir"' EXIT INT TERM
 now() { date +%s.%N; }

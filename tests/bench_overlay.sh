@@ -25,22 +25,10 @@
 
 size=${1:-default}
 cd "$(dirname "$0")/.." || exit 3
-# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
-BIN=${WEFT_BIN:-bin}
-T=$BIN/weft-trace
-E=$BIN/weft-estimate
-for b in "$T" "$E"; do
-	if [ ! -x "$b" ]; then
-		echo "bench_overlay: $b is missing; run make first" >&2
-		exit 2
-	fi
-done
+bench_name=bench_overlay
+. tests/bench_tools.sh   # $T, $E and $pin
 CFG=configs/overlay-ht8.ini
 SWEEP=overlay.batches=1,2,4,8,16,32,64
-pin=""
-if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
-	pin="taskset -c 0"
-fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bench-overlay.XXXXXX") || exit 3
 trap 'rm -rf "$dir"' EXIT INT TERM
 

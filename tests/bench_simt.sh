@@ -14,20 +14,8 @@
 size=${1:-default}
 cfg=${2:-configs/fermi-sm.ini}
 cd "$(dirname "$0")/.." || exit 3
-# the tools under test: bin/, or $WEFT_BIN (make check SAN=1 sets bin-san)
-BIN=${WEFT_BIN:-bin}
-T=$BIN/weft-trace
-E=$BIN/weft-estimate
-for b in "$T" "$E"; do
-	if [ ! -x "$b" ]; then
-		echo "bench_simt: $b is missing; run make first" >&2
-		exit 2
-	fi
-done
-pin=""
-if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
-	pin="taskset -c 0"
-fi
+bench_name=bench_simt
+. tests/bench_tools.sh   # $T, $E and $pin
 dir=$(mktemp -d "${TMPDIR:-/tmp}/weft-bench-simt.XXXXXX") || exit 3
 trap 'rm -rf "$dir"' EXIT INT TERM
 
