@@ -296,6 +296,8 @@ static void test_malformed_payloads(void **state)
 	struct wt_buf comp = { 0 }, raw = { 0 };
 	struct weft_cta_trace c;
 	weft_cta_trace_init(&c);
+	struct wt_dscratch scr;
+	memset(&scr, 0, sizeof(scr));
 	uint64_t seed = 12345, bad = 0, good_decodes = 0;
 	for (uint32_t ci = 0; ci < t->nchunks; ci++) {
 		const struct wt_chunk *ch = &t->chunks[ci];
@@ -322,7 +324,7 @@ static void test_malformed_payloads(void **state)
 			if (sum != raw.n)
 				continue;
 			for (uint32_t k = 0; k < ch->ncta; k++) {
-				int rc = weft_trace_decode_cta(t, ch, &raw, ch->first + k, &c, &err);
+				int rc = weft_trace_decode_cta(t, ch, &raw, ch->first + k, &c, &scr, &err);
 				assert_true(rc == 0 || rc == WEFT_ERR_VERIFY);
 				if (rc) {
 					bad++;
@@ -336,6 +338,7 @@ static void test_malformed_payloads(void **state)
 	}
 	assert_true(bad > 0);
 	weft_cta_trace_free(&c);
+	weft_trace_dscratch_free(&scr);
 	weft_trace_buf_free(&comp);
 	weft_trace_buf_free(&raw);
 	ZSTD_freeDCtx(dctx);

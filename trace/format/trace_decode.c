@@ -55,18 +55,24 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 		free(q->guards);
 		free(q->addrs);
 		free(q->spaces);
-		free(q->ms);
-		weft_trace_fast_free(&q->fast);
 		free(q->threads);
 		free(q->offs);
-		weft_trace_pred_free(&q->pred);
 		free(q);
 	}
 	memset(c, 0, sizeof(*c));
 }
 
+void weft_trace_dscratch_free(struct wt_dscratch *d)
+{
+	weft_trace_pred_free(&d->pred);
+	weft_trace_fast_free(&d->fast);
+	free(d->ms[0]);
+	free(d->ms[1]);
+	memset(d, 0, sizeof(*d));
+}
+
 int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
-		  uint32_t cta, struct weft_cta_trace *c, struct weft_error *err)
+		  uint32_t cta, struct weft_cta_trace *c, struct wt_dscratch *D, struct weft_error *err)
 {
 	const struct wt_launch *L = &t->launches[ch->launch];
 	const struct wt_tab *T = &L->tab;
@@ -77,9 +83,9 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 			goto nomem;
 		c->priv = q;
 	}
-	if (!q->pred.last || q->pred.nm != T->nm) {
-		weft_trace_pred_free(&q->pred);
-		if (weft_trace_pred_init(&q->pred, T->nm))
+	if (!D->pred.last || D->pred.nm != T->nm) {
+		weft_trace_pred_free(&D->pred);
+		if (weft_trace_pred_init(&D->pred, T->nm))
 			goto nomem;
 	}
 	uint32_t k = cta - ch->first;
@@ -100,28 +106,29 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 	struct wt_rd ra = { raw->p + pos[2], raw->p + pos[2] + len[2], 0 };
 	struct wt_rd rs = { raw->p + pos[3], raw->p + pos[3] + len[3], 0 };
 	uint32_t nth = L->pub.threads_per_cta;
-	size_t ca0 = q->capa, cm0 = q->capa;
+	size_t ca0 = q->capa;
 	if (ensure((void **)&q->threads, &q->capt, nth + 1, sizeof(*q->threads)) ||
 	    ensure((void **)&q->offs, &q->capo, (size_t)nth * 3 + 3, sizeof(size_t)) ||
 	    ensure((void **)&q->blocks, &q->capb, 1, sizeof(uint32_t)) ||
 	    ensure((void **)&q->guards, &q->capg, 8, 1) || /* never NULL, even when unused */
 	    ensure((void **)&q->addrs, &ca0, 1, sizeof(uint64_t)) ||
-	    ensure((void **)&q->ms, &cm0, 1, sizeof(uint32_t)) ||
-	    ensure((void **)&q->spaces, &q->capa, 1, 1))
+	    ensure((void **)&q->spaces, &q->capa, 1, 1) ||
+	    ensure((void **)&D->ms[0], &D->capm[0], 1, sizeof(uint32_t)) ||
+	    ensure((void **)&D->ms[1], &D->capm[1], 1, sizeof(uint32_t)))
 		goto nomem;
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
-	struct wt_pred *P = &q->pred;
+	struct wt_pred *P = &D->pred;
 	weft_trace_pred_cta(P);
 	uint32_t nm = T->nm;
-	if (!q->fast.first || q->fast.nm != nm) {
-		weft_trace_fast_free(&q->fast);
-		if (weft_trace_fast_init(&q->fast, nm))
+	if (!D->fast.first || D->fast.nm != nm) {
+		weft_trace_fast_free(&D->fast);
+		if (weft_trace_fast_init(&D->fast, nm))
 			goto nomem;
 	}
-	struct wt_fast *F = &q->fast;
+	struct wt_fast *F = &D->fast;
 	wt_fast_cta(F);
 	size_t pnb = 0, png = 0, pnev = 0; /* previous thread's blocks, guards, stored events */
-	size_t pm_off = 0; /* where the previous thread's memory instructions are in q->ms */
+	unsigned pmb = 0; /* D->ms[pmb]: the previous general-path thread's memory instructions */
 	const uint8_t *pcode = NULL;       /* previous thread's path codes */
 	size_t pcode_len = 0;
 	const char *what = NULL;
@@ -230,17 +237,19 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 		pnev = nev;
 		/* addresses: at most one per stored event on the path */
 		if (na_all + nev + 1 > q->capa) {
-			size_t ca = q->capa, cm = q->capa;
+			size_t ca = q->capa;
 			if (ensure((void **)&q->addrs, &ca, na_all + nev + 1, sizeof(uint64_t)) ||
-			    ensure((void **)&q->ms, &cm, na_all + nev + 1, sizeof(uint32_t)) ||
 			    ensure((void **)&q->spaces, &q->capa, na_all + nev + 1, 1))
 				goto nomem;
 		}
-		if (th > 0) /* the arrays may have moved: the previous thread's part again
-			     (its memory instructions: where they were last written) */
-			wt_pred_thread_end(P, q->addrs + q->offs[3 * (th - 1) + 2], q->ms + pm_off, P->pn);
+		/* this thread's memory instructions go to the buffer the
+		 * previous thread's are not in (which never moves here) */
+		if (ensure((void **)&D->ms[pmb ^ 1], &D->capm[pmb ^ 1], nev + 1, sizeof(uint32_t)))
+			goto nomem;
+		if (th > 0) /* the addresses may have moved: the previous thread's again */
+			wt_pred_thread_end(P, q->addrs + q->offs[3 * (th - 1) + 2], D->ms[pmb], P->pn);
 		uint64_t *A = q->addrs + na_all;
-		uint32_t *M = q->ms + na_all;
+		uint32_t *M = D->ms[pmb ^ 1];
 		uint8_t *S = q->spaces + na_all;
 		uint32_t n = 0;
 		if (same) {
@@ -362,7 +371,7 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 			}
 		}
 		wt_pred_thread_end(&Pl, A, M, n);
-		pm_off = na_all;
+		pmb ^= 1;
 		*P = Pl;
 		na_all += n;
 		tt->naddrs = n;

@@ -39,6 +39,7 @@ struct fe_slot {
 struct fe_dec {
 	ZSTD_DCtx *dctx;
 	struct wt_buf comp, raw;
+	struct wt_dscratch scr;
 };
 
 struct wt_fe_pool {
@@ -62,6 +63,7 @@ void weft_trace_fe_pool_free(struct wt_fe_pool *p)
 		ZSTD_freeDCtx(p->dec[k].dctx);
 		weft_trace_buf_free(&p->dec[k].comp);
 		weft_trace_buf_free(&p->dec[k].raw);
+		weft_trace_dscratch_free(&p->dec[k].scr);
 	}
 	free(p->dec);
 	free(p);
@@ -127,7 +129,7 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 	s->n = n;
 	int rc = weft_trace_load_chunk(F->t, c, d->dctx, &d->comp, &d->raw, &s->err);
 	for (uint32_t i = 0; !rc && i < n; i++)
-		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &s->err);
+		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &d->scr, &s->err);
 	return rc;
 }
 
@@ -219,7 +221,7 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
 			rc = weft_trace_load_chunk(t, c, t->fe_dctx, &t->fe_comp, &t->fe_raw, err);
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
-				rc = weft_trace_decode_cta(t, c, &t->fe_raw, ctas[k], ct, err);
+				rc = weft_trace_decode_cta(t, c, &t->fe_raw, ctas[k], ct, &t->fe_scr, err);
 				if (!rc)
 					rc = fn(user, ct, err);
 			}

@@ -387,6 +387,8 @@ void weft_trace_close(struct weft_trace *t)
 	weft_trace_buf_free(&t->fe_comp);
 	weft_trace_buf_free(&t->fe_raw);
 	weft_cta_trace_free(&t->fe_cta);
+	weft_trace_dscratch_free(&t->fe_scr);
+	weft_trace_dscratch_free(&t->scr);
 	weft_trace_fe_pool_free(t->fe_pool);
 	weft_trace_buf_free(&t->comp);
 	weft_trace_buf_free(&t->raw);
@@ -424,5 +426,5 @@ int weft_trace_read_cta(struct weft_trace *t, uint32_t launch, uint32_t cta, str
 			return rc;
 		t->cached = (uint32_t)ci;
 	}
-	return weft_trace_decode_cta(t, &t->chunks[ci], &t->raw, cta, c, err);
+	return weft_trace_decode_cta(t, &t->chunks[ci], &t->raw, cta, c, &t->scr, err);
 }

@@ -27,6 +27,21 @@ struct wt_launch {
 	int shared_prog;   /* prog belongs to an earlier launch */
 };
 
+/* A decoder's working state, kept apart from the CTAs it decodes (a CTA
+ * holds only what the models read): the address predictor and its fast
+ * path, both reset for every CTA, and the memory instruction of each
+ * access of two threads, the previous general-path thread's (the only
+ * ones the predictor reads) and the one being decoded, in two buffers used
+ * in turn. One per decoding thread: the reader's, the single-threaded
+ * for_each's and each for_each worker's. */
+struct wt_dscratch {
+	struct wt_pred pred;
+	struct wt_fast fast;
+	uint32_t *ms[2];
+	size_t capm[2];
+};
+void weft_trace_dscratch_free(struct wt_dscratch *d);
+
 struct weft_trace {
 	int fd;
 	char *path;
@@ -39,11 +54,13 @@ struct weft_trace {
 	/* weft_trace_read_cta's chunk cache */
 	ZSTD_DCtx *dctx;
 	struct wt_buf comp, raw;
+	struct wt_dscratch scr;
 	uint32_t cached;
 	/* single-threaded for_each's own context, buffers and decoded CTA (a
 	 * callback may still call weft_trace_read_cta) */
 	ZSTD_DCtx *fe_dctx;
 	struct wt_buf fe_comp, fe_raw;
+	struct wt_dscratch fe_scr;
 	struct weft_cta_trace fe_cta;
 	struct wt_fe_pool *fe_pool; /* multi-threaded for_each's slots and decoders */
 	unsigned jobs;              /* weft_trace_set_jobs: threads a for_each uses (0: one per CPU) */
@@ -57,14 +74,11 @@ struct wt_ctapriv {
 	size_t capg;
 	uint64_t *addrs;
 	uint8_t *spaces;
-	uint32_t *ms;      /* memory instruction of each address (the predictor's) */
-	struct wt_fast fast; /* the predictor's fast path */
 	size_t capa;
 	struct weft_thread_trace *threads;
 	size_t capt;
 	size_t *offs;
 	size_t capo;
-	struct wt_pred pred;
 };
 
 /* trace_foreach.c's decoded slots and decoder contexts, kept between calls. */
@@ -95,8 +109,9 @@ int weft_trace_find_chunk(const struct weft_trace *t, uint32_t launch, uint32_t 
 int weft_trace_load_chunk(const struct weft_trace *t, const struct wt_chunk *c, ZSTD_DCtx *dctx,
 		  struct wt_buf *comp, struct wt_buf *raw, struct weft_error *err);
 /* trace_decode.c: */
-/* Decodes CTA cta of the loaded chunk into c (thread-safe). */
+/* Decodes CTA cta of the loaded chunk into c with decoder state D
+ * (thread-safe given a private D). */
 int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch, const struct wt_buf *raw,
-		  uint32_t cta, struct weft_cta_trace *c, struct weft_error *err);
+		  uint32_t cta, struct weft_cta_trace *c, struct wt_dscratch *D, struct weft_error *err);
 
 #endif
