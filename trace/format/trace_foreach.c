@@ -6,9 +6,15 @@
  * Work is one chunk (with its chosen CTAs). Workers claim chunks in order
  * and decode them into slots; chunk j uses slot j mod S and may only be
  * claimed once chunk j - S has been consumed, so at most S decoded chunks
- * exist at a time (memory bounded by S chunks whatever the trace length).
- * The caller's thread waits for chunk j's slot, runs the callback on each
- * of its CTAs, frees the slot and moves on.
+ * exist at a time. The caller's thread waits for chunk j's slot, runs the
+ * callback on each of its CTAs, frees the slot and moves on.
+ *
+ * S is bounded by bytes, not only by the thread count (weft_trace_fe_plan):
+ * S decoded chunks, estimated from the launch's averages, fit in
+ * WT_FE_AHEAD_BYTES, and a launch whose chunks are too large for two of
+ * them decodes in the caller's thread, one chunk at a time. Memory is then
+ * at most that budget or one decoded chunk, whatever the trace length or
+ * the number of CPUs.
  *
  * The slots' decoded CTAs and the workers' zstd contexts and buffers live
  * in the trace (struct wt_fe_pool) and serve every later call: a model
@@ -158,6 +164,39 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+uint64_t weft_trace_fe_cta_bytes(const struct weft_trace_launch *L)
+{
+	if (!L->nctas)
+		return 0;
+	/* per thread its struct weft_thread_trace and 3 offsets; per access
+	 * an address and a space; per path byte about one block index; one
+	 * byte per guard bit */
+	double per = (double)L->threads_per_cta * (sizeof(struct weft_thread_trace) + 3 * sizeof(size_t)) +
+		     ((double)L->mem_accesses * (sizeof(uint64_t) + 1) + (double)L->stream_bytes[0] * sizeof(uint32_t) +
+		      (double)L->stream_bytes[1] * 8) / L->nctas;
+	return per > 1e15 ? (uint64_t)1e15 : (uint64_t)per;
+}
+
+void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, uint64_t budget,
+			unsigned *workers_out, uint32_t *slots_out)
+{
+	if (workers > nwork)
+		workers = nwork;
+	if (nwork <= 1)
+		workers = 0; /* nothing to overlap */
+	uint64_t slots = 2 * (uint64_t)workers;
+	if (workers && item_bytes && budget / item_bytes < slots)
+		slots = budget / item_bytes;
+	if (slots < 2) { /* no room for one chunk ahead of the one consumed */
+		workers = 0;
+		slots = 0;
+	} else if (workers > slots - 1) {
+		workers = (unsigned)(slots - 1); /* more would wait for a free slot */
+	}
+	*workers_out = workers;
+	*slots_out = (uint32_t)slots;
+}
+
 int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err)
 {
@@ -205,10 +244,13 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	} else if (nthreads == 1) {
 		workers = 0;
 	}
-	if (workers > nwork)
-		workers = nwork;
-	if (nwork <= 1)
-		workers = 0; /* nothing to overlap */
+	uint32_t most = 0; /* chosen CTAs in the largest work item */
+	for (uint32_t j = 0; j < nwork; j++)
+		if (work[j].s1 - work[j].s0 > most)
+			most = work[j].s1 - work[j].s0;
+	uint32_t nslots;
+	weft_trace_fe_plan(workers, nwork, weft_trace_fe_cta_bytes(&L->pub) * most, WT_FE_AHEAD_BYTES,
+			   &workers, &nslots);
 
 	if (workers == 0) {
 		/* no threads: decode one CTA at a time into the same buffers, so
@@ -235,7 +277,7 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	F.ctas = ctas;
 	F.work = work;
 	F.nwork = nwork;
-	F.nslots = 2 * workers;
+	F.nslots = nslots;
 	if (pool_reserve(t, F.nslots, workers)) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;

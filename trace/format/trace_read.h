@@ -84,6 +84,19 @@ struct wt_ctapriv {
 /* trace_foreach.c's decoded slots and decoder contexts, kept between calls. */
 struct wt_fe_pool;
 void weft_trace_fe_pool_free(struct wt_fe_pool *p);
+/* The decode-ahead budget of a for_each: the decoded chunks its workers
+ * hold, the one the callback consumes included (trace_foreach.c). */
+#define WT_FE_AHEAD_BYTES ((uint64_t)16 << 20)
+/* The estimated bytes of one decoded CTA of launch L (from its averages:
+ * threads, accesses, path and guard bytes per CTA). */
+uint64_t weft_trace_fe_cta_bytes(const struct weft_trace_launch *L);
+/* How a for_each decodes nwork chunks of about item_bytes each with up to
+ * `workers` decoder threads: *workers_out threads and *slots_out decoded
+ * chunks held at most, slots_out x item_bytes within budget; 0 threads
+ * (decode in the caller's thread, one chunk at a time) when there is
+ * nothing to overlap or no room for two chunks. */
+void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, uint64_t budget,
+			unsigned *workers_out, uint32_t *slots_out);
 
 /* trace_records.c: */
 /* Reads len bytes at off (retrying short reads): 0, -1 on an I/O error
