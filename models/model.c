@@ -18,20 +18,51 @@ void weft_model_result_free(struct weft_model_result *r)
 {
 	if (!r)
 		return;
-	if (r->launches) {
-		for (uint32_t i = 0; i < r->nlaunches; i++) {
-			free(r->launches[i].events);
-			free(r->launches[i].explain);
-		}
-		free(r->launches);
-	}
+	weft_launch_results_free(r->launches, r->nlaunches);
 	free(r->events);
 	memset(r, 0, sizeof(*r));
+}
+
+static void launch_result_clear(struct weft_launch_result *r)
+{
+	free(r->events);
+	free(r->explain);
+	free(r->stats);
+	r->events = NULL;
+	r->explain = NULL;
+	r->stats = NULL;
+}
+
+void weft_launch_results_free(struct weft_launch_result *launches, uint32_t n)
+{
+	for (uint32_t i = 0; launches && i < n; i++)
+		launch_result_clear(&launches[i]);
+	free(launches);
+}
+
+void weft_launch_result_pop(struct weft_launch_result *launches, uint32_t *n)
+{
+	if (*n == 0)
+		return;
+	launch_result_clear(&launches[--*n]);
+}
+
+/* Gives r's stats back all the room they do not use (a failed shrink
+ * keeps the larger array: nothing is lost). */
+static void launch_result_trim(struct weft_launch_result *r)
+{
+	if (!r->stats)
+		return;
+	struct weft_stat *s = realloc(r->stats, (r->nstats ? r->nstats : 1) * sizeof(*s));
+	if (s)
+		r->stats = s;
 }
 
 int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, uint32_t *cap,
 			    uint32_t nevents, struct weft_launch_result **out, struct weft_error *err)
 {
+	if (*n > 0)
+		launch_result_trim(&(*launches)[*n - 1]);
 	if (*n == *cap) {
 		uint32_t c = *cap ? 2 * *cap : 4;
 		struct weft_launch_result *nl = realloc(*launches, c * sizeof(*nl));
@@ -43,8 +74,11 @@ int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, u
 	struct weft_launch_result *r = &(*launches)[*n];
 	memset(r, 0, sizeof(*r));
 	r->events = calloc(nevents ? nevents : 1, sizeof(double)); /* a model may count none */
-	if (!r->events)
+	r->stats = calloc(WEFT_MAX_STATS, sizeof(*r->stats));
+	if (!r->events || !r->stats) {
+		launch_result_clear(r);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
+	}
 	(*n)++;
 	*out = r;
 	return 0;
@@ -63,6 +97,8 @@ int weft_model_result_take(struct weft_model_result *res, double clock_hz, doubl
 	if (!res->events)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for results");
 	memcpy(res->events, events, nevents * sizeof(double));
+	if (*nlaunches > 0)
+		launch_result_trim(&(*launches)[*nlaunches - 1]);
 	res->launches = *launches;
 	res->nlaunches = *nlaunches;
 	memset(&res->cpi, 0, sizeof(res->cpi));

@@ -96,7 +96,11 @@ struct weft_launch_result {
 					     "divergence", ... (documented per model) */
 	double *events;                  /* [model->nevents] counts for this launch */
 	struct weft_cpi_stack cpi;       /* sums to cycles */
-	struct weft_stat stats[WEFT_MAX_STATS];
+	struct weft_stat *stats;         /* [nstats], malloc'd: room for WEFT_MAX_STATS
+					    while the model fills it, trimmed to nstats when
+					    the next launch's result is pushed or the results
+					    are taken (a long trace's many launches keep only
+					    the stats they have) */
 	uint32_t nstats;
 	char *explain;                   /* with weft_config.explain: how the model saw the
 					    launch, as text (malloc'd; NULL when the model
@@ -123,11 +127,18 @@ struct weft_model_result {
 void weft_model_result_free(struct weft_model_result *r);
 /* Appends a zeroed launch result to the growing array *launches (*n used,
  * *cap allocated; doubles from 4) with its events calloc'd to nevents
- * zeros; *out points at it and *n counts it. On failure (WEFT_ERR_NOMEM)
- * nothing changes but a larger *launches and *cap. A model that then fails to
- * fill it frees (*out)->events and takes it back with (*n)--. */
+ * zeros and room for WEFT_MAX_STATS stats; *out points at it and *n counts
+ * it. The previous launch's stats are trimmed to the ones it has. On
+ * failure (WEFT_ERR_NOMEM) nothing changes but a larger *launches and
+ * *cap. A model that then fails to fill it takes it back with
+ * weft_launch_result_pop. */
 int weft_launch_result_push(struct weft_launch_result **launches, uint32_t *n, uint32_t *cap,
 			    uint32_t nevents, struct weft_launch_result **out, struct weft_error *err);
+/* Takes back the last launch result of launches[0..*n) (frees what it
+ * owns; (*n)--). */
+void weft_launch_result_pop(struct weft_launch_result *launches, uint32_t *n);
+/* Frees n launch results (what each owns) and the array. */
+void weft_launch_results_free(struct weft_launch_result *launches, uint32_t n);
 /* Gives launch result r the explanation a model wrote into b (r->explain
  * takes b's text, "" when b is empty; b is left empty). When b ran out of
  * memory, or the empty string cannot be allocated, b is freed and the

@@ -409,9 +409,7 @@ static void fabric_free(void *state)
 	free(s->acc_start);
 	free(s->acc_n);
 	free(s->feeds);
-	for (uint32_t i = 0; i < s->nlaunches; i++)
-		free(s->launches[i].events);
-	free(s->launches);
+	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
 }
 
@@ -559,9 +557,7 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		rc = weft_fabric_time_launch(s, L, launch, r, err);
 		if (rc) {
 			/* take the unfilled result back */
-			free(r->events);
-			r->events = NULL;
-			s->nlaunches--;
+			weft_launch_result_pop(s->launches, &s->nlaunches);
 		}
 	}
 	if (!rc) {

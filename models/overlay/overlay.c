@@ -157,11 +157,7 @@ static void ov_free(void *state)
 		weft_overlay_cta_unref(s->last);
 	weft_overlay_prog_free(&s->op);
 	weft_group_prog_free(&s->gp);
-	for (uint32_t i = 0; i < s->nlaunches; i++) {
-		free(s->launches[i].events);
-		free(s->launches[i].explain);
-	}
-	free(s->launches);
+	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
 }
 

@@ -456,9 +456,7 @@ static void simt_free(void *state)
 	free(s->pc);
 	free(s->deps);
 	free(s->heap);
-	for (uint32_t i = 0; i < s->nlaunches; i++)
-		free(s->launches[i].events);
-	free(s->launches);
+	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
 }
 

@@ -273,9 +273,7 @@ static void vt_free(void *state)
 	weft_vt_carry_free(s);
 	free(s->ls.slot_time);
 	free(s->appvl);
-	for (uint32_t i = 0; i < s->nlaunches; i++)
-		free(s->launches[i].events);
-	free(s->launches);
+	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
 }
 
@@ -433,8 +431,7 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 		return rc;
 	double *av = realloc(s->appvl, sizeof(double) * s->nlaunches);
 	if (!av) {
-		free(r->events);
-		s->nlaunches--;
+		weft_launch_result_pop(s->launches, &s->nlaunches);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for launch results");
 	}
 	s->appvl = av;

@@ -33,8 +33,19 @@ static double cycles_of(const char *trace, const char *const *sets, uint32_t n, 
 	st_run(st_path(trace), "configs/fermi-sm.ini", sets, n, &r);
 	assert_true(launch < r.nlaunches);
 	double c = r.launches[launch].cycles;
-	if (out)
+	if (out) {
+		/* the launch's figures outlive r: its stats in a copy of ours
+		 * (a test keeps at most two launches at a time); what else it
+		 * owns is not read */
+		static struct weft_stat kept[2][WEFT_MAX_STATS];
+		static unsigned nkept;
+		struct weft_stat *k = kept[nkept++ % 2];
 		*out = r.launches[launch];
+		memcpy(k, out->stats, out->nstats * sizeof(*k));
+		out->stats = k;
+		out->events = NULL;
+		out->explain = NULL;
+	}
 	weft_model_result_free(&r);
 	return c;
 }
