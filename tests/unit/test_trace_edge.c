@@ -22,6 +22,7 @@
 #include "trace/format/trace.h"
 #include "trace_edge_ptx.h"
 #include "trace/format/trace_format.h"
+#include "trace/format/trace_read.h"
 #include "trace_testutil.h"
 
 struct launch_desc {
@@ -217,6 +218,66 @@ static int peek_cb(void *user, const struct weft_cta_trace *c, struct weft_error
 	return 0;
 }
 
+/* A callback that checks each CTA against its random-access decoding. */
+struct same {
+	struct weft_trace *t;
+	struct weft_cta_trace ref;
+	uint32_t next;
+};
+
+static int same_cb(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct same *p = user;
+	if (c->cta != p->next++)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u out of order", c->cta);
+	int rc = weft_trace_read_cta(p->t, 0, c->cta, &p->ref, err);
+	if (rc)
+		return rc;
+	if (p->ref.nthreads != c->nthreads)
+		return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u: thread counts differ", c->cta);
+	for (uint32_t k = 0; k < c->nthreads; k++) {
+		const struct weft_thread_trace *a = &c->threads[k], *b = &p->ref.threads[k];
+		if (a->nblocks != b->nblocks || a->naddrs != b->naddrs || a->nguards != b->nguards ||
+		    memcmp(a->blocks, b->blocks, a->nblocks * sizeof(uint32_t)) ||
+		    memcmp(a->addrs, b->addrs, a->naddrs * sizeof(uint64_t)) ||
+		    memcmp(a->spaces, b->spaces, a->naddrs) || memcmp(a->guards, b->guards, a->nguards))
+			return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u thread %u differs", c->cta, k);
+	}
+	return 0;
+}
+
+/* The decode-ahead plan: slots within the byte budget, no more workers
+ * than can use them, and the caller's thread alone when two pieces do not
+ * fit or there is nothing to overlap. */
+static void test_ahead_plan(void **state)
+{
+	(void)state;
+	const uint64_t M = 1 << 20;
+	struct {
+		unsigned workers;
+		uint32_t nwork;
+		uint64_t item, budget;
+		unsigned want_workers;
+		uint32_t want_slots;
+	} c[] = {
+		{ 1, 10, M, 16 * M, 1, 2 },     /* two cores: one piece ahead */
+		{ 7, 100, M, 16 * M, 7, 14 },   /* 2 slots per worker fit */
+		{ 31, 100, M, 16 * M, 15, 16 }, /* 16 slots fit: 15 workers can use them */
+		{ 3, 100, 9 * M, 16 * M, 0, 0 }, /* not two pieces: inline */
+		{ 3, 100, 8 * M, 16 * M, 1, 2 }, /* exactly two */
+		{ 3, 1, M, 16 * M, 0, 0 },      /* one piece: nothing to overlap */
+		{ 8, 3, 0, 16 * M, 3, 6 },      /* no estimate: by threads, at most one per piece */
+		{ 0, 100, M, 16 * M, 0, 0 },    /* -j 1 */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned w;
+		uint32_t s;
+		weft_trace_fe_plan(c[i].workers, c[i].nwork, c[i].item, c[i].budget, &w, &s);
+		assert_int_equal(w, c[i].want_workers);
+		assert_int_equal(s, c[i].want_slots);
+	}
+}
+
 static void test_parallel_order(void **state)
 {
 	(void)state;
@@ -265,6 +326,21 @@ static void test_parallel_order(void **state)
 		assert_int_equal(pk.next, 700);
 		weft_cta_trace_free(&pk.other);
 	}
+	/* chunks cut in pieces of one CTA, and a decode-ahead budget too small
+	 * for two: the same CTAs, in order, decoded the same */
+	uint64_t pieces[] = { 1, 0, 1 }, aheads[] = { 0, 1, 1 };
+	for (int k = 0; k < 3; k++) {
+		t->fe_piece_bytes = pieces[k];
+		t->fe_ahead_bytes = aheads[k];
+		for (int i = 0; i < 4; i++) {
+			struct same sm = { t, { 0 }, 0 };
+			weft_cta_trace_init(&sm.ref);
+			assert_int_equal(weft_trace_for_each_cta(t, 0, NULL, threads[i], same_cb, &sm, &err), 0);
+			assert_int_equal(sm.next, 700);
+			weft_cta_trace_free(&sm.ref);
+		}
+	}
+	t->fe_piece_bytes = t->fe_ahead_bytes = 0;
 	/* the callback's error stops the walk and comes back */
 	uint32_t bad[1] = { 5 };
 	struct order ob = { 0, 1, 0, bad };
@@ -293,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_crc),
 		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_parallel_order),
+		cmocka_unit_test(test_ahead_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

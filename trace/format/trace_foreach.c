@@ -3,18 +3,21 @@
  * CTAs of a launch with several decoder threads while the caller's callback
  * consumes them one at a time in increasing CTA order.
  *
- * Work is one chunk (with its chosen CTAs). Workers claim chunks in order
- * and decode them into slots; chunk j uses slot j mod S and may only be
- * claimed once chunk j - S has been consumed, so at most S decoded chunks
- * exist at a time. The caller's thread waits for chunk j's slot, runs the
- * callback on each of its CTAs, frees the slot and moves on.
+ * Work is a piece of one chunk: its chosen CTAs, at most about
+ * WT_FE_PIECE_BYTES of them decoded (a chunk of many small CTAs is cut in
+ * pieces; a decoder that has the chunk loaded decodes its next piece
+ * without loading it again). Workers claim pieces in order and decode
+ * them into slots; piece j uses slot j mod S and may only be claimed once
+ * piece j - S has been consumed, so at most S decoded pieces exist at a
+ * time. The caller's thread waits for piece j's slot, runs the callback on
+ * each of its CTAs, frees the slot and moves on.
  *
  * S is bounded by bytes, not only by the thread count (weft_trace_fe_plan):
- * S decoded chunks, estimated from the launch's averages, fit in
- * WT_FE_AHEAD_BYTES, and a launch whose chunks are too large for two of
- * them decodes in the caller's thread, one chunk at a time. Memory is then
- * at most that budget or one decoded chunk, whatever the trace length or
- * the number of CPUs.
+ * S decoded pieces, estimated from the launch's averages, fit in
+ * WT_FE_AHEAD_BYTES, and a launch whose pieces (then single CTAs) are too
+ * large for two of them decodes in the caller's thread, one CTA at a time.
+ * Memory is then at most that budget or one decoded CTA, whatever the
+ * trace length or the number of CPUs.
  *
  * The slots' decoded CTAs and the workers' zstd contexts and buffers live
  * in the trace (struct wt_fe_pool) and serve every later call: a model
@@ -45,6 +48,7 @@ struct fe_slot {
 struct fe_dec {
 	ZSTD_DCtx *dctx;
 	struct wt_buf comp, raw;
+	uint32_t loaded; /* 1 + the chunk in raw; 0 none */
 	struct wt_dscratch scr;
 };
 
@@ -133,7 +137,13 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 		s->cap = n;
 	}
 	s->n = n;
-	int rc = weft_trace_load_chunk(F->t, c, d->dctx, &d->comp, &d->raw, &s->err);
+	int rc = 0;
+	if (d->loaded != w->chunk + 1) {
+		d->loaded = 0;
+		rc = weft_trace_load_chunk(F->t, c, d->dctx, &d->comp, &d->raw, &s->err);
+		if (!rc)
+			d->loaded = w->chunk + 1;
+	}
 	for (uint32_t i = 0; !rc && i < n; i++)
 		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &d->scr, &s->err);
 	return rc;
@@ -206,14 +216,23 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	const struct wt_launch *L = &t->launches[launch];
 	uint32_t nctas = L->pub.nctas;
 	uint32_t *ctas = malloc(((size_t)nctas + 1) * sizeof(uint32_t));
-	struct fe_work *work = malloc(((size_t)L->pub.nchunks + 1) * sizeof(*work));
-	if (!ctas || !work) {
+	if (!ctas)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
+	uint64_t cta_bytes = weft_trace_fe_cta_bytes(&L->pub);
+	uint64_t piece = t->fe_piece_bytes ? t->fe_piece_bytes : WT_FE_PIECE_BYTES;
+	uint64_t ahead = t->fe_ahead_bytes ? t->fe_ahead_bytes : WT_FE_AHEAD_BYTES;
+	uint64_t per = cta_bytes ? piece / cta_bytes : nsel;
+	if (per < 1)
+		per = 1;
+	if (per > nsel)
+		per = nsel ? nsel : 1;
+	struct fe_work *work = malloc(((size_t)L->pub.nchunks + nsel / per + 1) * sizeof(*work));
+	if (!work) {
 		free(ctas);
-		free(work);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 	}
-	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
-	/* group the chosen CTAs by chunk */
+	/* group the chosen CTAs by chunk, in pieces of at most per */
 	uint32_t nwork = 0, i = 0;
 	int rc = 0;
 	while (i < nsel) {
@@ -225,7 +244,7 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		}
 		const struct wt_chunk *c = &t->chunks[ci];
 		uint32_t j = i;
-		while (j < nsel && ctas[j] < c->first + c->ncta)
+		while (j < nsel && ctas[j] < c->first + c->ncta && j - i < per)
 			j++;
 		work[nwork].chunk = (uint32_t)ci;
 		work[nwork].s0 = i;
@@ -249,8 +268,7 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		if (work[j].s1 - work[j].s0 > most)
 			most = work[j].s1 - work[j].s0;
 	uint32_t nslots;
-	weft_trace_fe_plan(workers, nwork, weft_trace_fe_cta_bytes(&L->pub) * most, WT_FE_AHEAD_BYTES,
-			   &workers, &nslots);
+	weft_trace_fe_plan(workers, nwork, cta_bytes * most, ahead, &workers, &nslots);
 
 	if (workers == 0) {
 		/* no threads: decode one CTA at a time into the same buffers, so
@@ -261,7 +279,12 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
-			rc = weft_trace_load_chunk(t, c, t->fe_dctx, &t->fe_comp, &t->fe_raw, err);
+			if (t->fe_loaded != work[j].chunk + 1) {
+				t->fe_loaded = 0;
+				rc = weft_trace_load_chunk(t, c, t->fe_dctx, &t->fe_comp, &t->fe_raw, err);
+				if (!rc)
+					t->fe_loaded = work[j].chunk + 1;
+			}
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
 				rc = weft_trace_decode_cta(t, c, &t->fe_raw, ctas[k], ct, &t->fe_scr, err);
 				if (!rc)

@@ -60,9 +60,13 @@ struct weft_trace {
 	 * callback may still call weft_trace_read_cta) */
 	ZSTD_DCtx *fe_dctx;
 	struct wt_buf fe_comp, fe_raw;
+	uint32_t fe_loaded; /* 1 + the chunk in fe_raw; 0 none */
 	struct wt_dscratch fe_scr;
 	struct weft_cta_trace fe_cta;
 	struct wt_fe_pool *fe_pool; /* multi-threaded for_each's slots and decoders */
+	/* for_each's piece size and decode-ahead budget; 0 (as opened):
+	 * WT_FE_PIECE_BYTES and WT_FE_AHEAD_BYTES (unit tests set them) */
+	uint64_t fe_piece_bytes, fe_ahead_bytes;
 	unsigned jobs;              /* weft_trace_set_jobs: threads a for_each uses (0: one per CPU) */
 };
 
@@ -87,6 +91,9 @@ void weft_trace_fe_pool_free(struct wt_fe_pool *p);
 /* The decode-ahead budget of a for_each: the decoded chunks its workers
  * hold, the one the callback consumes included (trace_foreach.c). */
 #define WT_FE_AHEAD_BYTES ((uint64_t)16 << 20)
+/* The decoded size a for_each cuts a chunk of many CTAs down to: the
+ * pieces its workers hand over (at least one CTA each). */
+#define WT_FE_PIECE_BYTES ((uint64_t)256 << 10)
 /* The estimated bytes of one decoded CTA of launch L (from its averages:
  * threads, accesses, path and guard bytes per CTA). */
 uint64_t weft_trace_fe_cta_bytes(const struct weft_trace_launch *L);
