@@ -199,8 +199,9 @@ void weft_simt_pc_build(const struct simt_params *sp, const struct weft_program 
 
 /* ---- simt_stream.c: a CTA's warp streams (no timing) ---- */
 
-struct simt_rec {
-	uint64_t sh_words;       /* shared part: 4-byte words accessed */
+struct simt_rec {            /* 32 bytes: a CTA's streams hold one per warp instruction */
+	uint32_t sh_words;       /* shared part: 4-byte words accessed (at most
+				    64 lanes x 4 words of a v4 access) */
 	uint32_t pc;
 	uint32_t sh_passes, sh_base; /* bank passes; conflict-free passes */
 	uint32_t seg0, nseg;     /* global part: segments in stream->segs */

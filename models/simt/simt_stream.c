@@ -92,8 +92,10 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 	}
 	if (smask) {
 		r->sh = 1;
+		uint64_t words;
 		r->sh_passes = weft_simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
-						&r->sh_words);
+						&words);
+		r->sh_words = (uint32_t)words;
 		r->sh_base = busy_groups(smask, sp->warp_size, sp->shmem_banks);
 	}
 	if (gmask) {
