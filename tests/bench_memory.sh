@@ -14,23 +14,28 @@
 # parts). Peak memory is getrusage's ru_maxrss of the replay
 # (tests/tools/peakrss.c).
 #
-# Measured on the 2-core development machine (MiB, default -> large):
-#   bfs       every model 13.5-21.9 -> 15.2-21.1 (flat; sgmf-core was 23 -> 391
-#             before issue 16: it kept every launch's replay)
-#   sgemm     fermi-sm 11.0 -> 34.6, sgmf-core 14.4 -> 45.8 (before: 28 -> 110),
-#             vt 9.5 -> 26.0,
-#             dmt-cgra 49.8 -> 207 (257 before the hash-table change of
-#             models/dataflow/dmt_comm.c; about as much before issue 16)
-#   gaussian  every model 5.2-13.9 -> 20.5-41.5 (before: ~60 for every model)
-# What still grows is bounded by a chunk of the trace, or is the report:
-# sgemm's CTAs are 256 threads of ~14000 instructions at large size, one CTA
-# a chunk, and the decoder holds two decoded chunks (addresses, paths) while
-# a model times one (the fabric model adds 16 bytes per access of the CTA it
-# times, in the order its graph issues them); the dMT analysis keeps per-CTA tables of its shared
-# accesses and loads (~200 bytes an access). gaussian's large trace has 798
-# launches (168 at default), each a result of ~5.5 KB that the report
-# prints, and chunks of ~670 CTAs of 16 threads, each decoded CTA with its
-# own buffers.
+# Measured on the 2-core development machine (MiB, default -> large; the
+# figures before the decoder's bounded work ahead and compact launch
+# results in brackets):
+#   bfs       every model 5.6-14.3 -> 5.9-12.1, flat (13.6-22.2 -> 15.1-21.0;
+#             sgmf-core was 23 -> 391 before issue 16: it kept every
+#             launch's replay)
+#   sgemm     fermi-sm 10.7 -> 22.5 (11.1 -> 34.6), sgmf-core 14.3 -> 35.0
+#             (14.4 -> 45.7; 28 -> 110 before issue 16), vt 9.3 -> 15.4
+#             (9.4 -> 26.1), dmt-cgra 52.2 -> 196 (52.4 -> 207)
+#   gaussian  fermi-sm 6.1 -> 8.9, sgmf-core 15.0 -> 29.7, dmt-cgra 7.0 ->
+#             11.9, vt 6.6 -> 9.7, overlay 5.9 -> 8.4, all flat (5.5-14.2
+#             -> 20.7-41.6; ~60 for every model before issue 16)
+# What still grows with sgemm's size grows with one CTA, which grows with
+# the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
+# accesses. The decoder holds one decoded CTA (9 bytes an access: two do
+# not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
+# keeps the warp streams of its resident CTAs (32 bytes a warp
+# instruction); the fabric model adds 16 bytes per access of the CTA it
+# times; the dMT analysis keeps per-CTA tables of its shared accesses and
+# loads (~200 bytes an access). gaussian's 798 launches each keep a result
+# for the report (~3 KB with its stats trimmed to the ones it has; 5.5 KB
+# before).
 #
 # usage: sh tests/bench_memory.sh [workload...]   (default: bfs sgemm gaussian)
 
