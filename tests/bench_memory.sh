@@ -20,7 +20,7 @@
 #   bfs       every model 5.6-14.3 -> 5.9-12.1, flat (13.6-22.2 -> 15.1-21.0;
 #             sgmf-core was 23 -> 391 before issue 16: it kept every
 #             launch's replay)
-#   sgemm     fermi-sm 10.7 -> 22.5 (11.1 -> 34.6), sgmf-core 14.3 -> 35.0
+#   sgemm     fermi-sm 10.7 -> 21.1 (11.1 -> 34.6), sgmf-core 14.3 -> 35.0
 #             (14.4 -> 45.7; 28 -> 110 before issue 16), vt 9.3 -> 15.4
 #             (9.4 -> 26.1), dmt-cgra 52.2 -> 196 (52.4 -> 207)
 #   gaussian  fermi-sm 6.1 -> 8.9, sgmf-core 15.0 -> 29.7, dmt-cgra 7.0 ->
@@ -30,7 +30,7 @@
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
 # accesses. The decoder holds one decoded CTA (9 bytes an access: two do
 # not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
-# keeps the warp streams of its resident CTAs (32 bytes a warp
+# keeps the warp streams of its resident CTAs (24 bytes a warp
 # instruction); the fabric model adds 16 bytes per access of the CTA it
 # times; the dMT analysis keeps per-CTA tables of its shared accesses and
 # loads (~200 bytes an access). gaussian's 798 launches each keep a result

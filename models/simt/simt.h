@@ -199,12 +199,16 @@ void weft_simt_pc_build(const struct simt_params *sp, const struct weft_program 
 
 /* ---- simt_stream.c: a CTA's warp streams (no timing) ---- */
 
-struct simt_rec {            /* 32 bytes: a CTA's streams hold one per warp instruction */
-	uint32_t sh_words;       /* shared part: 4-byte words accessed (at most
-				    64 lanes x 4 words of a v4 access) */
+/* 24 bytes: a CTA's streams hold one per warp instruction. The 16-bit
+ * counts are per warp instruction of at most WEFT_GROUP_MAX_WIDTH (64)
+ * lanes of at most 32 bytes each: at most 512 words, bank passes or
+ * conflict-free passes, and 2 x 64 segments. */
+struct simt_rec {
 	uint32_t pc;
-	uint32_t sh_passes, sh_base; /* bank passes; conflict-free passes */
-	uint32_t seg0, nseg;     /* global part: segments in stream->segs */
+	uint32_t seg0;           /* global part: its segments in stream->segs from here */
+	uint16_t sh_words;       /* shared part: 4-byte words accessed */
+	uint16_t sh_passes, sh_base; /* bank passes; conflict-free passes */
+	uint16_t nseg;           /* global part: how many segments */
 	uint8_t nexec, lanes;    /* lanes executing; lanes doing work (ctrl: issued) */
 	uint8_t mem, sh, gl, cnst; /* priced memory access; shared / global part; const/param */
 };

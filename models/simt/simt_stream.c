@@ -14,6 +14,8 @@
 
 #include "simt.h"
 
+_Static_assert(sizeof(struct simt_rec) == 24, "a warp instruction's record is 24 bytes (simt.h)");
+
 void weft_simt_stream_free(struct simt_stream *st)
 {
 	if (!st)
@@ -93,10 +95,10 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 	if (smask) {
 		r->sh = 1;
 		uint64_t words;
-		r->sh_passes = weft_simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
+		r->sh_passes = (uint16_t)weft_simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
 						&words);
-		r->sh_words = (uint32_t)words;
-		r->sh_base = busy_groups(smask, sp->warp_size, sp->shmem_banks);
+		r->sh_words = (uint16_t)words;
+		r->sh_base = (uint16_t)busy_groups(smask, sp->warp_size, sp->shmem_banks);
 	}
 	if (gmask) {
 		if (grow((void **)&st->segs, &st->segcap, st->nsegs + 2 * WEFT_GROUP_MAX_WIDTH,
@@ -107,7 +109,7 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 			shift++;
 		r->gl = 1;
 		r->seg0 = (uint32_t)st->nsegs;
-		r->nseg = weft_simt_coalesce(in->addr, gmask, bytes, shift, st->segs + st->nsegs);
+		r->nseg = (uint16_t)weft_simt_coalesce(in->addr, gmask, bytes, shift, st->segs + st->nsegs);
 		st->nsegs += r->nseg;
 	}
 	return 0;
