@@ -300,7 +300,9 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		if (work[j].s1 - work[j].s0 > most)
 			most = work[j].s1 - work[j].s0;
 	uint32_t nslots;
-	weft_trace_fe_plan(workers, nwork, cta_bytes * most, ahead, &workers, &nslots);
+	/* saturating: a hostile launch header may claim anything */
+	uint64_t item_bytes = most && cta_bytes > UINT64_MAX / 4 / most ? UINT64_MAX / 4 : cta_bytes * most;
+	weft_trace_fe_plan(workers, nwork, item_bytes, ahead, &workers, &nslots);
 
 	if (workers == 0) {
 		/* no threads: decode one CTA at a time into the same buffers, so
@@ -337,7 +339,7 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;
 	}
-	pool_trim(t->fe_pool, F.nslots, cta_bytes * most);
+	pool_trim(t->fe_pool, F.nslots, item_bytes);
 	F.slots = t->fe_pool->slots;
 	for (uint32_t k = 0; k < F.nslots; k++) {
 		F.slots[k].state = 0;
