@@ -479,7 +479,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 		uint64_t ng;
 		if (l > 0 && g->blkall == 0xffffffffu) {
 			size_t len = sp->n - pprev;
-			if (weft_trace_buf_reserve(sp, len))
+			if (wt_buf_reserve(sp, len))
 				return nomem(w, err);
 			memcpy(sp->p + sp->n, sp->p + pprev, len);
 			pprev = sp->n;
@@ -493,7 +493,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 		}
 		if (l > 0 && g->grdall) {
 			size_t len = sg->n - gprev;
-			if (weft_trace_buf_reserve(sg, len))
+			if (wt_buf_reserve(sg, len))
 				return nomem(w, err);
 			memcpy(sg->p + sg->n, sg->p + gprev, len);
 			gprev = sg->n;
@@ -501,7 +501,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			ng = png;
 		} else {
 			gprev = sg->n;
-			if (weft_trace_buf_reserve(sg, g->ngrd / 8 + 1))
+			if (wt_buf_reserve(sg, g->ngrd / 8 + 1))
 				return nomem(w, err);
 			ng = 0;
 			uint8_t gbyte = 0;
@@ -527,7 +527,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			uint32_t na = w->pred.pn;
 			if (!F->seq_valid && !pgath && prev_arrays(w, pg, pl, cur ^ 1))
 				return nomem(w, err);
-			if (weft_trace_buf_reserve(sa, (size_t)na * 20 + 20) || weft_trace_buf_reserve(ss, (size_t)na * 11 + 11))
+			if (wt_buf_reserve(sa, (size_t)na * 20 + 20) || wt_buf_reserve(ss, (size_t)na * 11 + 11))
 				return nomem(w, err);
 			weft_trace_fast_begin(F, &w->pred);
 			const uint64_t *A = g->addr;
@@ -581,7 +581,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 		if (t > 0 && !pgath && prev_arrays(w, pg, pl, cur ^ 1))
 			return nomem(w, err);
 		w->chunk_decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
-		if (weft_trace_buf_reserve(sa, (size_t)na * 20 + 20) || weft_trace_buf_reserve(ss, (size_t)na * 11 + 11))
+		if (wt_buf_reserve(sa, (size_t)na * 20 + 20) || wt_buf_reserve(ss, (size_t)na * 11 + 11))
 			return nomem(w, err);
 		if (t > 0 && na == w->pred.pn && na &&
 		    memcmp(S->am, w->pred.pm, (size_t)na * sizeof(uint32_t)) == 0) {
