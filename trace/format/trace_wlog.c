@@ -71,7 +71,7 @@ int weft_trace_wlog_block(struct wt_wlog *g, uint32_t block, uint32_t lanes)
 	if (g->nblk % WT_WLOG_RUN == 0)
 		g->blksum[g->nblk / WT_WLOG_RUN] = 0;
 	g->blksum[g->nblk / WT_WLOG_RUN] |= lanes;
-	g->blkall &= lanes;
+	g->bagree &= ~(lanes ^ (lanes << 1));
 	g->blk[2 * g->nblk] = block;
 	g->blk[2 * g->nblk + 1] = lanes;
 	g->nblk++;
@@ -82,7 +82,7 @@ int weft_trace_wlog_guard(struct wt_wlog *g, uint32_t active, uint32_t lanes)
 {
 	if (room((void **)&g->grd, g->ngrd, &g->capgrd, 2 * sizeof(uint32_t), 1))
 		return -1;
-	g->grdall &= lanes == 0xffffffffu && (active == 0 || active == lanes);
+	g->gagree &= ~((lanes ^ (lanes << 1)) | (active ^ (active << 1)));
 	g->grd[2 * g->ngrd] = active;
 	g->grd[2 * g->ngrd + 1] = lanes;
 	g->ngrd++;
@@ -196,10 +196,13 @@ int weft_trace_wlog_accesses(const struct wt_wlog *g, uint32_t l, struct wt_seq 
 		size_t end = (r + 1) * WT_WLOG_RUN < g->naev ? (r + 1) * WT_WLOG_RUN : g->naev;
 		for (size_t i = r * WT_WLOG_RUN; i < end; i++) {
 			const struct wt_aev *e = &g->aev[i];
-			s->aa[n] = g->addr[e->off + l];
+			uint64_t in = (e->active >> l) & 1;
+			/* an inactive lane reads addr[0] (in cache), not its
+			 * slot: divergent warps' logs are large */
+			s->aa[n] = g->addr[(e->off + l) & (0 - in)];
 			s->am[n] = e->m;
 			s->asp[n] = e->space;
-			n += (e->active >> l) & 1;
+			n += in;
 		}
 	}
 	s->na = n;

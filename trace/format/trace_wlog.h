@@ -46,11 +46,10 @@ struct wt_wlog {
 	/* bit l (l >= 1): lanes l and l-1 were both active or both inactive at
 	 * every memory instruction so far, so their access sequences line up */
 	uint32_t agree;
-	/* blkall: the lanes that entered every block entered (all 32: every
-	 * lane took the same path); grdall: every guard was reached by all
-	 * 32 lanes and held for all or none */
-	uint32_t blkall;
-	int grdall;
+	/* bit l (l >= 1): lanes l and l-1 entered the same blocks (bagree),
+	 * and reached the same guards with the same outcome (gagree), so
+	 * their path and guard streams are the same bytes */
+	uint32_t bagree, gagree;
 	/* per memory instruction m: the lanes that accessed by m so far; where
 	 * m's last event had all 32 lanes active, its offset in addr (the
 	 * steps of all lanes' last accesses by m), else WT_WLOG_NONE and
@@ -82,8 +81,7 @@ static inline void wt_wlog_reset(struct wt_wlog *g)
 {
 	g->nblk = g->ngrd = g->naev = g->naddr = 0;
 	g->agree = 0xffffffffu;
-	g->blkall = 0xffffffffu;
-	g->grdall = 1;
+	g->bagree = g->gagree = 0xffffffffu;
 	if (g->nm) {
 		memset(g->seen, 0, (size_t)g->nm * sizeof(uint32_t));
 		memset(g->lastfull, 0xff, (size_t)g->nm * sizeof(uint64_t));
