@@ -145,7 +145,7 @@ static void check_warp(const struct wt_wlog *g, const struct ev *e, int n)
 		for (uint32_t l = 0; l < 32; l++) {
 			if (!(e[i].lanes >> l & 1))
 				continue;
-			assert_true(g->addr[E->off + l] == e[i].addr[l]);
+			assert_true(g->addr[32 * (j - 1) + l] == e[i].addr[l]);
 			int p = -1; /* this lane's previous access by the same m */
 			for (int q = i - 1; q >= 0 && p < 0; q--)
 				if (e[q].kind == EV_ACCESS && e[q].a == e[i].a && (e[q].lanes >> l & 1))

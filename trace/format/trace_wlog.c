@@ -99,12 +99,11 @@ int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_
 		g->aevsum[g->naev / WT_WLOG_RUN] = 0;
 	g->aevsum[g->naev / WT_WLOG_RUN] |= active;
 	struct wt_aev *e = &g->aev[g->naev++];
-	e->off = g->naddr;
 	e->m = m;
 	e->active = active;
 	e->space = space;
-	/* all 32 slots, active or not: a lane's address is at off + lane,
-	 * with no counting of the lanes before it */
+	/* all 32 slots, active or not: a lane's address is at 32 * k +
+	 * lane, with no counting of the lanes before it */
 	uint64_t *d = g->addr + g->naddr;
 	memcpy(d, addr, 32 * sizeof(uint64_t));
 	g->naddr += 32;
@@ -129,7 +128,7 @@ int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_
 			for (uint32_t l = 1; l < 32; l++)
 				nz |= (uint32_t)((d[l] - d[l - 1]) != st[l]) << l;
 		}
-		g->lastfull[m] = e->off; /* st is stale from here */
+		g->lastfull[m] = g->naddr - 32; /* st is stale from here */
 	} else {
 		uint64_t lf = g->lastfull[m];
 		if (lf != WT_WLOG_NONE) { /* bring st up to date */
@@ -199,7 +198,7 @@ int weft_trace_wlog_accesses(const struct wt_wlog *g, uint32_t l, struct wt_seq 
 			uint64_t in = (e->active >> l) & 1;
 			/* an inactive lane reads addr[0] (in cache), not its
 			 * slot: divergent warps' logs are large */
-			s->aa[n] = g->addr[(e->off + l) & (0 - in)];
+			s->aa[n] = g->addr[(32 * i + l) & (0 - in)];
 			s->am[n] = e->m;
 			s->asp[n] = e->space;
 			n += in;

@@ -14,15 +14,14 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A memory instruction executed by a warp: lane l's address is addr[off +
- * l] (valid for the active lanes). For the encoder's fast
+/* A memory instruction executed by a warp, the warp's k-th: lane l's
+ * address is addr[32 * k + l] (valid for the active lanes). For the encoder's fast
  * path (lanes whose sequences line up with the lane before): a lane's
  * step from lane l-1 is its address minus lane l-1's; `first` has the
  * lanes making their first access by m in the CTA, `nz` the others whose
  * step differs from their step at their previous access by m (the
  * accesses where the predictor's fast path has a nonzero residual). */
-struct wt_aev {
-	uint64_t off;
+struct wt_aev { /* 20 bytes: the encoder reads it once per lane */
 	uint32_t m;      /* memory-instruction index (struct wt_tab) */
 	uint32_t active;
 	uint32_t first, nz;

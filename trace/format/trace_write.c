@@ -549,7 +549,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 					/* the same step as this lane's last access by m:
 					 * F->D[m], a zero residual */
 					zrun++;
-				} else if (a = A[E->off + l], p = A[E->off + l - 1], a == p + F->D[m]) {
+				} else if (a = A[32 * e + l], p = A[32 * e + l - 1], a == p + F->D[m]) {
 					zrun++;
 				} else {
 					wt_buf_varint(sa, zrun);
