@@ -59,7 +59,7 @@ sort -g "$rates" | awk '
 	}'
 
 # ---- traces (docs/trace-format.md) -------------------------------------------
-# Per workload: trace it (`run -o`, zstd level 3), then decode every CTA and
+# Per workload: trace it (`run -o`, zstd level 1), then decode every CTA and
 # walk every thread's dynamic instructions with one decoder thread (`info
 # --decode`). B/inst: file bytes per thread instruction; write: thread
 # instructions per second while emulating with the writer attached; decode:

@@ -42,7 +42,7 @@ static const char exec_usage[] =
 	"Options:\n"
 	"  -o, --output FILE     write a trace of every launch to FILE (it appears only\n"
 	"                        complete, when the program exits; docs/cli.md)\n"
-	"  --level N             zstd compression level of the trace, 1..19 (default 3)\n"
+	"  --level N             zstd compression level of the trace, 1..19 (default 1)\n"
 	"  --max-launch-insts N  the instruction budget of each launch (default 1e10):\n"
 	"                        a kernel that runs past it stops, as a fault\n"
 	"  --max-thread-insts N  the thread instructions of all launches together\n"

@@ -62,7 +62,7 @@ static const char run_usage[] =
 	"                        accesses to FILE (format: docs/trace-format.md);\n"
 	"                        FILE appears only when complete (docs/cli.md)\n"
 	"  --level N             zstd compression level of the trace, 1..19\n"
-	"                        (default 3)\n"
+	"                        (default 1)\n"
 	"  -j, --jobs N          emulate a launch's CTAs on N threads (default 0:\n"
 	"                        one per online CPU); launches whose kernel uses\n"
 	"                        global atomics, fences, volatile global accesses or\n"

@@ -43,7 +43,7 @@
 
 struct weft_trace_writer;
 
-/* level: zstd compression level (1..19; 0 = default 3). */
+/* level: zstd compression level (1..19; 0 = default 1). */
 int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer **out,
 			   struct weft_error *err);
 const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_writer *w);

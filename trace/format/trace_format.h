@@ -125,6 +125,13 @@ struct wt_buf {
 	int oom;
 };
 int weft_trace_buf_reserve(struct wt_buf *b, size_t more);
+/* The same, with the common case (room already there) inline. */
+static inline int wt_buf_reserve(struct wt_buf *b, size_t more)
+{
+	if (b->n + more <= b->cap && !b->oom)
+		return 0;
+	return weft_trace_buf_reserve(b, more);
+}
 static inline void wt_buf_u8(struct wt_buf *b, uint8_t v)
 {
 	if (b->n + 1 > b->cap && weft_trace_buf_reserve(b, 1))

@@ -1,10 +1,10 @@
 /*
  * trace_write.c - the trace writer (trace.h): an emulator observer that
- * transposes warp events into per-thread streams for one CTA at a time,
- * encodes each finished CTA (docs/trace-format.md "Chunk payload") into the
- * current chunk, and writes a chunk as a zstd-compressed record once it
- * holds about WT_CHUNK_TARGET raw bytes. Memory: one CTA's streams plus one
- * chunk. The file is written through common/file.h's atomic writer and
+ * logs one CTA's warp events per warp (trace_wlog.h), encodes each finished
+ * CTA thread by thread out of those logs (docs/trace-format.md "Chunk
+ * payload") into the current chunk, and writes a chunk as a
+ * zstd-compressed record once it holds about WT_CHUNK_TARGET raw bytes.
+ * Memory: one CTA's warp logs plus one chunk. The file is written through common/file.h's atomic writer and
  * only appears at NAME in weft_trace_writer_commit, after the index and
  * footer are written and the data fsynced: an interrupted run never leaves
  * a file at NAME, and a temporary one (the named fallback) has no footer,
@@ -21,6 +21,25 @@
 #include "common/file.h"
 #include "trace.h"
 #include "trace_format.h"
+#include "trace_wlog.h"
+
+/* Set bits of v, inline: without -mpopcnt __builtin_popcount is a
+ * library call, which perf showed at 5% of tracing hotspot (one per warp
+ * instruction). */
+static inline uint32_t wt_popcount(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* zstd level of the chunks unless the caller names one. 1, not 3:
+ * measured at large size, one core (weft-trace run W --size large -j 1
+ * -o, CPU seconds best of 2, level 1 against 3): bfs 5.61 against 6.35 s
+ * for a 3.8% larger file (77.9 against 75.1 MB), sgemm 4.07 against
+ * 4.25 s and 1.7% smaller (161750 against 164491 bytes), hotspot 2.85
+ * against 2.86 s and 7.6% larger (918190 against 853379 bytes). */
+#define WT_DEFAULT_LEVEL 1
 
 /* zstd level of a launch's static program. 9, not 19: level 19 took about
  * 55 ms of CPU per program (sgemm's: 0.114 s of CPU for the whole default
@@ -28,25 +47,14 @@
  * trace (16087 -> 16328 bytes); hotspot 17639 -> 17657 bytes. */
 #define WT_PROGRAM_LEVEL 9
 
-struct wt_thread {
-	uint32_t *blocks;
-	uint32_t nb, capb;
-	uint8_t *gbits;     /* guard bits, LSB first */
-	uint32_t ng, capg;  /* bits, bytes */
-	uint64_t *aa;       /* accesses: address, memory instruction, space */
-	uint32_t *am;
-	uint8_t *asp;
-	uint32_t na, capa;
-};
-
-/* One executor's record of the CTA it runs: every thread's blocks, guard
- * bits and accesses, and the CTA's counts. The writer has one for one
+/* One executor's record of the CTA it runs: a log per warp (its lanes'
+ * blocks, guard bits and accesses) and the CTA's counts. The writer has one for one
  * thread; each parallel emulation worker opens its own (worker_open), and
  * the CTAs it records are encoded in CTA order at their commit. */
 struct wt_rec {
 	const struct weft_trace_writer *w; /* tab, prog, tpc: read only while CTAs run */
-	struct wt_thread *th;
-	uint32_t capth;
+	struct wt_wlog *wl;
+	uint32_t capw;
 	uint64_t thread_insts, warp_insts, mem_accesses;
 	/* parallel only: the chunk this worker's last commit closed, which it
 	 * compresses after its turn (ob_worker_after_commit), and its zstd
@@ -102,6 +110,8 @@ struct weft_trace_writer {
 	 * recorder that ran it */
 	struct wt_rec crec;
 	uint32_t cta;
+	/* the encoder's current and previous thread, gathered out of the logs */
+	struct wt_seq seq[2];
 	/* current chunk */
 	struct wt_buf ctatab, s[4];
 	uint32_t chunk_first, chunk_ncta;
@@ -184,15 +194,15 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 {
 	*out = NULL;
 	if (level < 0 || level > ZSTD_maxCLevel())
-		return weft_error_set(err, WEFT_ERR_INPUT, "zstd level %d out of range (1..%d; 0 = default 3)",
-				      level, ZSTD_maxCLevel());
+		return weft_error_set(err, WEFT_ERR_INPUT, "zstd level %d out of range (1..%d; 0 = default %d)",
+				      level, ZSTD_maxCLevel(), WT_DEFAULT_LEVEL);
 	struct weft_trace_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 	w->out.fd = -1;
 	w->crec.w = w;
 	pthread_mutex_init(&w->wmu, NULL);
-	w->level = level ? level : 3;
+	w->level = level ? level : WT_DEFAULT_LEVEL;
 	size_t n = strlen(path);
 	w->path = malloc(n + 1);
 	w->cctx = ZSTD_createCCtx();
@@ -388,10 +398,66 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 	return 0;
 }
 
+/* Makes the previous thread's accesses (lane pl of log pg, when the last
+ * thread was encoded straight from its warp log) an array again for the
+ * predictor (w->pred.pa, pm), in w->seq[slot]. */
+static int prev_arrays(struct weft_trace_writer *w, const struct wt_wlog *pg, uint32_t pl, int slot)
+{
+	struct wt_seq *P = &w->seq[slot];
+	if (weft_trace_wlog_accesses(pg, pl, P))
+		return -1;
+	w->pred.pa = P->aa;
+	w->pred.pm = P->am;
+	return 0;
+}
+
+/* Lane l of warp log g (thread t) into the path stream: its blocks
+ * (gathered into S) as successor codes. */
+static int encode_path(struct weft_trace_writer *w, const struct wt_wlog *g, uint32_t l, uint32_t t,
+		       struct wt_seq *S, struct weft_error *err)
+{
+	const struct wt_tab *T = &w->tab;
+	struct wt_buf *sp = &w->s[0];
+	if (weft_trace_wlog_blocks(g, l, S))
+		return nomem(w, err);
+	if (S->nb > 0xffffffffu) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_LIMIT, "thread %u of CTA %u entered too many blocks to trace", t, w->cta);
+	}
+	uint32_t nb = (uint32_t)S->nb;
+	const uint32_t *blocks = S->blocks;
+	wt_buf_varint(sp, nb);
+	if (nb && blocks[0] != 0) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_INTERNAL,
+				      "trace writer: thread %u of CTA %u starts in block %u, not at pc 0",
+				      t, w->cta, blocks[0]);
+	}
+	for (uint32_t i = 1; i < nb; i++) {
+		uint32_t b = blocks[i - 1], nx = blocks[i];
+		if (T->nsucc[b] == 2) {
+			if (nx == T->succ[b][0]) {
+				wt_buf_u8(sp, WT_PATH_SUCC0);
+			} else if (nx == T->succ[b][1]) {
+				wt_buf_u8(sp, WT_PATH_SUCC1);
+			} else {
+				wt_buf_u8(sp, WT_PATH_ESCAPE);
+				wt_buf_varint(sp, nx);
+			}
+		} else if (T->nsucc[b] != 1 || nx != T->succ[b][0]) {
+			w->failed = 1;
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "trace writer: thread %u of CTA %u went from block %u to block %u, "
+					      "which is not a CFG successor",
+					      t, w->cta, b, nx);
+		}
+	}
+	return sp->oom ? nomem(w, err) : 0;
+}
+
 /* Encodes the finished CTA's threads into the chunk streams. */
 static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
 {
-	const struct wt_thread *cta_th = r->th;
 	const struct wt_tab *T = &w->tab;
 	struct wt_buf *sp = &w->s[0], *sg = &w->s[1], *sa = &w->s[2], *ss = &w->s[3];
 	size_t n0[4];
@@ -400,48 +466,139 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 	weft_trace_pred_cta(&w->pred);
 	wt_fast_cta(&w->fast);
 	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
+	/* the previous thread's accesses are in w->seq[cur ^ 1] (pgath), or
+	 * still only in its warp log (pg, lane pl) */
+	int cur = 0, pgath = 0;
+	const struct wt_wlog *pg = NULL;
+	uint32_t pl = 0;
+	/* where the previous thread's path and guard bytes start, their counts */
+	size_t pprev = 0, gprev = 0;
+	uint32_t pnb = 0;
+	uint64_t png = 0;
+	int rc;
 	for (uint32_t t = 0; t < w->tpc; t++) {
-		const struct wt_thread *th = &cta_th[t];
-		w->chunk_decoded += (uint64_t)th->nb * 4 + th->ng + (uint64_t)th->na * 13 + 64;
-		wt_buf_varint(sp, th->nb);
-		if (th->nb && th->blocks[0] != 0) {
-			w->failed = 1;
-			return weft_error_set(err, WEFT_ERR_INTERNAL,
-					      "trace writer: thread %u of CTA %u starts in block %u, not at pc 0",
-					      t, w->cta, th->blocks[0]);
+		uint32_t l = t & 31, bit = 1u << l;
+		const struct wt_wlog *g = &r->wl[t >> 5];
+		struct wt_seq *S = &w->seq[cur];
+		/* path and guard bits: where lane l took the same blocks (the
+		 * same guards) as lane l-1, its bytes are lane l-1's */
+		uint32_t nb;
+		uint64_t ng;
+		if (l > 0 && (g->bagree & bit)) {
+			size_t len = sp->n - pprev;
+			if (wt_buf_reserve(sp, len))
+				return nomem(w, err);
+			memcpy(sp->p + sp->n, sp->p + pprev, len);
+			pprev = sp->n;
+			sp->n += len;
+			nb = pnb;
+		} else {
+			pprev = sp->n;
+			if ((rc = encode_path(w, g, l, t, S, err)))
+				return rc;
+			nb = pnb = (uint32_t)S->nb;
 		}
-		for (uint32_t i = 1; i < th->nb; i++) {
-			uint32_t b = th->blocks[i - 1], nx = th->blocks[i];
-			if (T->nsucc[b] == 2) {
-				if (nx == T->succ[b][0]) {
-					wt_buf_u8(sp, WT_PATH_SUCC0);
-				} else if (nx == T->succ[b][1]) {
-					wt_buf_u8(sp, WT_PATH_SUCC1);
-				} else {
-					wt_buf_u8(sp, WT_PATH_ESCAPE);
-					wt_buf_varint(sp, nx);
+		if (l > 0 && (g->gagree & bit)) {
+			size_t len = sg->n - gprev;
+			if (wt_buf_reserve(sg, len))
+				return nomem(w, err);
+			memcpy(sg->p + sg->n, sg->p + gprev, len);
+			gprev = sg->n;
+			sg->n += len;
+			ng = png;
+		} else {
+			gprev = sg->n;
+			if (wt_buf_reserve(sg, g->ngrd / 8 + 1))
+				return nomem(w, err);
+			ng = 0;
+			uint8_t gbyte = 0;
+			for (size_t i = 0; i < g->ngrd; i++) {
+				if (!(g->grd[2 * i + 1] & bit))
+					continue;
+				gbyte |= (uint8_t)(((g->grd[2 * i] >> l) & 1) << (ng & 7));
+				if (!(++ng & 7)) {
+					sg->p[sg->n++] = gbyte;
+					gbyte = 0;
 				}
-			} else if (T->nsucc[b] != 1 || nx != T->succ[b][0]) {
-				w->failed = 1;
-				return weft_error_set(err, WEFT_ERR_INTERNAL,
-						      "trace writer: thread %u of CTA %u went from block %u to block %u, "
-						      "which is not a CFG successor",
-						      t, w->cta, b, nx);
 			}
+			if (ng & 7)
+				sg->p[sg->n++] = gbyte;
+			png = ng;
 		}
-		weft_trace_buf_bytes(sg, th->gbits, (th->ng + 7) / 8);
-		if (weft_trace_buf_reserve(sa, (size_t)th->na * 20 + 20) || weft_trace_buf_reserve(ss, (size_t)th->na * 11 + 11))
+		struct wt_fast *F = &w->fast;
+		if (l > 0 && (g->agree & bit) && w->pred.pn > 0) {
+			/* lane l-1 of this warp, the previous thread, made the same
+			 * memory instructions: the predictor's fast path, straight
+			 * out of the warp log (lane l-1's address sits just before
+			 * lane l's) */
+			uint32_t na = w->pred.pn;
+			if (!F->seq_valid && !pgath && prev_arrays(w, pg, pl, cur ^ 1))
+				return nomem(w, err);
+			if (wt_buf_reserve(sa, (size_t)na * 20 + 20) || wt_buf_reserve(ss, (size_t)na * 11 + 11))
+				return nomem(w, err);
+			weft_trace_fast_begin(F, &w->pred);
+			const uint64_t *A = g->addr;
+			uint32_t i = 0;
+			for (size_t e = 0; e < g->naev; e++) {
+				const struct wt_aev *E = &g->aev[e];
+				if (!(E->active & bit))
+					continue;
+				uint32_t m = E->m;
+				uint64_t a, p;
+				if (!((E->first | E->nz) & bit)) {
+					/* the same step as this lane's last access by m:
+					 * F->D[m], a zero residual */
+					zrun++;
+				} else if (a = A[32 * e + l], p = A[32 * e + l - 1], a == p + F->D[m]) {
+					zrun++;
+				} else {
+					wt_buf_varint(sa, zrun);
+					wt_buf_varint(sa, wt_zigzag((int64_t)(a - p - F->D[m])));
+					zrun = 0;
+					F->D[m] = a - p; /* wt_fast_fix */
+					F->d_dirty = 1;
+					if (i == F->first[m])
+						w->pred.d0[m] = F->D[m];
+				}
+				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
+				if (E->space == ps) {
+					srun++;
+				} else {
+					wt_buf_varint(ss, srun);
+					wt_buf_u8(ss, E->space);
+					srun = 0;
+					w->pred.lastsp[m] = E->space;
+				}
+				i++;
+			}
+			w->chunk_decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
+			wt_pred_thread_end(&w->pred, NULL, NULL, na);
+			pgath = 0;
+			pg = g;
+			pl = l;
+			continue;
+		}
+		if (weft_trace_wlog_accesses(g, l, S))
 			return nomem(w, err);
-		if (t > 0 && th->na == w->pred.pn && th->na &&
-		    memcmp(th->am, w->pred.pm, (size_t)th->na * sizeof(uint32_t)) == 0) {
+		if (S->na > 0xffffffffu) {
+			w->failed = 1;
+			return weft_error_set(err, WEFT_ERR_LIMIT, "thread %u of CTA %u made too many accesses to trace", t, w->cta);
+		}
+		uint32_t na = (uint32_t)S->na;
+		if (t > 0 && !pgath && prev_arrays(w, pg, pl, cur ^ 1))
+			return nomem(w, err);
+		w->chunk_decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
+		if (wt_buf_reserve(sa, (size_t)na * 20 + 20) || wt_buf_reserve(ss, (size_t)na * 11 + 11))
+			return nomem(w, err);
+		if (t > 0 && na == w->pred.pn && na &&
+		    memcmp(S->am, w->pred.pm, (size_t)na * sizeof(uint32_t)) == 0) {
 			/* the previous thread's sequence of memory instructions:
 			 * the predictor's fast path (same predictions) */
-			struct wt_fast *F = &w->fast;
 			weft_trace_fast_begin(F, &w->pred);
 			const uint64_t *PA = w->pred.pa;
-			for (uint32_t i = 0; i < th->na; i++) {
-				uint32_t m = th->am[i];
-				uint64_t a = th->aa[i];
+			for (uint32_t i = 0; i < na; i++) {
+				uint32_t m = S->am[i];
+				uint64_t a = S->aa[i];
 				uint64_t pred = PA[i] + F->D[m];
 				if (a == pred) {
 					zrun++;
@@ -452,43 +609,44 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 					wt_fast_fix(F, &w->pred, i, m, a);
 				}
 				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
-				if (th->asp[i] == ps) {
+				if (S->asp[i] == ps) {
 					srun++;
 				} else {
 					wt_buf_varint(ss, srun);
-					wt_buf_u8(ss, th->asp[i]);
+					wt_buf_u8(ss, S->asp[i]);
 					srun = 0;
-					w->pred.lastsp[m] = th->asp[i];
+					w->pred.lastsp[m] = S->asp[i];
 				}
 			}
-			wt_pred_thread_end(&w->pred, th->aa, th->am, th->na);
-			continue;
-		}
-		weft_trace_fast_flush(&w->fast, &w->pred);
-		wt_pred_thread(&w->pred);
-		for (uint32_t i = 0; i < th->na; i++) {
-			uint32_t m = th->am[i];
-			uint64_t a = th->aa[i];
-			uint64_t pred = wt_pred_addr(&w->pred, th->aa, i, m);
-			if (a == pred) {
-				zrun++;
-			} else {
-				wt_buf_varint(sa, zrun);
-				wt_buf_varint(sa, wt_zigzag((int64_t)(a - pred)));
-				zrun = 0;
+		} else {
+			weft_trace_fast_flush(F, &w->pred);
+			wt_pred_thread(&w->pred);
+			for (uint32_t i = 0; i < na; i++) {
+				uint32_t m = S->am[i];
+				uint64_t a = S->aa[i];
+				uint64_t pred = wt_pred_addr(&w->pred, S->aa, i, m);
+				if (a == pred) {
+					zrun++;
+				} else {
+					wt_buf_varint(sa, zrun);
+					wt_buf_varint(sa, wt_zigzag((int64_t)(a - pred)));
+					zrun = 0;
+				}
+				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
+				if (S->asp[i] == ps) {
+					srun++;
+				} else {
+					wt_buf_varint(ss, srun);
+					wt_buf_u8(ss, S->asp[i]);
+					srun = 0;
+				}
+				w->pred.lastsp[m] = S->asp[i];
+				wt_pred_update(&w->pred, S->aa, i, m, a);
 			}
-			uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
-			if (th->asp[i] == ps) {
-				srun++;
-			} else {
-				wt_buf_varint(ss, srun);
-				wt_buf_u8(ss, th->asp[i]);
-				srun = 0;
-			}
-			w->pred.lastsp[m] = th->asp[i];
-			wt_pred_update(&w->pred, th->aa, i, m, a);
 		}
-		wt_pred_thread_end(&w->pred, th->aa, th->am, th->na);
+		wt_pred_thread_end(&w->pred, S->aa, S->am, na);
+		pgath = 1;
+		cur ^= 1;
 	}
 	wt_buf_varint(sa, zrun);
 	wt_buf_varint(ss, srun);
@@ -630,43 +788,40 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	return rc;
 }
 
-/* Makes the recorder hold tpc threads. */
+/* Makes the recorder hold the warps of tpc threads, for the launch's
+ * program (w->tab). */
 static int rec_reserve(struct wt_rec *r, uint32_t tpc)
 {
-	if (tpc > r->capth) {
-		void *np = realloc(r->th, (size_t)tpc * sizeof(*r->th));
+	uint32_t nw = tpc / 32 + (tpc % 32 != 0);
+	if (nw > r->capw) {
+		void *np = realloc(r->wl, (size_t)nw * sizeof(*r->wl));
 		if (!np)
 			return -1;
-		r->th = np;
-		memset(r->th + r->capth, 0, (size_t)(tpc - r->capth) * sizeof(*r->th));
-		r->capth = tpc;
+		r->wl = np;
+		memset(r->wl + r->capw, 0, (size_t)(nw - r->capw) * sizeof(*r->wl));
+		r->capw = nw;
 	}
+	for (uint32_t k = 0; k < r->capw; k++)
+		if (weft_trace_wlog_prepare(&r->wl[k], r->w->tab.nm))
+			return -1;
 	return 0;
 }
 
 static void rec_free(struct wt_rec *r)
 {
-	for (uint32_t t = 0; t < r->capth; t++) {
-		free(r->th[t].blocks);
-		free(r->th[t].gbits);
-		free(r->th[t].aa);
-		free(r->th[t].am);
-		free(r->th[t].asp);
-	}
-	free(r->th);
-	r->th = NULL;
-	r->capth = 0;
+	for (uint32_t k = 0; k < r->capw; k++)
+		weft_trace_wlog_free(&r->wl[k]);
+	free(r->wl);
+	r->wl = NULL;
+	r->capw = 0;
 	ZSTD_freeCCtx(r->cctx);
 	r->cctx = NULL;
 }
 
 static void rec_cta_begin(struct wt_rec *r)
 {
-	for (uint32_t t = 0; t < r->w->tpc; t++) {
-		r->th[t].nb = 0;
-		r->th[t].ng = 0;
-		r->th[t].na = 0;
-	}
+	for (uint32_t k = 0; k < r->capw; k++)
+		wt_wlog_reset(&r->wl[k]);
 	r->thread_insts = r->warp_insts = r->mem_accesses = 0;
 }
 
@@ -707,17 +862,6 @@ static int ob_cta_end(void *user, uint32_t cta, struct weft_error *err)
 	return commit_cta(w, &w->crec, cta, err);
 }
 
-static int grow(void **p, uint32_t *cap, size_t elem)
-{
-	uint32_t nc = *cap ? *cap * 2 : 32;
-	void *np = realloc(*p, (size_t)nc * elem);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 static int rec_nomem(const struct weft_trace_writer *w, struct weft_error *err)
 {
 	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
@@ -730,7 +874,7 @@ static int rec_warp_inst(struct wt_rec *r, const struct weft_warp_event *ev, str
 {
 	const struct weft_trace_writer *w = r->w;
 	r->warp_insts++;
-	r->thread_insts += (uint32_t)__builtin_popcount(ev->active);
+	r->thread_insts += wt_popcount(ev->active);
 	uint32_t pc = ev->pc;
 	if (pc >= w->prog->ninsts) {
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: event at pc %u outside the program", pc);
@@ -740,55 +884,22 @@ static int rec_warp_inst(struct wt_rec *r, const struct weft_warp_event *ev, str
 		return 0;
 	uint32_t lanes = ev->active | ev->guard_false;
 	uint32_t base = ev->warp * 32;
-	if (base + 32 - (uint32_t)__builtin_clz(lanes | 1) > w->tpc) {
+	if (ev->warp >= r->capw || base + 32 - (uint32_t)__builtin_clz(lanes | 1) > w->tpc) {
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: warp %u lane outside the CTA", ev->warp);
 	}
-	if (f & 0x80) {
-		uint32_t b = w->prog->block_of[pc];
-		for (uint32_t m = lanes; m; m &= m - 1) {
-			struct wt_thread *th = &r->th[base + (uint32_t)__builtin_ctz(m)];
-			if (th->nb == th->capb && grow((void **)&th->blocks, &th->capb, sizeof(uint32_t)))
-				return rec_nomem(w, err);
-			th->blocks[th->nb++] = b;
-		}
-	}
-	if (f & WEFT_II_GUARD) {
-		for (uint32_t m = lanes; m; m &= m - 1) {
-			int l = __builtin_ctz(m);
-			struct wt_thread *th = &r->th[base + (uint32_t)l];
-			if ((th->ng >> 3) >= th->capg && grow((void **)&th->gbits, &th->capg, 1))
-				return rec_nomem(w, err);
-			if (!(th->ng & 7))
-				th->gbits[th->ng >> 3] = 0;
-			th->gbits[th->ng >> 3] |= (uint8_t)(((ev->active >> l) & 1) << (th->ng & 7));
-			th->ng++;
-		}
-	}
+	struct wt_wlog *g = &r->wl[ev->warp];
+	if ((f & 0x80) && lanes && weft_trace_wlog_block(g, w->prog->block_of[pc], lanes))
+		return rec_nomem(w, err);
+	if ((f & WEFT_II_GUARD) && lanes && weft_trace_wlog_guard(g, ev->active, lanes))
+		return rec_nomem(w, err);
 	if ((f & WEFT_II_ADDR) && ev->active) {
 		if (!ev->addr) {
 			return weft_error_set(err, WEFT_ERR_INTERNAL,
 					      "trace writer: memory instruction at pc %u came without addresses", pc);
 		}
-		uint32_t mi = w->tab.mem_of_pc[pc];
-		for (uint32_t m = ev->active; m; m &= m - 1) {
-			int l = __builtin_ctz(m);
-			struct wt_thread *th = &r->th[base + (uint32_t)l];
-			if (th->na == th->capa) {
-				uint32_t c = th->capa;
-				if (grow((void **)&th->aa, &c, sizeof(uint64_t)))
-					return rec_nomem(w, err);
-				c = th->capa;
-				if (grow((void **)&th->am, &c, sizeof(uint32_t)))
-					return rec_nomem(w, err);
-				if (grow((void **)&th->asp, &th->capa, 1))
-					return rec_nomem(w, err);
-			}
-			th->aa[th->na] = ev->addr[l];
-			th->am[th->na] = mi;
-			th->asp[th->na] = ev->space;
-			th->na++;
-			r->mem_accesses++;
-		}
+		if (weft_trace_wlog_access(g, w->tab.mem_of_pc[pc], ev->space, ev->active, ev->addr))
+			return rec_nomem(w, err);
+		r->mem_accesses += wt_popcount(ev->active);
 	}
 	return 0;
 }
@@ -964,6 +1075,8 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_trace_pred_free(&w->pred);
 	weft_trace_fast_free(&w->fast);
 	rec_free(&w->crec);
+	weft_trace_seq_free(&w->seq[0]);
+	weft_trace_seq_free(&w->seq[1]);
 	while (w->queue) { /* chunks of a parallel launch that failed */
 		struct wt_pending *p = w->queue;
 		w->queue = p->next;

@@ -1,0 +1,218 @@
+/*
+ * trace_wlog.c - the trace writer's per-warp record of a CTA
+ * (trace_wlog.h): appending warp events, and reading one lane's blocks and
+ * accesses back out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_wlog.h"
+
+/* Room for one more element of size elem in *p (capacity *cap elements). */
+static int room(void **p, size_t n, size_t *cap, size_t elem, size_t more)
+{
+	if (n + more <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap : 64;
+	while (nc < n + more) {
+		if (nc > ((size_t)-1 / 2) / elem)
+			return -1;
+		nc *= 2;
+	}
+	void *np = realloc(*p, nc * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+void weft_trace_wlog_free(struct wt_wlog *g)
+{
+	free(g->blk);
+	free(g->grd);
+	free(g->aev);
+	free(g->addr);
+	free(g->seen);
+	free(g->lastfull);
+	free(g->blksum);
+	free(g->aevsum);
+	free(g->step);
+	memset(g, 0, sizeof(*g));
+}
+
+int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm)
+{
+	if (nm > g->capm) {
+		uint32_t *ns = realloc(g->seen, (size_t)nm * sizeof(uint32_t));
+		if (!ns)
+			return -1;
+		g->seen = ns;
+		uint64_t *nl = realloc(g->lastfull, (size_t)nm * sizeof(uint64_t));
+		if (!nl)
+			return -1;
+		g->lastfull = nl;
+		uint64_t *np = realloc(g->step, (size_t)nm * 32 * sizeof(uint64_t));
+		if (!np)
+			return -1;
+		g->step = np;
+		g->capm = nm;
+	}
+	g->nm = nm;
+	wt_wlog_reset(g);
+	return 0;
+}
+
+int weft_trace_wlog_block(struct wt_wlog *g, uint32_t block, uint32_t lanes)
+{
+	if (room((void **)&g->blk, g->nblk, &g->capblk, 2 * sizeof(uint32_t), 1) ||
+	    room((void **)&g->blksum, g->nblk / WT_WLOG_RUN, &g->capblksum, sizeof(uint32_t), 1))
+		return -1;
+	if (g->nblk % WT_WLOG_RUN == 0)
+		g->blksum[g->nblk / WT_WLOG_RUN] = 0;
+	g->blksum[g->nblk / WT_WLOG_RUN] |= lanes;
+	g->bagree &= ~(lanes ^ (lanes << 1));
+	g->blk[2 * g->nblk] = block;
+	g->blk[2 * g->nblk + 1] = lanes;
+	g->nblk++;
+	return 0;
+}
+
+int weft_trace_wlog_guard(struct wt_wlog *g, uint32_t active, uint32_t lanes)
+{
+	if (room((void **)&g->grd, g->ngrd, &g->capgrd, 2 * sizeof(uint32_t), 1))
+		return -1;
+	g->gagree &= ~((lanes ^ (lanes << 1)) | (active ^ (active << 1)));
+	g->grd[2 * g->ngrd] = active;
+	g->grd[2 * g->ngrd + 1] = lanes;
+	g->ngrd++;
+	return 0;
+}
+
+int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_t active, const uint64_t *addr)
+{
+	if (room((void **)&g->aev, g->naev, &g->capaev, sizeof(*g->aev), 1) ||
+	    room((void **)&g->addr, g->naddr, &g->capaddr, sizeof(uint64_t), 32) ||
+	    room((void **)&g->aevsum, g->naev / WT_WLOG_RUN, &g->capaevsum, sizeof(uint32_t), 1))
+		return -1;
+	if (g->naev % WT_WLOG_RUN == 0)
+		g->aevsum[g->naev / WT_WLOG_RUN] = 0;
+	g->aevsum[g->naev / WT_WLOG_RUN] |= active;
+	struct wt_aev *e = &g->aev[g->naev++];
+	e->m = m;
+	e->active = active;
+	e->space = space;
+	/* all 32 slots, active or not: a lane's address is at 32 * k +
+	 * lane, with no counting of the lanes before it */
+	uint64_t *d = g->addr + g->naddr;
+	memcpy(d, addr, 32 * sizeof(uint64_t));
+	g->naddr += 32;
+	uint64_t *st = g->step + (size_t)m * 32;
+	uint32_t nz = 0;
+	if (active == 0xffffffffu) {
+		uint64_t lf = g->lastfull[m];
+		if (lf != WT_WLOG_NONE) {
+			/* every lane's last access by m was at the event at lf:
+			 * a lane's step changed where its distance from that
+			 * access differs from lane l-1's; usually all lanes moved
+			 * by the same distance (checked first, branch-free) */
+			const uint64_t *p = g->addr + lf;
+			uint64_t r0 = d[0] - p[0];
+			uint32_t same = 1;
+			for (uint32_t l = 1; l < 32; l++)
+				same &= (d[l] - p[l]) == r0;
+			if (!same)
+				for (uint32_t l = 1; l < 32; l++)
+					nz |= (uint32_t)((d[l] - p[l]) != (d[l - 1] - p[l - 1])) << l;
+		} else if (g->seen[m]) { /* else every lane's first access by m */
+			for (uint32_t l = 1; l < 32; l++)
+				nz |= (uint32_t)((d[l] - d[l - 1]) != st[l]) << l;
+		}
+		g->lastfull[m] = g->naddr - 32; /* st is stale from here */
+	} else {
+		uint64_t lf = g->lastfull[m];
+		if (lf != WT_WLOG_NONE) { /* bring st up to date */
+			const uint64_t *p = g->addr + lf;
+			for (uint32_t l = 1; l < 32; l++)
+				st[l] = p[l] - p[l - 1];
+			g->lastfull[m] = WT_WLOG_NONE;
+		}
+		/* the lanes active with lane l-1 active too */
+		for (uint32_t b = active & (active << 1); b; b &= b - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(b);
+			uint64_t s = d[l] - d[l - 1];
+			nz |= (uint32_t)(s != st[l]) << l;
+			st[l] = s;
+		}
+	}
+	e->first = active & ~g->seen[m];
+	e->nz = nz & ~e->first;
+	g->seen[m] |= active;
+	g->agree &= ~(active ^ (active << 1));
+	return 0;
+}
+
+int weft_trace_wlog_blocks(const struct wt_wlog *g, uint32_t l, struct wt_seq *s)
+{
+	s->nb = 0;
+	if (room((void **)&s->blocks, 0, &s->capb, sizeof(uint32_t), g->nblk))
+		return -1;
+	size_t n = 0;
+	/* without branches: in divergent warps whether a lane took part is
+	 * unpredictable (perf: bfs) */
+	for (size_t r = 0; r * WT_WLOG_RUN < g->nblk; r++) {
+		if (!((g->blksum[r] >> l) & 1))
+			continue;
+		size_t end = (r + 1) * WT_WLOG_RUN < g->nblk ? (r + 1) * WT_WLOG_RUN : g->nblk;
+		for (size_t i = r * WT_WLOG_RUN; i < end; i++) {
+			s->blocks[n] = g->blk[2 * i];
+			n += (g->blk[2 * i + 1] >> l) & 1;
+		}
+	}
+	s->nb = n;
+	return 0;
+}
+
+int weft_trace_wlog_accesses(const struct wt_wlog *g, uint32_t l, struct wt_seq *s)
+{
+	s->na = 0;
+	if (s->capa < g->naev) {
+		size_t c = s->capa;
+		if (room((void **)&s->aa, 0, &c, sizeof(uint64_t), g->naev))
+			return -1;
+		c = s->capa;
+		if (room((void **)&s->am, 0, &c, sizeof(uint32_t), g->naev))
+			return -1;
+		if (room((void **)&s->asp, 0, &s->capa, 1, g->naev))
+			return -1;
+	}
+	size_t n = 0;
+	/* without branches, as above: for a lane that is not active the
+	 * entry written is overwritten or left out */
+	for (size_t r = 0; r * WT_WLOG_RUN < g->naev; r++) {
+		if (!((g->aevsum[r] >> l) & 1))
+			continue;
+		size_t end = (r + 1) * WT_WLOG_RUN < g->naev ? (r + 1) * WT_WLOG_RUN : g->naev;
+		for (size_t i = r * WT_WLOG_RUN; i < end; i++) {
+			const struct wt_aev *e = &g->aev[i];
+			uint64_t in = (e->active >> l) & 1;
+			/* an inactive lane reads addr[0] (in cache), not its
+			 * slot: divergent warps' logs are large */
+			s->aa[n] = g->addr[(32 * i + l) & (0 - in)];
+			s->am[n] = e->m;
+			s->asp[n] = e->space;
+			n += in;
+		}
+	}
+	s->na = n;
+	return 0;
+}
+
+void weft_trace_seq_free(struct wt_seq *s)
+{
+	free(s->blocks);
+	free(s->aa);
+	free(s->am);
+	free(s->asp);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,103 @@
+/*
+ * trace_wlog.h - internal to the trace writer: the record of one CTA as the
+ * emulator hands it over, warp by warp (trace_wlog.c). A warp event is
+ * logged once for all its lanes (which blocks the lanes entered, their
+ * guard bits, the active lanes' addresses side by side), so recording costs
+ * one append per warp instruction instead of one per lane; the encoder
+ * (trace_write.c) reads each thread's sequence out of its warp's log in
+ * thread order, which is the order the file stores them in.
+ */
+#ifndef WEFT_TRACE_WLOG_H
+#define WEFT_TRACE_WLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A memory instruction executed by a warp, the warp's k-th: lane l's
+ * address is addr[32 * k + l] (valid for the active lanes). For the encoder's fast
+ * path (lanes whose sequences line up with the lane before): a lane's
+ * step from lane l-1 is its address minus lane l-1's; `first` has the
+ * lanes making their first access by m in the CTA, `nz` the others whose
+ * step differs from their step at their previous access by m (the
+ * accesses where the predictor's fast path has a nonzero residual). */
+struct wt_aev { /* 20 bytes: the encoder reads it once per lane */
+	uint32_t m;      /* memory-instruction index (struct wt_tab) */
+	uint32_t active;
+	uint32_t first, nz;
+	uint8_t space;   /* resolved state space */
+};
+
+struct wt_wlog {
+	uint32_t *blk;       /* pairs: block entered, lanes that entered it */
+	size_t nblk, capblk; /* pairs */
+	uint32_t *grd;       /* pairs: lanes whose guard held, lanes that reached it */
+	size_t ngrd, capgrd;
+	struct wt_aev *aev;
+	size_t naev, capaev;
+	uint64_t *addr;
+	size_t naddr, capaddr;
+	/* the lanes taking part in each run of WT_WLOG_RUN block entries and
+	 * of WT_WLOG_RUN memory events: reading a lane out skips the runs it
+	 * has no part in (divergent warps, where one lane loops alone) */
+	uint32_t *blksum, *aevsum;
+	size_t capblksum, capaevsum;
+	/* bit l (l >= 1): lanes l and l-1 were both active or both inactive at
+	 * every memory instruction so far, so their access sequences line up */
+	uint32_t agree;
+	/* bit l (l >= 1): lanes l and l-1 entered the same blocks (bagree),
+	 * and reached the same guards with the same outcome (gagree), so
+	 * their path and guard streams are the same bytes */
+	uint32_t bagree, gagree;
+	/* per memory instruction m: the lanes that accessed by m so far; where
+	 * m's last event had all 32 lanes active, its offset in addr (the
+	 * steps of all lanes' last accesses by m), else WT_WLOG_NONE and
+	 * each lane's step at its last access by m ([m * 32 + lane]) */
+	uint32_t nm, capm;
+	uint32_t *seen;
+	uint64_t *lastfull;
+	uint64_t *step;
+};
+#define WT_WLOG_NONE UINT64_MAX
+
+#define WT_WLOG_RUN 32
+
+/* One thread's sequences gathered out of a warp log. */
+struct wt_seq {
+	uint32_t *blocks;
+	size_t nb, capb;
+	uint64_t *aa;  /* accesses: address, memory instruction, space */
+	uint32_t *am;
+	uint8_t *asp;
+	size_t na, capa;
+};
+
+/* Sizes the per-instruction state for nm memory instructions (a launch's
+ * program); -1 when out of memory. */
+int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm);
+/* Empties the log for a new CTA. */
+static inline void wt_wlog_reset(struct wt_wlog *g)
+{
+	g->nblk = g->ngrd = g->naev = g->naddr = 0;
+	g->agree = 0xffffffffu;
+	g->bagree = g->gagree = 0xffffffffu;
+	if (g->nm) {
+		memset(g->seen, 0, (size_t)g->nm * sizeof(uint32_t));
+		memset(g->lastfull, 0xff, (size_t)g->nm * sizeof(uint64_t));
+	}
+}
+void weft_trace_wlog_free(struct wt_wlog *g);
+/* Appends; -1 when out of memory (the log is unchanged). */
+int weft_trace_wlog_block(struct wt_wlog *g, uint32_t block, uint32_t lanes);
+int weft_trace_wlog_guard(struct wt_wlog *g, uint32_t active, uint32_t lanes);
+/* addr: [32] per-lane addresses, valid for the active lanes (active != 0);
+ * m < the nm of weft_trace_wlog_prepare. */
+int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_t active, const uint64_t *addr);
+
+/* Lane l's blocks, or its accesses, out of g into s (replacing what s
+ * held of them); -1 when out of memory. */
+int weft_trace_wlog_blocks(const struct wt_wlog *g, uint32_t l, struct wt_seq *s);
+int weft_trace_wlog_accesses(const struct wt_wlog *g, uint32_t l, struct wt_seq *s);
+void weft_trace_seq_free(struct wt_seq *s);
+
+#endif
