@@ -316,6 +316,10 @@ void weft_overlay_machine_free(struct ov_machine *m)
 		return;
 	weft_overlay_machine_reset(m);
 	weft_overlay_solo_clear(m);
+	weft_overlay_steady_clear(m);
+	free(m->st_key);
+	m->st_key = NULL;
+	m->st_cap = 0;
 	free(m->b);
 	free(m->ring);
 	m->b = NULL;
@@ -334,6 +338,10 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 		weft_overlay_cta_unref(m->qcta);
 	m->qcta = NULL;
 	m->qnext = 0;
+	for (uint32_t i = 0; i < m->nlater; i++)
+		weft_overlay_cta_unref(m->qlater[i]);
+	m->nlater = 0;
+	m->qgroups = m->qrecords = 0;
 	memset(m->mask, 0, sizeof(m->mask));
 	m->mask[OV_S_EMPTY] = m->all;
 	memset(m->wheel, 0, sizeof(m->wheel));
@@ -353,6 +361,8 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 	m->tag_peak = 0;
 	weft_overlay_solo_clear(m);
 	m->solo_hits = 0;
+	weft_overlay_steady_clear(m);
+	m->steady_jumps = m->steady_periods = 0;
 }
 
 void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
@@ -372,8 +382,36 @@ void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
 		m->in_bytes += ns * (m->resp_hdr + 4ull * dw);
 	}
 	weft_overlay_cta_ref(oc);
-	m->qcta = oc;
+	m->qgroups += oc->ngroups;
+	m->qrecords += oc->nrec;
+	if (!m->qcta) {
+		m->qcta = oc;
+		m->qnext = 0;
+	} else {
+		m->qlater[m->nlater++] = oc;
+	}
+}
+
+int weft_overlay_machine_queue_full(const struct ov_machine *m)
+{
+	return m->nb == 1 || m->nlater == OV_QUEUE_CTAS || m->qrecords >= OV_QUEUE_RECORDS ||
+	       m->qgroups >= 16ull * m->nb;
+}
+
+void weft_overlay_machine_take(struct ov_machine *m)
+{
+	struct ov_cta *oc = m->qcta;
+	m->qgroups--;
+	m->qrecords -= oc->goff[m->qnext + 1] - oc->goff[m->qnext];
+	if (++m->qnext < oc->ngroups)
+		return;
+	weft_overlay_cta_unref(oc);
+	m->qcta = NULL;
 	m->qnext = 0;
+	if (m->nlater) {
+		m->qcta = m->qlater[0];
+		memmove(m->qlater, m->qlater + 1, --m->nlater * sizeof(*m->qlater));
+	}
 }
 
 static inline uint64_t umax(uint64_t a, uint64_t b)
@@ -531,18 +569,18 @@ static void start(struct ov_machine *m, uint32_t i)
 {
 	struct ov_batch *b = &m->b[i];
 	struct ov_cta *oc = m->qcta;
-	uint32_t g = m->qnext++;
+	uint32_t g = m->qnext;
 	uint64_t bit = 1ull << i;
 	weft_overlay_cta_ref(oc);
 	b->cta = oc;
-	b->cur = oc->rec + oc->goff[g];
+	b->beg = b->cur = oc->rec + oc->goff[g];
 	b->end = oc->rec + oc->goff[g + 1];
+	b->same = m->nb > 1 && weft_overlay_steady_same(m, b->beg, (size_t)(b->end - b->beg));
+	m->st_odd += !b->same;
+	m->started++;
 	b->alu_free = b->tex_done = b->sem = 0;
 	b->nord = 0;
-	if (m->qnext == oc->ngroups) {
-		m->qcta = NULL;
-		weft_overlay_cta_unref(oc);
-	}
+	weft_overlay_machine_take(m); /* (b holds its own reference) */
 	m->mask[OV_S_EMPTY] &= ~bit;
 	if (b->cur == b->end) {
 		b->state = OV_S_DRAIN_FREE; /* nothing to issue */
@@ -738,6 +776,7 @@ static int contexts(struct ov_machine *m, int final)
 		if (m->b[i].ev <= m->p)
 			release(m, i);
 	}
+	uint64_t started = m->started;
 	while (m->mask[OV_S_EMPTY]) {
 		if (!m->qcta) {
 			if (!final)
@@ -751,10 +790,7 @@ static int contexts(struct ov_machine *m, int final)
 			const struct ov_cta *oc = m->qcta;
 			const uint32_t *rec = oc->rec + oc->goff[m->qnext];
 			if (weft_overlay_solo_replay(m, rec, oc->goff[m->qnext + 1] - oc->goff[m->qnext])) {
-				if (++m->qnext == oc->ngroups) {
-					weft_overlay_cta_unref(m->qcta);
-					m->qcta = NULL;
-				}
+				weft_overlay_machine_take(m);
 				continue;
 			}
 		}
@@ -762,6 +798,8 @@ static int contexts(struct ov_machine *m, int final)
 		if (m->b[i].state == OV_S_DRAIN_FREE)
 			release(m, i); /* a batch with nothing to issue */
 	}
+	if (m->started != started && m->nb > 1 && !m->steady_off)
+		weft_overlay_steady_step(m); /* an exact repeat? (overlay_steady.c) */
 	if (m->mask[OV_S_EMPTY] == m->all) {
 		/* every batch done: the outgoing link still sends the last stores */
 		uint64_t q = alu_period(m->out_free);
