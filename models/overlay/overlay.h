@@ -179,6 +179,7 @@ struct ov_cta {
 int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_prog *gp,
 			    struct weft_group_iter *it, const struct weft_cta_trace *c,
 			    uint32_t launch, struct ov_cta **out, struct weft_error *err);
+/* (overlay_queue.c) */
 void weft_overlay_cta_ref(struct ov_cta *oc);
 void weft_overlay_cta_unref(struct ov_cta *oc);
 
@@ -340,7 +341,8 @@ int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, 
 void weft_overlay_machine_free(struct ov_machine *m);
 /* Empties the machine for a new launch (releases what it holds). */
 void weft_overlay_machine_reset(struct ov_machine *m);
-/* Gives the machine oc's groups (takes a reference), after those waiting;
+/* The queue (overlay_queue.c). Gives the machine oc's groups (takes a
+ * reference), after those waiting;
  * the queue must have room (weft_overlay_machine_queue_full). */
 void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc);
 /* 1 when the machine should run before it is fed again: one context (it

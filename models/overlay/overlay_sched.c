@@ -77,20 +77,6 @@ const char *const weft_overlay_cpi_names[OV_C_COUNT] = { "alu", "semwait", "insi
 
 /* ---- streams ---- */
 
-void weft_overlay_cta_ref(struct ov_cta *oc)
-{
-	oc->refs++;
-}
-
-void weft_overlay_cta_unref(struct ov_cta *oc)
-{
-	if (!oc || --oc->refs)
-		return;
-	free(oc->rec);
-	free(oc->goff);
-	free(oc);
-}
-
 struct decode {
 	const struct ov_prog *op;
 	const struct weft_program *p;
@@ -363,55 +349,6 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 	m->solo_hits = 0;
 	weft_overlay_steady_clear(m);
 	m->steady_jumps = m->steady_periods = 0;
-}
-
-void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
-{
-	if (!oc->ngroups)
-		return;
-	/* the link's packets of every record (each is sent exactly once) */
-	for (uint32_t dw = 0; dw < 32; dw++) {
-		uint64_t nq = oc->nreq[dw], ns = oc->nresp[dw], nw = oc->nwrite[dw];
-		if (!(nq | ns | nw))
-			continue;
-		m->requests += nq;
-		m->writes += nw;
-		m->out_busy += nq * m->ser_req[dw] + nw * m->ser_write[dw];
-		m->in_busy += ns * m->ser_resp[dw];
-		m->out_bytes += nq * (m->req_hdr + 4ull * dw) + nw * (m->write_hdr + 4ull * dw);
-		m->in_bytes += ns * (m->resp_hdr + 4ull * dw);
-	}
-	weft_overlay_cta_ref(oc);
-	m->qgroups += oc->ngroups;
-	m->qrecords += oc->nrec;
-	if (!m->qcta) {
-		m->qcta = oc;
-		m->qnext = 0;
-	} else {
-		m->qlater[m->nlater++] = oc;
-	}
-}
-
-int weft_overlay_machine_queue_full(const struct ov_machine *m)
-{
-	return m->nb == 1 || m->nlater == OV_QUEUE_CTAS || m->qrecords >= OV_QUEUE_RECORDS ||
-	       m->qgroups >= 16ull * m->nb;
-}
-
-void weft_overlay_machine_take(struct ov_machine *m)
-{
-	struct ov_cta *oc = m->qcta;
-	m->qgroups--;
-	m->qrecords -= oc->goff[m->qnext + 1] - oc->goff[m->qnext];
-	if (++m->qnext < oc->ngroups)
-		return;
-	weft_overlay_cta_unref(oc);
-	m->qcta = NULL;
-	m->qnext = 0;
-	if (m->nlater) {
-		m->qcta = m->qlater[0];
-		memmove(m->qlater, m->qlater + 1, --m->nlater * sizeof(*m->qlater));
-	}
 }
 
 static inline uint64_t umax(uint64_t a, uint64_t b)
