@@ -19,7 +19,15 @@
 # The load average is printed before and after. With WEFT_BENCH_COUNT=1
 # and valgrind installed, the sweep's cost is also counted in host
 # instructions (valgrind --tool=callgrind; the processes' own work, which
-# other jobs on the machine do not change), one run each.
+# other jobs on the machine do not change), one run each, pinned to one
+# core like the timed runs (unpinned, weft-estimate would split the sweep
+# over the cores' groups and decode the trace once per group).
+# What the sweep costs: the trace is decoded once for the 7 points; the
+# 1-context point reuses each distinct stream's timing (overlay_solo.c),
+# points with few contexts skip the repeats of the machine's state on
+# regular kernels (overlay_steady.c), and the points with 32 and 64
+# contexts, and every point of photon (whose batches all differ), are
+# timed period by period.
 #
 # usage: sh tests/bench_overlay.sh [size]   (default: default)
 
@@ -127,7 +135,7 @@ fi
 # host instructions: callgrind's count of the process's instructions
 # (ir_of ARGS: the count of weft-estimate ARGS, empty when it fails)
 ir_of() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$E" "$@" --format csv \
+	$pin valgrind --tool=callgrind --callgrind-out-file=/dev/null "$E" "$@" --format csv \
 		>/dev/null 2>"$dir/vg" || { echo ""; return 1; }
 	awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$dir/vg"
 }

@@ -237,7 +237,8 @@ static int ov_consume_cta(void *state, const struct weft_cta_trace *c, struct we
 	s->groups += oc->ngroups;
 	counts_add(&s->cnt, &oc->cnt);
 	weft_overlay_machine_feed(&s->m, oc);
-	weft_overlay_machine_run(&s->m, 0);
+	if (weft_overlay_machine_queue_full(&s->m))
+		weft_overlay_machine_run(&s->m, 0);
 	return 0;
 }
 

@@ -179,6 +179,7 @@ struct ov_cta {
 int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_prog *gp,
 			    struct weft_group_iter *it, const struct weft_cta_trace *c,
 			    uint32_t launch, struct ov_cta **out, struct weft_error *err);
+/* (overlay_queue.c) */
 void weft_overlay_cta_ref(struct ov_cta *oc);
 void weft_overlay_cta_unref(struct ov_cta *oc);
 
@@ -214,7 +215,7 @@ struct ov_bucket {
 #define OV_TICKS (1u << OV_TICK_SHIFT)
 
 struct ov_batch {
-	const uint32_t *cur, *end;
+	const uint32_t *beg, *cur, *end;
 	struct ov_cta *cta;
 	uint64_t alu_free;  /* its last ALU instruction leaves the pipeline (ticks) */
 	uint64_t tex_done;  /* its last round trip's result is written (ticks) */
@@ -224,6 +225,7 @@ struct ov_batch {
 	uint32_t rec;       /* the next record */
 	uint8_t evtype;     /* ... and its kind (OV_EV_*) */
 	uint8_t state;      /* enum ov_bstate, kept for the states OV_EV_OTHER handles */
+	uint8_t same;       /* its records are the steady-state reference stream (overlay_steady.c) */
 };
 
 /* With one batch context (overlay_solo.c): the result of timing a batch
@@ -252,6 +254,30 @@ struct ov_solo_run {
 	uint64_t out0, in0, port0, first0;
 };
 
+/* Several batch contexts running one stream (overlay_steady.c): the
+ * machine's state at a period where batches started, relative to that
+ * period, with what had been counted by then. */
+#define OV_STEADY_SNAPS 128
+/* Recorded states in a row that repeat none (plus 8 per context) after
+ * which a launch looks no further: it has no cycle short enough to find
+ * (with 32 contexts or more the bundled kernels never repeat a state). */
+#define OV_STEADY_GIVE_UP 256
+struct ov_steady_snap {
+	uint64_t *key;              /* NULL: empty entry */
+	size_t nkey;
+	uint64_t hash;
+	uint64_t p, started;        /* the period, groups started by then */
+	uint64_t odd;               /* groups of another stream started by then */
+	uint64_t per[OV_C_COUNT], lat, wait, blocked;
+};
+
+/* CTAs whose groups may wait at once (with several contexts the model
+ * feeds a few before running the machine, so that overlay_steady.c finds
+ * more groups waiting; when they start does not depend on it), and the
+ * most records they may hold. */
+#define OV_QUEUE_CTAS 16
+#define OV_QUEUE_RECORDS (1u << 22)
+
 /* The batch scheduler of one configuration over one launch. */
 struct ov_machine {
 	uint32_t nb, max_out;
@@ -267,8 +293,11 @@ struct ov_machine {
 	struct ov_bucket wheel[OV_WHEEL]; /* state changes at period q, at [q % OV_WHEEL] */
 	uint64_t wheel_any[OV_WHEEL / 64]; /* non-empty buckets */
 	uint64_t far;               /* contexts whose change is OV_WHEEL periods or more ahead */
-	struct ov_cta *qcta;        /* groups not yet started: qcta's from qnext */
+	struct ov_cta *qcta;        /* groups not yet started: qcta's from qnext, */
 	uint32_t qnext;
+	struct ov_cta *qlater[OV_QUEUE_CTAS]; /* ... then these CTAs' */
+	uint32_t nlater;
+	uint64_t qgroups, qrecords; /* groups and records fed, not yet started */
 	uint64_t p;                 /* the period now */
 	uint32_t rr;                /* the batch that issued last */
 	uint64_t port_free;         /* first period the TEX read port is free */
@@ -294,13 +323,35 @@ struct ov_machine {
 	int solo_on;                /* solo_run is being timed */
 	struct ov_solo_run solo_run;
 	uint64_t solo_hits;         /* batches that took a recorded result */
+	/* several contexts: exact repeats of the whole state (overlay_steady.c) */
+	const uint32_t *st_ref;     /* the reference stream (the launch's first batch), or NULL */
+	size_t st_n;
+	uint32_t st_maxd;           /* its largest semaphore distance */
+	uint64_t started;           /* groups started in the launch */
+	uint64_t st_odd;            /* ... of them not the reference stream */
+	uint64_t st_miss;           /* states recorded in a row that repeated none */
+	struct ov_steady_snap st[OV_STEADY_SNAPS];
+	uint32_t st_next;           /* the entry replaced next */
+	uint64_t *st_key;           /* scratch: the key being built */
+	size_t st_cap;
+	uint64_t steady_jumps, steady_periods; /* jumps taken, periods they skipped */
+	int steady_off;             /* 1: time every period (the unit tests' reference) */
 };
 int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, struct weft_error *err);
 void weft_overlay_machine_free(struct ov_machine *m);
 /* Empties the machine for a new launch (releases what it holds). */
 void weft_overlay_machine_reset(struct ov_machine *m);
-/* Gives the machine oc's groups (takes a reference); its queue must be empty. */
+/* The queue (overlay_queue.c). Gives the machine oc's groups (takes a
+ * reference), after those waiting;
+ * the queue must have room (weft_overlay_machine_queue_full). */
 void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc);
+/* 1 when the machine should run before it is fed again: one context (it
+ * runs after every CTA), or the queue holds OV_QUEUE_CTAS CTAs,
+ * OV_QUEUE_RECORDS records or 16 groups per context. */
+int weft_overlay_machine_queue_full(const struct ov_machine *m);
+/* Takes the next waiting group: moves on to the next CTA when qcta's are
+ * all taken. */
+void weft_overlay_machine_take(struct ov_machine *m);
 /* Runs periods until a batch context is free and no group waits (final 0:
  * the next CTA's groups may start then), or, final 1, until every batch
  * has finished and the link is idle. */
@@ -314,6 +365,17 @@ int weft_overlay_solo_replay(struct ov_machine *m, const uint32_t *rec, size_t n
 void weft_overlay_solo_record(struct ov_machine *m);
 /* Forgets every recorded stream (a new launch). */
 void weft_overlay_solo_clear(struct ov_machine *m);
+/* Several contexts (overlay_steady.c): after the batches of period m->p
+ * have started, records the machine's state and, when it repeats an
+ * earlier one exactly and the groups waiting are the same stream, moves
+ * the machine as many whole repetitions ahead as the waiting groups
+ * allow. */
+void weft_overlay_steady_step(struct ov_machine *m);
+/* Whether a started batch's records are the reference stream (the first
+ * batch of the launch sets it). */
+int weft_overlay_steady_same(struct ov_machine *m, const uint32_t *rec, size_t n);
+/* Forgets the reference stream and the recorded states (a new launch). */
+void weft_overlay_steady_clear(struct ov_machine *m);
 /* Cycles of the finished launch: periods x 4. */
 double weft_overlay_machine_cycles(const struct ov_machine *m);
 /* Ticks as cycles. */

@@ -77,20 +77,6 @@ const char *const weft_overlay_cpi_names[OV_C_COUNT] = { "alu", "semwait", "insi
 
 /* ---- streams ---- */
 
-void weft_overlay_cta_ref(struct ov_cta *oc)
-{
-	oc->refs++;
-}
-
-void weft_overlay_cta_unref(struct ov_cta *oc)
-{
-	if (!oc || --oc->refs)
-		return;
-	free(oc->rec);
-	free(oc->goff);
-	free(oc);
-}
-
 struct decode {
 	const struct ov_prog *op;
 	const struct weft_program *p;
@@ -316,6 +302,10 @@ void weft_overlay_machine_free(struct ov_machine *m)
 		return;
 	weft_overlay_machine_reset(m);
 	weft_overlay_solo_clear(m);
+	weft_overlay_steady_clear(m);
+	free(m->st_key);
+	m->st_key = NULL;
+	m->st_cap = 0;
 	free(m->b);
 	free(m->ring);
 	m->b = NULL;
@@ -334,6 +324,10 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 		weft_overlay_cta_unref(m->qcta);
 	m->qcta = NULL;
 	m->qnext = 0;
+	for (uint32_t i = 0; i < m->nlater; i++)
+		weft_overlay_cta_unref(m->qlater[i]);
+	m->nlater = 0;
+	m->qgroups = m->qrecords = 0;
 	memset(m->mask, 0, sizeof(m->mask));
 	m->mask[OV_S_EMPTY] = m->all;
 	memset(m->wheel, 0, sizeof(m->wheel));
@@ -353,27 +347,8 @@ void weft_overlay_machine_reset(struct ov_machine *m)
 	m->tag_peak = 0;
 	weft_overlay_solo_clear(m);
 	m->solo_hits = 0;
-}
-
-void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
-{
-	if (!oc->ngroups)
-		return;
-	/* the link's packets of every record (each is sent exactly once) */
-	for (uint32_t dw = 0; dw < 32; dw++) {
-		uint64_t nq = oc->nreq[dw], ns = oc->nresp[dw], nw = oc->nwrite[dw];
-		if (!(nq | ns | nw))
-			continue;
-		m->requests += nq;
-		m->writes += nw;
-		m->out_busy += nq * m->ser_req[dw] + nw * m->ser_write[dw];
-		m->in_busy += ns * m->ser_resp[dw];
-		m->out_bytes += nq * (m->req_hdr + 4ull * dw) + nw * (m->write_hdr + 4ull * dw);
-		m->in_bytes += ns * (m->resp_hdr + 4ull * dw);
-	}
-	weft_overlay_cta_ref(oc);
-	m->qcta = oc;
-	m->qnext = 0;
+	weft_overlay_steady_clear(m);
+	m->steady_jumps = m->steady_periods = 0;
 }
 
 static inline uint64_t umax(uint64_t a, uint64_t b)
@@ -531,18 +506,18 @@ static void start(struct ov_machine *m, uint32_t i)
 {
 	struct ov_batch *b = &m->b[i];
 	struct ov_cta *oc = m->qcta;
-	uint32_t g = m->qnext++;
+	uint32_t g = m->qnext;
 	uint64_t bit = 1ull << i;
 	weft_overlay_cta_ref(oc);
 	b->cta = oc;
-	b->cur = oc->rec + oc->goff[g];
+	b->beg = b->cur = oc->rec + oc->goff[g];
 	b->end = oc->rec + oc->goff[g + 1];
+	b->same = m->nb > 1 && weft_overlay_steady_same(m, b->beg, (size_t)(b->end - b->beg));
+	m->st_odd += !b->same;
+	m->started++;
 	b->alu_free = b->tex_done = b->sem = 0;
 	b->nord = 0;
-	if (m->qnext == oc->ngroups) {
-		m->qcta = NULL;
-		weft_overlay_cta_unref(oc);
-	}
+	weft_overlay_machine_take(m); /* (b holds its own reference) */
 	m->mask[OV_S_EMPTY] &= ~bit;
 	if (b->cur == b->end) {
 		b->state = OV_S_DRAIN_FREE; /* nothing to issue */
@@ -738,6 +713,7 @@ static int contexts(struct ov_machine *m, int final)
 		if (m->b[i].ev <= m->p)
 			release(m, i);
 	}
+	uint64_t started = m->started;
 	while (m->mask[OV_S_EMPTY]) {
 		if (!m->qcta) {
 			if (!final)
@@ -751,10 +727,7 @@ static int contexts(struct ov_machine *m, int final)
 			const struct ov_cta *oc = m->qcta;
 			const uint32_t *rec = oc->rec + oc->goff[m->qnext];
 			if (weft_overlay_solo_replay(m, rec, oc->goff[m->qnext + 1] - oc->goff[m->qnext])) {
-				if (++m->qnext == oc->ngroups) {
-					weft_overlay_cta_unref(m->qcta);
-					m->qcta = NULL;
-				}
+				weft_overlay_machine_take(m);
 				continue;
 			}
 		}
@@ -762,6 +735,8 @@ static int contexts(struct ov_machine *m, int final)
 		if (m->b[i].state == OV_S_DRAIN_FREE)
 			release(m, i); /* a batch with nothing to issue */
 	}
+	if (m->started != started && m->nb > 1 && !m->steady_off)
+		weft_overlay_steady_step(m); /* an exact repeat? (overlay_steady.c) */
 	if (m->mask[OV_S_EMPTY] == m->all) {
 		/* every batch done: the outgoing link still sends the last stores */
 		uint64_t q = alu_period(m->out_free);
