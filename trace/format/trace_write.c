@@ -154,6 +154,20 @@ static int nomem(struct weft_trace_writer *w, struct weft_error *err)
 	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
 }
 
+/* Appends again the bytes b got since *prev (the previous lane's), for a
+ * lane whose bytes are the same; *prev becomes where the copy starts.
+ * Nonzero when b cannot grow. */
+static int repeat_last_lane(struct wt_buf *b, size_t *prev)
+{
+	size_t len = b->n - *prev;
+	if (wt_buf_reserve(b, len))
+		return -1;
+	memcpy(b->p + b->n, b->p + *prev, len);
+	*prev = b->n;
+	b->n += len;
+	return 0;
+}
+
 static int write_all(struct weft_trace_writer *w, const void *buf, size_t len, struct weft_error *err)
 {
 	int st = weft_file_out_write(&w->out, buf, len);
@@ -485,12 +499,8 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 		uint32_t nb;
 		uint64_t ng;
 		if (l > 0 && (g->bagree & bit)) {
-			size_t len = sp->n - pprev;
-			if (wt_buf_reserve(sp, len))
+			if (repeat_last_lane(sp, &pprev))
 				return nomem(w, err);
-			memcpy(sp->p + sp->n, sp->p + pprev, len);
-			pprev = sp->n;
-			sp->n += len;
 			nb = pnb;
 		} else {
 			pprev = sp->n;
@@ -499,12 +509,8 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			nb = pnb = (uint32_t)S->nb;
 		}
 		if (l > 0 && (g->gagree & bit)) {
-			size_t len = sg->n - gprev;
-			if (wt_buf_reserve(sg, len))
+			if (repeat_last_lane(sg, &gprev))
 				return nomem(w, err);
-			memcpy(sg->p + sg->n, sg->p + gprev, len);
-			gprev = sg->n;
-			sg->n += len;
 			ng = png;
 		} else {
 			gprev = sg->n;
