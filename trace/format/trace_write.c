@@ -154,6 +154,25 @@ static int nomem(struct weft_trace_writer *w, struct weft_error *err)
 	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
 }
 
+/* The address stream's run-length code: the run of zero residuals before
+ * this one, then the residual (zigzag); the run starts again. The caller
+ * has reserved room (20 bytes an access). */
+static inline void put_residual(struct wt_buf *sa, uint64_t *zrun, uint64_t residual)
+{
+	wt_buf_varint(sa, *zrun);
+	wt_buf_varint(sa, wt_zigzag((int64_t)residual));
+	*zrun = 0;
+}
+
+/* The space stream's: the run of right predictions before this access,
+ * then its state space; the run starts again (room reserved: 11 bytes). */
+static inline void put_space(struct wt_buf *ss, uint64_t *srun, uint8_t space)
+{
+	wt_buf_varint(ss, *srun);
+	wt_buf_u8(ss, space);
+	*srun = 0;
+}
+
 /* Appends again the bytes b got since *prev (the previous lane's), for a
  * lane whose bytes are the same; *prev becomes where the copy starts.
  * Nonzero when b cannot grow. */
@@ -558,9 +577,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 				} else if (a = A[32 * e + l], p = A[32 * e + l - 1], a == p + F->D[m]) {
 					zrun++;
 				} else {
-					wt_buf_varint(sa, zrun);
-					wt_buf_varint(sa, wt_zigzag((int64_t)(a - p - F->D[m])));
-					zrun = 0;
+					put_residual(sa, &zrun, a - p - F->D[m]);
 					F->D[m] = a - p; /* wt_fast_fix */
 					F->d_dirty = 1;
 					if (i == F->first[m])
@@ -570,9 +587,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 				if (E->space == ps) {
 					srun++;
 				} else {
-					wt_buf_varint(ss, srun);
-					wt_buf_u8(ss, E->space);
-					srun = 0;
+					put_space(ss, &srun, E->space);
 					w->pred.lastsp[m] = E->space;
 				}
 				i++;
@@ -609,18 +624,14 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 				if (a == pred) {
 					zrun++;
 				} else {
-					wt_buf_varint(sa, zrun);
-					wt_buf_varint(sa, wt_zigzag((int64_t)(a - pred)));
-					zrun = 0;
+					put_residual(sa, &zrun, a - pred);
 					wt_fast_fix(F, &w->pred, i, m, a);
 				}
 				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
 				if (S->asp[i] == ps) {
 					srun++;
 				} else {
-					wt_buf_varint(ss, srun);
-					wt_buf_u8(ss, S->asp[i]);
-					srun = 0;
+					put_space(ss, &srun, S->asp[i]);
 					w->pred.lastsp[m] = S->asp[i];
 				}
 			}
@@ -634,17 +645,13 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 				if (a == pred) {
 					zrun++;
 				} else {
-					wt_buf_varint(sa, zrun);
-					wt_buf_varint(sa, wt_zigzag((int64_t)(a - pred)));
-					zrun = 0;
+					put_residual(sa, &zrun, a - pred);
 				}
 				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
 				if (S->asp[i] == ps) {
 					srun++;
 				} else {
-					wt_buf_varint(ss, srun);
-					wt_buf_u8(ss, S->asp[i]);
-					srun = 0;
+					put_space(ss, &srun, S->asp[i]);
 				}
 				w->pred.lastsp[m] = S->asp[i];
 				wt_pred_update(&w->pred, S->aa, i, m, a);
