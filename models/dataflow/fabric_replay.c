@@ -533,13 +533,19 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 void weft_fabric_replay_flush(struct fabric_state *s)
 {
 	const struct fabric_params *fp = &s->fp;
+	/* with warming the caches end as a full replay leaves them, so their
+	 * write-backs are the whole launch's, counted once: scaled by CTAs
+	 * read / CTAs seen here, the expansion by CTAs / CTAs read undoes it
+	 * (without warming the factor is 1 and the sample's dirty lines are
+	 * expanded like its other counts) */
+	double once = s->warmed ? (double)s->cta_seq / ((double)s->cta_seq + s->warmed) : 1;
 	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)
 		for (uint32_t i = 0; i < fp->cores; i++) {
-			double n = (double)weft_cache_clean(&s->cores[i].l1);
+			double n = (double)weft_cache_clean(&s->cores[i].l1) * once;
 			s->ev[FAB_EV_L2] += n; /* into the L2, already clean there: on to DRAM */
 			s->la.dram_bytes += n * fp->l2.line_bytes;
 			s->cores[i].memo_dirty = 0;
 		}
 	if (fp->l2.write == WEFT_CACHE_WRITE_BACK)
-		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * fp->l2.line_bytes;
+		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * once * fp->l2.line_bytes;
 }
