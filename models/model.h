@@ -14,6 +14,9 @@
  *     limiter, its largest component (weft_cpi_largest). For sweeps, also split consume into begin_launch / consume_cta /
  *     end_launch (and optionally follow) so weft_model_run_many decodes
  *     each CTA once for every configuration (models/simt/simt.c does).
+ *     If a CTA's timing depends on what earlier CTAs left (caches,
+ *     strips that cross CTAs), add warm_cta so that random samples are
+ *     functionally warmed (models/dataflow/fabric_warm.c does).
  *  3. Add `&weft_model_foo` to the table in models/registry.c.
  *  4. Add configs/foo-*.ini (a `[model] name = foo` section plus the keys
  *     that differ from the defaults, each with a comment citing its source).
