@@ -53,7 +53,7 @@ struct fab_entry {
 	struct weft_trip_stat *trips;
 	struct fabric_launch_acc la;
 	double ev[FAB_EV_COUNT];
-	uint32_t cta_seq;
+	uint32_t cta_seq, warmed;
 	uint64_t *l1_bank, *sh_bank; /* [cores * banks] */
 	uint32_t *core_ctas;
 	double *core_miss;
@@ -207,6 +207,7 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 		s->la = e->la;
 		memcpy(s->ev, e->ev, sizeof(s->ev));
 		s->cta_seq = e->cta_seq;
+		s->warmed = e->warmed; /* the timing expands per core when warmed */
 		for (uint32_t c = 0; c < e->cores; c++) {
 			memcpy(s->cores[c].l1_bank, e->l1_bank + (size_t)c * e->l1_banks,
 			       e->l1_banks * sizeof(uint64_t));
@@ -271,6 +272,7 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->la = s->la;
 	memcpy(e->ev, s->ev, sizeof(e->ev));
 	e->cta_seq = s->cta_seq;
+	e->warmed = s->warmed;
 	for (uint32_t c = 0; c < e->cores; c++) {
 		memcpy(e->l1_bank + (size_t)c * e->l1_banks, s->cores[c].l1_bank, e->l1_banks * sizeof(uint64_t));
 		memcpy(e->sh_bank + (size_t)c * e->sh_banks, s->cores[c].sh_bank, e->sh_banks * sizeof(uint64_t));
