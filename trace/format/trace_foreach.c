@@ -10,6 +10,10 @@
  * The caller's thread waits for chunk j's slot, runs the callback on each
  * of its CTAs, frees the slot and moves on.
  *
+ * weft_trace_for_each_cta_warm (functional warming of a sample) reads every
+ * CTA through the same machinery and sends each to the replay or to the
+ * warming callback by its membership in the sample.
+ *
  * The slots' decoded CTAs and the workers' zstd contexts and buffers live
  * in the trace (struct wt_fe_pool) and serve every later call: a model
  * that walks a trace launch by launch allocates (and page-faults) them
