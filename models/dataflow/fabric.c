@@ -519,6 +519,11 @@ static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error 
 	return weft_fabric_replay_cta(user, c, err);
 }
 
+static int on_warm(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return weft_fabric_warm_cta(user, c, err);
+}
+
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
 {
@@ -539,7 +544,7 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 				for (uint32_t pc = 0; pc < L->program->ninsts; pc++)
 					memset(&s->pc[pc].q, 0, sizeof(s->pc[pc].q));
 			s->streamed = 0;
-			rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
+			rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, on_cta, on_warm, s, err);
 		}
 	}
 	if (!rc && !s->restored) {
@@ -580,7 +585,7 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
-		rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, state, err);
+		rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, on_cta, on_warm, state, err);
 		if (rc) {
 			struct fabric_state *s = state;
 			const struct weft_trace_launch *L = weft_trace_launch(t, launch);
@@ -693,6 +698,7 @@ const struct weft_model weft_model_sgmf = {
 	.consume_cta = fabric_consume_cta,
 	.end_launch = fabric_end,
 	.follow = fabric_follow,
+	.warm_cta = on_warm,
 };
 
 const struct weft_model weft_model_dmt = {
@@ -711,4 +717,5 @@ const struct weft_model weft_model_dmt = {
 	.consume_cta = fabric_consume_cta,
 	.end_launch = fabric_end,
 	.follow = fabric_follow,
+	.warm_cta = on_warm,
 };

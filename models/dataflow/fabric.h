@@ -316,7 +316,8 @@ struct fabric_state {
 	uint32_t *acc_start, *acc_n;    /* per thread */
 	size_t acc_cap;
 	uint32_t thr_cap;
-	uint32_t cta_seq;
+	uint32_t cta_seq;               /* CTAs replayed (timed) this launch */
+	uint32_t warmed;                /* CTAs only warmed this launch (fabric_warm.c) */
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
 	/* run_many, a leader: its followers, whose LDST units it feeds (their
@@ -366,6 +367,20 @@ void weft_fabric_feeds_flush(struct fabric_state *s);
 int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void weft_fabric_launch_end(struct fabric_state *s);
 int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+/* The CTA's memory accesses into s->acc (thread t's at acc_start[t], acc_n[t]
+ * of them, in program order; *maxn the most of any thread), walking each
+ * thread's path; count: also count block visits and guarded-off
+ * instructions (a replay does, warming does not). WEFT_ERR_INPUT when the
+ * path needs more guard bits or addresses than the trace holds. */
+int weft_fabric_gather_cta(struct fabric_state *s, const struct weft_cta_trace *cta, int count,
+			   uint32_t *maxn, struct weft_error *err);
+
+/* ---- fabric_warm.c: functional warming of a sampled replay ---- */
+
+/* A CTA outside the sample (model.h warm_cta): its accesses change the L1
+ * of the core a full replay deals it to and the L2 as its replay would,
+ * in the fabric's order, and nothing is counted or timed. */
+int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
 /* End of a launch: dirty L1 lines to the L2, dirty L2 lines to DRAM. */
 void weft_fabric_replay_flush(struct fabric_state *s);
 

@@ -79,6 +79,7 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	}
 	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
 	s->cta_seq = 0;
+	s->warmed = 0;
 	s->seq_ok = fp->replay_cache && !fp->dmt;
 	s->seq_total = 0;
 	if (s->seq_ok) {
@@ -444,13 +445,10 @@ static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct w
 	return 0;
 }
 
-int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+int weft_fabric_gather_cta(struct fabric_state *s, const struct weft_cta_trace *cta, int count,
+			   uint32_t *maxn_out, struct weft_error *err)
 {
 	const struct weft_program *p = s->p;
-	struct fabric_core *core = &s->cores[s->cta_seq % s->fp.cores];
-	s->cta_seq++;
-	core->ctas++;
-	weft_trips_add_cta(&s->trips, cta);
 	size_t nacc = 0;
 	for (uint32_t t = 0; t < cta->nthreads; t++)
 		nacc += cta->threads[t].naddrs;
@@ -470,7 +468,8 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 						      "CTA %u thread %u: block %u on its path, the kernel has %u "
 						      "(corrupt trace? run weft-trace verify)",
 						      cta->cta, t, b, p->nblocks);
-			s->bvisit[b]++;
+			if (count)
+				s->bvisit[b]++;
 			for (uint32_t k = s->flag_start[b]; k < s->flag_start[b + 1]; k++) {
 				uint32_t pc = s->flag_pcs[k];
 				uint8_t f = iflags[pc];
@@ -483,7 +482,8 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 					exec = bi + 1 < T->nblocks ? T->blocks[bi + 1] != b + 1 : 1;
 				}
 				if (!exec) {
-					s->pc[pc].notexec++;
+					if (count)
+						s->pc[pc].notexec++;
 				} else if (f & WEFT_II_ADDR) {
 					if (ai >= T->naddrs)
 						goto short_trace;
@@ -505,6 +505,22 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 				      "the trace holds (corrupt trace? run weft-trace verify)",
 				      cta->cta, t);
 	}
+	*maxn_out = maxn;
+	return 0;
+}
+
+int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	/* the core a full replay deals this CTA to: warmed CTAs (fabric_warm.c)
+	 * hold their places in the round robin */
+	struct fabric_core *core = &s->cores[(s->cta_seq + s->warmed) % s->fp.cores];
+	s->cta_seq++;
+	core->ctas++;
+	weft_trips_add_cta(&s->trips, cta);
+	uint32_t maxn = 0;
+	int rc = weft_fabric_gather_cta(s, cta, 1, &maxn, err);
+	if (rc)
+		return rc;
 	s->la.threads += cta->nthreads;
 	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
 	for (uint32_t j = 0; j < maxn; j++)
@@ -517,13 +533,19 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 void weft_fabric_replay_flush(struct fabric_state *s)
 {
 	const struct fabric_params *fp = &s->fp;
+	/* with warming the caches end as a full replay leaves them, so their
+	 * write-backs are the whole launch's, counted once: scaled by CTAs
+	 * read / CTAs seen here, the expansion by CTAs / CTAs read undoes it
+	 * (without warming the factor is 1 and the sample's dirty lines are
+	 * expanded like its other counts) */
+	double once = s->warmed ? (double)s->cta_seq / ((double)s->cta_seq + s->warmed) : 1;
 	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)
 		for (uint32_t i = 0; i < fp->cores; i++) {
-			double n = (double)weft_cache_clean(&s->cores[i].l1);
+			double n = (double)weft_cache_clean(&s->cores[i].l1) * once;
 			s->ev[FAB_EV_L2] += n; /* into the L2, already clean there: on to DRAM */
 			s->la.dram_bytes += n * fp->l2.line_bytes;
 			s->cores[i].memo_dirty = 0;
 		}
 	if (fp->l2.write == WEFT_CACHE_WRITE_BACK)
-		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * fp->l2.line_bytes;
+		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * once * fp->l2.line_bytes;
 }

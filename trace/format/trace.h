@@ -218,6 +218,11 @@ struct weft_cta_sample {
 	 * disjoint random groups of near-equal size (a seeded shuffle) and
 	 * keeps only group `group` mod that number; 0 or 1 = the whole sample */
 	uint32_t groups, group;
+	/* RANDOM and EVERY: 1 = functional warming (weft_trace_for_each_cta_warm):
+	 * the CTAs outside the sample are decoded too and handed to the
+	 * consumer's warming callback, so the CTAs it times see the cache
+	 * contents a full replay would; 0 = the sample's CTAs only */
+	uint32_t warm;
 };
 /* Fills ctas[] (caller allocates nctas entries) with the chosen CTA ids in
  * increasing order; returns how many. */
@@ -237,6 +242,15 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 typedef int (*weft_cta_fn)(void *user, const struct weft_cta_trace *c, struct weft_error *err);
 int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err);
+
+/* weft_trace_for_each_cta with functional warming: when s->warm is set,
+ * s is a sample (not ALL) and warm is not NULL, every CTA of the launch is
+ * decoded and, in increasing CTA order, the sample's CTAs go to fn and the
+ * others to warm (serialised, as fn); otherwise exactly
+ * weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err). */
+int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+				 unsigned nthreads, weft_cta_fn fn, weft_cta_fn warm, void *user,
+				 struct weft_error *err);
 
 /* Checks every chunk's checksum and structure; on corruption returns
  * WEFT_ERR_VERIFY with err->offset set to the byte offset. */

@@ -19,6 +19,10 @@
  * Memory is then at most that budget or one decoded CTA, whatever the
  * trace length or the number of CPUs.
  *
+ * weft_trace_for_each_cta_warm (functional warming of a sample) reads every
+ * CTA through the same machinery and sends each to the replay or to the
+ * warming callback by its membership in the sample.
+ *
  * The slots' decoded CTAs and the workers' zstd contexts and buffers live
  * in the trace (struct wt_fe_pool) and serve every later call: a model
  * that walks a trace launch by launch allocates (and page-faults) them
@@ -395,5 +399,49 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 out:
 	free(ctas);
 	free(work);
+	return rc;
+}
+
+/* functional warming: every CTA, each to fn or warm by membership */
+struct fe_warm {
+	const uint8_t *chosen; /* [nctas] */
+	uint32_t nctas;
+	weft_cta_fn fn, warm;
+	void *user;
+};
+
+static int fe_warm_cb(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	const struct fe_warm *w = user;
+	if (c->cta < w->nctas && w->chosen[c->cta])
+		return w->fn(w->user, c, err);
+	return w->warm(w->user, c, err);
+}
+
+int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+				 unsigned nthreads, weft_cta_fn fn, weft_cta_fn warm, void *user,
+				 struct weft_error *err)
+{
+	if (!s || !s->warm || s->kind == WEFT_SAMPLE_ALL || !warm)
+		return weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err);
+	if (launch >= t->nlaunches)
+		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
+				      t->path, t->nlaunches, launch);
+	uint32_t nctas = t->launches[launch].pub.nctas;
+	uint32_t *ctas = malloc(((size_t)nctas + 1) * sizeof(uint32_t));
+	uint8_t *chosen = calloc((size_t)nctas + 1, 1);
+	if (!ctas || !chosen) {
+		free(ctas);
+		free(chosen);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+	}
+	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
+	for (uint32_t i = 0; i < nsel; i++)
+		chosen[ctas[i]] = 1;
+	free(ctas);
+	struct fe_warm w = { chosen, nctas, fn, warm, user };
+	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+	int rc = weft_trace_for_each_cta(t, launch, &all, nthreads, fe_warm_cb, &w, err);
+	free(chosen);
 	return rc;
 }
