@@ -84,6 +84,31 @@ for w in bfs sgemm; do
 		echo "PASS $w (default size): the same trace for -j 1 and -j 3"
 	fi
 done
+# One config alone: its CTAs are decoded and prepared (the per-CTA part of
+# the model that needs no shared state) on the other threads, ahead of
+# the timing; launches of several chunks make that happen (at small size
+# a launch is one chunk and all runs on one thread). sgemm_shader for the
+# overlay, which times shader-style kernels only.
+"$T" run sgemm_shader -j 3 -o "$dir/sgemm_shader-d1.wtr" >/dev/null 2>"$dir/sgemm_shader-d1.err" ||
+	{ echo "FAIL sgemm_shader (default size): weft-trace run failed"; cat "$dir/sgemm_shader-d1.err"; fail=1; }
+for spec in "bfs fermi-sm" "sgemm fermi-sm" "bfs sgmf-core" "sgemm sgmf-core" "bfs dmt-cgra" \
+	    "sgemm dmt-cgra" "bfs vt-c4v1r128+bi" "sgemm mimd-c4r128" "sgemm_shader overlay-ht8"; do
+	set -- $spec
+	[ -f "$dir/$1-d1.wtr" ] || continue
+	for j in 1 3; do
+		"$E" "$dir/$1-d1.wtr" -c "$2" --format json -j $j >"$dir/one-$j.out" 2>"$dir/one-$j.err"
+		echo "exit $?" >>"$dir/one-$j.err"
+	done
+	if ! cmp -s "$dir/one-1.out" "$dir/one-3.out" || ! cmp -s "$dir/one-1.err" "$dir/one-3.err" ||
+	   ! grep -q '^exit 0$' "$dir/one-1.err"; then
+		echo "FAIL $1 (default size) -c $2: -j 1 and -j 3 differ, or -j 1 failed"
+		diff "$dir/one-1.out" "$dir/one-3.out" | head -10 | sed 's/^/     | /'
+		diff "$dir/one-1.err" "$dir/one-3.err" | head -10 | sed 's/^/     | /'
+		fail=1
+	else
+		echo "PASS $1 (default size) -c $2: the same report for -j 1 and -j 3"
+	fi
+done
 
 # The CUDA programs of tests/cuda/bin/ on weft's runtime (weft-trace exec
 # -j): the same exit status, output and trace. A sanitized runtime needs
