@@ -10,8 +10,11 @@
 # two vt tiles: one model's configs are timed on several threads, a
 # single config decodes ahead of its timing), once
 # with the overlay's two configs (which refuse non-shader kernels: the
-# refusal must be the same too). docs/emulator.md and docs/estimate.md
-# describe what runs in parallel.
+# refusal must be the same too). Then, on bfs, sgemm and sgemm_shader at
+# default size (launches of several chunks), one config of each model
+# alone, whose CTAs are decoded and prepared on other threads ahead of
+# the timing: the same report for -j 1 and -j 3. docs/emulator.md and
+# docs/estimate.md describe what runs in parallel.
 #
 # usage: sh tests/parallel.sh [SIZE]   (default small)
 
