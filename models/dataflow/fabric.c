@@ -405,9 +405,7 @@ static void fabric_free(void *state)
 	free(s->cores);
 	if (s->l2.tag)
 		weft_cache_free(&s->l2);
-	free(s->acc);
-	free(s->acc_start);
-	free(s->acc_n);
+	weft_fabric_prepared_free(&s->own);
 	free(s->feeds);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
@@ -524,6 +522,36 @@ static int on_warm(void *user, const struct weft_cta_trace *c, struct weft_error
 	return weft_fabric_warm_cta(user, c, err);
 }
 
+/* The single-config path's split of a CTA (weft_trace_for_each_cta_prep):
+ * what its replay gathers from the CTA alone is gathered where it was
+ * decoded, then applied to the caches in CTA order. */
+static int prep_cta(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	return weft_fabric_prepare_cta(user, c, out, err);
+}
+
+static void prep_release(void *out)
+{
+	weft_fabric_prepared_free(out);
+}
+
+static int use_cta(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	weft_fabric_apply_cta(user, c, prepared);
+	return 0;
+}
+
+/* a CTA outside a warmed sample, prepared like the others */
+static int warm_prepared(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	weft_fabric_warm_apply(user, c, prepared);
+	return 0;
+}
+
+static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release };
+
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
 {
@@ -585,7 +613,8 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
-		rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, on_cta, on_warm, state, err);
+		rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, &fabric_prep, use_cta,
+						       warm_prepared, state, err);
 		if (rc) {
 			struct fabric_state *s = state;
 			const struct weft_trace_launch *L = weft_trace_launch(t, launch);

@@ -74,17 +74,23 @@ static void warm_one(struct fabric_state *s, struct fabric_core *c, const struct
 	P->last_cta = cta + 1;
 }
 
-int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace *cta,
+			    const struct fabric_prepared *pr)
 {
 	struct fabric_core *core = &s->cores[(s->cta_seq + s->warmed) % s->fp.cores];
 	s->warmed++;
-	uint32_t maxn = 0;
-	int rc = weft_fabric_gather_cta(s, cta, 0, &maxn, err);
-	if (rc)
-		return rc;
-	for (uint32_t j = 0; j < maxn; j++)
-		for (uint32_t t = 0; t < cta->nthreads; t++)
-			if (s->acc_n[t] > j)
-				warm_one(s, core, &s->acc[s->acc_start[t] + j], cta->cta);
-	return 0;
+	/* its visits, guarded-off counts and trip counts (pr) are not the
+	 * sample's: only its accesses are used */
+	for (uint32_t j = 0; j < pr->maxn; j++)
+		for (uint32_t t = 0; t < pr->nthreads; t++)
+			if (pr->acc_n[t] > j)
+				warm_one(s, core, &pr->acc[pr->acc_start[t] + j], cta->cta);
+}
+
+int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	int rc = weft_fabric_prepare_cta(s, cta, &s->own, err);
+	if (!rc)
+		weft_fabric_warm_apply(s, cta, &s->own);
+	return rc;
 }
