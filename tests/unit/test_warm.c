@@ -3,7 +3,8 @@
  * "SMARTS", ISCA 2003; model.h warm_cta): a warmed cache holds what the
  * same accesses replayed would leave, with nothing counted; the trace
  * reader hands every CTA, in order, to the replay or to the warming by
- * sample membership; and in the fabric and vt models a CTA replayed after
+ * sample membership (with a preparation too, each CTA with its own
+ * prepared result); and in the fabric and vt models a CTA replayed after
  * a warmed one sees the hits and misses it sees after the same CTA
  * replayed, where after nothing it sees others.
  */
@@ -166,6 +167,91 @@ static void test_reader_warm(void **st)
 	unlink(path);
 }
 
+/* the same with a preparation: every CTA prepared where it is decoded
+ * (warmed ones too), and its own prepared result handed with it */
+struct prepared {
+	uint32_t cta, threads;
+};
+
+static int prep_note(void *u, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	(void)u;
+	(void)err;
+	struct prepared *p = out;
+	p->cta = c->cta;
+	p->threads = c->nthreads;
+	return 0;
+}
+
+static int use_checked(void *u, const struct weft_cta_trace *c, void *prepared, int timed)
+{
+	struct seen *s = u;
+	const struct prepared *p = prepared;
+	if (p->cta != c->cta || p->threads != c->nthreads)
+		return 1; /* another CTA's preparation */
+	s->cta[s->n] = c->cta;
+	s->timed[s->n++] = (uint8_t)timed;
+	return 0;
+}
+
+static int on_timed_prep(void *u, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	return use_checked(u, c, prepared, 1);
+}
+
+static int on_warm_prep(void *u, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	return use_checked(u, c, prepared, 0);
+}
+
+static void test_reader_prep_warm(void **st)
+{
+	(void)st;
+	char path[64];
+	assert_int_equal(testutil_trace_small("nn", path, sizeof(path)), 0);
+	struct weft_trace *t = NULL;
+	struct weft_error err;
+	check(weft_trace_open(path, &t, &err), &err, "open");
+	uint32_t nctas = weft_trace_launch(t, 0)->nctas;
+	assert_true(nctas >= 8 && nctas <= 4096);
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_RANDOM, .count = 5, .seed = 3, .warm = 1 };
+	uint32_t sel[4096];
+	uint32_t nsel = weft_cta_sample_select(&s, nctas, sel);
+	assert_int_equal(nsel, 5);
+	const struct weft_cta_prep prep = { sizeof(struct prepared), prep_note, NULL };
+	for (unsigned threads = 1; threads <= 3; threads += 2) {
+		static struct seen seen;
+		memset(&seen, 0, sizeof(seen));
+		check(weft_trace_for_each_cta_prep_warm(t, 0, &s, threads, &prep, on_timed_prep, on_warm_prep,
+							&seen, &err),
+		      &err, "for_each_prep_warm");
+		assert_int_equal(seen.n, nctas);
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < nctas; i++) {
+			assert_int_equal(seen.cta[i], i);
+			int in = k < nsel && sel[k] == i;
+			assert_int_equal(seen.timed[i], in);
+			k += in;
+		}
+		/* without warm: weft_trace_for_each_cta_prep, the sample alone */
+		struct weft_cta_sample cold = s;
+		cold.warm = 0;
+		memset(&seen, 0, sizeof(seen));
+		check(weft_trace_for_each_cta_prep_warm(t, 0, &cold, threads, &prep, on_timed_prep,
+							on_warm_prep, &seen, &err),
+		      &err, "for_each_prep_warm cold");
+		assert_int_equal(seen.n, nsel);
+		for (uint32_t i = 0; i < nsel; i++) {
+			assert_int_equal(seen.cta[i], sel[i]);
+			assert_int_equal(seen.timed[i], 1);
+		}
+	}
+	weft_trace_close(t);
+	unlink(path);
+}
+
 /* ---- the models: CTA 1 after CTA 0 warmed = after CTA 0 replayed ---- */
 
 struct two {
@@ -298,6 +384,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_warm),
 		cmocka_unit_test(test_reader_warm),
+		cmocka_unit_test(test_reader_prep_warm),
 		cmocka_unit_test(test_fabric_warm),
 		cmocka_unit_test(test_vt_warm),
 	};
