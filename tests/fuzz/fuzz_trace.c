@@ -44,7 +44,8 @@
  * two batch counts sharing each decoded CTA, the one context reusing its
  * batches' timings), and dMT alone
  * through weft_model_run; SIMT and the overlay also alone (weft_model_run:
- * the single-config path, which prepares CTAs where they are decoded). */
+ * the single-config path, which prepares CTAs where they are decoded), and
+ * SGMF alone on a random sample of 2 CTAs with functional warming. */
 #define NCONFIGS 9
 static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\n[mem]\nl1_bytes = 4096\nl2_bytes = 16384\n",
@@ -162,6 +163,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				       strcmp(configs[i].model, "overlay") == 0)) {
 				rc = weft_model_run(m, pair[0], t, &all, &res[0], &err);
 				say(configs[i].model, rc, &err);
+				if (rc == 0)
+					weft_model_result_free(&res[0]);
+			}
+			/* SGMF alone on a warmed random sample: every CTA
+			 * prepared where it is decoded, the unsampled ones
+			 * warming the caches (weft_trace_for_each_cta_prep_warm) */
+			if (n == 2 && strcmp(configs[i].model, "sgmf") == 0) {
+				struct weft_cta_sample warm = { .kind = WEFT_SAMPLE_RANDOM, .count = 2, .seed = 1,
+								.warm = 1 };
+				rc = weft_model_run(m, pair[0], t, &warm, &res[0], &err);
+				say("sgmf warmed sample", rc, &err);
 				if (rc == 0)
 					weft_model_result_free(&res[0]);
 			}
