@@ -567,7 +567,18 @@ static int estimate_once(const struct weft_est_request *req, struct weft_est_rep
 	snprintf(out->workload, sizeof(out->workload), "%s", info->workload);
 	snprintf(out->size, sizeof(out->size), "%s", info->size);
 	out->nlaunches = info->nlaunches;
-	weft_cta_sample_describe(&req->sample, out->sampling, sizeof(out->sampling));
+	{
+		/* "with warming" when some model of the run warms (model.h
+		 * warm_cta); the others read the sample alone */
+		struct weft_cta_sample ds = req->sample;
+		int warms = 0;
+		for (uint32_t i = 0; i < p.npts && !warms; i++) {
+			const struct weft_model *wm = weft_model_find(p.pts[i].cfg.model);
+			warms = wm && wm->warm_cta;
+		}
+		ds.warm = ds.warm && warms;
+		weft_cta_sample_describe(&ds, out->sampling, sizeof(out->sampling));
+	}
 	out->baseline = baseline;
 	out->explain = req->explain;
 	out->shard = req->shard;

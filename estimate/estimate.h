@@ -172,7 +172,9 @@ struct weft_est_request {
 	const char *const *overrides;
 	uint32_t noverrides;
 	const char *baseline;            /* config or sweep point name; NULL = the first */
-	struct weft_cta_sample sample;   /* RANDOM: the report carries intervals */
+	struct weft_cta_sample sample;   /* RANDOM: the report carries intervals; sample.warm:
+					    functional warming (weft-estimate sets it unless
+					    --no-warm; docs/estimate.md) */
 	double confidence;               /* of the intervals; 0 = 0.95 */
 	/* > 0: sample until every interval's half-width is at most this
 	 * fraction of its figure (0.02 = 2%): random samples of sample.count

@@ -74,7 +74,13 @@ static const char usage[] =
 	"                            or N distinct ones chosen with SEED (default: all).\n"
 	"                            random: the report adds each total's confidence\n"
 	"                            interval and those of the ratios (10 random groups\n"
-	"                            of the sample replayed again; docs/estimate.md)\n"
+	"                            of the sample replayed again; docs/estimate.md).\n"
+	"                            random: the CTAs outside the sample warm the\n"
+	"                            models' caches untimed (functional warming), so\n"
+	"                            every CTA is decoded; see --no-warm\n"
+	"  --no-warm                 random samples: decode and replay only the sample's\n"
+	"                            CTAs (faster; each sees cold caches, which biases\n"
+	"                            models whose CTAs reuse each other's lines)\n"
 	"  --sample-until PCT        sample until every interval's half-width is at most\n"
 	"                            PCT of its figure (e.g. 2%%): random samples from\n"
 	"                            N CTAs per launch (--sample random:N:SEED, default\n"
@@ -280,7 +286,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	struct weft_est_table_opts topts = { NULL, 0 };
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	double until = 0, confidence = 0;
-	int sample_given = 0;
+	int sample_given = 0, no_warm = 0;
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
 	unsigned jobs = 0;
 	if (argc < 2)
@@ -296,6 +302,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "explain", 0, WEFT_OPT_FLAG, 'e' },
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
 		{ "sample-until", 0, WEFT_OPT_ARG, 'U' },
+		{ "no-warm", 0, WEFT_OPT_FLAG, 'W' },
 		{ "confidence", 0, WEFT_OPT_ARG, 'L' },
 		{ "jobs", 'j', WEFT_OPT_ARG, 'j' },
 		{ "shard", 0, WEFT_OPT_ARG, 'K' },
@@ -312,7 +319,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		/* what only a run (not --merge) takes */
 		run_opts |= id == 'c' || id == 'b' || id == 's' || id == 'w' || id == 'e' || id == 'S' ||
-			    id == 'K' || id == 'U' || id == 'L' || id == 'j';
+			    id == 'K' || id == 'U' || id == 'W' || id == 'L' || id == 'j';
 		switch (id) {
 		case WEFT_OPT_ERROR:
 		case WEFT_OPT_ID_HELP:
@@ -372,6 +379,9 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 				return weft_cli_usage("bad --sample `%s` (every:K with K >= 1, or "
 						      "random:N:SEED with N >= 1, e.g. random:64:1)",
 						      val);
+			break;
+		case 'W':
+			no_warm = 1;
 			break;
 		case 'U':
 			if (parse_pct(val, &until) < 0 || !(until > 0 && until < 1))
@@ -438,6 +448,12 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (until > 0 && sample.kind != WEFT_SAMPLE_RANDOM)
 		return weft_cli_usage("%s", "--sample-until grows a random sample: give none or "
 				      "--sample random:N:SEED (its N is the first round's)");
+	if (no_warm && sample.kind != WEFT_SAMPLE_RANDOM)
+		return weft_cli_usage("%s", "--no-warm: only a random sample (--sample random:N:SEED "
+				      "or --sample-until) is warmed");
+	/* functional warming by default: it is what keeps the intervals
+	 * honest for models whose CTAs share cache lines (docs/estimate.md) */
+	sample.warm = sample.kind == WEFT_SAMPLE_RANDOM && !no_warm;
 	if (confidence > 0 && sample.kind != WEFT_SAMPLE_RANDOM)
 		return weft_cli_usage("%s", "--confidence: only a random sample (--sample random:N:SEED "
 				      "or --sample-until) has intervals");

@@ -151,6 +151,19 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 	return r;
 }
 
+unsigned weft_cache_warm(struct weft_cache *c, uint64_t addr, int is_write, uint64_t *victim)
+{
+	/* the access, with its counts put back: one code path for the
+	 * contents, so warming cannot drift from what a timed access does */
+	struct weft_cache_stats st = c->st;
+	uint64_t *bank = &c->bank_accesses[(addr >> c->line_shift) % c->g.banks];
+	uint64_t b = *bank;
+	unsigned r = weft_cache_access(c, addr, is_write, victim);
+	c->st = st;
+	*bank = b;
+	return r;
+}
+
 int weft_cache_probe(const struct weft_cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;

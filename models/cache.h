@@ -97,6 +97,13 @@ void weft_cache_free(struct weft_cache *c);
  * (may be NULL) gets the evicted dirty line's byte address on WRITEBACK. */
 unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, uint64_t *victim);
 
+/* Functional warming (Wunderlich et al., "SMARTS", ISCA 2003): the
+ * access's effect on the contents (tags, LRU order, dirty bits) exactly as
+ * weft_cache_access, with the same result bits and victim, but nothing
+ * counted: statistics and per-bank counts stay as they were. A sampled
+ * replay warms the caches with the accesses of the CTAs it does not time,
+ * so the CTAs it times see the contents a full replay would give them. */
+unsigned weft_cache_warm(struct weft_cache *c, uint64_t addr, int is_write, uint64_t *victim);
 /* 1 when the line holding addr is present (no state change). */
 int weft_cache_probe(const struct weft_cache *c, uint64_t addr);
 

@@ -166,6 +166,17 @@ void weft_stat_add(struct weft_stat *stats, uint32_t *n, const char *key, double
 	s->value = value;
 }
 
+void weft_model_sample_describe(const struct weft_model *m, const struct weft_cta_sample *sample,
+				char *buf, size_t len)
+{
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_ALL };
+	if (sample)
+		s = *sample;
+	if (!m || !m->warm_cta)
+		s.warm = 0; /* nothing was warmed */
+	weft_cta_sample_describe(&s, buf, len);
+}
+
 /* Fills what every model would otherwise repeat: seconds from cycles at the
  * clock, totals from the per-launch figures when the model left them 0. */
 static void complete_result(struct weft_model_result *r)
@@ -231,7 +242,7 @@ int weft_model_run_progress(const struct weft_model *m, const struct weft_config
 		return rc;
 	}
 	result->model = m;
-	weft_cta_sample_describe(sample, result->sampling, sizeof(result->sampling));
+	weft_model_sample_describe(m, sample, result->sampling, sizeof(result->sampling));
 	complete_result(result);
 	return 0;
 }

@@ -14,6 +14,9 @@
  *     limiter, its largest component (weft_cpi_largest). For sweeps, also split consume into begin_launch / consume_cta /
  *     end_launch (and optionally follow) so weft_model_run_many decodes
  *     each CTA once for every configuration (models/simt/simt.c does).
+ *     If a CTA's timing depends on what earlier CTAs left (caches,
+ *     strips that cross CTAs), add warm_cta so that random samples are
+ *     functionally warmed (models/dataflow/fabric_warm.c does).
  *  3. Add `&weft_model_foo` to the table in models/registry.c.
  *  4. Add configs/foo-*.ini (a `[model] name = foo` section plus the keys
  *     that differ from the defaults, each with a comment citing its source).
@@ -216,11 +219,26 @@ struct weft_model {
 	 * leader's end_launch before the follower's, both before the leader's
 	 * next begin_launch. Returns 0 when the replays would differ. */
 	int (*follow)(void *state, void *leader);
+	/* Optional, with the three per-CTA ops: functional warming (Wunderlich
+	 * et al., "SMARTS", ISCA 2003). For a sample with warm set, a CTA
+	 * outside the sample, in CTA order between the consume_cta calls: it
+	 * changes only the state that carries from CTA to CTA (cache contents,
+	 * the dealing of CTAs to cores) as its replay would, and counts and
+	 * times nothing, so the sampled CTAs see what a full replay would give
+	 * them. A model whose timing carries no state across CTAs leaves it
+	 * NULL (its sampled CTAs are then fed alone). consume_launch must call
+	 * it the same way (weft_trace_for_each_cta_warm). */
+	int (*warm_cta)(void *state, const struct weft_cta_trace *cta, struct weft_error *err);
 };
 
 /* NULL-terminated table (models/registry.c). */
 extern const struct weft_model *const weft_models[];
 const struct weft_model *weft_model_find(const char *name);
+
+/* weft_cta_sample_describe of what model m read for sample: " with
+ * warming" only when m warms (has warm_cta). */
+void weft_model_sample_describe(const struct weft_model *m, const struct weft_cta_sample *sample,
+				char *buf, size_t len);
 
 /* Runs a model over every launch of a trace: init, consume each launch,
  * finish. */

@@ -67,6 +67,24 @@ static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_erro
 	return 0;
 }
 
+/* a CTA outside the sample, for functional warming (model.h warm_cta) */
+static int warm_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct many_feed *f = user;
+	for (uint32_t i = 0; i < f->n; i++) {
+		if (!f->active[i])
+			continue;
+		int rc = f->m->warm_cta(f->states[i], c, err);
+		if (rc < 0) {
+			f->failed = i;
+			return rc;
+		}
+	}
+	if (f->progress && f->fed < f->cap)
+		f->progress(f->user, f->base + ++f->fed, f->total);
+	return 0;
+}
+
 /* Progress units: the trace's CTAs (every launch's), a sample's skipped
  * ones counted at the end of their launch. */
 static uint64_t trace_ctas(const struct weft_trace *t)
@@ -365,7 +383,8 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 		if (nactive) {
 			struct many_feed f = { m, states, active, cfgs, n, 0, progress, user, done, 0,
 					       lctas, total };
-			rc = weft_trace_for_each_cta(t, l, sample, 0, feed_cta, &f, err);
+			rc = weft_trace_for_each_cta_warm(t, l, sample, 0, feed_cta,
+							  m->warm_cta ? warm_cta : NULL, &f, err);
 			if (rc < 0) {
 				i = f.failed;
 				goto launch_fail;
@@ -394,7 +413,7 @@ launch_fail:
 			goto out;
 		}
 		results[i].model = m;
-		weft_cta_sample_describe(sample, results[i].sampling, sizeof(results[i].sampling));
+		weft_model_sample_describe(m, sample, results[i].sampling, sizeof(results[i].sampling));
 		complete_result(&results[i]);
 	}
 	if (passes)

@@ -27,6 +27,12 @@
 #    one core (points x instructions / seconds) and the speedup with 2
 #    workers (target >= 1.7x).
 #    Reports are checked to be the same for -j 1 and -j 2 as they go.
+# 4. Replay of one config at size ONE_SIZE (default large; empty: skip),
+#    per model on the workloads whose profiles differ most (simt and sgmf
+#    on sgemm and bfs, dmt on hotspot, vt on sgemm, the overlay on
+#    sgemm_shader): what preparing CTAs on the decoder thread buys, with
+#    the caller's thread's share of the CPU (perf, when it works) and the
+#    two-core bound it sets (see below).
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
@@ -41,6 +47,7 @@ size=${1:-default}
 wls=${*:-sgemm hotspot bfs matmul pathfinder}
 REPS=${REPS:-3}
 esize=${EMU_SIZE:-large}
+lsize=${ONE_SIZE-large}
 ewls=${EMU_WLS:-sgemm hotspot}
 cd "$(dirname "$0")/.." || exit 3
 BIN=${WEFT_BIN:-bin}
@@ -147,4 +154,52 @@ for pts in 1 4; do
 		END { for (m in s) printf "mean %-8s %d point%s: %.2fx (target 1.7x: %s)\n", m, p, p == 1 ? "" : "s",
 			s[m] / k[m], (s[m] / k[m] >= 1.7) ? "met" : "NOT met" }' "$dir/rep" | sort
 done
+
+# 4. One config at a large size: the CTAs' preparation (the per-CTA part
+#    of a model that needs no shared state: SIMT warp streams, fabric
+#    accesses and visits, overlay batch streams) runs on the decoder
+#    thread, the timing in CTA order on the caller's. Besides wall and CPU
+#    seconds, where `perf record` works (Debian linux-perf; optional), the
+#    caller's thread's share of the CPU samples of a -j 2 run (perf
+#    cpu-clock, whose samples count what each thread ran whatever else
+#    the machine runs) and the speedup two idle cores would give when
+#    neither thread waits: 1 / (the larger thread's share). That bound
+#    does not move with the load; the wall speedup does.
+rm -f "$dir"/*.wtr
+if [ -n "$lsize" ]; then
+	canperf=0
+	if command -v perf >/dev/null 2>&1 &&
+	   perf record -q -e cpu-clock -o "$dir/probe.perf" true >/dev/null 2>&1; then
+		canperf=1
+	fi
+	echo
+	echo "replay, one config, size $lsize: -j 1 against -j 2 (target speedup >= 1.7x; load average $(load))"
+	printf '%-8s %-12s %14s %14s %10s %10s %10s %10s %8s %8s %8s\n' model workload "thread insts" \
+		"inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup "main %" bound
+	for spec in "simt fermi-sm sgemm" "simt fermi-sm bfs" "sgmf sgmf-core sgemm" "sgmf sgmf-core bfs" \
+		    "dmt dmt-cgra hotspot" "vt vt-c4v1r128+bi sgemm" "overlay overlay-ht8 sgemm_shader"; do
+		set -- $spec
+		model=$1 cfg=$2 w=$3
+		[ -f "$dir/$w-L.wtr" ] || "$T" run "$w" --size "$lsize" -j 0 -o "$dir/$w-L.wtr" >/dev/null 2>&1 ||
+			{ echo "bench_parallel: cannot trace $w at size $lsize" >&2; continue; }
+		n=$("$T" info "$dir/$w-L.wtr" 2>/dev/null | awk '$1 == "thread" && $2 == "insts" { print $3; exit }')
+		a=$(best "$E" "$dir/$w-L.wtr" -c "$cfg" --format json -j 1) || continue
+		cp "$dir/out" "$dir/r1"
+		b=$(best "$E" "$dir/$w-L.wtr" -c "$cfg" --format json -j 2) || continue
+		cmp -s "$dir/r1" "$dir/out" || echo "bench_parallel: $model $w ($lsize): the reports of -j 1 and -j 2 DIFFER" >&2
+		share="-"
+		if [ $canperf = 1 ] &&
+		   perf record -q -e cpu-clock -F 999 -o "$dir/j2.perf" "$E" "$dir/$w-L.wtr" -c "$cfg" -j 2 >/dev/null 2>&1; then
+			share=$(perf script -i "$dir/j2.perf" -F pid,tid 2>/dev/null |
+				awk '{ split($1, a, "/"); n++; if (a[1] == a[2]) m++ } END { if (n) printf "%.1f", 100 * m / n; else print "-" }')
+		fi
+		echo "$a $b" | awk -v m="$model" -v w="$w" -v n="$n" -v sh="$share" '{
+			bound = "-"
+			if (sh != "-") { x = (sh > 50) ? sh : 100 - sh; bound = sprintf("%.2fx", 100 / x) }
+			printf "%-8s %-12s %14s %14.3g %10.3f %10.3f %10.3f %10.3f %7.2fx %8s %8s\n", m, w, n,
+				($2 > 0) ? n / $2 : 0, $2, $4, $1, $3, $1 / $3, sh, bound }'
+	done | tee "$dir/large"
+	awk '{ r = $11; sub(/x$/, "", r); if (r != "-") { s += r; k++ } }
+		END { if (k) printf "mean 2-core bound of one config: %.2fx (target 1.7x: %s)\n", s / k, (s / k >= 1.7) ? "met" : "NOT met" }' "$dir/large"
+fi
 echo "load average at the end: $(load)"

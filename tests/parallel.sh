@@ -10,8 +10,12 @@
 # two vt tiles: one model's configs are timed on several threads, a
 # single config decodes ahead of its timing), once
 # with the overlay's two configs (which refuse non-shader kernels: the
-# refusal must be the same too). docs/emulator.md and docs/estimate.md
-# describe what runs in parallel.
+# refusal must be the same too). Then, on bfs, sgemm and sgemm_shader at
+# default size (launches of several chunks), one config of each model
+# alone, whose CTAs are decoded and prepared on other threads ahead of
+# the timing: the same report for -j 1 and -j 3 (also for sgmf and dmt on a
+# random sample with functional warming). docs/emulator.md and
+# docs/estimate.md describe what runs in parallel.
 #
 # usage: sh tests/parallel.sh [SIZE]   (default small)
 
@@ -82,6 +86,37 @@ for w in bfs sgemm; do
 		fail=1
 	else
 		echo "PASS $w (default size): the same trace for -j 1 and -j 3"
+	fi
+done
+# One config alone: its CTAs are decoded and prepared (the per-CTA part of
+# the model that needs no shared state) on the other threads, ahead of
+# the timing; launches of several chunks make that happen (at small size
+# a launch is one chunk and all runs on one thread). sgemm_shader for the
+# overlay, which times shader-style kernels only.
+"$T" run sgemm_shader -j 3 -o "$dir/sgemm_shader-d1.wtr" >/dev/null 2>"$dir/sgemm_shader-d1.err" ||
+	{ echo "FAIL sgemm_shader (default size): weft-trace run failed"; cat "$dir/sgemm_shader-d1.err"; fail=1; }
+# A random sample with functional warming (the default for sgmf and dmt)
+# prepares the warmed CTAs there too and hands every CTA to the model in
+# CTA order: the same report for -j 1 and -j 3 as well.
+for spec in "bfs fermi-sm" "sgemm fermi-sm" "bfs sgmf-core" "sgemm sgmf-core" "bfs dmt-cgra" \
+	    "sgemm dmt-cgra" "bfs vt-c4v1r128+bi" "sgemm mimd-c4r128" "sgemm_shader overlay-ht8" \
+	    "bfs sgmf-core random:24:5" "sgemm dmt-cgra random:8:2"; do
+	set -- $spec
+	[ -f "$dir/$1-d1.wtr" ] || continue
+	smp=${3:+--sample $3}
+	for j in 1 3; do
+		# shellcheck disable=SC2086 # smp is empty or two words
+		"$E" "$dir/$1-d1.wtr" -c "$2" $smp --format json -j $j >"$dir/one-$j.out" 2>"$dir/one-$j.err"
+		echo "exit $?" >>"$dir/one-$j.err"
+	done
+	if ! cmp -s "$dir/one-1.out" "$dir/one-3.out" || ! cmp -s "$dir/one-1.err" "$dir/one-3.err" ||
+	   ! grep -q '^exit 0$' "$dir/one-1.err"; then
+		echo "FAIL $1 (default size) -c $2 $smp: -j 1 and -j 3 differ, or -j 1 failed"
+		diff "$dir/one-1.out" "$dir/one-3.out" | head -10 | sed 's/^/     | /'
+		diff "$dir/one-1.err" "$dir/one-3.err" | head -10 | sed 's/^/     | /'
+		fail=1
+	else
+		echo "PASS $1 (default size) -c $2 $smp: the same report for -j 1 and -j 3"
 	fi
 done
 

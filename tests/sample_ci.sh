@@ -16,6 +16,9 @@
 # not far below nominal. The fixed seeds make the result the same on every
 # run (no flakiness); a change to a model or to the sampling that hurts the
 # coverage moves the count and fails here.
+# Random samples are warmed (the models' warm_cta) as weft-estimate does by
+# default; one case is also run --no-warm and must miss, so that the check
+# is seen to fail where warming is what makes the intervals honest.
 # Also: an unsampled run prints no interval; --sample-until reports its
 # rounds and refuses when it would need the whole trace; --shard refuses a
 # random sample.
@@ -35,7 +38,7 @@ col() { # file config-index name
 		$l=="total"{n++; if(n==ci) print $k}' "$1"
 }
 
-case_() { # workload sample-size config [config2]
+case_() { # workload sample-size config [config2]; $X: more options, $LOW=1: expect a miss
 	w=$1 n=$2 c1=$3 c2=${4:-}
 	t="$D/$w.wtr"
 	[ -f "$t" ] || "$B/weft-trace" run "$w" -o "$t" >/dev/null || { say "FAIL sample_ci: trace $w"; fail=1; return; }
@@ -44,22 +47,36 @@ case_() { # workload sample-size config [config2]
 	"$B/weft-estimate" "$t" $cfgs --format csv >"$D/full.csv" || { say "FAIL sample_ci: full $w"; fail=1; return; }
 	fc=$(col "$D/full.csv" 1 cycles) fs=""
 	[ -n "$c2" ] && fs=$(col "$D/full.csv" 2 speedup)
-	inc=0 ins=0 s=1
+	fc2=""
+	[ -n "$c2" ] && fc2=$(col "$D/full.csv" 2 cycles)
+	inc=0 ins=0 inc2=0 s=1
 	while [ $s -le "$TRIALS" ]; do
 		# shellcheck disable=SC2086
-		"$B/weft-estimate" "$t" $cfgs --format csv --sample "random:$n:$s" >"$D/s.csv" ||
+		"$B/weft-estimate" "$t" $cfgs --format csv --sample "random:$n:$s" ${X:-} >"$D/s.csv" ||
 			{ say "FAIL sample_ci: $w seed $s"; fail=1; return; }
 		lo=$(col "$D/s.csv" 1 cycles_low) hi=$(col "$D/s.csv" 1 cycles_high)
 		inc=$((inc + $(awk -v f="$fc" -v a="$lo" -v b="$hi" 'BEGIN{print (a!="" && f>=a+0 && f<=b+0) ? 1 : 0}')))
 		if [ -n "$c2" ]; then
 			lo=$(col "$D/s.csv" 2 speedup_low) hi=$(col "$D/s.csv" 2 speedup_high)
 			ins=$((ins + $(awk -v f="$fs" -v a="$lo" -v b="$hi" 'BEGIN{print (a!="" && f>=a+0 && f<=b+0) ? 1 : 0}')))
+			lo=$(col "$D/s.csv" 2 cycles_low) hi=$(col "$D/s.csv" 2 cycles_high)
+			inc2=$((inc2 + $(awk -v f="$fc2" -v a="$lo" -v b="$hi" 'BEGIN{print (a!="" && f>=a+0 && f<=b+0) ? 1 : 0}')))
 		fi
 		s=$((s + 1))
 	done
-	r="$w random:$n: $c1 cycles $inc/$TRIALS inside"
-	[ -n "$c2" ] && r="$r, $c2 speedup $ins/$TRIALS inside"
-	if [ "$inc" -lt "$NEED" ] || { [ -n "$c2" ] && [ "$ins" -lt "$NEED" ]; }; then
+	r="$w random:$n${X:+ $X}: $c1 cycles $inc/$TRIALS inside"
+	[ -n "$c2" ] && r="$r, $c2 cycles $inc2/$TRIALS, speedup $ins/$TRIALS inside"
+	if [ "${LOW:-0}" = 1 ]; then
+		# the check can fail: without warming this case's estimate is
+		# biased (cold caches) and its intervals miss the full value
+		if [ "$inc" -lt "$NEED" ]; then
+			say "ok   sample_ci: $r (below $NEED, as expected without warming)"
+		else
+			say "FAIL sample_ci: $r (expected below $NEED without warming)"; fail=1
+		fi
+		return
+	fi
+	if [ "$inc" -lt "$NEED" ] || { [ -n "$c2" ] && { [ "$ins" -lt "$NEED" ] || [ "$inc2" -lt "$NEED" ]; }; }; then
 		say "FAIL sample_ci: $r (need $NEED)"
 		fail=1
 	else
@@ -70,6 +87,13 @@ case_() { # workload sample-size config [config2]
 case_ hotspot 32 fermi-sm
 case_ nn 64 fermi-sm
 case_ backprop 64 fermi-sm sgmf-core
+# functional warming (docs/estimate.md): the fabric models' CTAs reuse their
+# neighbours' lines (hotspot's halo rows), the vt tile's strips cross CTA
+# boundaries (nn: 256 threads per CTA, 25-uT strips); sampled alone they were
+# covered in 0 of 40 trials
+case_ hotspot 32 sgmf-core dmt-cgra
+case_ nn 64 configs/maven/vt-c4v1r256+bi.ini
+X=--no-warm LOW=1 case_ hotspot 32 sgmf-core
 
 # the modes around it
 t="$D/hotspot.wtr"

@@ -123,6 +123,13 @@ void weft_trips_cta_end(struct weft_trips *t);
 /* All threads of a decoded CTA (trace.h), bracketed as one CTA. */
 struct weft_cta_trace;
 void weft_trips_add_cta(struct weft_trips *t, const struct weft_cta_trace *c);
+/* Zeroes t's statistics (a fresh start over the same loops). */
+void weft_trips_reset(struct weft_trips *t);
+/* Adds src's statistics to dst's (both over the same loops, src between
+ * CTAs): dst becomes what adding src's CTAs to dst would have made it.
+ * So CTAs can be counted apart (e.g. on other threads) and merged in
+ * order. */
+void weft_trips_merge(struct weft_trips *dst, const struct weft_trips *src);
 double weft_trip_mean(const struct weft_trip_stat *s);
 void weft_trips_free(struct weft_trips *t);
 

@@ -121,6 +121,32 @@ void weft_trips_add_cta(struct weft_trips *t, const struct weft_cta_trace *c)
 	weft_trips_cta_end(t);
 }
 
+void weft_trips_reset(struct weft_trips *t)
+{
+	memset(t->stat, 0, t->loops->nloops * sizeof(*t->stat));
+	t->nstk = 0;
+}
+
+void weft_trips_merge(struct weft_trips *dst, const struct weft_trips *src)
+{
+	for (uint32_t li = 0; li < dst->loops->nloops; li++) {
+		struct weft_trip_stat *d = &dst->stat[li];
+		const struct weft_trip_stat *s = &src->stat[li];
+		if (!s->entries)
+			continue;
+		if (d->entries == 0 || s->min < d->min)
+			d->min = s->min;
+		if (d->entries == 0 || s->max > d->max)
+			d->max = s->max;
+		d->entries += s->entries;
+		d->visits += s->visits;
+		for (int k = 0; k < WEFT_TRIP_BUCKETS; k++)
+			d->hist[k] += s->hist[k];
+		d->ctas += s->ctas;
+		d->ctas_varying += s->ctas_varying;
+	}
+}
+
 double weft_trip_mean(const struct weft_trip_stat *s)
 {
 	return s->entries ? (double)s->visits / (double)s->entries : 0.0;

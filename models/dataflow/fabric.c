@@ -405,9 +405,7 @@ static void fabric_free(void *state)
 	free(s->cores);
 	if (s->l2.tag)
 		weft_cache_free(&s->l2);
-	free(s->acc);
-	free(s->acc_start);
-	free(s->acc_n);
+	weft_fabric_prepared_free(&s->own);
 	free(s->feeds);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
@@ -519,6 +517,41 @@ static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error 
 	return weft_fabric_replay_cta(user, c, err);
 }
 
+static int on_warm(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return weft_fabric_warm_cta(user, c, err);
+}
+
+/* The single-config path's split of a CTA (weft_trace_for_each_cta_prep):
+ * what its replay gathers from the CTA alone is gathered where it was
+ * decoded, then applied to the caches in CTA order. */
+static int prep_cta(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	return weft_fabric_prepare_cta(user, c, out, err);
+}
+
+static void prep_release(void *out)
+{
+	weft_fabric_prepared_free(out);
+}
+
+static int use_cta(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	weft_fabric_apply_cta(user, c, prepared);
+	return 0;
+}
+
+/* a CTA outside a warmed sample, prepared like the others */
+static int warm_prepared(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	weft_fabric_warm_apply(user, c, prepared);
+	return 0;
+}
+
+static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release };
+
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
 {
@@ -539,7 +572,7 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 				for (uint32_t pc = 0; pc < L->program->ninsts; pc++)
 					memset(&s->pc[pc].q, 0, sizeof(s->pc[pc].q));
 			s->streamed = 0;
-			rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, s, err);
+			rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, on_cta, on_warm, s, err);
 		}
 	}
 	if (!rc && !s->restored) {
@@ -580,7 +613,8 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
-		rc = weft_trace_for_each_cta(t, launch, sample, 0, on_cta, state, err);
+		rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, &fabric_prep, use_cta,
+						       warm_prepared, state, err);
 		if (rc) {
 			struct fabric_state *s = state;
 			const struct weft_trace_launch *L = weft_trace_launch(t, launch);
@@ -693,6 +727,7 @@ const struct weft_model weft_model_sgmf = {
 	.consume_cta = fabric_consume_cta,
 	.end_launch = fabric_end,
 	.follow = fabric_follow,
+	.warm_cta = on_warm,
 };
 
 const struct weft_model weft_model_dmt = {
@@ -711,4 +746,5 @@ const struct weft_model weft_model_dmt = {
 	.consume_cta = fabric_consume_cta,
 	.end_launch = fabric_end,
 	.follow = fabric_follow,
+	.warm_cta = on_warm,
 };

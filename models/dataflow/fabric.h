@@ -295,6 +295,24 @@ struct fabric_launch_acc {
 #define FABRIC_FWD_LOAD 1 /* a load an eLSU may forward */
 #define FABRIC_LVC_LOAD 2 /* a shared load whose communication spills to the LVC */
 
+/* What a CTA's replay gathers before it touches the caches, from the CTA
+ * and the launch's program alone (weft_fabric_prepare_cta): its threads'
+ * accesses, its blocks' visits, its guarded-off instructions and its loop
+ * trip counts. Reusable from CTA to CTA; weft_fabric_prepared_free. */
+struct fabric_prepared {
+	struct fabric_acc *acc;         /* the CTA's accesses, thread-major */
+	uint32_t *acc_start, *acc_n;    /* per thread */
+	size_t acc_cap;
+	uint32_t thr_cap;
+	uint32_t nthreads, maxn;        /* threads; most accesses of one */
+	uint64_t *bvisit;               /* [nblocks]: this CTA's visits */
+	uint64_t *notexec;              /* [ninsts]: this CTA's guarded-off instances */
+	uint32_t nblocks, ninsts;       /* of the program the arrays are sized for */
+	const struct weft_program *p;
+	struct weft_trips trips;        /* this CTA's trip counts */
+	const struct weft_loops *loops; /* trips is over these (NULL: none yet) */
+};
+
 struct fabric_state {
 	struct fabric_params fp;
 	struct fabric_core *cores;      /* [cores] */
@@ -312,11 +330,9 @@ struct fabric_state {
 	int dmt_ok;
 	uint8_t *dmt_rm;                /* [ninsts] removal reason (dMT) */
 	uint8_t *dmt_fwd;               /* [ninsts] FABRIC_FWD_LOAD / FABRIC_LVC_LOAD (dMT) */
-	struct fabric_acc *acc;         /* CTA's accesses, thread-major */
-	uint32_t *acc_start, *acc_n;    /* per thread */
-	size_t acc_cap;
-	uint32_t thr_cap;
-	uint32_t cta_seq;
+	struct fabric_prepared own;     /* a CTA prepared on this thread (replay_cta, warm_cta) */
+	uint32_t cta_seq;               /* CTAs replayed (timed) this launch */
+	uint32_t warmed;                /* CTAs only warmed this launch (fabric_warm.c) */
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
 	/* run_many, a leader: its followers, whose LDST units it feeds (their
@@ -366,6 +382,28 @@ void weft_fabric_feeds_flush(struct fabric_state *s);
 int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *p, struct weft_error *err);
 void weft_fabric_launch_end(struct fabric_state *s);
 int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+/* replay_cta in two halves: prepare reads s (the launch's program, its
+ * per-block flagged pcs and loops, fixed from launch_begin to launch_end)
+ * and writes only pr, so CTAs can be prepared on other threads while
+ * apply runs; apply then puts pr into s (visits, trip counts, the
+ * accesses through the caches in the fabric's order), CTA after CTA. */
+int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
+			    struct fabric_prepared *pr, struct weft_error *err);
+void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
+			   const struct fabric_prepared *pr);
+void weft_fabric_prepared_free(struct fabric_prepared *pr);
+
+/* ---- fabric_warm.c: functional warming of a sampled replay ---- */
+
+/* A CTA outside the sample (model.h warm_cta): its accesses change the L1
+ * of the core a full replay deals it to and the L2 as its replay would,
+ * in the fabric's order, and nothing is counted or timed. warm_cta
+ * prepares the CTA on this thread; warm_apply takes one prepared by
+ * weft_fabric_prepare_cta (on a decoder thread) and uses only its
+ * accesses, in CTA order with the replayed ones. */
+int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace *cta,
+			    const struct fabric_prepared *pr);
 /* End of a launch: dirty L1 lines to the L2, dirty L2 lines to DRAM. */
 void weft_fabric_replay_flush(struct fabric_state *s);
 

@@ -53,7 +53,7 @@ struct fab_entry {
 	struct weft_trip_stat *trips;
 	struct fabric_launch_acc la;
 	double ev[FAB_EV_COUNT];
-	uint32_t cta_seq;
+	uint32_t cta_seq, warmed;
 	uint64_t *l1_bank, *sh_bank; /* [cores * banks] */
 	uint32_t *core_ctas;
 	double *core_miss;
@@ -131,6 +131,7 @@ static int make_key(const struct fabric_state *s, struct weft_trace *t, uint32_t
 		k->sample.seed = sample->seed;
 		k->sample.groups = sample->groups; /* a random group reads other CTAs */
 		k->sample.group = sample->group;
+		k->sample.warm = sample->warm; /* warmed caches time the sample differently */
 	}
 	k->params = weft_fabric_replay_params_hash(&s->fp);
 	return 0;
@@ -142,6 +143,7 @@ static int key_eq(const struct fab_key *a, const struct fab_key *b)
 	       a->sample.kind == b->sample.kind && a->sample.every == b->sample.every &&
 	       a->sample.count == b->sample.count && a->sample.seed == b->sample.seed &&
 	       a->sample.groups == b->sample.groups && a->sample.group == b->sample.group &&
+	       a->sample.warm == b->sample.warm &&
 	       a->params == b->params;
 }
 
@@ -205,6 +207,7 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 		s->la = e->la;
 		memcpy(s->ev, e->ev, sizeof(s->ev));
 		s->cta_seq = e->cta_seq;
+		s->warmed = e->warmed; /* the timing expands per core when warmed */
 		for (uint32_t c = 0; c < e->cores; c++) {
 			memcpy(s->cores[c].l1_bank, e->l1_bank + (size_t)c * e->l1_banks,
 			       e->l1_banks * sizeof(uint64_t));
@@ -269,6 +272,7 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->la = s->la;
 	memcpy(e->ev, s->ev, sizeof(e->ev));
 	e->cta_seq = s->cta_seq;
+	e->warmed = s->warmed;
 	for (uint32_t c = 0; c < e->cores; c++) {
 		memcpy(e->l1_bank + (size_t)c * e->l1_banks, s->cores[c].l1_bank, e->l1_banks * sizeof(uint64_t));
 		memcpy(e->sh_bank + (size_t)c * e->sh_banks, s->cores[c].sh_bank, e->sh_banks * sizeof(uint64_t));

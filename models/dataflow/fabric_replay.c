@@ -79,6 +79,7 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	}
 	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
 	s->cta_seq = 0;
+	s->warmed = 0;
 	s->seq_ok = fp->replay_cache && !fp->dmt;
 	s->seq_total = 0;
 	if (s->seq_ok) {
@@ -102,6 +103,7 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 
 void weft_fabric_launch_end(struct fabric_state *s)
 {
+	weft_fabric_prepared_free(&s->own); /* sized for this launch's program */
 	free(s->pc);
 	free(s->bvisit);
 	free(s->flag_start);
@@ -420,41 +422,85 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	fabric_ldst_feed(&P->q, s->heaps + (size_t)P->heap * fp->token_buffer, fp->token_buffer, held);
 }
 
-static int grow(struct fabric_state *s, uint32_t nthreads, size_t nacc, struct weft_error *err)
+void weft_fabric_prepared_free(struct fabric_prepared *pr)
 {
-	if (nthreads > s->thr_cap) {
-		free(s->acc_start);
-		free(s->acc_n);
-		s->acc_start = malloc(nthreads * sizeof(uint32_t));
-		s->acc_n = malloc(nthreads * sizeof(uint32_t));
-		s->thr_cap = s->acc_start && s->acc_n ? nthreads : 0;
-		if (!s->thr_cap)
+	free(pr->acc);
+	free(pr->acc_start);
+	free(pr->acc_n);
+	free(pr->bvisit);
+	free(pr->notexec);
+	if (pr->loops)
+		weft_trips_free(&pr->trips);
+	memset(pr, 0, sizeof(*pr));
+}
+
+static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, struct weft_error *err)
+{
+	if (nthreads > pr->thr_cap) {
+		free(pr->acc_start);
+		free(pr->acc_n);
+		pr->acc_start = malloc(nthreads * sizeof(uint32_t));
+		pr->acc_n = malloc(nthreads * sizeof(uint32_t));
+		pr->thr_cap = pr->acc_start && pr->acc_n ? nthreads : 0;
+		if (!pr->thr_cap)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u threads", nthreads);
 	}
-	if (nacc > s->acc_cap) {
-		size_t cap = s->acc_cap ? s->acc_cap : 4096;
+	if (nacc > pr->acc_cap) {
+		size_t cap = pr->acc_cap ? pr->acc_cap : 4096;
 		while (cap < nacc)
 			cap *= 2;
-		struct fabric_acc *a = realloc(s->acc, cap * sizeof(*a));
+		struct fabric_acc *a = realloc(pr->acc, cap * sizeof(*a));
 		if (!a)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
-		s->acc = a;
-		s->acc_cap = cap;
+		pr->acc = a;
+		pr->acc_cap = cap;
 	}
 	return 0;
 }
 
-int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+/* Sizes pr's per-block and per-pc counts for s's program and its trip
+ * counts for s's loops (a new launch's program may differ), zeroed. */
+static int prepared_fit(const struct fabric_state *s, struct fabric_prepared *pr, struct weft_error *err)
 {
 	const struct weft_program *p = s->p;
-	struct fabric_core *core = &s->cores[s->cta_seq % s->fp.cores];
-	s->cta_seq++;
-	core->ctas++;
-	weft_trips_add_cta(&s->trips, cta);
+	if (pr->p != p || pr->loops != &s->an.loops) {
+		free(pr->bvisit);
+		free(pr->notexec);
+		if (pr->loops)
+			weft_trips_free(&pr->trips);
+		pr->loops = NULL;
+		pr->p = NULL;
+		pr->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*pr->bvisit));
+		pr->notexec = calloc((size_t)p->ninsts + 1, sizeof(*pr->notexec));
+		if (!pr->bvisit || !pr->notexec)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
+		int rc = weft_trips_init(&pr->trips, &s->an.loops, err);
+		if (rc)
+			return rc;
+		pr->loops = &s->an.loops;
+		pr->p = p;
+		pr->nblocks = p->nblocks;
+		pr->ninsts = p->ninsts;
+		return 0;
+	}
+	memset(pr->bvisit, 0, (size_t)p->nblocks * sizeof(*pr->bvisit));
+	memset(pr->notexec, 0, (size_t)p->ninsts * sizeof(*pr->notexec));
+	weft_trips_reset(&pr->trips);
+	return 0;
+}
+
+int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
+			    struct fabric_prepared *pr, struct weft_error *err)
+{
+	const struct weft_program *p = s->p;
+	int rc = prepared_fit(s, pr, err);
+	if (rc)
+		return rc;
+	weft_trips_add_cta(&pr->trips, cta);
 	size_t nacc = 0;
 	for (uint32_t t = 0; t < cta->nthreads; t++)
 		nacc += cta->threads[t].naddrs;
-	int rc = grow(s, cta->nthreads, nacc, err);
+	rc = grow(pr, cta->nthreads, nacc, err);
 	if (rc)
 		return rc;
 	const uint8_t *iflags = p->iflags;
@@ -462,7 +508,7 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 	for (uint32_t t = 0; t < cta->nthreads; t++) {
 		const struct weft_thread_trace *T = &cta->threads[t];
 		uint32_t gi = 0, ai = 0;
-		s->acc_start[t] = total;
+		pr->acc_start[t] = total;
 		for (uint32_t bi = 0; bi < T->nblocks; bi++) {
 			uint32_t b = T->blocks[bi];
 			if (b >= p->nblocks)
@@ -470,7 +516,7 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 						      "CTA %u thread %u: block %u on its path, the kernel has %u "
 						      "(corrupt trace? run weft-trace verify)",
 						      cta->cta, t, b, p->nblocks);
-			s->bvisit[b]++;
+			pr->bvisit[b]++;
 			for (uint32_t k = s->flag_start[b]; k < s->flag_start[b + 1]; k++) {
 				uint32_t pc = s->flag_pcs[k];
 				uint8_t f = iflags[pc];
@@ -483,11 +529,11 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 					exec = bi + 1 < T->nblocks ? T->blocks[bi + 1] != b + 1 : 1;
 				}
 				if (!exec) {
-					s->pc[pc].notexec++;
+					pr->notexec[pc]++;
 				} else if (f & WEFT_II_ADDR) {
 					if (ai >= T->naddrs)
 						goto short_trace;
-					struct fabric_acc *a = &s->acc[total++];
+					struct fabric_acc *a = &pr->acc[total++];
 					a->addr = T->addrs[ai];
 					a->space = T->spaces[ai];
 					a->pc = pc;
@@ -495,9 +541,9 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 				}
 			}
 		}
-		s->acc_n[t] = total - s->acc_start[t];
-		if (s->acc_n[t] > maxn)
-			maxn = s->acc_n[t];
+		pr->acc_n[t] = total - pr->acc_start[t];
+		if (pr->acc_n[t] > maxn)
+			maxn = pr->acc_n[t];
 		continue;
 	short_trace:
 		return weft_error_set(err, WEFT_ERR_INPUT,
@@ -505,25 +551,57 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
 				      "the trace holds (corrupt trace? run weft-trace verify)",
 				      cta->cta, t);
 	}
-	s->la.threads += cta->nthreads;
-	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
-	for (uint32_t j = 0; j < maxn; j++)
-		for (uint32_t t = 0; t < cta->nthreads; t++)
-			if (s->acc_n[t] > j)
-				access_one(s, core, &s->acc[s->acc_start[t] + j], cta->cta);
+	pr->nthreads = cta->nthreads;
+	pr->maxn = maxn;
 	return 0;
+}
+
+void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
+			   const struct fabric_prepared *pr)
+{
+	const struct weft_program *p = s->p;
+	/* the core a full replay deals this CTA to: warmed CTAs (fabric_warm.c)
+	 * hold their places in the round robin */
+	struct fabric_core *core = &s->cores[(s->cta_seq + s->warmed) % s->fp.cores];
+	s->cta_seq++;
+	core->ctas++;
+	weft_trips_merge(&s->trips, &pr->trips);
+	for (uint32_t b = 0; b < p->nblocks; b++)
+		s->bvisit[b] += pr->bvisit[b];
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		s->pc[pc].notexec += pr->notexec[pc];
+	s->la.threads += pr->nthreads;
+	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
+	for (uint32_t j = 0; j < pr->maxn; j++)
+		for (uint32_t t = 0; t < pr->nthreads; t++)
+			if (pr->acc_n[t] > j)
+				access_one(s, core, &pr->acc[pr->acc_start[t] + j], cta->cta);
+}
+
+int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+{
+	int rc = weft_fabric_prepare_cta(s, cta, &s->own, err);
+	if (!rc)
+		weft_fabric_apply_cta(s, cta, &s->own);
+	return rc;
 }
 
 void weft_fabric_replay_flush(struct fabric_state *s)
 {
 	const struct fabric_params *fp = &s->fp;
+	/* with warming the caches end as a full replay leaves them, so their
+	 * write-backs are the whole launch's, counted once: scaled by CTAs
+	 * read / CTAs seen here, the expansion by CTAs / CTAs read undoes it
+	 * (without warming the factor is 1 and the sample's dirty lines are
+	 * expanded like its other counts) */
+	double once = s->warmed ? (double)s->cta_seq / ((double)s->cta_seq + s->warmed) : 1;
 	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)
 		for (uint32_t i = 0; i < fp->cores; i++) {
-			double n = (double)weft_cache_clean(&s->cores[i].l1);
+			double n = (double)weft_cache_clean(&s->cores[i].l1) * once;
 			s->ev[FAB_EV_L2] += n; /* into the L2, already clean there: on to DRAM */
 			s->la.dram_bytes += n * fp->l2.line_bytes;
 			s->cores[i].memo_dirty = 0;
 		}
 	if (fp->l2.write == WEFT_CACHE_WRITE_BACK)
-		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * fp->l2.line_bytes;
+		s->la.dram_bytes += (double)weft_cache_clean(&s->l2) * once * fp->l2.line_bytes;
 }

@@ -686,6 +686,26 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	}
 	/* cores got CTAs round robin: a core's share of the full launch */
 	double mem_core = fp->cores > 1 ? f : core_scale;
+	if (s->warmed) {
+		/* warming deals every CTA to its full replay's core, so a core
+		 * holds a random number of the sampled ones: each core's counts
+		 * expand by its CTAs in the launch / its CTAs read */
+		l1b = shb = mshr = 0;
+		for (uint32_t c = 0; c < fp->cores && c < L->nctas; c++) {
+			if (!s->cores[c].ctas)
+				continue;
+			double k = (double)((L->nctas - c + fp->cores - 1) / fp->cores) / s->cores[c].ctas;
+			if (s->cores[c].miss_cycles * k > mshr)
+				mshr = s->cores[c].miss_cycles * k;
+			for (uint32_t b = 0; b < fp->l1.banks; b++)
+				if (s->cores[c].l1_bank[b] * k > l1b)
+					l1b = s->cores[c].l1_bank[b] * k;
+			for (uint32_t b = 0; b < fp->shmem_banks; b++)
+				if (s->cores[c].sh_bank[b] * k > shb)
+					shb = s->cores[c].sh_bank[b] * k;
+		}
+		mem_core = 1;
+	}
 	bsum[FAB_B_L1] = l1b * mem_core;
 	bsum[FAB_B_SHMEM] = shb * mem_core;
 	/* Little's law over the L1's MSHRs: each line a read misses holds one

@@ -217,12 +217,17 @@ static void counts_add(struct ov_counts *a, const struct ov_counts *b)
 	}
 }
 
-static int ov_consume_cta(void *state, const struct weft_cta_trace *c, struct weft_error *err)
+/* Times one CTA's batch streams: oc decoded here (NULL), or ahead. */
+static int ov_time_cta(struct ov_state *s, const struct weft_cta_trace *c, struct ov_cta *oc,
+		       struct weft_error *err)
 {
-	struct ov_state *s = state;
-	struct ov_cta *oc = NULL;
 	const struct ov_state *src = s->src;
-	if (src && src->last && src->last->launch == s->launch && src->last->cta == c->cta) {
+	if (oc) {
+		weft_overlay_cta_ref(oc);
+		if (s->last)
+			weft_overlay_cta_unref(s->last);
+		s->last = oc;
+	} else if (src && src->last && src->last->launch == s->launch && src->last->cta == c->cta) {
 		oc = src->last; /* a sweep: the first point decoded it */
 	} else {
 		int rc = weft_overlay_decode_cta(&s->op, &s->gp, &s->it, c, s->launch, &oc, err);
@@ -241,6 +246,56 @@ static int ov_consume_cta(void *state, const struct weft_cta_trace *c, struct we
 		weft_overlay_machine_run(&s->m, 0);
 	return 0;
 }
+
+static int ov_consume_cta(void *state, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return ov_time_cta(state, c, NULL, err);
+}
+
+/* The single-config path's split of a CTA (weft_trace_for_each_cta_prep):
+ * its groups of 4 are decoded into batch streams where it was decoded
+ * (they depend only on the CTA and the launch's program, fixed during
+ * the launch), each preparation with an iterator of its own; the machine
+ * then times them in CTA order. */
+struct ov_prepared {
+	struct ov_cta *oc;            /* decoded, refs 0; taken by use */
+	struct weft_group_iter *it;   /* the decoder's scratch */
+};
+
+static int ov_prep_cta(void *state, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	const struct ov_state *s = state;
+	struct ov_prepared *pr = out;
+	if (!pr->it && !(pr->it = malloc(sizeof(*pr->it))))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding CTA %u", c->cta);
+	if (pr->oc) { /* prepared but never used (a failure before it) */
+		weft_overlay_cta_ref(pr->oc);
+		weft_overlay_cta_unref(pr->oc);
+		pr->oc = NULL;
+	}
+	return weft_overlay_decode_cta(&s->op, &s->gp, pr->it, c, s->launch, &pr->oc, err);
+}
+
+static void ov_prep_release(void *out)
+{
+	struct ov_prepared *pr = out;
+	if (pr->oc) {
+		weft_overlay_cta_ref(pr->oc);
+		weft_overlay_cta_unref(pr->oc);
+	}
+	free(pr->it);
+	memset(pr, 0, sizeof(*pr));
+}
+
+static int ov_use_cta(void *state, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	struct ov_prepared *pr = prepared;
+	struct ov_cta *oc = pr->oc;
+	pr->oc = NULL;
+	return ov_time_cta(state, c, oc, err);
+}
+
+static const struct weft_cta_prep ov_prep = { sizeof(struct ov_prepared), ov_prep_cta, ov_prep_release };
 
 static double pct(double part, double n)
 {
@@ -487,7 +542,7 @@ static int ov_consume(void *state, struct weft_trace *t, uint32_t launch,
 	int rc = ov_begin_launch(state, t, launch, sample, err);
 	if (rc < 0)
 		return rc;
-	rc = weft_trace_for_each_cta(t, launch, sample, 0, ov_consume_cta, state, err);
+	rc = weft_trace_for_each_cta_prep(t, launch, sample, 0, &ov_prep, ov_use_cta, state, err);
 	if (rc) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 		weft_error_prefix(err, "overlay model, launch %u (kernel %s): ", launch, L->program->kernel);

@@ -555,8 +555,34 @@ static int simt_consume_cta(void *state, const struct weft_cta_trace *c, struct 
 {
 	struct simt_state *s = state;
 	s->cta_seq++;
-	return weft_simt_machine_cta(s, c, err);
+	return weft_simt_machine_cta(s, c, NULL, err);
 }
+
+/* The single-config path's split of a CTA (weft_trace_for_each_cta_prep):
+ * its warp streams are built where it was decoded (they depend only on the
+ * CTA, the params, the group program and the per-pc facts, none of which
+ * change during a launch), then the timed machine takes them in CTA
+ * order. */
+static int simt_prep_cta(void *state, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	const struct simt_state *s = state;
+	return weft_simt_stream_build(&s->sp, &s->gp, s->pc, c, out, err);
+}
+
+static void simt_prep_release(void *out)
+{
+	weft_simt_stream_free(out);
+}
+
+static int simt_use_cta(void *state, const struct weft_cta_trace *c, void *built, struct weft_error *err)
+{
+	struct simt_state *s = state;
+	s->cta_seq++;
+	return weft_simt_machine_cta(s, c, built, err);
+}
+
+static const struct weft_cta_prep simt_prep = { sizeof(struct simt_stream), simt_prep_cta,
+						simt_prep_release };
 
 /* The launch's result: cycles, CPI stack, events and statistics, from the
  * replay in rp (s itself, or the leader it follows); written to s. */
@@ -708,7 +734,7 @@ static int simt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	int rc = simt_begin_launch(s, t, launch, sample, err);
 	if (rc < 0)
 		return rc;
-	rc = weft_trace_for_each_cta(t, launch, sample, 0, simt_consume_cta, s, err);
+	rc = weft_trace_for_each_cta_prep(t, launch, sample, 0, &simt_prep, simt_use_cta, s, err);
 	if (rc) {
 		weft_group_prog_free(&s->gp);
 		const struct weft_trace_launch *L = weft_trace_launch(t, launch);

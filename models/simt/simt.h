@@ -350,8 +350,13 @@ struct simt_state;
 
 /* Prepares the machine for a launch (begin) and frees per-launch memory. */
 int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err);
-/* Dispatches one CTA (waiting, in simulated time, for a free slot). */
-int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+/* Dispatches one CTA (waiting, in simulated time, for a free slot). With
+ * built (its warp streams, built by weft_simt_stream_build from s's
+ * params, group program and per-pc facts, e.g. on a decoder thread), the
+ * slot takes built's buffers and leaves its old ones in *built; with
+ * NULL, the streams are built (or copied from s->stream_src) here. */
+int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta,
+			  struct simt_stream *built, struct weft_error *err);
 /* Runs the launch to its end; *cycles = its duration. */
 int weft_simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err);
 

@@ -576,7 +576,8 @@ static int find_empty(const struct simt_state *s, uint32_t *m_out, uint32_t *c_o
 	return -1;
 }
 
-int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
+int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta,
+			  struct simt_stream *built, struct weft_error *err)
 {
 	const struct simt_params *sp = &s->sp;
 	uint32_t m = 0, c = 0;
@@ -602,9 +603,15 @@ int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta
 	struct simt_sm *sm = &s->sms[m];
 	struct simt_slot *sl = &sm->slot[c];
 	const struct simt_state *src = s->stream_src;
-	int rc;
-	if (src && src->built && src->p == s->p && src->built_launch == cta->launch &&
-	    src->built_cta == cta->cta)
+	int rc = 0;
+	if (built) {
+		/* built ahead (weft_trace_for_each_cta_prep): the slot takes it,
+		 * and its previous CTA's buffers go back to be built into */
+		struct simt_stream tmp = sl->st;
+		sl->st = *built;
+		*built = tmp;
+	} else if (src && src->built && src->p == s->p && src->built_launch == cta->launch &&
+		   src->built_cta == cta->cta)
 		rc = weft_simt_stream_copy(&sl->st, src->built, err);
 	else
 		rc = weft_simt_stream_build(sp, &s->gp, s->pc, cta, &sl->st, err);

@@ -344,6 +344,7 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	s->threads_per_cta = L->threads_per_cta;
 	s->nctas = L->nctas;
 	s->strip_n = 0;
+	s->cur_warm = s->strip_warm = s->warming = 0;
 	s->last_cta = -1;
 	s->regs_per_ut = weft_vt_regs_per_ut(&s->pp, s->vp.live_words);
 	s->hvl = weft_vt_hvl(&s->pp, s->regs_per_ut);
@@ -360,6 +361,11 @@ static int vt_consume_cta(void *state, const struct weft_cta_trace *c, struct we
 	struct vt_state *s = state;
 	s->ls.ctas++;
 	return weft_vt_cta(s, c, err);
+}
+
+static int vt_warm_cta(void *state, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return weft_vt_warm_cta(state, c, err);
 }
 
 static double pct(double part, double n)
@@ -522,7 +528,7 @@ static int vt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	int rc = vt_begin_launch(state, t, launch, sample, err);
 	if (rc < 0)
 		return rc;
-	rc = weft_trace_for_each_cta(t, launch, sample, 0, vt_consume_cta, state, err);
+	rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, vt_consume_cta, vt_warm_cta, state, err);
 	if (rc) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 		weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, L->program->kernel);
@@ -649,4 +655,5 @@ const struct weft_model weft_model_vt = {
 	.begin_launch = vt_begin_launch,
 	.consume_cta = vt_consume_cta,
 	.end_launch = vt_end_launch,
+	.warm_cta = vt_warm_cta,
 };

@@ -210,6 +210,11 @@ struct vt_state {
 	int64_t last_cta;                 /* the CTA consumed last in this launch, -1 none */
 	struct vt_carry carry[2];         /* double-buffered: a carry may hold carried uTs */
 	int carry_cur;
+	/* functional warming (weft_vt_warm_cta): the CTA being fed is only
+	 * warmed (cur_warm), the strip being assembled belongs to a warmed
+	 * CTA (its first uT's: strip_warm), a warmed strip is running
+	 * (warming: data-cache accesses change contents, count nothing) */
+	int cur_warm, strip_warm, warming;
 	int explain;                      /* fill each launch's explain text */
 	struct vt_launch ls;
 	/* across launches */
@@ -238,6 +243,15 @@ int weft_vt_calib_init(const struct weft_config *cfg, struct vt_params *pp, stru
  * and at the launch's last CTA (cta + 1 >= nctas), it runs as a partial
  * strip. Grid padding of the last CTA is left out (docs/models/vt.md). */
 int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err);
+/* Functional warming (model.h warm_cta): a CTA outside the sample joins
+ * the application vector like a replayed one, but a strip whose first uT
+ * is one of its uTs only warms the data cache (weft_cache_warm) and
+ * leaves every count, core time and the strip sequence as they were; a
+ * strip a sampled CTA starts is timed whole, so strips cross CTA
+ * boundaries as in a full replay and each is timed exactly when the CTA
+ * of its first uT is in the sample. MIMD: the CTA's threads warm the
+ * data cache, nothing counted. */
+int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err);
 /* Runs a strip still being assembled (the launch ended with it), or
  * nothing. */
 int weft_vt_flush(struct vt_state *s, struct weft_error *err);

@@ -93,7 +93,8 @@ static uint64_t dc_addr(uint8_t space, uint64_t addr, uint32_t cta, uint32_t tid
 static int dc_access(struct vt_state *s, uint64_t addr, int is_write)
 {
 	uint64_t victim;
-	unsigned r = weft_cache_access(&s->dc, addr, is_write, &victim);
+	unsigned r = s->warming ? weft_cache_warm(&s->dc, addr, is_write, &victim)
+				: weft_cache_access(&s->dc, addr, is_write, &victim);
 	s->ls.dcache_accesses++;
 	s->ls.ev[VT_EV_DCACHE] += 1;
 	double line32 = s->pp.dcache.line_bytes / 32.0;
@@ -155,6 +156,16 @@ static void fu_events(struct vt_state *s, const struct vt_pcinfo *pi, uint32_t n
  * several consecutive CTAs) on the next core, and empties it. */
 static int vector_strip(struct vt_state *s, struct weft_error *err)
 {
+	if (s->strip_warm && !s->warming) {
+		/* a warmed CTA's strip: the data cache changes, nothing else
+		 * (the counts it adds are put back) */
+		struct vt_launch saved = s->ls;
+		s->warming = 1;
+		int rc = vector_strip(s, err);
+		s->warming = 0;
+		s->ls = saved;
+		return rc;
+	}
 	const struct vt_params *pp = &s->pp;
 	struct vt_launch *ls = &s->ls;
 	struct weft_group_iter *it = &s->it;
@@ -507,6 +518,8 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		rc = weft_vt_flush(s, err);
 	for (uint32_t t = 0; t < n && !rc; t++) {
 		uint32_t l = s->strip_n++;
+		if (!l)
+			s->strip_warm = s->cur_warm; /* a strip is its first uT's CTA's */
 		s->strip_th[l] = c->threads[t];
 		s->strip_cta[l] = c->cta;
 		s->strip_tid[l] = t;
@@ -533,6 +546,39 @@ int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_
 	}
 	if (rc)
 		weft_error_prefix(err, "CTA %u: ", c->cta);
+	return rc;
+}
+
+int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	int rc = 0;
+	uint64_t insts = s->ls.thread_insts, padding = s->ls.padding_threads;
+	uint32_t n = c->nthreads - grid_padding(s, c);
+	s->ls.thread_insts = insts; /* counted by the CTAs read only */
+	s->ls.padding_threads = padding;
+	s->cur_warm = 1;
+	if (s->pp.pattern == VT_PAT_MIMD) {
+		struct vt_launch saved = s->ls;
+		size_t nslot = (size_t)s->pp.cores * s->uts_per_core;
+		double *slots = malloc((nslot ? nslot : 1) * sizeof(double));
+		if (!slots)
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory warming CTA %u", c->cta);
+		else
+			memcpy(slots, s->ls.slot_time, nslot * sizeof(double));
+		s->warming = 1;
+		for (uint32_t t = 0; t < n && !rc; t++)
+			rc = mimd_thread(s, c, t, err);
+		s->warming = 0;
+		s->ls = saved;
+		if (slots)
+			memcpy(s->ls.slot_time, slots, nslot * sizeof(double));
+		free(slots);
+	} else {
+		rc = vector_cta(s, c, n, err);
+	}
+	s->cur_warm = 0;
+	if (rc)
+		weft_error_prefix(err, "CTA %u (warming): ", c->cta);
 	return rc;
 }
 

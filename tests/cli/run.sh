@@ -366,6 +366,14 @@ assert all("set by" in l["explain"] for l in G["launches"]), "fabric launch with
 	expect "estimate: override for one config" 0 "tesla-sm: $TC, model simt, hash" "$W" -c $FC -c $TC --set fermi-sm:core.num_sm=2
 	expect "estimate: sampling recorded" 0 "sampling   every 2" "$W" -c $FC --sample every:2
 	expect "estimate: random sampling" 0 "sampling   random" "$W" -c $FC --sample random:2:7
+	expect "estimate: a fabric model warms a random sample" 0 "sampling   random 2 CTAs (seed 7) with warming" "$W" -c sgmf-core --sample random:2:7
+	for a in "sgmf-core --no-warm" "$FC"; do
+		# shellcheck disable=SC2086
+		if "$E" "$W" -c $a --sample random:2:7 2>"$tmp/err" >"$tmp/out" &&
+		   grep -qx 'sampling   random 2 CTAs (seed 7)' "$tmp/out"; then ok "estimate: no warming with -c $a"
+		else bad "estimate: no warming with -c $a" "the sampling line is not 'random 2 CTAs (seed 7)'"; fi
+	done
+	expect "estimate: --no-warm needs a random sample" 2 "only a random sample" "$W" -c $FC --sample every:2 --no-warm
 	h1=$("$E" "$W" -c $FC --format csv 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
 	h2=$("$E" "$W" -c $FC --format csv --set core.num_sm=2 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
 	if [ -n "$h1" ] && [ "$h1" != "$h2" ]; then ok "estimate: overrides change the config hash"

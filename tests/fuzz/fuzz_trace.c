@@ -43,7 +43,9 @@
  * vector-thread and a MIMD tile, replayed side by side; the overlay pair
  * two batch counts sharing each decoded CTA, the one context reusing its
  * batches' timings), and dMT alone
- * through weft_model_run. */
+ * through weft_model_run; SIMT and the overlay also alone (weft_model_run:
+ * the single-config path, which prepares CTAs where they are decoded), and
+ * SGMF alone on a random sample of 2 CTAs with functional warming. */
 #define NCONFIGS 9
 static const char *const config_text[NCONFIGS] = {
 	"[model]\nname = simt\n[core]\nmax_ctas = 2\n[mem]\nl1_bytes = 4096\nl2_bytes = 16384\n",
@@ -140,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	say("open", rc, &err);
 	if (rc == 0) {
 		read_some(t);
-		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0, 0, 0 };
+		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0, 0, 0, 0 };
 		for (size_t i = 0; i < NCONFIGS; i += 2) {
 			const struct weft_model *m = weft_model_find(configs[i].model);
 			const struct weft_config *pair[2] = { &configs[i], &configs[i + 1 < NCONFIGS ? i + 1 : i] };
@@ -154,6 +156,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rc == 0)
 				for (uint32_t k = 0; k < n; k++)
 					weft_model_result_free(&res[k]);
+			/* SIMT and the overlay alone too: one config prepares each
+			 * CTA (warp streams, batch streams) where it is decoded,
+			 * apart from the pair's path (dMT, a fabric, runs alone) */
+			if (n == 2 && (strcmp(configs[i].model, "simt") == 0 ||
+				       strcmp(configs[i].model, "overlay") == 0)) {
+				rc = weft_model_run(m, pair[0], t, &all, &res[0], &err);
+				say(configs[i].model, rc, &err);
+				if (rc == 0)
+					weft_model_result_free(&res[0]);
+			}
+			/* SGMF alone on a warmed random sample: every CTA
+			 * prepared where it is decoded, the unsampled ones
+			 * warming the caches (weft_trace_for_each_cta_prep_warm) */
+			if (n == 2 && strcmp(configs[i].model, "sgmf") == 0) {
+				struct weft_cta_sample warm = { .kind = WEFT_SAMPLE_RANDOM, .count = 2, .seed = 1,
+								.warm = 1 };
+				rc = weft_model_run(m, pair[0], t, &warm, &res[0], &err);
+				say("sgmf warmed sample", rc, &err);
+				if (rc == 0)
+					weft_model_result_free(&res[0]);
+			}
 		}
 		weft_trace_close(t);
 	}

@@ -96,6 +96,46 @@ static void test_nested(void **state)
 	assert_int_equal(t.stat[lo].ctas, 1);
 	assert_int_equal(t.stat[lo].ctas_varying, 1);
 	assert_true(weft_trip_mean(&t.stat[li]) > 2.59 && weft_trip_mean(&t.stat[li]) < 2.61);
+
+	/* CTAs counted apart and merged give what counting them together
+	 * gives: t has CTA 1 (path, path2); add CTA 2 (path3: fewer outer
+	 * trips, one inner trip count throughout) and CTA 3 (path alone) to t,
+	 * and to u and v, merged into w that has CTA 1 */
+	uint32_t path3[] = { 0, 1, 2, 2, 3, 1, 2, 2, 3, 4 };
+	struct weft_trips u, v, w;
+	assert_int_equal(weft_trips_init(&u, &a.loops, NULL), 0);
+	assert_int_equal(weft_trips_init(&v, &a.loops, NULL), 0);
+	assert_int_equal(weft_trips_init(&w, &a.loops, NULL), 0);
+	weft_trips_merge(&w, &t); /* into an empty one: a copy */
+	weft_trips_cta_begin(&t);
+	weft_trips_add_path(&t, path3, sizeof(path3) / sizeof(path3[0]));
+	weft_trips_cta_end(&t);
+	weft_trips_cta_begin(&t);
+	weft_trips_add_path(&t, path, sizeof(path) / sizeof(path[0]));
+	weft_trips_cta_end(&t);
+	weft_trips_cta_begin(&u);
+	weft_trips_add_path(&u, path3, sizeof(path3) / sizeof(path3[0]));
+	weft_trips_cta_end(&u);
+	weft_trips_cta_begin(&v);
+	weft_trips_add_path(&v, path, sizeof(path) / sizeof(path[0]));
+	weft_trips_cta_end(&v);
+	weft_trips_merge(&w, &u);
+	weft_trips_merge(&w, &v);
+	for (uint32_t k = 0; k < a.loops.nloops; k++) { /* all but the per-CTA scratch */
+		assert_memory_equal(&w.stat[k], &t.stat[k], offsetof(struct weft_trip_stat, cta_min));
+		assert_int_equal(w.stat[k].cta_entries, 0);
+	}
+	assert_int_equal(w.stat[lo].min, 2);
+	assert_int_equal(w.stat[li].min, 1);
+	assert_int_equal(w.stat[lo].ctas, 3);
+	assert_int_equal(w.stat[lo].ctas_varying, 1);
+	/* reset: as new */
+	weft_trips_reset(&w);
+	assert_int_equal(w.stat[lo].entries, 0);
+	assert_int_equal(w.stat[li].ctas, 0);
+	weft_trips_free(&u);
+	weft_trips_free(&v);
+	weft_trips_free(&w);
 	weft_trips_free(&t);
 	an_free(&a);
 }

@@ -218,6 +218,11 @@ struct weft_cta_sample {
 	 * disjoint random groups of near-equal size (a seeded shuffle) and
 	 * keeps only group `group` mod that number; 0 or 1 = the whole sample */
 	uint32_t groups, group;
+	/* RANDOM and EVERY: 1 = functional warming (weft_trace_for_each_cta_warm):
+	 * the CTAs outside the sample are decoded too and handed to the
+	 * consumer's warming callback, so the CTAs it times see the cache
+	 * contents a full replay would; 0 = the sample's CTAs only */
+	uint32_t warm;
 };
 /* Fills ctas[] (caller allocates nctas entries) with the chosen CTA ids in
  * increasing order; returns how many. */
@@ -237,6 +242,55 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 typedef int (*weft_cta_fn)(void *user, const struct weft_cta_trace *c, struct weft_error *err);
 int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err);
+
+/* weft_trace_for_each_cta with functional warming: when s->warm is set,
+ * s is a sample (not ALL) and warm is not NULL, every CTA of the launch is
+ * decoded and, in increasing CTA order, the sample's CTAs go to fn and the
+ * others to warm (serialised, as fn); otherwise exactly
+ * weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err). */
+int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+				 unsigned nthreads, weft_cta_fn fn, weft_cta_fn warm, void *user,
+				 struct weft_error *err);
+
+/* weft_trace_for_each_cta with a per-CTA preparation that runs where the
+ * CTA is decoded: on the decoder threads, ahead of fn, when there are
+ * any; in the caller's thread just before fn otherwise. A model splits
+ * its per-CTA work in two: prep, the part that depends only on the CTA
+ * and on what the model does not change during the launch (it reads user
+ * but must not write it, and runs concurrently with itself and with fn,
+ * for other CTAs), fills `out`; use then applies that to the model's
+ * state, serialised, in increasing CTA order, with the CTA and its
+ * prepared result (both valid only during the call; use may take what
+ * out holds by swapping it with its own, leaving out reusable). Each
+ * `out` is a buffer of prep->size bytes, zeroed when first allocated and
+ * reused for later CTAs (prep must reset what it fills); prep->release
+ * (may be NULL) frees what one holds when the call ends. The results are
+ * the same whatever nthreads. A failure of prep or of the decoding of CTA
+ * k is reported after use has run on the CTAs before k, so the error
+ * returned is the same for every nthreads. */
+struct weft_cta_prep {
+	size_t size;
+	int (*prep)(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err);
+	void (*release)(void *out);
+};
+typedef int (*weft_cta_use_fn)(void *user, const struct weft_cta_trace *c, void *prepared,
+			       struct weft_error *err);
+int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
+				 const struct weft_cta_sample *s, unsigned nthreads,
+				 const struct weft_cta_prep *prep, weft_cta_use_fn use, void *user,
+				 struct weft_error *err);
+
+/* weft_trace_for_each_cta_prep with functional warming: when s->warm is
+ * set, s is a sample (not ALL) and warm is not NULL, every CTA of the
+ * launch is decoded and prepared (where it is decoded, as above) and, in
+ * increasing CTA order, the sample's CTAs go to use and the others to warm
+ * (serialised, as use, each with its prepared result); otherwise exactly
+ * weft_trace_for_each_cta_prep(t, launch, s, nthreads, prep, use, user,
+ * err). */
+int weft_trace_for_each_cta_prep_warm(struct weft_trace *t, uint32_t launch,
+				      const struct weft_cta_sample *s, unsigned nthreads,
+				      const struct weft_cta_prep *prep, weft_cta_use_fn use,
+				      weft_cta_use_fn warm, void *user, struct weft_error *err);
 
 /* Checks every chunk's checksum and structure; on corruption returns
  * WEFT_ERR_VERIFY with err->offset set to the byte offset. */

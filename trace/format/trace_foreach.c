@@ -19,10 +19,23 @@
  * Memory is then at most that budget or one decoded CTA, whatever the
  * trace length or the number of CPUs.
  *
+ * weft_trace_for_each_cta_warm and weft_trace_for_each_cta_prep_warm
+ * (functional warming of a sample) read every CTA through the same
+ * machinery (preparing each, warmed or not, where it is decoded) and send
+ * each to the replay or to the warming callback by its membership in the
+ * sample, in CTA order.
+ *
  * The slots' decoded CTAs and the workers' zstd contexts and buffers live
  * in the trace (struct wt_fe_pool) and serve every later call: a model
  * that walks a trace launch by launch allocates (and page-faults) them
  * once, not once per launch.
+ *
+ * With a preparation (weft_trace_for_each_cta_prep) the worker that
+ * decodes a chunk also prepares each of its CTAs, into buffers beside the
+ * slot that belong to the call (their contents are the model's, so they
+ * are released when the call ends). A slot records how many of its CTAs
+ * were decoded and prepared before a failure (nok): the caller consumes
+ * those before it reports the failure, as the one-thread path does.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -40,6 +53,7 @@ struct fe_work {
 struct fe_slot {
 	int state; /* 0 free, 1 decoding, 2 ready */
 	int rc;
+	uint32_t nok; /* CTAs decoded (and prepared) before a failure; n without one */
 	struct weft_error err;
 	struct weft_cta_trace *ctas;
 	uint32_t cap, n;
@@ -138,9 +152,18 @@ static int pool_reserve(struct weft_trace *t, uint32_t nslots, unsigned ndec)
 	return 0;
 }
 
+/* One slot's prepared results: cap buffers of the preparation's size. */
+struct fe_prepbuf {
+	unsigned char *buf;
+	uint32_t cap;
+};
+
 struct fe {
 	struct weft_trace *t;
 	const uint32_t *ctas;
+	const struct weft_cta_prep *prep; /* NULL: none */
+	void *user;
+	struct fe_prepbuf *pb;            /* [nslots] when prep */
 	struct fe_work *work;
 	uint32_t nwork, next_claim, next_consume, nslots;
 	struct fe_slot *slots;
@@ -154,11 +177,41 @@ struct fe_arg {
 	struct fe_dec *d;
 };
 
-static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slot *s)
+/* Makes pb hold at least n zeroed-when-new buffers of size bytes. */
+static int prepbuf_reserve(struct fe_prepbuf *pb, uint32_t n, size_t size)
+{
+	if (n <= pb->cap)
+		return 0;
+	if (size && n > SIZE_MAX / size)
+		return -1;
+	unsigned char *nb = realloc(pb->buf, (size_t)n * size + 1);
+	if (!nb)
+		return -1;
+	memset(nb + (size_t)pb->cap * size, 0, (size_t)(n - pb->cap) * size);
+	pb->buf = nb;
+	pb->cap = n;
+	return 0;
+}
+
+static void prepbuf_free(struct fe_prepbuf *pb, const struct weft_cta_prep *prep)
+{
+	for (uint32_t i = 0; prep->release && i < pb->cap; i++)
+		prep->release(pb->buf + (size_t)i * prep->size);
+	free(pb->buf);
+	pb->buf = NULL;
+	pb->cap = 0;
+}
+
+static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slot *s,
+		       struct fe_prepbuf *pb)
 {
 	const struct fe_work *w = &F->work[j];
 	const struct wt_chunk *c = &F->t->chunks[w->chunk];
 	uint32_t n = w->s1 - w->s0;
+	s->nok = 0;
+	if (pb && prepbuf_reserve(pb, n, F->prep->size))
+		return weft_error_set(&s->err, WEFT_ERR_NOMEM, "out of memory preparing CTAs of trace %s",
+				      F->t->path);
 	if (n > s->cap) {
 		struct weft_cta_trace *nc = realloc(s->ctas, n * sizeof(*nc));
 		if (!nc)
@@ -176,8 +229,14 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 		if (!rc)
 			d->loaded = w->chunk + 1;
 	}
-	for (uint32_t i = 0; !rc && i < n; i++)
+	for (uint32_t i = 0; !rc && i < n; i++) {
 		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &d->scr, &s->err);
+		if (!rc && pb)
+			rc = F->prep->prep(F->user, &s->ctas[i], pb->buf + (size_t)i * F->prep->size,
+					   &s->err);
+		if (!rc)
+			s->nok = i + 1;
+	}
 	return rc;
 }
 
@@ -196,7 +255,7 @@ static void *worker(void *arg)
 		struct fe_slot *s = &F->slots[j % F->nslots];
 		s->state = 1;
 		pthread_mutex_unlock(&F->mu);
-		int rc = decode_work(F, d, j, s);
+		int rc = decode_work(F, d, j, s, F->pb ? &F->pb[j % F->nslots] : NULL);
 		pthread_mutex_lock(&F->mu);
 		s->rc = rc;
 		s->state = 2;
@@ -239,8 +298,10 @@ void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, u
 	*slots_out = (uint32_t)slots;
 }
 
-int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
-			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err)
+/* fn (no preparation) or prep and use. */
+static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+		    unsigned nthreads, const struct weft_cta_prep *prep, weft_cta_use_fn use,
+		    weft_cta_fn fn, void *user, struct weft_error *err)
 {
 	if (launch >= t->nlaunches)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
@@ -309,8 +370,12 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		 * the decoded CTA is still in cache when fn reads it; buffers kept
 		 * in the trace serve every call (no allocation per launch) */
 		struct weft_cta_trace *ct = &t->fe_cta;
+		struct fe_prepbuf ib = { NULL, 0 };
 		if (!t->fe_dctx && !(t->fe_dctx = ZSTD_createDCtx()))
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
+		if (!rc && prep && prepbuf_reserve(&ib, 1, prep->size))
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory preparing CTAs of trace %s",
+					    t->path);
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
 			if (t->fe_loaded != work[j].chunk + 1) {
@@ -321,10 +386,17 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 			}
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
 				rc = weft_trace_decode_cta(t, c, &t->fe_raw, ctas[k], ct, &t->fe_scr, err);
-				if (!rc)
+				if (!rc && prep) {
+					rc = prep->prep(user, ct, ib.buf, err);
+					if (!rc)
+						rc = use(user, ct, ib.buf, err);
+				} else if (!rc) {
 					rc = fn(user, ct, err);
+				}
 			}
 		}
+		if (prep)
+			prepbuf_free(&ib, prep);
 		goto out;
 	}
 
@@ -335,7 +407,10 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	F.work = work;
 	F.nwork = nwork;
 	F.nslots = nslots;
-	if (pool_reserve(t, F.nslots, workers)) {
+	F.prep = prep;
+	F.user = user;
+	if (pool_reserve(t, F.nslots, workers) ||
+	    (prep && !(F.pb = calloc(F.nslots, sizeof(*F.pb))))) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;
 	}
@@ -345,6 +420,7 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		F.slots[k].state = 0;
 		F.slots[k].rc = 0;
 		F.slots[k].n = 0;
+		F.slots[k].nok = 0;
 	}
 	pthread_t *tids = calloc(workers, sizeof(pthread_t));
 	struct fe_arg *args = calloc(workers, sizeof(*args));
@@ -368,14 +444,15 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 		while (sl->state != 2)
 			pthread_cond_wait(&F.cv, &F.mu);
 		pthread_mutex_unlock(&F.mu);
-		if (sl->rc) {
+		for (uint32_t k = 0; !rc && k < sl->nok; k++)
+			rc = prep ? use(user, &sl->ctas[k],
+					F.pb[j % F.nslots].buf + (size_t)k * prep->size, err)
+				  : fn(user, &sl->ctas[k], err);
+		if (!rc && sl->rc) {
 			rc = sl->rc;
 			if (err)
 				*err = sl->err;
-			break;
 		}
-		for (uint32_t k = 0; !rc && k < sl->n; k++)
-			rc = fn(user, &sl->ctas[k], err);
 		pthread_mutex_lock(&F.mu);
 		sl->state = 0;
 		F.next_consume++;
@@ -392,8 +469,127 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 	free(args);
 	pthread_mutex_destroy(&F.mu);
 	pthread_cond_destroy(&F.cv);
+	for (uint32_t k = 0; F.pb && k < F.nslots; k++)
+		prepbuf_free(&F.pb[k], prep);
+	free(F.pb);
 out:
 	free(ctas);
 	free(work);
+	return rc;
+}
+
+int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err)
+{
+	return for_each(t, launch, s, nthreads, NULL, NULL, fn, user, err);
+}
+
+int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
+				 const struct weft_cta_sample *s, unsigned nthreads,
+				 const struct weft_cta_prep *prep, weft_cta_use_fn use, void *user,
+				 struct weft_error *err)
+{
+	if (!prep || !prep->prep || !use)
+		return weft_error_set(err, WEFT_ERR_INTERNAL,
+				      "weft_trace_for_each_cta_prep: missing preparation or use");
+	return for_each(t, launch, s, nthreads, prep, use, NULL, user, err);
+}
+
+/* functional warming: every CTA, each to fn (use) or warm by membership */
+struct fe_warm {
+	const uint8_t *chosen; /* [nctas] */
+	uint32_t nctas;
+	weft_cta_fn fn, warm;
+	const struct weft_cta_prep *prep;
+	weft_cta_use_fn use, warm_use;
+	void *user;
+};
+
+static int fe_warm_cb(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	const struct fe_warm *w = user;
+	if (c->cta < w->nctas && w->chosen[c->cta])
+		return w->fn(w->user, c, err);
+	return w->warm(w->user, c, err);
+}
+
+/* runs on the decoder threads: reads w only */
+static int fe_warm_prep(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	const struct fe_warm *w = user;
+	return w->prep->prep(w->user, c, out, err);
+}
+
+static int fe_warm_use(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	const struct fe_warm *w = user;
+	if (c->cta < w->nctas && w->chosen[c->cta])
+		return w->use(w->user, c, prepared, err);
+	return w->warm_use(w->user, c, prepared, err);
+}
+
+/* The membership of launch's CTAs in s: *chosen[nctas + 1] (free it). */
+static int warm_chosen(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+		       uint8_t **chosen_out, uint32_t *nctas_out, struct weft_error *err)
+{
+	if (launch >= t->nlaunches)
+		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
+				      t->path, t->nlaunches, launch);
+	uint32_t nctas = t->launches[launch].pub.nctas;
+	uint32_t *ctas = malloc(((size_t)nctas + 1) * sizeof(uint32_t));
+	uint8_t *chosen = calloc((size_t)nctas + 1, 1);
+	if (!ctas || !chosen) {
+		free(ctas);
+		free(chosen);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
+	}
+	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
+	for (uint32_t i = 0; i < nsel; i++)
+		chosen[ctas[i]] = 1;
+	free(ctas);
+	*chosen_out = chosen;
+	*nctas_out = nctas;
+	return 0;
+}
+
+int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
+				 unsigned nthreads, weft_cta_fn fn, weft_cta_fn warm, void *user,
+				 struct weft_error *err)
+{
+	if (!s || !s->warm || s->kind == WEFT_SAMPLE_ALL || !warm)
+		return weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err);
+	uint8_t *chosen = NULL;
+	uint32_t nctas = 0;
+	int rc = warm_chosen(t, launch, s, &chosen, &nctas, err);
+	if (rc)
+		return rc;
+	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .fn = fn, .warm = warm, .user = user };
+	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+	rc = weft_trace_for_each_cta(t, launch, &all, nthreads, fe_warm_cb, &w, err);
+	free(chosen);
+	return rc;
+}
+
+int weft_trace_for_each_cta_prep_warm(struct weft_trace *t, uint32_t launch,
+				      const struct weft_cta_sample *s, unsigned nthreads,
+				      const struct weft_cta_prep *prep, weft_cta_use_fn use,
+				      weft_cta_use_fn warm, void *user, struct weft_error *err)
+{
+	if (!s || !s->warm || s->kind == WEFT_SAMPLE_ALL || !warm)
+		return weft_trace_for_each_cta_prep(t, launch, s, nthreads, prep, use, user, err);
+	if (!prep || !prep->prep || !use)
+		return weft_error_set(err, WEFT_ERR_INTERNAL,
+				      "weft_trace_for_each_cta_prep_warm: missing preparation or use");
+	uint8_t *chosen = NULL;
+	uint32_t nctas = 0;
+	int rc = warm_chosen(t, launch, s, &chosen, &nctas, err);
+	if (rc)
+		return rc;
+	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .prep = prep, .use = use, .warm_use = warm,
+			     .user = user };
+	struct weft_cta_prep wp = { prep->size, fe_warm_prep, prep->release };
+	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+	rc = for_each(t, launch, &all, nthreads, &wp, fe_warm_use, NULL, &w, err);
+	free(chosen);
 	return rc;
 }

@@ -107,4 +107,7 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 			 (unsigned long long)s->seed, s->group, s->groups);
 	else
 		snprintf(buf, len, "random %u CTAs (seed %llu)", s->count, (unsigned long long)s->seed);
+	size_t n = strlen(buf);
+	if (s && s->kind != WEFT_SAMPLE_ALL && s->warm && n < len)
+		snprintf(buf + n, len - n, " with warming");
 }

@@ -1,0 +1,204 @@
+/*
+ * test_trace_prep.c - weft_trace_for_each_cta_prep (trace.h): a per-CTA
+ * preparation on the decoder threads, then use in CTA order.
+ *
+ * bfs at default size (launches of 2 to 4 chunks, so that with 2 or 3
+ * threads chunks are decoded and prepared ahead of use) is read with 1, 2
+ * and 3 threads: use must see every chosen CTA once, in increasing order,
+ * with the result prepared from that very CTA, the same as
+ * weft_trace_for_each_cta hands out; the buffers prep allocates must all
+ * be released by the end of each call. A preparation that fails on one
+ * CTA of a later chunk must make every thread count return the same
+ * error after using exactly the CTAs before it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "estimate/estimate.h"
+#include "trace/format/trace.h"
+#include "trace/launch/workload_run.h"
+
+static char path[64];
+static atomic_long allocs, frees;
+
+/* What the test prepares: the CTA's id and a digest of its threads, in a
+ * buffer of its own (so that a missing release shows). */
+struct prepared {
+	uint32_t cta;
+	uint64_t *digest;
+};
+
+static uint64_t digest(const struct weft_cta_trace *c)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		const struct weft_thread_trace *th = &c->threads[t];
+		for (uint32_t i = 0; i < th->nblocks; i++)
+			h = (h ^ th->blocks[i]) * 1099511628211ull;
+		for (uint32_t i = 0; i < th->naddrs; i++)
+			h = (h ^ th->addrs[i]) * 1099511628211ull;
+	}
+	return h;
+}
+
+struct run {
+	uint32_t fail_cta;  /* prep fails on this CTA (UINT32_MAX: never) */
+	uint32_t used, last;
+	uint64_t sum;       /* of the digests use saw */
+	int bad;
+};
+
+static int prep_fn(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	const struct run *r = user;
+	struct prepared *p = out;
+	if (c->cta == r->fail_cta)
+		return weft_error_set(err, WEFT_ERR_INPUT, "test: preparing CTA %u fails", c->cta);
+	if (!p->digest) {
+		p->digest = malloc(sizeof(*p->digest));
+		if (!p->digest)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "test: out of memory");
+		atomic_fetch_add(&allocs, 1);
+	}
+	p->cta = c->cta;
+	*p->digest = digest(c);
+	return 0;
+}
+
+static void release_fn(void *out)
+{
+	struct prepared *p = out;
+	if (p->digest)
+		atomic_fetch_add(&frees, 1);
+	free(p->digest);
+	p->digest = NULL;
+}
+
+static int use_fn(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	struct run *r = user;
+	const struct prepared *p = prepared;
+	if (p->cta != c->cta || *p->digest != digest(c) || (r->used && c->cta <= r->last))
+		r->bad = 1;
+	r->used++;
+	r->last = c->cta;
+	r->sum += *p->digest;
+	return 0;
+}
+
+static int plain_fn(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	(void)err;
+	struct run *r = user;
+	r->used++;
+	r->sum += digest(c);
+	return 0;
+}
+
+static const struct weft_cta_prep prep = { sizeof(struct prepared), prep_fn, release_fn };
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/weft-test-prep-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	struct weft_error err;
+	if (weft_est_trace_workload(weft_workload_find("bfs"), WEFT_SIZE_DEFAULT, path, &err)) {
+		fprintf(stderr, "bfs: %s\n", err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+static void test_same_as_plain(void **state)
+{
+	(void)state;
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	const struct weft_cta_sample every3 = { .kind = WEFT_SAMPLE_EVERY, .every = 3 };
+	const struct weft_cta_sample *samples[] = { NULL, &every3 };
+	uint32_t multi = 0;
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++) {
+		multi += weft_trace_launch(t, l)->nchunks > 1;
+		for (int k = 0; k < 2; k++) {
+			struct run plain = { UINT32_MAX, 0, 0, 0, 0 };
+			assert_int_equal(weft_trace_for_each_cta(t, l, samples[k], 1, plain_fn, &plain, &err), 0);
+			for (unsigned n = 1; n <= 3; n++) {
+				struct run r = { UINT32_MAX, 0, 0, 0, 0 };
+				atomic_store(&allocs, 0);
+				atomic_store(&frees, 0);
+				assert_int_equal(
+					weft_trace_for_each_cta_prep(t, l, samples[k], n, &prep, use_fn, &r, &err), 0);
+				assert_false(r.bad);
+				assert_int_equal(r.used, plain.used);
+				assert_true(r.sum == plain.sum);
+				assert_true(atomic_load(&allocs) > 0);
+				assert_int_equal(atomic_load(&allocs), atomic_load(&frees));
+			}
+		}
+	}
+	assert_true(multi > 0); /* some launch was prepared ahead */
+	weft_trace_close(t);
+}
+
+static void test_failure_after_earlier_ctas(void **state)
+{
+	(void)state;
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	uint32_t l = 0;
+	while (l < weft_trace_info(t)->nlaunches && weft_trace_launch(t, l)->nchunks < 2)
+		l++;
+	assert_true(l < weft_trace_info(t)->nlaunches);
+	/* a CTA past the first chunk, not the last CTA */
+	uint32_t fail = weft_trace_launch(t, l)->nctas - 2;
+	for (unsigned n = 1; n <= 3; n++) {
+		struct run r = { fail, 0, 0, 0, 0 };
+		atomic_store(&allocs, 0);
+		atomic_store(&frees, 0);
+		memset(&err, 0, sizeof(err));
+		int rc = weft_trace_for_each_cta_prep(t, l, NULL, n, &prep, use_fn, &r, &err);
+		assert_int_equal(rc, WEFT_ERR_INPUT);
+		char want[64];
+		snprintf(want, sizeof(want), "test: preparing CTA %u fails", fail);
+		assert_string_equal(err.message, want);
+		assert_false(r.bad);
+		assert_int_equal(r.used, fail); /* CTAs 0 .. fail-1, all of them */
+		assert_int_equal(atomic_load(&allocs), atomic_load(&frees));
+	}
+	struct run r = { UINT32_MAX, 0, 0, 0, 0 };
+	assert_int_equal(weft_trace_for_each_cta_prep(t, l, NULL, 2, NULL, use_fn, &r, &err),
+			 WEFT_ERR_INTERNAL);
+	weft_trace_close(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_as_plain),
+		cmocka_unit_test(test_failure_after_earlier_ctas),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
