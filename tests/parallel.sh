@@ -116,7 +116,7 @@ for spec in "bfs fermi-sm" "sgemm fermi-sm" "bfs sgmf-core" "sgemm sgmf-core" "b
 		diff "$dir/one-1.err" "$dir/one-3.err" | head -10 | sed 's/^/     | /'
 		fail=1
 	else
-		echo "PASS $1 (default size) -c $2 $smp: the same report for -j 1 and -j 3"
+		echo "PASS $1 (default size) -c $2${smp:+ $smp}: the same report for -j 1 and -j 3"
 	fi
 done
 
