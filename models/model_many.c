@@ -50,13 +50,16 @@ struct many_feed {
 	uint64_t base, fed, cap, total;
 };
 
-static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+/* Hands CTA c to every active state: to consume_cta (timed), or to
+ * warm_cta for a CTA outside the sample (functional warming, model.h). */
+static int feed_each(struct many_feed *f, const struct weft_cta_trace *c, int warm,
+		     struct weft_error *err)
 {
-	struct many_feed *f = user;
 	for (uint32_t i = 0; i < f->n; i++) {
 		if (!f->active[i])
 			continue;
-		int rc = f->m->consume_cta(f->states[i], c, err);
+		int rc = warm ? f->m->warm_cta(f->states[i], c, err)
+			      : f->m->consume_cta(f->states[i], c, err);
 		if (rc < 0) {
 			f->failed = i;
 			return rc;
@@ -67,22 +70,14 @@ static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_erro
 	return 0;
 }
 
-/* a CTA outside the sample, for functional warming (model.h warm_cta) */
+static int feed_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return feed_each(user, c, 0, err);
+}
+
 static int warm_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
 {
-	struct many_feed *f = user;
-	for (uint32_t i = 0; i < f->n; i++) {
-		if (!f->active[i])
-			continue;
-		int rc = f->m->warm_cta(f->states[i], c, err);
-		if (rc < 0) {
-			f->failed = i;
-			return rc;
-		}
-	}
-	if (f->progress && f->fed < f->cap)
-		f->progress(f->user, f->base + ++f->fed, f->total);
-	return 0;
+	return feed_each(user, c, 1, err);
 }
 
 /* Progress units: the trace's CTAs (every launch's), a sample's skipped

@@ -279,6 +279,21 @@ struct fabric_core {
 	uint32_t ctas;
 };
 
+/* After an L1 access of `line` (cache result r, a write or not, the L1's
+ * write policy write_back): whether the line is now the core's MRU line,
+ * and whether that line is dirty. The replay (l1_access) and functional
+ * warming (fabric_warm.c) keep it the same way, so a later access skips
+ * the cache exactly when a full replay's would. */
+static inline void fabric_memo_note(struct fabric_core *c, uint64_t line, unsigned r, int is_write,
+				    int write_back)
+{
+	int present = (r & (WEFT_CACHE_HIT | WEFT_CACHE_FILL)) || (is_write && write_back);
+	int was_dirty = c->memo_valid && c->memo_line == line && c->memo_dirty;
+	c->memo_valid = present;
+	c->memo_line = line;
+	c->memo_dirty = present && write_back && (is_write || was_dirty);
+}
+
 /* One memory access in a CTA's buffer. */
 struct fabric_acc {
 	uint64_t addr;

@@ -185,12 +185,7 @@ static double l1_access(struct fabric_state *s, struct fabric_core *c, uint64_t 
 		if (!is_write)
 			c->miss_cycles += lat;
 	}
-	int present = (r & (WEFT_CACHE_HIT | WEFT_CACHE_FILL)) ||
-		      (is_write && fp->l1.write == WEFT_CACHE_WRITE_BACK);
-	int was_dirty = c->memo_valid && c->memo_line == line && c->memo_dirty;
-	c->memo_valid = present;
-	c->memo_line = line;
-	c->memo_dirty = present && fp->l1.write == WEFT_CACHE_WRITE_BACK && (is_write || was_dirty);
+	fabric_memo_note(c, line, r, is_write, fp->l1.write == WEFT_CACHE_WRITE_BACK);
 	if (is_write && !fp->l1.write_fetch) {
 		lat = fp->l1_latency; /* nothing waits for a store's line */
 		*miss = 0;

@@ -45,12 +45,7 @@ static void warm_l1(struct fabric_state *s, struct fabric_core *c, uint64_t addr
 		warm_l2(s, addr, 1);
 	if (r & WEFT_CACHE_FILL)
 		warm_l2(s, addr, 0);
-	int present = (r & (WEFT_CACHE_HIT | WEFT_CACHE_FILL)) ||
-		      (is_write && fp->l1.write == WEFT_CACHE_WRITE_BACK);
-	int was_dirty = c->memo_valid && c->memo_line == line && c->memo_dirty;
-	c->memo_valid = present;
-	c->memo_line = line;
-	c->memo_dirty = present && fp->l1.write == WEFT_CACHE_WRITE_BACK && (is_write || was_dirty);
+	fabric_memo_note(c, line, r, is_write, fp->l1.write == WEFT_CACHE_WRITE_BACK);
 }
 
 static void warm_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a, uint32_t cta)
