@@ -106,6 +106,30 @@ struct seen {
 	uint8_t timed[4096];
 };
 
+/* every CTA of the launch once, in order, timed exactly when sampled */
+static void assert_every_cta_once(const struct seen *seen, uint32_t nctas, const uint32_t *sel,
+				  uint32_t nsel)
+{
+	assert_int_equal(seen->n, nctas);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < nctas; i++) {
+		assert_int_equal(seen->cta[i], i);
+		int in = k < nsel && sel[k] == i;
+		assert_int_equal(seen->timed[i], in);
+		k += in;
+	}
+}
+
+/* the sample's CTAs alone, in order, all timed (no warming) */
+static void assert_sample_alone(const struct seen *seen, const uint32_t *sel, uint32_t nsel)
+{
+	assert_int_equal(seen->n, nsel);
+	for (uint32_t i = 0; i < nsel; i++) {
+		assert_int_equal(seen->cta[i], sel[i]);
+		assert_int_equal(seen->timed[i], 1);
+	}
+}
+
 static int on_timed(void *u, const struct weft_cta_trace *c, struct weft_error *err)
 {
 	(void)err;
@@ -143,25 +167,14 @@ static void test_reader_warm(void **st)
 		memset(&seen, 0, sizeof(seen));
 		check(weft_trace_for_each_cta_warm(t, 0, &s, threads, on_timed, on_warm, &seen, &err), &err,
 		      "for_each_warm");
-		assert_int_equal(seen.n, nctas);
-		uint32_t k = 0;
-		for (uint32_t i = 0; i < nctas; i++) {
-			assert_int_equal(seen.cta[i], i);
-			int in = k < nsel && sel[k] == i;
-			assert_int_equal(seen.timed[i], in);
-			k += in;
-		}
+		assert_every_cta_once(&seen, nctas, sel, nsel);
 		/* without warm: the sample's CTAs only, as weft_trace_for_each_cta */
 		struct weft_cta_sample cold = s;
 		cold.warm = 0;
 		memset(&seen, 0, sizeof(seen));
 		check(weft_trace_for_each_cta_warm(t, 0, &cold, threads, on_timed, on_warm, &seen, &err), &err,
 		      "for_each_warm cold");
-		assert_int_equal(seen.n, nsel);
-		for (uint32_t i = 0; i < nsel; i++) {
-			assert_int_equal(seen.cta[i], sel[i]);
-			assert_int_equal(seen.timed[i], 1);
-		}
+		assert_sample_alone(&seen, sel, nsel);
 	}
 	weft_trace_close(t);
 	unlink(path);
@@ -227,14 +240,7 @@ static void test_reader_prep_warm(void **st)
 		check(weft_trace_for_each_cta_prep_warm(t, 0, &s, threads, &prep, on_timed_prep, on_warm_prep,
 							&seen, &err),
 		      &err, "for_each_prep_warm");
-		assert_int_equal(seen.n, nctas);
-		uint32_t k = 0;
-		for (uint32_t i = 0; i < nctas; i++) {
-			assert_int_equal(seen.cta[i], i);
-			int in = k < nsel && sel[k] == i;
-			assert_int_equal(seen.timed[i], in);
-			k += in;
-		}
+		assert_every_cta_once(&seen, nctas, sel, nsel);
 		/* without warm: weft_trace_for_each_cta_prep, the sample alone */
 		struct weft_cta_sample cold = s;
 		cold.warm = 0;
@@ -242,11 +248,7 @@ static void test_reader_prep_warm(void **st)
 		check(weft_trace_for_each_cta_prep_warm(t, 0, &cold, threads, &prep, on_timed_prep,
 							on_warm_prep, &seen, &err),
 		      &err, "for_each_prep_warm cold");
-		assert_int_equal(seen.n, nsel);
-		for (uint32_t i = 0; i < nsel; i++) {
-			assert_int_equal(seen.cta[i], sel[i]);
-			assert_int_equal(seen.timed[i], 1);
-		}
+		assert_sample_alone(&seen, sel, nsel);
 	}
 	weft_trace_close(t);
 	unlink(path);
