@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/pool.h"
 #include "common/version.h"
 
 static const char *program = "weft";
@@ -123,4 +124,12 @@ int weft_cli_common_option(const struct weft_optp *p, int id, const char *help)
 	if (id == WEFT_OPT_ID_VERSION)
 		return weft_cli_version();
 	return weft_cli_usage("%s", p->err);
+}
+
+int weft_cli_jobs(const char *val, unsigned *jobs)
+{
+	if (weft_pool_parse_jobs(val, jobs))
+		return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per online CPU)",
+				      val, WEFT_POOL_MAX_JOBS);
+	return 0;
 }

@@ -43,6 +43,11 @@ void weft_cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * on stderr. Returns 2. */
 int weft_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Parses a -j value into *jobs (weft_pool_parse_jobs: 1..WEFT_POOL_MAX_JOBS,
+ * or 0 for one per online CPU). Returns 0, or prints the usage error and
+ * returns its status (2). */
+int weft_cli_jobs(const char *val, unsigned *jobs);
+
 /* The exit status for err (docs/cli.md). WEFT_ERR_VERIFY is 1 only when
  * the user asked for that check (checked != 0: `weft-trace verify`,
  * `run --verify`); otherwise a failed check is a damaged input, 2. Every

@@ -403,10 +403,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 			merging = 1;
 			break;
 		case 'j':
-			if (weft_pool_parse_jobs(val, &jobs))
-				return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per "
-						      "online CPU)",
-						      val, WEFT_POOL_MAX_JOBS);
+			if (weft_cli_jobs(val, &jobs))
+				return 2;
 			break;
 		case WEFT_OPT_OPERAND:
 			operands[noperands++] = val;

@@ -377,10 +377,8 @@ int weft_cmd_exec(int argc, char **argv)
 			break;
 		case 'j': {
 			unsigned j;
-			if (weft_pool_parse_jobs(val, &j))
-				return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per "
-						      "online CPU)",
-						      val, WEFT_POOL_MAX_JOBS);
+			if (weft_cli_jobs(val, &j))
+				return 2;
 			jobs = val;
 			break;
 		}

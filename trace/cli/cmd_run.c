@@ -404,10 +404,8 @@ int weft_cmd_run(int argc, char **argv)
 			break;
 		}
 		case 'j':
-			if (weft_pool_parse_jobs(val, &jobs))
-				return weft_cli_usage("bad -j `%s` (a number of threads, 1..%u, or 0 for one per "
-						      "online CPU)",
-						      val, WEFT_POOL_MAX_JOBS);
+			if (weft_cli_jobs(val, &jobs))
+				return 2;
 			break;
 		case WEFT_OPT_OPERAND:
 			if (workload)
