@@ -173,12 +173,17 @@ struct vt_launch {
 
 #define VT_MAX_CORES 16
 
-/* lines missed in the current strip (vt_replay.c) */
+/* lines missed in the current strip (vt_replay.c), the first VT_INFLIGHT
+ * of them; slot[] finds a line's entry (open addressing, linear probing:
+ * entry index + 1, 0 empty; VT_INFLIGHT_SLOTS is twice VT_INFLIGHT so a
+ * probe ends at an empty slot) */
 #define VT_INFLIGHT 128
+#define VT_INFLIGHT_SLOTS 256
 struct vt_inflight {
 	uint64_t line[VT_INFLIGHT];
 	uint32_t acc[VT_INFLIGHT];
 	uint32_t n;
+	uint8_t slot[VT_INFLIGHT_SLOTS];
 };
 
 /* Copies of the thread traces of a strip carried from one CTA into the

@@ -114,24 +114,45 @@ static int dc_access(struct vt_state *s, uint64_t addr, int is_write)
  * (then the line is present and later accesses hit), which costs one more
  * refill time, priced like a miss. */
 /* One access of a strip; returns the MSHR refills it costs (0 or 1). */
+_Static_assert(VT_INFLIGHT < 256 && VT_INFLIGHT_SLOTS >= 2 * VT_INFLIGHT &&
+		       (VT_INFLIGHT_SLOTS & (VT_INFLIGHT_SLOTS - 1)) == 0,
+	       "vt.h: an in-flight entry index + 1 fits a byte; the slot table is a power of two with room");
+
+static void inflight_reset(struct vt_inflight *fl)
+{
+	fl->n = 0;
+	memset(fl->slot, 0, sizeof(fl->slot));
+}
+
+/* Where line's entry is or would go in fl->slot. */
+static uint32_t inflight_find(const struct vt_inflight *fl, uint64_t line)
+{
+	uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56) & (VT_INFLIGHT_SLOTS - 1);
+	while (fl->slot[h] && fl->line[fl->slot[h] - 1] != line)
+		h = (h + 1) & (VT_INFLIGHT_SLOTS - 1);
+	return h;
+}
+
 static uint32_t strip_access(struct vt_state *s, struct vt_inflight *fl, uint64_t addr, int is_write)
 {
 	uint64_t line = addr / s->pp.dcache.line_bytes;
-	for (uint32_t i = 0; i < fl->n; i++)
-		if (fl->line[i] == line) {
-			/* the tag model sees a hit: the line was allocated on the miss */
-			(void)dc_access(s, addr, is_write);
-			s->ls.secondary++;
-			if (++fl->acc[i] != s->pp.mshr_secondary + 1)
-				return 0;
-			s->ls.secondary_overflows++;
-			return 1;
-		}
+	uint32_t h = inflight_find(fl, line);
+	if (fl->slot[h]) {
+		uint32_t i = fl->slot[h] - 1u;
+		/* the tag model sees a hit: the line was allocated on the miss */
+		(void)dc_access(s, addr, is_write);
+		s->ls.secondary++;
+		if (++fl->acc[i] != s->pp.mshr_secondary + 1)
+			return 0;
+		s->ls.secondary_overflows++;
+		return 1;
+	}
 	if (!dc_access(s, addr, is_write))
 		return 0;
 	if (fl->n < VT_INFLIGHT) {
 		fl->line[fl->n] = line;
 		fl->acc[fl->n++] = 0;
+		fl->slot[h] = (uint8_t)fl->n;
 	}
 	return 1;
 }
@@ -195,7 +216,7 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	double busy[VT_U_COUNT] = { 0 }, reads = 0, writes = 0, conflicts = 0;
 	uint64_t primary = 0;      /* MSHR refills: misses and secondary overflows */
 	struct vt_inflight *fl = &s->inflight;
-	fl->n = 0;
+	inflight_reset(fl);
 	uint64_t uaddr[WEFT_GROUP_MAX_WIDTH];
 	ls->cp_insts += pp->strip_overhead;
 	ls->ev[VT_EV_CP_INST] += pp->strip_overhead;
