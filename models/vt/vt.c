@@ -271,6 +271,7 @@ static void vt_free(void *state)
 	weft_vt_prog_free(&s->vp);
 	weft_group_prog_free(&s->gp);
 	weft_vt_carry_free(s);
+	free(s->acc.a);
 	free(s->ls.slot_time);
 	free(s->appvl);
 	weft_launch_results_free(s->launches, s->nlaunches);
@@ -522,13 +523,42 @@ static int vt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	return 0;
 }
 
+/* The single-config path's split of a CTA (weft_trace_for_each_cta_prep):
+ * the strips within it, their counts, work and data-cache accesses, are
+ * built where it was decoded; the in-order replay runs their accesses
+ * through the data cache and times them (vt.h weft_vt_prep_cta). */
+static int vt_prep_cta(void *state, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	return weft_vt_prep_cta(state, c, out, err);
+}
+
+static void vt_prep_release(void *out)
+{
+	weft_vt_prep_free(out);
+}
+
+static int vt_use_cta(void *state, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	struct vt_state *s = state;
+	s->ls.ctas++;
+	return weft_vt_cta_prep(s, c, prepared, err);
+}
+
+static int vt_warm_use(void *state, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	return weft_vt_warm_cta_prep(state, c, prepared, err);
+}
+
+static const struct weft_cta_prep vt_prep = { sizeof(struct vt_prep), vt_prep_cta, vt_prep_release };
+
 static int vt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
 {
 	int rc = vt_begin_launch(state, t, launch, sample, err);
 	if (rc < 0)
 		return rc;
-	rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, vt_consume_cta, vt_warm_cta, state, err);
+	rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, &vt_prep, vt_use_cta, vt_warm_use,
+					       state, err);
 	if (rc) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 		weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, L->program->kernel);

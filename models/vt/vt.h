@@ -186,6 +186,48 @@ struct vt_inflight {
 	uint8_t slot[VT_INFLIGHT_SLOTS];
 };
 
+/* A strip's counts (the fields of struct vt_launch it adds to). */
+struct vt_tally {
+	uint64_t strips, partial_strips, cross_cta_strips, thread_insts;
+	uint64_t ut_insts_issued, ut_active, bucket[4], fragments, cp_insts, kind_dyn[VT_K_COUNT];
+	uint64_t vmem_ops[3], coalesced_saved, bank_conflicts;
+	double ev[VT_EV_COUNT];
+};
+
+/* A data-cache access of a strip. */
+struct vt_acc {
+	uint64_t addr;
+	uint32_t is_write;
+};
+struct vt_accs {
+	struct vt_acc *a;
+	size_t n, cap;
+};
+
+/* What a strip's timing needs besides the data cache (vt_replay.c
+ * strip_build): its counts, work per unit, register-file accesses,
+ * dependency cycles and its accesses (acc0, nacc in a struct vt_accs). */
+struct vt_strip {
+	struct vt_tally tl;
+	double cp, issue, busy[VT_U_COUNT], reads, writes, dep;
+	size_t acc0;
+	uint32_t nacc;
+};
+
+/* A CTA's strips prepared on a decoder thread (weft_vt_prep_cta): the
+ * whole strips of its uTs from `first` on (first + k x hvl, k <
+ * nstrips), where the strips would start if the CTAs before it were
+ * replayed in order from the launch's first (vp.cta_scope: from its own
+ * first uT). The in-order replay takes strip k when a strip does start
+ * there, and builds any other strip itself. */
+struct vt_prep {
+	uint32_t cta, n, hvl, first, nstrips;
+	struct vt_strip *strips;
+	size_t cap;
+	struct vt_accs acc;
+	struct weft_group_iter it;
+};
+
 /* Copies of the thread traces of a strip carried from one CTA into the
  * next (at most HVL - 1 threads; the decoder reuses a CTA's buffers). */
 struct vt_carry {
@@ -203,6 +245,8 @@ struct vt_state {
 	struct weft_group_prog gp;
 	struct weft_cache dc;
 	struct weft_group_iter it;
+	struct vt_strip sbuf;              /* the strip replayed in order (vt_replay.c) */
+	struct vt_accs acc;                /* and its data-cache accesses */
 	struct vt_inflight inflight;
 	uint32_t regs_per_ut, hvl, uts_per_core;
 	uint64_t launch_threads;           /* nctas x threads_per_cta */
@@ -257,6 +301,20 @@ int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_
  * of its first uT is in the sample. MIMD: the CTA's threads warm the
  * data cache, nothing counted. */
 int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err);
+/* The strips of CTA c that do not depend on the CTAs before it (struct
+ * vt_prep): built from s's launch constants only, so this may run on a
+ * decoder thread while the launch is replayed (weft_trace_for_each_cta_
+ * prep). A strip that fails to build is left to the in-order replay
+ * (which reports its error); WEFT_ERR_NOMEM. */
+int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+		     struct weft_error *err);
+void weft_vt_prep_free(struct vt_prep *pr);
+/* weft_vt_cta and weft_vt_warm_cta taking the strips pr prepared for c
+ * (NULL: none); the results are the same as without. */
+int weft_vt_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr,
+		     struct weft_error *err);
+int weft_vt_warm_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr,
+			  struct weft_error *err);
 /* Runs a strip still being assembled (the launch ended with it), or
  * nothing. */
 int weft_vt_flush(struct vt_state *s, struct weft_error *err);

@@ -166,34 +166,76 @@ static void bucket_add(uint64_t b[4], uint32_t active, uint32_t hvl)
 		}
 }
 
-static void fu_events(struct vt_state *s, const struct vt_pcinfo *pi, uint32_t n)
+static void fu_events(double *ev, const struct vt_pcinfo *pi, uint32_t n)
 {
 	int e = fu_ev[pi->fu < WEFT_FU_COUNT ? pi->fu : WEFT_FU_NONE];
 	if (e >= 0)
-		s->ls.ev[e] += n;
+		ev[e] += n;
 }
 
-/* Runs the strip assembled in s->strip_* (1..HVL uTs, possibly from
- * several consecutive CTAs) on the next core, and empties it. */
-static int vector_strip(struct vt_state *s, struct weft_error *err)
+/* Appends one data-cache access to a strip's list; -1 out of memory. */
+static int acc_push(struct vt_accs *acc, uint64_t addr, int is_write)
 {
-	if (s->strip_warm && !s->warming) {
-		/* a warmed CTA's strip: the data cache changes, nothing else
-		 * (the counts it adds are put back) */
-		struct vt_launch saved = s->ls;
-		s->warming = 1;
-		int rc = vector_strip(s, err);
-		s->warming = 0;
-		s->ls = saved;
-		return rc;
+	if (acc->n == acc->cap) {
+		size_t nc = acc->cap ? 2 * acc->cap : 1024;
+		struct vt_acc *q = realloc(acc->a, nc * sizeof(*q));
+		if (!q)
+			return -1;
+		acc->a = q;
+		acc->cap = nc;
 	}
+	acc->a[acc->n].addr = addr;
+	acc->a[acc->n++].is_write = (uint32_t)is_write;
+	return 0;
+}
+
+static int acc_nomem(struct weft_error *err, uint32_t n, uint32_t cta)
+{
+	return weft_error_set(err, WEFT_ERR_NOMEM,
+			      "out of memory for the data-cache accesses of a strip of %u uTs from CTA %u",
+			      n, cta);
+}
+
+/* Adds a strip's counts to the launch's (the events are whole numbers:
+ * their sums are exact in any order). */
+static void tally_add(struct vt_launch *ls, const struct vt_tally *tl)
+{
+	ls->strips += tl->strips;
+	ls->partial_strips += tl->partial_strips;
+	ls->cross_cta_strips += tl->cross_cta_strips;
+	ls->thread_insts += tl->thread_insts;
+	ls->ut_insts_issued += tl->ut_insts_issued;
+	ls->ut_active += tl->ut_active;
+	for (int k = 0; k < 4; k++)
+		ls->bucket[k] += tl->bucket[k];
+	ls->fragments += tl->fragments;
+	ls->cp_insts += tl->cp_insts;
+	for (int k = 0; k < VT_K_COUNT; k++)
+		ls->kind_dyn[k] += tl->kind_dyn[k];
+	for (int k = 0; k < 3; k++)
+		ls->vmem_ops[k] += tl->vmem_ops[k];
+	ls->coalesced_saved += tl->coalesced_saved;
+	ls->bank_conflicts += tl->bank_conflicts;
+	for (int k = 0; k < VT_EV_COUNT; k++)
+		ls->ev[k] += tl->ev[k];
+}
+
+/* The part of a strip that does not depend on the data cache: the strip
+ * of n uTs (th, with their CTAs lcta and thread indexes ltid) grouped by
+ * it, its counts and per-unit work into o, and its data-cache accesses,
+ * in order, appended to acc (o->acc0, o->nacc). Reads only what does not
+ * change during a launch (s's params, program tables and HVL), so it may
+ * run on a decoder thread (weft_vt_prep_cta). */
+static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
+		       struct weft_thread_trace *th, const uint32_t *lcta, const uint32_t *ltid,
+		       uint32_t n, struct vt_strip *o, struct vt_accs *acc, struct weft_error *err)
+{
 	const struct vt_params *pp = &s->pp;
-	struct vt_launch *ls = &s->ls;
-	struct weft_group_iter *it = &s->it;
+	struct vt_tally *ls = &o->tl;
 	enum weft_div_policy pol = pp->pattern == VT_PAT_VT ? pp->pvfb : WEFT_DIV_PREDICATE;
-	const uint32_t *lcta = s->strip_cta, *ltid = s->strip_tid;
-	struct weft_cta_trace sc = { .cta = lcta[0], .nthreads = s->strip_n, .threads = s->strip_th };
-	s->strip_n = 0;
+	struct weft_cta_trace sc = { .cta = lcta[0], .nthreads = n, .threads = th };
+	memset(o, 0, sizeof(*o));
+	o->acc0 = acc->n;
 	int rc = weft_group_iter_init(it, &s->gp, &sc, s->hvl, 0, pol, 0, err);
 	if (rc)
 		return rc;
@@ -207,16 +249,12 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	}
 	if (nseg > 1)
 		ls->cross_cta_strips++;
-	uint32_t core = (uint32_t)(ls->strip_seq++ % pp->cores);
 	uint32_t vl = it->nlanes;
 	ls->strips++;
 	if (vl < s->hvl)
 		ls->partial_strips++;
 	double cp = pp->strip_overhead, issue = 0, dep = 0;
 	double busy[VT_U_COUNT] = { 0 }, reads = 0, writes = 0, conflicts = 0;
-	uint64_t primary = 0;      /* MSHR refills: misses and secondary overflows */
-	struct vt_inflight *fl = &s->inflight;
-	inflight_reset(fl);
 	uint64_t uaddr[WEFT_GROUP_MAX_WIDTH];
 	ls->cp_insts += pp->strip_overhead;
 	ls->ev[VT_EV_CP_INST] += pp->strip_overhead;
@@ -248,14 +286,15 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 				ls->ev[VT_EV_CP_INST] += times;
 				ls->ev[VT_EV_SRF_READ] += (double)pi->sreads * times;
 				ls->ev[VT_EV_SRF_WRITE] += (double)pi->writes * times;
-				fu_events(s, pi, times);
+				fu_events(ls->ev, pi, times);
 				for (uint32_t g = 0; k == VT_K_CP_LOAD && g < times; g++) {
 					uint64_t m = times > 1 ? in.exec & seg[g] : in.exec;
 					if (!m)
 						continue;
 					int l = __builtin_ctzll(m);
 					uint64_t a = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
-					primary += strip_access(s, fl, a, 0);
+					if (acc_push(acc, a, 0))
+						return acc_nomem(err, n, lcta[0]);
 				}
 				continue;
 			}
@@ -274,7 +313,8 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 					if (k == VT_K_VUNIT && b == last)
 						continue;
 					last = b;
-					primary += strip_access(s, fl, a, pi->is_store);
+					if (acc_push(acc, a, pi->is_store))
+						return acc_nomem(err, n, lcta[0]);
 				}
 				if (pi->is_store)
 					reads += (double)e;
@@ -296,21 +336,22 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 			writes += vc.rf_writes;
 			ls->ev[VT_EV_VRF_READ] += (double)pi->reads * active;
 			ls->ev[VT_EV_VRF_WRITE] += (double)pi->writes * active;
-			fu_events(s, pi, nexec);
+			fu_events(ls->ev, pi, nexec);
 			if (pi->dep_next && pp->lat[pi->lat] > e)
 				dep += pp->lat[pi->lat] - e;
 			if (k == VT_K_UT_MEM && in.is_mem && in.exec) {
-				uint32_t n = 0;
+				uint32_t nu = 0;
 				for (uint64_t m = in.exec; m; m &= m - 1) {
 					int l = __builtin_ctzll(m);
-					uaddr[n++] = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
+					uaddr[nu++] = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
 				}
 				ls->vmem_ops[2]++;
 				uint64_t made[WEFT_GROUP_MAX_WIDTH];
-				uint32_t acc = weft_vt_coalesce(pp, uaddr, n, made);
-				ls->coalesced_saved += n - acc;
-				for (uint32_t i = 0; i < acc; i++)
-					primary += strip_access(s, fl, made[i], pi->is_store);
+				uint32_t nmade = weft_vt_coalesce(pp, uaddr, nu, made);
+				ls->coalesced_saved += nu - nmade;
+				for (uint32_t i = 0; i < nmade; i++)
+					if (acc_push(acc, made[i], pi->is_store))
+						return acc_nomem(err, n, lcta[0]);
 			}
 		}
 		if (rc < 0)
@@ -318,9 +359,46 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	}
 	if (rc < 0)
 		return rc;
+	(void)conflicts;
+	o->cp = cp;
+	o->issue = issue;
+	memcpy(o->busy, busy, sizeof(busy));
+	o->reads = reads;
+	o->writes = writes;
+	o->dep = dep;
+	o->nacc = (uint32_t)(acc->n - o->acc0);
+	return 0;
+}
+
+/* The in-order part of a strip built by strip_build: its counts added to
+ * the launch, its accesses through the data cache and the in-flight
+ * lines (the refills), and its cycles on the next core. A strip of a
+ * warmed CTA only changes the data cache (the counts it adds are put
+ * back). */
+static void strip_run(struct vt_state *s, const struct vt_strip *o, const struct vt_acc *a)
+{
+	if (s->strip_warm && !s->warming) {
+		struct vt_launch saved = s->ls;
+		s->warming = 1;
+		strip_run(s, o, a);
+		s->warming = 0;
+		s->ls = saved;
+		return;
+	}
+	const struct vt_params *pp = &s->pp;
+	struct vt_launch *ls = &s->ls;
+	tally_add(ls, &o->tl);
+	uint32_t core = (uint32_t)(ls->strip_seq++ % pp->cores);
+	uint64_t primary = 0; /* MSHR refills: misses and secondary overflows */
+	struct vt_inflight *fl = &s->inflight;
+	inflight_reset(fl);
+	for (uint32_t i = 0; i < o->nacc; i++)
+		primary += strip_access(s, fl, a[i].addr, a[i].is_write);
 	double t[VT_C_COUNT] = { 0 };
-	t[VT_C_CP] = cp;
-	t[VT_C_ISSUE] = issue;
+	const double *busy = o->busy;
+	double reads = o->reads, writes = o->writes, dep = o->dep;
+	t[VT_C_CP] = o->cp;
+	t[VT_C_ISSUE] = o->issue;
 	if (pp->bank_alus) {
 		t[VT_C_ARITH] = busy[VT_U_ARITH] / pp->arith_units;
 		t[VT_C_INT] = busy[VT_U_INT] / pp->banks;
@@ -333,8 +411,8 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 		double all = busy[VT_U_ARITH] + busy[VT_U_INT] + busy[VT_U_LOAD] + busy[VT_U_STORE];
 		t[VT_C_BANK] = all / pp->banks;
 	} else {
-		double a = reads / pp->vrf_reads, b = writes / pp->vrf_writes;
-		t[VT_C_BANK] = a > b ? a : b;
+		double ra = reads / pp->vrf_reads, wa = writes / pp->vrf_writes;
+		t[VT_C_BANK] = ra > wa ? ra : wa;
 	}
 	/* decoupled: the misses of successive strips overlap, so the MSHRs
 	 * bound the refill throughput (the tile bound adds the latency) */
@@ -343,10 +421,23 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	for (int i = 0; i <= VT_C_MEM; i++)
 		if (i != VT_C_DEP && t[i] > t[big])
 			big = i;
-	(void)conflicts;
 	s->ls.core_cpi[core][big] += t[big];
 	s->ls.core_cpi[core][VT_C_DEP] += dep;
 	s->ls.core_time[core] += t[big] + dep;
+}
+
+/* Runs the strip assembled in s->strip_* (1..HVL uTs, possibly from
+ * several consecutive CTAs) on the next core, and empties it. */
+static int vector_strip(struct vt_state *s, struct weft_error *err)
+{
+	uint32_t n = s->strip_n;
+	s->strip_n = 0;
+	s->acc.n = 0;
+	int rc = strip_build(s, &s->it, s->strip_th, s->strip_cta, s->strip_tid, n, &s->sbuf, &s->acc,
+			     err);
+	if (rc)
+		return rc;
+	strip_run(s, &s->sbuf, s->acc.a);
 	return 0;
 }
 
@@ -386,7 +477,7 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		ls->ev[VT_EV_SRF_READ] += pi->sreads;
 		ls->ev[VT_EV_SRF_WRITE] += pi->writes;
 		if (in.exec)
-			fu_events(s, pi, 1);
+			fu_events(ls->ev, pi, 1);
 		uint32_t lat = pi->dep_next ? pp->lat[pi->lat] : 1;
 		int miss = 0;
 		if (in.has_addr)
@@ -428,7 +519,7 @@ static int quiet_thread(const struct vt_state *s, const struct weft_thread_trace
  * quiet (above), when a thread before them in that CTA is not. Returns
  * how many; their instructions go to thread_insts (the trace's count)
  * but nowhere else. docs/models/vt.md gives the rule and its limits. */
-static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
+static uint32_t padding_of(const struct vt_state *s, const struct weft_cta_trace *c, uint64_t *insts_out)
 {
 	if ((uint64_t)c->cta + 1 < s->nctas)
 		return 0;
@@ -440,9 +531,17 @@ static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
 	}
 	if (t == 0 || t == c->nthreads)
 		return 0; /* no quiet tail, or no thread with work to pad */
-	s->ls.thread_insts += sum;
-	s->ls.padding_threads += c->nthreads - t;
+	*insts_out = sum;
 	return c->nthreads - t;
+}
+
+static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
+{
+	uint64_t sum = 0;
+	uint32_t pad = padding_of(s, c, &sum);
+	s->ls.thread_insts += sum;
+	s->ls.padding_threads += pad;
+	return pad;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -528,16 +627,28 @@ void weft_vt_carry_free(struct vt_state *s)
 }
 
 /* Vector cores: appends the CTA's uTs to the application vector, running
- * each strip as it fills (docs/models/vt.md, Stripmining). */
+ * each strip as it fills (docs/models/vt.md, Stripmining). pr (may be
+ * NULL): the CTA's strips prepared by weft_vt_prep_cta; one is taken
+ * where a strip starts at its first uT, the others are built here. */
 static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32_t n,
-		      struct weft_error *err)
+		      const struct vt_prep *pr, struct weft_error *err)
 {
 	int rc = 0;
 	/* strips join consecutive CTAs only: a sample's gap ends them (a
 	 * kernel with barriers or shared memory never carries any, below) */
 	if (s->strip_n && (int64_t)c->cta != s->last_cta + 1)
 		rc = weft_vt_flush(s, err);
-	for (uint32_t t = 0; t < n && !rc; t++) {
+	if (pr && (pr->cta != c->cta || pr->n != n || pr->hvl != s->hvl))
+		pr = NULL; /* (cannot happen: prepared for this CTA and launch) */
+	uint32_t k = 0;
+	for (uint32_t t = 0; t < n && !rc;) {
+		if (pr && k < pr->nstrips && !s->strip_n && t == pr->first + k * s->hvl) {
+			s->strip_warm = s->cur_warm;
+			strip_run(s, &pr->strips[k], pr->acc.a + pr->strips[k].acc0);
+			k++;
+			t += s->hvl;
+			continue;
+		}
 		uint32_t l = s->strip_n++;
 		if (!l)
 			s->strip_warm = s->cur_warm; /* a strip is its first uT's CTA's */
@@ -546,6 +657,7 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		s->strip_tid[l] = t;
 		if (s->strip_n == s->hvl)
 			rc = vector_strip(s, err);
+		t++;
 	}
 	s->last_cta = c->cta;
 	if (rc || !s->strip_n)
@@ -555,7 +667,60 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 	return carry_strip(s, err);
 }
 
-int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
+int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+		     struct weft_error *err)
+{
+	pr->cta = c->cta;
+	pr->nstrips = 0;
+	pr->acc.n = 0;
+	pr->hvl = s->hvl;
+	if (s->pp.pattern == VT_PAT_MIMD || !s->hvl)
+		return 0;
+	uint64_t sum = 0;
+	pr->n = c->nthreads - padding_of(s, c, &sum);
+	/* where the CTA's first whole strip starts when the launch's CTAs
+	 * before it fill the application vector */
+	uint32_t off = s->vp.cta_scope ? 0 : (uint32_t)((uint64_t)c->cta * s->threads_per_cta % s->hvl);
+	pr->first = off ? s->hvl - off : 0;
+	uint32_t lcta[WEFT_GROUP_MAX_WIDTH], ltid[WEFT_GROUP_MAX_WIDTH];
+	for (uint32_t l = 0; l < s->hvl; l++)
+		lcta[l] = c->cta;
+	for (uint64_t a = pr->first; a + s->hvl <= pr->n; a += s->hvl) {
+		if (pr->nstrips == pr->cap) {
+			size_t nc = pr->cap ? 2 * pr->cap : 64;
+			struct vt_strip *q = realloc(pr->strips, nc * sizeof(*q));
+			if (!q)
+				return weft_error_set(err, WEFT_ERR_NOMEM,
+						      "out of memory preparing the strips of CTA %u", c->cta);
+			pr->strips = q;
+			pr->cap = nc;
+		}
+		for (uint32_t l = 0; l < s->hvl; l++)
+			ltid[l] = (uint32_t)a + l;
+		struct weft_error e;
+		memset(&e, 0, sizeof(e));
+		int rc = strip_build(s, &pr->it, c->threads + a, lcta, ltid, s->hvl, &pr->strips[pr->nstrips],
+				     &pr->acc, &e);
+		if (rc == WEFT_ERR_NOMEM) {
+			*err = e;
+			return rc;
+		}
+		if (rc)
+			break; /* the in-order replay builds this strip itself and reports its error there */
+		pr->nstrips++;
+	}
+	return 0;
+}
+
+void weft_vt_prep_free(struct vt_prep *pr)
+{
+	free(pr->strips);
+	free(pr->acc.a);
+	memset(pr, 0, sizeof(*pr));
+}
+
+int weft_vt_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr,
+		     struct weft_error *err)
 {
 	int rc = 0;
 	uint32_t n = c->nthreads - grid_padding(s, c);
@@ -563,14 +728,20 @@ int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_
 		for (uint32_t t = 0; t < n && !rc; t++)
 			rc = mimd_thread(s, c, t, err);
 	} else {
-		rc = vector_cta(s, c, n, err);
+		rc = vector_cta(s, c, n, pr, err);
 	}
 	if (rc)
 		weft_error_prefix(err, "CTA %u: ", c->cta);
 	return rc;
 }
 
-int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
+int weft_vt_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return weft_vt_cta_prep(s, c, NULL, err);
+}
+
+int weft_vt_warm_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr,
+			  struct weft_error *err)
 {
 	int rc = 0;
 	uint64_t insts = s->ls.thread_insts, padding = s->ls.padding_threads;
@@ -595,12 +766,17 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
 			memcpy(s->ls.slot_time, slots, nslot * sizeof(double));
 		free(slots);
 	} else {
-		rc = vector_cta(s, c, n, err);
+		rc = vector_cta(s, c, n, pr, err);
 	}
 	s->cur_warm = 0;
 	if (rc)
 		weft_error_prefix(err, "CTA %u (warming): ", c->cta);
 	return rc;
+}
+
+int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	return weft_vt_warm_cta_prep(s, c, NULL, err);
 }
 
 double weft_vt_launch_cycles(const struct vt_state *s, double cpi[VT_C_COUNT])

@@ -8,7 +8,7 @@
  * the memory coalescer, MIMD interleaving, the configs the study's
  * tile names give, strips of the application vector across CTA
  * boundaries (and within them for kernels with barriers or shared
- * memory, or at a sample's gap), CTA-uniform values in such strips, and
+ * memory, or at a sample's gap), strips built ahead on a decoder thread, CTA-uniform values in such strips, and
  * the grid padding left out of the application vector. Every expected number is derived by hand in the
  * comment beside it.
  */
@@ -640,6 +640,85 @@ static void test_cross_cta_strips(void **state)
 	weft_program_free(p);
 }
 
+/* Strips built ahead (weft_vt_prep_cta, as a decoder thread does) give
+ * the launch exactly what the in-order replay gives, whether a prepared
+ * strip is taken (its start is where a strip starts) or not (a sample
+ * that starts or resumes elsewhere): CTAs of 6 lk uTs, strips of 4 (CTA
+ * k's first whole strip starts at its uT (4 - 6k mod 4) mod 4: 0, 2, 0,
+ * 2, ...). */
+static struct vt_state *lk_run(const struct weft_program *p, const uint32_t *ctas, uint32_t n,
+			       int prep, uint32_t *nprepared)
+{
+	struct hcta *h = calloc(1, sizeof(*h));
+	struct vt_prep *pr = calloc(1, sizeof(*pr));
+	assert_non_null(h);
+	assert_non_null(pr);
+	struct vt_state *s = mklaunch(LK_CFG, p, 5, 6);
+	struct weft_error err;
+	*nprepared = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		memset(h, 0, sizeof(*h));
+		for (uint32_t t = 0; t < 6; t++)
+			lk_thread(h, t, 6 * ctas[i] + t);
+		h->cta.cta = ctas[i];
+		if (prep) {
+			if (weft_vt_prep_cta(s, &h->cta, pr, &err))
+				fail_msg("%s", err.message);
+			*nprepared += pr->nstrips;
+		}
+		if (weft_vt_cta_prep(s, &h->cta, prep ? pr : NULL, &err))
+			fail_msg("%s", err.message);
+	}
+	assert_int_equal(weft_vt_flush(s, &err), 0);
+	weft_vt_prep_free(pr);
+	free(pr);
+	free(h);
+	return s;
+}
+
+static void test_prepared_strips(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	static const uint32_t all[] = { 0, 1, 2, 3, 4 }, gap[] = { 0, 2, 3 }, late[] = { 1, 2 };
+	static const struct {
+		const uint32_t *ctas;
+		uint32_t n, prepared;
+	} cases[] = {
+		/* every CTA prepares one whole strip ([0..3], [2..5], [0..3],
+		 * [2..5], [0..3]) */
+		{ all, 5, 5 },
+		{ gap, 3, 3 },
+		/* CTA 1 first: a strip starts at its uT 0, not 2 */
+		{ late, 2, 2 },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint32_t np0, np1;
+		struct vt_state *a = lk_run(p, cases[c].ctas, cases[c].n, 0, &np0);
+		struct vt_state *b = lk_run(p, cases[c].ctas, cases[c].n, 1, &np1);
+		assert_int_equal(np0, 0);
+		assert_int_equal(np1, cases[c].prepared);
+		assert_true(a->ls.strips > 0 && a->ls.dcache_accesses > 0);
+		assert_int_equal(b->ls.strips, a->ls.strips);
+		assert_int_equal(b->ls.partial_strips, a->ls.partial_strips);
+		assert_int_equal(b->ls.cross_cta_strips, a->ls.cross_cta_strips);
+		assert_int_equal(b->ls.ut_insts_issued, a->ls.ut_insts_issued);
+		assert_int_equal(b->ls.ut_active, a->ls.ut_active);
+		assert_int_equal(b->ls.fragments, a->ls.fragments);
+		assert_int_equal(b->ls.thread_insts, a->ls.thread_insts);
+		assert_int_equal(b->ls.dcache_accesses, a->ls.dcache_accesses);
+		assert_int_equal(b->ls.misses, a->ls.misses);
+		assert_int_equal(b->ls.secondary, a->ls.secondary);
+		assert_memory_equal(b->ls.ev, a->ls.ev, sizeof(a->ls.ev));
+		assert_memory_equal(b->ls.core_time, a->ls.core_time, sizeof(a->ls.core_time));
+		assert_memory_equal(b->ls.core_cpi, a->ls.core_cpi, sizeof(a->ls.core_cpi));
+		weft_model_vt.free(a);
+		weft_model_vt.free(b);
+	}
+	weft_program_free(p);
+}
+
 /* sk with a barrier between its two halves */
 static const char bar_ptx[] = HEAD
 	".visible .entry bk()\n{\n"
@@ -890,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_mimd),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_cross_cta_strips),
+		cmocka_unit_test(test_prepared_strips),
 		cmocka_unit_test(test_barrier_strips),
 		cmocka_unit_test(test_cta_uniform_segments),
 		cmocka_unit_test(test_grid_padding),
