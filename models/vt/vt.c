@@ -271,7 +271,8 @@ static void vt_free(void *state)
 	weft_vt_prog_free(&s->vp);
 	weft_group_prog_free(&s->gp);
 	weft_vt_carry_free(s);
-	free(s->acc.a);
+	free(s->acc.addr);
+	free(s->acc.w);
 	free(s->ls.slot_time);
 	free(s->appvl);
 	weft_launch_results_free(s->launches, s->nlaunches);

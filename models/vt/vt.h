@@ -194,13 +194,11 @@ struct vt_tally {
 	double ev[VT_EV_COUNT];
 };
 
-/* A data-cache access of a strip. */
-struct vt_acc {
-	uint64_t addr;
-	uint32_t is_write;
-};
+/* Data-cache accesses of strips, in order: access i is to addr[i], a
+ * write when w[i] is 1 (9 bytes an access). */
 struct vt_accs {
-	struct vt_acc *a;
+	uint64_t *addr;
+	uint8_t *w;
 	size_t n, cap;
 };
 

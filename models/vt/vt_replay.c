@@ -178,14 +178,18 @@ static int acc_push(struct vt_accs *acc, uint64_t addr, int is_write)
 {
 	if (acc->n == acc->cap) {
 		size_t nc = acc->cap ? 2 * acc->cap : 1024;
-		struct vt_acc *q = realloc(acc->a, nc * sizeof(*q));
-		if (!q)
+		uint64_t *a = realloc(acc->addr, nc * sizeof(*a));
+		if (!a)
 			return -1;
-		acc->a = q;
+		acc->addr = a;
+		uint8_t *w = realloc(acc->w, nc);
+		if (!w)
+			return -1;
+		acc->w = w;
 		acc->cap = nc;
 	}
-	acc->a[acc->n].addr = addr;
-	acc->a[acc->n++].is_write = (uint32_t)is_write;
+	acc->addr[acc->n] = addr;
+	acc->w[acc->n++] = (uint8_t)is_write;
 	return 0;
 }
 
@@ -375,7 +379,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
  * lines (the refills), and its cycles on the next core. A strip of a
  * warmed CTA only changes the data cache (the counts it adds are put
  * back). */
-static void strip_run(struct vt_state *s, const struct vt_strip *o, const struct vt_acc *a)
+static void strip_run(struct vt_state *s, const struct vt_strip *o, const struct vt_accs *a)
 {
 	if (s->strip_warm && !s->warming) {
 		struct vt_launch saved = s->ls;
@@ -392,8 +396,8 @@ static void strip_run(struct vt_state *s, const struct vt_strip *o, const struct
 	uint64_t primary = 0; /* MSHR refills: misses and secondary overflows */
 	struct vt_inflight *fl = &s->inflight;
 	inflight_reset(fl);
-	for (uint32_t i = 0; i < o->nacc; i++)
-		primary += strip_access(s, fl, a[i].addr, a[i].is_write);
+	for (size_t i = o->acc0; i < o->acc0 + o->nacc; i++)
+		primary += strip_access(s, fl, a->addr[i], a->w[i]);
 	double t[VT_C_COUNT] = { 0 };
 	const double *busy = o->busy;
 	double reads = o->reads, writes = o->writes, dep = o->dep;
@@ -437,7 +441,7 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 			     err);
 	if (rc)
 		return rc;
-	strip_run(s, &s->sbuf, s->acc.a);
+	strip_run(s, &s->sbuf, &s->acc);
 	return 0;
 }
 
@@ -644,7 +648,7 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 	for (uint32_t t = 0; t < n && !rc;) {
 		if (pr && k < pr->nstrips && !s->strip_n && t == pr->first + k * s->hvl) {
 			s->strip_warm = s->cur_warm;
-			strip_run(s, &pr->strips[k], pr->acc.a + pr->strips[k].acc0);
+			strip_run(s, &pr->strips[k], &pr->acc);
 			k++;
 			t += s->hvl;
 			continue;
@@ -715,7 +719,8 @@ int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, s
 void weft_vt_prep_free(struct vt_prep *pr)
 {
 	free(pr->strips);
-	free(pr->acc.a);
+	free(pr->acc.addr);
+	free(pr->acc.w);
 	memset(pr, 0, sizeof(*pr));
 }
 
