@@ -221,6 +221,13 @@ struct simt_stream {
 	uint32_t woff_cap;
 	uint64_t *segs;
 	size_t nsegs, segcap;
+	/* what its records add up to: lanes executing, lanes doing work, and
+	 * per thread the register words read and written, the non-register
+	 * operands, and the lanes of each functional-unit event (SIMT_EV_*;
+	 * the timed machine counts them when the CTA is dispatched, not per
+	 * issue: whole numbers, so the sums are the same) */
+	uint64_t sum_exec, sum_lanes, sum_rf_reads, sum_rf_writes, sum_nonreg;
+	uint64_t sum_comp[SIMT_EV_COUNT];
 };
 
 void weft_simt_stream_free(struct simt_stream *st);

@@ -252,21 +252,10 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	const struct simt_pc *pi = &s->pc[r->pc];
 	double R = sp->issue_cycles;
 
-	s->ls.warp_insts++;
-	s->ls.thread_insts += r->nexec;
-	s->ls.lane_insts += r->lanes;
-	s->ev[SIMT_EV_FETCH]++;
-	s->ev[SIMT_EV_SCHED]++;
-	s->ev[SIMT_EV_PIPE] += r->nexec;
-	s->ev[SIMT_EV_RF_READ] += (double)pi->rf_reads * sp->warp_size;
-	s->ev[SIMT_EV_RF_WRITE] += (double)pi->rf_writes * sp->warp_size;
-	s->ev[SIMT_EV_NONREG] += (double)pi->nonreg * sp->warp_size;
-	if (pi->comp_ev >= 0)
-		s->ev[pi->comp_ev] += r->nexec;
+	/* (its counts and events were added when its CTA was dispatched) */
 	double useful = (double)r->lanes / sp->warp_size;
 	S->cpi[SIMT_CPI_ISSUE] += R * useful;
 	S->cpi[SIMT_CPI_DIVERGENCE] += R * (1 - useful);
-	s->ls.busy[SIMT_B_ISSUE] += R;
 
 	struct simt_why res;
 	res.n = 0;
@@ -624,6 +613,21 @@ int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "CTA %u has %u threads, more than the launch geometry says", cta->cta,
 				      cta->nthreads);
+	/* what issuing its records will count (whole numbers: added here
+	 * or per issue, the sums are the same) */
+	const struct simt_stream *st = &sl->st;
+	s->ls.warp_insts += (double)st->n;
+	s->ls.thread_insts += (double)st->sum_exec;
+	s->ls.lane_insts += (double)st->sum_lanes;
+	s->ls.busy[SIMT_B_ISSUE] += (double)st->n * sp->issue_cycles;
+	s->ev[SIMT_EV_FETCH] += (double)st->n;
+	s->ev[SIMT_EV_SCHED] += (double)st->n;
+	s->ev[SIMT_EV_PIPE] += (double)st->sum_exec;
+	s->ev[SIMT_EV_RF_READ] += (double)st->sum_rf_reads * sp->warp_size;
+	s->ev[SIMT_EV_RF_WRITE] += (double)st->sum_rf_writes * sp->warp_size;
+	s->ev[SIMT_EV_NONREG] += (double)st->sum_nonreg * sp->warp_size;
+	for (int e = 0; e < SIMT_EV_COUNT; e++)
+		s->ev[e] += (double)st->sum_comp[e];
 	s->rr_sm = (m + 1) % sp->num_sm;
 	sm->nctas++;
 	double x = s->now;

@@ -132,6 +132,12 @@ int weft_simt_stream_copy(struct simt_stream *dst, const struct simt_stream *src
 	if (src->nsegs) /* a CTA with no global access has no segments yet */
 		memcpy(dst->segs, src->segs, src->nsegs * sizeof(*src->segs));
 	memcpy(dst->woff, src->woff, (src->nw + 1) * sizeof(*src->woff));
+	dst->sum_exec = src->sum_exec;
+	dst->sum_lanes = src->sum_lanes;
+	dst->sum_rf_reads = src->sum_rf_reads;
+	dst->sum_rf_writes = src->sum_rf_writes;
+	dst->sum_nonreg = src->sum_nonreg;
+	memcpy(dst->sum_comp, src->sum_comp, sizeof(src->sum_comp));
 	dst->n = src->n;
 	dst->nsegs = src->nsegs;
 	dst->nw = src->nw;
@@ -145,6 +151,8 @@ int weft_simt_stream_build(const struct simt_params *sp, const struct weft_group
 	uint32_t nw = weft_group_count(cta->nthreads, sp->warp_size);
 	st->n = st->nsegs = 0;
 	st->nw = 0;
+	st->sum_exec = st->sum_lanes = st->sum_rf_reads = st->sum_rf_writes = st->sum_nonreg = 0;
+	memset(st->sum_comp, 0, sizeof(st->sum_comp));
 	if (nw + 1 > st->woff_cap) {
 		uint32_t *w = realloc(st->woff, (nw + 1) * sizeof(*w));
 		if (!w)
@@ -183,6 +191,13 @@ int weft_simt_stream_build(const struct simt_params *sp, const struct weft_group
 			/* a branch's exec lanes are those taking it, exit's those
 			 * leaving: the lanes that did work are the issued ones */
 			r->lanes = pi->is_ctrl ? (uint8_t)__builtin_popcountll(in.issue) : r->nexec;
+			st->sum_exec += r->nexec;
+			st->sum_lanes += r->lanes;
+			st->sum_rf_reads += pi->rf_reads;
+			st->sum_rf_writes += pi->rf_writes;
+			st->sum_nonreg += pi->nonreg;
+			if (pi->comp_ev >= 0)
+				st->sum_comp[pi->comp_ev] += r->nexec;
 			if (in.is_mem && in.exec && rec_mem(sp, pi, st, r, &in)) {
 				free(it);
 				goto nomem;
