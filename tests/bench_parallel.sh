@@ -29,10 +29,16 @@
 #    Reports are checked to be the same for -j 1 and -j 2 as they go.
 # 4. Replay of one config at size ONE_SIZE (default large; empty: skip),
 #    per model on the workloads whose profiles differ most (simt and sgmf
-#    on sgemm and bfs, dmt on hotspot, vt on sgemm, the overlay on
+#    on sgemm and bfs, dmt on hotspot, vt on sgemm and bfs, the overlay on
 #    sgemm_shader): what preparing CTAs on the decoder thread buys, with
 #    the caller's thread's share of the CPU (perf, when it works) and the
-#    two-core bound it sets (see below).
+#    two-core bound it sets (see below). Measured on the 2-core machine
+#    (perf, -j 2, large): fermi-sm bfs 68.5-70.0% on the calling thread
+#    (bound 1.43-1.46x); vt-c4v1r128+bi bfs 21.8% (bound 2x: it prepares
+#    its CTAs' whole strips; 100% before); vt and simt on sgemm large
+#    100% (its CTAs, 10.7 MB decoded, are decoded on the calling thread
+#    under the 16 MiB decode-ahead bound); overlay-ht8 sgemm_shader 64.8%
+#    (1.54x: its period-by-period schedule is the calling thread's).
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
@@ -177,7 +183,8 @@ if [ -n "$lsize" ]; then
 	printf '%-8s %-12s %14s %14s %10s %10s %10s %10s %8s %8s %8s\n' model workload "thread insts" \
 		"inst/cpu-s j1" "-j 1 cpu" "-j 2 cpu" "-j 1 s" "-j 2 s" speedup "main %" bound
 	for spec in "simt fermi-sm sgemm" "simt fermi-sm bfs" "sgmf sgmf-core sgemm" "sgmf sgmf-core bfs" \
-		    "dmt dmt-cgra hotspot" "vt vt-c4v1r128+bi sgemm" "overlay overlay-ht8 sgemm_shader"; do
+		    "dmt dmt-cgra hotspot" "vt vt-c4v1r128+bi sgemm" "vt vt-c4v1r128+bi bfs" \
+		    "overlay overlay-ht8 sgemm_shader"; do
 		set -- $spec
 		model=$1 cfg=$2 w=$3
 		[ -f "$dir/$w-L.wtr" ] || "$T" run "$w" --size "$lsize" -j 0 -o "$dir/$w-L.wtr" >/dev/null 2>&1 ||
