@@ -52,6 +52,14 @@
  * Tile. A launch lasts max(slowest core, the busiest data-cache bank's
  * accesses, ceil(refills / MSHRs) x refill); the last two are shared by
  * every core (refills: misses and secondary overflows).
+ *
+ * A strip is timed in two parts: strip_build (grouping, counts, per-unit
+ * work and the list of its data-cache accesses: launch constants only)
+ * and strip_run (in order: the accesses through the data cache and the
+ * in-flight lines, the cycles on the next core). On the single-config
+ * path weft_vt_prep_cta builds a CTA's whole strips on a decoder thread,
+ * where they would start after an in-order replay of the CTAs before it;
+ * vector_cta takes one only where a strip does start at its first uT.
  */
 #include <stdlib.h>
 #include <string.h>
