@@ -43,8 +43,9 @@
  * vector-thread and a MIMD tile, replayed side by side; the overlay pair
  * two batch counts sharing each decoded CTA, the one context reusing its
  * batches' timings), and dMT alone
- * through weft_model_run; SIMT and the overlay also alone (weft_model_run:
- * the single-config path, which prepares CTAs where they are decoded), and
+ * through weft_model_run; SIMT, the vector-thread tile and the overlay
+ * also alone (weft_model_run: the single-config path, which prepares CTAs
+ * where they are decoded), and
  * SGMF alone on a random sample of 2 CTAs with functional warming. */
 #define NCONFIGS 9
 static const char *const config_text[NCONFIGS] = {
@@ -156,10 +157,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rc == 0)
 				for (uint32_t k = 0; k < n; k++)
 					weft_model_result_free(&res[k]);
-			/* SIMT and the overlay alone too: one config prepares each
-			 * CTA (warp streams, batch streams) where it is decoded,
-			 * apart from the pair's path (dMT, a fabric, runs alone) */
+			/* SIMT, the vector-thread tile and the overlay alone too:
+			 * one config prepares each CTA (warp streams, whole
+			 * strips, batch streams) where it is decoded, apart from
+			 * the pair's path (dMT, a fabric, runs alone) */
 			if (n == 2 && (strcmp(configs[i].model, "simt") == 0 ||
+				       strcmp(configs[i].model, "vt") == 0 ||
 				       strcmp(configs[i].model, "overlay") == 0)) {
 				rc = weft_model_run(m, pair[0], t, &all, &res[0], &err);
 				say(configs[i].model, rc, &err);
