@@ -173,6 +173,7 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	const uint32_t *lcta = s->strip_cta, *ltid = s->strip_tid;
 	struct weft_cta_trace sc = { .cta = lcta[0], .nthreads = s->strip_n, .threads = s->strip_th };
 	s->strip_n = 0;
+	s->strip_cap = s->hvl;
 	int rc = weft_group_iter_init(it, &s->gp, &sc, s->hvl, 0, pol, 0, err);
 	if (rc)
 		return rc;
@@ -514,8 +515,16 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 	int rc = 0;
 	/* strips join consecutive CTAs only: a sample's gap ends them (a
 	 * kernel with barriers or shared memory never carries any, below) */
-	if (s->strip_n && (int64_t)c->cta != s->last_cta + 1)
+	int gap = (int64_t)c->cta != s->last_cta + 1;
+	if (s->strip_n && gap)
 		rc = weft_vt_flush(s, err);
+	if (!rc && gap && s->aligned && !s->vp.cta_scope && !s->strip_n) {
+		/* a warmed sample's window begins after a gap (never in a full
+		 * replay, nor when every CTA is warmed): its first strip ends
+		 * where the full replay's strip holding this CTA's first uT ends */
+		uint32_t phase = (uint32_t)(((uint64_t)c->cta * s->threads_per_cta) % s->hvl);
+		s->strip_cap = s->hvl - phase;
+	}
 	for (uint32_t t = 0; t < n && !rc; t++) {
 		uint32_t l = s->strip_n++;
 		if (!l)
@@ -523,7 +532,7 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		s->strip_th[l] = c->threads[t];
 		s->strip_cta[l] = c->cta;
 		s->strip_tid[l] = t;
-		if (s->strip_n == s->hvl)
+		if (s->strip_n == s->strip_cap)
 			rc = vector_strip(s, err);
 	}
 	s->last_cta = c->cta;
