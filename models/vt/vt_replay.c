@@ -532,7 +532,7 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		s->strip_th[l] = c->threads[t];
 		s->strip_cta[l] = c->cta;
 		s->strip_tid[l] = t;
-		if (s->strip_n == s->strip_cap)
+		if (s->strip_n == (s->strip_cap ? s->strip_cap : s->hvl)) /* 0: not set, HVL */
 			rc = vector_strip(s, err);
 	}
 	s->last_cta = c->cta;
