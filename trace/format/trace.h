@@ -224,8 +224,9 @@ struct weft_cta_sample {
 	 * contents a full replay would; 0 = the sample's CTAs only */
 	uint32_t warm;
 	/* With warm: 0 = warm every CTA outside the sample; W >= 1 = warm only
-	 * the W CTAs before each sampled one (windowed warming: the others are
-	 * neither decoded nor handed over); WEFT_WARM_WINDOW_GRID = each
+	 * the W CTAs before each sampled one and the one after it (windowed
+	 * warming: the others are neither decoded nor handed over);
+	 * WEFT_WARM_WINDOW_GRID = each
 	 * launch's grid-neighbour window (weft_cta_sample_window).
 	 * docs/estimate.md "Windowed warming" */
 	uint32_t warm_window;
@@ -238,7 +239,8 @@ struct weft_cta_sample {
 uint32_t weft_cta_sample_size(const struct weft_cta_sample *s, uint32_t nctas);
 uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas, uint32_t *ctas);
 void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t len);
-/* The warming window W (CTAs warmed before each sampled one; 0 = all) of
+/* The warming window W (CTAs warmed before each sampled one, besides the
+ * one after it; 0 = all) of
  * a warmed sample on a launch of grid g and nctas CTAs. For
  * WEFT_WARM_WINDOW_GRID: the launch-order distance from a CTA to its
  * earliest grid neighbour (CTAs are numbered x fastest, then y, then z),
@@ -260,7 +262,8 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 
 /* weft_trace_for_each_cta with functional warming: when s->warm is set,
  * s is a sample (not ALL) and warm is not NULL, every CTA of the launch
- * (with s->warm_window W >= 1: every CTA at most W before a sampled one)
+ * (with s->warm_window W >= 1: every CTA at most W before a sampled one,
+ * and the one just after each)
  * is decoded and, in increasing CTA order, the sample's CTAs go to fn and
  * the others to warm (serialised, as fn); otherwise exactly
  * weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err). */
