@@ -369,6 +369,8 @@ bench: deps all $(TOOLS)
 	@sh tests/bench_memory.sh
 	@echo
 	@sh tests/bench_parallel.sh
+	@echo
+	@sh tests/bench_sample.sh
 
 # The pipeline end to end: emulate one bundled workload (checked against its
 # CPU reference) into a trace, then estimate that trace on one Fermi SM and

@@ -81,6 +81,11 @@ static const char usage[] =
 	"  --no-warm                 random samples: decode and replay only the sample's\n"
 	"                            CTAs (faster; each sees cold caches, which biases\n"
 	"                            models whose CTAs reuse each other's lines)\n"
+	"  --warm-window grid|W|all  warmed random samples: warm only the W CTAs before\n"
+	"                            each sampled one and the one after it (grid: W\n"
+	"                            reaches back to its earliest grid neighbour);\n"
+	"                            cheaper, not exact for every model: see\n"
+	"                            docs/estimate.md \"Windowed warming\" (default all)\n"
 	"  --sample-until PCT        sample until every interval's half-width is at most\n"
 	"                            PCT of its figure (e.g. 2%): random samples from\n"
 	"                            N CTAs per launch (--sample random:N:SEED, default\n"
@@ -286,7 +291,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	struct weft_est_table_opts topts = { NULL, 0 };
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	double until = 0, confidence = 0;
-	int sample_given = 0, no_warm = 0;
+	int sample_given = 0, no_warm = 0, window_given = 0;
+	uint32_t warm_window = 0;
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
 	unsigned jobs = 0;
 	if (argc < 2)
@@ -303,6 +309,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "sample", 0, WEFT_OPT_ARG, 'S' },
 		{ "sample-until", 0, WEFT_OPT_ARG, 'U' },
 		{ "no-warm", 0, WEFT_OPT_FLAG, 'W' },
+		{ "warm-window", 0, WEFT_OPT_ARG, 'V' },
 		{ "confidence", 0, WEFT_OPT_ARG, 'L' },
 		{ "jobs", 'j', WEFT_OPT_ARG, 'j' },
 		{ "shard", 0, WEFT_OPT_ARG, 'K' },
@@ -319,7 +326,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		/* what only a run (not --merge) takes */
 		run_opts |= id == 'c' || id == 'b' || id == 's' || id == 'w' || id == 'e' || id == 'S' ||
-			    id == 'K' || id == 'U' || id == 'W' || id == 'L' || id == 'j';
+			    id == 'K' || id == 'U' || id == 'W' || id == 'V' || id == 'L' || id == 'j';
 		switch (id) {
 		case WEFT_OPT_ERROR:
 		case WEFT_OPT_ID_HELP:
@@ -383,6 +390,20 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		case 'W':
 			no_warm = 1;
 			break;
+		case 'V': {
+			uint64_t v = 0;
+			if (strcmp(val, "grid") == 0)
+				v = WEFT_WARM_WINDOW_GRID;
+			else if (strcmp(val, "all") == 0)
+				v = 0;
+			else if (parse_u64(val, &v) < 0 || v == 0 || v >= WEFT_WARM_WINDOW_GRID)
+				return weft_cli_usage("bad --warm-window `%s` (grid, all, or a count of "
+						      "CTAs from 1, e.g. 16)",
+						      val);
+			warm_window = (uint32_t)v;
+			window_given = 1;
+			break;
+		}
 		case 'U':
 			if (parse_pct(val, &until) < 0 || !(until > 0 && until < 1))
 				return weft_cli_usage("bad --sample-until `%s` (a relative error above 0 "
@@ -452,6 +473,11 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	/* functional warming by default: it is what keeps the intervals
 	 * honest for models whose CTAs share cache lines (docs/estimate.md) */
 	sample.warm = sample.kind == WEFT_SAMPLE_RANDOM && !no_warm;
+	if (window_given && !sample.warm)
+		return weft_cli_usage("%s", "--warm-window: only a warmed random sample (--sample "
+				      "random:N:SEED or --sample-until, without --no-warm) has a "
+				      "warming window");
+	sample.warm_window = sample.warm ? warm_window : 0;
 	if (confidence > 0 && sample.kind != WEFT_SAMPLE_RANDOM)
 		return weft_cli_usage("%s", "--confidence: only a random sample (--sample random:N:SEED "
 				      "or --sample-until) has intervals");

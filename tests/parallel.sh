@@ -100,12 +100,14 @@ done
 # CTA order: the same report for -j 1 and -j 3 as well.
 for spec in "bfs fermi-sm" "sgemm fermi-sm" "bfs sgmf-core" "sgemm sgmf-core" "bfs dmt-cgra" \
 	    "sgemm dmt-cgra" "bfs vt-c4v1r128+bi" "sgemm mimd-c4r128" "sgemm_shader overlay-ht8" \
-	    "bfs sgmf-core random:24:5" "sgemm dmt-cgra random:8:2"; do
+	    "bfs sgmf-core random:24:5" "sgemm dmt-cgra random:8:2" "bfs sgmf-core random:24:5 grid" \
+	    "bfs vt-c4v1r128+bi random:24:5 grid"; do
 	set -- $spec
 	[ -f "$dir/$1-d1.wtr" ] || continue
-	smp=${3:+--sample $3}
+	# a fourth word: windowed warming (--warm-window)
+	smp=${3:+--sample $3}${4:+ --warm-window $4}
 	for j in 1 3; do
-		# shellcheck disable=SC2086 # smp is empty or two words
+		# shellcheck disable=SC2086 # smp is empty, two or four words
 		"$E" "$dir/$1-d1.wtr" -c "$2" $smp --format json -j $j >"$dir/one-$j.out" 2>"$dir/one-$j.err"
 		echo "exit $?" >>"$dir/one-$j.err"
 	done

@@ -19,6 +19,8 @@
 # Random samples are warmed (the models' warm_cta) as weft-estimate does by
 # default; one case is also run --no-warm and must miss, so that the check
 # is seen to fail where warming is what makes the intervals honest.
+# Windowed warming (--warm-window grid) is checked on the cases it covers,
+# and on one it is known not to (must miss, so a fix shows here).
 # Also: an unsampled run prints no interval; --sample-until reports its
 # rounds and refuses when it would need the whole trace; --shard refuses a
 # random sample.
@@ -70,9 +72,9 @@ case_() { # workload sample-size config [config2]; $X: more options, $LOW=1: exp
 		# the check can fail: without warming this case's estimate is
 		# biased (cold caches) and its intervals miss the full value
 		if [ "$inc" -lt "$NEED" ]; then
-			say "ok   sample_ci: $r (below $NEED, as expected without warming)"
+			say "ok   sample_ci: $r (below $NEED, as expected: a known bias)"
 		else
-			say "FAIL sample_ci: $r (expected below $NEED without warming)"; fail=1
+			say "FAIL sample_ci: $r (expected below $NEED: a known bias; if it was fixed, move the case)"; fail=1
 		fi
 		return
 	fi
@@ -94,6 +96,16 @@ case_ backprop 64 fermi-sm sgmf-core
 case_ hotspot 32 sgmf-core dmt-cgra
 case_ nn 64 configs/maven/vt-c4v1r256+bi.ini
 X=--no-warm LOW=1 case_ hotspot 32 sgmf-core
+# windowed warming (--warm-window grid: the CTAs back to each sampled one's
+# earliest grid neighbour, and the one after): hotspot's halo rows (12 x 12
+# grid: 13 CTAs back) and nn's strips (1-D grid: 1 back, 1 after, strips
+# aligned as in a full replay) are covered as with every CTA warmed; on 15
+# cores nn's L2 is not filled by the windows (its dirty lines are written
+# back by the full replay's fills, not by the windowed one's), so the
+# windowed estimate is biased low and must miss until that is fixed
+X="--warm-window grid" case_ hotspot 32 sgmf-core dmt-cgra
+X="--warm-window grid" case_ nn 64 configs/maven/vt-c4v1r256+bi.ini
+X="--warm-window grid" LOW=1 case_ nn 64 sgmf-15core
 
 # the modes around it
 t="$D/hotspot.wtr"

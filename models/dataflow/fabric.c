@@ -471,6 +471,8 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
 	int rc = weft_fabric_launch_begin(s, L->program, err);
+	s->warming = sample && sample->warm && sample->kind != WEFT_SAMPLE_ALL;
+	s->launch_ctas = L->nctas;
 	if (!rc && s->fp.dmt) {
 		/* the communication analysis first (its own pass over the
 		 * launch): what the replay must skip */

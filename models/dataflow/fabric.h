@@ -348,6 +348,10 @@ struct fabric_state {
 	struct fabric_prepared own;     /* a CTA prepared on this thread (replay_cta, warm_cta) */
 	uint32_t cta_seq;               /* CTAs replayed (timed) this launch */
 	uint32_t warmed;                /* CTAs only warmed this launch (fabric_warm.c) */
+	int warming;                    /* this launch's sample is warmed: CTAs are dealt
+					 * to cores by id, as a full replay deals them
+					 * (a warm window skips CTAs) */
+	uint32_t launch_ctas;           /* the launch's CTAs, read or not */
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
 	/* run_many, a leader: its followers, whose LDST units it feeds (their

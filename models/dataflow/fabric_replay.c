@@ -555,9 +555,10 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 			   const struct fabric_prepared *pr)
 {
 	const struct weft_program *p = s->p;
-	/* the core a full replay deals this CTA to: warmed CTAs (fabric_warm.c)
-	 * hold their places in the round robin */
-	struct fabric_core *core = &s->cores[(s->cta_seq + s->warmed) % s->fp.cores];
+	/* the core a full replay deals this CTA to: with warming, CTA c goes
+	 * to core c mod cores (every CTA warmed or timed: the same as counting
+	 * the warmed ones into the round robin; a warm window skips some) */
+	struct fabric_core *core = &s->cores[(s->warming ? cta->cta : s->cta_seq) % s->fp.cores];
 	s->cta_seq++;
 	core->ctas++;
 	weft_trips_merge(&s->trips, &pr->trips);
@@ -586,10 +587,10 @@ void weft_fabric_replay_flush(struct fabric_state *s)
 	const struct fabric_params *fp = &s->fp;
 	/* with warming the caches end as a full replay leaves them, so their
 	 * write-backs are the whole launch's, counted once: scaled by CTAs
-	 * read / CTAs seen here, the expansion by CTAs / CTAs read undoes it
+	 * read / the launch's CTAs, the expansion by CTAs / CTAs read undoes it
 	 * (without warming the factor is 1 and the sample's dirty lines are
 	 * expanded like its other counts) */
-	double once = s->warmed ? (double)s->cta_seq / ((double)s->cta_seq + s->warmed) : 1;
+	double once = s->warmed && s->launch_ctas ? (double)s->cta_seq / s->launch_ctas : 1;
 	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)
 		for (uint32_t i = 0; i < fp->cores; i++) {
 			double n = (double)weft_cache_clean(&s->cores[i].l1) * once;

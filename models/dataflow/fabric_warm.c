@@ -72,7 +72,7 @@ static void warm_one(struct fabric_state *s, struct fabric_core *c, const struct
 void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace *cta,
 			    const struct fabric_prepared *pr)
 {
-	struct fabric_core *core = &s->cores[(s->cta_seq + s->warmed) % s->fp.cores];
+	struct fabric_core *core = &s->cores[cta->cta % s->fp.cores]; /* as fabric_replay.c deals it */
 	s->warmed++;
 	/* its visits, guarded-off counts and trip counts (pr) are not the
 	 * sample's: only its accesses are used */

@@ -319,12 +319,12 @@ static int vt_init(const struct weft_config *cfg, void **state, struct weft_erro
 static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 			   const struct weft_cta_sample *sample, struct weft_error *err)
 {
-	(void)sample;
 	struct vt_state *s = state;
 	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 	if (!L)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace has no launch %u", launch);
 	const struct weft_program *p = L->program;
+	s->aligned = sample && sample->warm && sample->kind != WEFT_SAMPLE_ALL;
 	/* the static tables depend on the program alone: launches of one
 	 * kernel share its program in the trace (trace.h), so a run of
 	 * launches (dither's diagonals, bfs's levels) builds them once */
@@ -350,6 +350,7 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	s->last_cta = -1;
 	s->regs_per_ut = weft_vt_regs_per_ut(&s->pp, s->vp.live_words);
 	s->hvl = weft_vt_hvl(&s->pp, s->regs_per_ut);
+	s->strip_cap = s->hvl;
 	double *slots = s->ls.slot_time;
 	memset(&s->ls, 0, sizeof(s->ls));
 	s->ls.slot_time = slots;

@@ -254,6 +254,11 @@ struct vt_state {
 	struct weft_thread_trace strip_th[WEFT_GROUP_MAX_WIDTH];
 	uint32_t strip_cta[WEFT_GROUP_MAX_WIDTH], strip_tid[WEFT_GROUP_MAX_WIDTH];
 	uint32_t strip_n;
+	/* the strip being assembled ends at strip_cap uTs (HVL; less for the
+	 * first strip after a gap in a warmed sample, so that strips start
+	 * where a full replay starts them: aligned) */
+	uint32_t strip_cap;
+	int aligned;
 	int64_t last_cta;                 /* the CTA consumed last in this launch, -1 none */
 	struct vt_carry carry[2];         /* double-buffered: a carry may hold carried uTs */
 	int carry_cur;

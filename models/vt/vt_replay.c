@@ -444,6 +444,7 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 {
 	uint32_t n = s->strip_n;
 	s->strip_n = 0;
+	s->strip_cap = s->hvl;
 	s->acc.n = 0;
 	int rc = strip_build(s, &s->it, s->strip_th, s->strip_cta, s->strip_tid, n, &s->sbuf, &s->acc,
 			     err);
@@ -648,8 +649,16 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 	int rc = 0;
 	/* strips join consecutive CTAs only: a sample's gap ends them (a
 	 * kernel with barriers or shared memory never carries any, below) */
-	if (s->strip_n && (int64_t)c->cta != s->last_cta + 1)
+	int gap = (int64_t)c->cta != s->last_cta + 1;
+	if (s->strip_n && gap)
 		rc = weft_vt_flush(s, err);
+	if (!rc && gap && s->aligned && !s->vp.cta_scope && !s->strip_n) {
+		/* a warmed sample's window begins after a gap (never in a full
+		 * replay, nor when every CTA is warmed): its first strip ends
+		 * where the full replay's strip holding this CTA's first uT ends */
+		uint32_t phase = (uint32_t)(((uint64_t)c->cta * s->threads_per_cta) % s->hvl);
+		s->strip_cap = s->hvl - phase;
+	}
 	if (pr && (pr->cta != c->cta || pr->n != n || pr->hvl != s->hvl))
 		pr = NULL; /* (cannot happen: prepared for this CTA and launch) */
 	uint32_t k = 0;
@@ -667,7 +676,7 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		s->strip_th[l] = c->threads[t];
 		s->strip_cta[l] = c->cta;
 		s->strip_tid[l] = t;
-		if (s->strip_n == s->hvl)
+		if (s->strip_n == (s->strip_cap ? s->strip_cap : s->hvl)) /* 0: not set, HVL */
 			rc = vector_strip(s, err);
 		t++;
 	}

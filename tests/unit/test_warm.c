@@ -130,6 +130,35 @@ static void assert_sample_alone(const struct seen *seen, const uint32_t *sel, ui
 	}
 }
 
+/* windowed warming (warm_window W): the sampled CTAs timed, the W before
+ * each and the one after each warmed, nothing else, in CTA order; built
+ * independently of the reader from the selection */
+static void assert_windowed(const struct seen *seen, uint32_t nctas, const uint32_t *sel, uint32_t nsel,
+			    uint32_t W)
+{
+	static uint8_t want[4096]; /* 0 none, 1 timed, 2 warmed */
+	memset(want, 0, sizeof(want));
+	for (uint32_t i = 0; i < nsel; i++) {
+		for (uint32_t d = 1; d <= W && d <= sel[i]; d++)
+			want[sel[i] - d] = 2;
+		if (sel[i] + 1 < nctas)
+			want[sel[i] + 1] = 2;
+	}
+	for (uint32_t i = 0; i < nsel; i++)
+		want[sel[i]] = 1;
+	uint32_t k = 0;
+	for (uint32_t c = 0; c < nctas; c++) {
+		if (!want[c])
+			continue;
+		assert_true(k < seen->n);
+		assert_int_equal(seen->cta[k], c);
+		assert_int_equal(seen->timed[k], want[c] == 1);
+		k++;
+	}
+	assert_int_equal(seen->n, k);
+	assert_true(k < nctas); /* the windows leave CTAs out (5 sampled of >= 8) */
+}
+
 static int on_timed(void *u, const struct weft_cta_trace *c, struct weft_error *err)
 {
 	(void)err;
@@ -175,6 +204,15 @@ static void test_reader_warm(void **st)
 		check(weft_trace_for_each_cta_warm(t, 0, &cold, threads, on_timed, on_warm, &seen, &err), &err,
 		      "for_each_warm cold");
 		assert_sample_alone(&seen, sel, nsel);
+		/* windowed: the W CTAs before each sampled one and the one after */
+		for (uint32_t W = 1; W <= 2; W++) {
+			struct weft_cta_sample win = s;
+			win.warm_window = W;
+			memset(&seen, 0, sizeof(seen));
+			check(weft_trace_for_each_cta_warm(t, 0, &win, threads, on_timed, on_warm, &seen, &err),
+			      &err, "for_each_warm windowed");
+			assert_windowed(&seen, nctas, sel, nsel, W);
+		}
 	}
 	weft_trace_close(t);
 	unlink(path);
@@ -249,9 +287,43 @@ static void test_reader_prep_warm(void **st)
 							on_warm_prep, &seen, &err),
 		      &err, "for_each_prep_warm cold");
 		assert_sample_alone(&seen, sel, nsel);
+		struct weft_cta_sample win = s;
+		win.warm_window = 2;
+		memset(&seen, 0, sizeof(seen));
+		check(weft_trace_for_each_cta_prep_warm(t, 0, &win, threads, &prep, on_timed_prep,
+							on_warm_prep, &seen, &err),
+		      &err, "for_each_prep_warm windowed");
+		assert_windowed(&seen, nctas, sel, nsel, 2);
 	}
 	weft_trace_close(t);
 	unlink(path);
+}
+
+/* the grid-neighbour window: the distance back to a CTA's earliest grid
+ * neighbour (x fastest), capped at the launch */
+static void test_window_rule(void **st)
+{
+	(void)st;
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_RANDOM, .count = 4, .seed = 1, .warm = 1,
+				     .warm_window = WEFT_WARM_WINDOW_GRID };
+	struct weft_dim3 line = { 1563, 1, 1 }, plane = { 12, 12, 1 }, cube = { 4, 5, 6 };
+	assert_int_equal(weft_cta_sample_window(&s, line, 1563), 1);   /* left neighbour */
+	assert_int_equal(weft_cta_sample_window(&s, plane, 144), 13);  /* up-left: 12 + 1 back */
+	assert_int_equal(weft_cta_sample_window(&s, cube, 120), 25);   /* 4 x 5 + 4 + 1 */
+	struct weft_dim3 tall = { 100000, 100000, 2 };
+	assert_int_equal(weft_cta_sample_window(&s, tall, 5000), 5000); /* capped, no overflow */
+	s.warm_window = 7;
+	assert_int_equal(weft_cta_sample_window(&s, plane, 144), 7);
+	s.warm_window = 0;
+	assert_int_equal(weft_cta_sample_window(&s, plane, 144), 0); /* every CTA */
+	/* the report says which */
+	char buf[160];
+	s.warm_window = WEFT_WARM_WINDOW_GRID;
+	weft_cta_sample_describe(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "random 4 CTAs (seed 1) with warming (grid-neighbour window)");
+	s.warm_window = 7;
+	weft_cta_sample_describe(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "random 4 CTAs (seed 1) with warming (window 7 CTAs)");
 }
 
 /* ---- the models: CTA 1 after CTA 0 warmed = after CTA 0 replayed ---- */
@@ -387,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_cache_warm),
 		cmocka_unit_test(test_reader_warm),
 		cmocka_unit_test(test_reader_prep_warm),
+		cmocka_unit_test(test_window_rule),
 		cmocka_unit_test(test_fabric_warm),
 		cmocka_unit_test(test_vt_warm),
 	};

@@ -223,7 +223,15 @@ struct weft_cta_sample {
 	 * consumer's warming callback, so the CTAs it times see the cache
 	 * contents a full replay would; 0 = the sample's CTAs only */
 	uint32_t warm;
+	/* With warm: 0 = warm every CTA outside the sample; W >= 1 = warm only
+	 * the W CTAs before each sampled one and the one after it (windowed
+	 * warming: the others are neither decoded nor handed over);
+	 * WEFT_WARM_WINDOW_GRID = each
+	 * launch's grid-neighbour window (weft_cta_sample_window).
+	 * docs/estimate.md "Windowed warming" */
+	uint32_t warm_window;
 };
+#define WEFT_WARM_WINDOW_GRID UINT32_MAX
 /* Fills ctas[] (caller allocates nctas entries) with the chosen CTA ids in
  * increasing order; returns how many. */
 /* How many CTAs of a launch of nctas the sample reads without its grouping
@@ -231,6 +239,15 @@ struct weft_cta_sample {
 uint32_t weft_cta_sample_size(const struct weft_cta_sample *s, uint32_t nctas);
 uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas, uint32_t *ctas);
 void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t len);
+/* The warming window W (CTAs warmed before each sampled one, besides the
+ * one after it; 0 = all) of
+ * a warmed sample on a launch of grid g and nctas CTAs. For
+ * WEFT_WARM_WINDOW_GRID: the launch-order distance from a CTA to its
+ * earliest grid neighbour (CTAs are numbered x fastest, then y, then z),
+ * 1 + gx [gy > 1] + gx gy [gz > 1], so that the window holds every CTA
+ * adjacent to the sampled one in the grid (a stencil's halo); at most
+ * nctas. */
+uint32_t weft_cta_sample_window(const struct weft_cta_sample *s, struct weft_dim3 g, uint32_t nctas);
 
 /* Decodes the chosen CTAs of a launch and calls fn for each, serialised (fn
  * never runs concurrently with itself), in increasing CTA order. nthreads:
@@ -244,9 +261,11 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err);
 
 /* weft_trace_for_each_cta with functional warming: when s->warm is set,
- * s is a sample (not ALL) and warm is not NULL, every CTA of the launch is
- * decoded and, in increasing CTA order, the sample's CTAs go to fn and the
- * others to warm (serialised, as fn); otherwise exactly
+ * s is a sample (not ALL) and warm is not NULL, every CTA of the launch
+ * (with s->warm_window W >= 1: every CTA at most W before a sampled one,
+ * and the one just after each)
+ * is decoded and, in increasing CTA order, the sample's CTAs go to fn and
+ * the others to warm (serialised, as fn); otherwise exactly
  * weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err). */
 int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 				 unsigned nthreads, weft_cta_fn fn, weft_cta_fn warm, void *user,
@@ -282,7 +301,7 @@ int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
 
 /* weft_trace_for_each_cta_prep with functional warming: when s->warm is
  * set, s is a sample (not ALL) and warm is not NULL, every CTA of the
- * launch is decoded and prepared (where it is decoded, as above) and, in
+ * launch (or of the windows, as above) is decoded and prepared (where it is decoded, as above) and, in
  * increasing CTA order, the sample's CTAs go to use and the others to warm
  * (serialised, as use, each with its prepared result); otherwise exactly
  * weft_trace_for_each_cta_prep(t, launch, s, nthreads, prep, use, user,

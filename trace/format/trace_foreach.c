@@ -298,10 +298,11 @@ void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, u
 	*slots_out = (uint32_t)slots;
 }
 
-/* fn (no preparation) or prep and use. */
+/* fn (no preparation) or prep and use; only (NULL: s chooses): the CTAs
+ * c with only[c] != 0 (windowed warming). */
 static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
-		    unsigned nthreads, const struct weft_cta_prep *prep, weft_cta_use_fn use,
-		    weft_cta_fn fn, void *user, struct weft_error *err)
+		    const uint8_t *only, unsigned nthreads, const struct weft_cta_prep *prep,
+		    weft_cta_use_fn use, weft_cta_fn fn, void *user, struct weft_error *err)
 {
 	if (launch >= t->nlaunches)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
@@ -311,7 +312,14 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	uint32_t *ctas = malloc(((size_t)nctas + 1) * sizeof(uint32_t));
 	if (!ctas)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
-	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
+	uint32_t nsel = 0;
+	if (only) {
+		for (uint32_t c = 0; c < nctas; c++)
+			if (only[c])
+				ctas[nsel++] = c;
+	} else {
+		nsel = weft_cta_sample_select(s, nctas, ctas);
+	}
 	uint64_t cta_bytes = weft_trace_fe_cta_bytes(&L->pub);
 	uint64_t piece = t->fe_piece_bytes ? t->fe_piece_bytes : WT_FE_PIECE_BYTES;
 	uint64_t ahead = t->fe_ahead_bytes ? t->fe_ahead_bytes : WT_FE_AHEAD_BYTES;
@@ -481,7 +489,7 @@ out:
 int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err)
 {
-	return for_each(t, launch, s, nthreads, NULL, NULL, fn, user, err);
+	return for_each(t, launch, s, NULL, nthreads, NULL, NULL, fn, user, err);
 }
 
 int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
@@ -492,12 +500,13 @@ int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
 	if (!prep || !prep->prep || !use)
 		return weft_error_set(err, WEFT_ERR_INTERNAL,
 				      "weft_trace_for_each_cta_prep: missing preparation or use");
-	return for_each(t, launch, s, nthreads, prep, use, NULL, user, err);
+	return for_each(t, launch, s, NULL, nthreads, prep, use, NULL, user, err);
 }
 
-/* functional warming: every CTA, each to fn (use) or warm by membership */
+/* functional warming: every CTA (or every CTA of the windows), each to fn
+ * (use) or warm by membership */
 struct fe_warm {
-	const uint8_t *chosen; /* [nctas] */
+	const uint8_t *chosen; /* [nctas]: 1 sampled, 2 warmed, 0 neither */
 	uint32_t nctas;
 	weft_cta_fn fn, warm;
 	const struct weft_cta_prep *prep;
@@ -508,7 +517,7 @@ struct fe_warm {
 static int fe_warm_cb(void *user, const struct weft_cta_trace *c, struct weft_error *err)
 {
 	const struct fe_warm *w = user;
-	if (c->cta < w->nctas && w->chosen[c->cta])
+	if (c->cta < w->nctas && w->chosen[c->cta] == 1)
 		return w->fn(w->user, c, err);
 	return w->warm(w->user, c, err);
 }
@@ -523,14 +532,16 @@ static int fe_warm_prep(void *user, const struct weft_cta_trace *c, void *out, s
 static int fe_warm_use(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
 {
 	const struct fe_warm *w = user;
-	if (c->cta < w->nctas && w->chosen[c->cta])
+	if (c->cta < w->nctas && w->chosen[c->cta] == 1)
 		return w->use(w->user, c, prepared, err);
 	return w->warm_use(w->user, c, prepared, err);
 }
 
-/* The membership of launch's CTAs in s: *chosen[nctas + 1] (free it). */
+/* The membership of launch's CTAs in s: *chosen[nctas + 1] (free it): 1
+ * sampled; with s->warm_window W >= 1, 2 for a CTA at most W before a
+ * sampled one and not itself sampled (windowed warming), 0 otherwise. */
 static int warm_chosen(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
-		       uint8_t **chosen_out, uint32_t *nctas_out, struct weft_error *err)
+		       uint8_t **chosen_out, uint32_t *nctas_out, uint32_t *window_out, struct weft_error *err)
 {
 	if (launch >= t->nlaunches)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
@@ -546,9 +557,23 @@ static int warm_chosen(struct weft_trace *t, uint32_t launch, const struct weft_
 	uint32_t nsel = weft_cta_sample_select(s, nctas, ctas);
 	for (uint32_t i = 0; i < nsel; i++)
 		chosen[ctas[i]] = 1;
+	uint32_t W = weft_cta_sample_window(s, t->launches[launch].pub.grid, nctas);
+	for (uint32_t i = 0; W && i < nsel; i++) {
+		uint32_t c = ctas[i];
+		uint32_t from = c > W ? c - W : 0;
+		/* back from c to the window's start or to the previous sampled CTA */
+		for (uint32_t k = c; k-- > from && chosen[k] != 1;)
+			chosen[k] = 2;
+		/* and the one after: what a replay carries out of the sampled
+		 * CTA into the next (a vector strip that crosses into it) ends
+		 * as in a full replay */
+		if (c + 1 < nctas && !chosen[c + 1])
+			chosen[c + 1] = 2;
+	}
 	free(ctas);
 	*chosen_out = chosen;
 	*nctas_out = nctas;
+	*window_out = W;
 	return 0;
 }
 
@@ -559,13 +584,14 @@ int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const st
 	if (!s || !s->warm || s->kind == WEFT_SAMPLE_ALL || !warm)
 		return weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err);
 	uint8_t *chosen = NULL;
-	uint32_t nctas = 0;
-	int rc = warm_chosen(t, launch, s, &chosen, &nctas, err);
+	uint32_t nctas = 0, W = 0;
+	int rc = warm_chosen(t, launch, s, &chosen, &nctas, &W, err);
 	if (rc)
 		return rc;
 	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .fn = fn, .warm = warm, .user = user };
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
-	rc = weft_trace_for_each_cta(t, launch, &all, nthreads, fe_warm_cb, &w, err);
+	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, NULL, NULL, fe_warm_cb, &w,
+		      err);
 	free(chosen);
 	return rc;
 }
@@ -581,15 +607,16 @@ int weft_trace_for_each_cta_prep_warm(struct weft_trace *t, uint32_t launch,
 		return weft_error_set(err, WEFT_ERR_INTERNAL,
 				      "weft_trace_for_each_cta_prep_warm: missing preparation or use");
 	uint8_t *chosen = NULL;
-	uint32_t nctas = 0;
-	int rc = warm_chosen(t, launch, s, &chosen, &nctas, err);
+	uint32_t nctas = 0, W = 0;
+	int rc = warm_chosen(t, launch, s, &chosen, &nctas, &W, err);
 	if (rc)
 		return rc;
 	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .prep = prep, .use = use, .warm_use = warm,
 			     .user = user };
 	struct weft_cta_prep wp = { prep->size, fe_warm_prep, prep->release };
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
-	rc = for_each(t, launch, &all, nthreads, &wp, fe_warm_use, NULL, &w, err);
+	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, &wp, fe_warm_use, NULL, &w,
+		      err);
 	free(chosen);
 	return rc;
 }

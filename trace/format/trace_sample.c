@@ -109,5 +109,23 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 		snprintf(buf, len, "random %u CTAs (seed %llu)", s->count, (unsigned long long)s->seed);
 	size_t n = strlen(buf);
 	if (s && s->kind != WEFT_SAMPLE_ALL && s->warm && n < len)
-		snprintf(buf + n, len - n, " with warming");
+		snprintf(buf + n, len - n,
+			 s->warm_window == WEFT_WARM_WINDOW_GRID ? " with warming (grid-neighbour window)"
+			 : s->warm_window                        ? " with warming (window %u CTAs)"
+								 : " with warming",
+			 s->warm_window);
+}
+
+uint32_t weft_cta_sample_window(const struct weft_cta_sample *s, struct weft_dim3 g, uint32_t nctas)
+{
+	if (!s || s->warm_window != WEFT_WARM_WINDOW_GRID)
+		return s ? s->warm_window : 0;
+	uint64_t w = 1;
+	if (g.y > 1)
+		w += g.x;
+	if (g.z > 1)
+		w += (uint64_t)g.x * g.y;
+	if (w > nctas)
+		w = nctas ? nctas : 1;
+	return (uint32_t)w;
 }
