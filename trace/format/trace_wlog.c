@@ -149,7 +149,37 @@ int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_
 	e->nz = nz & ~e->first;
 	g->seen[m] |= active;
 	g->agree &= ~(active ^ (active << 1));
+	g->aall &= active;
 	return 0;
+}
+
+size_t weft_trace_wlog_marks(const struct wt_wlog *g, const uint8_t *mspace, uint8_t *sp, uint32_t *u)
+{
+	uint32_t lanes = wt_wlog_marks_lanes(g);
+	for (size_t e = 0; e < g->naev; e++)
+		sp[g->aev[e].m] = g->aev[e].space;
+	size_t n = 0;
+	for (size_t e = 0; e < g->naev; e++) {
+		const struct wt_aev *E = &g->aev[e];
+		uint8_t st = mspace[E->m];
+		uint8_t ps = st != 0 ? st : sp[E->m];
+		sp[E->m] = E->space;
+		int mark = (E->nz & lanes) != 0 || E->space != ps;
+		/* the lanes making their first access by m whose step from
+		 * lane l-1 differs from lane l-1's from lane l-2 (all three
+		 * are active): one is enough to mark the event */
+		const uint64_t *a = g->addr + 32 * e;
+		for (uint32_t b = mark ? 0 : E->first & lanes; b; b &= b - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(b);
+			if (a[l] - a[l - 1] != a[l - 1] - a[l - 2]) {
+				mark = 1;
+				break;
+			}
+		}
+		u[n] = (uint32_t)e;
+		n += (size_t)mark;
+	}
+	return n;
 }
 
 int weft_trace_wlog_blocks(const struct wt_wlog *g, uint32_t l, struct wt_seq *s)
