@@ -42,6 +42,13 @@ struct wt_wlog {
 	 * has no part in (divergent warps, where one lane loops alone) */
 	uint32_t *blksum, *aevsum;
 	size_t capblksum, capaevsum;
+	/* once weft_trace_wlog_lanes listed them (lanes_ready): the events
+	 * lane l took part in are lev[la0[l] .. la0[l + 1]) */
+	uint32_t *lev;
+	size_t caplev;
+	size_t la0[33];
+	int lanes_ready;
+	size_t nlacc; /* lanes' accesses: the active lanes of all events */
 	/* bit l (l >= 1): lanes l and l-1 were both active or both inactive at
 	 * every memory instruction so far, so their access sequences line up */
 	uint32_t agree;
@@ -82,6 +89,8 @@ int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm);
 static inline void wt_wlog_reset(struct wt_wlog *g)
 {
 	g->nblk = g->ngrd = g->naev = g->naddr = 0;
+	g->lanes_ready = 0;
+	g->nlacc = 0;
 	g->agree = 0xffffffffu;
 	g->bagree = g->gagree = 0xffffffffu;
 	g->aall = 0xffffffffu;
@@ -123,6 +132,11 @@ static inline uint32_t wt_wlog_marks_lanes(const struct wt_wlog *g)
  * memory instruction. */
 size_t weft_trace_wlog_marks(const struct wt_wlog *g, const uint8_t *mspace, uint8_t *sp, uint32_t *u);
 
+/* Lists the events each lane of the finished log took part in (lev,
+ * la0), in one pass over the log, so that reading a lane of a divergent
+ * warp out visits its own events only; -1 when out of memory (the lists
+ * are not used then). */
+int weft_trace_wlog_lanes(struct wt_wlog *g);
 /* Lane l's blocks, or its accesses, out of g into s (replacing what s
  * held of them); -1 when out of memory. */
 int weft_trace_wlog_blocks(const struct wt_wlog *g, uint32_t l, struct wt_seq *s);
