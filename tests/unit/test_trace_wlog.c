@@ -6,6 +6,11 @@
  * first-access and changed-step lanes are checked against a plain per-lane
  * computation of the same events. The writer's fast path trusts these
  * marks to skip reading addresses, so a wrong bit would change a trace.
+ * Lanes are read out both by scanning the log and from the lists of
+ * weft_trace_wlog_lanes. The events weft_trace_wlog_marks leaves out are checked against a run
+ * of the predictor's fast path itself (D per memory instruction, reset
+ * to the tid stride at each lane): no lane it holds for may have a
+ * nonzero residual or a mispredicted space at an event left out.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,7 +91,7 @@ static void make_warp(struct wt_wlog *g, struct ev *e, int n)
 	}
 }
 
-static void check_warp(const struct wt_wlog *g, const struct ev *e, int n)
+static void check_warp(struct wt_wlog *g, const struct ev *e, int n)
 {
 	/* agreement masks */
 	uint32_t agree = 0xffffffffu, bagree = 0xffffffffu, gagree = 0xffffffffu;
@@ -106,29 +111,36 @@ static void check_warp(const struct wt_wlog *g, const struct ev *e, int n)
 	assert_int_equal(g->gagree & ~1u, gagree & ~1u);
 
 	struct wt_seq s = { 0 };
-	for (uint32_t l = 0; l < 32; l++) {
-		/* blocks */
-		assert_int_equal(weft_trace_wlog_blocks(g, l, &s), 0);
-		size_t k = 0;
-		for (int i = 0; i < n; i++)
-			if (e[i].kind == EV_BLOCK && (e[i].lanes >> l & 1)) {
-				assert_true(k < s.nb);
-				assert_int_equal(s.blocks[k], e[i].a);
-				k++;
+	/* read out by scanning the log, then from the lanes' lists */
+	for (int listed = 0; listed < 2; listed++) {
+		for (uint32_t l = 0; l < 32; l++) {
+			if (listed && l == 0) {
+				assert_int_equal(weft_trace_wlog_lanes(g), 0);
+				assert_true(g->lanes_ready);
 			}
-		assert_int_equal(s.nb, k);
-		/* accesses */
-		assert_int_equal(weft_trace_wlog_accesses(g, l, &s), 0);
-		k = 0;
-		for (int i = 0; i < n; i++)
-			if (e[i].kind == EV_ACCESS && (e[i].lanes >> l & 1)) {
-				assert_true(k < s.na);
-				assert_true(s.aa[k] == e[i].addr[l]);
-				assert_int_equal(s.am[k], e[i].a);
-				assert_int_equal(s.asp[k], e[i].space);
-				k++;
-			}
-		assert_int_equal(s.na, k);
+			/* blocks */
+			assert_int_equal(weft_trace_wlog_blocks(g, l, &s), 0);
+			size_t k = 0;
+			for (int i = 0; i < n; i++)
+				if (e[i].kind == EV_BLOCK && (e[i].lanes >> l & 1)) {
+					assert_true(k < s.nb);
+					assert_int_equal(s.blocks[k], e[i].a);
+					k++;
+				}
+			assert_int_equal(s.nb, k);
+			/* accesses */
+			assert_int_equal(weft_trace_wlog_accesses(g, l, &s), 0);
+			k = 0;
+			for (int i = 0; i < n; i++)
+				if (e[i].kind == EV_ACCESS && (e[i].lanes >> l & 1)) {
+					assert_true(k < s.na);
+					assert_true(s.aa[k] == e[i].addr[l]);
+					assert_int_equal(s.am[k], e[i].a);
+					assert_int_equal(s.asp[k], e[i].space);
+					k++;
+				}
+			assert_int_equal(s.na, k);
+		}
 	}
 	weft_trace_seq_free(&s);
 
@@ -202,11 +214,124 @@ static void uniform_then_one_lane(void **state)
 	weft_trace_wlog_free(&g);
 }
 
+/* One warp whose access events all have the lanes act (so act's lanes
+ * line up), with uniform, perturbed and scattered steps and static or
+ * generic spaces. */
+static void make_marks_warp(struct wt_wlog *g, struct ev *e, int n, uint32_t act, const uint8_t *mspace)
+{
+	for (int i = 0; i < n; i++) {
+		struct ev *x = &e[i];
+		memset(x, 0, sizeof(*x));
+		x->kind = EV_ACCESS;
+		x->lanes = act;
+		x->a = rnd() % NM;
+		x->space = mspace[x->a] && rnd() % 16 ? mspace[x->a] : (uint8_t)(1 + rnd() % 3);
+		if (!mspace[x->a] && rnd() % 8)
+			x->space = 1;
+		uint64_t base = 0x1000 + 64u * (uint64_t)(rnd() % 4), st = rnd() % 8 ? 4 : 8;
+		int kind = (int)(rnd() % 16); /* mostly uniform */
+		for (int l = 0; l < 32; l++) {
+			x->addr[l] = base + (uint64_t)l * st;
+			if (kind == 1 && rnd() % 8 == 0)
+				x->addr[l] += 4; /* one lane off the stride */
+			if (kind == 2 && rnd() % 2 == 0)
+				x->addr[l] = rnd() % 64; /* scattered */
+			if (!(act >> l & 1))
+				x->addr[l] = 0xdead0000u + rnd();
+		}
+		assert_int_equal(weft_trace_wlog_access(g, x->a, x->space, x->lanes, x->addr), 0);
+	}
+}
+
+static void marks(void **state)
+{
+	(void)state;
+	static struct ev e[MAXEV];
+	struct wt_wlog g;
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(weft_trace_wlog_prepare(&g, NM), 0);
+	uint32_t u[MAXEV];
+	uint8_t sp[NM];
+	int checked = 0, left_out = 0;
+	for (int trial = 0; trial < 400; trial++) {
+		wt_wlog_reset(&g);
+		uint8_t mspace[NM];
+		for (int m = 0; m < NM; m++)
+			mspace[m] = rnd() % 2 ? 0 : (uint8_t)(1 + rnd() % 3);
+		uint32_t act = 0xffffffffu;
+		if (rnd() % 3 == 0) { /* lanes lo..hi */
+			uint32_t lo = rnd() % 32, hi = lo + rnd() % (32 - lo);
+			act = (uint32_t)(((2ull << hi) - 1) & ~((1ull << lo) - 1));
+		}
+		int n = 1 + (int)(rnd() % 60);
+		make_marks_warp(&g, e, n, act, mspace);
+		size_t nu = weft_trace_wlog_marks(&g, mspace, sp, u);
+		assert_true(nu <= (size_t)n);
+		int marked[MAXEV] = { 0 };
+		for (size_t k = 0; k < nu; k++) {
+			assert_true(u[k] < (uint32_t)n);
+			assert_true(k == 0 || u[k] > u[k - 1]);
+			marked[u[k]] = 1;
+		}
+		uint32_t lanes = wt_wlog_marks_lanes(&g);
+		assert_int_equal(lanes, act & (act << 1) & (act << 2) & ~3u);
+		/* the fast path, lane by lane: a lane whose lane before is not
+		 * active takes the general path, which leaves D[m] = d0[m] some
+		 * tid stride (random here) and m's space the last one it had */
+		uint64_t D[NM], d0[NM];
+		uint8_t lastsp[NM];
+		for (uint32_t l = 0; l < 32; l++) {
+			if (!(act >> l & 1))
+				continue;
+			if (l == 0 || !(act >> (l - 1) & 1)) {
+				for (int m = 0; m < NM; m++) {
+					d0[m] = D[m] = rnd();
+					lastsp[m] = (uint8_t)rnd();
+				}
+				for (int i = 0; i < n; i++)
+					lastsp[e[i].a] = e[i].space;
+				continue;
+			}
+			for (int m = 0; m < NM; m++)
+				D[m] = d0[m]; /* weft_trace_fast_begin */
+			int seen[NM] = { 0 };
+			for (int i = 0; i < n; i++) {
+				uint32_t m = e[i].a;
+				uint64_t step = e[i].addr[l] - e[i].addr[l - 1];
+				int wrong = 0;
+				if (step != D[m]) {
+					D[m] = step;
+					if (!seen[m])
+						d0[m] = step;
+					wrong = 1;
+				}
+				seen[m] = 1;
+				uint8_t ps = mspace[m] ? mspace[m] : lastsp[m];
+				if (e[i].space != ps) {
+					lastsp[m] = e[i].space;
+					wrong = 1;
+				}
+				if (lanes >> l & 1) {
+					checked++;
+					left_out += !marked[i];
+					if (wrong && !marked[i])
+						fail_msg("trial %d lane %u event %d: wrong prediction left out", trial, l, i);
+				}
+			}
+		}
+	}
+	/* the marks leave most accesses out (else the test shows nothing) */
+	print_message("marks: %d of %d accesses left out\n", left_out, checked);
+	assert_true(left_out > checked / 4);
+	weft_trace_wlog_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(warps),
 		cmocka_unit_test(uniform_then_one_lane),
+		cmocka_unit_test(marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

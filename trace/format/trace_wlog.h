@@ -42,6 +42,13 @@ struct wt_wlog {
 	 * has no part in (divergent warps, where one lane loops alone) */
 	uint32_t *blksum, *aevsum;
 	size_t capblksum, capaevsum;
+	/* once weft_trace_wlog_lanes listed them (lanes_ready): the events
+	 * lane l took part in are lev[la0[l] .. la0[l + 1]) */
+	uint32_t *lev;
+	size_t caplev;
+	size_t la0[33];
+	int lanes_ready;
+	size_t nlacc; /* lanes' accesses: the active lanes of all events */
 	/* bit l (l >= 1): lanes l and l-1 were both active or both inactive at
 	 * every memory instruction so far, so their access sequences line up */
 	uint32_t agree;
@@ -49,6 +56,9 @@ struct wt_wlog {
 	 * and reached the same guards with the same outcome (gagree), so
 	 * their path and guard streams are the same bytes */
 	uint32_t bagree, gagree;
+	/* the lanes active at every memory event so far (their access
+	 * sequence is the whole log) */
+	uint32_t aall;
 	/* per memory instruction m: the lanes that accessed by m so far; where
 	 * m's last event had all 32 lanes active, its offset in addr (the
 	 * steps of all lanes' last accesses by m), else WT_WLOG_NONE and
@@ -79,8 +89,11 @@ int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm);
 static inline void wt_wlog_reset(struct wt_wlog *g)
 {
 	g->nblk = g->ngrd = g->naev = g->naddr = 0;
+	g->lanes_ready = 0;
+	g->nlacc = 0;
 	g->agree = 0xffffffffu;
 	g->bagree = g->gagree = 0xffffffffu;
+	g->aall = 0xffffffffu;
 	if (g->nm) {
 		memset(g->seen, 0, (size_t)g->nm * sizeof(uint32_t));
 		memset(g->lastfull, 0xff, (size_t)g->nm * sizeof(uint64_t));
@@ -94,6 +107,36 @@ int weft_trace_wlog_guard(struct wt_wlog *g, uint32_t active, uint32_t lanes);
  * m < the nm of weft_trace_wlog_prepare. */
 int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_t active, const uint64_t *addr);
 
+/* The lanes of g that weft_trace_wlog_marks holds for: lanes l >= 2
+ * active at every memory event (aall) that line up with lane l-1, which
+ * lines up with lane l-2. The encoder's fast path (trace_write.c) then
+ * took lane l-1 too. */
+static inline uint32_t wt_wlog_marks_lanes(const struct wt_wlog *g)
+{
+	return g->aall & g->agree & (g->agree << 1) & ~3u;
+}
+/* The events of the finished log g where a lane of wt_wlog_marks_lanes can
+ * differ from the predictor's fast path (a nonzero residual or a
+ * mispredicted space), into u (room for g->naev) in order; returns how
+ * many. In that path lane l's prediction is lane l-1's address plus D[m],
+ * the step between the two lanes at the last nonzero residual by m, and
+ * D[m] starts each lane at the tid stride d0[m], which is D after the
+ * lane before's first access by m (trace_format.h, struct wt_fast). So a
+ * residual can be nonzero only where the lane's step from lane l-1
+ * changed: since its last access by m (nz), or at its first access by m,
+ * from lane l-1's step from lane l-2 at the same event (lane l-1's first
+ * access by m too). A space can be mispredicted only where it is not m's
+ * static space (mspace[m], 0 for generic) or, for a generic m, not the
+ * space of m's event before (for m's first event, m's last, where lane
+ * l-1, which made the same accesses, left it). sp: scratch, one byte per
+ * memory instruction. */
+size_t weft_trace_wlog_marks(const struct wt_wlog *g, const uint8_t *mspace, uint8_t *sp, uint32_t *u);
+
+/* Lists the events each lane of the finished log took part in (lev,
+ * la0), in one pass over the log, so that reading a lane of a divergent
+ * warp out visits its own events only; -1 when out of memory (the lists
+ * are not used then). */
+int weft_trace_wlog_lanes(struct wt_wlog *g);
 /* Lane l's blocks, or its accesses, out of g into s (replacing what s
  * held of them); -1 when out of memory. */
 int weft_trace_wlog_blocks(const struct wt_wlog *g, uint32_t l, struct wt_seq *s);
