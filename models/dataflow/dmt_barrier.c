@@ -92,22 +92,6 @@ uint32_t weft_dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uin
 	return s->brec2[i].pc;
 }
 
-void weft_dmt_barrier_mark(struct weft_dmt_scratch *s)
-{
-	for (uint64_t i = 0; i < s->nrec; i++) {
-		const struct dmt_rec *r = &s->rec[i];
-		uint32_t m = s->memidx[r->pc];
-		uint32_t b = weft_dmt_barrier_at(s, r->tid, r->epoch);
-		if (b != UINT32_MAX)
-			s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_BEFORE;
-		if (r->epoch) {
-			b = weft_dmt_barrier_at(s, r->tid, r->epoch - 1);
-			if (b != UINT32_MAX)
-				s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_AFTER;
-		}
-	}
-}
-
 void weft_dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,
 			uint32_t *kept_pc, int *gcomm)
 {

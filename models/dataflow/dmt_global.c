@@ -65,11 +65,36 @@ static void mark_crossed(struct weft_dmt_scratch *s, uint32_t wt, uint32_t we, u
 		s->bar_gcomm[s->baridx[b]] = 1;
 }
 
-/* The table slot of word (address / 4 + 1), created empty. */
-static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word)
+/* Doubles the word table (at least 1024 slots), keeping its entries; 0 or
+ * WEFT_ERR_NOMEM. */
+static int words_grow(struct weft_dmt_scratch *s)
+{
+	uint64_t oldcap = s->capgw, cap = oldcap ? 2 * oldcap : 1024;
+	struct dmt_gword *old = s->gw, *nw = calloc(cap, sizeof(*nw));
+	if (!nw)
+		return WEFT_ERR_NOMEM;
+	s->gw = nw;
+	s->capgw = cap;
+	for (uint64_t i = 0; i < oldcap; i++)
+		if (old[i].word)
+			*slot(s, old[i].word) = old[i];
+	free(old);
+	return 0;
+}
+
+/* The table slot of word (address / 4 + 1), created empty (the table
+ * doubles when it would be more than half full: *nwords counts its
+ * words); NULL: out of memory. */
+static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word, uint64_t *nwords)
 {
 	struct dmt_gword *x = slot(s, word);
 	if (!x->word) {
+		if (2 * (*nwords + 1) > s->capgw) {
+			if (words_grow(s))
+				return NULL;
+			x = slot(s, word);
+		}
+		(*nwords)++;
 		memset(x, 0, sizeof(*x));
 		x->word = word;
 	}
@@ -88,7 +113,6 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 	for (uint64_t i = 0; i < n; i++) {
 		if (s->grec[i].epoch > maxe)
 			maxe = s->grec[i].epoch;
-		words += (s->grec[i].bytes + 3u) / 4u + 1u;
 		any_store |= s->grec[i].kind != DMT_K_LOAD;
 	}
 	if (!any_store)
@@ -103,18 +127,12 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 		s->gepoch_count[e] += s->gepoch_count[e - 1];
 	for (uint64_t i = 0; i < n; i++)
 		s->grec2[s->gepoch_count[s->grec[i].epoch]++] = s->grec[i];
-	uint64_t cap = 64;
-	while (cap < 2 * words)
-		cap *= 2;
-	if (cap > s->capgw) {
-		free(s->gw);
-		s->gw = malloc(cap * sizeof(*s->gw));
-		if (!s->gw) {
-			s->capgw = 0;
-			return WEFT_ERR_NOMEM;
-		}
-		s->capgw = cap;
-	}
+	/* one slot per distinct word the CTA touches (at most half full),
+	 * grown as words come and kept for the next CTA; it was sized by the
+	 * CTA's accesses before, which grew with the CTA's length (sgemm: 16
+	 * MB at large size) where its words are far fewer */
+	if (!s->capgw && words_grow(s))
+		return WEFT_ERR_NOMEM;
 	memset(s->gw, 0, s->capgw * sizeof(*s->gw));
 	for (uint64_t i = 0; i < n; i++) {
 		const struct dmt_grec *g = &s->grec2[i];
@@ -122,7 +140,9 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 		if (g->kind == DMT_K_LOAD || g->kind == DMT_K_ATOMIC) {
 			int comm = 0;
 			for (uint64_t w = w0; w <= w1; w++) {
-				struct dmt_gword *x = word_at(s, w + 1);
+				struct dmt_gword *x = word_at(s, w + 1, &words);
+				if (!x)
+					return WEFT_ERR_NOMEM;
 				if (!comm && x->written && x->tid != g->tid &&
 				    (x->epoch < g->epoch || x->warp == g->warp)) {
 					comm = 1;
@@ -141,7 +161,9 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 		if (g->kind == DMT_K_STORE || g->kind == DMT_K_ATOMIC) {
 			int order = 0;
 			for (uint64_t w = w0; w <= w1; w++) {
-				struct dmt_gword *x = word_at(s, w + 1);
+				struct dmt_gword *x = word_at(s, w + 1, &words);
+				if (!x)
+					return WEFT_ERR_NOMEM;
 				/* reads come in epoch order: repoch is the earliest */
 				if (x->read && (x->rmulti || x->rtid != g->tid) && x->repoch < g->epoch) {
 					order = 1;

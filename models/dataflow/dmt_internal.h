@@ -66,9 +66,23 @@ struct dmt_gword {
 	uint8_t written, read, rmulti; /* rmulti: another thread read it too */
 };
 
-/* Last writers of one shared byte: record indices + 1 (0: none). */
+/* Last writers of one shared byte: the record's position in the CTA's
+ * epoch order + 1 (0: none), its thread and pc (the records of earlier
+ * epochs are gone when a later epoch reads it). */
 struct dmt_byte {
-	uint32_t cur, cur_epoch, cur_warp, prev;
+	uint32_t cur, cur_epoch, cur_warp, cur_tid, cur_pc;
+	uint32_t prev, prev_tid, prev_pc;
+};
+
+/* One warp of pass A. The CTA's warps advance interleaved, one barrier
+ * epoch at a time, so that only one epoch's shared records are held. */
+struct dmt_warp {
+	struct weft_group_iter it;
+	uint32_t epoch[WEFT_GROUP_MAX_WIDTH], ai[WEFT_GROUP_MAX_WIDTH];
+	uint32_t lastbar[WEFT_GROUP_MAX_WIDTH]; /* pc of the lane's last barrier */
+	int done;
+	struct dmt_rec *q;  /* records of later epochs (divergent lanes ran ahead) */
+	uint64_t nq, capq;
 };
 
 /* One value loaded by a group of threads (memory value reuse). */
@@ -101,22 +115,24 @@ struct weft_dmt_scratch {
 	struct dmt_iterent *iters; /* open-addressed hash table */
 	uint64_t capiters, niters;
 	/* per CTA */
-	struct dmt_rec *rec, *rec2;
-	uint64_t nrec, caprec, caprec2;
-	uint32_t *epoch_count;    /* counting sort buckets */
-	uint64_t capepoch;
+	struct dmt_rec *rec;      /* the shared records of one epoch, in lock-step order */
+	uint64_t nrec, caprec;
+	uint64_t recbase;         /* shared records of the earlier epochs */
+	struct dmt_warp *warps;   /* [ngroups] */
+	uint32_t capwarps;
+	uint32_t *kth;            /* [nthreads * nmem] shared accesses per thread and pc */
+	uint8_t *touched;         /* [nthreads * nmem] shared pcs of the thread's current epoch */
+	uint32_t *ntouched;       /* [nthreads] of them set */
+	uint64_t capkth;
 	uint32_t *ver;            /* [naddrs] shared loads: producing record + 1 */
 	uint64_t capver;
 	uint32_t *abase;          /* [nthreads + 1] first address index of each thread */
 	uint32_t capthreads;
 	struct dmt_byte *bytes;   /* [capbytes] */
-	uint64_t capbytes;
+	uint64_t capbytes, usedbytes; /* [0, usedbytes) cleared for this CTA */
 	struct dmt_val *vals;     /* open-addressed hash table */
 	uint64_t capvals;
 	uint32_t *kcount;         /* [nmem] per-thread instance counters */
-	uint32_t *klane;          /* [warp_width * nmem] shared accesses per lane and pc (pass A) */
-	size_t *ktouched;         /* [warp_width * nmem] klane entries to clear before the next warp */
-	uint64_t nktouched;
 	struct dmt_barrec *brec, *brec2; /* barriers passed, in lock-step order / by thread */
 	uint64_t nbrec, capbrec, capbrec2;
 	uint32_t *bstart;         /* [nthreads + 1] first barrier of each thread in brec2 */
@@ -146,8 +162,6 @@ int weft_dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads);
 /* The barrier pc that ended epoch e of thread tid (UINT32_MAX: the thread
  * passed fewer barriers). */
 uint32_t weft_dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e);
-/* Marks, per barrier, the shared accesses of the epochs next to it. */
-void weft_dmt_barrier_mark(struct weft_dmt_scratch *s);
 /* What barrier b (pc) orders: kept and removed shared access pcs in its
  * neighbouring epochs (the first kept one in *kept_pc, UINT32_MAX when
  * none), and whether a global communication crosses it. */
