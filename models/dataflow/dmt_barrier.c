@@ -3,17 +3,18 @@
  * a dMT compilation no longer needs (dmt_comm.h, rule BARRIER).
  *
  * A barrier orders the accesses of the epoch that ends at it against
- * those of the epoch that starts after it. Per thread, pass A of
- * dmt_comm.c notes the barriers the thread passed, in its order
- * (dmt_barrec); sorted by thread, barrier e of thread t is the one that
- * ended its epoch e. Every recorded shared access (thread t, epoch e, pc a)
- * then marks a as "before" the barrier that ended epoch e and "after" the
- * one that ended epoch e - 1 (bar_adj, one bit pair per static barrier and
- * memory instruction, summed over CTAs). A global access ordered against
- * another thread's access of the word in an earlier epoch (dmt_global.c:
- * read after write, write after read, write after write) marks the barrier
- * after the earlier access in its thread's order and the one before the
- * later access in its thread's order (bar_gcomm).
+ * those of the epoch that starts after it. Every recorded shared access
+ * (thread t, epoch e, pc a) marks a as "after" the barrier that ended
+ * t's epoch e - 1 and "before" the one that ends its epoch e (bar_adj, one
+ * bit pair per static barrier and memory instruction, summed over CTAs;
+ * pass A of dmt_comm.c marks them as the thread meets the access and the
+ * barrier). Where global accesses are tracked, pass A also notes the
+ * barriers each thread passed (dmt_barrec); sorted by thread, barrier e of
+ * thread t is the one that ended its epoch e. A global access ordered
+ * against another thread's access of the word in an earlier epoch
+ * (dmt_global.c: read after write, write after read, write after write)
+ * marks the barrier after the earlier access in its thread's order and the
+ * one before the later access in its thread's order (bar_gcomm).
  *
  * Decision: a bar.sync / barrier.sync goes when its neighbouring epochs
  * hold at least one removed shared access, no kept one, and no global

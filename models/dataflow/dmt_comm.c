@@ -6,11 +6,12 @@
  * Pass A replays each warp (group of warp_width threads, IPDOM) with the
  * group iterator, so that lanes of a warp come in the lock-step order the
  * emulator ran them, and records every shared access with the thread's
- * barrier epoch and its k-th execution of the instruction, and every
- * barrier each thread passed (dmt_barrier.c). A stable counting sort by
- * epoch then gives the order (epoch, warp, step) in which a per-byte
- * last-writer table is replayed; each load's distance also goes into the
- * per-iteration table (dmt_iter.c).
+ * barrier epoch and its k-th execution of the instruction, marking it next
+ * to the barriers around its epoch (dmt_barrier.c). The warps advance
+ * interleaved, one barrier epoch at a time, so each epoch's records are
+ * replayed in the order (epoch, warp, step) through a per-byte last-writer
+ * table and dropped: the records held are one epoch's, not the CTA's. Each
+ * load's distance also goes into the per-iteration table (dmt_iter.c).
  * Pass B walks each thread's stream in thread-id order and keys every load
  * by (pc, k-th execution, address, producing store) in a hash table, so the
  * previous thread that loaded the same value is the one stored there.
