@@ -24,7 +24,7 @@
 #   sgemm     fermi-sm 10.7 -> 21.1 (11.1 -> 34.6), sgmf-core 12.6 -> 21.5,
 #             flat (14.3 -> 35.0 before a prepared fabric CTA kept only its
 #             accesses' pcs; 14.4 -> 45.7; 28 -> 110 before issue 16), vt
-#             9.3 -> 15.4 (9.4 -> 26.1), dmt-cgra 22.2 -> 58.9, not flat
+#             9.3 -> 15.4 (9.4 -> 26.1), dmt-cgra 21.5 -> 55.4, not flat
 #             (55.9 -> 196 before the dMT analysis held one barrier epoch's
 #             shared records instead of two copies of the CTA's; 52.4 -> 207)
 #   gaussian  fermi-sm 6.1 -> 8.9, sgmf-core 15.0 -> 29.7, dmt-cgra 7.0 ->
@@ -37,9 +37,8 @@
 # keeps the warp streams of its resident CTAs (24 bytes a warp
 # instruction); the fabric model adds 4 bytes per access of the CTA it
 # times (the access's pc); the dMT analysis keeps 4 bytes per access (the
-# producing store of each shared load), its global accesses (24 bytes each)
-# and one slot per distinct value its threads load (32 bytes;
-# docs/models/dmt.md "Cost"). gaussian's 798 launches each keep a result
+# producing store of each shared load) and one slot per distinct value its
+# threads load (32 bytes; docs/models/dmt.md "Cost"). gaussian's 798 launches each keep a result
 # for the report (~3 KB with its stats trimmed to the ones it has; 5.5 KB
 # before).
 #

@@ -135,7 +135,7 @@ void weft_dmt_free(struct weft_dmt *d)
 		free(s->acc_all), free(s->acc_shared), free(s->edge);
 		free(s->rec), free(s->ver), free(s->abase);
 		for (uint32_t g = 0; g < s->capwarps; g++)
-			free(s->warps[g].q);
+			free(s->warps[g].q), free(s->warps[g].gq);
 		free(s->warps), free(s->kth), free(s->touched), free(s->ntouched);
 		free(s->bytes), free(s->vals), free(s->kcount);
 		weft_dmt_global_free(s);
@@ -190,11 +190,17 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 			    (sp == WEFT_SPACE_GLOBAL || sp == WEFT_SPACE_CONST || sp == WEFT_SPACE_SHARED))
 				(*nloads)++;
 			s->acc_all[pc]++;
-			if (sp == WEFT_SPACE_GLOBAL && s->track_global &&
-			    weft_dmt_global_push(s, gi->addr[lane], tid, w->epoch[lane], g, k,
-					    p->info[pc].access_bytes))
-				return weft_error_set(err, WEFT_ERR_NOMEM,
-						      "dmt: out of memory recording CTA %u's global accesses", c->cta);
+			if (sp == WEFT_SPACE_GLOBAL && s->track_global) {
+				struct dmt_grec gr = {
+					.addr = gi->addr[lane], .tid = tid, .epoch = w->epoch[lane], .warp = g,
+					.kind = k, .bytes = p->info[pc].access_bytes,
+				};
+				if (gr.epoch == e ? weft_dmt_grec_push(&s->grec, &s->ngrec, &s->capgrec, &gr)
+						  : weft_dmt_grec_push(&w->gq, &w->ngq, &w->capgq, &gr))
+					return weft_error_set(err, WEFT_ERR_NOMEM,
+							      "dmt: out of memory recording CTA %u's global accesses",
+							      c->cta);
+			}
 			if (sp != WEFT_SPACE_SHARED)
 				continue;
 			s->acc_shared[pc]++;
@@ -243,13 +249,10 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 			}
 			w->epoch[lane]++;
 			w->lastbar[lane] = pc;
-			if (!s->track_global)
-				continue; /* the barrier records only serve dmt_global.c */
-			if (weft_dmt_reserve((void **)&s->brec, &s->capbrec, s->nbrec + 1, sizeof(*s->brec)))
+			/* the barriers passed only serve dmt_global.c */
+			if (s->track_global && weft_dmt_barrier_pass(s, tid, pc))
 				return weft_error_set(err, WEFT_ERR_NOMEM,
 						      "dmt: out of memory recording CTA %u's barriers", c->cta);
-			s->brec[s->nbrec].tid = tid;
-			s->brec[s->nbrec++].pc = pc;
 		}
 	return 0;
 }
@@ -351,8 +354,11 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 	uint32_t ngroups = weft_group_count(c->nthreads, W);
 	uint64_t nk = (uint64_t)c->nthreads * s->nmem + 1;
 	*nloads = 0;
-	s->nbrec = 0;
 	s->recbase = 0;
+	s->ngrec = 0;
+	if (s->track_global && (weft_dmt_barrier_begin(s, c->nthreads) || weft_dmt_global_begin(s)))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's global accesses",
+				      c->cta);
 	if (ngroups > s->capwarps) {
 		struct dmt_warp *nw = realloc(s->warps, ngroups * sizeof(*nw));
 		if (!nw)
@@ -386,6 +392,7 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 		memset(w->ai, 0, sizeof(w->ai));
 		w->done = 0;
 		w->nq = 0;
+		w->ngq = 0;
 	}
 	for (uint32_t e = 0;; e++) {
 		int more = 0;
@@ -401,6 +408,14 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 			}
 			w->nq = j;
+			j = 0;
+			for (uint64_t i = 0; i < w->ngq; i++) {
+				if (w->gq[i].epoch != e)
+					w->gq[j++] = w->gq[i];
+				else if (weft_dmt_grec_push(&s->grec, &s->ngrec, &s->capgrec, &w->gq[i]))
+					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
+			}
+			w->ngq = j;
 			while (!w->done && !warp_past(w, e)) {
 				uint64_t live = w->it.live;
 				struct weft_group_inst gi;
@@ -418,11 +433,14 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 					/* lanes' epochs only change at barriers and exits */
 				} while (!s->is_bar[gi.pc] && w->it.live == live);
 			}
-			more |= !w->done || w->nq;
+			more |= !w->done || w->nq || w->ngq;
 		}
 		int rc = replay(d, c, err);
 		if (rc)
 			return rc;
+		if (weft_dmt_global_replay(d))
+			return weft_error_set(err, WEFT_ERR_NOMEM,
+					      "dmt: out of memory replaying CTA %u's global accesses", c->cta);
 		s->recbase += s->nrec;
 		if (!more)
 			break;
@@ -587,12 +605,6 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 	int rc = pass_epochs(d, c, &nloads, err);
 	if (rc)
 		return rc;
-	if (s->track_global && weft_dmt_barrier_sort(s, c->nthreads))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's barriers",
-				      c->cta);
-	if (weft_dmt_global_replay(d))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory replaying CTA %u's global accesses",
-				      c->cta);
 	if ((rc = pass_reuse(d, c, nloads, err)))
 		return rc;
 	d->tot.ctas++;
