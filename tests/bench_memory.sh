@@ -16,13 +16,17 @@
 #
 # Measured on the 2-core development machine (MiB, default -> large; the
 # figures before the decoder's bounded work ahead and compact launch
-# results in brackets):
+# results in brackets; sgemm's sgmf-core and dmt-cgra measured with
+# /usr/bin/time %M, the rest by this script):
 #   bfs       every model 5.6-14.3 -> 5.9-12.1, flat (13.6-22.2 -> 15.1-21.0;
 #             sgmf-core was 23 -> 391 before issue 16: it kept every
 #             launch's replay)
-#   sgemm     fermi-sm 10.7 -> 21.1 (11.1 -> 34.6), sgmf-core 14.3 -> 35.0
-#             (14.4 -> 45.7; 28 -> 110 before issue 16), vt 9.3 -> 15.4
-#             (9.4 -> 26.1), dmt-cgra 52.2 -> 196 (52.4 -> 207)
+#   sgemm     fermi-sm 10.7 -> 21.1 (11.1 -> 34.6), sgmf-core 12.6 -> 21.5,
+#             flat (14.3 -> 35.0 before a prepared fabric CTA kept only its
+#             accesses' pcs; 14.4 -> 45.7; 28 -> 110 before issue 16), vt
+#             9.3 -> 15.4 (9.4 -> 26.1), dmt-cgra 21.5 -> 55.4, not flat
+#             (55.9 -> 196 before the dMT analysis held one barrier epoch's
+#             shared records instead of two copies of the CTA's; 52.4 -> 207)
 #   gaussian  fermi-sm 6.1 -> 8.9, sgmf-core 15.0 -> 29.7, dmt-cgra 7.0 ->
 #             11.9, vt 6.6 -> 9.7, overlay 5.9 -> 8.4, all flat (5.5-14.2
 #             -> 20.7-41.6; ~60 for every model before issue 16)
@@ -31,9 +35,10 @@
 # accesses. The decoder holds one decoded CTA (9 bytes an access: two do
 # not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
 # keeps the warp streams of its resident CTAs (24 bytes a warp
-# instruction); the fabric model adds 16 bytes per access of the CTA it
-# times; the dMT analysis keeps per-CTA tables of its shared accesses and
-# loads (~200 bytes an access). gaussian's 798 launches each keep a result
+# instruction); the fabric model adds 4 bytes per access of the CTA it
+# times (the access's pc); the dMT analysis keeps 4 bytes per access (the
+# producing store of each shared load) and one slot per distinct value its
+# threads load (32 bytes; docs/models/dmt.md "Cost"). gaussian's 798 launches each keep a result
 # for the report (~3 KB with its stats trimmed to the ones it has; 5.5 KB
 # before).
 #

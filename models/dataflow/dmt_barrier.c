@@ -3,17 +3,18 @@
  * a dMT compilation no longer needs (dmt_comm.h, rule BARRIER).
  *
  * A barrier orders the accesses of the epoch that ends at it against
- * those of the epoch that starts after it. Per thread, pass A of
- * dmt_comm.c notes the barriers the thread passed, in its order
- * (dmt_barrec); sorted by thread, barrier e of thread t is the one that
- * ended its epoch e. Every recorded shared access (thread t, epoch e, pc a)
- * then marks a as "before" the barrier that ended epoch e and "after" the
- * one that ended epoch e - 1 (bar_adj, one bit pair per static barrier and
- * memory instruction, summed over CTAs). A global access ordered against
- * another thread's access of the word in an earlier epoch (dmt_global.c:
- * read after write, write after read, write after write) marks the barrier
- * after the earlier access in its thread's order and the one before the
- * later access in its thread's order (bar_gcomm).
+ * those of the epoch that starts after it. Every recorded shared access
+ * (thread t, epoch e, pc a) marks a as "after" the barrier that ended
+ * t's epoch e - 1 and "before" the one that ends its epoch e (bar_adj, one
+ * bit pair per static barrier and memory instruction, summed over CTAs;
+ * pass A of dmt_comm.c marks them as the thread meets the access and the
+ * barrier). Where global accesses are tracked, pass A also notes the
+ * barriers each thread passed, in its order (dmt_tbar): barrier e of
+ * thread t is the one that ended its epoch e. A global access ordered
+ * against another thread's access of the word in an earlier epoch
+ * (dmt_global.c: read after write, write after read, write after write)
+ * marks the barrier after the earlier access in its thread's order and the
+ * one before the later access in its thread's order (bar_gcomm).
  *
  * Decision: a bar.sync / barrier.sync goes when its neighbouring epochs
  * hold at least one removed shared access, no kept one, and no global
@@ -53,59 +54,44 @@ int weft_dmt_barrier_init(struct weft_dmt *d)
 void weft_dmt_barrier_free(struct weft_dmt_scratch *s)
 {
 	free(s->baridx), free(s->barpc), free(s->bar_adj), free(s->bar_gcomm);
-	free(s->brec), free(s->brec2), free(s->bstart);
+	for (uint32_t t = 0; t < s->captbar; t++)
+		free(s->tbar[t].pc);
+	free(s->tbar);
 }
 
-int weft_dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads)
+int weft_dmt_barrier_begin(struct weft_dmt_scratch *s, uint32_t nthreads)
 {
-	if (nthreads + 1 > s->capbstart) {
-		free(s->bstart);
-		s->bstart = malloc(((size_t)nthreads + 2) * sizeof(uint32_t));
-		if (!s->bstart) {
-			s->capbstart = 0;
+	if (nthreads > s->captbar) {
+		struct dmt_tbar *t = realloc(s->tbar, (size_t)nthreads * sizeof(*t));
+		if (!t)
 			return WEFT_ERR_NOMEM;
-		}
-		s->capbstart = nthreads + 1;
+		memset(t + s->captbar, 0, (size_t)(nthreads - s->captbar) * sizeof(*t));
+		s->tbar = t;
+		s->captbar = nthreads;
 	}
-	if (weft_dmt_reserve((void **)&s->brec2, &s->capbrec2, s->nbrec + 1, sizeof(*s->brec2)))
-		return WEFT_ERR_NOMEM;
-	memset(s->bstart, 0, ((size_t)nthreads + 2) * sizeof(uint32_t));
-	for (uint64_t i = 0; i < s->nbrec; i++)
-		s->bstart[s->brec[i].tid + 1]++;
-	for (uint32_t t = 1; t <= nthreads; t++)
-		s->bstart[t] += s->bstart[t - 1];
-	/* stable: a thread's barriers stay in its order */
-	for (uint64_t i = 0; i < s->nbrec; i++)
-		s->brec2[s->bstart[s->brec[i].tid]++] = s->brec[i];
-	/* bstart[t] now holds the end of thread t: shift back */
-	for (uint32_t t = nthreads; t > 0; t--)
-		s->bstart[t] = s->bstart[t - 1];
-	s->bstart[0] = 0;
+	for (uint32_t t = 0; t < nthreads; t++)
+		s->tbar[t].n = 0;
+	return 0;
+}
+
+int weft_dmt_barrier_pass(struct weft_dmt_scratch *s, uint32_t tid, uint32_t pc)
+{
+	struct dmt_tbar *b = &s->tbar[tid];
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? 2 * b->cap : 16;
+		uint32_t *np = cap > b->cap ? realloc(b->pc, (size_t)cap * sizeof(*np)) : NULL;
+		if (!np)
+			return WEFT_ERR_NOMEM;
+		b->pc = np;
+		b->cap = cap;
+	}
+	b->pc[b->n++] = pc;
 	return 0;
 }
 
 uint32_t weft_dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e)
 {
-	uint64_t i = (uint64_t)s->bstart[tid] + e;
-	if (i >= s->bstart[tid + 1])
-		return UINT32_MAX;
-	return s->brec2[i].pc;
-}
-
-void weft_dmt_barrier_mark(struct weft_dmt_scratch *s)
-{
-	for (uint64_t i = 0; i < s->nrec; i++) {
-		const struct dmt_rec *r = &s->rec[i];
-		uint32_t m = s->memidx[r->pc];
-		uint32_t b = weft_dmt_barrier_at(s, r->tid, r->epoch);
-		if (b != UINT32_MAX)
-			s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_BEFORE;
-		if (r->epoch) {
-			b = weft_dmt_barrier_at(s, r->tid, r->epoch - 1);
-			if (b != UINT32_MAX)
-				s->bar_adj[(size_t)s->baridx[b] * s->nmem + m] |= DMT_ADJ_AFTER;
-		}
-	}
+	return e < s->tbar[tid].n ? s->tbar[tid].pc[e] : UINT32_MAX;
 }
 
 void weft_dmt_barrier_orders(const struct weft_dmt *d, uint32_t pc, uint32_t *nkept, uint32_t *nremoved,

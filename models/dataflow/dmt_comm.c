@@ -6,11 +6,12 @@
  * Pass A replays each warp (group of warp_width threads, IPDOM) with the
  * group iterator, so that lanes of a warp come in the lock-step order the
  * emulator ran them, and records every shared access with the thread's
- * barrier epoch and its k-th execution of the instruction, and every
- * barrier each thread passed (dmt_barrier.c). A stable counting sort by
- * epoch then gives the order (epoch, warp, step) in which a per-byte
- * last-writer table is replayed; each load's distance also goes into the
- * per-iteration table (dmt_iter.c).
+ * barrier epoch and its k-th execution of the instruction, marking it next
+ * to the barriers around its epoch (dmt_barrier.c). The warps advance
+ * interleaved, one barrier epoch at a time, so each epoch's records are
+ * replayed in the order (epoch, warp, step) through a per-byte last-writer
+ * table and dropped: the records held are one epoch's, not the CTA's. Each
+ * load's distance also goes into the per-iteration table (dmt_iter.c).
  * Pass B walks each thread's stream in thread-id order and keys every load
  * by (pc, k-th execution, address, producing store) in a hash table, so the
  * previous thread that loaded the same value is the one stored there.
@@ -105,9 +106,7 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	s->track_global = has_bar && has_gstore;
 	s->edge = calloc((size_t)s->nmem * s->nmem + 1, 1);
 	s->kcount = calloc(s->nmem + 1, sizeof(uint32_t));
-	s->klane = calloc((size_t)d->prm.warp_width * s->nmem + 1, sizeof(uint32_t));
-	s->ktouched = malloc(((size_t)d->prm.warp_width * s->nmem + 1) * sizeof(size_t));
-	if (!s->edge || !s->kcount || !s->klane || !s->ktouched || weft_dmt_barrier_init(d))
+	if (!s->edge || !s->kcount || weft_dmt_barrier_init(d))
 		goto nomem;
 	rc = weft_dmt_iter_init(d, err);
 	if (rc) {
@@ -134,8 +133,11 @@ void weft_dmt_free(struct weft_dmt *d)
 		weft_group_prog_free(&s->gp);
 		free(s->kind), free(s->is_bar), free(s->memidx), free(s->mempc);
 		free(s->acc_all), free(s->acc_shared), free(s->edge);
-		free(s->rec), free(s->rec2), free(s->epoch_count), free(s->ver), free(s->abase);
-		free(s->bytes), free(s->vals), free(s->kcount), free(s->klane), free(s->ktouched);
+		free(s->rec), free(s->ver), free(s->abase);
+		for (uint32_t g = 0; g < s->capwarps; g++)
+			free(s->warps[g].q), free(s->warps[g].gq);
+		free(s->warps), free(s->kth), free(s->touched), free(s->ntouched);
+		free(s->bytes), free(s->vals), free(s->kcount);
 		weft_dmt_global_free(s);
 		weft_dmt_barrier_free(s);
 		weft_dmt_iter_free(s);
@@ -152,163 +154,158 @@ static uint64_t shared_offset(uint64_t a)
 	return a;
 }
 
-/* Pass A: records every shared access in lock-step order per warp, with
- * the lane's barrier epoch and instance number, and the barriers each lane
- * passed; counts executed instances of every pc. */
-static int pass_records(struct weft_dmt *d, const struct weft_cta_trace *c, uint64_t *nloads,
-			struct weft_error *err)
+/* Appends a record to *buf (n, cap); 0 or WEFT_ERR_NOMEM. */
+static int rec_push(struct dmt_rec **buf, uint64_t *n, uint64_t *cap, const struct dmt_rec *r)
+{
+	if (weft_dmt_reserve((void **)buf, cap, *n + 1, sizeof(**buf)))
+		return WEFT_ERR_NOMEM;
+	(*buf)[(*n)++] = *r;
+	return 0;
+}
+
+/* Pass A, one group instruction of warp g: counts executed instances of
+ * its pc; records every shared access with the lane's barrier epoch and
+ * instance number (those of epoch e in s->rec, of later epochs in the
+ * warp's queue) and marks it next to the barriers around its epoch; notes
+ * the barriers each lane passes. */
+static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_t g, struct dmt_warp *w,
+		     const struct weft_group_inst *gi, uint32_t e, uint64_t *nloads, struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
 	const struct weft_program *p = d->p;
-	uint32_t W = d->prm.warp_width;
-	uint32_t ngroups = weft_group_count(c->nthreads, W);
-	s->nrec = 0;
-	s->nbrec = 0;
-	*nloads = 0;
-	for (uint32_t g = 0; g < ngroups; g++) {
-		for (uint64_t i = 0; i < s->nktouched; i++)
-			s->klane[s->ktouched[i]] = 0;
-		s->nktouched = 0;
-		struct weft_group_iter it;
-		int rc = weft_group_iter_init(&it, &s->gp, c, W, g, WEFT_DIV_IPDOM, 0, err);
-		if (rc)
-			return rc;
-		uint32_t epoch[WEFT_GROUP_MAX_WIDTH] = { 0 }, ai[WEFT_GROUP_MAX_WIDTH] = { 0 };
-		struct weft_group_inst gi;
-		while ((rc = weft_group_next(&it, &gi)) > 0) {
-			uint32_t pc = gi.pc;
-			uint64_t n = (uint64_t)__builtin_popcountll(gi.exec);
-			d->inst[pc].exec += n;
-			d->tot.thread_insts += n;
-			if (gi.is_mem) {
-				uint8_t k = s->kind[pc];
-				for (uint64_t m = gi.exec; m; m &= m - 1) {
-					uint32_t lane = (uint32_t)__builtin_ctzll(m);
-					uint32_t tid = g * W + lane;
-					uint32_t aidx = s->abase[tid] + ai[lane]++;
-					if (k == DMT_K_NONE)
-						continue;
-					uint8_t sp = gi.space[lane];
-					if (k == DMT_K_LOAD &&
-					    (sp == WEFT_SPACE_GLOBAL || sp == WEFT_SPACE_CONST ||
-					     sp == WEFT_SPACE_SHARED))
-						(*nloads)++;
-					s->acc_all[pc]++;
-					if (sp == WEFT_SPACE_GLOBAL && s->track_global &&
-					    weft_dmt_global_push(s, gi.addr[lane], tid, epoch[lane], g, k,
-							    p->info[pc].access_bytes))
-						return weft_error_set(err, WEFT_ERR_NOMEM,
-								      "dmt: out of memory recording CTA %u's global accesses",
-								      c->cta);
-					if (sp != WEFT_SPACE_SHARED)
-						continue;
-					s->acc_shared[pc]++;
-					/* the lane's k-th shared access by pc */
-					size_t ki = (size_t)lane * s->nmem + s->memidx[pc];
-					if (!s->klane[ki])
-						s->ktouched[s->nktouched++] = ki;
-					uint32_t kth = s->klane[ki]++;
-					uint64_t off = shared_offset(gi.addr[lane]);
-					if (off >= WEFT_DMT_MAX_SHARED)
-						return weft_error_set(err, WEFT_ERR_INPUT,
-								      "dmt: thread %u of CTA %u accesses shared memory at offset %llu "
-								      "(pc %u), beyond the %u MiB per CTA the analysis tracks and any "
-								      "CUDA block's shared memory: the trace is corrupt; re-create it",
-								      tid, c->cta, (unsigned long long)off, pc,
-								      WEFT_DMT_MAX_SHARED >> 20);
-					if (weft_dmt_reserve((void **)&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec)))
-						return weft_error_set(err, WEFT_ERR_NOMEM,
-								      "dmt: out of memory recording CTA %u's shared accesses",
-								      c->cta);
-					struct dmt_rec *r = &s->rec[s->nrec++];
-					r->tid = tid;
-					r->pc = pc;
-					r->epoch = epoch[lane];
-					r->warp = g;
-					r->addr = (uint32_t)off;
-					r->aidx = aidx;
-					r->k = kth;
-					r->kind = k;
-					r->bytes = p->info[pc].access_bytes ? p->info[pc].access_bytes : 1;
-				}
+	uint32_t W = d->prm.warp_width, pc = gi->pc;
+	uint64_t n = (uint64_t)__builtin_popcountll(gi->exec);
+	d->inst[pc].exec += n;
+	d->tot.thread_insts += n;
+	if (gi->is_mem) {
+		uint8_t k = s->kind[pc];
+		for (uint64_t m = gi->exec; m; m &= m - 1) {
+			uint32_t lane = (uint32_t)__builtin_ctzll(m);
+			uint32_t tid = g * W + lane;
+			uint32_t aidx = s->abase[tid] + w->ai[lane]++;
+			if (k == DMT_K_NONE)
+				continue;
+			uint8_t sp = gi->space[lane];
+			if (k == DMT_K_LOAD &&
+			    (sp == WEFT_SPACE_GLOBAL || sp == WEFT_SPACE_CONST || sp == WEFT_SPACE_SHARED))
+				(*nloads)++;
+			s->acc_all[pc]++;
+			if (sp == WEFT_SPACE_GLOBAL && s->track_global) {
+				struct dmt_grec gr = {
+					.addr = gi->addr[lane], .tid = tid, .epoch = w->epoch[lane], .warp = g,
+					.kind = k, .bytes = p->info[pc].access_bytes,
+				};
+				if (gr.epoch == e ? weft_dmt_grec_push(&s->grec, &s->ngrec, &s->capgrec, &gr)
+						  : weft_dmt_grec_push(&w->gq, &w->ngq, &w->capgq, &gr))
+					return weft_error_set(err, WEFT_ERR_NOMEM,
+							      "dmt: out of memory recording CTA %u's global accesses",
+							      c->cta);
 			}
-			if (s->is_bar[pc])
-				for (uint64_t m = gi.exec; m; m &= m - 1) {
-					uint32_t lane = (uint32_t)__builtin_ctzll(m);
-					epoch[lane]++;
-					if (weft_dmt_reserve((void **)&s->brec, &s->capbrec, s->nbrec + 1,
-							sizeof(*s->brec)))
-						return weft_error_set(err, WEFT_ERR_NOMEM,
-								      "dmt: out of memory recording CTA %u's barriers",
-								      c->cta);
-					s->brec[s->nbrec].tid = g * W + lane;
-					s->brec[s->nbrec++].pc = pc;
-				}
+			if (sp != WEFT_SPACE_SHARED)
+				continue;
+			s->acc_shared[pc]++;
+			uint32_t mi = s->memidx[pc];
+			size_t ti = (size_t)tid * s->nmem + mi;
+			uint32_t kth = s->kth[ti]++; /* the lane's k-th shared access by pc */
+			uint64_t off = shared_offset(gi->addr[lane]);
+			if (off >= WEFT_DMT_MAX_SHARED)
+				return weft_error_set(err, WEFT_ERR_INPUT,
+						      "dmt: thread %u of CTA %u accesses shared memory at offset %llu "
+						      "(pc %u), beyond the %u MiB per CTA the analysis tracks and any "
+						      "CUDA block's shared memory: the trace is corrupt; re-create it",
+						      tid, c->cta, (unsigned long long)off, pc, WEFT_DMT_MAX_SHARED >> 20);
+			/* the barrier that ended the previous epoch orders it (after);
+			 * the one that ends this epoch is marked when the lane passes it */
+			if (w->epoch[lane])
+				s->bar_adj[(size_t)s->baridx[w->lastbar[lane]] * s->nmem + mi] |= DMT_ADJ_AFTER;
+			if (!s->touched[ti]) {
+				s->touched[ti] = 1;
+				s->ntouched[tid]++;
+			}
+			struct dmt_rec r = {
+				.tid = tid, .pc = pc, .epoch = w->epoch[lane], .warp = g, .addr = (uint32_t)off,
+				.aidx = aidx, .k = kth, .kind = k,
+				.bytes = p->info[pc].access_bytes ? p->info[pc].access_bytes : 1,
+			};
+			if (r.epoch == e ? rec_push(&s->rec, &s->nrec, &s->caprec, &r)
+					 : rec_push(&w->q, &w->nq, &w->capq, &r))
+				return weft_error_set(err, WEFT_ERR_NOMEM,
+						      "dmt: out of memory recording CTA %u's shared accesses", c->cta);
 		}
-		if (rc < 0)
-			return rc;
 	}
+	if (s->is_bar[pc])
+		for (uint64_t m = gi->exec; m; m &= m - 1) {
+			uint32_t lane = (uint32_t)__builtin_ctzll(m);
+			uint32_t tid = g * W + lane;
+			if (s->ntouched[tid]) {
+				uint8_t *adj = &s->bar_adj[(size_t)s->baridx[pc] * s->nmem];
+				uint8_t *tch = &s->touched[(size_t)tid * s->nmem];
+				for (uint32_t mi = 0; mi < s->nmem; mi++)
+					if (tch[mi]) {
+						adj[mi] |= DMT_ADJ_BEFORE;
+						tch[mi] = 0;
+					}
+				s->ntouched[tid] = 0;
+			}
+			w->epoch[lane]++;
+			w->lastbar[lane] = pc;
+			/* the barriers passed only serve dmt_global.c */
+			if (s->track_global && weft_dmt_barrier_pass(s, tid, pc))
+				return weft_error_set(err, WEFT_ERR_NOMEM,
+						      "dmt: out of memory recording CTA %u's barriers", c->cta);
+		}
 	return 0;
 }
 
-/* Stable counting sort of the records by epoch into rec2. */
-static int sort_epochs(struct weft_dmt_scratch *s)
+/* Every lane of the warp that has not exited is past epoch e. */
+static int warp_past(const struct dmt_warp *w, uint32_t e)
 {
-	uint32_t maxe = 0;
-	for (uint64_t i = 0; i < s->nrec; i++)
-		if (s->rec[i].epoch > maxe)
-			maxe = s->rec[i].epoch;
-	if (weft_dmt_reserve((void **)&s->rec2, &s->caprec2, s->nrec + 1, sizeof(*s->rec2)))
-		return WEFT_ERR_NOMEM;
-	if (weft_dmt_reserve((void **)&s->epoch_count, &s->capepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
-		return WEFT_ERR_NOMEM;
-	memset(s->epoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
-	for (uint64_t i = 0; i < s->nrec; i++)
-		s->epoch_count[s->rec[i].epoch + 1]++;
-	for (uint32_t e = 1; e <= maxe + 1; e++)
-		s->epoch_count[e] += s->epoch_count[e - 1];
-	for (uint64_t i = 0; i < s->nrec; i++)
-		s->rec2[s->epoch_count[s->rec[i].epoch]++] = s->rec[i];
-	return 0;
+	for (uint64_t m = w->it.live; m; m &= m - 1)
+		if (w->epoch[__builtin_ctzll(m)] <= e)
+			return 0;
+	return 1;
 }
 
-/* Replays the sorted records through the per-byte last-writer table. */
+/* Replays epoch e's records (s->rec, lock-step order per warp, warps in
+ * order: the stable order by epoch) through the per-byte last-writer
+ * table. */
 static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
 	uint64_t end = 0;
 	for (uint64_t i = 0; i < s->nrec; i++)
-		if ((uint64_t)s->rec2[i].addr + s->rec2[i].bytes > end)
-			end = (uint64_t)s->rec2[i].addr + s->rec2[i].bytes;
-	if (weft_dmt_reserve((void **)&s->bytes, &s->capbytes, end + 1, sizeof(*s->bytes)))
-		return weft_error_set(err, WEFT_ERR_NOMEM,
-				      "dmt: out of memory for CTA %u's shared window (%llu bytes)", c->cta,
-				      (unsigned long long)end);
-	memset(s->bytes, 0, (size_t)(end + 1) * sizeof(*s->bytes));
+		if ((uint64_t)s->rec[i].addr + s->rec[i].bytes > end)
+			end = (uint64_t)s->rec[i].addr + s->rec[i].bytes;
+	if (end + 1 > s->usedbytes) {
+		if (weft_dmt_reserve((void **)&s->bytes, &s->capbytes, end + 1, sizeof(*s->bytes)))
+			return weft_error_set(err, WEFT_ERR_NOMEM,
+					      "dmt: out of memory for CTA %u's shared window (%llu bytes)", c->cta,
+					      (unsigned long long)end);
+		memset(s->bytes + s->usedbytes, 0, (size_t)(end + 1 - s->usedbytes) * sizeof(*s->bytes));
+		s->usedbytes = end + 1;
+	}
 	for (uint64_t i = 0; i < s->nrec; i++) {
-		const struct dmt_rec *r = &s->rec2[i];
+		const struct dmt_rec *r = &s->rec[i];
 		if (r->kind == DMT_K_LOAD || r->kind == DMT_K_ATOMIC) {
 			struct weft_dmt_inst *I = &d->inst[r->pc];
-			uint32_t w0 = 0, last_pc = UINT32_MAX;
+			uint32_t w0 = 0, t0 = UINT32_MAX, last_pc = UINT32_MAX;
 			int racy = 0, mixed = 0;
 			for (uint32_t b = 0; b < r->bytes; b++) {
 				const struct dmt_byte *B = &s->bytes[r->addr + b];
-				uint32_t w = B->cur;
+				uint32_t w = B->cur, wt = B->cur_tid, wpc = B->cur_pc;
 				if (w && B->cur_epoch == r->epoch && B->cur_warp != r->warp) {
 					racy = 1;
-					w = B->prev;
+					w = B->prev, wt = B->prev_tid, wpc = B->prev_pc;
 				}
+				if (!w)
+					wt = UINT32_MAX;
 				if (b == 0)
-					w0 = w;
-				else if ((w ? s->rec2[w - 1].tid : UINT32_MAX) !=
-					 (w0 ? s->rec2[w0 - 1].tid : UINT32_MAX))
+					w0 = w, t0 = wt;
+				else if (wt != t0)
 					mixed = 1;
-				if (w) {
-					uint32_t wpc = s->rec2[w - 1].pc;
-					if (wpc != last_pc) {
-						s->edge[(size_t)s->memidx[wpc] * s->nmem + s->memidx[r->pc]] = 1;
-						last_pc = wpc;
-					}
+				if (w && wpc != last_pc) {
+					s->edge[(size_t)s->memidx[wpc] * s->nmem + s->memidx[r->pc]] = 1;
+					last_pc = wpc;
 				}
 			}
 			s->ver[r->aidx] = w0;
@@ -317,7 +314,7 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 			if (!w0) {
 				I->nowriter++;
 			} else {
-				int32_t dt = (int32_t)r->tid - (int32_t)s->rec2[w0 - 1].tid;
+				int32_t dt = (int32_t)r->tid - (int32_t)t0;
 				if (dt)
 					I->comm++;
 				else
@@ -326,20 +323,127 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 			}
 			if (r->kind == DMT_K_LOAD &&
-			    weft_dmt_iter_add(s, r->pc, r->k, w0 ? (int32_t)r->tid - (int32_t)s->rec2[w0 - 1].tid
-							    : DMT_ITER_NOWRITER))
+			    weft_dmt_iter_add(s, r->pc, r->k, w0 ? (int32_t)r->tid - (int32_t)t0 : DMT_ITER_NOWRITER))
 				return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 		}
 		if (r->kind == DMT_K_STORE || r->kind == DMT_K_ATOMIC) {
 			for (uint32_t b = 0; b < r->bytes; b++) {
 				struct dmt_byte *B = &s->bytes[r->addr + b];
 				if (B->cur && B->cur_epoch < r->epoch)
-					B->prev = B->cur;
-				B->cur = (uint32_t)i + 1;
+					B->prev = B->cur, B->prev_tid = B->cur_tid, B->prev_pc = B->cur_pc;
+				B->cur = (uint32_t)(s->recbase + i) + 1;
 				B->cur_epoch = r->epoch;
 				B->cur_warp = r->warp;
+				B->cur_tid = r->tid;
+				B->cur_pc = r->pc;
 			}
 		}
+	}
+	return 0;
+}
+
+/* Pass A and the shared replay, one barrier epoch at a time: every warp
+ * advances until all its lanes that have not exited are past epoch e,
+ * then epoch e's records are replayed (in the order a stable sort of the
+ * whole CTA's records by epoch gives) and dropped. */
+static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint64_t *nloads,
+		       struct weft_error *err)
+{
+	struct weft_dmt_scratch *s = d->s;
+	uint32_t W = d->prm.warp_width;
+	uint32_t ngroups = weft_group_count(c->nthreads, W);
+	uint64_t nk = (uint64_t)c->nthreads * s->nmem + 1;
+	*nloads = 0;
+	s->recbase = 0;
+	s->ngrec = 0;
+	if (s->track_global && (weft_dmt_barrier_begin(s, c->nthreads) || weft_dmt_global_begin(s)))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's global accesses",
+				      c->cta);
+	if (ngroups > s->capwarps) {
+		struct dmt_warp *nw = realloc(s->warps, ngroups * sizeof(*nw));
+		if (!nw)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's warps", c->cta);
+		memset(nw + s->capwarps, 0, (ngroups - s->capwarps) * sizeof(*nw));
+		s->warps = nw;
+		s->capwarps = ngroups;
+	}
+	if (nk > s->capkth) {
+		free(s->kth), free(s->touched), free(s->ntouched);
+		s->kth = malloc(nk * sizeof(uint32_t));
+		s->touched = malloc(nk);
+		s->ntouched = malloc(((size_t)c->nthreads + 1) * sizeof(uint32_t));
+		s->capkth = s->kth && s->touched && s->ntouched ? nk : 0;
+		if (!s->capkth)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's counters",
+					      c->cta);
+	}
+	memset(s->kth, 0, nk * sizeof(uint32_t));
+	memset(s->touched, 0, nk);
+	memset(s->ntouched, 0, ((size_t)c->nthreads + 1) * sizeof(uint32_t));
+	if (s->usedbytes)
+		memset(s->bytes, 0, (size_t)s->usedbytes * sizeof(*s->bytes));
+	s->usedbytes = 0;
+	for (uint32_t g = 0; g < ngroups; g++) {
+		struct dmt_warp *w = &s->warps[g];
+		int rc = weft_group_iter_init(&w->it, &s->gp, c, W, g, WEFT_DIV_IPDOM, 0, err);
+		if (rc)
+			return rc;
+		memset(w->epoch, 0, sizeof(w->epoch));
+		memset(w->ai, 0, sizeof(w->ai));
+		w->done = 0;
+		w->nq = 0;
+		w->ngq = 0;
+	}
+	for (uint32_t e = 0;; e++) {
+		int more = 0;
+		s->nrec = 0;
+		for (uint32_t g = 0; g < ngroups; g++) {
+			struct dmt_warp *w = &s->warps[g];
+			/* records a lane made ahead of the others come first */
+			uint64_t j = 0;
+			for (uint64_t i = 0; i < w->nq; i++) {
+				if (w->q[i].epoch != e)
+					w->q[j++] = w->q[i];
+				else if (rec_push(&s->rec, &s->nrec, &s->caprec, &w->q[i]))
+					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
+			}
+			w->nq = j;
+			j = 0;
+			for (uint64_t i = 0; i < w->ngq; i++) {
+				if (w->gq[i].epoch != e)
+					w->gq[j++] = w->gq[i];
+				else if (weft_dmt_grec_push(&s->grec, &s->ngrec, &s->capgrec, &w->gq[i]))
+					return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
+			}
+			w->ngq = j;
+			while (!w->done && !warp_past(w, e)) {
+				uint64_t live = w->it.live;
+				struct weft_group_inst gi;
+				int rc;
+				do {
+					rc = weft_group_next(&w->it, &gi);
+					if (rc < 0)
+						return rc;
+					if (!rc) {
+						w->done = 1;
+						break;
+					}
+					if ((rc = step_inst(d, c, g, w, &gi, e, nloads, err)))
+						return rc;
+					/* lanes' epochs only change at barriers and exits */
+				} while (!s->is_bar[gi.pc] && w->it.live == live);
+			}
+			more |= !w->done || w->nq || w->ngq;
+		}
+		int rc = replay(d, c, err);
+		if (rc)
+			return rc;
+		if (weft_dmt_global_replay(d))
+			return weft_error_set(err, WEFT_ERR_NOMEM,
+					      "dmt: out of memory replaying CTA %u's global accesses", c->cta);
+		s->recbase += s->nrec;
+		if (!more)
+			break;
 	}
 	return 0;
 }
@@ -354,33 +458,61 @@ static uint64_t val_hash(uint64_t addr, uint32_t pc, uint32_t k, uint32_t ver)
 	return h ^ (h >> 32);
 }
 
+/* The slot of key (addr, pc, k, ver) in a table of cap (a power of 2)
+ * slots: the key's own, or the empty one where it goes. */
+static struct dmt_val *val_slot(struct dmt_val *vals, uint64_t cap, uint64_t addr, uint32_t pc,
+				uint32_t k, uint32_t ver)
+{
+	uint64_t mask = cap - 1, h = val_hash(addr, pc, k, ver) & mask;
+	for (;;) {
+		struct dmt_val *v = &vals[h];
+		if (v->last == UINT32_MAX || (v->addr == addr && v->pc == pc && v->k == k && v->ver == ver))
+			return v;
+		h = (h + 1) & mask;
+	}
+}
+
+/* Doubles the value table (at least DMT_VALS_MIN slots), keeping its
+ * entries; 0 or WEFT_ERR_NOMEM. */
+#define DMT_VALS_MIN 4096u
+static int vals_grow(struct weft_dmt_scratch *s)
+{
+	uint64_t cap = s->capvals ? 2 * s->capvals : DMT_VALS_MIN;
+	struct dmt_val *nv = malloc(cap * sizeof(*nv));
+	if (!nv)
+		return WEFT_ERR_NOMEM;
+	for (uint64_t i = 0; i < cap; i++)
+		nv[i].last = UINT32_MAX;
+	for (uint64_t i = 0; i < s->capvals; i++)
+		if (s->vals[i].last != UINT32_MAX) {
+			const struct dmt_val *v = &s->vals[i];
+			*val_slot(nv, cap, v->addr, v->pc, v->k, v->ver) = *v;
+		}
+	free(s->vals);
+	s->vals = nv;
+	s->capvals = cap;
+	return 0;
+}
+
 /* Pass B: memory value reuse, threads in id order. */
 static int pass_reuse(struct weft_dmt *d, const struct weft_cta_trace *c, uint64_t nloads,
 		      struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
 	const struct weft_program *p = d->p;
-	/* at most 3/4 full (linear probing stays short); was 1/2, whose table
-	 * was the largest part of the analysis on long CTAs (sgemm at large
-	 * size: 128 MB for 1.1 M loads). Which slot a key lands in changes
-	 * nothing the pass computes. */
-	uint64_t cap = 64;
-	while (cap < nloads + nloads / 3 + 16)
-		cap *= 2;
-	if (cap > s->capvals) {
-		free(s->vals);
-		s->vals = malloc(cap * sizeof(*s->vals));
-		if (!s->vals) {
-			s->capvals = 0;
-			return weft_error_set(err, WEFT_ERR_NOMEM,
-					      "dmt: out of memory for CTA %u's %llu loads", c->cta,
-					      (unsigned long long)nloads);
-		}
-		s->capvals = cap;
-	}
-	for (uint64_t i = 0; i < cap; i++)
+	/* One slot per value (a group of threads loading it), at most 3/4 full
+	 * (linear probing stays short); the table doubles as values come and
+	 * keeps its size for the next CTA. It was sized by the CTA's loads
+	 * before, which grew with the CTA (sgemm at large size: 64 MB for 1.1 M
+	 * loads), where most values are loaded by many threads (16 each for
+	 * sgemm's shared tiles). Which slot a key lands in changes nothing the
+	 * pass computes. */
+	if (!s->capvals && vals_grow(s))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's %llu loads",
+				      c->cta, (unsigned long long)nloads);
+	for (uint64_t i = 0; i < s->capvals; i++)
 		s->vals[i].last = UINT32_MAX;
-	uint64_t mask = cap - 1;
+	uint64_t nvals = 0;
 	for (uint32_t t = 0; t < c->nthreads; t++) {
 		memset(s->kcount, 0, s->nmem * sizeof(uint32_t));
 		struct weft_thread_iter it;
@@ -403,17 +535,17 @@ static int pass_reuse(struct weft_dmt *d, const struct weft_cta_trace *c, uint64
 				addr = shared_offset(addr);
 				ver = s->ver[s->abase[t] + a];
 			}
-			uint64_t h = val_hash(addr, di.pc, k, ver) & mask;
-			struct dmt_val *v;
-			for (;;) {
-				v = &s->vals[h];
-				if (v->last == UINT32_MAX ||
-				    (v->addr == addr && v->pc == di.pc && v->k == k && v->ver == ver))
-					break;
-				h = (h + 1) & mask;
-			}
+			struct dmt_val *v = val_slot(s->vals, s->capvals, addr, di.pc, k, ver);
 			struct weft_dmt_inst *I = &d->inst[di.pc];
 			if (v->last == UINT32_MAX) {
+				if (4 * (nvals + 1) > 3 * s->capvals) {
+					if (vals_grow(s))
+						return weft_error_set(err, WEFT_ERR_NOMEM,
+								      "dmt: out of memory for CTA %u's %llu loads",
+								      c->cta, (unsigned long long)nloads);
+					v = val_slot(s->vals, s->capvals, addr, di.pc, k, ver);
+				}
+				nvals++;
 				v->addr = addr, v->pc = di.pc, v->k = k, v->ver = ver;
 				v->first = v->last = t;
 				I->reuse_groups++;
@@ -426,7 +558,7 @@ static int pass_reuse(struct weft_dmt *d, const struct weft_cta_trace *c, uint64
 				return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 		}
 	}
-	for (uint64_t i = 0; i < cap; i++) {
+	for (uint64_t i = 0; i < s->capvals; i++) {
 		const struct dmt_val *v = &s->vals[i];
 		if (v->last == UINT32_MAX)
 			continue;
@@ -470,21 +602,9 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
 	memset(s->ver, 0, (size_t)(na + 1) * sizeof(uint32_t));
 	uint64_t nloads = 0;
-	int rc = pass_records(d, c, &nloads, err);
+	int rc = pass_epochs(d, c, &nloads, err);
 	if (rc)
 		return rc;
-	if (weft_dmt_barrier_sort(s, c->nthreads))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's barriers",
-				      c->cta);
-	weft_dmt_barrier_mark(s);
-	if (sort_epochs(s))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory sorting CTA %u's accesses",
-				      c->cta);
-	if ((rc = replay(d, c, err)))
-		return rc;
-	if (weft_dmt_global_replay(d))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory replaying CTA %u's global accesses",
-				      c->cta);
 	if ((rc = pass_reuse(d, c, nloads, err)))
 		return rc;
 	d->tot.ctas++;

@@ -10,9 +10,10 @@
  *
  * Only kernels with a barrier and a store that may reach global memory are
  * tracked (the scratch's track_global). The CTA's global accesses are
- * recorded with their barrier epoch and warp (pass A of dmt_comm.c),
- * stably sorted by epoch, and replayed through a hash table of 4-byte
- * words holding the word's last writer and the threads that read it since:
+ * recorded with their barrier epoch and warp (pass A of dmt_comm.c) and
+ * replayed one epoch at a time, in the order a stable sort by epoch gives,
+ * through a hash table of 4-byte words (kept over the CTA's epochs)
+ * holding the word's last writer and the threads that read it since:
  *   - a load of a word last stored by another thread in an earlier epoch,
  *     or earlier in the same warp, counts in d->tot.global_comm (a value
  *     passed through global memory: read after write);
@@ -27,14 +28,11 @@
 
 #include "dmt_internal.h"
 
-int weft_dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
-		    uint32_t warp, uint8_t kind, uint8_t bytes)
+int weft_dmt_grec_push(struct dmt_grec **buf, uint64_t *n, uint64_t *cap, const struct dmt_grec *g)
 {
-	if (weft_dmt_reserve((void **)&s->grec, &s->capgrec, s->ngrec + 1, sizeof(*s->grec)))
+	if (weft_dmt_reserve((void **)buf, cap, *n + 1, sizeof(**buf)))
 		return WEFT_ERR_NOMEM;
-	struct dmt_grec *g = &s->grec[s->ngrec++];
-	g->addr = addr, g->tid = tid, g->epoch = epoch, g->warp = warp;
-	g->kind = kind, g->bytes = bytes;
+	(*buf)[(*n)++] = *g;
 	return 0;
 }
 
@@ -65,64 +63,72 @@ static void mark_crossed(struct weft_dmt_scratch *s, uint32_t wt, uint32_t we, u
 		s->bar_gcomm[s->baridx[b]] = 1;
 }
 
-/* The table slot of word (address / 4 + 1), created empty. */
-static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word)
+/* Doubles the word table (at least 1024 slots), keeping its entries; 0 or
+ * WEFT_ERR_NOMEM. */
+static int words_grow(struct weft_dmt_scratch *s)
+{
+	uint64_t oldcap = s->capgw, cap = oldcap ? 2 * oldcap : 1024;
+	struct dmt_gword *old = s->gw, *nw = calloc(cap, sizeof(*nw));
+	if (!nw)
+		return WEFT_ERR_NOMEM;
+	s->gw = nw;
+	s->capgw = cap;
+	for (uint64_t i = 0; i < oldcap; i++)
+		if (old[i].word)
+			*slot(s, old[i].word) = old[i];
+	free(old);
+	return 0;
+}
+
+/* The table slot of word (address / 4 + 1), created empty (the table
+ * doubles when it would be more than half full: *nwords counts its
+ * words); NULL: out of memory. */
+static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word, uint64_t *nwords)
 {
 	struct dmt_gword *x = slot(s, word);
 	if (!x->word) {
+		if (2 * (*nwords + 1) > s->capgw) {
+			if (words_grow(s))
+				return NULL;
+			x = slot(s, word);
+		}
+		(*nwords)++;
 		memset(x, 0, sizeof(*x));
 		x->word = word;
 	}
 	return x;
 }
 
+int weft_dmt_global_begin(struct weft_dmt_scratch *s)
+{
+	/* one slot per distinct word the CTA touches (at most half full),
+	 * grown as words come and kept for the next CTA; it was sized by the
+	 * CTA's accesses before, which grew with the CTA's length (sgemm: 16
+	 * MB at large size) where its words are far fewer */
+	if (!s->capgw && words_grow(s))
+		return WEFT_ERR_NOMEM;
+	memset(s->gw, 0, s->capgw * sizeof(*s->gw));
+	s->ngw = 0;
+	return 0;
+}
+
 int weft_dmt_global_replay(struct weft_dmt *d)
 {
 	struct weft_dmt_scratch *s = d->s;
-	uint64_t n = s->ngrec, words = 0;
-	int any_store = 0;
+	/* A CTA without a global store orders nothing and passes nothing
+	 * (a load counts only a word some store wrote): its words were not
+	 * replayed before, and replaying them changes no count. */
+	uint64_t n = s->ngrec, *words = &s->ngw;
 	s->ngrec = 0;
-	if (!n)
-		return 0;
-	uint32_t maxe = 0;
 	for (uint64_t i = 0; i < n; i++) {
-		if (s->grec[i].epoch > maxe)
-			maxe = s->grec[i].epoch;
-		words += (s->grec[i].bytes + 3u) / 4u + 1u;
-		any_store |= s->grec[i].kind != DMT_K_LOAD;
-	}
-	if (!any_store)
-		return 0; /* no store in this CTA: nothing to order */
-	if (weft_dmt_reserve((void **)&s->grec2, &s->capgrec2, n, sizeof(*s->grec2)) ||
-	    weft_dmt_reserve((void **)&s->gepoch_count, &s->capgepoch, (uint64_t)maxe + 2, sizeof(uint32_t)))
-		return WEFT_ERR_NOMEM;
-	memset(s->gepoch_count, 0, ((size_t)maxe + 2) * sizeof(uint32_t));
-	for (uint64_t i = 0; i < n; i++)
-		s->gepoch_count[s->grec[i].epoch + 1]++;
-	for (uint32_t e = 1; e <= maxe + 1; e++)
-		s->gepoch_count[e] += s->gepoch_count[e - 1];
-	for (uint64_t i = 0; i < n; i++)
-		s->grec2[s->gepoch_count[s->grec[i].epoch]++] = s->grec[i];
-	uint64_t cap = 64;
-	while (cap < 2 * words)
-		cap *= 2;
-	if (cap > s->capgw) {
-		free(s->gw);
-		s->gw = malloc(cap * sizeof(*s->gw));
-		if (!s->gw) {
-			s->capgw = 0;
-			return WEFT_ERR_NOMEM;
-		}
-		s->capgw = cap;
-	}
-	memset(s->gw, 0, s->capgw * sizeof(*s->gw));
-	for (uint64_t i = 0; i < n; i++) {
-		const struct dmt_grec *g = &s->grec2[i];
+		const struct dmt_grec *g = &s->grec[i];
 		uint64_t w0 = g->addr / 4, w1 = (g->addr + (g->bytes ? g->bytes : 1) - 1) / 4;
 		if (g->kind == DMT_K_LOAD || g->kind == DMT_K_ATOMIC) {
 			int comm = 0;
 			for (uint64_t w = w0; w <= w1; w++) {
-				struct dmt_gword *x = word_at(s, w + 1);
+				struct dmt_gword *x = word_at(s, w + 1, words);
+				if (!x)
+					return WEFT_ERR_NOMEM;
 				if (!comm && x->written && x->tid != g->tid &&
 				    (x->epoch < g->epoch || x->warp == g->warp)) {
 					comm = 1;
@@ -141,7 +147,9 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 		if (g->kind == DMT_K_STORE || g->kind == DMT_K_ATOMIC) {
 			int order = 0;
 			for (uint64_t w = w0; w <= w1; w++) {
-				struct dmt_gword *x = word_at(s, w + 1);
+				struct dmt_gword *x = word_at(s, w + 1, words);
+				if (!x)
+					return WEFT_ERR_NOMEM;
 				/* reads come in epoch order: repoch is the earliest */
 				if (x->read && (x->rmulti || x->rtid != g->tid) && x->repoch < g->epoch) {
 					order = 1;
@@ -163,5 +171,5 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 
 void weft_dmt_global_free(struct weft_dmt_scratch *s)
 {
-	free(s->grec), free(s->grec2), free(s->gepoch_count), free(s->gw);
+	free(s->grec), free(s->gw);
 }

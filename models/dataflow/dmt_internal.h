@@ -27,11 +27,6 @@ struct dmt_rec {
 	uint8_t kind, bytes;
 };
 
-/* One barrier a thread passed, in the thread's order (pass A). */
-struct dmt_barrec {
-	uint32_t tid, pc;
-};
-
 /* Bits of struct weft_dmt_scratch.bar_adj: the access executed in the epoch
  * that ends at the barrier (before) or that starts after it (after). */
 enum { DMT_ADJ_BEFORE = 1, DMT_ADJ_AFTER = 2 };
@@ -66,9 +61,31 @@ struct dmt_gword {
 	uint8_t written, read, rmulti; /* rmulti: another thread read it too */
 };
 
-/* Last writers of one shared byte: record indices + 1 (0: none). */
+/* Last writers of one shared byte: the record's position in the CTA's
+ * epoch order + 1 (0: none), its thread and pc (the records of earlier
+ * epochs are gone when a later epoch reads it). */
 struct dmt_byte {
-	uint32_t cur, cur_epoch, cur_warp, prev;
+	uint32_t cur, cur_epoch, cur_warp, cur_tid, cur_pc;
+	uint32_t prev, prev_tid, prev_pc;
+};
+
+/* One warp of pass A. The CTA's warps advance interleaved, one barrier
+ * epoch at a time, so that only one epoch's shared records are held. */
+struct dmt_warp {
+	struct weft_group_iter it;
+	uint32_t epoch[WEFT_GROUP_MAX_WIDTH], ai[WEFT_GROUP_MAX_WIDTH];
+	uint32_t lastbar[WEFT_GROUP_MAX_WIDTH]; /* pc of the lane's last barrier */
+	int done;
+	struct dmt_rec *q;  /* records of later epochs (divergent lanes ran ahead) */
+	uint64_t nq, capq;
+	struct dmt_grec *gq; /* the same for global records */
+	uint64_t ngq, capgq;
+};
+
+/* The barriers one thread passed, in its order: pc[e] ended its epoch e. */
+struct dmt_tbar {
+	uint32_t *pc;
+	uint32_t n, cap;
 };
 
 /* One value loaded by a group of threads (memory value reuse). */
@@ -101,34 +118,32 @@ struct weft_dmt_scratch {
 	struct dmt_iterent *iters; /* open-addressed hash table */
 	uint64_t capiters, niters;
 	/* per CTA */
-	struct dmt_rec *rec, *rec2;
-	uint64_t nrec, caprec, caprec2;
-	uint32_t *epoch_count;    /* counting sort buckets */
-	uint64_t capepoch;
+	struct dmt_rec *rec;      /* the shared records of one epoch, in lock-step order */
+	uint64_t nrec, caprec;
+	uint64_t recbase;         /* shared records of the earlier epochs */
+	struct dmt_warp *warps;   /* [ngroups] */
+	uint32_t capwarps;
+	uint32_t *kth;            /* [nthreads * nmem] shared accesses per thread and pc */
+	uint8_t *touched;         /* [nthreads * nmem] shared pcs of the thread's current epoch */
+	uint32_t *ntouched;       /* [nthreads] of them set */
+	uint64_t capkth;
 	uint32_t *ver;            /* [naddrs] shared loads: producing record + 1 */
 	uint64_t capver;
 	uint32_t *abase;          /* [nthreads + 1] first address index of each thread */
 	uint32_t capthreads;
 	struct dmt_byte *bytes;   /* [capbytes] */
-	uint64_t capbytes;
+	uint64_t capbytes, usedbytes; /* [0, usedbytes) cleared for this CTA */
 	struct dmt_val *vals;     /* open-addressed hash table */
 	uint64_t capvals;
 	uint32_t *kcount;         /* [nmem] per-thread instance counters */
-	uint32_t *klane;          /* [warp_width * nmem] shared accesses per lane and pc (pass A) */
-	size_t *ktouched;         /* [warp_width * nmem] klane entries to clear before the next warp */
-	uint64_t nktouched;
-	struct dmt_barrec *brec, *brec2; /* barriers passed, in lock-step order / by thread */
-	uint64_t nbrec, capbrec, capbrec2;
-	uint32_t *bstart;         /* [nthreads + 1] first barrier of each thread in brec2 */
-	uint32_t capbstart;
+	struct dmt_tbar *tbar;    /* [nthreads] barriers each thread passed (global tracking only) */
+	uint32_t captbar;
 	/* global communication between threads of a CTA (dmt_global.c) */
 	int track_global;
-	struct dmt_grec *grec, *grec2;
-	uint64_t ngrec, capgrec, capgrec2;
-	uint32_t *gepoch_count;
-	uint64_t capgepoch;
+	struct dmt_grec *grec;    /* the global records of one epoch, in lock-step order */
+	uint64_t ngrec, capgrec;
 	struct dmt_gword *gw;
-	uint64_t capgw;
+	uint64_t capgw, ngw;
 };
 
 /* dmt_base.c */
@@ -140,14 +155,13 @@ int weft_dmt_reserve(void **buf, uint64_t *cap, uint64_t n, size_t sz);
 /* dmt_barrier.c */
 int weft_dmt_barrier_init(struct weft_dmt *d);
 void weft_dmt_barrier_free(struct weft_dmt_scratch *s);
-/* Orders the CTA's barrier records by thread (after pass A); 0 or
- * WEFT_ERR_NOMEM. */
-int weft_dmt_barrier_sort(struct weft_dmt_scratch *s, uint32_t nthreads);
+/* Empties the barriers passed for a CTA of nthreads; 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_barrier_begin(struct weft_dmt_scratch *s, uint32_t nthreads);
+/* Thread tid passed the barrier at pc; 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_barrier_pass(struct weft_dmt_scratch *s, uint32_t tid, uint32_t pc);
 /* The barrier pc that ended epoch e of thread tid (UINT32_MAX: the thread
  * passed fewer barriers). */
 uint32_t weft_dmt_barrier_at(const struct weft_dmt_scratch *s, uint32_t tid, uint32_t e);
-/* Marks, per barrier, the shared accesses of the epochs next to it. */
-void weft_dmt_barrier_mark(struct weft_dmt_scratch *s);
 /* What barrier b (pc) orders: kept and removed shared access pcs in its
  * neighbouring epochs (the first kept one in *kept_pc, UINT32_MAX when
  * none), and whether a global communication crosses it. */
@@ -177,12 +191,16 @@ int weft_dmt_iter_decide(struct weft_dmt *d, struct weft_error *err);
 int weft_dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
 
 /* dmt_global.c */
-int weft_dmt_global_push(struct weft_dmt_scratch *s, uint64_t addr, uint32_t tid, uint32_t epoch,
-		    uint32_t warp, uint8_t kind, uint8_t bytes);
-/* Replays the CTA's global records; adds to d->tot.global_comm and
- * global_order and marks the barriers such an ordering crosses
- * (bar_gcomm). Needs the CTA's barrier records sorted by thread
- * (weft_dmt_barrier_sort). */
+/* Appends g to *buf (n, cap); 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_grec_push(struct dmt_grec **buf, uint64_t *n, uint64_t *cap, const struct dmt_grec *g);
+/* Empties the word table for a new CTA; 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_global_begin(struct weft_dmt_scratch *s);
+/* Replays one epoch's global records (s->grec, in the order a stable sort
+ * of the CTA's records by epoch gives) and empties them; adds to
+ * d->tot.global_comm and global_order and marks the barriers such an
+ * ordering crosses (bar_gcomm). Needs the barriers every thread passed
+ * so far (weft_dmt_barrier_pass): each thread not exited is past the
+ * epoch. 0 or WEFT_ERR_NOMEM. */
 int weft_dmt_global_replay(struct weft_dmt *d);
 void weft_dmt_global_free(struct weft_dmt_scratch *s);
 

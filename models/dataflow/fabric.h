@@ -294,7 +294,8 @@ static inline void fabric_memo_note(struct fabric_core *c, uint64_t line, unsign
 	c->memo_dirty = present && write_back && (is_write || was_dirty);
 }
 
-/* One memory access in a CTA's buffer. */
+/* One memory access of a CTA (its address and space from the decoded
+ * CTA, its pc from the prepared CTA). */
 struct fabric_acc {
 	uint64_t addr;
 	uint32_t pc;
@@ -311,11 +312,14 @@ struct fabric_launch_acc {
 #define FABRIC_LVC_LOAD 2 /* a shared load whose communication spills to the LVC */
 
 /* What a CTA's replay gathers before it touches the caches, from the CTA
- * and the launch's program alone (weft_fabric_prepare_cta): its threads'
- * accesses, its blocks' visits, its guarded-off instructions and its loop
- * trip counts. Reusable from CTA to CTA; weft_fabric_prepared_free. */
+ * and the launch's program alone (weft_fabric_prepare_cta): the pc of each
+ * of its threads' accesses (the j-th access of thread t is the j-th
+ * address of its trace, which the decoded CTA holds: 4 bytes an access
+ * here instead of a copy of 16), its blocks' visits, its guarded-off
+ * instructions and its loop trip counts. Reusable from CTA to CTA;
+ * weft_fabric_prepared_free. */
 struct fabric_prepared {
-	struct fabric_acc *acc;         /* the CTA's accesses, thread-major */
+	uint32_t *acc_pc;               /* the CTA's accesses' pcs, thread-major */
 	uint32_t *acc_start, *acc_n;    /* per thread */
 	size_t acc_cap;
 	uint32_t thr_cap;
@@ -327,6 +331,16 @@ struct fabric_prepared {
 	struct weft_trips trips;        /* this CTA's trip counts */
 	const struct weft_loops *loops; /* trips is over these (NULL: none yet) */
 };
+
+/* The j-th access of thread t of cta, prepared in pr. */
+static inline struct fabric_acc weft_fabric_acc_at(const struct weft_cta_trace *cta,
+						   const struct fabric_prepared *pr, uint32_t t, uint32_t j)
+{
+	const struct weft_thread_trace *T = &cta->threads[t];
+	struct fabric_acc a = { .addr = T->addrs[j], .pc = pr->acc_pc[pr->acc_start[t] + j],
+				.space = T->spaces[j] };
+	return a;
+}
 
 struct fabric_state {
 	struct fabric_params fp;

@@ -419,7 +419,7 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 
 void weft_fabric_prepared_free(struct fabric_prepared *pr)
 {
-	free(pr->acc);
+	free(pr->acc_pc);
 	free(pr->acc_start);
 	free(pr->acc_n);
 	free(pr->bvisit);
@@ -444,10 +444,10 @@ static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, stru
 		size_t cap = pr->acc_cap ? pr->acc_cap : 4096;
 		while (cap < nacc)
 			cap *= 2;
-		struct fabric_acc *a = realloc(pr->acc, cap * sizeof(*a));
+		uint32_t *a = realloc(pr->acc_pc, cap * sizeof(*a));
 		if (!a)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
-		pr->acc = a;
+		pr->acc_pc = a;
 		pr->acc_cap = cap;
 	}
 	return 0;
@@ -528,10 +528,8 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 				} else if (f & WEFT_II_ADDR) {
 					if (ai >= T->naddrs)
 						goto short_trace;
-					struct fabric_acc *a = &pr->acc[total++];
-					a->addr = T->addrs[ai];
-					a->space = T->spaces[ai];
-					a->pc = pc;
+					/* the thread's ai-th access is its ai-th address */
+					pr->acc_pc[total++] = pc;
 					ai++;
 				}
 			}
@@ -570,8 +568,10 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
 	for (uint32_t j = 0; j < pr->maxn; j++)
 		for (uint32_t t = 0; t < pr->nthreads; t++)
-			if (pr->acc_n[t] > j)
-				access_one(s, core, &pr->acc[pr->acc_start[t] + j], cta->cta);
+			if (pr->acc_n[t] > j) {
+				struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
+				access_one(s, core, &a, cta->cta);
+			}
 }
 
 int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)

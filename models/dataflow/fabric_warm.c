@@ -78,8 +78,10 @@ void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace 
 	 * sample's: only its accesses are used */
 	for (uint32_t j = 0; j < pr->maxn; j++)
 		for (uint32_t t = 0; t < pr->nthreads; t++)
-			if (pr->acc_n[t] > j)
-				warm_one(s, core, &pr->acc[pr->acc_start[t] + j], cta->cta);
+			if (pr->acc_n[t] > j) {
+				struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
+				warm_one(s, core, &a, cta->cta);
+			}
 }
 
 int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)

@@ -492,6 +492,57 @@ static void test_barrier_epochs(void **state)
 	traced_close(&tr);
 }
 
+/* Lanes of one group in different epochs. With groups of 64 lanes the
+ * two emulated warps of the CTA run in one group, and they reach barrier
+ * 0 on different paths: warp 0 at A (then stores s[t] in epoch 1), warp 1
+ * after storing s[t] in epoch 0 at B, where it then reads s[t - 32] in
+ * epoch 1. The taken path runs first in the group, so warp 0's epoch-1
+ * stores come before warp 1's epoch-0 ones: the analysis, which holds one
+ * epoch's records at a time, keeps them in the group's queue until epoch 1
+ * and replays them before the load that follows them in lock-step order
+ * (dTID 32, not racy: the same group). After the join, warp 0 reads
+ * s[t + 32] (epoch 2, dTID -32). */
+static void test_epoch_ahead(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "mov.u32 %r3, s;\n"
+		  "add.s32 %r4, %r3, %r2;\n"
+		  "setp.lt.u32 %p1, %r1, 32;\n"
+		  "@%p1 bra A;\n"
+		  "st.shared.u32 [%r4], %r1;\n"      /* warp 1: epoch 0 */
+		  "bar.sync 0;\n"                    /* B */
+		  "sub.s32 %r5, %r4, 128;\n"
+		  "ld.shared.u32 %r6, [%r5];\n"      /* warp 1, epoch 1: s[t - 32] */
+		  "bra.uni J;\n"
+		  "A:\n"
+		  "bar.sync 0;\n"                    /* A */
+		  "st.shared.u32 [%r4], %r1;\n"      /* warp 0: epoch 1 */
+		  "J:\n"
+		  "bar.sync 0;\n"
+		  "@%p1 ld.shared.u32 %r7, [%r4+128];\n", /* warp 0, epoch 2: s[t + 32] */
+		  1, 64);
+	struct weft_dmt_params prm;
+	weft_dmt_params_default(&prm);
+	prm.warp_width = 64;
+	struct weft_dmt d;
+	analyse(&tr, 0, &prm, &d);
+	const struct weft_dmt_inst *L1 = &d.inst[find_pc(&d, "ld.shared", 0)];
+	const struct weft_dmt_inst *L2 = &d.inst[find_pc(&d, "ld.shared", 1)];
+	assert_int_equal(L1->exec, 32);
+	assert_int_equal(L1->comm, 32);
+	assert_int_equal(hist_at(L1->hist, 32), 32);
+	assert_int_equal(L1->racy, 0);
+	assert_int_equal(L1->nowriter, 0);
+	assert_int_equal(L2->exec, 32);
+	assert_int_equal(L2->comm, 32);
+	assert_int_equal(hist_at(L2->hist, -32), 32);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
 /* Warp-synchronous code: lanes store s[t], then (no barrier) read
  * s[t ^ 1]. In lock-step (width 32) the neighbour's store came first;
  * without lock-step (width 1) it is a same-epoch store of another thread. */
@@ -1584,6 +1635,7 @@ int main(void)
 		cmocka_unit_test(test_global_orders_barrier),
 		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_barrier_epochs),
+		cmocka_unit_test(test_epoch_ahead),
 		cmocka_unit_test(test_lock_step),
 		cmocka_unit_test(test_generic_vector),
 		cmocka_unit_test(test_guard_tree_level),
