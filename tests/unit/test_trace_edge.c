@@ -246,9 +246,10 @@ static int same_cb(void *user, const struct weft_cta_trace *c, struct weft_error
 	return 0;
 }
 
-/* The decode-ahead plan: slots within the byte budget, no more workers
- * than can use them, and the caller's thread alone when two pieces do not
- * fit or there is nothing to overlap. */
+/* The decode-ahead plan: two slots per decoder (the caller's thread, which
+ * decodes when its next piece is not ready, counted) within the byte
+ * budget, no more workers than can use them, and the caller's thread alone
+ * when two pieces do not fit or there is nothing to overlap. */
 static void test_ahead_plan(void **state)
 {
 	(void)state;
@@ -260,13 +261,14 @@ static void test_ahead_plan(void **state)
 		unsigned want_workers;
 		uint32_t want_slots;
 	} c[] = {
-		{ 1, 10, M, 16 * M, 1, 2 },     /* two cores: one piece ahead */
-		{ 7, 100, M, 16 * M, 7, 14 },   /* 2 slots per worker fit */
+		{ 1, 10, M, 16 * M, 1, 4 },     /* two cores: two decoders, 2 slots each */
+		{ 1, 10, 5 * M, 16 * M, 1, 3 }, /* three fit */
+		{ 7, 100, M, 16 * M, 7, 16 },   /* 2 slots per decoder fit */
 		{ 31, 100, M, 16 * M, 15, 16 }, /* 16 slots fit: 15 workers can use them */
 		{ 3, 100, 9 * M, 16 * M, 0, 0 }, /* not two pieces: inline */
 		{ 3, 100, 8 * M, 16 * M, 1, 2 }, /* exactly two */
 		{ 3, 1, M, 16 * M, 0, 0 },      /* one piece: nothing to overlap */
-		{ 8, 3, 0, 16 * M, 3, 6 },      /* no estimate: by threads, at most one per piece */
+		{ 8, 3, 0, 16 * M, 3, 8 },      /* no estimate: by threads, at most one per piece */
 		{ 0, 100, M, 16 * M, 0, 0 },    /* -j 1 */
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {

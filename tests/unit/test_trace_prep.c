@@ -10,9 +10,18 @@
  * be released by the end of each call. A preparation that fails on one
  * CTA of a later chunk must make every thread count return the same
  * error after using exactly the CTAs before it.
+ *
+ * Work-helping: with 2 threads the calling thread decodes and prepares a
+ * piece itself when the one it is to use next is not ready. A decoder
+ * thread whose preparation waits until the calling thread has prepared a
+ * CTA would otherwise never finish (it gives up after 5 s and the test
+ * fails); the result must still be every CTA in order, and a failure on
+ * the CTA the calling thread prepares must come back after exactly the
+ * CTAs before it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +34,7 @@
 
 #include "estimate/estimate.h"
 #include "trace/format/trace.h"
+#include "trace/format/trace_read.h"
 #include "trace/launch/workload_run.h"
 
 static char path[64];
@@ -194,11 +204,76 @@ static void test_failure_after_earlier_ctas(void **state)
 	weft_trace_close(t);
 }
 
+/* test_caller_helps: the thread that calls for_each, and whether a
+ * decoder thread's preparation gave up waiting for it */
+static pthread_t caller;
+static atomic_int caller_prepared, gave_up;
+
+static int wait_prep_fn(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	if (pthread_equal(pthread_self(), caller)) {
+		atomic_fetch_add(&caller_prepared, 1);
+	} else {
+		/* a decoder thread: hold its piece until the caller prepared one */
+		for (int k = 0; k < 5000 && !atomic_load(&caller_prepared); k++)
+			usleep(1000);
+		if (!atomic_load(&caller_prepared))
+			atomic_store(&gave_up, 1);
+	}
+	return prep_fn(user, c, out, err);
+}
+
+static const struct weft_cta_prep wait_prep = { sizeof(struct prepared), wait_prep_fn, release_fn };
+
+static void test_caller_helps(void **state)
+{
+	(void)state;
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	uint32_t l = 0;
+	while (l < weft_trace_info(t)->nlaunches && weft_trace_launch(t, l)->nctas < 4)
+		l++;
+	assert_true(l < weft_trace_info(t)->nlaunches);
+	t->fe_piece_bytes = 1; /* pieces of one CTA: piece j is CTA j */
+	struct run plain = { UINT32_MAX, 0, 0, 0, 0 };
+	assert_int_equal(weft_trace_for_each_cta(t, l, NULL, 1, plain_fn, &plain, &err), 0);
+	caller = pthread_self();
+	/* every CTA; then a failure on CTA 1, which the caller prepares when
+	 * the decoder thread took CTA 0 first */
+	uint32_t fails[] = { UINT32_MAX, 1 };
+	for (int k = 0; k < 2; k++) {
+		struct run r = { fails[k], 0, 0, 0, 0 };
+		atomic_store(&caller_prepared, 0);
+		atomic_store(&gave_up, 0);
+		atomic_store(&allocs, 0);
+		atomic_store(&frees, 0);
+		memset(&err, 0, sizeof(err));
+		int rc = weft_trace_for_each_cta_prep(t, l, NULL, 2, &wait_prep, use_fn, &r, &err);
+		assert_false(atomic_load(&gave_up));
+		assert_true(atomic_load(&caller_prepared) > 0);
+		assert_false(r.bad);
+		assert_int_equal(atomic_load(&allocs), atomic_load(&frees));
+		if (k == 0) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(r.used, plain.used);
+			assert_true(r.sum == plain.sum);
+		} else {
+			assert_int_equal(rc, WEFT_ERR_INPUT);
+			assert_string_equal(err.message, "test: preparing CTA 1 fails");
+			assert_int_equal(r.used, 1);
+		}
+	}
+	t->fe_piece_bytes = 0;
+	weft_trace_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_plain),
 		cmocka_unit_test(test_failure_after_earlier_ctas),
+		cmocka_unit_test(test_caller_helps),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,18 +6,48 @@
  * Work is a piece of one chunk: its chosen CTAs, at most about
  * WT_FE_PIECE_BYTES of them decoded (a chunk of many small CTAs is cut in
  * pieces; a decoder that has the chunk loaded decodes its next piece
- * without loading it again). Workers claim pieces in order and decode
+ * without loading it again). Decoders claim pieces in order and decode
  * them into slots; piece j uses slot j mod S and may only be claimed once
  * piece j - S has been consumed, so at most S decoded pieces exist at a
- * time. The caller's thread waits for piece j's slot, runs the callback on
- * each of its CTAs, frees the slot and moves on.
+ * time. The caller's thread runs the callback on piece j's CTAs in order,
+ * frees the slot and moves on to piece j + 1.
+ *
+ * Work-helping: the caller's thread is a decoder too. When the piece it is
+ * to consume next is not ready (a decoder thread is still on it, or no
+ * one claimed it yet), it claims the next unclaimed piece under the same
+ * rule as the threads (its slot free), decodes and prepares it with a
+ * decoder context of its own (the pool's last), publishes it, and looks
+ * again; it waits only when nothing is claimable. So with N threads in all
+ * (`-j N`: N - 1 decoder threads) decoding and preparing use every thread
+ * whenever the caller's timing is not the larger share, and the caller
+ * is never the only one left idle while a single decoder is the critical
+ * path (at -j 2, one thread used to decode and prepare everything). The
+ * callback still sees the CTAs one at a time in increasing CTA order, on
+ * the caller's thread, so reports do not depend on who decoded what.
  *
  * S is bounded by bytes, not only by the thread count (weft_trace_fe_plan):
- * S decoded pieces, estimated from the launch's averages, fit in
- * WT_FE_AHEAD_BYTES, and a launch whose pieces (then single CTAs) are too
- * large for two of them decodes in the caller's thread, one CTA at a time.
- * Memory is then at most that budget or one decoded CTA, whatever the
- * trace length or the number of CPUs.
+ * two slots per decoder, the caller counted, as long as S decoded pieces,
+ * estimated from the launch's averages, fit in WT_FE_AHEAD_BYTES; a launch
+ * whose pieces (then single CTAs) are too large for two of them decodes in
+ * the caller's thread, one CTA at a time. Memory is then at most that
+ * budget or one decoded CTA, whatever the trace length or the number of
+ * CPUs.
+ *
+ * Locking (one mutex F->mu and one condition variable F->cv per walk):
+ * F->next_claim, F->next_consume, F->stop and every slot's state, rc and
+ * nok change only under F->mu. A slot's decoded CTAs, error and prepared
+ * buffers are written by the one thread that claimed its piece (state 1),
+ * outside the lock, and read by the caller only after it saw state 2
+ * under the lock (published by the claimer's unlock and relock after the
+ * writes); the caller frees the slot (state 0, next_consume + 1) under the
+ * lock before anyone may claim the piece S later into it. Each decoder
+ * context (zstd context, buffers, loaded chunk) is used by one thread per
+ * walk: thread k the pool's k-th, the caller's thread the one after the
+ * threads'. Every change a waiter may wait for (a piece published, a slot
+ * freed, stop) is followed by a broadcast, so no wakeup is lost: threads
+ * wait for "claimable", the caller for "its slot is ready or something is
+ * claimable". Preparations run on whichever thread decodes, the caller's
+ * included, and must read only what the launch fixes (trace.h).
  *
  * weft_trace_for_each_cta_warm and weft_trace_for_each_cta_prep_warm
  * (functional warming of a sample) read every CTA through the same
@@ -240,26 +270,40 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 	return rc;
 }
 
+/* With F->mu held: 1 when the next unclaimed piece may be claimed now
+ * (its slot is free: the piece nslots before it was consumed). */
+static int claimable(const struct fe *F)
+{
+	return !F->stop && F->next_claim < F->nwork && F->next_claim < F->next_consume + F->nslots;
+}
+
+/* With F->mu held and claimable(F): claims the next piece, decodes (and
+ * prepares) it with d outside the lock, publishes it, and returns with
+ * F->mu held again. */
+static void claim_and_decode(struct fe *F, struct fe_dec *d)
+{
+	uint32_t j = F->next_claim++;
+	struct fe_slot *s = &F->slots[j % F->nslots];
+	s->state = 1;
+	pthread_mutex_unlock(&F->mu);
+	int rc = decode_work(F, d, j, s, F->pb ? &F->pb[j % F->nslots] : NULL);
+	pthread_mutex_lock(&F->mu);
+	s->rc = rc;
+	s->state = 2;
+	pthread_cond_broadcast(&F->cv);
+}
+
 static void *worker(void *arg)
 {
 	struct fe *F = ((struct fe_arg *)arg)->F;
 	struct fe_dec *d = ((struct fe_arg *)arg)->d;
 	pthread_mutex_lock(&F->mu);
 	for (;;) {
-		while (!F->stop && F->next_claim < F->nwork &&
-		       F->next_claim >= F->next_consume + F->nslots)
+		while (!F->stop && F->next_claim < F->nwork && !claimable(F))
 			pthread_cond_wait(&F->cv, &F->mu);
-		if (F->stop || F->next_claim >= F->nwork)
-			break;
-		uint32_t j = F->next_claim++;
-		struct fe_slot *s = &F->slots[j % F->nslots];
-		s->state = 1;
-		pthread_mutex_unlock(&F->mu);
-		int rc = decode_work(F, d, j, s, F->pb ? &F->pb[j % F->nslots] : NULL);
-		pthread_mutex_lock(&F->mu);
-		s->rc = rc;
-		s->state = 2;
-		pthread_cond_broadcast(&F->cv);
+		if (!claimable(F))
+			break; /* stopped, or every piece claimed */
+		claim_and_decode(F, d);
 	}
 	pthread_mutex_unlock(&F->mu);
 	return NULL;
@@ -285,10 +329,12 @@ void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, u
 		workers = nwork;
 	if (nwork <= 1)
 		workers = 0; /* nothing to overlap */
-	uint64_t slots = 2 * (uint64_t)workers;
+	/* two slots per decoder, the caller's thread counted (it decodes when
+	 * its next piece is not ready) */
+	uint64_t slots = 2 * ((uint64_t)workers + 1);
 	if (workers && item_bytes && budget / item_bytes < slots)
 		slots = budget / item_bytes;
-	if (slots < 2) { /* no room for one chunk ahead of the one consumed */
+	if (!workers || slots < 2) { /* no thread, or no room for one chunk ahead of the one consumed */
 		workers = 0;
 		slots = 0;
 	} else if (workers > slots - 1) {
@@ -417,7 +463,7 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	F.nslots = nslots;
 	F.prep = prep;
 	F.user = user;
-	if (pool_reserve(t, F.nslots, workers) ||
+	if (pool_reserve(t, F.nslots, workers + 1) ||
 	    (prep && !(F.pb = calloc(F.nslots, sizeof(*F.pb))))) {
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;
@@ -446,11 +492,18 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	}
 	if (!rc && !started)
 		rc = weft_error_set(err, WEFT_ERR_INTERNAL, "cannot start decoder threads");
+	/* the caller's own decoder: it decodes the next unclaimed piece itself
+	 * whenever the piece it is to consume next is not ready */
+	struct fe_dec *mine = &t->fe_pool->dec[workers];
 	for (uint32_t j = 0; !rc && j < nwork; j++) {
 		struct fe_slot *sl = &F.slots[j % F.nslots];
 		pthread_mutex_lock(&F.mu);
-		while (sl->state != 2)
-			pthread_cond_wait(&F.cv, &F.mu);
+		while (sl->state != 2) {
+			if (claimable(&F))
+				claim_and_decode(&F, mine);
+			else
+				pthread_cond_wait(&F.cv, &F.mu);
+		}
 		pthread_mutex_unlock(&F.mu);
 		for (uint32_t k = 0; !rc && k < sl->nok; k++)
 			rc = prep ? use(user, &sl->ctas[k],
