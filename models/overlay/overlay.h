@@ -273,10 +273,17 @@ struct ov_steady_snap {
 
 /* CTAs whose groups may wait at once (with several contexts the model
  * feeds a few before running the machine, so that overlay_steady.c finds
- * more groups waiting; when they start does not depend on it), and the
- * most records they may hold. */
+ * more groups waiting; when they start does not depend on it), the most
+ * records they may hold, and the most groups: 16 per context up to
+ * OV_QUEUE_GROUPS. The cap keeps the machine's runs short when a replay
+ * decodes CTAs on other threads: a run drains the queue, and a 2-core
+ * walk holds at most 4 decoded CTAs, so a run over 8 of 64 groups each
+ * (32 contexts) left the decoder idle and the caller decoding (sgemm_shader
+ * large, overlay-ht8, -j 2: the calling thread's CPU 4.45 s against 3.88 s
+ * with the cap; -j 1 unchanged within noise, the same reports). */
 #define OV_QUEUE_CTAS 16
 #define OV_QUEUE_RECORDS (1u << 22)
+#define OV_QUEUE_GROUPS 128u
 
 /* The batch scheduler of one configuration over one launch. */
 struct ov_machine {
@@ -347,7 +354,7 @@ void weft_overlay_machine_reset(struct ov_machine *m);
 void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc);
 /* 1 when the machine should run before it is fed again: one context (it
  * runs after every CTA), or the queue holds OV_QUEUE_CTAS CTAs,
- * OV_QUEUE_RECORDS records or 16 groups per context. */
+ * OV_QUEUE_RECORDS records, 16 groups per context or OV_QUEUE_GROUPS. */
 int weft_overlay_machine_queue_full(const struct ov_machine *m);
 /* Takes the next waiting group: moves on to the next CTA when qcta's are
  * all taken. */

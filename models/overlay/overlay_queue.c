@@ -56,7 +56,7 @@ void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
 int weft_overlay_machine_queue_full(const struct ov_machine *m)
 {
 	return m->nb == 1 || m->nlater == OV_QUEUE_CTAS || m->qrecords >= OV_QUEUE_RECORDS ||
-	       m->qgroups >= 16ull * m->nb;
+	       m->qgroups >= 16ull * m->nb || m->qgroups >= OV_QUEUE_GROUPS;
 }
 
 void weft_overlay_machine_take(struct ov_machine *m)
