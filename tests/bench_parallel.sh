@@ -36,13 +36,19 @@
 #    on sgemm and bfs, dmt on hotspot, vt on sgemm and bfs, the overlay on
 #    sgemm_shader): what preparing CTAs on the decoder thread buys, with
 #    the caller's thread's share of the CPU (perf, when it works) and the
-#    two-core bound it sets (see below). Measured on the 2-core machine
-#    (perf, -j 2, large): fermi-sm bfs 68.5-70.0% on the calling thread
-#    (bound 1.43-1.46x); vt-c4v1r128+bi bfs 21.8% (bound 2x: it prepares
-#    its CTAs' whole strips; 100% before); vt and simt on sgemm large
+#    two-core bound it sets (see below). The calling thread also decodes
+#    and prepares whenever its next CTA is not ready (work-helping,
+#    trace/format/trace_foreach.c), so its share includes that decoding:
+#    on a loaded machine, where the decoder thread is often descheduled,
+#    it takes more of it than on idle cores. Measured on the 2-core
+#    machine while other work loaded it (perf, -j 2, large; caller's
+#    share, 2-3 runs): fermi-sm bfs 65.4-77.9% (69.0-71.8% before);
+#    vt-c4v1r128+bi bfs 51.1-60.9% (23.8% before, when its one decoder
+#    thread was the critical path at 76.2%); vt and simt on sgemm large
 #    100% (its CTAs, 10.7 MB decoded, are decoded on the calling thread
-#    under the 16 MiB decode-ahead bound); overlay-ht8 sgemm_shader 64.8%
-#    (1.54x: its period-by-period schedule is the calling thread's).
+#    under the 16 MiB decode-ahead bound); overlay-ht8 sgemm_shader
+#    66.7-67.5% (64.8% before, but the caller then waited after each run
+#    of the machine; docs/estimate.md "Parallel replay").
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
@@ -173,8 +179,12 @@ done
 #    caller's thread's share of the CPU samples of a -j 2 run (perf
 #    cpu-clock, whose samples count what each thread ran whatever else
 #    the machine runs) and the speedup two idle cores would give when
-#    neither thread waits: 1 / (the larger thread's share). That bound
-#    does not move with the load; the wall speedup does.
+#    neither thread waits: 1 / (the larger thread's share). The caller
+#    decodes when it would otherwise wait, so the bound holds unless the
+#    decode-ahead runs out of slots; on a loaded machine the caller's
+#    share grows with the decoding it takes over from a descheduled
+#    decoder thread, so the bound reads low there; the wall speedup
+#    moves with the load.
 rm -f "$dir"/*.wtr
 if [ -n "$lsize" ]; then
 	canperf=0

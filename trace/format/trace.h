@@ -252,8 +252,10 @@ uint32_t weft_cta_sample_window(const struct weft_cta_sample *s, struct weft_dim
 /* Decodes the chosen CTAs of a launch and calls fn for each, serialised (fn
  * never runs concurrently with itself), in increasing CTA order. nthreads:
  * 1 = decode in the caller's thread, CTA by CTA; N >= 2 = N decoder threads
- * working ahead while the caller runs fn; 0 = one thread per core counting
- * the caller's (cores - 1 decoders; inline on one core). Stops at the first error. The CTA
+ * working ahead while the caller runs fn (the caller decodes too whenever
+ * the CTA it is to pass to fn next is not ready); 0 = one thread per core
+ * counting the caller's (cores - 1 decoders; inline on one core). Stops at
+ * the first error. The CTA
  * passed to fn is valid only during the call. fn may call
  * weft_trace_read_cta on the same trace, but not weft_trace_for_each_cta. */
 typedef int (*weft_cta_fn)(void *user, const struct weft_cta_trace *c, struct weft_error *err);
@@ -273,7 +275,9 @@ int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const st
 
 /* weft_trace_for_each_cta with a per-CTA preparation that runs where the
  * CTA is decoded: on the decoder threads, ahead of fn, when there are
- * any; in the caller's thread just before fn otherwise. A model splits
+ * any (and on the caller's thread, between two uses, for the CTAs it
+ * decodes itself while its next one is not ready); in the caller's thread
+ * just before fn otherwise. A model splits
  * its per-CTA work in two: prep, the part that depends only on the CTA
  * and on what the model does not change during the launch (it reads user
  * but must not write it, and runs concurrently with itself and with fn,
