@@ -292,6 +292,7 @@ struct simt_warp {
 	uint8_t state;               /* enum simt_warp_state */
 	uint8_t unit;                /* the next instruction's unit (enum simt_unit) */
 	uint32_t slot, sched;
+	uint32_t pos;                /* its place in its scheduler's list (simt_sched.w) */
 	const struct simt_why *dep;  /* what dep_end waits for: a register's, prev or own */
 	const struct simt_rec *rec;  /* its stream */
 	uint32_t n, i;               /* records, next to issue */
@@ -315,15 +316,27 @@ struct simt_slot {
 	uint8_t state;               /* enum simt_slot_state */
 };
 
+/* What a scheduler's search reads of the warp at list position j, kept
+ * beside the list so the search walks two arrays instead of the warps:
+ * code[j] < SIMT_U_COUNT: ready to issue to unit code[j] once its
+ * operands are ready at key[j] (its dep_end); SIMT_HOT_DRAIN: draining
+ * until key[j] (its last_end); SIMT_HOT_BAR: at a barrier; SIMT_HOT_FREE.
+ * simt_sm.c's hot_sync rewrites a warp's entry whenever its state,
+ * dep_end, unit or last_end change. */
+enum { SIMT_HOT_DRAIN = SIMT_U_COUNT, SIMT_HOT_BAR, SIMT_HOT_FREE };
+
 /* A warp scheduler: its warps (oldest first) and its CPI accounting. */
 struct simt_sched {
 	uint32_t *w, nw, cap;
+	double *key;                 /* [cap] beside w (SIMT_HOT_*) */
+	uint8_t *code;               /* [cap] */
 	int32_t greedy;              /* GTO: the warp it issued last, -1 none */
 	uint32_t rr;                 /* LRR: where the next search starts */
 	double t;                    /* its next action (INFINITY: asleep) */
 	double acct;                 /* cycles accounted up to here */
 	struct simt_why why;         /* what [acct, t) is waiting for */
 	uint32_t hpos;               /* position in the machine's heap, UINT32_MAX: none */
+	uint32_t id, sm, k;          /* heap id (sm x schedulers + k), its SM, its index there */
 	double cpi[SIMT_CPI_COUNT];
 };
 
