@@ -380,6 +380,12 @@ int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta
 /* Runs the launch to its end; *cycles = its duration. */
 int weft_simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err);
 
+/* How many scheduler-list entries disagree with their warps: a warp whose
+ * pos, scheduler, code or key (simt_sched) is not what its state, unit,
+ * dep_end and last_end say, or a warp in no list / a free one in a list.
+ * 0 whenever control is outside simt_sm.c; for tests. */
+uint32_t weft_simt_sched_mismatches(const struct simt_state *s);
+
 /* The timed memory operations of one warp instruction (simt_memsys.c).
  * t: issue time; returns the completion time (data ready for a load,
  * accepted for a store) and fills why with its phases. Advances the SM's

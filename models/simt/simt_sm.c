@@ -34,6 +34,19 @@ static void why_simple(struct simt_why *w, uint8_t c, double end)
 	w->d[0] = 0; /* everything before end goes to c[0] */
 }
 
+/* Copies a why's meaningful fields (end, n and the first n phases) one
+ * by one: a whole-struct copy of a why that was just written field by
+ * field stalls on store forwarding; the phases past n are never read. */
+static inline void why_copy(struct simt_why *dst, const struct simt_why *src)
+{
+	dst->end = src->end;
+	dst->n = src->n;
+	for (uint8_t i = 0; i < src->n; i++) {
+		dst->c[i] = src->c[i];
+		dst->d[i] = src->d[i];
+	}
+}
+
 /* Charges [a, b) to w's components in proportion to how long each of its
  * phases lasted (simt.h simt_why): a load that queued 800 cycles at a DRAM
  * channel and then took its 550-cycle round trip gives 59% of any stall
@@ -205,6 +218,41 @@ static inline void hot_sync(struct simt_sm *sm, const struct simt_warp *W)
 	}
 }
 
+uint32_t weft_simt_sched_mismatches(const struct simt_state *s)
+{
+	uint32_t bad = 0;
+	uint32_t nw = s->occ.ctas * s->occ.warps_per_cta;
+	for (uint32_t m = 0; m < s->sp.num_sm; m++) {
+		const struct simt_sm *sm = &s->sms[m];
+		uint32_t listed = 0, live = 0;
+		for (uint32_t k = 0; k < s->sp.schedulers; k++) {
+			const struct simt_sched *S = &sm->sched[k];
+			for (uint32_t j = 0; j < S->nw; j++, listed++) {
+				const struct simt_warp *W = &sm->warps[S->w[j]];
+				int ok = W->pos == j && W->sched == k;
+				switch (W->state) {
+				case SIMT_W_READY:
+					ok &= S->code[j] == W->unit && S->key[j] == W->dep_end;
+					break;
+				case SIMT_W_DRAIN:
+					ok &= S->code[j] == SIMT_HOT_DRAIN && S->key[j] == W->last_end;
+					break;
+				case SIMT_W_BAR:
+					ok &= S->code[j] == SIMT_HOT_BAR;
+					break;
+				default:
+					ok = 0; /* a free warp stays in no list */
+				}
+				bad += !ok;
+			}
+		}
+		for (uint32_t i = 0; i < nw && i < sm->nwarps_cap; i++)
+			live += sm->warps[i].state != SIMT_W_FREE;
+		bad += live > listed ? live - listed : listed - live;
+	}
+	return bad;
+}
+
 /* Takes warp wi (at its position W->pos) out of scheduler S's list; the
  * later warps move down one place. */
 static void sched_remove(struct simt_sm *sm, struct simt_sched *S, uint32_t wi)
@@ -306,15 +354,15 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	}
 	for (uint32_t k = pi->dep0 + pi->nusedep; k < pi->dep0 + pi->ndep; k++) {
 		uint32_t reg = s->deps[k];
-		W->reg[reg] = res;
+		why_copy(&W->reg[reg], &res);
 		W->rend[reg] = res.end;
 	}
 	if (res.end > W->last_end) {
-		W->last = res;
+		why_copy(&W->last, &res);
 		W->last_end = res.end;
 	}
 	if (sp->warp_serial) /* head_dep reads it only then */
-		W->prev = res;
+		why_copy(&W->prev, &res);
 
 	struct simt_slot *sl = &sm->slot[W->slot];
 	W->i++;
@@ -485,25 +533,24 @@ static void step(struct simt_state *s, struct simt_sched *S)
 	 * waits for (under GTO the one the scheduler would take first; its
 	 * wait, not a younger warp's short one, is what the others failed
 	 * to hide), else to the draining warp that finishes first. */
-	struct simt_why why;
+	struct simt_why *why = &S->why; /* (charged up to t above: free to rewrite) */
 	uint32_t ai = old != UINT32_MAX ? old : bw;
 	const struct simt_warp *aw = ai != UINT32_MAX ? &sm->warps[ai] : NULL;
 	if (!aw) {
-		why_simple(&why, any_bar ? SIMT_CPI_BARRIER : SIMT_CPI_IDLE, INFINITY);
+		why_simple(why, any_bar ? SIMT_CPI_BARRIER : SIMT_CPI_IDLE, INFINITY);
 	} else if (aw->state == SIMT_W_DRAIN) {
-		why = aw->last;
+		why_copy(why, &aw->last);
 	} else if (uf[aw->unit] > aw->dep_end) {
 		uint8_t c = aw->unit == SIMT_U_SFU	? SIMT_CPI_SFU
 			    : aw->unit == SIMT_U_LDST ? sm->ldst_cpi
 						      : SIMT_CPI_PIPELINE;
-		why_simple(&why, c, uf[aw->unit]);
+		why_simple(why, c, uf[aw->unit]);
 	} else {
-		why = *aw->dep;
+		why_copy(why, aw->dep);
 	}
 	if (best <= t) /* cannot happen (it would have issued); never loop */
 		best = t + 1;
 	S->t = best;
-	S->why = why;
 	heap_update(s, S);
 }
 
