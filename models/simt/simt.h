@@ -434,6 +434,10 @@ struct simt_state {
 	double now;                     /* simulated time of the last dispatch */
 	double next_free;               /* earliest FINISHING slot's free_at */
 	uint32_t rr_sm;                 /* round-robin CTA dispatch */
+	/* an issue with l lanes doing work adds [l][0] to the issue and [l][1]
+	 * to the divergence component: R x l / warp_size and R x (1 - that),
+	 * computed once instead of a divide per issue (the same values) */
+	double issue_split[WEFT_GROUP_MAX_WIDTH + 1][2];
 	uint64_t age;
 	uint32_t nregs;
 	double ev[SIMT_EV_COUNT];

@@ -423,7 +423,8 @@ double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struc
 			} else {
 				s->ev[SIMT_EV_L1]++;
 				s->ms.l1_tx++;
-				struct simt_why lw = { .n = 0 };
+				struct simt_why lw;
+				lw.n = 0; /* (only its first n phases are read) */
 				double t0 = sj;
 				c = l1_load(s, sm, segs[j], &sj, &lw);
 				if (sj > t0)

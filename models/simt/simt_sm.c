@@ -120,11 +120,10 @@ static void heap_down(struct simt_state *s, uint32_t i)
 	heap_set(s, i, &e);
 }
 
-/* Puts scheduler id at its (new) time: inserted, moved, or removed when
+/* Puts scheduler S at its (new) time: inserted, moved, or removed when
  * its time is infinite. */
 static void heap_update(struct simt_state *s, struct simt_sched *S)
 {
-	uint32_t id = S->id;
 	if (isinf(S->t)) {
 		if (S->hpos == UINT32_MAX)
 			return;
@@ -138,7 +137,7 @@ static void heap_update(struct simt_state *s, struct simt_sched *S)
 		}
 		return;
 	}
-	struct simt_hent e = { S->t, S->acct, S, id };
+	struct simt_hent e = { S->t, S->acct, S, S->id };
 	if (S->hpos == UINT32_MAX) {
 		S->hpos = s->nheap++;
 		heap_set(s, S->hpos, &e);
@@ -186,11 +185,15 @@ static void head_dep(const struct simt_state *s, struct simt_warp *W)
 			best = r[k];
 		}
 	}
+	/* (reg[r].end == rend[r]: the end is t, and the why is not read
+	 * here, only when a stall is charged to it) */
 	const struct simt_why *w = best == UINT32_MAX ? &no_wait : &W->reg[best];
-	if (s->sp.warp_serial && W->prev.end > t)
+	if (s->sp.warp_serial && W->prev.end > t) {
 		w = &W->prev;
+		t = W->prev.end;
+	}
 	W->dep = w;
-	W->dep_end = w->end;
+	W->dep_end = t;
 	W->unit = pi->unit;
 }
 
@@ -323,10 +326,10 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	const struct simt_pc *pi = &s->pc[r->pc];
 	double R = sp->issue_cycles;
 
-	/* (its counts and events were added when its CTA was dispatched) */
-	double useful = (double)r->lanes / sp->warp_size;
-	S->cpi[SIMT_CPI_ISSUE] += R * useful;
-	S->cpi[SIMT_CPI_DIVERGENCE] += R * (1 - useful);
+	/* (its counts and events were added when its CTA was dispatched;
+	 * the issue cycles' split by working lanes is s->issue_split) */
+	S->cpi[SIMT_CPI_ISSUE] += s->issue_split[r->lanes][0];
+	S->cpi[SIMT_CPI_DIVERGENCE] += s->issue_split[r->lanes][1];
 
 	struct simt_why res;
 	res.n = 0;
@@ -354,18 +357,21 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	}
 	for (uint32_t k = pi->dep0 + pi->nusedep; k < pi->dep0 + pi->ndep; k++) {
 		uint32_t reg = s->deps[k];
-		why_copy(&W->reg[reg], &res);
+		W->reg[reg] = res;
 		W->rend[reg] = res.end;
 	}
 	if (res.end > W->last_end) {
-		why_copy(&W->last, &res);
+		W->last = res;
 		W->last_end = res.end;
 	}
 	if (sp->warp_serial) /* head_dep reads it only then */
-		why_copy(&W->prev, &res);
+		W->prev = res;
 
 	struct simt_slot *sl = &sm->slot[W->slot];
 	W->i++;
+	/* the warp's records were written on a decoder thread: ask for the
+	 * line after the next record's ahead of its issue */
+	__builtin_prefetch(W->rec + W->i + 2);
 	int exits = W->i == W->n;
 	if (pi->is_barrier && !exits) {
 		double arrive = t + R > W->store_done ? t + R : W->store_done;
@@ -382,7 +388,10 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	}
 	hot_sync(sm, W);
 	S->greedy = (int32_t)wi;
-	slot_check(s, m, sl, t);
+	/* only an arrival or an exit can complete a barrier or the CTA (both
+	 * were checked after the previous change of either count) */
+	if (W->state != SIMT_W_READY)
+		slot_check(s, m, sl, t);
 }
 
 /* ---- one scheduler action ---- */
@@ -638,6 +647,11 @@ int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err)
 	s->heap = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->heap));
 	if (!s->heap)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the schedulers");
+	for (uint32_t l = 0; l <= WEFT_GROUP_MAX_WIDTH; l++) {
+		double R = sp->issue_cycles, useful = (double)l / sp->warp_size;
+		s->issue_split[l][0] = R * useful;
+		s->issue_split[l][1] = R * (1 - useful);
+	}
 	s->nheap = 0;
 	s->now = 0;
 	s->next_free = INFINITY;
