@@ -445,8 +445,11 @@ static void simt_free(void *state)
 			free(sm->warps);
 			free(sm->regs);
 			free(sm->rends);
-			for (uint32_t k = 0; k < SIMT_MAX_SCHED; k++)
+			for (uint32_t k = 0; k < SIMT_MAX_SCHED; k++) {
 				free(sm->sched[k].w);
+				free(sm->sched[k].key);
+				free(sm->sched[k].code);
+			}
 			for (uint32_t c = 0; c < SIMT_MAX_SLOTS; c++)
 				weft_simt_stream_free(&sm->slot[c].st);
 		}

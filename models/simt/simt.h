@@ -292,6 +292,7 @@ struct simt_warp {
 	uint8_t state;               /* enum simt_warp_state */
 	uint8_t unit;                /* the next instruction's unit (enum simt_unit) */
 	uint32_t slot, sched;
+	uint32_t pos;                /* its place in its scheduler's list (simt_sched.w) */
 	const struct simt_why *dep;  /* what dep_end waits for: a register's, prev or own */
 	const struct simt_rec *rec;  /* its stream */
 	uint32_t n, i;               /* records, next to issue */
@@ -315,15 +316,27 @@ struct simt_slot {
 	uint8_t state;               /* enum simt_slot_state */
 };
 
+/* What a scheduler's search reads of the warp at list position j, kept
+ * beside the list so the search walks two arrays instead of the warps:
+ * code[j] < SIMT_U_COUNT: ready to issue to unit code[j] once its
+ * operands are ready at key[j] (its dep_end); SIMT_HOT_DRAIN: draining
+ * until key[j] (its last_end); SIMT_HOT_BAR: at a barrier; SIMT_HOT_FREE.
+ * simt_sm.c's hot_sync rewrites a warp's entry whenever its state,
+ * dep_end, unit or last_end change. */
+enum { SIMT_HOT_DRAIN = SIMT_U_COUNT, SIMT_HOT_BAR, SIMT_HOT_FREE };
+
 /* A warp scheduler: its warps (oldest first) and its CPI accounting. */
 struct simt_sched {
 	uint32_t *w, nw, cap;
+	double *key;                 /* [cap] beside w (SIMT_HOT_*) */
+	uint8_t *code;               /* [cap] */
 	int32_t greedy;              /* GTO: the warp it issued last, -1 none */
 	uint32_t rr;                 /* LRR: where the next search starts */
 	double t;                    /* its next action (INFINITY: asleep) */
 	double acct;                 /* cycles accounted up to here */
 	struct simt_why why;         /* what [acct, t) is waiting for */
 	uint32_t hpos;               /* position in the machine's heap, UINT32_MAX: none */
+	uint32_t id, sm, k;          /* heap id (sm x schedulers + k), its SM, its index there */
 	double cpi[SIMT_CPI_COUNT];
 };
 
@@ -366,6 +379,12 @@ int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta
 			  struct simt_stream *built, struct weft_error *err);
 /* Runs the launch to its end; *cycles = its duration. */
 int weft_simt_machine_finish(struct simt_state *s, double *cycles, struct weft_error *err);
+
+/* How many scheduler-list entries disagree with their warps: a warp whose
+ * pos, scheduler, code or key (simt_sched) is not what its state, unit,
+ * dep_end and last_end say, or a warp in no list / a free one in a list.
+ * 0 whenever control is outside simt_sm.c; for tests. */
+uint32_t weft_simt_sched_mismatches(const struct simt_state *s);
 
 /* The timed memory operations of one warp instruction (simt_memsys.c).
  * t: issue time; returns the completion time (data ready for a load,
@@ -415,6 +434,10 @@ struct simt_state {
 	double now;                     /* simulated time of the last dispatch */
 	double next_free;               /* earliest FINISHING slot's free_at */
 	uint32_t rr_sm;                 /* round-robin CTA dispatch */
+	/* an issue with l lanes doing work adds [l][0] to the issue and [l][1]
+	 * to the divergence component: R x l / warp_size and R x (1 - that),
+	 * computed once instead of a divide per issue (the same values) */
+	double issue_split[WEFT_GROUP_MAX_WIDTH + 1][2];
 	uint64_t age;
 	uint32_t nregs;
 	double ev[SIMT_EV_COUNT];

@@ -29,7 +29,7 @@
 
 /* ---- why: phases of a wait ---- */
 
-static void why_push(struct simt_why *w, uint8_t c, double d)
+static inline void why_push(struct simt_why *w, uint8_t c, double d)
 {
 	if (d <= 0)
 		return;
@@ -165,9 +165,16 @@ void weft_simt_below_reset(struct simt_below *b, const struct simt_params *sp)
 	b->ev_l2 = b->ev_noc = b->dram_bytes = 0;
 }
 
+/* line mod n for n > 0: a 32-bit divide when line fits in 32 bits (the
+ * same value; the 64-bit divide is several times slower on some hosts). */
+static inline uint32_t mod_line(uint64_t line, uint32_t n)
+{
+	return line >> 32 ? (uint32_t)(line % n) : (uint32_t)line % n;
+}
+
 static uint32_t channel_of(const struct simt_params *sp, uint64_t line)
 {
-	return sp->dram_channels ? (uint32_t)(line % sp->dram_channels) : 0;
+	return sp->dram_channels ? mod_line(line, sp->dram_channels) : 0;
 }
 
 /* A request for the DRAM channel of `line` arriving at a: returns its
@@ -188,7 +195,7 @@ static double dram_queue(struct simt_state *s, uint64_t line, double a)
 static double bank_queue(struct simt_state *s, uint64_t line, double a)
 {
 	struct simt_below *b = &s->below;
-	uint32_t bank = (uint32_t)(line % s->sp.l2.banks);
+	uint32_t bank = mod_line(line, s->sp.l2.banks);
 	double st = a > b->bank_free[bank] ? a : b->bank_free[bank];
 	b->bank_free[bank] = st + s->sp.l2_service;
 	b->bank_busy[bank] += s->sp.l2_service;
@@ -320,14 +327,15 @@ static double l1_load(struct simt_state *s, struct simt_sm *sm, uint64_t addr, d
 		why_push(why, SIMT_CPI_MSHR, t1 - t0);
 		*t = t1;
 	}
-	struct simt_why fill = { .n = 0 };
-	double done = below_read(s, addr, t1, 0, &fill);
+	/* the fill's phases are built in the line's record (below_read
+	 * touches only the L2 side) */
+	L->why.n = 0;
+	double done = below_read(s, addr, t1, 0, &L->why);
 	mshr_push(sm, done);
 	L->ready = done;
 	L->merges = 0;
-	L->why = fill;
 	L->why.end = done;
-	why_append(why, &fill);
+	why_append(why, &L->why);
 	return done;
 }
 
@@ -394,34 +402,42 @@ double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struc
 	if (r->gl) {
 		const uint64_t *segs = st->segs + r->seg0;
 		double worst = -1;
-		struct simt_why wworst = { .n = 0 };
+		/* each transaction's phases are built in one buffer while the
+		 * other holds the latest so far (no 40-byte copy per
+		 * transaction: the copy of a just-written why stalls) */
+		struct simt_why wb[2];
+		struct simt_why *w = &wb[0], *wworst = &wb[1];
+		wworst->n = 0;
 		for (uint32_t j = 0; j < r->nseg; j++) {
 			double sj = cur, c;
-			struct simt_why w = { .n = 0 };
+			w->n = 0;
 			if (pi->is_atomic) {
 				/* Fermi performs global atomics at the L2 */
-				why_push(&w, SIMT_CPI_LSU, sj - start);
-				c = below_read(s, segs[j], sj, 1, &w);
+				why_push(w, SIMT_CPI_LSU, sj - start);
+				c = below_read(s, segs[j], sj, 1, w);
 			} else if (pi->is_store) {
 				s->ev[SIMT_EV_L1]++;
 				s->ms.l1_tx++;
-				why_push(&w, SIMT_CPI_LSU, sj - start);
-				c = l1_store(s, sm, segs[j], sj, &w);
+				why_push(w, SIMT_CPI_LSU, sj - start);
+				c = l1_store(s, sm, segs[j], sj, w);
 			} else {
 				s->ev[SIMT_EV_L1]++;
 				s->ms.l1_tx++;
-				struct simt_why lw = { .n = 0 };
+				struct simt_why lw;
+				lw.n = 0; /* (only its first n phases are read) */
 				double t0 = sj;
 				c = l1_load(s, sm, segs[j], &sj, &lw);
 				if (sj > t0)
 					busy_cpi = SIMT_CPI_MSHR;
-				why_push(&w, SIMT_CPI_LSU, t0 - start);
-				why_append(&w, &lw);
+				why_push(w, SIMT_CPI_LSU, t0 - start);
+				why_append(w, &lw);
 			}
 			cur = sj + sp->l1_tx_cycles;
 			if (c > worst) {
 				worst = c;
+				struct simt_why *x = wworst;
 				wworst = w;
+				w = x;
 			}
 		}
 		/* a load's (or atomic's) registers are written pipeline_latency
@@ -433,12 +449,12 @@ double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struc
 		}
 		if (d >= done) {
 			/* the pipeline part goes with the level that served it */
-			if (wworst.n && !pi->is_store)
-				wworst.d[wworst.n - 1] += (float)sp->pipeline_latency;
+			if (wworst->n && !pi->is_store)
+				wworst->d[wworst->n - 1] += (float)sp->pipeline_latency;
 			done = d;
 			why->n = 0;
 			why_push(why, SIMT_CPI_LSU, start - t);
-			why_append(why, &wworst);
+			why_append(why, wworst);
 		}
 	}
 	if (isinf(done)) { /* not reached: every priced access has a part */

@@ -34,6 +34,19 @@ static void why_simple(struct simt_why *w, uint8_t c, double end)
 	w->d[0] = 0; /* everything before end goes to c[0] */
 }
 
+/* Copies a why's meaningful fields (end, n and the first n phases) one
+ * by one: a whole-struct copy of a why that was just written field by
+ * field stalls on store forwarding; the phases past n are never read. */
+static inline void why_copy(struct simt_why *dst, const struct simt_why *src)
+{
+	dst->end = src->end;
+	dst->n = src->n;
+	for (uint8_t i = 0; i < src->n; i++) {
+		dst->c[i] = src->c[i];
+		dst->d[i] = src->d[i];
+	}
+}
+
 /* Charges [a, b) to w's components in proportion to how long each of its
  * phases lasted (simt.h simt_why): a load that queued 800 cycles at a DRAM
  * channel and then took its 550-cycle round trip gives 59% of any stall
@@ -68,11 +81,6 @@ static inline int before(const struct simt_hent *a, const struct simt_hent *b)
 	if (a->t != b->t)
 		return a->t < b->t;
 	return a->acct < b->acct || (a->acct == b->acct && a->id < b->id);
-}
-
-static struct simt_sched *sched_of(struct simt_state *s, uint32_t id)
-{
-	return &s->sms[id / s->sp.schedulers].sched[id % s->sp.schedulers];
 }
 
 static inline void heap_set(struct simt_state *s, uint32_t i, const struct simt_hent *e)
@@ -112,11 +120,10 @@ static void heap_down(struct simt_state *s, uint32_t i)
 	heap_set(s, i, &e);
 }
 
-/* Puts scheduler id at its (new) time: inserted, moved, or removed when
+/* Puts scheduler S at its (new) time: inserted, moved, or removed when
  * its time is infinite. */
-static void heap_update(struct simt_state *s, uint32_t id)
+static void heap_update(struct simt_state *s, struct simt_sched *S)
 {
-	struct simt_sched *S = sched_of(s, id);
 	if (isinf(S->t)) {
 		if (S->hpos == UINT32_MAX)
 			return;
@@ -130,7 +137,7 @@ static void heap_update(struct simt_state *s, uint32_t id)
 		}
 		return;
 	}
-	struct simt_hent e = { S->t, S->acct, S, id };
+	struct simt_hent e = { S->t, S->acct, S, S->id };
 	if (S->hpos == UINT32_MAX) {
 		S->hpos = s->nheap++;
 		heap_set(s, S->hpos, &e);
@@ -154,7 +161,7 @@ static void wake(struct simt_state *s, uint32_t m, uint32_t k, double x)
 		x = S->acct; /* still issuing: it is accounted up to acct */
 	if (S->t > x) {
 		S->t = x;
-		heap_update(s, m * s->sp.schedulers + k);
+		heap_update(s, S);
 	}
 }
 
@@ -178,26 +185,92 @@ static void head_dep(const struct simt_state *s, struct simt_warp *W)
 			best = r[k];
 		}
 	}
+	/* (reg[r].end == rend[r]: the end is t, and the why is not read
+	 * here, only when a stall is charged to it) */
 	const struct simt_why *w = best == UINT32_MAX ? &no_wait : &W->reg[best];
-	if (s->sp.warp_serial && W->prev.end > t)
+	if (s->sp.warp_serial && W->prev.end > t) {
 		w = &W->prev;
+		t = W->prev.end;
+	}
 	W->dep = w;
-	W->dep_end = w->end;
+	W->dep_end = t;
 	W->unit = pi->unit;
 }
 
-static void sched_remove(struct simt_sched *S, uint32_t wi)
+/* Rewrites warp W's entry beside its scheduler's list (simt.h simt_sched
+ * key/code) from its state, dep_end, unit and last_end. */
+static inline void hot_sync(struct simt_sm *sm, const struct simt_warp *W)
 {
-	for (uint32_t j = 0; j < S->nw; j++)
-		if (S->w[j] == wi) {
-			memmove(S->w + j, S->w + j + 1, (S->nw - j - 1) * sizeof(*S->w));
-			S->nw--;
-			if (S->greedy == (int32_t)wi)
-				S->greedy = -1;
-			if (S->rr > j && S->rr)
-				S->rr--;
-			return;
+	struct simt_sched *S = &sm->sched[W->sched];
+	uint32_t j = W->pos;
+	switch (W->state) {
+	case SIMT_W_READY:
+		S->code[j] = W->unit;
+		S->key[j] = W->dep_end;
+		break;
+	case SIMT_W_DRAIN:
+		S->code[j] = SIMT_HOT_DRAIN;
+		S->key[j] = W->last_end;
+		break;
+	case SIMT_W_BAR:
+		S->code[j] = SIMT_HOT_BAR;
+		break;
+	default:
+		S->code[j] = SIMT_HOT_FREE;
+		break;
+	}
+}
+
+uint32_t weft_simt_sched_mismatches(const struct simt_state *s)
+{
+	uint32_t bad = 0;
+	uint32_t nw = s->occ.ctas * s->occ.warps_per_cta;
+	for (uint32_t m = 0; m < s->sp.num_sm; m++) {
+		const struct simt_sm *sm = &s->sms[m];
+		uint32_t listed = 0, live = 0;
+		for (uint32_t k = 0; k < s->sp.schedulers; k++) {
+			const struct simt_sched *S = &sm->sched[k];
+			for (uint32_t j = 0; j < S->nw; j++, listed++) {
+				const struct simt_warp *W = &sm->warps[S->w[j]];
+				int ok = W->pos == j && W->sched == k;
+				switch (W->state) {
+				case SIMT_W_READY:
+					ok &= S->code[j] == W->unit && S->key[j] == W->dep_end;
+					break;
+				case SIMT_W_DRAIN:
+					ok &= S->code[j] == SIMT_HOT_DRAIN && S->key[j] == W->last_end;
+					break;
+				case SIMT_W_BAR:
+					ok &= S->code[j] == SIMT_HOT_BAR;
+					break;
+				default:
+					ok = 0; /* a free warp stays in no list */
+				}
+				bad += !ok;
+			}
 		}
+		for (uint32_t i = 0; i < nw && i < sm->nwarps_cap; i++)
+			live += sm->warps[i].state != SIMT_W_FREE;
+		bad += live > listed ? live - listed : listed - live;
+	}
+	return bad;
+}
+
+/* Takes warp wi (at its position W->pos) out of scheduler S's list; the
+ * later warps move down one place. */
+static void sched_remove(struct simt_sm *sm, struct simt_sched *S, uint32_t wi)
+{
+	uint32_t j = sm->warps[wi].pos, n = S->nw - j - 1;
+	memmove(S->w + j, S->w + j + 1, n * sizeof(*S->w));
+	memmove(S->key + j, S->key + j + 1, n * sizeof(*S->key));
+	memmove(S->code + j, S->code + j + 1, n * sizeof(*S->code));
+	S->nw--;
+	for (uint32_t q = j; q < S->nw; q++)
+		sm->warps[S->w[q]].pos = q;
+	if (S->greedy == (int32_t)wi)
+		S->greedy = -1;
+	if (S->rr > j && S->rr)
+		S->rr--;
 }
 
 /* ---- barriers and CTA completion ---- */
@@ -219,6 +292,7 @@ static void slot_check(struct simt_state *s, uint32_t m, struct simt_slot *sl, d
 				W->dep = &W->own;
 				W->dep_end = x;
 			}
+			hot_sync(sm, W);
 		}
 		sl->arrived = 0;
 		sl->bar_max = 0;
@@ -252,10 +326,10 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	const struct simt_pc *pi = &s->pc[r->pc];
 	double R = sp->issue_cycles;
 
-	/* (its counts and events were added when its CTA was dispatched) */
-	double useful = (double)r->lanes / sp->warp_size;
-	S->cpi[SIMT_CPI_ISSUE] += R * useful;
-	S->cpi[SIMT_CPI_DIVERGENCE] += R * (1 - useful);
+	/* (its counts and events were added when its CTA was dispatched;
+	 * the issue cycles' split by working lanes is s->issue_split) */
+	S->cpi[SIMT_CPI_ISSUE] += s->issue_split[r->lanes][0];
+	S->cpi[SIMT_CPI_DIVERGENCE] += s->issue_split[r->lanes][1];
 
 	struct simt_why res;
 	res.n = 0;
@@ -290,10 +364,14 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 		W->last = res;
 		W->last_end = res.end;
 	}
-	W->prev = res;
+	if (sp->warp_serial) /* head_dep reads it only then */
+		W->prev = res;
 
 	struct simt_slot *sl = &sm->slot[W->slot];
 	W->i++;
+	/* the warp's records were written on a decoder thread: ask for the
+	 * line after the next record's ahead of its issue */
+	__builtin_prefetch(W->rec + W->i + 2);
 	int exits = W->i == W->n;
 	if (pi->is_barrier && !exits) {
 		double arrive = t + R > W->store_done ? t + R : W->store_done;
@@ -308,18 +386,76 @@ static void issue(struct simt_state *s, uint32_t m, uint32_t k, uint32_t wi, dou
 	} else {
 		head_dep(s, W);
 	}
+	hot_sync(sm, W);
 	S->greedy = (int32_t)wi;
-	slot_check(s, m, sl, t);
+	/* only an arrival or an exit can complete a barrier or the CTA (both
+	 * were checked after the previous change of either count) */
+	if (W->state != SIMT_W_READY)
+		slot_check(s, m, sl, t);
 }
 
 /* ---- one scheduler action ---- */
 
-static void step(struct simt_state *s, uint32_t id)
+/* GTO's search after the greedy warp, in two passes over the list's
+ * key/code (oldest first), each with one data-dependent branch: the first
+ * finds the oldest warp that can issue at t, dropping finished draining
+ * warps it meets (as one combined pass would); only when none can issue,
+ * the second finds the oldest warp waiting to issue, the earliest time any
+ * can issue or finish (the first such on ties), and whether any waits at a
+ * barrier. Returns the warp to issue, or -1. */
+static int32_t gto_search(struct simt_sm *sm, struct simt_sched *S, const double *uf, double t,
+			  double *best_out, uint32_t *bw_out, uint32_t *old_out, int *any_bar_out)
+{
+	/* by code (simt.h SIMT_HOT_*): the time the entry is acted on is
+	 * max(when[code], key) */
+	double when[SIMT_HOT_FREE + 1];
+	when[SIMT_U_SP] = uf[SIMT_U_SP];
+	when[SIMT_U_SFU] = uf[SIMT_U_SFU];
+	when[SIMT_U_LDST] = uf[SIMT_U_LDST];
+	when[SIMT_HOT_DRAIN] = -INFINITY;
+	when[SIMT_HOT_BAR] = when[SIMT_HOT_FREE] = INFINITY;
+	for (uint32_t j = 0; j < S->nw;) {
+		uint8_t c = S->code[j];
+		double x = S->key[j], u = when[c];
+		if ((u > x ? u : x) <= t) {
+			if (c < SIMT_U_COUNT)
+				return (int32_t)S->w[j];
+			/* finished draining: leaves the scheduler (the list
+			 * shifts down) */
+			uint32_t wi = S->w[j];
+			sm->warps[wi].state = SIMT_W_FREE;
+			sched_remove(sm, S, wi);
+			continue;
+		}
+		j++;
+	}
+	double best = INFINITY;
+	uint32_t bw = UINT32_MAX, old = UINT32_MAX;
+	int any_bar = 0;
+	for (uint32_t j = 0; j < S->nw; j++) {
+		uint8_t c = S->code[j];
+		double x = S->key[j], u = when[c];
+		double e = u > x ? u : x; /* INFINITY at a barrier: never the earliest */
+		if (e < best) {
+			best = e;
+			bw = S->w[j];
+		}
+		old = old == UINT32_MAX && c < SIMT_U_COUNT ? S->w[j] : old;
+		any_bar |= c == SIMT_HOT_BAR;
+	}
+	*best_out = best;
+	*bw_out = bw;
+	*old_out = old;
+	*any_bar_out = any_bar;
+	return -1;
+}
+
+
+static void step(struct simt_state *s, struct simt_sched *S)
 {
 	const struct simt_params *sp = &s->sp;
-	uint32_t m = id / sp->schedulers, k = id % sp->schedulers;
+	uint32_t m = S->sm, k = S->k;
 	struct simt_sm *sm = &s->sms[m];
-	struct simt_sched *S = &sm->sched[k];
 	double t = S->t;
 	charge(S->cpi, &S->why, S->acct, t);
 	S->acct = t;
@@ -336,8 +472,8 @@ static void step(struct simt_state *s, uint32_t id)
 	 * one finishes), in case none can. */
 	int32_t pick = -1;
 	double best = INFINITY;
-	const struct simt_warp *bw = NULL;     /* the earliest to issue or finish */
-	const struct simt_warp *old = NULL;    /* the oldest waiting to issue */
+	uint32_t bw = UINT32_MAX;      /* the earliest to issue or finish */
+	uint32_t old = UINT32_MAX;     /* the oldest waiting to issue */
 	uint32_t old_at = UINT32_MAX;
 	int any_bar = 0;
 	if (sp->policy == SIMT_SCHED_GTO && S->greedy >= 0) {
@@ -348,14 +484,17 @@ static void step(struct simt_state *s, uint32_t id)
 				pick = S->greedy;
 		}
 	}
+	/* the search reads the list's key/code (simt.h), not the warps */
+	if (sp->policy == SIMT_SCHED_GTO && pick < 0)
+		pick = gto_search(sm, S, uf, t, &best, &bw, &old, &any_bar);
 	uint32_t nw = S->nw, base = sp->policy == SIMT_SCHED_LRR && nw ? S->rr % nw : 0;
-	for (uint32_t j = 0; pick < 0 && j < nw;) {
+	for (uint32_t j = 0; sp->policy == SIMT_SCHED_LRR && pick < 0 && j < nw;) {
 		uint32_t at = base + j < nw ? base + j : base + j - nw;
-		struct simt_warp *W = &sm->warps[S->w[at]];
-		double e;
-		if (W->state == SIMT_W_READY) {
-			double u = uf[W->unit];
-			e = u > W->dep_end ? u : W->dep_end;
+		uint8_t c = S->code[at];
+		double x = S->key[at], e;
+		if (c < SIMT_U_COUNT) {
+			double u = uf[c];
+			e = u > x ? u : x;
 			if (e <= t) {
 				pick = (int32_t)S->w[at];
 				if (sp->policy == SIMT_SCHED_LRR)
@@ -364,13 +503,14 @@ static void step(struct simt_state *s, uint32_t id)
 			}
 			if (at < old_at) {
 				old_at = at;
-				old = W;
+				old = S->w[at];
 			}
-		} else if (W->state == SIMT_W_DRAIN) {
-			if (W->last_end <= t) {
+		} else if (c == SIMT_HOT_DRAIN) {
+			if (x <= t) {
 				/* finished: leaves the scheduler (the list shifts down) */
-				W->state = SIMT_W_FREE;
-				sched_remove(S, S->w[at]);
+				uint32_t wi = S->w[at];
+				sm->warps[wi].state = SIMT_W_FREE;
+				sched_remove(sm, S, wi);
 				nw = S->nw;
 				if (base > at)
 					base--;
@@ -378,15 +518,15 @@ static void step(struct simt_state *s, uint32_t id)
 					base = 0;
 				continue;
 			}
-			e = W->last_end;
+			e = x;
 		} else {
-			any_bar |= W->state == SIMT_W_BAR;
+			any_bar |= c == SIMT_HOT_BAR;
 			j++;
 			continue;
 		}
 		if (e < best) {
 			best = e;
-			bw = W;
+			bw = S->w[at];
 		}
 		j++;
 	}
@@ -394,7 +534,7 @@ static void step(struct simt_state *s, uint32_t id)
 		issue(s, m, k, (uint32_t)pick, t);
 		S->t = t + sp->issue_cycles;
 		S->acct = S->t; /* the issue cycles are charged in issue() */
-		heap_update(s, id);
+		heap_update(s, S);
 		return;
 	}
 	/* Nothing can issue now: sleep until the earliest warp can. The
@@ -402,25 +542,25 @@ static void step(struct simt_state *s, uint32_t id)
 	 * waits for (under GTO the one the scheduler would take first; its
 	 * wait, not a younger warp's short one, is what the others failed
 	 * to hide), else to the draining warp that finishes first. */
-	struct simt_why why;
-	const struct simt_warp *aw = old ? old : bw;
+	struct simt_why *why = &S->why; /* (charged up to t above: free to rewrite) */
+	uint32_t ai = old != UINT32_MAX ? old : bw;
+	const struct simt_warp *aw = ai != UINT32_MAX ? &sm->warps[ai] : NULL;
 	if (!aw) {
-		why_simple(&why, any_bar ? SIMT_CPI_BARRIER : SIMT_CPI_IDLE, INFINITY);
+		why_simple(why, any_bar ? SIMT_CPI_BARRIER : SIMT_CPI_IDLE, INFINITY);
 	} else if (aw->state == SIMT_W_DRAIN) {
-		why = aw->last;
+		why_copy(why, &aw->last);
 	} else if (uf[aw->unit] > aw->dep_end) {
 		uint8_t c = aw->unit == SIMT_U_SFU	? SIMT_CPI_SFU
 			    : aw->unit == SIMT_U_LDST ? sm->ldst_cpi
 						      : SIMT_CPI_PIPELINE;
-		why_simple(&why, c, uf[aw->unit]);
+		why_simple(why, c, uf[aw->unit]);
 	} else {
-		why = *aw->dep;
+		why_copy(why, aw->dep);
 	}
 	if (best <= t) /* cannot happen (it would have issued); never loop */
 		best = t + 1;
 	S->t = best;
-	S->why = why;
-	heap_update(s, id);
+	heap_update(s, S);
 }
 
 /* ---- launch begin, CTA dispatch, launch end ---- */
@@ -441,10 +581,15 @@ int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err)
 			sm->warps = calloc(nw, sizeof(*sm->warps));
 			sm->nwarps_cap = sm->warps ? nw : 0;
 			for (uint32_t k = 0; k < sp->schedulers && sm->warps; k++) {
-				free(sm->sched[k].w);
-				sm->sched[k].w = malloc(nw * sizeof(uint32_t));
-				sm->sched[k].cap = sm->sched[k].w ? nw : 0;
-				if (!sm->sched[k].w)
+				struct simt_sched *S = &sm->sched[k];
+				free(S->w);
+				free(S->key);
+				free(S->code);
+				S->w = malloc(nw * sizeof(*S->w));
+				S->key = malloc(nw * sizeof(*S->key));
+				S->code = malloc(nw * sizeof(*S->code));
+				S->cap = S->w && S->key && S->code ? nw : 0;
+				if (!S->cap)
 					sm->nwarps_cap = 0;
 			}
 		}
@@ -482,6 +627,9 @@ int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err)
 			S->acct = 0;
 			why_simple(&S->why, SIMT_CPI_IDLE, INFINITY);
 			S->hpos = UINT32_MAX;
+			S->id = m * sp->schedulers + k;
+			S->sm = m;
+			S->k = k;
 			memset(S->cpi, 0, sizeof(S->cpi));
 			sm->sp_free[k] = 0;
 		}
@@ -499,6 +647,11 @@ int weft_simt_machine_begin(struct simt_state *s, struct weft_error *err)
 	s->heap = malloc((size_t)sp->num_sm * sp->schedulers * sizeof(*s->heap));
 	if (!s->heap)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the schedulers");
+	for (uint32_t l = 0; l <= WEFT_GROUP_MAX_WIDTH; l++) {
+		double R = sp->issue_cycles, useful = (double)l / sp->warp_size;
+		s->issue_split[l][0] = R * useful;
+		s->issue_split[l][1] = R * (1 - useful);
+	}
 	s->nheap = 0;
 	s->now = 0;
 	s->next_free = INFINITY;
@@ -527,10 +680,9 @@ static void refresh_next_free(struct simt_state *s)
 static void run_events(struct simt_state *s, int all)
 {
 	while (s->nheap) {
-		uint32_t id = s->heap[0].id;
 		if (!all && !(s->heap[0].t < s->next_free))
 			break;
-		step(s, id);
+		step(s, s->heap[0].S);
 	}
 }
 
@@ -543,7 +695,7 @@ static void slot_release(struct simt_state *s, uint32_t m, uint32_t c)
 	for (uint32_t w = 0; w < sl->nw; w++) {
 		struct simt_warp *W = &sm->warps[sl->warp0 + w];
 		if (W->state != SIMT_W_FREE)
-			sched_remove(&sm->sched[W->sched], sl->warp0 + w);
+			sched_remove(sm, &sm->sched[W->sched], sl->warp0 + w);
 		W->state = SIMT_W_FREE;
 	}
 	sl->state = SIMT_SLOT_EMPTY;
@@ -664,7 +816,9 @@ int weft_simt_machine_cta(struct simt_state *s, const struct weft_cta_trace *cta
 			sl->exited++;
 		}
 		struct simt_sched *S = &sm->sched[W->sched];
+		W->pos = S->nw;
 		S->w[S->nw++] = wi;
+		hot_sync(sm, W);
 	}
 	slot_check(s, m, sl, x);
 	for (uint32_t k = 0; k < sp->schedulers; k++)
