@@ -192,7 +192,8 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 			    (sp == WEFT_SPACE_GLOBAL || sp == WEFT_SPACE_CONST || sp == WEFT_SPACE_SHARED))
 				(*nloads)++;
 			s->acc_all[pc]++;
-			if (sp == WEFT_SPACE_GLOBAL && s->track_global) {
+			if (sp == WEFT_SPACE_GLOBAL && s->track_global &&
+			    (k != DMT_K_LOAD || weft_dmt_global_stored(s, gi->addr[lane], p->info[pc].access_bytes))) {
 				struct dmt_grec gr = {
 					.addr = gi->addr[lane], .tid = tid, .epoch = w->epoch[lane], .warp = g,
 					.kind = k, .bytes = p->info[pc].access_bytes,
@@ -531,7 +532,7 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 	*nloads = 0;
 	s->recbase = 0;
 	s->ngrec = 0;
-	if (s->track_global && (weft_dmt_barrier_begin(s, c->nthreads) || weft_dmt_global_begin(s)))
+	if (s->track_global && (weft_dmt_barrier_begin(s, c->nthreads) || weft_dmt_global_begin(d, c)))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's global accesses",
 				      c->cta);
 	if (ngroups > s->capwarps) {

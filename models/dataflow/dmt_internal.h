@@ -155,6 +155,8 @@ struct weft_dmt_scratch {
 	uint64_t ngrec, capgrec;
 	struct dmt_gword *gw;
 	uint64_t capgw, ngw;
+	uint64_t *sw;             /* words the CTA stores to (address / 4 + 1), a hash set */
+	uint64_t capsw, nsw;
 };
 
 /* dmt_base.c */
@@ -204,8 +206,12 @@ int weft_dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
 /* dmt_global.c */
 /* Appends g to *buf (n, cap); 0 or WEFT_ERR_NOMEM. */
 int weft_dmt_grec_push(struct dmt_grec **buf, uint64_t *n, uint64_t *cap, const struct dmt_grec *g);
-/* Empties the word table for a new CTA; 0 or WEFT_ERR_NOMEM. */
-int weft_dmt_global_begin(struct weft_dmt_scratch *s);
+/* Empties the word table for CTA c and finds the words its threads store
+ * to (a walk over their streams); 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_global_begin(struct weft_dmt *d, const struct weft_cta_trace *c);
+/* Does the CTA store to a word of the access at addr (bytes wide)? Only
+ * those words are tracked: a load of others is not recorded. */
+int weft_dmt_global_stored(const struct weft_dmt_scratch *s, uint64_t addr, uint32_t bytes);
 /* Replays one epoch's global records (s->grec, in the order a stable sort
  * of the CTA's records by epoch gives) and empties them; adds to
  * d->tot.global_comm and global_order and marks the barriers such an
