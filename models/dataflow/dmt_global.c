@@ -19,7 +19,8 @@
  * loads are neither recorded nor replayed. A walk over the threads'
  * streams finds those words before pass A (weft_dmt_global_begin); the
  * table then grows with the words the CTA writes, not with every word it
- * reads (sgemm at large size: 4096 words of C against 200 000 read).
+ * reads (sgemm at large size: the 4096 words of its C tile among the 69 632 words
+ * of A, B and C it touches).
  * The replay:
  *   - a load of a word last stored by another thread in an earlier epoch,
  *     or earlier in the same warp, counts in d->tot.global_comm (a value
