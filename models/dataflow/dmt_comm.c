@@ -109,7 +109,7 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	}
 	s->track_global = has_bar && has_gstore;
 	s->edge = calloc((size_t)s->nmem * s->nmem + 1, 1);
-	if (!s->edge || weft_dmt_barrier_init(d))
+	if (!s->edge || weft_dmt_barrier_init(d) || (s->track_global && weft_dmt_global_init(d)))
 		goto nomem;
 	rc = weft_dmt_iter_init(d, err);
 	if (rc) {
@@ -452,17 +452,19 @@ static int reuse_epoch(struct weft_dmt *d, const struct weft_cta_trace *c, uint3
 			s->ever[s->thr[s->rec[i].tid].end++] = s->rec[i].ver;
 	for (uint32_t t = 0; t < n; t++) {
 		struct dmt_thread *T = &s->thr[t];
+		uint32_t *rk = &s->rk[(size_t)t * s->nmem];
+		struct weft_thread_iter it = T->it; /* a local copy stays in registers */
 		struct weft_dyn_inst di;
 		int over = 0;
 		while (!T->done) {
-			if (!weft_thread_iter_next(&T->it, &di)) {
+			if (!weft_thread_iter_next(&it, &di)) {
 				T->done = 1;
 				break;
 			}
 			if (di.has_addr && s->kind[di.pc] == DMT_K_LOAD &&
 			    (di.space == WEFT_SPACE_GLOBAL || di.space == WEFT_SPACE_CONST ||
 			     di.space == WEFT_SPACE_SHARED)) {
-				uint32_t k = s->rk[(size_t)t * s->nmem + s->memidx[di.pc]]++;
+				uint32_t k = rk[s->memidx[di.pc]]++;
 				uint64_t addr = di.addr;
 				uint32_t ver = 0;
 				if (di.space == WEFT_SPACE_SHARED) {
@@ -496,8 +498,9 @@ static int reuse_epoch(struct weft_dmt *d, const struct weft_cta_trace *c, uint3
 				}
 			}
 			if (s->is_bar[di.pc] && di.exec)
-				break;
+				break; /* the barrier that ends the thread's epoch e */
 		}
+		T->it = it;
 		/* both passes follow the thread's own path: they meet the same
 		 * shared loads between the same barriers */
 		if (over || T->cur != T->end)

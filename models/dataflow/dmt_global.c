@@ -154,6 +154,59 @@ static struct dmt_gword *word_at(struct weft_dmt_scratch *s, uint64_t word, uint
 	return x;
 }
 
+int weft_dmt_global_init(struct weft_dmt *d)
+{
+	struct weft_dmt_scratch *s = d->s;
+	const struct weft_program *p = d->p;
+	s->gflag_start = calloc((size_t)p->nblocks + 1, sizeof(uint32_t));
+	s->gflag_pcs = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
+	if (!s->gflag_start || !s->gflag_pcs)
+		return WEFT_ERR_NOMEM;
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < p->nblocks; b++) {
+		s->gflag_start[b] = n;
+		const struct weft_block *B = &p->blocks[b];
+		for (uint32_t pc = B->first; pc < B->first + B->count; pc++)
+			if (p->iflags[pc] & (WEFT_II_GUARD | WEFT_II_ADDR))
+				s->gflag_pcs[n++] = pc;
+	}
+	s->gflag_start[p->nblocks] = n;
+	return 0;
+}
+
+/* Adds the words the thread stores to. Its stream read as
+ * weft_thread_iter_next reads it (trace.h), but only at the instructions
+ * that take a guard bit or an address (s->gflag_*). */
+static int stored_thread(struct weft_dmt_scratch *s, const struct weft_program *p,
+			 const struct weft_thread_trace *T)
+{
+	uint32_t gi = 0, ai = 0;
+	for (uint32_t bi = 0; bi < T->nblocks; bi++) {
+		uint32_t b = T->blocks[bi];
+		for (uint32_t j = s->gflag_start[b]; j < s->gflag_start[b + 1]; j++) {
+			uint32_t pc = s->gflag_pcs[j];
+			uint8_t f = p->iflags[pc];
+			int exec = 1;
+			if (f & WEFT_II_GUARD)
+				exec = T->guards[gi++];
+			else if (f & WEFT_II_GCTRL)
+				exec = bi + 1 < T->nblocks ? T->blocks[bi + 1] != b + 1 : 1;
+			if (!(f & WEFT_II_ADDR) || !exec)
+				continue;
+			uint32_t a = ai++;
+			uint8_t k = s->kind[pc];
+			if (T->spaces[a] != WEFT_SPACE_GLOBAL || (k != DMT_K_STORE && k != DMT_K_ATOMIC))
+				continue;
+			uint32_t bytes = p->info[pc].access_bytes;
+			uint64_t addr = T->addrs[a], w1 = (addr + (bytes ? bytes : 1) - 1) / 4;
+			for (uint64_t w = addr / 4; w <= w1; w++)
+				if (stored_add(s, w + 1))
+					return WEFT_ERR_NOMEM;
+		}
+	}
+	return 0;
+}
+
 int weft_dmt_global_begin(struct weft_dmt *d, const struct weft_cta_trace *c)
 {
 	struct weft_dmt_scratch *s = d->s;
@@ -168,22 +221,9 @@ int weft_dmt_global_begin(struct weft_dmt *d, const struct weft_cta_trace *c)
 	}
 	memset(s->sw, 0, s->capsw * sizeof(*s->sw));
 	s->nsw = 0;
-	for (uint32_t t = 0; t < c->nthreads; t++) {
-		struct weft_thread_iter it;
-		struct weft_dyn_inst di;
-		weft_thread_iter_init(&it, p, &c->threads[t]);
-		while (weft_thread_iter_next(&it, &di)) {
-			uint8_t k = s->kind[di.pc];
-			if (!di.has_addr || di.space != WEFT_SPACE_GLOBAL ||
-			    (k != DMT_K_STORE && k != DMT_K_ATOMIC))
-				continue;
-			uint32_t bytes = p->info[di.pc].access_bytes;
-			uint64_t w1 = (di.addr + (bytes ? bytes : 1) - 1) / 4;
-			for (uint64_t w = di.addr / 4; w <= w1; w++)
-				if (stored_add(s, w + 1))
-					return WEFT_ERR_NOMEM;
-		}
-	}
+	for (uint32_t t = 0; t < c->nthreads; t++)
+		if (stored_thread(s, p, &c->threads[t]))
+			return WEFT_ERR_NOMEM;
 	/* one slot per distinct word the CTA touches (at most half full),
 	 * grown as words come and kept for the next CTA; it was sized by the
 	 * CTA's accesses before, which grew with the CTA's length (sgemm: 16
@@ -256,5 +296,5 @@ int weft_dmt_global_replay(struct weft_dmt *d)
 
 void weft_dmt_global_free(struct weft_dmt_scratch *s)
 {
-	free(s->grec), free(s->gw), free(s->sw);
+	free(s->grec), free(s->gw), free(s->sw), free(s->gflag_start), free(s->gflag_pcs);
 }

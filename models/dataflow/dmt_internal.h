@@ -157,6 +157,8 @@ struct weft_dmt_scratch {
 	uint64_t capgw, ngw;
 	uint64_t *sw;             /* words the CTA stores to (address / 4 + 1), a hash set */
 	uint64_t capsw, nsw;
+	uint32_t *gflag_start;    /* [nblocks + 1] per block, its instructions that take */
+	uint32_t *gflag_pcs;      /* a guard bit or an address (CSR), to find those words */
 };
 
 /* dmt_base.c */
@@ -206,6 +208,9 @@ int weft_dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
 /* dmt_global.c */
 /* Appends g to *buf (n, cap); 0 or WEFT_ERR_NOMEM. */
 int weft_dmt_grec_push(struct dmt_grec **buf, uint64_t *n, uint64_t *cap, const struct dmt_grec *g);
+/* The per-block lists weft_dmt_global_begin walks (kernels whose global
+ * accesses are tracked); 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_global_init(struct weft_dmt *d);
 /* Empties the word table for CTA c and finds the words its threads store
  * to (a walk over their streams); 0 or WEFT_ERR_NOMEM. */
 int weft_dmt_global_begin(struct weft_dmt *d, const struct weft_cta_trace *c);
