@@ -24,11 +24,15 @@
 #   sgemm     fermi-sm 10.7 -> 21.1 (11.1 -> 34.6), sgmf-core 12.6 -> 21.5,
 #             flat (14.3 -> 35.0 before a prepared fabric CTA kept only its
 #             accesses' pcs; 14.4 -> 45.7; 28 -> 110 before issue 16), vt
-#             9.3 -> 15.4 (9.4 -> 26.1), dmt-cgra 21.5 -> 55.4, not flat
-#             (55.9 -> 196 before the dMT analysis held one barrier epoch's
-#             shared records instead of two copies of the CTA's; 52.4 -> 207)
+#             9.3 -> 15.4 (9.4 -> 26.1), dmt-cgra 18.6 -> 29.5, flat (21.5
+#             -> 55.4 before its reuse pass ran per barrier epoch and its
+#             global word table held only the words the CTA stores to;
+#             55.9 -> 196 before it held one barrier epoch's shared records
+#             instead of two copies of the CTA's; 52.4 -> 207)
 #   gaussian  fermi-sm 6.1 -> 8.9, sgmf-core 15.0 -> 29.7, dmt-cgra 7.0 ->
-#             11.9, vt 6.6 -> 9.7, overlay 5.9 -> 8.4, all flat (5.5-14.2
+#             11.9 (8.3 -> 13.1 measured again with the per-epoch reuse
+#             pass, 8.4 -> 13.3 before it on the same loaded machine), vt
+#             6.6 -> 9.7, overlay 5.9 -> 8.4, all flat (5.5-14.2
 #             -> 20.7-41.6; ~60 for every model before issue 16)
 # What still grows with sgemm's size grows with one CTA, which grows with
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
@@ -36,9 +40,10 @@
 # not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
 # keeps the warp streams of its resident CTAs (24 bytes a warp
 # instruction); the fabric model adds 4 bytes per access of the CTA it
-# times (the access's pc); the dMT analysis keeps 4 bytes per access (the
-# producing store of each shared load) and one slot per distinct value its
-# threads load (32 bytes; docs/models/dmt.md "Cost"). gaussian's 798 launches each keep a result
+# times (the access's pc). The dMT analysis holds one barrier epoch's
+# records and values and the global words the CTA stores to
+# (docs/models/dmt.md "Cost"); its per-iteration table (3 MB on sgemm at
+# large size) is bounded by the program. gaussian's 798 launches each keep a result
 # for the report (~3 KB with its stats trimmed to the ones it has; 5.5 KB
 # before).
 #

@@ -25,6 +25,21 @@
 # MALLOC_ARENA_MAX=1 so that glibc does not reserve 64 MiB of address space
 # per thread arena: what counts is what the replay allocates.
 #
+# A long trace can also be long in its CTAs. The second case is one CTA of
+# sgemm's kernel (trace/workloads/sgemm.ptx through a launch spec written
+# here: m = n = 64, k = 2048, 4 times the CTA of sgemm at large size; 4.7e6
+# accesses, 1.4e7 thread instructions, 0.1 s to make). The trace decoder
+# holds the decoded CTA and the fabric keeps each access's pc, so memory
+# grows with this CTA for every fabric config; what the dMT analysis adds
+# to that must not. dmt-cgra runs at -j 1 (no decoder threads) under
+# RLIMIT_AS 160 MiB, where it needs about 124 MiB; before its reuse pass
+# ran per barrier epoch and its global word table held only stored words,
+# it kept 4 bytes per access and a slot per distinct value and word (peak
+# 184 MiB resident against sgmf-core's 65 MiB) and ran out of memory under
+# any limit below about 220 MiB. Its peak resident memory must also stay
+# within CTA_EXTRA_MIB (16) of sgmf-core's on the same trace (measured
+# 73.5 against 65.3 MiB on the development machine).
+#
 # Sanitizer builds (make check SAN=1) reserve terabytes of shadow address
 # space and double resident memory: the test says so and skips.
 #
@@ -87,5 +102,79 @@ for c in fermi-sm sgmf-core dmt-cgra vt-c4v1r128+bi overlay-ht8; do
 	fi
 	printf '   %-16s ok, peak %6.1f MiB\n' "$c" "$(echo "$kib" | awk '{ print $1 / 1024 }')"
 done
+
+# one long CTA: the dMT analysis's own memory must not grow with it
+LONG_LIMIT_MIB=160
+CTA_EXTRA_MIB=16
+cat >"$dir/long.ini" <<EOF
+[kernel]
+ptx = $PWD/trace/workloads/sgemm.ptx
+name = sgemm_rt
+grid = 1
+block = 16,16
+[buffer a]
+type = f32
+count = 131072
+init = random
+seed = 1
+[buffer b]
+type = f32
+count = 131072
+init = random
+seed = 2
+[buffer c]
+type = f32
+count = 4096
+init = random
+seed = 3
+[args]
+A = buffer:a
+B = buffer:b
+C = buffer:c
+m = u32:64
+n = u32:64
+k = u32:2048
+alpha = f32:1.5
+beta = f32:0.5
+EOF
+if ! "$T" run --spec "$dir/long.ini" -o "$dir/long.wtr" >"$dir/out" 2>&1; then
+	echo "memlimit: FAILED: weft-trace run --spec (one sgemm CTA, k = 2048):" >&2
+	sed 's/^/  | /' "$dir/out" >&2
+	exit 1
+fi
+echo "== memlimit: one sgemm CTA of 4.7e6 accesses: dmt-cgra -j 1 under RLIMIT_AS $LONG_LIMIT_MIB MiB, peak within $CTA_EXTRA_MIB MiB of sgmf-core's"
+long=0
+if ! "$P" -o "$dir/peak" -- "$E" "$dir/long.wtr" -c sgmf-core -j 1 --format csv >/dev/null 2>"$dir/err"; then
+	echo "memlimit: FAILED: sgmf-core on the long CTA:" >&2
+	sed 's/^/  | /' "$dir/err" >&2
+	long=1
+fi
+sgmf_kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
+if [ $long = 0 ] && ! "$E" "$dir/long.wtr" -c dmt-cgra -j 1 --format csv >"$dir/free.csv" 2>"$dir/err"; then
+	echo "memlimit: FAILED: dmt-cgra on the long CTA without a limit:" >&2
+	sed 's/^/  | /' "$dir/err" >&2
+	long=1
+fi
+if [ $long = 0 ] && ! MALLOC_ARENA_MAX=1 "$P" -a "$LONG_LIMIT_MIB" -o "$dir/peak" -- \
+	"$E" "$dir/long.wtr" -c dmt-cgra -j 1 --format csv >"$dir/lim.csv" 2>"$dir/err"; then
+	echo "memlimit: FAILED: dmt-cgra on the long CTA under RLIMIT_AS $LONG_LIMIT_MIB MiB:" >&2
+	sed 's/^/  | /' "$dir/err" >&2
+	long=1
+fi
+if [ $long = 0 ] && ! cmp -s "$dir/free.csv" "$dir/lim.csv"; then
+	echo "memlimit: FAILED: dmt-cgra on the long CTA: the report under the limit differs from the one without" >&2
+	long=1
+fi
+if [ $long = 0 ]; then
+	dmt_kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
+	if [ -z "$dmt_kib" ] || [ -z "$sgmf_kib" ] || [ "$dmt_kib" -gt $((sgmf_kib + CTA_EXTRA_MIB * 1024)) ]; then
+		echo "memlimit: FAILED: dmt-cgra on the long CTA: peak ${dmt_kib:-?} KiB, more than $CTA_EXTRA_MIB MiB over sgmf-core's ${sgmf_kib:-?} KiB" >&2
+		long=1
+	else
+		printf '   %-16s ok, peak %6.1f MiB (sgmf-core %.1f MiB)\n' dmt-cgra \
+			"$(echo "$dmt_kib" | awk '{ print $1 / 1024 }')" "$(echo "$sgmf_kib" | awk '{ print $1 / 1024 }')"
+	fi
+fi
+[ $long = 0 ] || status=1
 [ $status = 0 ] || echo "memlimit: FAILED" >&2
 exit $status

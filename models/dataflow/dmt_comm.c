@@ -12,9 +12,13 @@
  * replayed in the order (epoch, warp, step) through a per-byte last-writer
  * table and dropped: the records held are one epoch's, not the CTA's. Each
  * load's distance also goes into the per-iteration table (dmt_iter.c).
- * Pass B walks each thread's stream in thread-id order and keys every load
- * by (pc, k-th execution, address, producing store) in a hash table, so the
- * previous thread that loaded the same value is the one stored there.
+ * Pass B (memory value reuse) follows each replayed epoch: it walks each
+ * thread's stream through that epoch, in thread-id order, and keys every
+ * load by (pc, k-th execution, address, producing store) in a hash table,
+ * so the previous thread that loaded the same value in the epoch is the
+ * one stored there. A value is matched inside one barrier epoch
+ * (docs/models/dmt.md "Memory value reuse"), so the table holds one
+ * epoch's values and the producing stores are kept for one epoch's loads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,8 +109,7 @@ int weft_dmt_init(struct weft_dmt *d, const struct weft_program *p,
 	}
 	s->track_global = has_bar && has_gstore;
 	s->edge = calloc((size_t)s->nmem * s->nmem + 1, 1);
-	s->kcount = calloc(s->nmem + 1, sizeof(uint32_t));
-	if (!s->edge || !s->kcount || weft_dmt_barrier_init(d))
+	if (!s->edge || weft_dmt_barrier_init(d) || (s->track_global && weft_dmt_global_init(d)))
 		goto nomem;
 	rc = weft_dmt_iter_init(d, err);
 	if (rc) {
@@ -133,11 +136,11 @@ void weft_dmt_free(struct weft_dmt *d)
 		weft_group_prog_free(&s->gp);
 		free(s->kind), free(s->is_bar), free(s->memidx), free(s->mempc);
 		free(s->acc_all), free(s->acc_shared), free(s->edge);
-		free(s->rec), free(s->ver), free(s->abase);
+		free(s->rec), free(s->thr), free(s->rk), free(s->ever), free(s->vused);
 		for (uint32_t g = 0; g < s->capwarps; g++)
 			free(s->warps[g].q), free(s->warps[g].gq);
 		free(s->warps), free(s->kth), free(s->touched), free(s->ntouched);
-		free(s->bytes), free(s->vals), free(s->kcount);
+		free(s->bytes), free(s->vals);
 		weft_dmt_global_free(s);
 		weft_dmt_barrier_free(s);
 		weft_dmt_iter_free(s);
@@ -182,7 +185,6 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 		for (uint64_t m = gi->exec; m; m &= m - 1) {
 			uint32_t lane = (uint32_t)__builtin_ctzll(m);
 			uint32_t tid = g * W + lane;
-			uint32_t aidx = s->abase[tid] + w->ai[lane]++;
 			if (k == DMT_K_NONE)
 				continue;
 			uint8_t sp = gi->space[lane];
@@ -190,7 +192,8 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 			    (sp == WEFT_SPACE_GLOBAL || sp == WEFT_SPACE_CONST || sp == WEFT_SPACE_SHARED))
 				(*nloads)++;
 			s->acc_all[pc]++;
-			if (sp == WEFT_SPACE_GLOBAL && s->track_global) {
+			if (sp == WEFT_SPACE_GLOBAL && s->track_global &&
+			    (k != DMT_K_LOAD || weft_dmt_global_stored(s, gi->addr[lane], p->info[pc].access_bytes))) {
 				struct dmt_grec gr = {
 					.addr = gi->addr[lane], .tid = tid, .epoch = w->epoch[lane], .warp = g,
 					.kind = k, .bytes = p->info[pc].access_bytes,
@@ -224,7 +227,7 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 			}
 			struct dmt_rec r = {
 				.tid = tid, .pc = pc, .epoch = w->epoch[lane], .warp = g, .addr = (uint32_t)off,
-				.aidx = aidx, .k = kth, .kind = k,
+				.k = kth, .kind = k,
 				.bytes = p->info[pc].access_bytes ? p->info[pc].access_bytes : 1,
 			};
 			if (r.epoch == e ? rec_push(&s->rec, &s->nrec, &s->caprec, &r)
@@ -308,7 +311,7 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 					last_pc = wpc;
 				}
 			}
-			s->ver[r->aidx] = w0;
+			s->rec[i].ver = w0;
 			I->racy += (uint64_t)racy;
 			I->mixed += (uint64_t)mixed;
 			if (!w0) {
@@ -342,6 +345,182 @@ static int replay(struct weft_dmt *d, const struct weft_cta_trace *c, struct wef
 	return 0;
 }
 
+static uint64_t val_hash(uint64_t addr, uint32_t pc, uint32_t k, uint32_t ver)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ull;
+	h ^= ((uint64_t)pc << 32 | k) * 0xc2b2ae3d27d4eb4full;
+	h ^= (uint64_t)ver * 0x165667b19e3779f9ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
+
+/* The slot of key (addr, pc, k, ver) in a table of cap (a power of 2)
+ * slots: the key's own, or the empty one where it goes. */
+static struct dmt_val *val_slot(struct dmt_val *vals, uint64_t cap, uint64_t addr, uint32_t pc,
+				uint32_t k, uint32_t ver)
+{
+	uint64_t mask = cap - 1, h = val_hash(addr, pc, k, ver) & mask;
+	for (;;) {
+		struct dmt_val *v = &vals[h];
+		if (v->last == UINT32_MAX || (v->addr == addr && v->pc == pc && v->k == k && v->ver == ver))
+			return v;
+		h = (h + 1) & mask;
+	}
+}
+
+/* Doubles the value table (at least DMT_VALS_MIN slots), keeping the
+ * epoch's entries and the list of their slots; 0 or WEFT_ERR_NOMEM. */
+#define DMT_VALS_MIN 4096u
+static int vals_grow(struct weft_dmt_scratch *s)
+{
+	uint64_t cap = s->capvals ? 2 * s->capvals : DMT_VALS_MIN;
+	struct dmt_val *nv = malloc(cap * sizeof(*nv));
+	uint64_t *nu = malloc(cap * sizeof(*nu));
+	if (!nv || !nu) {
+		free(nv), free(nu);
+		return WEFT_ERR_NOMEM;
+	}
+	for (uint64_t i = 0; i < cap; i++)
+		nv[i].last = UINT32_MAX;
+	for (uint64_t i = 0; i < s->nvals; i++) {
+		const struct dmt_val *v = &s->vals[s->vused[i]];
+		struct dmt_val *to = val_slot(nv, cap, v->addr, v->pc, v->k, v->ver);
+		*to = *v;
+		nu[i] = (uint64_t)(to - nv);
+	}
+	free(s->vals), free(s->vused);
+	s->vals = nv;
+	s->vused = nu;
+	s->capvals = cap;
+	return 0;
+}
+
+/* Pass B for a new CTA: every thread at its start, no load counted. */
+static int reuse_begin(struct weft_dmt *d, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct weft_dmt_scratch *s = d->s;
+	if (c->nthreads > s->capthr) {
+		free(s->thr);
+		s->thr = malloc((size_t)c->nthreads * sizeof(*s->thr));
+		s->capthr = s->thr ? c->nthreads : 0;
+		if (!s->thr)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's %u threads",
+					      c->cta, c->nthreads);
+	}
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		weft_thread_iter_init(&s->thr[t].it, d->p, &c->threads[t]);
+		s->thr[t].done = 0;
+	}
+	memset(s->rk, 0, ((size_t)c->nthreads * s->nmem + 1) * sizeof(uint32_t));
+	if (!s->capvals && vals_grow(s))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's value table", c->cta);
+	return 0;
+}
+
+/* Pass B, epoch e of the CTA (after the shared replay set the producing
+ * store of each of the epoch's shared loads, s->rec): memory value reuse,
+ * threads in id order, each from where it stopped to the barrier that ends
+ * its epoch e (or its end). Then the epoch's values are closed (their
+ * groups' widths) and the table emptied. A value read by threads in
+ * different epochs is a group per epoch. */
+static int reuse_epoch(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_t e, uint64_t nloads,
+		       struct weft_error *err)
+{
+	struct weft_dmt_scratch *s = d->s;
+	uint32_t n = c->nthreads;
+	/* the epoch's shared loads by thread, each thread's in its order (the
+	 * records are in lock-step order, which keeps a thread's order) */
+	for (uint32_t t = 0; t < n; t++)
+		s->thr[t].cur = s->thr[t].end = 0;
+	uint64_t nsh = 0;
+	for (uint64_t i = 0; i < s->nrec; i++)
+		if (s->rec[i].kind == DMT_K_LOAD)
+			s->thr[s->rec[i].tid].end++, nsh++;
+	if (weft_dmt_reserve((void **)&s->ever, &s->capever, nsh + 1, sizeof(uint32_t)))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's %llu shared loads",
+				      c->cta, (unsigned long long)nsh);
+	uint32_t at = 0;
+	for (uint32_t t = 0; t < n; t++) {
+		uint32_t cnt = s->thr[t].end;
+		s->thr[t].cur = at;
+		s->thr[t].end = at;
+		at += cnt;
+	}
+	for (uint64_t i = 0; i < s->nrec; i++)
+		if (s->rec[i].kind == DMT_K_LOAD)
+			s->ever[s->thr[s->rec[i].tid].end++] = s->rec[i].ver;
+	for (uint32_t t = 0; t < n; t++) {
+		struct dmt_thread *T = &s->thr[t];
+		uint32_t *rk = &s->rk[(size_t)t * s->nmem];
+		struct weft_thread_iter it = T->it; /* a local copy stays in registers */
+		struct weft_dyn_inst di;
+		int over = 0;
+		while (!T->done) {
+			if (!weft_thread_iter_next(&it, &di)) {
+				T->done = 1;
+				break;
+			}
+			if (di.has_addr && s->kind[di.pc] == DMT_K_LOAD &&
+			    (di.space == WEFT_SPACE_GLOBAL || di.space == WEFT_SPACE_CONST ||
+			     di.space == WEFT_SPACE_SHARED)) {
+				uint32_t k = rk[s->memidx[di.pc]]++;
+				uint64_t addr = di.addr;
+				uint32_t ver = 0;
+				if (di.space == WEFT_SPACE_SHARED) {
+					if (T->cur == T->end) {
+						over = 1; /* more shared loads than pass A saw */
+						break;
+					}
+					addr = shared_offset(addr);
+					ver = s->ever[T->cur++];
+				}
+				struct dmt_val *v = val_slot(s->vals, s->capvals, addr, di.pc, k, ver);
+				struct weft_dmt_inst *I = &d->inst[di.pc];
+				if (v->last == UINT32_MAX) {
+					if (4 * (s->nvals + 1) > 3 * s->capvals) {
+						if (vals_grow(s))
+							return weft_error_set(err, WEFT_ERR_NOMEM,
+									      "dmt: out of memory for CTA %u's %llu loads",
+									      c->cta, (unsigned long long)nloads);
+						v = val_slot(s->vals, s->capvals, addr, di.pc, k, ver);
+					}
+					s->vused[s->nvals++] = (uint64_t)(v - s->vals);
+					v->addr = addr, v->pc = di.pc, v->k = k, v->ver = ver;
+					v->first = v->last = t;
+					I->reuse_groups++;
+				} else {
+					int32_t dt = (int32_t)(t - v->last);
+					v->last = t;
+					I->reuse_fwd++;
+					if (dmt_hist_add(&I->reuse_hist, dt, 1))
+						return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
+				}
+			}
+			if (s->is_bar[di.pc] && di.exec)
+				break; /* the barrier that ends the thread's epoch e */
+		}
+		T->it = it;
+		/* both passes follow the thread's own path: they meet the same
+		 * shared loads between the same barriers */
+		if (over || T->cur != T->end)
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "dmt: thread %u of CTA %u: the lock-step pass and the thread's own "
+					      "stream disagree on its shared loads in barrier epoch %u",
+					      t, c->cta, e);
+	}
+	for (uint64_t i = 0; i < s->nvals; i++) {
+		struct dmt_val *v = &s->vals[s->vused[i]];
+		uint32_t w = v->last - v->first + 1;
+		if (w > d->inst[v->pc].reuse_window)
+			d->inst[v->pc].reuse_window = w;
+		v->last = UINT32_MAX;
+	}
+	s->nvals = 0;
+	return 0;
+}
+
+
 /* Pass A and the shared replay, one barrier epoch at a time: every warp
  * advances until all its lanes that have not exited are past epoch e,
  * then epoch e's records are replayed (in the order a stable sort of the
@@ -356,7 +535,7 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 	*nloads = 0;
 	s->recbase = 0;
 	s->ngrec = 0;
-	if (s->track_global && (weft_dmt_barrier_begin(s, c->nthreads) || weft_dmt_global_begin(s)))
+	if (s->track_global && (weft_dmt_barrier_begin(s, c->nthreads) || weft_dmt_global_begin(d, c)))
 		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's global accesses",
 				      c->cta);
 	if (ngroups > s->capwarps) {
@@ -368,11 +547,12 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 		s->capwarps = ngroups;
 	}
 	if (nk > s->capkth) {
-		free(s->kth), free(s->touched), free(s->ntouched);
+		free(s->kth), free(s->touched), free(s->ntouched), free(s->rk);
 		s->kth = malloc(nk * sizeof(uint32_t));
 		s->touched = malloc(nk);
 		s->ntouched = malloc(((size_t)c->nthreads + 1) * sizeof(uint32_t));
-		s->capkth = s->kth && s->touched && s->ntouched ? nk : 0;
+		s->rk = malloc(nk * sizeof(uint32_t));
+		s->capkth = s->kth && s->touched && s->ntouched && s->rk ? nk : 0;
 		if (!s->capkth)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's counters",
 					      c->cta);
@@ -383,13 +563,15 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 	if (s->usedbytes)
 		memset(s->bytes, 0, (size_t)s->usedbytes * sizeof(*s->bytes));
 	s->usedbytes = 0;
+	int rc = reuse_begin(d, c, err);
+	if (rc)
+		return rc;
 	for (uint32_t g = 0; g < ngroups; g++) {
 		struct dmt_warp *w = &s->warps[g];
-		int rc = weft_group_iter_init(&w->it, &s->gp, c, W, g, WEFT_DIV_IPDOM, 0, err);
+		rc = weft_group_iter_init(&w->it, &s->gp, c, W, g, WEFT_DIV_IPDOM, 0, err);
 		if (rc)
 			return rc;
 		memset(w->epoch, 0, sizeof(w->epoch));
-		memset(w->ai, 0, sizeof(w->ai));
 		w->done = 0;
 		w->nq = 0;
 		w->ngq = 0;
@@ -419,7 +601,6 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 			while (!w->done && !warp_past(w, e)) {
 				uint64_t live = w->it.live;
 				struct weft_group_inst gi;
-				int rc;
 				do {
 					rc = weft_group_next(&w->it, &gi);
 					if (rc < 0)
@@ -435,137 +616,22 @@ static int pass_epochs(struct weft_dmt *d, const struct weft_cta_trace *c, uint6
 			}
 			more |= !w->done || w->nq || w->ngq;
 		}
-		int rc = replay(d, c, err);
-		if (rc)
+		if ((rc = replay(d, c, err)))
 			return rc;
 		if (weft_dmt_global_replay(d))
 			return weft_error_set(err, WEFT_ERR_NOMEM,
 					      "dmt: out of memory replaying CTA %u's global accesses", c->cta);
+		if ((rc = reuse_epoch(d, c, e, *nloads, err)))
+			return rc;
 		s->recbase += s->nrec;
 		if (!more)
 			break;
 	}
-	return 0;
-}
-
-static uint64_t val_hash(uint64_t addr, uint32_t pc, uint32_t k, uint32_t ver)
-{
-	uint64_t h = addr * 0x9e3779b97f4a7c15ull;
-	h ^= ((uint64_t)pc << 32 | k) * 0xc2b2ae3d27d4eb4full;
-	h ^= (uint64_t)ver * 0x165667b19e3779f9ull;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 32);
-}
-
-/* The slot of key (addr, pc, k, ver) in a table of cap (a power of 2)
- * slots: the key's own, or the empty one where it goes. */
-static struct dmt_val *val_slot(struct dmt_val *vals, uint64_t cap, uint64_t addr, uint32_t pc,
-				uint32_t k, uint32_t ver)
-{
-	uint64_t mask = cap - 1, h = val_hash(addr, pc, k, ver) & mask;
-	for (;;) {
-		struct dmt_val *v = &vals[h];
-		if (v->last == UINT32_MAX || (v->addr == addr && v->pc == pc && v->k == k && v->ver == ver))
-			return v;
-		h = (h + 1) & mask;
-	}
-}
-
-/* Doubles the value table (at least DMT_VALS_MIN slots), keeping its
- * entries; 0 or WEFT_ERR_NOMEM. */
-#define DMT_VALS_MIN 4096u
-static int vals_grow(struct weft_dmt_scratch *s)
-{
-	uint64_t cap = s->capvals ? 2 * s->capvals : DMT_VALS_MIN;
-	struct dmt_val *nv = malloc(cap * sizeof(*nv));
-	if (!nv)
-		return WEFT_ERR_NOMEM;
-	for (uint64_t i = 0; i < cap; i++)
-		nv[i].last = UINT32_MAX;
-	for (uint64_t i = 0; i < s->capvals; i++)
-		if (s->vals[i].last != UINT32_MAX) {
-			const struct dmt_val *v = &s->vals[i];
-			*val_slot(nv, cap, v->addr, v->pc, v->k, v->ver) = *v;
-		}
-	free(s->vals);
-	s->vals = nv;
-	s->capvals = cap;
-	return 0;
-}
-
-/* Pass B: memory value reuse, threads in id order. */
-static int pass_reuse(struct weft_dmt *d, const struct weft_cta_trace *c, uint64_t nloads,
-		      struct weft_error *err)
-{
-	struct weft_dmt_scratch *s = d->s;
-	const struct weft_program *p = d->p;
-	/* One slot per value (a group of threads loading it), at most 3/4 full
-	 * (linear probing stays short); the table doubles as values come and
-	 * keeps its size for the next CTA. It was sized by the CTA's loads
-	 * before, which grew with the CTA (sgemm at large size: 64 MB for 1.1 M
-	 * loads), where most values are loaded by many threads (16 each for
-	 * sgemm's shared tiles). Which slot a key lands in changes nothing the
-	 * pass computes. */
-	if (!s->capvals && vals_grow(s))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for CTA %u's %llu loads",
-				      c->cta, (unsigned long long)nloads);
-	for (uint64_t i = 0; i < s->capvals; i++)
-		s->vals[i].last = UINT32_MAX;
-	uint64_t nvals = 0;
-	for (uint32_t t = 0; t < c->nthreads; t++) {
-		memset(s->kcount, 0, s->nmem * sizeof(uint32_t));
-		struct weft_thread_iter it;
-		struct weft_dyn_inst di;
-		weft_thread_iter_init(&it, p, &c->threads[t]);
-		uint32_t ai = 0;
-		while (weft_thread_iter_next(&it, &di)) {
-			if (!di.has_addr)
-				continue;
-			uint32_t a = ai++;
-			if (s->kind[di.pc] != DMT_K_LOAD)
-				continue;
-			if (di.space != WEFT_SPACE_GLOBAL && di.space != WEFT_SPACE_CONST &&
-			    di.space != WEFT_SPACE_SHARED)
-				continue;
-			uint32_t k = s->kcount[s->memidx[di.pc]]++;
-			uint64_t addr = di.addr;
-			uint32_t ver = 0;
-			if (di.space == WEFT_SPACE_SHARED) {
-				addr = shared_offset(addr);
-				ver = s->ver[s->abase[t] + a];
-			}
-			struct dmt_val *v = val_slot(s->vals, s->capvals, addr, di.pc, k, ver);
-			struct weft_dmt_inst *I = &d->inst[di.pc];
-			if (v->last == UINT32_MAX) {
-				if (4 * (nvals + 1) > 3 * s->capvals) {
-					if (vals_grow(s))
-						return weft_error_set(err, WEFT_ERR_NOMEM,
-								      "dmt: out of memory for CTA %u's %llu loads",
-								      c->cta, (unsigned long long)nloads);
-					v = val_slot(s->vals, s->capvals, addr, di.pc, k, ver);
-				}
-				nvals++;
-				v->addr = addr, v->pc = di.pc, v->k = k, v->ver = ver;
-				v->first = v->last = t;
-				I->reuse_groups++;
-				continue;
-			}
-			int32_t dt = (int32_t)(t - v->last);
-			v->last = t;
-			I->reuse_fwd++;
-			if (dmt_hist_add(&I->reuse_hist, dt, 1))
-				return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
-		}
-	}
-	for (uint64_t i = 0; i < s->capvals; i++) {
-		const struct dmt_val *v = &s->vals[i];
-		if (v->last == UINT32_MAX)
-			continue;
-		uint32_t w = v->last - v->first + 1;
-		if (w > d->inst[v->pc].reuse_window)
-			d->inst[v->pc].reuse_window = w;
-	}
+	for (uint32_t t = 0; t < c->nthreads; t++)
+		if (!s->thr[t].done)
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "dmt: thread %u of CTA %u runs on after the lock-step pass ended",
+					      t, c->cta);
 	return 0;
 }
 
@@ -579,33 +645,18 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 		return weft_error_set(err, WEFT_ERR_INPUT,
 				      "dmt: CTA %u of launch %u has %u threads; the analysis handles at most %u",
 				      c->cta, c->launch, c->nthreads, WEFT_DMT_MAX_THREADS);
-	if (c->nthreads + 1 > s->capthreads) {
-		free(s->abase);
-		s->abase = malloc((c->nthreads + 1) * sizeof(uint32_t));
-		if (!s->abase) {
-			s->capthreads = 0;
-			return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
-		}
-		s->capthreads = c->nthreads + 1;
-	}
+	/* a shared record's position in the CTA's epoch order names the
+	 * producing store (uint32_t, + 1) */
 	uint64_t na = 0;
-	for (uint32_t t = 0; t < c->nthreads; t++) {
-		s->abase[t] = (uint32_t)na;
+	for (uint32_t t = 0; t < c->nthreads; t++)
 		na += c->threads[t].naddrs;
-	}
 	if (na >= UINT32_MAX)
 		return weft_error_set(err, WEFT_ERR_LIMIT,
 				      "dmt: CTA %u has %llu memory accesses; the analysis handles fewer than 2^32 per CTA",
 				      c->cta, (unsigned long long)na);
-	s->abase[c->nthreads] = (uint32_t)na;
-	if (weft_dmt_reserve((void **)&s->ver, &s->capver, na + 1, sizeof(uint32_t)))
-		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory");
-	memset(s->ver, 0, (size_t)(na + 1) * sizeof(uint32_t));
 	uint64_t nloads = 0;
 	int rc = pass_epochs(d, c, &nloads, err);
 	if (rc)
-		return rc;
-	if ((rc = pass_reuse(d, c, nloads, err)))
 		return rc;
 	d->tot.ctas++;
 	d->tot.threads += c->nthreads;

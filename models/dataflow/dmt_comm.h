@@ -37,8 +37,9 @@
  * Memory value reuse (global, const and shared loads):
  *   The k-th execution of a static load by thread T is matched with the
  *   k-th execution of the same load by the nearest lower thread T' of the
- *   CTA that read the same address and, for shared memory, the same stored
- *   value (same producing store): dTID = T - T'. A group of threads reading
+ *   CTA that read the same address in the same barrier epoch and, for
+ *   shared memory, the same stored value (same producing store):
+ *   dTID = T - T'. A group of threads reading
  *   one value needs one memory access; the others are forwarded. Forwarding
  *   removes memory accesses, not operations: the load node stays.
  *
@@ -74,8 +75,10 @@
  * forwarded loads apart.
  *
  * Cost: one pass of group iterators (lock-step order) and one pass of
- * thread iterators per CTA; memory bounded by one CTA's accesses plus a
- * per-byte last-writer table over the CTA's shared window.
+ * thread iterators per CTA (two where global accesses are tracked), one
+ * barrier epoch at a time; memory bounded by one epoch's accesses plus a
+ * per-byte last-writer table over the CTA's shared window and the global
+ * words the CTA stores to (docs/models/dmt.md "Cost").
  */
 #ifndef WEFT_DMT_COMM_H
 #define WEFT_DMT_COMM_H

@@ -22,7 +22,7 @@ enum { DMT_K_NONE = 0, DMT_K_LOAD, DMT_K_STORE, DMT_K_ATOMIC };
 struct dmt_rec {
 	uint32_t tid, pc, epoch, warp;
 	uint32_t addr;      /* offset in the CTA's shared window */
-	uint32_t aidx;      /* index of the access among the CTA's addresses */
+	uint32_t ver;       /* loads, set by the replay: the producing record + 1 (0: none) */
 	uint32_t k;         /* the thread's k-th execution of pc (0-based) */
 	uint8_t kind, bytes;
 };
@@ -73,7 +73,7 @@ struct dmt_byte {
  * epoch at a time, so that only one epoch's shared records are held. */
 struct dmt_warp {
 	struct weft_group_iter it;
-	uint32_t epoch[WEFT_GROUP_MAX_WIDTH], ai[WEFT_GROUP_MAX_WIDTH];
+	uint32_t epoch[WEFT_GROUP_MAX_WIDTH];
 	uint32_t lastbar[WEFT_GROUP_MAX_WIDTH]; /* pc of the lane's last barrier */
 	int done;
 	struct dmt_rec *q;  /* records of later epochs (divergent lanes ran ahead) */
@@ -86,6 +86,15 @@ struct dmt_warp {
 struct dmt_tbar {
 	uint32_t *pc;
 	uint32_t n, cap;
+};
+
+/* One thread of the reuse pass, which walks each thread's stream one
+ * barrier epoch at a time: where it stopped, and the producing stores of
+ * its shared loads in the current epoch (ever[cur .. end)). */
+struct dmt_thread {
+	struct weft_thread_iter it;
+	uint32_t cur, end;
+	uint8_t done;
 };
 
 /* One value loaded by a group of threads (memory value reuse). */
@@ -127,15 +136,17 @@ struct weft_dmt_scratch {
 	uint8_t *touched;         /* [nthreads * nmem] shared pcs of the thread's current epoch */
 	uint32_t *ntouched;       /* [nthreads] of them set */
 	uint64_t capkth;
-	uint32_t *ver;            /* [naddrs] shared loads: producing record + 1 */
-	uint64_t capver;
-	uint32_t *abase;          /* [nthreads + 1] first address index of each thread */
-	uint32_t capthreads;
 	struct dmt_byte *bytes;   /* [capbytes] */
 	uint64_t capbytes, usedbytes; /* [0, usedbytes) cleared for this CTA */
-	struct dmt_val *vals;     /* open-addressed hash table */
-	uint64_t capvals;
-	uint32_t *kcount;         /* [nmem] per-thread instance counters */
+	/* the reuse pass (one barrier epoch at a time) */
+	struct dmt_thread *thr;   /* [nthreads] */
+	uint32_t capthr;
+	uint32_t *rk;             /* [nthreads * nmem] loads so far per thread and pc */
+	uint32_t *ever;           /* the epoch's shared loads' producing stores, by thread */
+	uint64_t capever;
+	struct dmt_val *vals;     /* open-addressed hash table, the epoch's values */
+	uint64_t capvals, nvals;
+	uint64_t *vused;          /* [capvals] slots taken this epoch (nvals of them) */
 	struct dmt_tbar *tbar;    /* [nthreads] barriers each thread passed (global tracking only) */
 	uint32_t captbar;
 	/* global communication between threads of a CTA (dmt_global.c) */
@@ -144,6 +155,10 @@ struct weft_dmt_scratch {
 	uint64_t ngrec, capgrec;
 	struct dmt_gword *gw;
 	uint64_t capgw, ngw;
+	uint64_t *sw;             /* words the CTA stores to (address / 4 + 1), a hash set */
+	uint64_t capsw, nsw;
+	uint32_t *gflag_start;    /* [nblocks + 1] per block, its instructions that take */
+	uint32_t *gflag_pcs;      /* a guard bit or an address (CSR), to find those words */
 };
 
 /* dmt_base.c */
@@ -193,8 +208,15 @@ int weft_dmt_remove_arith(struct weft_dmt *d, struct weft_error *err);
 /* dmt_global.c */
 /* Appends g to *buf (n, cap); 0 or WEFT_ERR_NOMEM. */
 int weft_dmt_grec_push(struct dmt_grec **buf, uint64_t *n, uint64_t *cap, const struct dmt_grec *g);
-/* Empties the word table for a new CTA; 0 or WEFT_ERR_NOMEM. */
-int weft_dmt_global_begin(struct weft_dmt_scratch *s);
+/* The per-block lists weft_dmt_global_begin walks (kernels whose global
+ * accesses are tracked); 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_global_init(struct weft_dmt *d);
+/* Empties the word table for CTA c and finds the words its threads store
+ * to (a walk over their streams); 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_global_begin(struct weft_dmt *d, const struct weft_cta_trace *c);
+/* Does the CTA store to a word of the access at addr (bytes wide)? Only
+ * those words are tracked: a load of others is not recorded. */
+int weft_dmt_global_stored(const struct weft_dmt_scratch *s, uint64_t addr, uint32_t bytes);
 /* Replays one epoch's global records (s->grec, in the order a stable sort
  * of the CTA's records by epoch gives) and empties them; adds to
  * d->tot.global_comm and global_order and marks the barriers such an

@@ -391,6 +391,70 @@ static void test_global_orders_barrier(void **state)
 	traced_close(&tr);
 }
 
+/* Global words through atomics, only some of them written: even threads
+ * add to out[t], and after the barrier every thread reads its partner's
+ * word out[t ^ 1]. Odd threads read a word an atomic of the CTA wrote in
+ * the epoch before (read after write: global communication, so the
+ * barrier stays); even threads read an odd word no thread of the CTA
+ * writes, which passes nothing (the analysis tracks only words the CTA
+ * stores to, atomics included). */
+static void test_global_atomic_words(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "shl.b32 %r2, %r1, 2;\n"
+		  "cvt.u64.u32 %rd2, %r2;\n"
+		  "add.s64 %rd3, %rd1, %rd2;\n"
+		  "and.b32 %r3, %r1, 1;\n"
+		  "setp.eq.u32 %p1, %r3, 0;\n"
+		  "@%p1 atom.global.add.u32 %r4, [%rd3], 1;\n"
+		  "bar.sync 0;\n"
+		  "xor.b32 %r7, %r2, 4;\n"
+		  "cvt.u64.u32 %rd4, %r7;\n"
+		  "add.s64 %rd5, %rd1, %rd4;\n"
+		  "ld.global.u32 %r6, [%rd5];\n",
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	assert_int_equal(d.tot.global_comm, 32);
+	assert_int_equal(d.tot.global_order, 0);
+	assert_int_equal(d.inst[find_pc(&d, "bar.sync", 0)].removal, WEFT_DMT_KEEP);
+	assert_int_equal(d.tot.bars_kept_global, 1);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
+/* Memory value reuse inside one barrier epoch: every thread loads out[0]
+ * with the same instruction, warp 0 before its barrier (epoch 0), warp 1
+ * after its own (epoch 1). Between the two, every thread of the CTA has
+ * run up to a barrier (and the CTA's stores before it would be visible),
+ * so an eLSU does not hand warp 0's value to warp 1: one group per warp,
+ * each forwarded 31 times at distance 1. */
+static void test_reuse_per_epoch(void **state)
+{
+	(void)state;
+	struct traced tr;
+	trace_ptx(&tr,
+		  "setp.lt.u32 %p1, %r1, 32;\n"
+		  "@%p1 bra A;\n"
+		  "bar.sync 0;\n"                    /* warp 1: before its load */
+		  "A:\n"
+		  "ld.global.u32 %r6, [%rd1];\n"     /* warp 0: epoch 0; warp 1: epoch 1 */
+		  "@%p1 bar.sync 0;\n",              /* warp 0: after its load */
+		  1, 64);
+	struct weft_dmt d;
+	analyse(&tr, 0, NULL, &d);
+	const struct weft_dmt_inst *L = &d.inst[find_pc(&d, "ld.global", 0)];
+	assert_int_equal(L->exec, 64);
+	assert_int_equal(L->reuse_groups, 2);
+	assert_int_equal(L->reuse_fwd, 62);
+	assert_int_equal(hist_at(L->reuse_hist, 1), 62);
+	assert_int_equal(L->reuse_window, 32);
+	weft_dmt_free(&d);
+	traced_close(&tr);
+}
+
 /* Thread 0 writes s[0]; after a barrier every thread reads it. */
 static void test_broadcast(void **state)
 {
@@ -1633,6 +1697,8 @@ int main(void)
 		cmocka_unit_test(test_producer_consumer),
 		cmocka_unit_test(test_global_keeps_barrier),
 		cmocka_unit_test(test_global_orders_barrier),
+		cmocka_unit_test(test_global_atomic_words),
+		cmocka_unit_test(test_reuse_per_epoch),
 		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_barrier_epochs),
 		cmocka_unit_test(test_epoch_ahead),
