@@ -149,6 +149,10 @@ static inline void wt_buf_varint(struct wt_buf *b, uint64_t v)
 	b->p[b->n++] = (uint8_t)v;
 }
 void weft_trace_buf_bytes(struct wt_buf *b, const void *src, size_t len);
+/* Appends `times` more copies of the bytes b got since start (the last
+ * thread's stream bytes, for threads whose bytes are the same); -1 when b
+ * cannot grow (b->oom set). */
+int weft_trace_buf_repeat(struct wt_buf *b, size_t start, size_t times);
 void weft_trace_buf_u32(struct wt_buf *b, uint32_t v);
 void weft_trace_buf_u64(struct wt_buf *b, uint64_t v);
 void weft_trace_buf_str(struct wt_buf *b, const char *s); /* u32 length (0xffffffff = NULL) + bytes */

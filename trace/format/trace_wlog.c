@@ -60,6 +60,13 @@ int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm)
 		g->capm = nm;
 	}
 	g->nm = nm;
+	/* a new program: the whole tables (the log's events may name
+	 * another program's memory instructions) */
+	g->naev = 0;
+	if (nm) {
+		memset(g->seen, 0, (size_t)nm * sizeof(uint32_t));
+		memset(g->lastfull, 0xff, (size_t)nm * sizeof(uint64_t));
+	}
 	wt_wlog_reset(g);
 	return 0;
 }

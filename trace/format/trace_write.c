@@ -180,18 +180,16 @@ static inline void put_space(struct wt_buf *ss, uint64_t *srun, uint8_t space)
 	*srun = 0;
 }
 
-/* Appends again the bytes b got since *prev (the previous lane's), for a
- * lane whose bytes are the same; *prev becomes where the copy starts.
- * Nonzero when b cannot grow. */
-static int repeat_last_lane(struct wt_buf *b, size_t *prev)
+/* The lanes after lane l of a warp whose bit is set in agree (they and
+ * the lane before them agree) one after another, within the CTA's
+ * remaining threads after thread t (tpc threads). */
+static inline uint32_t agreeing_run(uint32_t agree, uint32_t l, uint32_t t, uint32_t tpc)
 {
-	size_t len = b->n - *prev;
-	if (wt_buf_reserve(b, len))
-		return -1;
-	memcpy(b->p + b->n, b->p + *prev, len);
-	*prev = b->n;
-	b->n += len;
-	return 0;
+	if (l == 31)
+		return 0;
+	uint32_t k = (uint32_t)__builtin_ctz(~(agree >> (l + 1)) | 1u << (31 - l));
+	uint32_t left = tpc - 1 - t;
+	return k < left ? k : left;
 }
 
 static int write_all(struct weft_trace_writer *w, const void *buf, size_t len, struct weft_error *err)
@@ -589,8 +587,9 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 	int cur = 0, pgath = 0;
 	const struct wt_wlog *pg = NULL;
 	uint32_t pl = 0;
-	/* where the previous thread's path and guard bytes start, their counts */
-	size_t pprev = 0, gprev = 0;
+	/* lanes whose path and guard bytes were copied ahead (the rest of
+	 * a run of agreeing lanes), the counts of the lane they copy */
+	uint32_t prun = 0, grun = 0;
 	uint32_t pnb = 0;
 	uint64_t png = 0;
 	int rc;
@@ -604,26 +603,28 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			w->u_ready = 0;
 			nscan = 0;
 		}
-		/* path and guard bits: where lane l took the same blocks (the
-		 * same guards) as lane l-1, its bytes are lane l-1's */
+		/* path and guard bits: where lanes l+1.. took the same blocks
+		 * (the same guards) as lane l, their bytes are lane l's, copied
+		 * for the whole run at lane l (prun / grun lanes left of it) */
 		uint32_t nb;
 		uint64_t ng;
-		if (l > 0 && (g->bagree & bit)) {
-			if (repeat_last_lane(sp, &pprev))
-				return nomem(w, err);
+		if (prun) {
+			prun--;
 			nb = pnb;
 		} else {
-			pprev = sp->n;
+			size_t p0 = sp->n;
 			if ((rc = encode_path(w, g, l, t, S, err)))
 				return rc;
 			nb = pnb = (uint32_t)S->nb;
-		}
-		if (l > 0 && (g->gagree & bit)) {
-			if (repeat_last_lane(sg, &gprev))
+			prun = agreeing_run(g->bagree, l, t, w->tpc);
+			if (prun && weft_trace_buf_repeat(sp, p0, prun))
 				return nomem(w, err);
+		}
+		if (grun) {
+			grun--;
 			ng = png;
 		} else {
-			gprev = sg->n;
+			size_t g0 = sg->n;
 			if (wt_buf_reserve(sg, g->ngrd / 8 + 1))
 				return nomem(w, err);
 			ng = 0;
@@ -640,6 +641,9 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			if (ng & 7)
 				sg->p[sg->n++] = gbyte;
 			png = ng;
+			grun = agreeing_run(g->gagree, l, t, w->tpc);
+			if (grun && weft_trace_buf_repeat(sg, g0, grun))
+				return nomem(w, err);
 		}
 		struct wt_fast *F = &w->fast;
 		if (l > 0 && (g->agree & bit) && w->pred.pn > 0) {
@@ -922,9 +926,15 @@ static void rec_free(struct wt_rec *r)
 	r->cctx = NULL;
 }
 
+/* Empties the logs of the launch's warps (the others, from a launch with
+ * larger CTAs, get no events in this one and are prepared again at the
+ * next launch). */
 static void rec_cta_begin(struct wt_rec *r)
 {
-	for (uint32_t k = 0; k < r->capw; k++)
+	uint32_t tpc = r->w->tpc, nw = tpc / 32 + (tpc % 32 != 0);
+	if (nw > r->capw)
+		nw = r->capw;
+	for (uint32_t k = 0; k < nw; k++)
 		wt_wlog_reset(&r->wl[k]);
 	r->thread_insts = r->warp_insts = r->mem_accesses = 0;
 }
