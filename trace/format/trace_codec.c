@@ -319,7 +319,7 @@ void weft_trace_fast_free(struct wt_fast *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s)
+void weft_trace_fast_setup(struct wt_fast *f, const struct wt_pred *s)
 {
 	uint32_t nm = f->nm;
 	if (!f->seq_valid) {

@@ -300,7 +300,18 @@ static inline void wt_fast_cta(struct wt_fast *f)
 }
 /* Before a fast-path thread: pm/pn are the previous thread's (and this
  * one's) memory instructions. */
-void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s);
+void weft_trace_fast_setup(struct wt_fast *f, const struct wt_pred *s);
+static inline void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s)
+{
+	/* usually nothing to do (the same sequence, D untouched): inline,
+	 * as a call it cost 45 instructions a thread (callgrind, writing
+	 * gaussian at default size: 29.0M in 645185 calls) */
+	if (f->seq_valid && !f->d_dirty) {
+		f->lazy = 1;
+		return;
+	}
+	weft_trace_fast_setup(f, s);
+}
 /* A nonzero residual at access i: a is the actual address. */
 static inline void wt_fast_fix(struct wt_fast *f, struct wt_pred *s, uint32_t i, uint32_t m, uint64_t a)
 {

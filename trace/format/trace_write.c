@@ -983,8 +983,11 @@ static int rec_nomem(const struct weft_trace_writer *w, struct weft_error *err)
 
 /* One warp event into r; never writes the writer (workers run this
  * concurrently): a failure is returned, and the commit that does not come
- * for it leaves the trace unfinished. */
-static int rec_warp_inst(struct wt_rec *r, const struct weft_warp_event *ev, struct weft_error *err)
+ * for it leaves the trace unfinished. Inlined into both callbacks: it
+ * runs once per warp instruction (callgrind, writing gaussian at default
+ * size: 1115.2M -> 1104.5M instructions, bfs 669.2M -> 663.1M). */
+static inline __attribute__((always_inline)) int rec_warp_inst(struct wt_rec *r, const struct weft_warp_event *ev,
+								 struct weft_error *err)
 {
 	const struct weft_trace_writer *w = r->w;
 	r->warp_insts++;
