@@ -678,6 +678,25 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 				}
 				zrun += na - i;
 				srun += na - i;
+				if (w->nu == 0) {
+					/* nothing marked: every lane of the marks that
+					 * follows (its path and guard bytes already
+					 * copied: prun, grun) is na zero residuals and
+					 * right spaces, and leaves the predictor as this
+					 * one does; taken as a run (callgrind: a tenth of
+					 * bfs's encoding was this loop's own cost per
+					 * thread) */
+					uint32_t k = agreeing_run(wt_wlog_marks_lanes(g), l, t, w->tpc);
+					k = k < prun ? k : prun;
+					k = k < grun ? k : grun;
+					zrun += (uint64_t)k * na;
+					srun += (uint64_t)k * na;
+					w->chunk_decoded += (uint64_t)k * ((uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64);
+					prun -= k;
+					grun -= k;
+					t += k;
+					l += k;
+				}
 			} else if (lanes_listed(g, &nscan)) {
 				const uint32_t *x = g->lev + g->la0[l];
 				for (uint32_t i = 0; i < na; i++)
