@@ -374,7 +374,11 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 		}
 		if (rc)
 			break;
-		if (obs_fn && (!L->want || pc >= L->want_n || L->want[pc])) {
+		/* unlikely: the emulation alone, without an observer, ran 3 more
+		 * instructions per warp instruction than before the want check
+		 * without the hint, 1 more with it (callgrind, gaussian default:
+		 * run_warp 106.0M, 109.4M, 107.2M) */
+		if (__builtin_expect(obs_fn != NULL, 0) && (!L->want || pc >= L->want_n || L->want[pc])) {
 			struct weft_warp_event ev;
 			ev.func = P->kernel;
 			ev.pc = pc;
