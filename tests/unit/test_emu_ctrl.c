@@ -4,7 +4,8 @@
  * instruction counts), nested if/else, loops with divergent trip counts,
  * predication, barriers (correct, thread-count form, bar.red, partial ->
  * error), exited threads at barriers, a spin-wait between warps (forward
- * progress), runaway loops (WEFT_ERR_LIMIT), trap, and the observer.
+ * progress), runaway loops (WEFT_ERR_LIMIT), trap, and the observer (all
+ * events, or those of the pcs it wants with the launch's counts).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -435,6 +436,116 @@ static void test_observer(void **state)
 	assert_int_equal(st.launches, 1);
 }
 
+
+/* An observer that wants the events of some pcs only (launch_want):
+ * events per pc, the active lanes they carry, and the counts it is handed
+ * (launch_counts); workers (jobs > 1) keep their own and add them at
+ * their commits, which come one at a time. */
+#define WANT_N 6 /* pcs it has a wish for; later pcs are delivered */
+struct obs_want {
+	int filter;
+	uint8_t want[WANT_N];
+	uint64_t per_pc[64], lanes, events;
+	uint64_t given_thread, given_warp;
+	int given;
+};
+static int ow_count(struct obs_want *o, const struct weft_warp_event *ev)
+{
+	if (ev->pc >= 64)
+		return 1;
+	o->per_pc[ev->pc]++;
+	o->events++;
+	o->lanes += (uint64_t)__builtin_popcount(ev->active);
+	return 0;
+}
+static int ow_wi(void *u, const struct weft_warp_event *ev, struct weft_error *e)
+{
+	(void)e;
+	return ow_count(u, ev);
+}
+static const uint8_t *ow_want(void *u, uint32_t *n)
+{
+	struct obs_want *o = u;
+	*n = WANT_N;
+	return o->filter ? o->want : NULL;
+}
+static void ow_counts(void *u, uint64_t t, uint64_t w)
+{
+	struct obs_want *o = u;
+	o->given_thread = t;
+	o->given_warp = w;
+	o->given++;
+}
+static void *ow_open(void *u, struct weft_error *e)
+{
+	(void)u, (void)e;
+	return calloc(1, sizeof(struct obs_want));
+}
+static int ow_wcb(void *w, uint32_t c, struct weft_error *e)
+{
+	(void)w, (void)c, (void)e;
+	return 0;
+}
+static int ow_commit(void *u, void *w, uint32_t c, struct weft_error *e)
+{
+	(void)c, (void)e;
+	struct obs_want *o = u, *r = w;
+	for (int pc = 0; pc < 64; pc++)
+		o->per_pc[pc] += r->per_pc[pc];
+	o->events += r->events;
+	o->lanes += r->lanes;
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+static void ow_close(void *u, void *w)
+{
+	(void)u;
+	free(w);
+}
+
+static void test_observer_want(void **state)
+{
+	(void)state;
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		struct obs_want all = { 0 }, some = { 0 };
+		some.filter = 1;
+		for (int pc = 0; pc < WANT_N; pc++)
+			some.want[pc] = pc % 2 == 0;
+		struct weft_ctx_stats st[2];
+		struct obs_want *o[2] = { &all, &some };
+		for (int k = 0; k < 2; k++) {
+			struct weft_emu_observer ob = { .user = o[k], .warp_inst = ow_wi, .launch_want = ow_want,
+							  .launch_counts = ow_counts };
+			if (jobs > 1) {
+				ob.worker_open = ow_open;
+				ob.worker_cta_begin = ow_wcb;
+				ob.worker_warp_inst = ow_wi;
+				ob.cta_commit = ow_commit;
+				ob.worker_close = ow_close;
+			}
+			struct weft_ctx_options opt = { 0 };
+			opt.observer = &ob;
+			opt.jobs = jobs;
+			uint32_t out[96];
+			assert_int_equal(run_out(ifelse_ptx, 3, 32, out, 96, &opt, &st[k]), 0);
+			assert_int_equal(o[k]->given, 1);
+			/* the counts handed over are the launch's, filtered or not */
+			assert_int_equal(o[k]->given_warp, st[k].warp_insts);
+			assert_int_equal(o[k]->given_thread, st[k].thread_insts);
+		}
+		if (jobs > 1)
+			assert_int_equal(st[1].parallel_launches, 1);
+		/* unfiltered: every instruction; filtered: the wanted pcs and
+		 * those past the wish list, each as often */
+		assert_int_equal(all.events, st[0].warp_insts);
+		assert_int_equal(all.lanes, st[0].thread_insts);
+		assert_true(some.events < all.events);
+		for (int pc = 0; pc < 64; pc++) {
+			int wanted = pc >= WANT_N || some.want[pc];
+			assert_int_equal(some.per_pc[pc], wanted ? all.per_pc[pc] : 0);
+		}
+	}
+}
 
 /* nvcc -O3 output of `if (i >= n) return; s[i] = a[i]; __syncthreads();
  * a[i] = s[(i+1)%n];`: the returning lanes branch to the kernel's shared
@@ -877,6 +988,7 @@ int main(void)
 		cmocka_unit_test(test_trap),
 		cmocka_unit_test(test_predication),
 		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_observer_want),
 		cmocka_unit_test(test_early_return_then_barrier),
 		cmocka_unit_test(test_nanosleep_yields),
 		cmocka_unit_test(test_bar_arrive),

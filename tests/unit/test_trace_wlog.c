@@ -11,6 +11,8 @@
  * of the predictor's fast path itself (D per memory instruction, reset
  * to the tid stride at each lane): no lane it holds for may have a
  * nonzero residual or a mispredicted space at an event left out.
+ * Also the reset between CTAs of warps with few events, and the
+ * copying of a lane's stream bytes to the agreeing lanes after it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,9 +23,13 @@
 
 #include <cmocka.h>
 
+#include "trace/format/trace_format.h"
 #include "trace/format/trace_wlog.h"
 
 #define NM 5
+#define NM_MAX 64
+/* memory instructions of the program make_warp draws from */
+static uint32_t nm_cur = NM;
 #define MAXEV 400
 
 enum { EV_BLOCK, EV_GUARD, EV_ACCESS };
@@ -59,8 +65,8 @@ static uint32_t some_lanes(void)
 /* One warp of n random events, logged into g and kept in e. */
 static void make_warp(struct wt_wlog *g, struct ev *e, int n)
 {
-	static uint64_t tstride[NM];
-	for (int m = 0; m < NM; m++)
+	static uint64_t tstride[NM_MAX];
+	for (uint32_t m = 0; m < nm_cur; m++)
 		tstride[m] = rnd() % 3 == 0 ? 0 : 4 * (rnd() % 64);
 	for (int i = 0; i < n; i++) {
 		struct ev *x = &e[i];
@@ -74,7 +80,7 @@ static void make_warp(struct wt_wlog *g, struct ev *e, int n)
 			x->a = rnd() % 3 == 0 ? x->lanes : rnd() & x->lanes;
 			assert_int_equal(weft_trace_wlog_guard(g, x->a, x->lanes), 0);
 		} else {
-			x->a = rnd() % NM;
+			x->a = rnd() % nm_cur;
 			x->space = (uint8_t)(rnd() % 3);
 			uint64_t base = 0x1000 + (uint64_t)i * tstride[x->a], st = 4 << (rnd() % 3);
 			for (int l = 0; l < 32; l++) {
@@ -187,6 +193,64 @@ static void warps(void **state)
 		check_warp(&g, e, n);
 	}
 	weft_trace_wlog_free(&g);
+}
+
+/* Warps with fewer access events than the program has memory
+ * instructions, one after another in the same log: the reset between
+ * CTAs clears only what those events wrote, and nothing of a CTA may
+ * reach the next (first accesses and changed steps are checked as in
+ * warps; fails when the reset leaves the per-instruction state). */
+static void few_events(void **state)
+{
+	(void)state;
+	static struct ev e[16];
+	struct wt_wlog g;
+	memset(&g, 0, sizeof(g));
+	nm_cur = NM_MAX;
+	assert_int_equal(weft_trace_wlog_prepare(&g, NM_MAX), 0);
+	for (int trial = 0; trial < 2000; trial++) {
+		wt_wlog_reset(&g);
+		int n = 1 + (int)(rnd() % 16);
+		make_warp(&g, e, n);
+		check_warp(&g, e, n);
+	}
+	/* a new program with fewer memory instructions, after events that
+	 * named higher ones */
+	assert_int_equal(weft_trace_wlog_prepare(&g, 3), 0);
+	nm_cur = 3;
+	for (int trial = 0; trial < 50; trial++) {
+		wt_wlog_reset(&g);
+		int n = 1 + (int)(rnd() % 16);
+		make_warp(&g, e, n);
+		check_warp(&g, e, n);
+	}
+	nm_cur = NM;
+	weft_trace_wlog_free(&g);
+}
+
+/* weft_trace_buf_repeat, which copies a thread's path and guard bytes to
+ * the run of lanes after it that agree with it: the bytes after start
+ * appear times more times, whatever the piece's length and the count
+ * (doubling copies must not shift or overlap). */
+static void buf_repeat(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 9; len++) {
+		for (size_t times = 0; times <= 33; times++) {
+			struct wt_buf b = { 0 };
+			weft_trace_buf_bytes(&b, "xyz", 3); /* before start: kept */
+			size_t start = b.n;
+			for (size_t i = 0; i < len; i++)
+				wt_buf_u8(&b, (uint8_t)(0x40 + i));
+			assert_int_equal(weft_trace_buf_repeat(&b, start, times), 0);
+			assert_int_equal(b.n, 3 + len * (times + 1));
+			assert_memory_equal(b.p, "xyz", 3);
+			for (size_t k = 0; k <= times; k++)
+				for (size_t i = 0; i < len; i++)
+					assert_int_equal(b.p[start + k * len + i], 0x40 + i);
+			weft_trace_buf_free(&b);
+		}
+	}
 }
 
 /* Lanes that all move by one distance (a loop over a row) have no changed
@@ -330,6 +394,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(warps),
+		cmocka_unit_test(few_events),
+		cmocka_unit_test(buf_repeat),
 		cmocka_unit_test(uniform_then_one_lane),
 		cmocka_unit_test(marks),
 	};

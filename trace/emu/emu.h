@@ -237,6 +237,7 @@ struct weft_emu_launch {
 	uint64_t budget;
 	const char *budget_from;
 	uint64_t ti0, stop_at;
+	uint64_t wi0; /* the context's warp instructions at launch start */
 	struct weft_error *err;
 	/* where run_warp counts thread and warp instructions: the context's
 	 * stats, or in a parallel worker (emu_par.c) the CTA's own */
@@ -245,6 +246,10 @@ struct weft_emu_launch {
 	 * parallel worker's recorder (NULL: none) */
 	int (*obs_warp)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
 	void *obs_user;
+	/* the observer's launch_want: obs_warp only where want[pc] != 0 for
+	 * pc < want_n (want NULL: every pc) */
+	const uint8_t *want;
+	uint32_t want_n;
 	int in_worker;            /* a parallel worker: no progress callback */
 	uint64_t *regs;           /* every warp's register file (nwarps * nslots * 32) */
 	/* global allocation cache: the last allocation each instruction hit */
@@ -316,6 +321,11 @@ int weft_emu_run(struct weft_emu_launch *L);
 /* The launch's CTAs one after another on the calling thread (after
  * weft_emu_run set its counts and budget). */
 int weft_emu_run_serial(struct weft_emu_launch *L);
+/* After the observer's launch_begin: L->want from its launch_want (when it
+ * has both launch_want and launch_counts). Before its launch_end: the
+ * launch's counts to its launch_counts. Serial and parallel runs alike. */
+void weft_emu_obs_want(struct weft_emu_launch *L, const struct weft_emu_observer *obs);
+void weft_emu_obs_counts(struct weft_emu_launch *L, const struct weft_emu_observer *obs);
 /* The pieces weft_emu_run is made of, for the parallel runner: per-launch
  * state (warps, registers, local frames, the allocation cache; shared
  * memory grows as touched) of one executor, set up and freed; and one CTA

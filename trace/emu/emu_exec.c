@@ -374,7 +374,11 @@ static int run_warp(struct weft_emu_launch *L, struct weft_emu_warp *W, uint32_t
 		}
 		if (rc)
 			break;
-		if (obs_fn) {
+		/* unlikely: the emulation alone, without an observer, ran 3 more
+		 * instructions per warp instruction than before the want check
+		 * without the hint, 1 more with it (callgrind, gaussian default:
+		 * run_warp 106.0M, 109.4M, 107.2M) */
+		if (__builtin_expect(obs_fn != NULL, 0) && (!L->want || pc >= L->want_n || L->want[pc])) {
 			struct weft_warp_event ev;
 			ev.func = P->kernel;
 			ev.pc = pc;
@@ -546,6 +550,21 @@ int weft_emu_cta(struct weft_emu_launch *L, uint32_t c, uint32_t quantum)
 	return run_cta(L, quantum);
 }
 
+void weft_emu_obs_want(struct weft_emu_launch *L, const struct weft_emu_observer *obs)
+{
+	L->want = NULL;
+	L->want_n = 0;
+	if (obs && obs->launch_want && obs->launch_counts)
+		L->want = obs->launch_want(obs->user, &L->want_n);
+}
+
+void weft_emu_obs_counts(struct weft_emu_launch *L, const struct weft_emu_observer *obs)
+{
+	if (obs && obs->launch_want && obs->launch_counts)
+		obs->launch_counts(obs->user, L->ctx->stats.thread_insts - L->ti0,
+				   L->ctx->stats.warp_insts - L->wi0);
+}
+
 int weft_emu_run_serial(struct weft_emu_launch *L)
 {
 	const struct weft_emu_prog *P = L->prog;
@@ -559,6 +578,7 @@ int weft_emu_run_serial(struct weft_emu_launch *L)
 	if (obs && obs->launch_begin &&
 	    (rc = obs->launch_begin(obs->user, L->mod, P->kernel, L->grid, L->block, L->dyn_shared, L->err)))
 		goto out;
+	weft_emu_obs_want(L, obs);
 	for (uint32_t c = 0; c < total; c++) {
 		if (obs && obs->cta_begin && (rc = obs->cta_begin(obs->user, c, L->err)))
 			goto out;
@@ -569,6 +589,7 @@ int weft_emu_run_serial(struct weft_emu_launch *L)
 			goto out;
 		ctx->stats.ctas++;
 	}
+	weft_emu_obs_counts(L, obs);
 	if (obs && obs->launch_end && (rc = obs->launch_end(obs->user, L->err)))
 		goto out;
 out:

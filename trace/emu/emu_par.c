@@ -234,6 +234,7 @@ int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs)
 	if (obs && obs->launch_begin &&
 	    (rc = obs->launch_begin(obs->user, L->mod, P->kernel, L->grid, L->block, L->dyn_shared, L->err)))
 		return rc;
+	weft_emu_obs_want(L, obs); /* the workers copy L, want included */
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	ctx->stats.parallel_launches++;
@@ -250,6 +251,7 @@ int weft_emu_run_par(struct weft_emu_launch *L, unsigned jobs)
 		return weft_error_set(L->err, WEFT_ERR_INTERNAL,
 				      "internal error: kernel %s: %u of %u CTAs ran on the worker threads",
 				      L->kname, p.next_commit, p.total);
+	weft_emu_obs_counts(L, obs);
 	if (obs && obs->launch_end && (rc = obs->launch_end(obs->user, L->err)))
 		return rc;
 	return 0;

@@ -20,6 +20,9 @@ int weft_emu_run(struct weft_emu_launch *L)
 	L->cnt = &ctx->stats;
 	L->obs_warp = obs ? obs->warp_inst : NULL;
 	L->obs_user = obs ? obs->user : NULL;
+	L->want = NULL; /* until the observer's launch_want, after launch_begin */
+	L->want_n = 0;
+	L->wi0 = ctx->stats.warp_insts;
 	/* the instruction budget: stop once the context's count passes stop_at */
 	uint64_t budget = L->budget ? L->budget : WEFT_DEFAULT_LAUNCH_INSTS;
 	L->budget = budget;

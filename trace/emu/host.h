@@ -141,6 +141,17 @@ struct weft_emu_observer {
 	 * the commit left for it, such as compressing a chunk the commit
 	 * closed (the trace writer writes compressed chunks in their order). */
 	int (*worker_after_commit)(void *user, void *wuser, struct weft_error *err);
+	/* Optional, both or neither: an observer that needs the events of some
+	 * instructions only. launch_want is called after launch_begin and
+	 * returns, for the launch's program (event.pc), a byte per pc, nonzero
+	 * where warp_inst / worker_warp_inst is wanted, and how many pcs it
+	 * covers (*n; pcs at or past n are delivered); it stays valid until
+	 * launch_end; NULL: every instruction. The other instructions are
+	 * only counted: launch_counts gets the launch's thread and warp
+	 * instructions (what the events' active lanes and the events would
+	 * have summed to) just before launch_end. */
+	const uint8_t *(*launch_want)(void *user, uint32_t *n);
+	void (*launch_counts)(void *user, uint64_t thread_insts, uint64_t warp_insts);
 };
 
 /* The default instruction budget of one launch (thread instructions):

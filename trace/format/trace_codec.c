@@ -72,6 +72,34 @@ void weft_trace_buf_bytes(struct wt_buf *b, const void *src, size_t len)
 	b->n += len;
 }
 
+int weft_trace_buf_repeat(struct wt_buf *b, size_t start, size_t times)
+{
+	size_t len = b->n - start;
+	if (!len || !times)
+		return b->oom ? -1 : 0;
+	if (times > ((size_t)-1 / 2 - b->n) / len) {
+		b->oom = 1;
+		return -1;
+	}
+	size_t total = len * times;
+	if (weft_trace_buf_reserve(b, total))
+		return -1;
+	/* doubling: each copy takes everything from start so far, a whole
+	 * number of copies of the piece (about log2(times) memcpy calls, not
+	 * times); source and destination never overlap */
+	uint8_t *src = b->p + start, *dst = b->p + b->n;
+	size_t done = 0;
+	while (done < total) {
+		size_t c = len + done;
+		if (c > total - done)
+			c = total - done;
+		memcpy(dst + done, src, c);
+		done += c;
+	}
+	b->n += total;
+	return 0;
+}
+
 void weft_trace_buf_u32(struct wt_buf *b, uint32_t v)
 {
 	if (weft_trace_buf_reserve(b, 4))
@@ -291,7 +319,7 @@ void weft_trace_fast_free(struct wt_fast *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s)
+void weft_trace_fast_setup(struct wt_fast *f, const struct wt_pred *s)
 {
 	uint32_t nm = f->nm;
 	if (!f->seq_valid) {
@@ -309,10 +337,13 @@ void weft_trace_fast_begin(struct wt_fast *f, const struct wt_pred *s)
 			f->l1[m] = i;
 		}
 		f->seq_valid = 1;
+		f->d_dirty = 1;
 	}
 	if (f->d_dirty) {
-		for (uint32_t m = 0; m < nm; m++)
-			f->D[m] = s->d0[m];
+		/* only the m of the sequence are read until it changes (and a
+		 * new sequence comes here with d_dirty set) */
+		for (uint32_t u = 0; u < f->nused; u++)
+			f->D[f->used[u]] = s->d0[f->used[u]];
 		f->d_dirty = 0;
 	}
 	f->lazy = 1;

@@ -34,7 +34,8 @@ void weft_trace_wlog_free(struct wt_wlog *g)
 	free(g->aev);
 	free(g->addr);
 	free(g->seen);
-	free(g->lastfull);
+	free(g->lastev);
+	free(g->lastmask);
 	free(g->blksum);
 	free(g->aevsum);
 	free(g->step);
@@ -49,10 +50,14 @@ int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm)
 		if (!ns)
 			return -1;
 		g->seen = ns;
-		uint64_t *nl = realloc(g->lastfull, (size_t)nm * sizeof(uint64_t));
+		uint64_t *nl = realloc(g->lastev, (size_t)nm * sizeof(uint64_t));
 		if (!nl)
 			return -1;
-		g->lastfull = nl;
+		g->lastev = nl;
+		uint32_t *nk = realloc(g->lastmask, (size_t)nm * sizeof(uint32_t));
+		if (!nk)
+			return -1;
+		g->lastmask = nk;
 		uint64_t *np = realloc(g->step, (size_t)nm * 32 * sizeof(uint64_t));
 		if (!np)
 			return -1;
@@ -60,6 +65,13 @@ int weft_trace_wlog_prepare(struct wt_wlog *g, uint32_t nm)
 		g->capm = nm;
 	}
 	g->nm = nm;
+	/* a new program: the whole tables (the log's events may name
+	 * another program's memory instructions) */
+	g->naev = 0;
+	if (nm) {
+		memset(g->seen, 0, (size_t)nm * sizeof(uint32_t));
+		memset(g->lastev, 0xff, (size_t)nm * sizeof(uint64_t));
+	}
 	wt_wlog_reset(g);
 	return 0;
 }
@@ -119,44 +131,46 @@ int weft_trace_wlog_access(struct wt_wlog *g, uint32_t m, uint8_t space, uint32_
 	g->naddr += 32;
 	uint64_t *st = g->step + (size_t)m * 32;
 	uint32_t nz = 0;
-	if (active == 0xffffffffu) {
-		uint64_t lf = g->lastfull[m];
-		if (lf != WT_WLOG_NONE) {
-			/* every lane's last access by m was at the event at lf:
-			 * a lane's step changed where its distance from that
-			 * access differs from lane l-1's; usually all lanes moved
-			 * by the same distance (checked first, branch-free) */
-			const uint64_t *p = g->addr + lf;
+	uint64_t lo = g->lastev[m];
+	uint32_t lm = g->lastmask[m];
+	if (lo != WT_WLOG_NONE && lm == active) {
+		/* the lanes of m's pending event: a lane's step changed where
+		 * its distance from its access there differs from lane l-1's */
+		const uint64_t *p = g->addr + lo;
+		if (active == 0xffffffffu) {
+			/* usually all lanes moved by the same distance (checked
+			 * first, branch-free: an OR of differences the compiler
+			 * vectorises with SSE2 alone; callgrind, sgemm default:
+			 * this check 25.8M instructions -> 12.4M) */
 			uint64_t r0 = d[0] - p[0], diff = 0;
-			/* all 32 lanes, an OR of differences: vectorised with
-			 * SSE2 alone (callgrind, sgemm default: this check 25.8M
-			 * instructions -> 12.4M) */
 			for (uint32_t l = 0; l < 32; l++)
 				diff |= (d[l] - p[l]) ^ r0;
 			if (diff)
 				for (uint32_t l = 1; l < 32; l++)
 					nz |= (uint32_t)((d[l] - p[l]) != (d[l - 1] - p[l - 1])) << l;
-		} else if (g->seen[m]) { /* else every lane's first access by m */
-			for (uint32_t l = 1; l < 32; l++)
-				nz |= (uint32_t)((d[l] - d[l - 1]) != st[l]) << l;
+		} else {
+			for (uint32_t b = active & (active << 1); b; b &= b - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(b);
+				nz |= (uint32_t)((d[l] - d[l - 1]) != (p[l] - p[l - 1])) << l;
+			}
 		}
-		g->lastfull[m] = g->naddr - 32; /* st is stale from here */
 	} else {
-		uint64_t lf = g->lastfull[m];
-		if (lf != WT_WLOG_NONE) { /* bring st up to date */
-			const uint64_t *p = g->addr + lf;
-			for (uint32_t l = 1; l < 32; l++)
+		if (lo != WT_WLOG_NONE) { /* other lanes: the pending steps to st */
+			const uint64_t *p = g->addr + lo;
+			for (uint32_t b = lm & (lm << 1); b; b &= b - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(b);
 				st[l] = p[l] - p[l - 1];
-			g->lastfull[m] = WT_WLOG_NONE;
+			}
 		}
-		/* the lanes active with lane l-1 active too */
-		for (uint32_t b = active & (active << 1); b; b &= b - 1) {
+		/* the lanes active with lane l-1 active too that accessed by m
+		 * before (the others' first access) */
+		for (uint32_t b = active & (active << 1) & g->seen[m]; b; b &= b - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(b);
-			uint64_t s = d[l] - d[l - 1];
-			nz |= (uint32_t)(s != st[l]) << l;
-			st[l] = s;
+			nz |= (uint32_t)((d[l] - d[l - 1]) != st[l]) << l;
 		}
 	}
+	g->lastev[m] = g->naddr - 32;
+	g->lastmask[m] = active;
 	e->first = active & ~g->seen[m];
 	e->nz = nz & ~e->first;
 	g->seen[m] |= active;
