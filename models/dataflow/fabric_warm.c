@@ -28,12 +28,16 @@
  * each of its misses evicts a line (a dirty one is written back to DRAM);
  * windows of a few CTAs leave it part empty, and on 15 cores (nn) the
  * sampled misses wrote nothing back: the DRAM bound came out 19.5% low.
- * So the windowed walk also offers the CTAs before the launch's first
- * window (the fill, trace.h warm_fill), and they are warmed, in CTA order,
- * until every L1 and the L2 hold a line in every way; the rest of the fill
- * is skipped (weft_fabric_fill_skip). This is warming until the caches
- * are full, not a count of CTAs: how many it takes is the caches' lines
- * over the lines each CTA brings in.
+ * Full is not enough: once full, the L2's least-recently-used end held
+ * the first CTAs' clean reads (their written lines were still in the
+ * L1s), so the timed misses still wrote nothing back. So the windowed
+ * walk also offers the CTAs before the launch's first window (the fill,
+ * trace.h warm_fill), and they are warmed, in CTA order, until every L1
+ * and the L2 have turned over (weft_cache_turned_over: full, and as many
+ * lines replaced since), the steady state of a long replay; the rest of
+ * the fill is skipped (weft_fabric_fill_skip), neither prepared nor
+ * warmed. The stop is the caches' state, not a count of CTAs; the fill's
+ * length only bounds the decoding (weft_fabric_fill_begin).
  */
 #include <stdlib.h>
 #include <string.h>
