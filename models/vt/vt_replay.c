@@ -808,9 +808,10 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  * slot holds a random share of its threads, and the max over slots of
  * those shares was biased upward (hotspot, mimd-c4r32, random:32: +29%,
  * the tile idle 27% of the time against 0.5% in the full replay). Each
- * slot's time is expanded by its own threads in the launch / its threads
- * read (a ratio estimator per slot; the grid padding of the last CTA is
- * counted in the slot's threads), the slowest of those is the launch's
+ * slot's time less its spawn and join (once per slot) is expanded by its
+ * own threads in the launch / its threads read (a ratio estimator per
+ * slot; the grid padding of the last CTA is counted in the slot's
+ * threads), the slowest of those is the launch's
  * core time, returned in the sample's units (over the launch's CTAs /
  * CTAs read, which vt.c multiplies back). Slots with no thread read are
  * left out. */
@@ -821,6 +822,7 @@ static double mimd_sampled_core(const struct vt_state *s)
 	uint64_t n = s->launch_threads ? s->launch_threads : 1;
 	uint64_t per_core = (n + pp->cores - 1) / pp->cores;
 	uint64_t per_slot = (per_core + u - 1) / u;
+	double sj = (double)pp->spawn_cycles + pp->join_cycles;
 	double most = 0;
 	for (uint32_t c = 0; c < pp->cores; c++)
 		for (uint32_t k = 0; k < u; k++) {
@@ -832,7 +834,9 @@ static double mimd_sampled_core(const struct vt_state *s)
 				hi = (c + 1) * per_core;
 			if (hi > n)
 				hi = n;
-			double e = s->ls.slot_time[(size_t)c * u + k] * (double)(hi > lo ? hi - lo : rd) / rd;
+			/* the spawn and join are once per slot, not per thread */
+			double t = s->ls.slot_time[(size_t)c * u + k] - sj;
+			double e = sj + t * (double)(hi > lo ? hi - lo : rd) / rd;
 			if (e > most)
 				most = e;
 		}
