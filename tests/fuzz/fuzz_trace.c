@@ -179,6 +179,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				say("sgmf warmed sample", rc, &err);
 				if (rc == 0)
 					weft_model_result_free(&res[0]);
+				/* windowed: the fill reads the first sampled CTA's
+				 * lines and warms the CTAs before the first window
+				 * until the caches turn over (fabric_warm.c) */
+				warm.warm_window = 1;
+				rc = weft_model_run(m, pair[0], t, &warm, &res[0], &err);
+				say("sgmf windowed sample", rc, &err);
+				if (rc == 0)
+					weft_model_result_free(&res[0]);
 			}
 		}
 		weft_trace_close(t);
