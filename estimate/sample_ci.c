@@ -112,6 +112,46 @@ int weft_est_ci_compute(struct weft_est_report *r, const struct weft_est_ci_inpu
 			double theta = metric(m, &tc, &tb);
 			double v = 0, dfden = 0;
 			int inestimable = 0;
+			/* the launches' groups correspond (the same count in every
+			 * sampled launch): group g of every launch is one replicate */
+			uint32_t Gj = 0;
+			int joint = 1;
+			for (uint32_t h = 0; h < L; h++) {
+				uint32_t N = in->nctas[h], n = in->nread[h];
+				if (n >= N)
+					continue;
+				if (n < 2) {
+					inestimable = 1;
+					continue;
+				}
+				uint32_t Gh = n < G ? n : G;
+				if (Gj && Gh != Gj)
+					joint = 0;
+				Gj = Gh;
+			}
+			if (joint && Gj && !inestimable) {
+				double ss = 0;
+				for (uint32_t g = 0; g < Gj; g++) {
+					double d = 0;
+					for (uint32_t h = 0; h < L; h++) {
+						uint32_t N = in->nctas[h], n = in->nread[h];
+						if (n >= N)
+							continue;
+						const struct weft_est_ci_rep *rc =
+							&in->rep[((size_t)i * L + h) * G + g];
+						const struct weft_est_ci_rep *rb =
+							&in->rep[((size_t)r->baseline * L + h) * G + g];
+						struct tot sc = substitute(tc, &c->launches[h], rc);
+						struct tot sb = substitute(tb, &bc->launches[h], rb);
+						d += sqrt(1.0 - (double)n / N) * (metric(m, &sc, &sb) - theta);
+					}
+					ss += d * d;
+				}
+				v = ss / ((double)Gj * (Gj - 1));
+				dfden = v * v / (Gj - 1);
+				interval(&c->ci[m], theta, v, dfden, 0, in->confidence);
+				continue;
+			}
 			for (uint32_t h = 0; h < L; h++) {
 				uint32_t N = in->nctas[h], n = in->nread[h];
 				if (n >= N)

@@ -140,6 +140,8 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 		if (victim)
 			*victim = (tag[v] - 1) << c->line_shift;
 	}
+	c->valid += !tag[v];
+	c->replaced += tag[v] != 0;
 	tag[v] = key;
 	c->last_slot = base + v;
 	c->used[base + v] = c->clock;
@@ -174,6 +176,20 @@ int weft_cache_probe(const struct weft_cache *c, uint64_t addr)
 	return 0;
 }
 
+int weft_cache_turned_over(const struct weft_cache *c)
+{
+	uint64_t lines = (uint64_t)c->nsets * c->g.assoc;
+	return c->valid >= lines && c->replaced >= lines;
+}
+
+void weft_cache_recount(struct weft_cache *c)
+{
+	size_t n = (size_t)c->nsets * c->g.assoc;
+	c->valid = 0;
+	for (size_t i = 0; i < n; i++)
+		c->valid += c->tag[i] != 0;
+}
+
 uint64_t weft_cache_flush(struct weft_cache *c)
 {
 	uint64_t dirty = 0;
@@ -185,6 +201,8 @@ uint64_t weft_cache_flush(struct weft_cache *c)
 		c->dirty[i] = 0;
 		c->used[i] = 0;
 	}
+	c->valid = 0;
+	c->replaced = 0;
 	c->st.writebacks += dirty;
 	return dirty;
 }

@@ -85,6 +85,9 @@ struct weft_cache {
 	 * write-through write miss); models keep per-line timing state in
 	 * arrays indexed by it (e.g. when an in-flight fill arrives) */
 	uint64_t last_slot;
+	uint64_t valid;        /* lines holding a tag (weft_cache_full) */
+	uint64_t replaced;     /* allocations over a valid line since the cache
+				* was last flushed, warming's included */
 	struct weft_cache_stats st;
 };
 #define WEFT_CACHE_NO_SLOT UINT64_MAX
@@ -106,6 +109,16 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 unsigned weft_cache_warm(struct weft_cache *c, uint64_t addr, int is_write, uint64_t *victim);
 /* 1 when the line holding addr is present (no state change). */
 int weft_cache_probe(const struct weft_cache *c, uint64_t addr);
+
+/* 1 when every line holds a tag and the cache has since replaced as many
+ * lines as it holds: its contents were placed by the traffic of a cache
+ * that was already full, as in a long replay, not by its first fill (a
+ * windowed sample warms until its model's caches are so, docs/estimate.md
+ * "Windowed warming"). A caller that writes c->tag itself (restoring
+ * saved contents) calls weft_cache_recount after, and restores
+ * c->replaced. */
+int weft_cache_turned_over(const struct weft_cache *c);
+void weft_cache_recount(struct weft_cache *c);
 
 /* Invalidates every line; returns how many were dirty (counted as
  * writebacks: their data goes to the next level). */

@@ -229,6 +229,15 @@ struct weft_model {
 	 * NULL (its sampled CTAs are then fed alone). consume_launch must call
 	 * it the same way (weft_trace_for_each_cta_warm). */
 	int (*warm_cta)(void *state, const struct weft_cta_trace *cta, struct weft_error *err);
+	/* Optional, with warm_cta: after begin_launch of a windowed sample,
+	 * how many CTAs before the launch's first window warm_cta should also
+	 * get (weft_cta_sample.warm_fill; 0 none); the model warms those
+	 * until its caches are full and skips the rest, and skips the ones
+	 * before its own count when a run of several configurations asks
+	 * for more (the largest is asked for). A model whose windows leave a
+	 * shared cache part empty needs it: a part-empty cache's misses
+	 * evict, and write back, nothing where a full replay's do. */
+	uint32_t (*warm_fill)(void *state);
 };
 
 /* NULL-terminated table (models/registry.c). */

@@ -378,7 +378,12 @@ int weft_model_run_many_progress(const struct weft_model *m, const struct weft_c
 		if (nactive) {
 			struct many_feed f = { m, states, active, cfgs, n, 0, progress, user, done, 0,
 					       lctas, total };
-			rc = weft_trace_for_each_cta_warm(t, l, sample, 0, feed_cta,
+			struct weft_cta_sample fs = *sample;
+			fs.warm_fill = 0; /* the most any active state asks for (model.h) */
+			for (i = 0; m->warm_fill && i < n; i++)
+				if (active[i] && m->warm_fill(states[i]) > fs.warm_fill)
+					fs.warm_fill = m->warm_fill(states[i]);
+			rc = weft_trace_for_each_cta_warm(t, l, &fs, 0, feed_cta,
 							  m->warm_cta ? warm_cta : NULL, &f, err);
 			if (rc < 0) {
 				i = f.failed;

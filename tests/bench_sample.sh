@@ -46,7 +46,7 @@ cpu() { # out.csv args...: prints user+sys seconds
 }
 
 printf '%-8s %-16s %8s %8s %8s %8s   %s\n' trace config full cold all grid "full cycles inside the interval (cold, all, grid)"
-for spec in "hotspot sgmf-core" "hotspot dmt-cgra" "nn sgmf-core" "nn vt-c4v1r256+bi"; do
+for spec in "hotspot sgmf-core" "hotspot dmt-cgra" "nn sgmf-core" "nn sgmf-15core" "nn vt-c4v1r256+bi"; do
 	set -- $spec
 	w=$1 c=$2
 	t="$d/$w.wtr"

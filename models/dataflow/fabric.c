@@ -396,6 +396,7 @@ static void fabric_free(void *state)
 	if (!s)
 		return;
 	weft_fabric_launch_end(s);
+	free(s->fill_sel);
 	if (s->cores)
 		for (uint32_t i = 0; i < s->fp.cores; i++) {
 			weft_cache_free(&s->cores[i].l1);
@@ -489,6 +490,8 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 			}
 		}
 	}
+	if (!rc)
+		rc = weft_fabric_fill_begin(s, t, launch, sample, err);
 	if (rc) {
 		weft_error_prefix(err, "%s model, launch %u (kernel %s): ", s->fp.dmt ? "dMT" : "SGMF",
 				  launch, L->program->kernel ? L->program->kernel : "?");
@@ -514,6 +517,23 @@ static int fabric_consume_cta(void *state, const struct weft_cta_trace *cta, str
 	return weft_fabric_replay_cta(state, cta, err);
 }
 
+/* the walk's sample: with a window, the fill too (fabric_warm.c) */
+static struct weft_cta_sample fill_sample(const struct fabric_state *s,
+					 const struct weft_cta_sample *sample)
+{
+	struct weft_cta_sample fs = { .kind = WEFT_SAMPLE_ALL };
+	if (sample) {
+		fs = *sample;
+		fs.warm_fill = weft_fabric_fill_ctas(s);
+	}
+	return fs;
+}
+
+static uint32_t fabric_warm_fill(void *state)
+{
+	return weft_fabric_fill_ctas(state);
+}
+
 static int on_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
 {
 	return weft_fabric_replay_cta(user, c, err);
@@ -529,6 +549,8 @@ static int on_warm(void *user, const struct weft_cta_trace *c, struct weft_error
  * decoded, then applied to the caches in CTA order. */
 static int prep_cta(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
 {
+	if (weft_fabric_fill_skip(user, c->cta))
+		return 0; /* a fill CTA the caches no longer need: skipped in order too */
 	return weft_fabric_prepare_cta(user, c, out, err);
 }
 
@@ -574,7 +596,8 @@ static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 				for (uint32_t pc = 0; pc < L->program->ninsts; pc++)
 					memset(&s->pc[pc].q, 0, sizeof(s->pc[pc].q));
 			s->streamed = 0;
-			rc = weft_trace_for_each_cta_warm(t, launch, sample, 0, on_cta, on_warm, s, err);
+			struct weft_cta_sample fs = fill_sample(s, sample);
+			rc = weft_trace_for_each_cta_warm(t, launch, &fs, 0, on_cta, on_warm, s, err);
 		}
 	}
 	if (!rc && !s->restored) {
@@ -615,7 +638,8 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
-		rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, &fabric_prep, use_cta,
+		struct weft_cta_sample fs = fill_sample(state, sample);
+		rc = weft_trace_for_each_cta_prep_warm(t, launch, &fs, 0, &fabric_prep, use_cta,
 						       warm_prepared, state, err);
 		if (rc) {
 			struct fabric_state *s = state;
@@ -730,6 +754,7 @@ const struct weft_model weft_model_sgmf = {
 	.end_launch = fabric_end,
 	.follow = fabric_follow,
 	.warm_cta = on_warm,
+	.warm_fill = fabric_warm_fill,
 };
 
 const struct weft_model weft_model_dmt = {
@@ -749,4 +774,5 @@ const struct weft_model weft_model_dmt = {
 	.end_launch = fabric_end,
 	.follow = fabric_follow,
 	.warm_cta = on_warm,
+	.warm_fill = fabric_warm_fill,
 };

@@ -366,6 +366,13 @@ struct fabric_state {
 					 * to cores by id, as a full replay deals them
 					 * (a warm window skips CTAs) */
 	uint32_t launch_ctas;           /* the launch's CTAs, read or not */
+	uint32_t fill_start, fill_end;  /* a windowed sample: CTAs [fill_start, fill_end)
+					 * are the fill, warmed until the caches are
+					 * full (fabric_warm.c); empty = none */
+	int filled;                     /* the fill found the caches full: the rest of
+					 * it is skipped */
+	uint32_t *fill_sel, fill_nsel;  /* the launch's sampled CTAs, increasing, */
+	uint32_t fill_W;                /* and its window: which CTAs are the windows' */
 	int restored;                   /* this launch's replay came from the cache */
 	struct fabric_state *leader;    /* run_many: take replays from this state */
 	/* run_many, a leader: its followers, whose LDST units it feeds (their
@@ -435,6 +442,25 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr);
  * weft_fabric_prepare_cta (on a decoder thread) and uses only its
  * accesses, in CTA order with the replayed ones. */
 int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err);
+/* The fill of a windowed sample (weft_cta_sample.warm_fill), at the
+ * launch's begin (after the dMT analysis): F = twice the CTAs whose
+ * footprint (the distinct lines of the first sampled CTA, decoded here)
+ * fills the L2 and every core's L1, and with e the first CTA of the
+ * launch's first window, the fill is CTAs [max(0, e - F), max(e, F)) as
+ * trace_foreach.c marks them (the F before the first window, or the
+ * launch's first F when fewer come before it); clears s->filled. A fill
+ * CTA that is not a window's is warmed while some cache still has an
+ * empty line and skipped after: a full replay's caches are full, and
+ * their misses evict (and write back) lines where a part-empty cache's
+ * misses evict nothing. Without a window the fill is empty. */
+int weft_fabric_fill_begin(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+			   const struct weft_cta_sample *sample, struct weft_error *err);
+/* F, the fill's CTA count (model.h warm_fill) */
+uint32_t weft_fabric_fill_ctas(const struct fabric_state *s);
+/* 1 when CTA cta is a fill CTA (not a window's) not to be warmed: outside
+ * this state's own fill (a run of several configurations asked for more),
+ * or after the caches were found full */
+int weft_fabric_fill_skip(const struct fabric_state *s, uint32_t cta);
 void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace *cta,
 			    const struct fabric_prepared *pr);
 /* End of a launch: dirty L1 lines to the L2, dirty L2 lines to DRAM. */

@@ -60,7 +60,7 @@ struct fab_entry {
 	/* the L2 after the launch */
 	uint64_t *l2_tag, *l2_used, *l2_bank;
 	uint8_t *l2_dirty;
-	uint64_t l2_clock;
+	uint64_t l2_clock, l2_replaced;
 	struct weft_cache_stats l2_st;
 	/* held-latency sequences per pc (NULL when the replay did not keep
 	 * them): seq_all[seq_off[pc] .. seq_off[pc + 1]) */
@@ -219,6 +219,8 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 		}
 		size_t lines = (size_t)s->l2.nsets * s->l2.g.assoc;
 		memcpy(s->l2.tag, e->l2_tag, lines * sizeof(uint64_t));
+		weft_cache_recount(&s->l2);
+		s->l2.replaced = e->l2_replaced;
 		memcpy(s->l2.used, e->l2_used, lines * sizeof(uint64_t));
 		memcpy(s->l2.dirty, e->l2_dirty, lines);
 		memcpy(s->l2.bank_accesses, e->l2_bank, s->l2.g.banks * sizeof(uint64_t));
@@ -285,6 +287,7 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	memcpy(e->l2_dirty, s->l2.dirty, lines);
 	memcpy(e->l2_bank, s->l2.bank_accesses, s->l2.g.banks * sizeof(uint64_t));
 	e->l2_clock = s->l2.clock;
+	e->l2_replaced = s->l2.replaced;
 	e->l2_st = s->l2.st;
 	if (s->seq_ok) {
 		e->seq_off = malloc(((size_t)e->ninsts + 1) * sizeof(uint32_t));

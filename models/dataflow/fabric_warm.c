@@ -21,7 +21,27 @@
  * without counting, so no event, bank count, MSHR occupancy, hit rate or
  * latency of a warmed CTA enters the estimate: the timed figures are the
  * sampled CTAs', scaled by CTAs / CTAs read as before.
+ *
+ * A windowed sample (--warm-window) warms only the CTAs near each sampled
+ * one; that reproduces the lines a sampled CTA reuses, but not how full
+ * the caches are. A full replay keeps the shared write-back L2 full, so
+ * each of its misses evicts a line (a dirty one is written back to DRAM);
+ * windows of a few CTAs leave it part empty, and on 15 cores (nn) the
+ * sampled misses wrote nothing back: the DRAM bound came out 19.5% low.
+ * Full is not enough: once full, the L2's least-recently-used end held
+ * the first CTAs' clean reads (their written lines were still in the
+ * L1s), so the timed misses still wrote nothing back. So the windowed
+ * walk also offers the CTAs before the launch's first window (the fill,
+ * trace.h warm_fill), and they are warmed, in CTA order, until every L1
+ * and the L2 have turned over (weft_cache_turned_over: full, and as many
+ * lines replaced since), the steady state of a long replay; the rest of
+ * the fill is skipped (weft_fabric_fill_skip), neither prepared nor
+ * warmed. The stop is the caches' state, not a count of CTAs; the fill's
+ * length only bounds the decoding (weft_fabric_fill_begin).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "fabric.h"
 
 static void warm_l2(struct fabric_state *s, uint64_t addr, int is_write)
@@ -69,9 +89,161 @@ static void warm_one(struct fabric_state *s, struct fabric_core *c, const struct
 	P->last_cta = cta + 1;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* distinct lines of line_shift in v[0..n) (sorted in place) */
+static uint64_t distinct(uint64_t *v, size_t n, unsigned line_shift)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] >>= line_shift;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	uint64_t d = 0;
+	for (size_t i = 0; i < n; i++)
+		d += !i || v[i] != v[i - 1];
+	return d;
+}
+
+/* CTAs that fill `lines` at `per` new lines each, rounded up */
+static uint64_t ctas_for(uint64_t lines, uint64_t per)
+{
+	return per ? (lines + per - 1) / per : 0;
+}
+
+int weft_fabric_fill_begin(struct fabric_state *s, struct weft_trace *t, uint32_t launch,
+			   const struct weft_cta_sample *sample, struct weft_error *err)
+{
+	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
+	s->fill_start = s->fill_end = 0;
+	s->fill_nsel = 0;
+	__atomic_store_n(&s->filled, 0, __ATOMIC_RELAXED);
+	if (!L || !sample || !sample->warm || sample->kind != WEFT_SAMPLE_RANDOM || !sample->warm_window ||
+	    !L->nctas)
+		return 0;
+	uint32_t *ctas = realloc(s->fill_sel, (size_t)L->nctas * sizeof(*ctas));
+	if (!ctas)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory choosing %u CTAs", L->nctas);
+	s->fill_sel = ctas;
+	uint32_t n = weft_cta_sample_select(sample, L->nctas, ctas);
+	uint32_t W = weft_cta_sample_window(sample, L->grid, L->nctas);
+	if (!n)
+		return 0;
+	uint32_t c0 = ctas[0];
+	s->fill_nsel = n;
+	s->fill_W = W;
+	/* the footprint: the first sampled CTA's distinct lines in the spaces
+	 * that reach the caches (warm_one's routing, before the dMT's
+	 * removals: an upper bound of what a CTA brings in) */
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	int rc = weft_trace_read_cta(t, launch, c0, &c, err);
+	uint64_t *v = NULL;
+	size_t nv = 0, cap = 0;
+	for (uint32_t th = 0; !rc && th < c.nthreads; th++) {
+		const struct weft_thread_trace *T = &c.threads[th];
+		for (uint32_t j = 0; j < T->naddrs; j++) {
+			uint8_t sp = T->spaces[j];
+			if (sp == WEFT_SPACE_SHARED || sp == WEFT_SPACE_CONST || sp == WEFT_SPACE_PARAM)
+				continue;
+			if (nv == cap) {
+				size_t nc = cap ? 2 * cap : 1024;
+				uint64_t *nvp = realloc(v, nc * sizeof(*v));
+				if (!nvp) {
+					rc = weft_error_set(err, WEFT_ERR_NOMEM,
+							    "out of memory reading CTA %u's lines", c0);
+					break;
+				}
+				v = nvp;
+				cap = nc;
+			}
+			v[nv++] = T->addrs[j];
+		}
+	}
+	weft_cta_trace_free(&c);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	uint64_t *v1 = nv ? malloc(nv * sizeof(*v)) : NULL;
+	if (nv && !v1) {
+		free(v);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading CTA %u's lines", c0);
+	}
+	if (nv)
+		memcpy(v1, v, nv * sizeof(*v));
+	uint64_t l2 = distinct(v, nv, s->l2.line_shift);
+	uint64_t l1 = s->fp.cores ? distinct(v1, nv, s->cores[0].l1.line_shift) : 0;
+	free(v);
+	free(v1);
+	/* each core's L1 fills from every cores-th CTA */
+	uint64_t need = ctas_for((uint64_t)s->l2.nsets * s->l2.g.assoc, l2);
+	uint64_t need1 = s->fp.cores ? (uint64_t)s->fp.cores *
+					       ctas_for((uint64_t)s->cores[0].l1.nsets * s->cores[0].l1.g.assoc, l1)
+				     : 0;
+	if (need1 > need)
+		need = need1;
+	/* fill and turn over once (weft_cache_turned_over), twice that:
+	 * neighbours share lines and sets fill unevenly; the stop
+	 * (warm_apply) decides how much of it is warmed */
+	need *= 4;
+	if (need > L->nctas)
+		need = L->nctas;
+	uint32_t e = c0 > W ? c0 - W : 0, F = (uint32_t)need;
+	s->fill_start = e > F ? e - F : 0;
+	s->fill_end = e > F ? e : F; /* as trace_foreach.c marks it */
+	return 0;
+}
+
+uint32_t weft_fabric_fill_ctas(const struct fabric_state *s)
+{
+	return s->fill_end > s->fill_start ? (uint32_t)(s->fill_end - s->fill_start) : 0;
+}
+
+static int caches_full(const struct fabric_state *s)
+{
+	if (!weft_cache_turned_over(&s->l2))
+		return 0;
+	for (uint32_t i = 0; i < s->fp.cores; i++)
+		if (!weft_cache_turned_over(&s->cores[i].l1))
+			return 0;
+	return 1;
+}
+
+/* 1 when cta is sampled, at most W before a sampled CTA, or just after
+ * one: a window's (trace_foreach.c), never skipped */
+static int in_window(const struct fabric_state *s, uint32_t cta)
+{
+	uint32_t lo = 0, hi = s->fill_nsel; /* first sampled CTA >= cta */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->fill_sel[mid] < cta)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->fill_nsel && s->fill_sel[lo] - cta <= s->fill_W)
+		return 1;
+	return lo > 0 && s->fill_sel[lo - 1] + 1 == cta;
+}
+
+int weft_fabric_fill_skip(const struct fabric_state *s, uint32_t cta)
+{
+	if (cta >= s->fill_end || in_window(s, cta))
+		return 0;
+	/* read on the decoder threads too (prep_cta, fabric.c): set once, by
+	 * the thread that warms in CTA order, so a decoder that sees it set
+	 * skips a CTA that thread skips as well */
+	return cta < s->fill_start || __atomic_load_n(&s->filled, __ATOMIC_RELAXED);
+}
+
 void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace *cta,
 			    const struct fabric_prepared *pr)
 {
+	if (weft_fabric_fill_skip(s, cta->cta))
+		return;
 	struct fabric_core *core = &s->cores[cta->cta % s->fp.cores]; /* as fabric_replay.c deals it */
 	s->warmed++;
 	/* its visits, guarded-off counts and trip counts (pr) are not the
@@ -82,10 +254,14 @@ void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace 
 				struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
 				warm_one(s, core, &a, cta->cta);
 			}
+	if (cta->cta < s->fill_end && !s->filled && caches_full(s))
+		__atomic_store_n(&s->filled, 1, __ATOMIC_RELAXED);
 }
 
 int weft_fabric_warm_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)
 {
+	if (weft_fabric_fill_skip(s, cta->cta))
+		return 0; /* not even prepared */
 	int rc = weft_fabric_prepare_cta(s, cta, &s->own, err);
 	if (!rc)
 		weft_fabric_warm_apply(s, cta, &s->own);

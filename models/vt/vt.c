@@ -274,6 +274,7 @@ static void vt_free(void *state)
 	free(s->acc.addr);
 	free(s->acc.w);
 	free(s->ls.slot_time);
+	free(s->ls.slot_read);
 	free(s->appvl);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
@@ -305,7 +306,8 @@ static int vt_init(const struct weft_config *cfg, void **state, struct weft_erro
 		s->uts_per_core = mimd_uts(&s->pp);
 		s->explain = cfg->explain;
 		s->ls.slot_time = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(double));
-		if (!s->ls.slot_time)
+		s->ls.slot_read = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(uint64_t));
+		if (!s->ls.slot_time || !s->ls.slot_read)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the vt model");
 	}
 	if (rc) {
@@ -352,9 +354,12 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	s->hvl = weft_vt_hvl(&s->pp, s->regs_per_ut);
 	s->strip_cap = s->hvl;
 	double *slots = s->ls.slot_time;
+	uint64_t *read = s->ls.slot_read;
 	memset(&s->ls, 0, sizeof(s->ls));
 	s->ls.slot_time = slots;
+	s->ls.slot_read = read;
 	memset(slots, 0, sizeof(double) * s->pp.cores * s->uts_per_core);
+	memset(read, 0, sizeof(uint64_t) * s->pp.cores * s->uts_per_core);
 	weft_cache_reset_stats(&s->dc);
 	return 0;
 }

@@ -157,6 +157,7 @@ struct vt_launch {
 	double core_time[16];              /* cycles per core */
 	double core_cpi[16][VT_C_COUNT];
 	double *slot_time;                 /* MIMD: [cores x uts] */
+	uint64_t *slot_read;               /* MIMD: [cores x uts] threads read (timed) */
 	uint64_t ctas, strips, partial_strips, strip_seq, mimd_seq;
 	uint64_t cross_cta_strips;         /* strips whose uTs come from several CTAs */
 	uint64_t padding_threads;          /* grid padding left out of the application vector */

@@ -143,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	say("open", rc, &err);
 	if (rc == 0) {
 		read_some(t);
-		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0, 0, 0, 0, 0 };
+		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0, 0, 0, 0, 0, 0 };
 		for (size_t i = 0; i < NCONFIGS; i += 2) {
 			const struct weft_model *m = weft_model_find(configs[i].model);
 			const struct weft_config *pair[2] = { &configs[i], &configs[i + 1 < NCONFIGS ? i + 1 : i] };
@@ -177,6 +177,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 								.warm = 1 };
 				rc = weft_model_run(m, pair[0], t, &warm, &res[0], &err);
 				say("sgmf warmed sample", rc, &err);
+				if (rc == 0)
+					weft_model_result_free(&res[0]);
+				/* windowed: the fill reads the first sampled CTA's
+				 * lines and warms the CTAs before the first window
+				 * until the caches turn over (fabric_warm.c) */
+				warm.warm_window = 1;
+				rc = weft_model_run(m, pair[0], t, &warm, &res[0], &err);
+				say("sgmf windowed sample", rc, &err);
 				if (rc == 0)
 					weft_model_result_free(&res[0]);
 			}

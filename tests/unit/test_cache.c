@@ -2,7 +2,8 @@
  * test_cache.c - the shared set-associative cache (models/cache.h) on
  * hand-computed access streams: LRU eviction order, write-back versus
  * write-through traffic, streams that fit and that thrash, geometry
- * checks, non-power-of-two set counts, banks, flush and clean.
+ * checks, non-power-of-two set counts, banks, flush and clean, and when a
+ * cache has turned over (full, then as many lines replaced).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -170,6 +171,42 @@ static void test_bad_geometry(void **st)
 	assert_int_equal(weft_cache_write_parse("sideways", &w), -1);
 }
 
+/* turned over: every line valid and as many replaced since (the fill of
+ * a windowed sample stops there, fabric_warm.c); warming counts, a flush
+ * starts over */
+static void test_turned_over(void **st)
+{
+	(void)st;
+	struct weft_cache c;
+	small_cache(&c, WEFT_CACHE_WRITE_BACK, 0); /* 8 lines */
+	uint64_t line = 0;
+	for (int i = 0; i < 8; i++, line += 128) { /* 2 per set: full, nothing replaced */
+		assert_false(weft_cache_turned_over(&c));
+		weft_cache_warm(&c, line, i & 1, NULL);
+	}
+	assert_int_equal(c.valid, 8);
+	assert_int_equal(c.replaced, 0);
+	assert_false(weft_cache_turned_over(&c));
+	weft_cache_access(&c, 0, 0, NULL); /* a hit replaces nothing */
+	assert_int_equal(c.replaced, 0);
+	for (int i = 0; i < 7; i++, line += 128)
+		weft_cache_access(&c, line, 0, NULL);
+	assert_int_equal(c.replaced, 7);
+	assert_false(weft_cache_turned_over(&c));
+	weft_cache_warm(&c, line, 0, NULL);
+	assert_true(weft_cache_turned_over(&c));
+	assert_int_equal(c.st.reads, 8); /* the warmed accesses counted nothing */
+	/* a restore of the tags recounts the valid lines */
+	c.tag[0] = 0;
+	weft_cache_recount(&c);
+	assert_int_equal(c.valid, 7);
+	assert_false(weft_cache_turned_over(&c));
+	weft_cache_flush(&c);
+	assert_int_equal(c.valid, 0);
+	assert_int_equal(c.replaced, 0);
+	weft_cache_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_nonpow2_sets),
 		cmocka_unit_test(test_bad_geometry),
+		cmocka_unit_test(test_turned_over),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

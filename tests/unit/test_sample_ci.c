@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 
 #include "estimate/estimate.h"
 #include "estimate/sample_ci.h"
@@ -132,6 +133,73 @@ static void test_ci_by_hand(void **st)
 	assert_int_equal(weft_est_ci_compute(&r, &in, &err), WEFT_ERR_INPUT);
 }
 
+/* Two launches whose groups correspond (10 each): group g of both is one
+ * replicate, so launches that move together (the same CTAs sampled in
+ * both, as one seed picks them) add their deviations before squaring.
+ * Launch figures 1000 and 1000 cycles, total 2000; f = 20/100 in both.
+ * Same signs: d_g = sqrt(0.8) (+-50 +- 50) = +-100 sqrt(0.8), v = 0.8 x
+ * 10 x 10000 / 90, df 9 (per launch apart it would be 0.8 x 10 x 2500 /
+ * 90 twice: half the variance). Opposite signs: d_g = 0, v = 0. Groups
+ * that do not correspond (launch 1 with 5 CTAs read: 5 groups): each
+ * launch's own v_h, as in test_ci_by_hand, Satterthwaite df. */
+static void test_ci_launches(void **st)
+{
+	(void)st;
+	struct weft_est_config c;
+	memset(&c, 0, sizeof(c));
+	struct weft_est_figures l[2];
+	memset(l, 0, sizeof(l));
+	c.clock_hz = 1e9;
+	c.total.cycles = 2000;
+	c.total.thread_insts = 8000;
+	c.total.energy_total_j = 8e-6;
+	for (int h = 0; h < 2; h++) {
+		l[h].cycles = 1000;
+		l[h].thread_insts = 4000;
+		l[h].energy_total_j = 4e-6;
+	}
+	c.launches = l;
+	c.nlaunches = 2;
+	struct weft_est_report r;
+	memset(&r, 0, sizeof(r));
+	r.configs = &c;
+	r.nconfigs = 1;
+	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
+	uint32_t N[2] = { 100, 100 }, n[2] = { 20, 20 };
+	struct weft_est_ci_input in = { 2, N, n, rep, 0.95 };
+	struct weft_error err;
+	for (int same = 1; same >= 0; same--) {
+		for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
+			double d = g % 2 ? 50 : -50;
+			rep[g] = (struct weft_est_ci_rep){ 1000 + d, 4000, 4e-6 };
+			rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 1000 + (same ? d : -d), 4000, 4e-6 };
+		}
+		assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+		const struct weft_est_interval *cy = &c.ci[WEFT_CI_CYCLES];
+		assert_true(near(cy->value, 2000, 1e-12));
+		if (same) {
+			assert_true(near(cy->df, 9, 1e-12));
+			assert_true(near(cy->half, T975_9 * sqrt(0.8 * 10 * 10000 / 90.0), 1e-9));
+		} else {
+			assert_true(cy->half == 0);
+		}
+	}
+	/* groups that do not correspond: launch by launch */
+	n[1] = 5;
+	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
+		double d = g % 2 ? 50 : -50;
+		rep[g] = (struct weft_est_ci_rep){ 1000 + d, 4000, 4e-6 };
+		rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 1000 + (g < 5 ? d : 0), 4000, 4e-6 };
+	}
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	/* v_0 = 0.8 x 10 x 2500 / 90; v_1 = 0.95 x 5 x 2500 / 20 */
+	double v0 = 0.8 * 10 * 2500 / 90.0, v1 = 0.95 * 5 * 2500 / 20.0;
+	double df = (v0 + v1) * (v0 + v1) / (v0 * v0 / 9 + v1 * v1 / 4);
+	const struct weft_est_interval *cy = &c.ci[WEFT_CI_CYCLES];
+	assert_true(near(cy->df, df, 1e-12));
+	assert_true(near(cy->half, gsl_cdf_tdist_Pinv(0.975, df) * sqrt(v0 + v1), 1e-9));
+}
+
 /* At 90% the quantile is t_{.95,9} = 1.833113 (same tables). */
 static void test_ci_level(void **st)
 {
@@ -167,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_groups_partition),
 		cmocka_unit_test(test_ci_by_hand),
 		cmocka_unit_test(test_ci_level),
+		cmocka_unit_test(test_ci_launches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

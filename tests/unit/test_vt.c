@@ -565,6 +565,48 @@ static struct vt_state *mklaunch(const char *cfg, const struct weft_program *p, 
 	return s;
 }
 
+/* A MIMD sample: threads go to cores by their place in the launch, so a
+ * sample that reads CTAs 0 and 1 of 4 (2 cores, one uT each: core 0 holds
+ * CTAs 0-1, core 1 CTAs 2-3) holds all of core 0's threads and none of
+ * core 1's. Each slot is expanded by its own threads in the launch / read
+ * (here 1), so the sample's core time, expanded by the launch's 4 / 2
+ * CTAs, is core 0's in the full replay; the launch-wide expansion alone
+ * gave twice that. */
+static void test_mimd_sample(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(line_ptx, "sk");
+	assert_non_null(p);
+	struct hcta *h = calloc(1, sizeof(*h));
+	static const uint32_t p0[] = { 0 };
+	for (uint32_t t = 0; t < 8; t++)
+		hthread(h, t, p0, 1, 0);
+	const char *cfg = "[model]\nname = vt\n[tile]\npattern = mimd\ncores = 2\nregs = 32\n";
+	struct vt_state *full = mklaunch(cfg, p, 4, 8), *smp = mklaunch(cfg, p, 4, 8);
+	assert_int_equal(full->uts_per_core, 1);
+	struct weft_error err;
+	for (uint32_t c = 0; c < 4; c++) {
+		h->cta.cta = c;
+		full->ls.ctas++;
+		assert_int_equal(weft_vt_cta(full, &h->cta, &err), 0);
+		if (c < 2) {
+			smp->ls.ctas++;
+			assert_int_equal(weft_vt_cta(smp, &h->cta, &err), 0);
+		}
+	}
+	assert_true(full->ls.slot_read[0] == 16 && full->ls.slot_read[1] == 16);
+	assert_true(smp->ls.slot_read[0] == 16 && smp->ls.slot_read[1] == 0);
+	double cpi[VT_C_COUNT];
+	double cf = weft_vt_launch_cycles(full, cpi), cs = weft_vt_launch_cycles(smp, cpi);
+	assert_true(cf == full->ls.core_time[0] && full->ls.core_time[0] == full->ls.core_time[1]);
+	assert_true(smp->ls.core_time[0] == full->ls.core_time[0]);
+	assert_true(fabs(cs * 4 / 2 - cf) <= 1e-9 * cf);
+	weft_model_vt.free(full);
+	weft_model_vt.free(smp);
+	free(h);
+	weft_program_free(p);
+}
+
 /* loop kernel lk threads: even ones one trip, odd ones three; the
  * parameter and the store address, the store's unit-stride by the
  * application-vector index k */
@@ -967,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_dcache),
 		cmocka_unit_test(test_coalescer_mshr),
 		cmocka_unit_test(test_mimd),
+		cmocka_unit_test(test_mimd_sample),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_cross_cta_strips),
 		cmocka_unit_test(test_prepared_strips),

@@ -134,10 +134,15 @@ static void assert_sample_alone(const struct seen *seen, const uint32_t *sel, ui
  * each and the one after each warmed, nothing else, in CTA order; built
  * independently of the reader from the selection */
 static void assert_windowed(const struct seen *seen, uint32_t nctas, const uint32_t *sel, uint32_t nsel,
-			    uint32_t W)
+			    uint32_t W, uint32_t F)
 {
 	static uint8_t want[4096]; /* 0 none, 1 timed, 2 warmed */
 	memset(want, 0, sizeof(want));
+	/* the fill (trace.h warm_fill): the F CTAs before the first window,
+	 * or the launch's first F when fewer come before it */
+	uint32_t e = sel[0] > W ? sel[0] - W : 0;
+	for (uint32_t c = e > F ? e - F : 0; c < (e > F ? e : F) && c < nctas; c++)
+		want[c] = 2;
 	for (uint32_t i = 0; i < nsel; i++) {
 		for (uint32_t d = 1; d <= W && d <= sel[i]; d++)
 			want[sel[i] - d] = 2;
@@ -204,15 +209,31 @@ static void test_reader_warm(void **st)
 		check(weft_trace_for_each_cta_warm(t, 0, &cold, threads, on_timed, on_warm, &seen, &err), &err,
 		      "for_each_warm cold");
 		assert_sample_alone(&seen, sel, nsel);
-		/* windowed: the W CTAs before each sampled one and the one after */
-		for (uint32_t W = 1; W <= 2; W++) {
-			struct weft_cta_sample win = s;
-			win.warm_window = W;
-			memset(&seen, 0, sizeof(seen));
-			check(weft_trace_for_each_cta_warm(t, 0, &win, threads, on_timed, on_warm, &seen, &err),
-			      &err, "for_each_warm windowed");
-			assert_windowed(&seen, nctas, sel, nsel, W);
+		/* windowed: the W CTAs before each sampled one and the one
+		 * after; with a fill of F, the F before the first window (F =
+		 * 2, with a seed whose first sampled CTA is past CTA 4) or the
+		 * launch's first F (F = its first sampled CTA + 3: the fill
+		 * runs past the first window) */
+		struct weft_cta_sample fs = s;
+		uint32_t fsel[4096], fn = 0;
+		for (fs.seed = 3; fs.seed < 100; fs.seed++) {
+			fn = weft_cta_sample_select(&fs, nctas, fsel);
+			if (fsel[0] > 4)
+				break;
 		}
+		assert_true(fn == 5 && fsel[0] > 4);
+		uint32_t fills[] = { 0, 2, fsel[0] + 3 };
+		for (uint32_t W = 1; W <= 2; W++)
+			for (int f = 0; f < 3; f++) {
+				struct weft_cta_sample win = fs;
+				win.warm_window = W;
+				win.warm_fill = fills[f];
+				memset(&seen, 0, sizeof(seen));
+				check(weft_trace_for_each_cta_warm(t, 0, &win, threads, on_timed, on_warm, &seen,
+								   &err),
+				      &err, "for_each_warm windowed");
+				assert_windowed(&seen, nctas, fsel, fn, W, fills[f]);
+			}
 	}
 	weft_trace_close(t);
 	unlink(path);
@@ -289,11 +310,12 @@ static void test_reader_prep_warm(void **st)
 		assert_sample_alone(&seen, sel, nsel);
 		struct weft_cta_sample win = s;
 		win.warm_window = 2;
+		win.warm_fill = 3;
 		memset(&seen, 0, sizeof(seen));
 		check(weft_trace_for_each_cta_prep_warm(t, 0, &win, threads, &prep, on_timed_prep,
 							on_warm_prep, &seen, &err),
 		      &err, "for_each_prep_warm windowed");
-		assert_windowed(&seen, nctas, sel, nsel, 2);
+		assert_windowed(&seen, nctas, sel, nsel, 2, 3);
 	}
 	weft_trace_close(t);
 	unlink(path);
@@ -406,6 +428,71 @@ static void test_fabric_warm(void **st)
 	two_close(&w);
 }
 
+/* the fill of a windowed sample (fabric_warm.c): the CTAs before the
+ * first window are warmed until every cache has turned over, then
+ * skipped; a window's CTA never is */
+static void test_fabric_fill(void **st)
+{
+	(void)st;
+	char path[64];
+	assert_int_equal(testutil_trace_small("nn", path, sizeof(path)), 0);
+	struct weft_trace *t = NULL;
+	struct weft_error err;
+	check(weft_trace_open(path, &t, &err), &err, "open");
+	uint32_t nctas = weft_trace_launch(t, 0)->nctas;
+	/* small caches, two cores: a few CTAs turn them over */
+	const char *set[] = { "fabric.replay_cache=0", "fabric.cores=2", "mem.l1_bytes=1024",
+			      "mem.l2_bytes=4096" };
+	struct weft_config cfg;
+	check(weft_config_load("configs/sgmf-15core.ini", set, 4, &cfg, &err), &err, "config");
+	const struct weft_model *m = weft_model_find("sgmf");
+	assert_non_null(m->warm_fill);
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_RANDOM, .count = 3, .warm = 1, .warm_window = 1 };
+	uint32_t sel[4096], n = 0;
+	for (s.seed = 1; s.seed < 1000; s.seed++) {
+		n = weft_cta_sample_select(&s, nctas, sel);
+		if (sel[0] > nctas / 2)
+			break;
+	}
+	assert_true(n == 3 && sel[0] > nctas / 2);
+	void *sa = NULL;
+	check(m->init(&cfg, &sa, &err), &err, "init");
+	struct fabric_state *a = sa;
+	assert_int_equal(m->begin_launch(sa, t, 0, &s, &err), 0);
+	uint32_t F = m->warm_fill(sa);
+	assert_true(F > 0);
+	assert_int_equal(a->fill_end, sel[0] - 1);
+	assert_true(a->fill_start == (a->fill_end > F ? a->fill_end - F : 0));
+	assert_true(a->fill_start < a->fill_end);
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	uint32_t k = a->fill_start, done = 0;
+	for (; k < a->fill_end && !a->filled; k++) {
+		check(weft_trace_read_cta(t, 0, k, &c, &err), &err, "read");
+		check(m->warm_cta(sa, &c, &err), &err, "warm fill");
+		assert_int_equal(a->warmed, ++done);
+	}
+	assert_true(a->filled); /* turned over within the fill */
+	assert_true(weft_cache_turned_over(&a->l2));
+	for (uint32_t i = 0; i < 2; i++)
+		assert_true(weft_cache_turned_over(&a->cores[i].l1));
+	assert_true(k + 1 < a->fill_end); /* so the test below has a CTA to skip */
+	uint64_t clock = a->l2.clock;
+	check(weft_trace_read_cta(t, 0, k, &c, &err), &err, "read");
+	check(m->warm_cta(sa, &c, &err), &err, "skip");
+	assert_int_equal(a->warmed, done); /* skipped: nothing warmed */
+	assert_true(a->l2.clock == clock);
+	/* the window's CTA (just before the sampled one) is warmed */
+	check(weft_trace_read_cta(t, 0, sel[0] - 1, &c, &err), &err, "read");
+	check(m->warm_cta(sa, &c, &err), &err, "window");
+	assert_int_equal(a->warmed, done + 1);
+	weft_cta_trace_free(&c);
+	m->free(sa);
+	weft_config_free(&cfg);
+	weft_trace_close(t);
+	unlink(path);
+}
+
 static void test_vt_warm(void **st)
 {
 	(void)st;
@@ -461,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_reader_prep_warm),
 		cmocka_unit_test(test_window_rule),
 		cmocka_unit_test(test_fabric_warm),
+		cmocka_unit_test(test_fabric_fill),
 		cmocka_unit_test(test_vt_warm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -230,6 +230,14 @@ struct weft_cta_sample {
 	 * launch's grid-neighbour window (weft_cta_sample_window).
 	 * docs/estimate.md "Windowed warming" */
 	uint32_t warm_window;
+	/* With a window (W >= 1): F >= 1 = also hand the F CTAs before the
+	 * launch's first window (the launch's first F CTAs when fewer come
+	 * before it) to the warming callback, in order, so that a
+	 * model can warm until its caches are full (it skips the rest
+	 * itself; set by a model whose shared caches the windows alone leave
+	 * part empty, docs/estimate.md "Windowed warming"); 0 = the windows
+	 * only */
+	uint32_t warm_fill;
 };
 #define WEFT_WARM_WINDOW_GRID UINT32_MAX
 /* Fills ctas[] (caller allocates nctas entries) with the chosen CTA ids in
@@ -265,7 +273,8 @@ int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct 
 /* weft_trace_for_each_cta with functional warming: when s->warm is set,
  * s is a sample (not ALL) and warm is not NULL, every CTA of the launch
  * (with s->warm_window W >= 1: every CTA at most W before a sampled one,
- * and the one just after each)
+ * and the one just after each, and with s->warm_fill F the F CTAs before
+ * the first of those or the launch's first F)
  * is decoded and, in increasing CTA order, the sample's CTAs go to fn and
  * the others to warm (serialised, as fn); otherwise exactly
  * weft_trace_for_each_cta(t, launch, s, nthreads, fn, user, err). */

@@ -592,7 +592,8 @@ static int fe_warm_use(void *user, const struct weft_cta_trace *c, void *prepare
 
 /* The membership of launch's CTAs in s: *chosen[nctas + 1] (free it): 1
  * sampled; with s->warm_window W >= 1, 2 for a CTA at most W before a
- * sampled one and not itself sampled (windowed warming), 0 otherwise. */
+ * sampled one and not itself sampled (windowed warming), or one of the
+ * s->warm_fill CTAs before the first of those, 0 otherwise. */
 static int warm_chosen(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 		       uint8_t **chosen_out, uint32_t *nctas_out, uint32_t *window_out, struct weft_error *err)
 {
@@ -611,6 +612,15 @@ static int warm_chosen(struct weft_trace *t, uint32_t launch, const struct weft_
 	for (uint32_t i = 0; i < nsel; i++)
 		chosen[ctas[i]] = 1;
 	uint32_t W = weft_cta_sample_window(s, t->launches[launch].pub.grid, nctas);
+	/* the fill: the warm_fill CTAs before the first window (the launch's
+	 * first ones when fewer come before it), for a model that warms until
+	 * its caches are full and skips the rest (trace.h) */
+	if (W && s->warm_fill && nsel) {
+		uint32_t F = s->warm_fill, e = ctas[0] > W ? ctas[0] - W : 0;
+		for (uint32_t k = e > F ? e - F : 0; k < (e > F ? e : F) && k < nctas; k++)
+			if (!chosen[k])
+				chosen[k] = 2;
+	}
 	for (uint32_t i = 0; W && i < nsel; i++) {
 		uint32_t c = ctas[i];
 		uint32_t from = c > W ? c - W : 0;
