@@ -68,6 +68,20 @@ static struct tot substitute(struct tot t, const struct weft_est_figures *full,
 	return t;
 }
 
+/* metric m of config i against the baseline when launch h's figures are
+ * replaced, in both, by group g's, less the estimate theta */
+static double group_delta(const struct weft_est_report *r, const struct weft_est_ci_input *in,
+			  uint32_t i, uint32_t h, uint32_t g, int m, const struct tot *tc,
+			  const struct tot *tb, double theta)
+{
+	const uint32_t L = in->nlaunches, G = WEFT_EST_CI_GROUPS;
+	const struct weft_est_ci_rep *rc = &in->rep[((size_t)i * L + h) * G + g];
+	const struct weft_est_ci_rep *rb = &in->rep[((size_t)r->baseline * L + h) * G + g];
+	struct tot sc = substitute(*tc, &r->configs[i].launches[h], rc);
+	struct tot sb = substitute(*tb, &r->configs[r->baseline].launches[h], rb);
+	return metric(m, &sc, &sb) - theta;
+}
+
 static void interval(struct weft_est_interval *iv, double value, double v, double dfden,
 		     int inestimable, double confidence)
 {
@@ -137,13 +151,8 @@ int weft_est_ci_compute(struct weft_est_report *r, const struct weft_est_ci_inpu
 						uint32_t N = in->nctas[h], n = in->nread[h];
 						if (n >= N)
 							continue;
-						const struct weft_est_ci_rep *rc =
-							&in->rep[((size_t)i * L + h) * G + g];
-						const struct weft_est_ci_rep *rb =
-							&in->rep[((size_t)r->baseline * L + h) * G + g];
-						struct tot sc = substitute(tc, &c->launches[h], rc);
-						struct tot sb = substitute(tb, &bc->launches[h], rb);
-						d += sqrt(1.0 - (double)n / N) * (metric(m, &sc, &sb) - theta);
+						d += sqrt(1.0 - (double)n / N) *
+						     group_delta(r, in, i, h, g, m, &tc, &tb, theta);
 					}
 					ss += d * d;
 				}
@@ -163,13 +172,7 @@ int weft_est_ci_compute(struct weft_est_report *r, const struct weft_est_ci_inpu
 				uint32_t Gh = n < G ? n : G;
 				double ss = 0;
 				for (uint32_t g = 0; g < Gh; g++) {
-					const struct weft_est_ci_rep *rc =
-						&in->rep[((size_t)i * L + h) * G + g];
-					const struct weft_est_ci_rep *rb =
-						&in->rep[((size_t)r->baseline * L + h) * G + g];
-					struct tot sc = substitute(tc, &c->launches[h], rc);
-					struct tot sb = substitute(tb, &bc->launches[h], rb);
-					double d = metric(m, &sc, &sb) - theta;
+					double d = group_delta(r, in, i, h, g, m, &tc, &tb, theta);
 					ss += d * d;
 				}
 				double vh = (1.0 - (double)n / N) * ss / ((double)Gh * (Gh - 1));
