@@ -57,6 +57,8 @@ int weft_cache_init(struct weft_cache *c, const struct weft_cache_geom *g, struc
 	c->nsets = (uint32_t)(g->size_bytes / set_bytes);
 	while ((1u << c->line_shift) < g->line_bytes)
 		c->line_shift++;
+	c->set_mask = (c->nsets & (c->nsets - 1)) ? WEFT_CACHE_NO_MASK : c->nsets - 1;
+	c->bank_mask = (g->banks & (g->banks - 1)) ? WEFT_CACHE_NO_MASK : g->banks - 1;
 	size_t n = (size_t)c->nsets * g->assoc;
 	c->tag = calloc(n, sizeof(*c->tag));
 	c->used = calloc(n, sizeof(*c->used));
@@ -79,10 +81,23 @@ void weft_cache_free(struct weft_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* line's set and bank: a mask where the count is a power of two */
+static inline uint32_t set_of(const struct weft_cache *c, uint64_t line)
+{
+	return c->set_mask != WEFT_CACHE_NO_MASK ? (uint32_t)line & c->set_mask
+						 : (uint32_t)(line % c->nsets);
+}
+
+static inline uint32_t bank_of(const struct weft_cache *c, uint64_t line)
+{
+	return c->bank_mask != WEFT_CACHE_NO_MASK ? (uint32_t)line & c->bank_mask
+						  : (uint32_t)(line % c->g.banks);
+}
+
 unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, uint64_t *victim)
 {
 	uint64_t line = addr >> c->line_shift;
-	uint32_t set = (uint32_t)(line % c->nsets);
+	uint32_t set = set_of(c, line);
 	uint32_t assoc = c->g.assoc;
 	size_t base = (size_t)set * assoc;
 	uint64_t key = line + 1;
@@ -90,7 +105,7 @@ unsigned weft_cache_access(struct weft_cache *c, uint64_t addr, int is_write, ui
 	unsigned r = 0;
 
 	c->clock++;
-	c->bank_accesses[line % c->g.banks]++;
+	c->bank_accesses[bank_of(c, line)]++;
 	if (is_write)
 		c->st.writes++;
 	else
@@ -158,7 +173,7 @@ unsigned weft_cache_warm(struct weft_cache *c, uint64_t addr, int is_write, uint
 	/* the access, with its counts put back: one code path for the
 	 * contents, so warming cannot drift from what a timed access does */
 	struct weft_cache_stats st = c->st;
-	uint64_t *bank = &c->bank_accesses[(addr >> c->line_shift) % c->g.banks];
+	uint64_t *bank = &c->bank_accesses[bank_of(c, addr >> c->line_shift)];
 	uint64_t b = *bank;
 	unsigned r = weft_cache_access(c, addr, is_write, victim);
 	c->st = st;
@@ -169,7 +184,7 @@ unsigned weft_cache_warm(struct weft_cache *c, uint64_t addr, int is_write, uint
 int weft_cache_probe(const struct weft_cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
-	size_t base = (size_t)(line % c->nsets) * c->g.assoc;
+	size_t base = (size_t)set_of(c, line) * c->g.assoc;
 	for (uint32_t w = 0; w < c->g.assoc; w++)
 		if (c->tag[base + w] == line + 1)
 			return 1;

@@ -75,6 +75,10 @@ struct weft_cache {
 	struct weft_cache_geom g;
 	uint32_t nsets;
 	uint32_t line_shift;
+	/* nsets - 1 and banks - 1 where they are powers of two (an index is
+	 * then a mask, not a 64-bit divide: the same value), else
+	 * WEFT_CACHE_NO_MASK and the index is a modulo */
+	uint32_t set_mask, bank_mask;
 	uint64_t *tag;         /* [nsets * assoc] line address + 1; 0 = invalid */
 	uint64_t *used;        /* [nsets * assoc] LRU stamp */
 	uint8_t *dirty;        /* [nsets * assoc] */
@@ -91,6 +95,7 @@ struct weft_cache {
 	struct weft_cache_stats st;
 };
 #define WEFT_CACHE_NO_SLOT UINT64_MAX
+#define WEFT_CACHE_NO_MASK UINT32_MAX
 
 /* Checks the geometry (WEFT_ERR_INPUT naming the bad field) and allocates. */
 int weft_cache_init(struct weft_cache *c, const struct weft_cache_geom *g, struct weft_error *err);

@@ -148,6 +148,47 @@ static void test_nonpow2_sets(void **st)
 	weft_cache_free(&c);
 }
 
+/* A line's set and bank, by mask (power-of-two counts) or by modulo (not):
+ * assoc + 1 lines nsets apart share a set, lines banks apart share a
+ * bank, and consecutive lines spread over every bank. */
+static void check_index(const struct weft_cache_geom *g, uint32_t nsets)
+{
+	struct weft_cache c;
+	assert_int_equal(weft_cache_init(&c, g, NULL), 0);
+	assert_int_equal(c.nsets, nsets);
+	const uint64_t line = g->line_bytes, start = 5 * line; /* not set 0 */
+	for (uint64_t i = 0; i <= g->assoc; i++)
+		weft_cache_access(&c, start + i * nsets * line, 0, NULL);
+	assert_false(weft_cache_probe(&c, start));
+	assert_true(weft_cache_probe(&c, start + nsets * line));
+	assert_true(weft_cache_probe(&c, start + nsets * line + line) == 0);
+	/* a contiguous capacity's worth of lines fills every set exactly */
+	weft_cache_flush(&c);
+	for (uint64_t i = 0; i < (uint64_t)nsets * g->assoc; i++)
+		weft_cache_access(&c, start + i * line, 0, NULL);
+	for (uint64_t i = 0; i < (uint64_t)nsets * g->assoc; i++)
+		assert_true(weft_cache_probe(&c, start + i * line));
+	weft_cache_flush(&c);
+	weft_cache_reset_stats(&c);
+	for (uint64_t i = 0; i < 10; i++)
+		weft_cache_access(&c, start + i * g->banks * line, 0, NULL);
+	assert_int_equal(weft_cache_max_bank_accesses(&c), 10);
+	weft_cache_reset_stats(&c);
+	for (uint64_t i = 0; i < 3 * (uint64_t)g->banks; i++)
+		weft_cache_access(&c, start + i * line, 0, NULL);
+	assert_int_equal(weft_cache_max_bank_accesses(&c), 3);
+	weft_cache_free(&c);
+}
+
+static void test_set_and_bank_index(void **st)
+{
+	(void)st;
+	struct weft_cache_geom pow2 = { 64 * 1024, 128, 4, 4, WEFT_CACHE_WRITE_BACK, 0 };
+	struct weft_cache_geom other = { 786432, 128, 16, 6, WEFT_CACHE_WRITE_BACK, 0 };
+	check_index(&pow2, 128);
+	check_index(&other, 384);
+}
+
 static void test_bad_geometry(void **st)
 {
 	(void)st;
@@ -215,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_write_through),
 		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_nonpow2_sets),
+		cmocka_unit_test(test_set_and_bank_index),
 		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_turned_over),
 	};
