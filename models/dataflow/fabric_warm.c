@@ -191,9 +191,10 @@ int weft_fabric_fill_begin(struct fabric_state *s, struct weft_trace *t, uint32_
 	need *= 4;
 	if (need > L->nctas)
 		need = L->nctas;
-	uint32_t e = c0 > W ? c0 - W : 0, F = (uint32_t)need;
-	s->fill_start = e > F ? e - F : 0;
-	s->fill_end = e > F ? e : F; /* as trace_foreach.c marks it */
+	uint32_t from, to; /* the CTAs trace_foreach.c hands over */
+	weft_cta_sample_fill_range(c0, W, (uint32_t)need, &from, &to);
+	s->fill_start = from;
+	s->fill_end = to;
 	return 0;
 }
 

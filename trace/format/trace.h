@@ -256,6 +256,13 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
  * adjacent to the sampled one in the grid (a stencil's halo); at most
  * nctas. */
 uint32_t weft_cta_sample_window(const struct weft_cta_sample *s, struct weft_dim3 g, uint32_t nctas);
+/* The fill's CTAs [*start, *end) (warm_fill): the fill CTAs before the
+ * first window of a launch whose first sampled CTA is first and whose
+ * window is W, or the launch's first fill CTAs when fewer come before it
+ * (the end may then reach into the windows; callers clip it to the
+ * launch). One rule for the walk that hands the CTAs over and the model
+ * that skips them. */
+void weft_cta_sample_fill_range(uint32_t first, uint32_t W, uint32_t fill, uint32_t *start, uint32_t *end);
 
 /* Decodes the chosen CTAs of a launch and calls fn for each, serialised (fn
  * never runs concurrently with itself), in increasing CTA order. nthreads:

@@ -616,8 +616,9 @@ static int warm_chosen(struct weft_trace *t, uint32_t launch, const struct weft_
 	 * first ones when fewer come before it), for a model that warms until
 	 * its caches are full and skips the rest (trace.h) */
 	if (W && s->warm_fill && nsel) {
-		uint32_t F = s->warm_fill, e = ctas[0] > W ? ctas[0] - W : 0;
-		for (uint32_t k = e > F ? e - F : 0; k < (e > F ? e : F) && k < nctas; k++)
+		uint32_t from, to;
+		weft_cta_sample_fill_range(ctas[0], W, s->warm_fill, &from, &to);
+		for (uint32_t k = from; k < to && k < nctas; k++)
 			if (!chosen[k])
 				chosen[k] = 2;
 	}

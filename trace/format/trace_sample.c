@@ -129,3 +129,10 @@ uint32_t weft_cta_sample_window(const struct weft_cta_sample *s, struct weft_dim
 		w = nctas ? nctas : 1;
 	return (uint32_t)w;
 }
+
+void weft_cta_sample_fill_range(uint32_t first, uint32_t W, uint32_t fill, uint32_t *start, uint32_t *end)
+{
+	uint32_t e = first > W ? first - W : 0; /* the first window's start */
+	*start = e > fill ? e - fill : 0;
+	*end = e > fill ? e : fill;
+}
