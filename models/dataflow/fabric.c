@@ -574,7 +574,7 @@ static int warm_prepared(void *user, const struct weft_cta_trace *c, void *prepa
 	return 0;
 }
 
-static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release };
+static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release, NULL };
 
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)

@@ -295,7 +295,7 @@ static int ov_use_cta(void *state, const struct weft_cta_trace *c, void *prepare
 	return ov_time_cta(state, c, oc, err);
 }
 
-static const struct weft_cta_prep ov_prep = { sizeof(struct ov_prepared), ov_prep_cta, ov_prep_release };
+static const struct weft_cta_prep ov_prep = { sizeof(struct ov_prepared), ov_prep_cta, ov_prep_release, NULL };
 
 static double pct(double part, double n)
 {

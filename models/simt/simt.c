@@ -584,8 +584,27 @@ static int simt_use_cta(void *state, const struct weft_cta_trace *c, void *built
 	return weft_simt_machine_cta(s, c, built, err);
 }
 
+/* The streams are self-contained: simt_use_cta reads of the CTA only
+ * its ids and thread count, so the walk may drop a decoded CTA as soon
+ * as its streams are built (trace.h compact). Their estimated size: one
+ * record per warp instruction (the trace's count at width 32, scaled to
+ * the configured width) and one coalesced segment per memory warp
+ * instruction (a coalesced access; scattered ones take more), plus the
+ * per-warp offsets. */
+static uint64_t simt_prep_bytes(const void *state, const struct weft_trace_launch *L)
+{
+	const struct simt_state *s = state;
+	if (!L->nctas || !s->sp.warp_size)
+		return 0;
+	double recs = (double)L->warp_insts / L->nctas * 32.0 / s->sp.warp_size;
+	double mem = L->thread_insts ? recs * ((double)L->mem_accesses / (double)L->thread_insts) : 0;
+	double warps = (double)L->threads_per_cta / s->sp.warp_size + 2;
+	double b = recs * sizeof(struct simt_rec) + mem * sizeof(uint64_t) + warps * sizeof(uint32_t);
+	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
+}
+
 static const struct weft_cta_prep simt_prep = { sizeof(struct simt_stream), simt_prep_cta,
-						simt_prep_release };
+						simt_prep_release, simt_prep_bytes };
 
 /* The launch's result: cycles, CPI stack, events and statistics, from the
  * replay in rp (s itself, or the leader it follows); written to s. */

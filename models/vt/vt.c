@@ -556,7 +556,7 @@ static int vt_warm_use(void *state, const struct weft_cta_trace *c, void *prepar
 	return weft_vt_warm_cta_prep(state, c, prepared, err);
 }
 
-static const struct weft_cta_prep vt_prep = { sizeof(struct vt_prep), vt_prep_cta, vt_prep_release };
+static const struct weft_cta_prep vt_prep = { sizeof(struct vt_prep), vt_prep_cta, vt_prep_release, NULL };
 
 static int vt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)

@@ -280,6 +280,38 @@ static void test_ahead_plan(void **state)
 	}
 }
 
+static void test_fe_plan_compact(void **state)
+{
+	(void)state;
+	const uint64_t M = 1 << 20;
+	struct {
+		unsigned workers;
+		uint32_t nwork;
+		uint64_t cta, item, budget;
+		unsigned want_workers;
+		uint32_t want_slots;
+		int want_helps;
+	} c[] = {
+		{ 1, 10, M, M, 16 * M, 1, 4, 1 },          /* two decoders, the caller's, 2 slots each */
+		{ 1, 10, 10 * M, 3 * M, 16 * M, 1, 2, 0 }, /* two decoded CTAs do not fit: one thread ahead */
+		{ 3, 100, 5 * M, M, 16 * M, 2, 4, 0 },     /* 3 decoders leave one slot: 2 threads, 4 slots */
+		{ 7, 100, 0, 0, 16 * M, 7, 16, 1 },        /* no estimates: by threads */
+		{ 7, 100, M, M, 16 * M, 7, 8, 1 },         /* 8 decoders (8 MiB) and the 8 slots left */
+		{ 1, 10, UINT64_MAX, UINT64_MAX, 16 * M, 1, 2, 0 }, /* hostile sizes saturate */
+		{ 3, 1, M, M, 16 * M, 0, 0, 0 },           /* one piece: nothing to overlap */
+		{ 0, 100, M, M, 16 * M, 0, 0, 0 },         /* -j 1 */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned w;
+		uint32_t s;
+		int h;
+		weft_trace_fe_plan_compact(c[i].workers, c[i].nwork, c[i].cta, c[i].item, c[i].budget, &w, &s, &h);
+		assert_int_equal(w, c[i].want_workers);
+		assert_int_equal(s, c[i].want_slots);
+		assert_int_equal(h, c[i].want_helps);
+	}
+}
+
 static void test_parallel_order(void **state)
 {
 	(void)state;
@@ -372,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_parallel_order),
 		cmocka_unit_test(test_ahead_plan),
+		cmocka_unit_test(test_fe_plan_compact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

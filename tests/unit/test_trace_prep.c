@@ -18,6 +18,12 @@
  * fails); the result must still be every CTA in order, and a failure on
  * the CTA the calling thread prepares must come back after exactly the
  * CTAs before it.
+ *
+ * A compact preparation (struct weft_cta_prep compact): use is passed
+ * only the CTA's header (threads NULL) with every thread count, and the
+ * results are the same as with the plain walk; with a decode-ahead budget
+ * too small for two decoded CTAs, one decoder thread works ahead and the
+ * calling thread prepares nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,7 +49,7 @@ static atomic_long allocs, frees;
 /* What the test prepares: the CTA's id and a digest of its threads, in a
  * buffer of its own (so that a missing release shows). */
 struct prepared {
-	uint32_t cta;
+	uint32_t cta, nthreads;
 	uint64_t *digest;
 };
 
@@ -80,6 +86,7 @@ static int prep_fn(void *user, const struct weft_cta_trace *c, void *out, struct
 		atomic_fetch_add(&allocs, 1);
 	}
 	p->cta = c->cta;
+	p->nthreads = c->nthreads;
 	*p->digest = digest(c);
 	return 0;
 }
@@ -115,7 +122,7 @@ static int plain_fn(void *user, const struct weft_cta_trace *c, struct weft_erro
 	return 0;
 }
 
-static const struct weft_cta_prep prep = { sizeof(struct prepared), prep_fn, release_fn };
+static const struct weft_cta_prep prep = { sizeof(struct prepared), prep_fn, release_fn, NULL };
 
 static int setup(void **state)
 {
@@ -223,7 +230,7 @@ static int wait_prep_fn(void *user, const struct weft_cta_trace *c, void *out, s
 	return prep_fn(user, c, out, err);
 }
 
-static const struct weft_cta_prep wait_prep = { sizeof(struct prepared), wait_prep_fn, release_fn };
+static const struct weft_cta_prep wait_prep = { sizeof(struct prepared), wait_prep_fn, release_fn, NULL };
 
 static void test_caller_helps(void **state)
 {
@@ -268,12 +275,101 @@ static void test_caller_helps(void **state)
 	weft_trace_close(t);
 }
 
+/* compact: use must get the header only */
+static atomic_int prepared_by_caller;
+
+static int compact_prep_fn(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	if (pthread_equal(pthread_self(), caller))
+		atomic_fetch_add(&prepared_by_caller, 1);
+	return prep_fn(user, c, out, err);
+}
+
+static uint64_t compact_fn(const void *user, const struct weft_trace_launch *L)
+{
+	(void)user;
+	(void)L;
+	return sizeof(struct prepared) + sizeof(uint64_t);
+}
+
+static int compact_use_fn(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)err;
+	struct run *r = user;
+	const struct prepared *p = prepared;
+	if (c->threads || c->priv || p->cta != c->cta || p->nthreads != c->nthreads ||
+	    (r->used && c->cta <= r->last))
+		r->bad = 1;
+	r->used++;
+	r->last = c->cta;
+	r->sum += *p->digest;
+	return 0;
+}
+
+static const struct weft_cta_prep compact_prep = { sizeof(struct prepared), compact_prep_fn, release_fn,
+						   compact_fn };
+
+static void test_compact(void **state)
+{
+	(void)state;
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	caller = pthread_self();
+	const struct weft_cta_sample every3 = { .kind = WEFT_SAMPLE_EVERY, .every = 3 };
+	const struct weft_cta_sample *samples[] = { NULL, &every3 };
+	/* the default budget, then one too small for two decoded CTAs */
+	uint64_t aheads[] = { 0, 1 };
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++) {
+		for (int k = 0; k < 2; k++) {
+			struct run plain = { UINT32_MAX, 0, 0, 0, 0 };
+			assert_int_equal(weft_trace_for_each_cta(t, l, samples[k], 1, plain_fn, &plain, &err), 0);
+			for (int a = 0; a < 2; a++) {
+				t->fe_ahead_bytes = aheads[a];
+				t->fe_piece_bytes = a; /* and pieces of one CTA */
+				for (unsigned n = 1; n <= 3; n++) {
+					struct run r = { UINT32_MAX, 0, 0, 0, 0 };
+					atomic_store(&allocs, 0);
+					atomic_store(&frees, 0);
+					atomic_store(&prepared_by_caller, 0);
+					assert_int_equal(weft_trace_for_each_cta_prep(t, l, samples[k], n, &compact_prep,
+										      compact_use_fn, &r, &err),
+							 0);
+					assert_false(r.bad);
+					assert_int_equal(r.used, plain.used);
+					assert_true(r.sum == plain.sum);
+					assert_int_equal(atomic_load(&allocs), atomic_load(&frees));
+					if (a == 1 && n == 2 && plain.used > 1)
+						assert_int_equal(atomic_load(&prepared_by_caller), 0);
+				}
+			}
+			t->fe_ahead_bytes = t->fe_piece_bytes = 0;
+		}
+	}
+	/* a failure comes back after exactly the CTAs before it */
+	uint32_t l = 0;
+	while (l < weft_trace_info(t)->nlaunches && weft_trace_launch(t, l)->nchunks < 2)
+		l++;
+	assert_true(l < weft_trace_info(t)->nlaunches);
+	uint32_t fail = weft_trace_launch(t, l)->nctas - 2;
+	for (unsigned n = 1; n <= 3; n++) {
+		struct run r = { fail, 0, 0, 0, 0 };
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(weft_trace_for_each_cta_prep(t, l, NULL, n, &compact_prep, compact_use_fn, &r, &err),
+				 WEFT_ERR_INPUT);
+		assert_false(r.bad);
+		assert_int_equal(r.used, fail);
+	}
+	weft_trace_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_plain),
 		cmocka_unit_test(test_failure_after_earlier_ctas),
 		cmocka_unit_test(test_caller_helps),
+		cmocka_unit_test(test_compact),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -311,6 +311,16 @@ struct weft_cta_prep {
 	size_t size;
 	int (*prep)(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err);
 	void (*release)(void *out);
+	/* Optional (NULL: use reads the decoded CTA). Set when the prepared
+	 * result holds everything use (and warm) read of the CTA but its
+	 * launch, cta and nthreads: use is then passed only that header
+	 * (threads NULL), whatever nthreads, and the walk keeps no decoded
+	 * CTA ahead of use, only prepared results (each decoder decodes into
+	 * one CTA of its own and prepares from it). compact returns the bytes
+	 * one prepared result is estimated to hold for a CTA of L (from its
+	 * averages); the decode-ahead budget counts those, plus one decoded
+	 * CTA per decoding thread. It reads user as prep does. */
+	uint64_t (*compact)(const void *user, const struct weft_trace_launch *L);
 };
 typedef int (*weft_cta_use_fn)(void *user, const struct weft_cta_trace *c, void *prepared,
 			       struct weft_error *err);

@@ -94,6 +94,7 @@ struct fe_dec {
 	struct wt_buf comp, raw;
 	uint32_t loaded; /* 1 + the chunk in raw; 0 none */
 	struct wt_dscratch scr;
+	struct weft_cta_trace cta; /* a compact preparation's decoded CTA */
 };
 
 struct wt_fe_pool {
@@ -118,21 +119,27 @@ void weft_trace_fe_pool_free(struct wt_fe_pool *p)
 		weft_trace_buf_free(&p->dec[k].comp);
 		weft_trace_buf_free(&p->dec[k].raw);
 		weft_trace_dscratch_free(&p->dec[k].scr);
+		weft_cta_trace_free(&p->dec[k].cta);
 	}
 	free(p->dec);
 	free(p);
+}
+
+/* The bytes a decoded CTA keeps allocated. */
+static uint64_t cta_held(const struct weft_cta_trace *c)
+{
+	const struct wt_ctapriv *q = c->priv;
+	return q ? q->capb * sizeof(uint32_t) + q->capg + q->capa * (sizeof(uint64_t) + 1) +
+			   q->capt * sizeof(struct weft_thread_trace) + q->capo * sizeof(size_t)
+		 : 0;
 }
 
 /* The bytes a slot's decoded CTAs keep allocated. */
 static uint64_t slot_bytes(const struct fe_slot *s)
 {
 	uint64_t b = 0;
-	for (uint32_t c = 0; c < s->cap; c++) {
-		const struct wt_ctapriv *q = s->ctas[c].priv;
-		if (q)
-			b += q->capb * sizeof(uint32_t) + q->capg + q->capa * (sizeof(uint64_t) + 1) +
-			     q->capt * sizeof(struct weft_thread_trace) + q->capo * sizeof(size_t);
-	}
+	for (uint32_t c = 0; c < s->cap; c++)
+		b += cta_held(&s->ctas[c]);
 	return b;
 }
 
@@ -153,6 +160,17 @@ static void pool_trim(struct wt_fe_pool *p, uint32_t nslots, uint64_t item_bytes
 		s->ctas = NULL;
 		s->cap = 0;
 	}
+}
+
+/* Frees the decoders' own decoded CTAs (a compact preparation's) that this
+ * call does not use (cta_bytes 0) or that keep more than three times its
+ * estimated CTA. */
+static void pool_trim_dec(struct wt_fe_pool *p, uint64_t cta_bytes)
+{
+	for (unsigned k = 0; k < p->ndec; k++)
+		if (p->dec[k].cta.priv &&
+		    (!cta_bytes || cta_held(&p->dec[k].cta) > 3 * cta_bytes + ((uint64_t)64 << 10)))
+			weft_cta_trace_free(&p->dec[k].cta);
 }
 
 /* Makes the pool hold at least nslots slots and ndec decoders. */
@@ -194,6 +212,11 @@ struct fe {
 	const struct weft_cta_prep *prep; /* NULL: none */
 	void *user;
 	struct fe_prepbuf *pb;            /* [nslots] when prep */
+	/* a compact preparation's CTA headers, what use is passed:
+	 * [nslots x most], slot k's from k x most */
+	struct weft_cta_trace *hdr;
+	uint32_t most;
+	int helps;                        /* the caller's thread decodes too */
 	struct fe_work *work;
 	uint32_t nwork, next_claim, next_consume, nslots;
 	struct fe_slot *slots;
@@ -232,17 +255,32 @@ static void prepbuf_free(struct fe_prepbuf *pb, const struct weft_cta_prep *prep
 	pb->cap = 0;
 }
 
+/* The header of decoded CTA c: what use is passed after a compact
+ * preparation. */
+static struct weft_cta_trace cta_header(const struct weft_cta_trace *c)
+{
+	struct weft_cta_trace h;
+	weft_cta_trace_init(&h);
+	h.launch = c->launch;
+	h.cta = c->cta;
+	h.nthreads = c->nthreads;
+	return h;
+}
+
 static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slot *s,
 		       struct fe_prepbuf *pb)
 {
 	const struct fe_work *w = &F->work[j];
 	const struct wt_chunk *c = &F->t->chunks[w->chunk];
 	uint32_t n = w->s1 - w->s0;
+	/* compact: each CTA is decoded into the decoder's own and only its
+	 * header is kept beside the prepared result */
+	struct weft_cta_trace *hd = F->hdr ? F->hdr + (size_t)(j % F->nslots) * F->most : NULL;
 	s->nok = 0;
 	if (pb && prepbuf_reserve(pb, n, F->prep->size))
 		return weft_error_set(&s->err, WEFT_ERR_NOMEM, "out of memory preparing CTAs of trace %s",
 				      F->t->path);
-	if (n > s->cap) {
+	if (!hd && n > s->cap) {
 		struct weft_cta_trace *nc = realloc(s->ctas, n * sizeof(*nc));
 		if (!nc)
 			return weft_error_set(&s->err, WEFT_ERR_NOMEM, "out of memory decoding trace %s", F->t->path);
@@ -260,10 +298,12 @@ static int decode_work(struct fe *F, struct fe_dec *d, uint32_t j, struct fe_slo
 			d->loaded = w->chunk + 1;
 	}
 	for (uint32_t i = 0; !rc && i < n; i++) {
-		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], &s->ctas[i], &d->scr, &s->err);
+		struct weft_cta_trace *ct = hd ? &d->cta : &s->ctas[i];
+		rc = weft_trace_decode_cta(F->t, c, &d->raw, F->ctas[w->s0 + i], ct, &d->scr, &s->err);
 		if (!rc && pb)
-			rc = F->prep->prep(F->user, &s->ctas[i], pb->buf + (size_t)i * F->prep->size,
-					   &s->err);
+			rc = F->prep->prep(F->user, ct, pb->buf + (size_t)i * F->prep->size, &s->err);
+		if (!rc && hd)
+			hd[i] = cta_header(ct);
 		if (!rc)
 			s->nok = i + 1;
 	}
@@ -344,6 +384,43 @@ void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, u
 	*slots_out = (uint32_t)slots;
 }
 
+void weft_trace_fe_plan_compact(unsigned workers, uint32_t nwork, uint64_t cta_bytes, uint64_t item_bytes,
+				uint64_t budget, unsigned *workers_out, uint32_t *slots_out, int *helps_out)
+{
+	if (workers > nwork)
+		workers = nwork;
+	if (nwork <= 1 || !workers) { /* nothing to overlap */
+		*workers_out = 0;
+		*slots_out = 0;
+		*helps_out = 0;
+		return;
+	}
+	/* saturating: a hostile launch header may claim anything */
+	if (cta_bytes > budget)
+		cta_bytes = budget;
+	if (item_bytes > budget)
+		item_bytes = budget;
+	uint64_t d = (uint64_t)workers + 1, slots = 0; /* decoders, the caller counted */
+	for (; d >= 2; d--) { /* the most decoders with a slot each to fill */
+		if (d * cta_bytes > budget)
+			continue;
+		slots = 2 * d;
+		if (item_bytes && (budget - d * cta_bytes) / item_bytes < slots)
+			slots = (budget - d * cta_bytes) / item_bytes;
+		if (slots >= d)
+			break;
+	}
+	if (d < 2) { /* one decoder thread ahead of the caller, which only uses */
+		*workers_out = 1;
+		*slots_out = 2;
+		*helps_out = 0;
+		return;
+	}
+	*helps_out = d == (uint64_t)workers + 1;
+	*workers_out = *helps_out ? workers : (unsigned)d;
+	*slots_out = (uint32_t)slots;
+}
+
 /* fn (no preparation) or prep and use; only (NULL: s chooses): the CTAs
  * c with only[c] != 0 (windowed warming). */
 static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
@@ -367,9 +444,12 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 		nsel = weft_cta_sample_select(s, nctas, ctas);
 	}
 	uint64_t cta_bytes = weft_trace_fe_cta_bytes(&L->pub);
+	/* a compact preparation: pieces and slots hold prepared results only */
+	int compact = prep && prep->compact;
+	uint64_t unit = compact ? prep->compact(user, &L->pub) : cta_bytes;
 	uint64_t piece = t->fe_piece_bytes ? t->fe_piece_bytes : WT_FE_PIECE_BYTES;
 	uint64_t ahead = t->fe_ahead_bytes ? t->fe_ahead_bytes : WT_FE_AHEAD_BYTES;
-	uint64_t per = cta_bytes ? piece / cta_bytes : nsel;
+	uint64_t per = unit ? piece / unit : nsel;
 	if (per < 1)
 		per = 1;
 	if (per > nsel)
@@ -415,9 +495,14 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 		if (work[j].s1 - work[j].s0 > most)
 			most = work[j].s1 - work[j].s0;
 	uint32_t nslots;
+	int helps = 1;
 	/* saturating: a hostile launch header may claim anything */
-	uint64_t item_bytes = most && cta_bytes > UINT64_MAX / 4 / most ? UINT64_MAX / 4 : cta_bytes * most;
-	weft_trace_fe_plan(workers, nwork, item_bytes, ahead, &workers, &nslots);
+	uint64_t item_bytes = most && unit > UINT64_MAX / 4 / most ? UINT64_MAX / 4 : unit * most;
+	if (compact)
+		weft_trace_fe_plan_compact(workers, nwork, cta_bytes, item_bytes, ahead, &workers, &nslots,
+					   &helps);
+	else
+		weft_trace_fe_plan(workers, nwork, item_bytes, ahead, &workers, &nslots);
 
 	if (workers == 0) {
 		/* no threads: decode one CTA at a time into the same buffers, so
@@ -441,9 +526,11 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 			for (uint32_t k = work[j].s0; !rc && k < work[j].s1; k++) {
 				rc = weft_trace_decode_cta(t, c, &t->fe_raw, ctas[k], ct, &t->fe_scr, err);
 				if (!rc && prep) {
+					/* compact: use sees the header, as with threads */
+					struct weft_cta_trace h = cta_header(ct);
 					rc = prep->prep(user, ct, ib.buf, err);
 					if (!rc)
-						rc = use(user, ct, ib.buf, err);
+						rc = use(user, compact ? &h : ct, ib.buf, err);
 				} else if (!rc) {
 					rc = fn(user, ct, err);
 				}
@@ -463,12 +550,18 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	F.nslots = nslots;
 	F.prep = prep;
 	F.user = user;
+	F.most = most;
+	F.helps = helps;
 	if (pool_reserve(t, F.nslots, workers + 1) ||
-	    (prep && !(F.pb = calloc(F.nslots, sizeof(*F.pb))))) {
+	    (prep && !(F.pb = calloc(F.nslots, sizeof(*F.pb)))) ||
+	    (compact && !(F.hdr = calloc((size_t)F.nslots * most, sizeof(*F.hdr))))) {
+		free(F.pb);
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;
 	}
-	pool_trim(t->fe_pool, F.nslots, item_bytes);
+	/* compact: the slots hold no decoded CTA, each decoder one */
+	pool_trim(t->fe_pool, compact ? 0 : F.nslots, item_bytes);
+	pool_trim_dec(t->fe_pool, compact ? cta_bytes : 0);
 	F.slots = t->fe_pool->slots;
 	for (uint32_t k = 0; k < F.nslots; k++) {
 		F.slots[k].state = 0;
@@ -499,14 +592,15 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 		struct fe_slot *sl = &F.slots[j % F.nslots];
 		pthread_mutex_lock(&F.mu);
 		while (sl->state != 2) {
-			if (claimable(&F))
+			if (F.helps && claimable(&F))
 				claim_and_decode(&F, mine);
 			else
 				pthread_cond_wait(&F.cv, &F.mu);
 		}
 		pthread_mutex_unlock(&F.mu);
 		for (uint32_t k = 0; !rc && k < sl->nok; k++)
-			rc = prep ? use(user, &sl->ctas[k],
+			rc = prep ? use(user,
+					F.hdr ? &F.hdr[(size_t)(j % F.nslots) * most + k] : &sl->ctas[k],
 					F.pb[j % F.nslots].buf + (size_t)k * prep->size, err)
 				  : fn(user, &sl->ctas[k], err);
 		if (!rc && sl->rc) {
@@ -533,6 +627,7 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	for (uint32_t k = 0; F.pb && k < F.nslots; k++)
 		prepbuf_free(&F.pb[k], prep);
 	free(F.pb);
+	free(F.hdr);
 out:
 	free(ctas);
 	free(work);
@@ -580,6 +675,12 @@ static int fe_warm_prep(void *user, const struct weft_cta_trace *c, void *out, s
 {
 	const struct fe_warm *w = user;
 	return w->prep->prep(w->user, c, out, err);
+}
+
+static uint64_t fe_warm_compact(const void *user, const struct weft_trace_launch *L)
+{
+	const struct fe_warm *w = user;
+	return w->prep->compact(w->user, L);
 }
 
 static int fe_warm_use(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
@@ -677,7 +778,8 @@ int weft_trace_for_each_cta_prep_warm(struct weft_trace *t, uint32_t launch,
 		return rc;
 	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .prep = prep, .use = use, .warm_use = warm,
 			     .user = user };
-	struct weft_cta_prep wp = { prep->size, fe_warm_prep, prep->release };
+	struct weft_cta_prep wp = { prep->size, fe_warm_prep, prep->release,
+				    prep->compact ? fe_warm_compact : NULL };
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
 	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, &wp, fe_warm_use, NULL, &w,
 		      err);

@@ -104,6 +104,17 @@ uint64_t weft_trace_fe_cta_bytes(const struct weft_trace_launch *L);
  * nothing to overlap or no room for two chunks. */
 void weft_trace_fe_plan(unsigned workers, uint32_t nwork, uint64_t item_bytes, uint64_t budget,
 			unsigned *workers_out, uint32_t *slots_out);
+/* The same for a compact preparation (trace.h struct weft_cta_prep):
+ * item_bytes are a piece's prepared results, cta_bytes one decoded CTA,
+ * which every decoding thread holds while it decodes. d decoders (the
+ * caller's thread counted when *helps_out) and 2 d slots, as many as fit
+ * d x cta_bytes + slots x item_bytes in budget; when not even two
+ * decoders fit, one decoder thread (the caller does not decode) and 2
+ * slots: one decoded CTA and two prepared pieces, against the caller's
+ * one of each without threads. 0 threads only when there is nothing to
+ * overlap. */
+void weft_trace_fe_plan_compact(unsigned workers, uint32_t nwork, uint64_t cta_bytes, uint64_t item_bytes,
+				uint64_t budget, unsigned *workers_out, uint32_t *slots_out, int *helps_out);
 
 /* trace_records.c: */
 /* Reads len bytes at off (retrying short reads): 0, -1 on an I/O error
