@@ -295,7 +295,21 @@ static int inst_step(struct weft_group_iter *it, struct weft_group_inst *out)
 		else if (bi->end == WEFT_GEND_EXIT)
 			exec = it->exiting;
 	}
-	if (f & WEFT_GPC_MEM) {
+	if ((f & WEFT_GPC_MEM) && out && !(it->flags & WEFT_GROUP_NO_ADDRS) &&
+	    !it->binfo[it->block].guarded_mem) {
+		/* start_block checked that every lane on the block has its
+		 * addresses (no guard can skip one): copy without checking */
+		for (uint64_t m = exec; m; m &= m - 1) {
+			int l = __builtin_ctzll(m);
+			/* each lane reads its own thread's arrays: up to 2 x 64
+			 * streams, more than a core's prefetcher follows, so fetch
+			 * the next line ahead (a large CTA is not in cache) */
+			__builtin_prefetch(it->ap[l] + 8);
+			__builtin_prefetch(it->sp_[l] + 64);
+			it->addr[l] = *it->ap[l]++;
+			it->space[l] = *it->sp_[l]++;
+		}
+	} else if (f & WEFT_GPC_MEM) {
 		int copy = out && !(it->flags & WEFT_GROUP_NO_ADDRS);
 		for (uint64_t m = exec; m; m &= m - 1) {
 			int l = __builtin_ctzll(m);
