@@ -46,6 +46,13 @@
 # large size) is bounded by the program. gaussian's 798 launches each keep a result
 # for the report (~3 KB with its stats trimmed to the ones it has; 5.5 KB
 # before).
+# fermi-sm on sgemm at -j 2 (the default on 2 cores), since its warp
+# streams are a compact preparation (trace.h; one decoder thread ahead of
+# the calling thread where it decoded on the calling thread): 12.4 ->
+# 25.9 MiB, 2.08x, against 16.7 -> 23.3 (1.40x) before; the large size
+# holds one more CTA's warp streams (~3 MB) ahead, the default size holds
+# warp streams ahead instead of decoded pieces (/usr/bin/time %M, loaded
+# machine, one run each).
 # Not flat, found by hand and not yet explained: overlay-ht8 on
 # sgemm_shader (not in the default list; `sh tests/bench_memory.sh
 # sgemm_shader` measures it), /usr/bin/time %M: 7.6 -> 20.9 MiB at -j 2

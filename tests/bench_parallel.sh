@@ -44,9 +44,13 @@
 #    machine while other work loaded it (perf, -j 2, large; caller's
 #    share, 2-3 runs): fermi-sm bfs 65.4-77.9% (69.0-71.8% before);
 #    vt-c4v1r128+bi bfs 51.1-60.9% (23.8% before, when its one decoder
-#    thread was the critical path at 76.2%); vt and simt on sgemm large
-#    100% (its CTAs, 10.7 MB decoded, are decoded on the calling thread
-#    under the 16 MiB decode-ahead bound); overlay-ht8 sgemm_shader
+#    thread was the critical path at 76.2%); vt on sgemm large 100% (its
+#    CTAs, 10.7 MB decoded, are decoded on the calling thread under the
+#    16 MiB decode-ahead bound); simt on sgemm large 100% before its warp
+#    streams became a compact preparation (trace.h), 39.2% after (one
+#    decoder thread ahead, the critical path at 60.8%), 51.2% once the
+#    grouping prefetched each lane's addresses (loaded machine,
+#    perf-based, one run each); overlay-ht8 sgemm_shader
 #    66.7-67.5% (64.8% before, but the caller then waited after each run
 #    of the machine; docs/estimate.md "Parallel replay").
 #
