@@ -60,6 +60,18 @@
  * that walks a trace launch by launch allocates (and page-faults) them
  * once, not once per launch.
  *
+ * A compact preparation (trace.h struct weft_cta_prep compact: use reads
+ * only the CTA's header beside the prepared result) holds no decoded CTA
+ * in the slots: each decoder (struct fe_dec, the caller's included)
+ * decodes into one CTA of its own, prepares it into the slot's buffer
+ * and keeps the CTA's header (F->hdr), which is what use is passed, on
+ * every path. Pieces are cut by the prepared size the preparation
+ * estimates, and weft_trace_fe_plan_compact counts one decoded CTA per
+ * decoding thread plus the prepared pieces: when two decoded CTAs do not
+ * fit (sgemm at large size), one decoder thread works ahead and the
+ * caller does not decode (F->helps 0), so the walk still overlaps where
+ * the plain one would decode in the caller's thread.
+ *
  * With a preparation (weft_trace_for_each_cta_prep) the worker that
  * decodes a chunk also prepares each of its CTAs, into buffers beside the
  * slot that belong to the call (their contents are the model's, so they
