@@ -458,7 +458,11 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	uint64_t cta_bytes = weft_trace_fe_cta_bytes(&L->pub);
 	/* a compact preparation: pieces and slots hold prepared results only */
 	int compact = prep && prep->compact;
-	uint64_t unit = compact ? prep->compact(user, &L->pub) : cta_bytes;
+	uint64_t unit = cta_bytes;
+	if (compact) { /* what a prepared CTA holds, its buffer and header counted */
+		unit = prep->compact(user, &L->pub);
+		unit = unit > UINT64_MAX / 2 ? UINT64_MAX / 2 : unit + prep->size + sizeof(struct weft_cta_trace);
+	}
 	uint64_t piece = t->fe_piece_bytes ? t->fe_piece_bytes : WT_FE_PIECE_BYTES;
 	uint64_t ahead = t->fe_ahead_bytes ? t->fe_ahead_bytes : WT_FE_AHEAD_BYTES;
 	uint64_t per = unit ? piece / unit : nsel;
