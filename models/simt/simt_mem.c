@@ -93,6 +93,29 @@ uint32_t weft_simt_bank_cycles(const uint64_t *addr, uint64_t mask, uint32_t wid
 			gm &= (1ull << banks) - 1;
 		if (!gm)
 			continue;
+		if (nw == 1 && bmask) {
+			/* 4-byte words, banks a power of two: one pass when no
+			 * bank sees two different words (the usual case), else
+			 * the general count below */
+			uint64_t seen = 0, wb[64];
+			uint32_t k = 0;
+			int clash = 0;
+			for (uint64_t m = gm; m && !clash; m &= m - 1, k++) {
+				uint64_t x = addr[g0 + (uint32_t)__builtin_ctzll(m)] >> 2;
+				uint32_t b = (uint32_t)(x & bmask);
+				if (!((seen >> b) & 1)) {
+					seen |= 1ull << b;
+					wb[b] = x;
+				} else if (wb[b] != x) {
+					clash = 1;
+				}
+			}
+			if (!clash) {
+				nwords += k;
+				total += 1;
+				continue;
+			}
+		}
 		/* the distinct words of each bank, kept inline up to 4 per bank
 		 * (the usual conflict degrees); past that, sort them all */
 		uint64_t seen = 0, bw[64][4];
