@@ -14,23 +14,22 @@
 
 #include "dmt_internal.h"
 
-/* adds histogram from (NULL: none) to *to, allocated when needed; 0 or
- * WEFT_ERR_NOMEM */
-static int hist_merge(uint64_t **to, const uint64_t *from)
+/* adds histogram *from (NULL: none) to *to; where *to has none yet, *from
+ * moves there (a join holds no second copy of a histogram) */
+static void hist_merge(uint64_t **to, uint64_t **from)
 {
-	if (!from)
-		return 0;
+	if (!*from)
+		return;
 	if (!*to) {
-		*to = calloc(WEFT_DMT_NDIST, sizeof(uint64_t));
-		if (!*to)
-			return WEFT_ERR_NOMEM;
+		*to = *from;
+		*from = NULL;
+		return;
 	}
 	for (uint32_t b = 0; b < WEFT_DMT_NDIST; b++)
-		(*to)[b] += from[b];
-	return 0;
+		(*to)[b] += (*from)[b];
 }
 
-int weft_dmt_merge(struct weft_dmt *d, const struct weft_dmt *part, struct weft_error *err)
+int weft_dmt_merge(struct weft_dmt *d, struct weft_dmt *part, struct weft_error *err)
 {
 	struct weft_dmt_scratch *s = d->s;
 	const struct weft_dmt_scratch *ps = part->s;
@@ -39,7 +38,7 @@ int weft_dmt_merge(struct weft_dmt *d, const struct weft_dmt *part, struct weft_
 		return weft_error_set(err, WEFT_ERR_INTERNAL,
 				      "dmt: weft_dmt_merge of a finished analysis or of another kernel's");
 	for (uint32_t pc = 0; pc < d->ninsts; pc++) {
-		const struct weft_dmt_inst *P = &part->inst[pc];
+		struct weft_dmt_inst *P = &part->inst[pc];
 		if (!P->exec)
 			continue; /* nothing else is counted for an instruction never executed */
 		struct weft_dmt_inst *I = &d->inst[pc];
@@ -51,8 +50,8 @@ int weft_dmt_merge(struct weft_dmt *d, const struct weft_dmt *part, struct weft_
 			I->reuse_window = P->reuse_window;
 		s->acc_all[pc] += ps->acc_all[pc];
 		s->acc_shared[pc] += ps->acc_shared[pc];
-		if (hist_merge(&I->hist, P->hist) || hist_merge(&I->reuse_hist, P->reuse_hist))
-			return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory joining CTA histograms");
+		hist_merge(&I->hist, &P->hist);
+		hist_merge(&I->reuse_hist, &P->reuse_hist);
 	}
 	size_t nedge = (size_t)s->nmem * s->nmem, nadj = (size_t)s->nbar * s->nmem;
 	for (size_t i = 0; i < nedge; i++)
