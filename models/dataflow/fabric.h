@@ -325,7 +325,7 @@ struct fabric_prepared {
 					   threads with accesses left */
 	size_t acc_cap;
 	uint32_t thr_cap;
-	uint32_t nthreads, maxn;        /* threads; most accesses of one */
+	uint32_t nthreads, maxn, minn;  /* threads; most and fewest accesses of one */
 	uint64_t *bvisit;               /* [nblocks]: this CTA's visits */
 	uint64_t *notexec;              /* [ninsts]: this CTA's guarded-off instances */
 	uint32_t nblocks, ninsts;       /* of the program the arrays are sized for */

@@ -509,7 +509,7 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	if (rc)
 		return rc;
 	const uint8_t *iflags = p->iflags;
-	uint32_t total = 0, maxn = 0;
+	uint32_t total = 0, maxn = 0, minn = UINT32_MAX;
 	for (uint32_t t = 0; t < cta->nthreads; t++) {
 		const struct weft_thread_trace *T = &cta->threads[t];
 		uint32_t gi = 0, ai = 0;
@@ -547,6 +547,8 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 		pr->acc_n[t] = total - pr->acc_start[t];
 		if (pr->acc_n[t] > maxn)
 			maxn = pr->acc_n[t];
+		if (pr->acc_n[t] < minn)
+			minn = pr->acc_n[t];
 		continue;
 	short_trace:
 		return weft_error_set(err, WEFT_ERR_INPUT,
@@ -556,6 +558,7 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	}
 	pr->nthreads = cta->nthreads;
 	pr->maxn = maxn;
+	pr->minn = cta->nthreads ? minn : 0;
 	return 0;
 }
 
@@ -576,23 +579,31 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 		s->pc[pc].notexec += pr->notexec[pc];
 	s->la.threads += pr->nthreads;
 	/* the fabric's order: the j-th access of every thread, then the
-	 * (j+1)-th; act lists the threads with a j-th access, in id order
+	 * (j+1)-th. Up to the fewest accesses of a thread (minn) every thread
+	 * has a j-th one; after, act lists the threads that do, in id order
 	 * (a thread leaves it after its last access, so a divergent CTA's few
-	 * long threads are not searched for among the many done) */
-	uint32_t *act = pr->act, na = 0;
-	for (uint32_t t = 0; t < pr->nthreads; t++)
-		if (pr->acc_n[t])
-			act[na++] = t;
-	for (uint32_t j = 0; na; j++) {
+	 * long threads are not searched for among the many done). One call
+	 * site of access_one, so that it stays inlined. */
+	uint32_t *act = pr->act, na = pr->nthreads;
+	int all = 1;
+	for (uint32_t j = 0; j < pr->maxn; j++) {
+		if (all && j >= pr->minn) {
+			na = 0;
+			for (uint32_t t = 0; t < pr->nthreads; t++)
+				if (pr->acc_n[t] > j)
+					act[na++] = t;
+			all = 0;
+		}
 		uint32_t keep = 0;
 		for (uint32_t i = 0; i < na; i++) {
-			uint32_t t = act[i];
+			uint32_t t = all ? i : act[i];
 			struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
 			access_one(s, core, &a, cta->cta);
-			if (pr->acc_n[t] > j + 1)
+			if (!all && pr->acc_n[t] > j + 1)
 				act[keep++] = t;
 		}
-		na = keep;
+		if (!all)
+			na = keep;
 	}
 }
 
