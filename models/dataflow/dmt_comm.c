@@ -20,6 +20,7 @@
  * (docs/models/dmt.md "Memory value reuse"), so the table holds one
  * epoch's values and the producing stores are kept for one epoch's loads.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -663,10 +664,86 @@ int weft_dmt_add_cta(struct weft_dmt *d, const struct weft_cta_trace *c, struct 
 	return 0;
 }
 
-static int analyse_cta(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+/* The launch's CTAs are analysed where they are decoded (on the decoder
+ * threads when there are any, weft_trace_for_each_cta_prep), each into
+ * one of a few analyses of the launch's program: a thread takes an idle
+ * one, adds its CTA and gives it back, so there are at most as many as
+ * threads analyse at once, and a thread mostly takes back the one its
+ * caches hold. At the end they are joined into the launch's analysis
+ * (weft_dmt_merge: each CTA is independent, and the join adds up what
+ * weft_dmt_add_cta on one analysis would). Unlike other preparations this
+ * one writes to its user, under the pool's lock. */
+struct dmt_pool {
+	const struct weft_dmt *d;  /* the launch's analysis: its program and parameters */
+	pthread_mutex_t mu;
+	struct weft_dmt **all;     /* every analysis made, [n] */
+	struct weft_dmt **idle;    /* those no thread holds, [nidle] (room for n) */
+	uint32_t n, nidle, cap;
+};
+
+/* *out: an idle analysis of the pool, or a new one; 0 or the error. */
+static int pool_take(struct dmt_pool *pl, struct weft_dmt **out, struct weft_error *err)
 {
-	return weft_dmt_add_cta(user, c, err);
+	pthread_mutex_lock(&pl->mu);
+	struct weft_dmt *a = pl->nidle ? pl->idle[--pl->nidle] : NULL;
+	pthread_mutex_unlock(&pl->mu);
+	*out = a;
+	if (a)
+		return 0;
+	a = malloc(sizeof(*a));
+	if (!a)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for a CTA analysis");
+	int rc = weft_dmt_init(a, pl->d->p, &pl->d->prm, err);
+	if (rc) {
+		free(a);
+		return rc;
+	}
+	pthread_mutex_lock(&pl->mu);
+	if (pl->n == pl->cap) {
+		uint32_t cap = pl->cap ? 2 * pl->cap : 4;
+		struct weft_dmt **na = realloc(pl->all, cap * sizeof(*na));
+		if (na)
+			pl->all = na;
+		struct weft_dmt **ni = na ? realloc(pl->idle, cap * sizeof(*ni)) : NULL;
+		if (ni)
+			pl->idle = ni, pl->cap = cap;
+		else
+			rc = 1;
+	}
+	if (!rc)
+		pl->all[pl->n++] = a;
+	pthread_mutex_unlock(&pl->mu);
+	if (rc) {
+		weft_dmt_free(a);
+		free(a);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: out of memory for a CTA analysis");
+	}
+	*out = a;
+	return 0;
 }
+
+static int pool_cta(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	(void)out;
+	struct dmt_pool *pl = user;
+	struct weft_dmt *a;
+	int rc = pool_take(pl, &a, err);
+	if (rc)
+		return rc;
+	rc = weft_dmt_add_cta(a, c, err);
+	pthread_mutex_lock(&pl->mu);
+	pl->idle[pl->nidle++] = a;
+	pthread_mutex_unlock(&pl->mu);
+	return rc;
+}
+
+static int pool_use(void *user, const struct weft_cta_trace *c, void *prepared, struct weft_error *err)
+{
+	(void)user, (void)c, (void)prepared, (void)err;
+	return 0; /* everything was added where the CTA was decoded */
+}
+
+static const struct weft_cta_prep dmt_prep = { 1, pool_cta, NULL };
 
 int weft_dmt_analyse_launch(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    const struct weft_dmt_params *prm, struct weft_dmt *d,
@@ -679,7 +756,21 @@ int weft_dmt_analyse_launch(struct weft_trace *t, uint32_t launch, const struct 
 	if (rc)
 		return rc;
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
-	rc = weft_trace_for_each_cta(t, launch, s ? s : &all, 0, analyse_cta, d, err);
+	struct dmt_pool pl = { .d = d };
+	if (pthread_mutex_init(&pl.mu, NULL)) {
+		weft_dmt_free(d);
+		return weft_error_set(err, WEFT_ERR_NOMEM, "dmt: cannot create a lock");
+	}
+	rc = weft_trace_for_each_cta_prep(t, launch, s ? s : &all, 0, &dmt_prep, pool_use, &pl, err);
+	for (uint32_t i = 0; i < pl.n; i++) {
+		if (!rc)
+			rc = weft_dmt_merge(d, pl.all[i], err);
+		weft_dmt_free(pl.all[i]);
+		free(pl.all[i]);
+	}
+	free(pl.all);
+	free(pl.idle);
+	pthread_mutex_destroy(&pl.mu);
 	if (!rc)
 		rc = weft_dmt_finish(d, err);
 	if (rc)

@@ -238,4 +238,13 @@ static inline int dmt_hist_add(uint64_t **h, int32_t dtid, uint64_t n)
 	return 0;
 }
 
+/* dmt_merge.c */
+/* Adds what the CTAs analysed into part (weft_dmt_init of d's program and
+ * parameters, then weft_dmt_add_cta) added, to d: as weft_dmt_add_cta on
+ * those CTAs would have. A histogram d has not got yet moves from part
+ * (part is only to be freed after). 0 or WEFT_ERR_NOMEM. */
+int weft_dmt_merge(struct weft_dmt *d, struct weft_dmt *part, struct weft_error *err);
+/* dmt_iter.c: the per-iteration table's part of weft_dmt_merge */
+int weft_dmt_iter_merge(struct weft_dmt_scratch *s, const struct weft_dmt_scratch *part, uint32_t ninsts);
+
 #endif

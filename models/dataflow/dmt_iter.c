@@ -122,6 +122,45 @@ int weft_dmt_iter_add(struct weft_dmt_scratch *s, uint32_t pc, uint32_t k, int32
 	return 0;
 }
 
+int weft_dmt_iter_merge(struct weft_dmt_scratch *s, const struct weft_dmt_scratch *part, uint32_t ninsts)
+{
+	/* weft_dmt_iter_add with each entry's count: a load given up in part
+	 * (run past DMT_MAX_ITERS, or too many entries in its CTAs) is given up
+	 * here, and so is one whose distinct entries over every CTA so far pass
+	 * DMT_ITER_MAX_ENTRIES (the union of the entries is the same whatever
+	 * the order the CTAs come in; a load given up has no use for its
+	 * counts) */
+	for (uint32_t pc = 0; pc < ninsts; pc++)
+		s->iter_over[pc] |= part->iter_over[pc];
+	if (!part->niters)
+		return 0;
+	for (uint64_t i = 0; i < part->capiters; i++) {
+		const struct dmt_iterent *pe = &part->iters[i];
+		if (pe->pc == UINT32_MAX)
+			continue;
+		uint32_t pc = pe->pc;
+		if (s->iter_over[pc])
+			continue;
+		if (s->capiters) {
+			struct dmt_iterent *e = iter_slot(s->iters, s->capiters, pc, pe->k, pe->dtid);
+			if (e->pc != UINT32_MAX) {
+				e->n += pe->n;
+				continue;
+			}
+		}
+		if (s->iter_entries[pc] >= DMT_ITER_MAX_ENTRIES) {
+			s->iter_over[pc] = 1;
+			continue;
+		}
+		if (2 * (s->niters + 1) > s->capiters && iter_grow(s))
+			return WEFT_ERR_NOMEM;
+		*iter_slot(s->iters, s->capiters, pc, pe->k, pe->dtid) = *pe;
+		s->niters++;
+		s->iter_entries[pc]++;
+	}
+	return 0;
+}
+
 static int cmp_ent(const void *a, const void *b)
 {
 	const struct dmt_iterent *x = a, *y = b;

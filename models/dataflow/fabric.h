@@ -321,9 +321,11 @@ struct fabric_launch_acc {
 struct fabric_prepared {
 	uint32_t *acc_pc;               /* the CTA's accesses' pcs, thread-major */
 	uint32_t *acc_start, *acc_n;    /* per thread */
+	uint32_t *act;                  /* [thr_cap] weft_fabric_apply_cta's list of the
+					   threads with accesses left */
 	size_t acc_cap;
 	uint32_t thr_cap;
-	uint32_t nthreads, maxn;        /* threads; most accesses of one */
+	uint32_t nthreads, maxn, minn;  /* threads; most and fewest accesses of one */
 	uint64_t *bvisit;               /* [nblocks]: this CTA's visits */
 	uint64_t *notexec;              /* [ninsts]: this CTA's guarded-off instances */
 	uint32_t nblocks, ninsts;       /* of the program the arrays are sized for */
@@ -426,11 +428,12 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
  * per-block flagged pcs and loops, fixed from launch_begin to launch_end)
  * and writes only pr, so CTAs can be prepared on other threads while
  * apply runs; apply then puts pr into s (visits, trip counts, the
- * accesses through the caches in the fabric's order), CTA after CTA. */
+ * accesses through the caches in the fabric's order), CTA after CTA;
+ * apply writes only pr->act, its list of threads. */
 int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
 			    struct fabric_prepared *pr, struct weft_error *err);
 void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
-			   const struct fabric_prepared *pr);
+			   struct fabric_prepared *pr);
 void weft_fabric_prepared_free(struct fabric_prepared *pr);
 
 /* ---- fabric_warm.c: functional warming of a sampled replay ---- */

@@ -345,6 +345,13 @@ void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16
 	q->nrel = nrel;
 }
 
+/* The bank of word w among n banks: w mod n, by a mask where n is a power
+ * of two (the default 32; a 64-bit divide per word otherwise). */
+static inline uint64_t bank_of(uint64_t w, uint32_t n)
+{
+	return n & (n - 1) ? w % n : w & (n - 1);
+}
+
 static void access_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a,
 		       uint32_t cta)
 {
@@ -372,7 +379,7 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	} else if (a->space == WEFT_SPACE_SHARED) {
 		uint64_t w0 = a->addr >> 2;
 		for (uint32_t w = 0; w < words; w++)
-			c->sh_bank[(w0 + w) % fp->shmem_banks]++;
+			c->sh_bank[bank_of(w0 + w, fp->shmem_banks)]++;
 		s->ev[FAB_EV_SHMEM] += words;
 		lat = fp->shmem_latency;
 	} else if (a->space == WEFT_SPACE_CONST || a->space == WEFT_SPACE_PARAM) {
@@ -388,7 +395,7 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	} else {
 		uint64_t w0 = a->addr >> 2;
 		for (uint32_t w = 0; w < words; w++)
-			c->l1_bank[(w0 + w) % fp->l1.banks]++;
+			c->l1_bank[bank_of(w0 + w, fp->l1.banks)]++;
 		s->ev[FAB_EV_L1_WORD] += words;
 		s->la.l1_words += words;
 		if (is_atomic) {
@@ -422,6 +429,7 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr)
 	free(pr->acc_pc);
 	free(pr->acc_start);
 	free(pr->acc_n);
+	free(pr->act);
 	free(pr->bvisit);
 	free(pr->notexec);
 	if (pr->loops)
@@ -434,9 +442,11 @@ static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, stru
 	if (nthreads > pr->thr_cap) {
 		free(pr->acc_start);
 		free(pr->acc_n);
+		free(pr->act);
 		pr->acc_start = malloc(nthreads * sizeof(uint32_t));
 		pr->acc_n = malloc(nthreads * sizeof(uint32_t));
-		pr->thr_cap = pr->acc_start && pr->acc_n ? nthreads : 0;
+		pr->act = malloc(nthreads * sizeof(uint32_t));
+		pr->thr_cap = pr->acc_start && pr->acc_n && pr->act ? nthreads : 0;
 		if (!pr->thr_cap)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u threads", nthreads);
 	}
@@ -499,7 +509,7 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	if (rc)
 		return rc;
 	const uint8_t *iflags = p->iflags;
-	uint32_t total = 0, maxn = 0;
+	uint32_t total = 0, maxn = 0, minn = UINT32_MAX;
 	for (uint32_t t = 0; t < cta->nthreads; t++) {
 		const struct weft_thread_trace *T = &cta->threads[t];
 		uint32_t gi = 0, ai = 0;
@@ -537,6 +547,8 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 		pr->acc_n[t] = total - pr->acc_start[t];
 		if (pr->acc_n[t] > maxn)
 			maxn = pr->acc_n[t];
+		if (pr->acc_n[t] < minn)
+			minn = pr->acc_n[t];
 		continue;
 	short_trace:
 		return weft_error_set(err, WEFT_ERR_INPUT,
@@ -546,11 +558,12 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	}
 	pr->nthreads = cta->nthreads;
 	pr->maxn = maxn;
+	pr->minn = cta->nthreads ? minn : 0;
 	return 0;
 }
 
 void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
-			   const struct fabric_prepared *pr)
+			   struct fabric_prepared *pr)
 {
 	const struct weft_program *p = s->p;
 	/* the core a full replay deals this CTA to: with warming, CTA c goes
@@ -565,13 +578,33 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 	for (uint32_t pc = 0; pc < p->ninsts; pc++)
 		s->pc[pc].notexec += pr->notexec[pc];
 	s->la.threads += pr->nthreads;
-	/* the fabric's order: the j-th access of every thread, then the (j+1)-th */
-	for (uint32_t j = 0; j < pr->maxn; j++)
-		for (uint32_t t = 0; t < pr->nthreads; t++)
-			if (pr->acc_n[t] > j) {
-				struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
-				access_one(s, core, &a, cta->cta);
-			}
+	/* the fabric's order: the j-th access of every thread, then the
+	 * (j+1)-th. Up to the fewest accesses of a thread (minn) every thread
+	 * has a j-th one; after, act lists the threads that do, in id order
+	 * (a thread leaves it after its last access, so a divergent CTA's few
+	 * long threads are not searched for among the many done). One call
+	 * site of access_one, so that it stays inlined. */
+	uint32_t *act = pr->act, na = pr->nthreads;
+	int all = 1;
+	for (uint32_t j = 0; j < pr->maxn; j++) {
+		if (all && j >= pr->minn) {
+			na = 0;
+			for (uint32_t t = 0; t < pr->nthreads; t++)
+				if (pr->acc_n[t] > j)
+					act[na++] = t;
+			all = 0;
+		}
+		uint32_t keep = 0;
+		for (uint32_t i = 0; i < na; i++) {
+			uint32_t t = all ? i : act[i];
+			struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
+			access_one(s, core, &a, cta->cta);
+			if (!all && pr->acc_n[t] > j + 1)
+				act[keep++] = t;
+		}
+		if (!all)
+			na = keep;
+	}
 }
 
 int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *cta, struct weft_error *err)

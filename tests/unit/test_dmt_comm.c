@@ -40,6 +40,7 @@
 #include "trace/emu/host.h"
 #include "models/analysis/analysis.h"
 #include "models/dataflow/dmt_comm.h"
+#include "models/dataflow/dmt_internal.h"
 #include "trace/format/trace.h"
 #include "trace/launch/workload.h"
 #include "trace/launch/workload_run.h"
@@ -1630,6 +1631,120 @@ static void test_ground_truth(void **state)
 	assert_true(with_shared >= 6);
 }
 
+/* ---- analyses joined (dmt_merge.c): the same as one analysis of every CTA ---- */
+
+struct split {
+	struct weft_dmt *d;
+	uint32_t odd; /* add the CTAs whose id has this parity (2: every CTA) */
+};
+
+static int add_parity(void *user, const struct weft_cta_trace *c, struct weft_error *err)
+{
+	struct split *sp = user;
+	return sp->odd == 2 || c->cta % 2 == sp->odd ? weft_dmt_add_cta(sp->d, c, err) : 0;
+}
+
+/* The report and the counts the fabric model reads agree between a and b. */
+static void assert_same_analysis(const struct weft_dmt *a, const struct weft_dmt *b, const char *what)
+{
+	struct weft_sbuf x, y;
+	weft_sbuf_init(&x);
+	weft_sbuf_init(&y);
+	weft_dmt_format(a, &x);
+	weft_dmt_format(b, &y);
+	if (strcmp(weft_sbuf_str(&x), weft_sbuf_str(&y)))
+		fail_msg("%s: the reports differ:\n%s\n----\n%s", what, weft_sbuf_str(&x), weft_sbuf_str(&y));
+	weft_sbuf_free(&x);
+	weft_sbuf_free(&y);
+	assert_memory_equal(&a->tot, &b->tot, sizeof(a->tot));
+	for (uint32_t pc = 0; pc < a->ninsts; pc++) {
+		const struct weft_dmt_inst *I = &a->inst[pc], *J = &b->inst[pc];
+		assert_int_equal(I->exec, J->exec);
+		assert_int_equal(I->removal, J->removal);
+		assert_int_equal(I->comm, J->comm);
+		assert_int_equal(I->racy, J->racy);
+		assert_int_equal(I->reuse_fwd, J->reuse_fwd);
+		assert_int_equal(I->reuse_groups, J->reuse_groups);
+		assert_int_equal(I->reuse_window, J->reuse_window);
+		assert_int_equal(I->per_iter, J->per_iter);
+		assert_int_equal(!I->hist, !J->hist);
+		if (I->hist)
+			assert_memory_equal(I->hist, J->hist, WEFT_DMT_NDIST * sizeof(uint64_t));
+		assert_int_equal(!I->reuse_hist, !J->reuse_hist);
+		if (I->reuse_hist)
+			assert_memory_equal(I->reuse_hist, J->reuse_hist, WEFT_DMT_NDIST * sizeof(uint64_t));
+	}
+}
+
+/* weft_dmt_analyse_launch analyses CTAs on several threads and joins the
+ * analyses (weft_dmt_merge): on workloads with communication, barriers,
+ * per-iteration loads, eLSU reuse and global ordering (reduce, scan,
+ * hotspot, pathfinder, matmul, the kernel of test_global_keeps_barrier and
+ * TREE_LOOP),
+ * the odd CTAs' analysis joined with the even ones' (in that order), and
+ * the analysis at 3 threads, equal one analysis of every CTA in order. */
+static void test_join_equals_serial(void **state)
+{
+	(void)state;
+	const char *wls[] = { "reduce", "scan", "hotspot", "pathfinder", "matmul", NULL };
+	for (int w = 0; w <= 6; w++) {
+		struct traced tr;
+		if (w < 5) {
+			trace_workload(&tr, wls[w]);
+		} else if (w == 6) {
+			trace_ptx(&tr, TREE_LOOP, 3, 64);
+		} else {
+			trace_ptx(&tr,
+				  "shl.b32 %r2, %r1, 2;\n"
+				  "mov.u32 %r3, s;\n"
+				  "add.s32 %r4, %r3, %r2;\n"
+				  "st.shared.u32 [%r4], %r1;\n"
+				  "cvt.u64.u32 %rd2, %r2;\n"
+				  "add.s64 %rd3, %rd1, %rd2;\n"
+				  "st.global.u32 [%rd3], %r1;\n"
+				  "bar.sync 0;\n"
+				  "setp.lt.u32 %p1, %r1, 3;\n"
+				  "@%p1 bra DONE;\n"
+				  "ld.shared.u32 %r5, [%r4+-12];\n"
+				  "ld.global.u32 %r6, [%rd3+-4];\n"
+				  "DONE:\n",
+				  5, 64);
+		}
+		const char *what = w < 5 ? wls[w] : w == 5 ? "global ordering kernel" : "tree loop kernel";
+		struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+		struct weft_error err;
+		for (uint32_t l = 0; l < weft_trace_info(tr.t)->nlaunches; l++) {
+			const struct weft_program *p = weft_trace_launch(tr.t, l)->program;
+			struct weft_dmt one, odd, even, joined, threads;
+			assert_int_equal(weft_dmt_init(&one, p, NULL, &err), 0);
+			assert_int_equal(weft_dmt_init(&odd, p, NULL, &err), 0);
+			assert_int_equal(weft_dmt_init(&even, p, NULL, &err), 0);
+			assert_int_equal(weft_dmt_init(&joined, p, NULL, &err), 0);
+			struct split s1 = { &one, 2 }, so = { &odd, 1 }, se = { &even, 0 };
+			/* one analysis, every CTA in order */
+			assert_int_equal(weft_trace_for_each_cta(tr.t, l, &all, 1, add_parity, &s1, &err), 0);
+			assert_int_equal(weft_trace_for_each_cta(tr.t, l, &all, 1, add_parity, &so, &err), 0);
+			assert_int_equal(weft_trace_for_each_cta(tr.t, l, &all, 1, add_parity, &se, &err), 0);
+			assert_int_equal(weft_dmt_merge(&joined, &odd, &err), 0);
+			assert_int_equal(weft_dmt_merge(&joined, &even, &err), 0);
+			assert_int_equal(weft_dmt_finish(&one, &err), 0);
+			assert_int_equal(weft_dmt_finish(&joined, &err), 0);
+			assert_same_analysis(&one, &joined, what);
+			weft_trace_set_jobs(tr.t, 3);
+			assert_int_equal(weft_dmt_analyse_launch(tr.t, l, NULL, NULL, &threads, &err), 0);
+			assert_same_analysis(&one, &threads, what);
+			/* a finished analysis takes no more */
+			assert_int_equal(weft_dmt_merge(&joined, &odd, &err), WEFT_ERR_INTERNAL);
+			weft_dmt_free(&one);
+			weft_dmt_free(&odd);
+			weft_dmt_free(&even);
+			weft_dmt_free(&joined);
+			weft_dmt_free(&threads);
+		}
+		traced_close(&tr);
+	}
+}
+
 /* WEFT_DMT_TRACE="a.wtr b.wtr ...": instead of the tests, one markdown row
  * per trace (all launches summed, default parameters): SIMT and dMT thread
  * instructions, the removed share, the share of each reason, and the eLSU
@@ -1720,6 +1835,7 @@ int main(void)
 		cmocka_unit_test(test_hotspot),
 		cmocka_unit_test(test_pathfinder),
 		cmocka_unit_test(test_ground_truth),
+		cmocka_unit_test(test_join_equals_serial),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
