@@ -159,14 +159,23 @@ struct ov_counts {
 	uint64_t insts[OV_K_COUNT], issued[OV_K_COUNT], exec[OV_K_COUNT];
 };
 
+/* A group's records in its CTA's store: rec[off .. off + n). */
+struct ov_span {
+	uint64_t off, n;
+};
 /* One CTA's batch streams, decoded once and shared by every sweep point
- * (refcounted: a point holds it while a batch of it runs). */
+ * (refcounted: a point holds it while a batch of it runs). Each distinct
+ * stream is stored once: groups whose records are the same (a regular
+ * kernel's, away from the grid's edges) share them, so the CTA holds its
+ * distinct streams, not one stream per group (sgemm_shader at large size:
+ * 1 stream instead of 64 per CTA). */
 struct ov_cta {
 	uint32_t refs;
 	uint32_t launch, cta, ngroups;
-	uint32_t *rec;
-	size_t nrec, cap;
-	uint64_t *goff;          /* [ngroups + 1]: group g's records */
+	uint32_t *rec;           /* the distinct streams, one after another */
+	size_t nrec, cap;        /* records stored, room */
+	struct ov_span *grp;     /* [ngroups]: group g's stream */
+	uint64_t nlog;           /* records of all groups, shared ones counted per group */
 	struct ov_counts cnt;
 	/* the link's packets, by data words: requests of round trips (and
 	 * their responses), write packets of stores; each is sent once

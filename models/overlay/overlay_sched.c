@@ -85,6 +85,10 @@ struct decode {
 	uint32_t ord;         /* round trips so far in this batch */
 	uint32_t last_alu;    /* pc of the batch's last ALU instruction, or UINT32_MAX */
 	int nomem;
+	/* the CTA's distinct streams so far: their hashes and groups */
+	uint64_t *dhash;      /* [ngroups] */
+	uint32_t *dgroup;     /* [ngroups] */
+	uint32_t ndistinct;
 };
 
 /* 1 when pc reads or writes a register that ALU instruction alu writes. */
@@ -171,6 +175,44 @@ static int reserve(struct decode *d, size_t n)
 	return 0;
 }
 
+/* A stream's hash (four independent lanes: the decoder hashes every
+ * group's records once). */
+static uint64_t stream_hash(const uint32_t *r, uint64_t n)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h[4] = { n, 1, 2, 3 };
+	uint64_t i = 0;
+	for (; i + 4 <= n; i += 4)
+		for (int j = 0; j < 4; j++)
+			h[j] = (h[j] ^ r[i + j]) * k;
+	for (; i < n; i++)
+		h[0] = (h[0] ^ r[i]) * k;
+	return (h[0] ^ h[1] * 3 ^ h[2] * 5 ^ h[3] * 7) * k;
+}
+
+/* Group g's records were appended from oc->grp[g].off: when a group
+ * before it has the same stream, g shares that one and they go. */
+static void share_stream(struct decode *d, uint32_t g)
+{
+	struct ov_cta *oc = d->oc;
+	struct ov_span *sp = &oc->grp[g];
+	sp->n = oc->nrec - sp->off;
+	oc->nlog += sp->n;
+	const uint32_t *rec = oc->rec + sp->off;
+	uint64_t h = stream_hash(rec, sp->n);
+	for (uint32_t k = d->ndistinct; k-- > 0;) {
+		const struct ov_span *o = &oc->grp[d->dgroup[k]];
+		if (d->dhash[k] == h && o->n == sp->n &&
+		    (!sp->n || !memcmp(oc->rec + o->off, rec, sp->n * sizeof(*rec)))) {
+			oc->nrec = sp->off;
+			*sp = *o;
+			return;
+		}
+	}
+	d->dhash[d->ndistinct] = h;
+	d->dgroup[d->ndistinct++] = g;
+}
+
 int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_prog *gp,
 			    struct weft_group_iter *it, const struct weft_cta_trace *c,
 			    uint32_t launch, struct ov_cta **out, struct weft_error *err)
@@ -178,24 +220,28 @@ int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_pr
 	*out = NULL;
 	struct ov_cta *oc = calloc(1, sizeof(*oc));
 	uint32_t ng = weft_group_count(c->nthreads, OV_BATCH);
-	struct decode d = { op, gp->p, oc, NULL, 0, 0, 0 };
+	struct decode d = { op, gp->p, oc, NULL, 0, 0, 0, NULL, NULL, 0 };
 	if (oc) {
 		oc->launch = launch;
 		oc->cta = c->cta;
 		oc->ngroups = ng;
-		oc->goff = malloc(((size_t)ng + 1) * sizeof(*oc->goff));
+		oc->grp = calloc((size_t)ng + 1, sizeof(*oc->grp));
 		d.lastw = calloc((size_t)op->nsemregs + 1, sizeof(*d.lastw));
+		d.dhash = malloc(((size_t)ng + 1) * sizeof(*d.dhash));
+		d.dgroup = malloc(((size_t)ng + 1) * sizeof(*d.dgroup));
 	}
-	if (!oc || !oc->goff || !d.lastw) {
+	if (!oc || !oc->grp || !d.lastw || !d.dhash || !d.dgroup) {
 		free(d.lastw);
+		free(d.dhash);
+		free(d.dgroup);
 		if (oc)
-			free(oc->goff);
+			free(oc->grp);
 		free(oc);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding CTA %u", c->cta);
 	}
 	int rc = 0;
 	for (uint32_t g = 0; g < ng && !rc; g++) {
-		oc->goff[g] = oc->nrec;
+		oc->grp[g].off = oc->nrec;
 		rc = weft_group_iter_init(it, gp, c, OV_BATCH, g, WEFT_DIV_PREDICATE, WEFT_GROUP_NO_ADDRS,
 					  err);
 		if (rc)
@@ -243,15 +289,18 @@ int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_pr
 		}
 		if (d.nomem)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding CTA %u", c->cta);
+		else if (rc == 0)
+			share_stream(&d, g);
 	}
 	free(d.lastw);
+	free(d.dhash);
+	free(d.dgroup);
 	if (rc < 0) {
 		free(oc->rec);
-		free(oc->goff);
+		free(oc->grp);
 		free(oc);
 		return rc;
 	}
-	oc->goff[ng] = oc->nrec;
 	*out = oc;
 	return 0;
 }
@@ -510,8 +559,8 @@ static void start(struct ov_machine *m, uint32_t i)
 	uint64_t bit = 1ull << i;
 	weft_overlay_cta_ref(oc);
 	b->cta = oc;
-	b->beg = b->cur = oc->rec + oc->goff[g];
-	b->end = oc->rec + oc->goff[g + 1];
+	b->beg = b->cur = oc->rec + oc->grp[g].off;
+	b->end = b->beg + oc->grp[g].n;
 	b->same = m->nb > 1 && weft_overlay_steady_same(m, b->beg, (size_t)(b->end - b->beg));
 	m->st_odd += !b->same;
 	m->started++;
@@ -725,8 +774,8 @@ static int contexts(struct ov_machine *m, int final)
 			/* alone on the machine: a stream timed before from the same
 			 * state takes its recorded result (overlay_solo.c) */
 			const struct ov_cta *oc = m->qcta;
-			const uint32_t *rec = oc->rec + oc->goff[m->qnext];
-			if (weft_overlay_solo_replay(m, rec, oc->goff[m->qnext + 1] - oc->goff[m->qnext])) {
+			const struct ov_span *sp = &oc->grp[m->qnext];
+			if (weft_overlay_solo_replay(m, oc->rec + sp->off, sp->n)) {
 				weft_overlay_machine_take(m);
 				continue;
 			}

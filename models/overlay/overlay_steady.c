@@ -252,8 +252,8 @@ static uint64_t same_waiting(const struct ov_machine *m, uint64_t max)
 	for (uint32_t c = 0; c <= m->nlater && m->qcta; c++) {
 		const struct ov_cta *oc = c ? m->qlater[c - 1] : m->qcta;
 		for (uint32_t g = c ? 0 : m->qnext; g < oc->ngroups; g++, n++) {
-			const uint32_t *rec = oc->rec + oc->goff[g];
-			size_t len = oc->goff[g + 1] - oc->goff[g];
+			const uint32_t *rec = oc->rec + oc->grp[g].off;
+			size_t len = oc->grp[g].n;
 			if (n == max || len != m->st_n || memcmp(rec, m->st_ref, len * sizeof(*rec)))
 				return n;
 		}
