@@ -224,6 +224,7 @@ struct ov_bucket {
 #define OV_TICKS (1u << OV_TICK_SHIFT)
 
 struct ov_batch {
+	uint64_t ring[OV_RING]; /* completion of round trip n at [n % OV_RING] */
 	const uint32_t *beg, *cur, *end;
 	struct ov_cta *cta;
 	uint64_t alu_free;  /* its last ALU instruction leaves the pipeline (ticks) */
@@ -303,7 +304,6 @@ struct ov_machine {
 	double bpc;
 	uint32_t req_hdr, write_hdr, resp_hdr;
 	struct ov_batch *b;         /* [nb] */
-	uint64_t (*ring)[OV_RING];  /* [nb]: completion of round trip n at [n % OV_RING] */
 	uint64_t mask[OV_S_COUNT];  /* contexts by state */
 	uint64_t all;               /* every context */
 	struct ov_bucket wheel[OV_WHEEL]; /* state changes at period q, at [q % OV_WHEEL] */

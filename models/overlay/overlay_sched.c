@@ -333,12 +333,7 @@ int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, 
 	}
 	m->all = m->nb == 64 ? ~0ull : (1ull << m->nb) - 1;
 	m->b = calloc(m->nb, sizeof(*m->b));
-	m->ring = calloc(m->nb, sizeof(*m->ring));
-	if (!m->b || !m->ring) {
-		free(m->b);
-		free(m->ring);
-		m->b = NULL;
-		m->ring = NULL;
+	if (!m->b) {
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u batch contexts", m->nb);
 	}
 	weft_overlay_machine_reset(m);
@@ -356,9 +351,7 @@ void weft_overlay_machine_free(struct ov_machine *m)
 	m->st_key = NULL;
 	m->st_cap = 0;
 	free(m->b);
-	free(m->ring);
 	m->b = NULL;
-	m->ring = NULL;
 }
 
 void weft_overlay_machine_reset(struct ov_machine *m)
@@ -473,7 +466,9 @@ static inline __attribute__((always_inline)) void advance(struct ov_machine *m, 
 	uint32_t r = *b->cur++;
 	uint32_t d = OV_R_SEM(r);
 	b->rec = r;
-	b->sem = d ? m->ring[i][(b->nord - d + 1) % OV_RING] : 0;
+	/* (a mask, not a branch: whether a record has a semaphore follows the
+	 * kernel's mix, which a branch predictor guesses badly) */
+	b->sem = b->ring[(b->nord - d + 1) % OV_RING] & -(uint64_t)(d != 0);
 	if (OV_R_CLS(r) == OV_RC_ALU) {
 		/* ready when both its semaphores and the pipeline allow */
 		uint64_t q = alu_period(umax(b->sem, b->alu_free));
@@ -583,7 +578,7 @@ static inline int rr_pick(uint64_t mask, uint32_t rr)
 {
 	if (!mask)
 		return -1;
-	uint64_t hi = rr >= 63 ? 0 : mask & (~0ull << (rr + 1));
+	uint64_t hi = mask & (~1ull << rr); /* rr < 64: the contexts after rr */
 	return __builtin_ctzll(hi ? hi : mask);
 }
 
@@ -678,7 +673,7 @@ static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
 	} else {
 		uint64_t done = round_trip(m, t3, k, OV_R_REQ(r), OV_R_RESP(r));
 		b->nord++;
-		m->ring[i][b->nord % OV_RING] = done;
+		b->ring[b->nord % OV_RING] = done;
 		if (done > b->tex_done)
 			b->tex_done = done;
 	}
@@ -827,8 +822,16 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 			uint64_t t3 = T + ((uint64_t)(OV_PERIOD - 1) << OV_TICK_SHIFT);
 			uint32_t freen = m->max_out - m->tn;
 			if (freen < OV_BATCH && freen < m->max_out) {
-				/* too few tags counted free: remove the complete ones */
-				tags_pop(m, t3, 0);
+				/* too few tags counted free: remove complete ones, as
+				 * many as a batch needs when they are (the oldest
+				 * complete first: one comparison), else all of them */
+				uint32_t want = (OV_BATCH < m->max_out ? OV_BATCH : m->max_out) - freen;
+				if (want <= m->tn && m->tag[(m->thead + want - 1) % OV_MAX_TAGS] <= t3) {
+					m->thead = (m->thead + want) % OV_MAX_TAGS;
+					m->tn -= want;
+				} else {
+					tags_pop(m, t3, 0);
+				}
 				freen = m->max_out - m->tn;
 			}
 			if (freen >= OV_BATCH || freen >= m->max_out) {

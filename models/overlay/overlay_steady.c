@@ -172,7 +172,7 @@ static int build_key(struct ov_machine *m, size_t *n)
 		/* the round trips a later record may wait on: the last st_maxd
 		 * of this batch's (0: none yet) */
 		for (uint32_t d = 0; d < m->st_maxd; d++)
-			k[j++] = !drained && d < b->nord ? rel(m->ring[i][(b->nord - d) % OV_RING], T) : 0;
+			k[j++] = !drained && d < b->nord ? rel(b->ring[(b->nord - d) % OV_RING], T) : 0;
 	}
 	*n = j;
 	return 0;
@@ -222,7 +222,7 @@ static int jump(struct ov_machine *m, const struct ov_steady_snap *s, uint64_t n
 		b->sem += dt;
 		b->ev += d;
 		for (uint32_t j = 0; j < OV_RING; j++)
-			m->ring[i][j] += dt;
+			b->ring[j] += dt;
 	}
 	for (uint32_t t = 0; t < m->tn; t++)
 		m->tag[(m->thead + t) % OV_MAX_TAGS] += dt;
