@@ -232,7 +232,8 @@ struct ov_batch {
 	uint64_t sem;       /* the next record's semaphore time (ticks) */
 	uint64_t ev;        /* a change further than the wheel: its period */
 	uint32_t nord;      /* round trips issued */
-	uint32_t rec;       /* the next record */
+	uint32_t rec;       /* the record it is to issue */
+	uint32_t next;      /* *cur, when cur < end: the record after it */
 	uint8_t evtype;     /* ... and its kind (OV_EV_*) */
 	uint8_t state;      /* enum ov_bstate, kept for the states OV_EV_OTHER handles */
 	uint8_t same;       /* its records are the steady-state reference stream (overlay_steady.c) */

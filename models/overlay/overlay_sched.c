@@ -463,7 +463,9 @@ static inline __attribute__((always_inline)) void advance(struct ov_machine *m, 
 		drain_from(m, i, next);
 		return;
 	}
-	uint32_t r = *b->cur++;
+	uint32_t r = b->next;
+	if (++b->cur != b->end)
+		b->next = *b->cur; /* (read ahead: not on this advance's path) */
 	uint32_t d = OV_R_SEM(r);
 	b->rec = r;
 	/* (a mask, not a branch: whether a record has a semaphore follows the
@@ -568,6 +570,8 @@ static void start(struct ov_machine *m, uint32_t i)
 		b->ev = m->p;
 	} else {
 		b->rec = *b->cur++;
+		if (b->cur != b->end)
+			b->next = *b->cur;
 		b->state = OV_R_CLS(b->rec) == OV_RC_ALU ? OV_S_ALU_READY : OV_S_MEM_READY;
 	}
 	m->mask[b->state] |= bit;
