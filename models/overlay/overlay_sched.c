@@ -10,6 +10,8 @@
  * at width 4: every live thread is issued every block, loops repeat while
  * any thread iterates), and each instruction that takes an issue slot
  * (ALU, TEX, atomic, store: overlay_map.c) becomes a record (overlay.h).
+ * A CTA stores each distinct stream once: a group whose records equal an
+ * earlier group's (hash and length, then in full) shares them.
  * The streams depend only on the trace and the program, so one decode
  * serves every point of a sweep (the records are shared, refcounted).
  *
