@@ -53,10 +53,15 @@
 # holds one more CTA's warp streams (~3 MB) ahead, the default size holds
 # warp streams ahead instead of decoded pieces (/usr/bin/time %M, loaded
 # machine, one run each).
-# Not flat, found by hand and not yet explained: overlay-ht8 on
-# sgemm_shader (not in the default list; `sh tests/bench_memory.sh
-# sgemm_shader` measures it), /usr/bin/time %M: 7.6 -> 20.9 MiB at -j 2
-# (2.76x), 5.2 -> 10.2 MiB at -j 1.
+# overlay-ht8 on sgemm_shader (not in the default list; `sh
+# tests/bench_memory.sh sgemm_shader` measures it), /usr/bin/time %M: the
+# overlay kept one batch stream per group of 4 threads, 64 per CTA, in
+# every CTA it held (5.2 -> 10.2 MiB at -j 1, 7.7 -> 24.0 at -j 2, one run
+# each); groups with the same records now share one stream (4.8 -> 6.9 at
+# -j 1, flat; 6.5 -> 14.8 at -j 2, 2.28x; docs/models/overlay.md
+# "Memory"). What still grows at -j 2 is the decoder's: its slots' address
+# arrays (8 bytes an access, 277,000 accesses a CTA at large size, 16 MiB
+# of room over 4 slots), which the overlay does not read.
 #
 # usage: sh tests/bench_memory.sh [workload...]   (default: bfs sgemm gaussian)
 

@@ -159,14 +159,23 @@ struct ov_counts {
 	uint64_t insts[OV_K_COUNT], issued[OV_K_COUNT], exec[OV_K_COUNT];
 };
 
+/* A group's records in its CTA's store: rec[off .. off + n). */
+struct ov_span {
+	uint64_t off, n;
+};
 /* One CTA's batch streams, decoded once and shared by every sweep point
- * (refcounted: a point holds it while a batch of it runs). */
+ * (refcounted: a point holds it while a batch of it runs). Each distinct
+ * stream is stored once: groups whose records are the same (a regular
+ * kernel's, away from the grid's edges) share them, so the CTA holds its
+ * distinct streams, not one stream per group (sgemm_shader at large size:
+ * 1 stream instead of 64 per CTA). */
 struct ov_cta {
 	uint32_t refs;
 	uint32_t launch, cta, ngroups;
-	uint32_t *rec;
-	size_t nrec, cap;
-	uint64_t *goff;          /* [ngroups + 1]: group g's records */
+	uint32_t *rec;           /* the distinct streams, one after another */
+	size_t nrec, cap;        /* records stored, room */
+	struct ov_span *grp;     /* [ngroups]: group g's stream */
+	uint64_t nlog;           /* records of all groups, shared ones counted per group */
 	struct ov_counts cnt;
 	/* the link's packets, by data words: requests of round trips (and
 	 * their responses), write packets of stores; each is sent once
@@ -215,6 +224,7 @@ struct ov_bucket {
 #define OV_TICKS (1u << OV_TICK_SHIFT)
 
 struct ov_batch {
+	uint64_t ring[OV_RING]; /* completion of round trip n at [n % OV_RING] */
 	const uint32_t *beg, *cur, *end;
 	struct ov_cta *cta;
 	uint64_t alu_free;  /* its last ALU instruction leaves the pipeline (ticks) */
@@ -222,7 +232,8 @@ struct ov_batch {
 	uint64_t sem;       /* the next record's semaphore time (ticks) */
 	uint64_t ev;        /* a change further than the wheel: its period */
 	uint32_t nord;      /* round trips issued */
-	uint32_t rec;       /* the next record */
+	uint32_t rec;       /* the record it is to issue */
+	uint32_t next;      /* *cur, when cur < end: the record after it */
 	uint8_t evtype;     /* ... and its kind (OV_EV_*) */
 	uint8_t state;      /* enum ov_bstate, kept for the states OV_EV_OTHER handles */
 	uint8_t same;       /* its records are the steady-state reference stream (overlay_steady.c) */
@@ -294,7 +305,6 @@ struct ov_machine {
 	double bpc;
 	uint32_t req_hdr, write_hdr, resp_hdr;
 	struct ov_batch *b;         /* [nb] */
-	uint64_t (*ring)[OV_RING];  /* [nb]: completion of round trip n at [n % OV_RING] */
 	uint64_t mask[OV_S_COUNT];  /* contexts by state */
 	uint64_t all;               /* every context */
 	struct ov_bucket wheel[OV_WHEEL]; /* state changes at period q, at [q % OV_WHEEL] */

@@ -22,7 +22,7 @@ void weft_overlay_cta_unref(struct ov_cta *oc)
 	if (!oc || --oc->refs)
 		return;
 	free(oc->rec);
-	free(oc->goff);
+	free(oc->grp);
 	free(oc);
 }
 
@@ -44,7 +44,7 @@ void weft_overlay_machine_feed(struct ov_machine *m, struct ov_cta *oc)
 	}
 	weft_overlay_cta_ref(oc);
 	m->qgroups += oc->ngroups;
-	m->qrecords += oc->nrec;
+	m->qrecords += oc->nlog;
 	if (!m->qcta) {
 		m->qcta = oc;
 		m->qnext = 0;
@@ -63,7 +63,7 @@ void weft_overlay_machine_take(struct ov_machine *m)
 {
 	struct ov_cta *oc = m->qcta;
 	m->qgroups--;
-	m->qrecords -= oc->goff[m->qnext + 1] - oc->goff[m->qnext];
+	m->qrecords -= oc->grp[m->qnext].n;
 	if (++m->qnext < oc->ngroups)
 		return;
 	weft_overlay_cta_unref(oc);

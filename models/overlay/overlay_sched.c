@@ -10,6 +10,8 @@
  * at width 4: every live thread is issued every block, loops repeat while
  * any thread iterates), and each instruction that takes an issue slot
  * (ALU, TEX, atomic, store: overlay_map.c) becomes a record (overlay.h).
+ * A CTA stores each distinct stream once: a group whose records equal an
+ * earlier group's (hash and length, then in full) shares them.
  * The streams depend only on the trace and the program, so one decode
  * serves every point of a sweep (the records are shared, refcounted).
  *
@@ -85,6 +87,10 @@ struct decode {
 	uint32_t ord;         /* round trips so far in this batch */
 	uint32_t last_alu;    /* pc of the batch's last ALU instruction, or UINT32_MAX */
 	int nomem;
+	/* the CTA's distinct streams so far: their hashes and groups */
+	uint64_t *dhash;      /* [ngroups] */
+	uint32_t *dgroup;     /* [ngroups] */
+	uint32_t ndistinct;
 };
 
 /* 1 when pc reads or writes a register that ALU instruction alu writes. */
@@ -171,6 +177,44 @@ static int reserve(struct decode *d, size_t n)
 	return 0;
 }
 
+/* A stream's hash (four independent lanes: the decoder hashes every
+ * group's records once). */
+static uint64_t stream_hash(const uint32_t *r, uint64_t n)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h[4] = { n, 1, 2, 3 };
+	uint64_t i = 0;
+	for (; i + 4 <= n; i += 4)
+		for (int j = 0; j < 4; j++)
+			h[j] = (h[j] ^ r[i + j]) * k;
+	for (; i < n; i++)
+		h[0] = (h[0] ^ r[i]) * k;
+	return (h[0] ^ h[1] * 3 ^ h[2] * 5 ^ h[3] * 7) * k;
+}
+
+/* Group g's records were appended from oc->grp[g].off: when a group
+ * before it has the same stream, g shares that one and they go. */
+static void share_stream(struct decode *d, uint32_t g)
+{
+	struct ov_cta *oc = d->oc;
+	struct ov_span *sp = &oc->grp[g];
+	sp->n = oc->nrec - sp->off;
+	oc->nlog += sp->n;
+	const uint32_t *rec = oc->rec + sp->off;
+	uint64_t h = stream_hash(rec, sp->n);
+	for (uint32_t k = d->ndistinct; k-- > 0;) {
+		const struct ov_span *o = &oc->grp[d->dgroup[k]];
+		if (d->dhash[k] == h && o->n == sp->n &&
+		    (!sp->n || !memcmp(oc->rec + o->off, rec, sp->n * sizeof(*rec)))) {
+			oc->nrec = sp->off;
+			*sp = *o;
+			return;
+		}
+	}
+	d->dhash[d->ndistinct] = h;
+	d->dgroup[d->ndistinct++] = g;
+}
+
 int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_prog *gp,
 			    struct weft_group_iter *it, const struct weft_cta_trace *c,
 			    uint32_t launch, struct ov_cta **out, struct weft_error *err)
@@ -178,24 +222,28 @@ int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_pr
 	*out = NULL;
 	struct ov_cta *oc = calloc(1, sizeof(*oc));
 	uint32_t ng = weft_group_count(c->nthreads, OV_BATCH);
-	struct decode d = { op, gp->p, oc, NULL, 0, 0, 0 };
+	struct decode d = { op, gp->p, oc, NULL, 0, 0, 0, NULL, NULL, 0 };
 	if (oc) {
 		oc->launch = launch;
 		oc->cta = c->cta;
 		oc->ngroups = ng;
-		oc->goff = malloc(((size_t)ng + 1) * sizeof(*oc->goff));
+		oc->grp = calloc((size_t)ng + 1, sizeof(*oc->grp));
 		d.lastw = calloc((size_t)op->nsemregs + 1, sizeof(*d.lastw));
+		d.dhash = malloc(((size_t)ng + 1) * sizeof(*d.dhash));
+		d.dgroup = malloc(((size_t)ng + 1) * sizeof(*d.dgroup));
 	}
-	if (!oc || !oc->goff || !d.lastw) {
+	if (!oc || !oc->grp || !d.lastw || !d.dhash || !d.dgroup) {
 		free(d.lastw);
+		free(d.dhash);
+		free(d.dgroup);
 		if (oc)
-			free(oc->goff);
+			free(oc->grp);
 		free(oc);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding CTA %u", c->cta);
 	}
 	int rc = 0;
 	for (uint32_t g = 0; g < ng && !rc; g++) {
-		oc->goff[g] = oc->nrec;
+		oc->grp[g].off = oc->nrec;
 		rc = weft_group_iter_init(it, gp, c, OV_BATCH, g, WEFT_DIV_PREDICATE, WEFT_GROUP_NO_ADDRS,
 					  err);
 		if (rc)
@@ -243,15 +291,18 @@ int weft_overlay_decode_cta(const struct ov_prog *op, const struct weft_group_pr
 		}
 		if (d.nomem)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory decoding CTA %u", c->cta);
+		else if (rc == 0)
+			share_stream(&d, g);
 	}
 	free(d.lastw);
+	free(d.dhash);
+	free(d.dgroup);
 	if (rc < 0) {
 		free(oc->rec);
-		free(oc->goff);
+		free(oc->grp);
 		free(oc);
 		return rc;
 	}
-	oc->goff[ng] = oc->nrec;
 	*out = oc;
 	return 0;
 }
@@ -284,12 +335,7 @@ int weft_overlay_machine_init(struct ov_machine *m, const struct ov_params *pp, 
 	}
 	m->all = m->nb == 64 ? ~0ull : (1ull << m->nb) - 1;
 	m->b = calloc(m->nb, sizeof(*m->b));
-	m->ring = calloc(m->nb, sizeof(*m->ring));
-	if (!m->b || !m->ring) {
-		free(m->b);
-		free(m->ring);
-		m->b = NULL;
-		m->ring = NULL;
+	if (!m->b) {
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u batch contexts", m->nb);
 	}
 	weft_overlay_machine_reset(m);
@@ -307,9 +353,7 @@ void weft_overlay_machine_free(struct ov_machine *m)
 	m->st_key = NULL;
 	m->st_cap = 0;
 	free(m->b);
-	free(m->ring);
 	m->b = NULL;
-	m->ring = NULL;
 }
 
 void weft_overlay_machine_reset(struct ov_machine *m)
@@ -421,10 +465,14 @@ static inline __attribute__((always_inline)) void advance(struct ov_machine *m, 
 		drain_from(m, i, next);
 		return;
 	}
-	uint32_t r = *b->cur++;
+	uint32_t r = b->next;
+	if (++b->cur != b->end)
+		b->next = *b->cur; /* (read ahead: not on this advance's path) */
 	uint32_t d = OV_R_SEM(r);
 	b->rec = r;
-	b->sem = d ? m->ring[i][(b->nord - d + 1) % OV_RING] : 0;
+	/* (a mask, not a branch: whether a record has a semaphore follows the
+	 * kernel's mix, which a branch predictor guesses badly) */
+	b->sem = b->ring[(b->nord - d + 1) % OV_RING] & -(uint64_t)(d != 0);
 	if (OV_R_CLS(r) == OV_RC_ALU) {
 		/* ready when both its semaphores and the pipeline allow */
 		uint64_t q = alu_period(umax(b->sem, b->alu_free));
@@ -510,8 +558,8 @@ static void start(struct ov_machine *m, uint32_t i)
 	uint64_t bit = 1ull << i;
 	weft_overlay_cta_ref(oc);
 	b->cta = oc;
-	b->beg = b->cur = oc->rec + oc->goff[g];
-	b->end = oc->rec + oc->goff[g + 1];
+	b->beg = b->cur = oc->rec + oc->grp[g].off;
+	b->end = b->beg + oc->grp[g].n;
 	b->same = m->nb > 1 && weft_overlay_steady_same(m, b->beg, (size_t)(b->end - b->beg));
 	m->st_odd += !b->same;
 	m->started++;
@@ -524,6 +572,8 @@ static void start(struct ov_machine *m, uint32_t i)
 		b->ev = m->p;
 	} else {
 		b->rec = *b->cur++;
+		if (b->cur != b->end)
+			b->next = *b->cur;
 		b->state = OV_R_CLS(b->rec) == OV_RC_ALU ? OV_S_ALU_READY : OV_S_MEM_READY;
 	}
 	m->mask[b->state] |= bit;
@@ -534,7 +584,7 @@ static inline int rr_pick(uint64_t mask, uint32_t rr)
 {
 	if (!mask)
 		return -1;
-	uint64_t hi = rr >= 63 ? 0 : mask & (~0ull << (rr + 1));
+	uint64_t hi = mask & (~1ull << rr); /* rr < 64: the contexts after rr */
 	return __builtin_ctzll(hi ? hi : mask);
 }
 
@@ -629,7 +679,7 @@ static void issue_mem(struct ov_machine *m, uint32_t i, uint64_t t3)
 	} else {
 		uint64_t done = round_trip(m, t3, k, OV_R_REQ(r), OV_R_RESP(r));
 		b->nord++;
-		m->ring[i][b->nord % OV_RING] = done;
+		b->ring[b->nord % OV_RING] = done;
 		if (done > b->tex_done)
 			b->tex_done = done;
 	}
@@ -725,8 +775,8 @@ static int contexts(struct ov_machine *m, int final)
 			/* alone on the machine: a stream timed before from the same
 			 * state takes its recorded result (overlay_solo.c) */
 			const struct ov_cta *oc = m->qcta;
-			const uint32_t *rec = oc->rec + oc->goff[m->qnext];
-			if (weft_overlay_solo_replay(m, rec, oc->goff[m->qnext + 1] - oc->goff[m->qnext])) {
+			const struct ov_span *sp = &oc->grp[m->qnext];
+			if (weft_overlay_solo_replay(m, oc->rec + sp->off, sp->n)) {
 				weft_overlay_machine_take(m);
 				continue;
 			}
@@ -778,8 +828,16 @@ void weft_overlay_machine_run(struct ov_machine *m, int final)
 			uint64_t t3 = T + ((uint64_t)(OV_PERIOD - 1) << OV_TICK_SHIFT);
 			uint32_t freen = m->max_out - m->tn;
 			if (freen < OV_BATCH && freen < m->max_out) {
-				/* too few tags counted free: remove the complete ones */
-				tags_pop(m, t3, 0);
+				/* too few tags counted free: remove complete ones, as
+				 * many as a batch needs when they are (the oldest
+				 * complete first: one comparison), else all of them */
+				uint32_t want = (OV_BATCH < m->max_out ? OV_BATCH : m->max_out) - freen;
+				if (want <= m->tn && m->tag[(m->thead + want - 1) % OV_MAX_TAGS] <= t3) {
+					m->thead = (m->thead + want) % OV_MAX_TAGS;
+					m->tn -= want;
+				} else {
+					tags_pop(m, t3, 0);
+				}
 				freen = m->max_out - m->tn;
 			}
 			if (freen >= OV_BATCH || freen >= m->max_out) {

@@ -172,7 +172,7 @@ static int build_key(struct ov_machine *m, size_t *n)
 		/* the round trips a later record may wait on: the last st_maxd
 		 * of this batch's (0: none yet) */
 		for (uint32_t d = 0; d < m->st_maxd; d++)
-			k[j++] = !drained && d < b->nord ? rel(m->ring[i][(b->nord - d) % OV_RING], T) : 0;
+			k[j++] = !drained && d < b->nord ? rel(b->ring[(b->nord - d) % OV_RING], T) : 0;
 	}
 	*n = j;
 	return 0;
@@ -222,7 +222,7 @@ static int jump(struct ov_machine *m, const struct ov_steady_snap *s, uint64_t n
 		b->sem += dt;
 		b->ev += d;
 		for (uint32_t j = 0; j < OV_RING; j++)
-			m->ring[i][j] += dt;
+			b->ring[j] += dt;
 	}
 	for (uint32_t t = 0; t < m->tn; t++)
 		m->tag[(m->thead + t) % OV_MAX_TAGS] += dt;
@@ -252,8 +252,8 @@ static uint64_t same_waiting(const struct ov_machine *m, uint64_t max)
 	for (uint32_t c = 0; c <= m->nlater && m->qcta; c++) {
 		const struct ov_cta *oc = c ? m->qlater[c - 1] : m->qcta;
 		for (uint32_t g = c ? 0 : m->qnext; g < oc->ngroups; g++, n++) {
-			const uint32_t *rec = oc->rec + oc->goff[g];
-			size_t len = oc->goff[g + 1] - oc->goff[g];
+			const uint32_t *rec = oc->rec + oc->grp[g].off;
+			size_t len = oc->grp[g].n;
 			if (n == max || len != m->st_n || memcmp(rec, m->st_ref, len * sizeof(*rec)))
 				return n;
 		}

@@ -477,6 +477,62 @@ static void test_across_ctas(void **state)
 	weft_model_result_free(&rb);
 }
 
+/* ---- shared streams ---- */
+
+/* 16 threads, 4 groups: threads 0-5 run a guarded add (group 0 all 4
+ * lanes, group 1 two, groups 2 and 3 none: the same records but for the
+ * executing lanes), threads 0-7 branch past two adds (groups 2 and 3 run
+ * them: the same stream). */
+static const char share_ptx[] = HEAD
+	".visible .entry sh()\n{\n .reg .pred %p<3>; .reg .b32 %r<6>;\n"
+	" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 6;\n @%p1 add.s32 %r2, %r1, 1;\n"
+	" setp.lt.u32 %p2, %r1, 8;\n @%p2 bra DONE;\n add.s32 %r3, %r1, 2;\n add.s32 %r4, %r3, 2;\n"
+	"DONE:\n ret;\n}\n";
+
+static void test_shared_streams(void **state)
+{
+	(void)state;
+	const char *path = st_path("share.wtr");
+	trace_kernel(share_ptx, "sh", 1, 16, 0, path);
+	struct weft_error err;
+	struct weft_trace *t;
+	st_check(weft_trace_open(path, &t, &err), &err, "open");
+	const struct weft_program *p = weft_trace_launch(t, 0)->program;
+	struct ov_prog op;
+	struct weft_group_prog gp;
+	struct weft_group_iter it;
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	st_check(weft_overlay_prog_build(p, &op, &err), &err, "prog");
+	st_check(weft_group_prog_init(&gp, p, &err), &err, "group prog");
+	st_check(weft_trace_read_cta(t, 0, 0, &c, &err), &err, "read");
+	struct ov_cta *oc;
+	st_check(weft_overlay_decode_cta(&op, &gp, &it, &c, 0, &oc, &err), &err, "decode");
+	assert_int_equal(oc->ngroups, 4);
+	const struct ov_span *g = oc->grp;
+	/* groups 0 and 1: mov, setp, add, setp (4 ALU records; the branch is
+	 * the sequencer's); groups 2 and 3 add the two adds */
+	assert_true(g[0].n == 4 && g[1].n == 4 && g[2].n == 6 && g[3].n == 6);
+	/* 0 and 1 differ in the add's executing lanes only: both stored */
+	assert_true(g[0].off != g[1].off);
+	assert_int_equal(OV_R_EXEC(oc->rec[g[0].off + 2]), 4);
+	assert_int_equal(OV_R_EXEC(oc->rec[g[1].off + 2]), 2);
+	assert_int_equal(OV_R_EXEC(oc->rec[g[2].off + 2]), 0);
+	/* 3 is 2's stream, stored once */
+	assert_true(g[3].off == g[2].off);
+	assert_true(oc->nrec == 4 + 4 + 6);
+	assert_true(oc->nlog == 4 + 4 + 6 + 6);
+	/* every thread-level count is of all four groups */
+	assert_true(oc->cnt.insts[OV_K_ALU] == 20);
+	assert_true(oc->cnt.exec[OV_K_ALU] == 3 * 16 + 6 + 2 * 8); /* mov, setps; add; adds */
+	weft_overlay_cta_ref(oc);
+	weft_overlay_cta_unref(oc);
+	weft_cta_trace_free(&c);
+	weft_group_prog_free(&gp);
+	weft_overlay_prog_free(&op);
+	weft_trace_close(t);
+}
+
 /* ---- resources ---- */
 
 static void test_regfile(void **state)
@@ -602,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_predication),
 		cmocka_unit_test(test_across_ctas),
+		cmocka_unit_test(test_shared_streams),
 		cmocka_unit_test(test_regfile),
 		cmocka_unit_test(test_workload_sweep),
 		cmocka_unit_test(test_refused_workload),
@@ -609,7 +666,7 @@ int main(void)
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	static const char *const names[] = { "alu10-1.wtr", "alu10-16.wtr", "alu10-8.wtr", "ld1-1.wtr",
 					     "ld1-9.wtr", "ld8.wtr", "st1.wtr", "pred.wtr",
-					     "alu10-2x4.wtr", "alu10-1x8.wtr" };
+					     "alu10-2x4.wtr", "alu10-1x8.wtr", "share.wtr" };
 	st_tmp_done(names, (int)(sizeof(names) / sizeof(names[0])));
 	return rc;
 }

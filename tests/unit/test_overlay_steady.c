@@ -64,16 +64,17 @@ static struct ov_cta *cta(uint32_t id, uint32_t ngroups, uint32_t iters, uint32_
 	assert_non_null(oc);
 	oc->cta = id;
 	oc->ngroups = ngroups;
-	oc->goff = calloc(ngroups + 1, sizeof(*oc->goff));
+	oc->grp = calloc(ngroups + 1, sizeof(*oc->grp));
 	oc->rec = calloc((size_t)ngroups * (5 * iters + 1), sizeof(*oc->rec));
-	assert_non_null(oc->goff);
+	assert_non_null(oc->grp);
 	assert_non_null(oc->rec);
 	for (uint32_t g = 0; g < ngroups; g++) {
-		oc->goff[g] = oc->nrec;
+		oc->grp[g].off = oc->nrec;
 		int kind = odd_every && g % odd_every == odd_every - 1;
-		oc->nrec += stream(oc->rec + oc->nrec, iters, kind);
+		oc->grp[g].n = stream(oc->rec + oc->nrec, iters, kind);
+		oc->nrec += oc->grp[g].n;
 	}
-	oc->goff[ngroups] = oc->nrec;
+	oc->nlog = oc->nrec;
 	oc->cap = oc->nrec;
 	return oc;
 }
