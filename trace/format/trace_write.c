@@ -796,21 +796,26 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 	}
 	wt_buf_varint(sa, zrun);
 	wt_buf_varint(ss, srun);
-	weft_trace_buf_u32(&w->ctatab, w->cta);
+	/* the CTA's table entry, its id and stream lengths, inline (one call
+	 * per CTA: gaussian's 40740 CTAs spent 6.7M instructions in five
+	 * calls to weft_trace_buf_u32 each, callgrind) */
+	if (wt_buf_reserve(&w->ctatab, 20))
+		return nomem(w, err);
+	uint8_t *ct = w->ctatab.p + w->ctatab.n;
+	wt_put32(ct, w->cta);
 	for (int k = 0; k < 4; k++) {
 		uint64_t len = w->s[k].n - n0[k];
 		if (len > 0xffffffffu) {
 			w->failed = 1;
 			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", w->cta);
 		}
-		weft_trace_buf_u32(&w->ctatab, (uint32_t)len);
+		wt_put32(ct + 4 + 4 * k, (uint32_t)len);
 		w->stream_bytes[k] += len;
 	}
+	w->ctatab.n += 20;
 	for (int k = 0; k < 4; k++)
 		if (w->s[k].oom)
 			return nomem(w, err);
-	if (w->ctatab.oom)
-		return nomem(w, err);
 	w->chunk_ncta++;
 	size_t rawn = w->ctatab.n;
 	for (int k = 0; k < 4; k++)
