@@ -4,7 +4,8 @@
  * CTA thread by thread out of those logs (docs/trace-format.md "Chunk
  * payload") into the current chunk, and writes a chunk as a
  * zstd-compressed record once it holds about WT_CHUNK_TARGET raw bytes.
- * Memory: one CTA's warp logs plus one chunk. The file is written through common/file.h's atomic writer and
+ * Memory: one CTA's warp logs plus one chunk, and the program (built and
+ * serialised once) of each kernel launched. The file is written through common/file.h's atomic writer and
  * only appears at NAME in weft_trace_writer_commit, after the index and
  * footer are written and the data fsynced: an interrupted run never leaves
  * a file at NAME, and a temporary one (the named fallback) has no footer,
