@@ -16,10 +16,11 @@
 # 1. Trace writing (part 2): per workload, `weft-trace run W -j 1` without
 #    and with `-o` (emulation alone, emulation + trace writer, one core):
 #    the writer's cost as the ratio of the two (target <= 1.3x). Measured
-#    with the marks and lane lists of trace/format/trace_wlog.c (large
-#    size, best of 3, load average 5 to 7): sgemm 1.31x, nn 1.61x,
-#    hotspot 1.86x, gaussian 2.43x, bfs 2.93x (docs/trace-format.md,
-#    "Measured"); EMU_WLS="sgemm hotspot bfs" adds the divergent one.
+#    by hand with the program kept per kernel (large size, best of 3,
+#    CPU seconds, load average 9 to 14): sgemm 1.28x, nn 1.27x, hotspot
+#    1.68x, gaussian 1.84x, bfs 2.41x (docs/trace-format.md, "Measured",
+#    with callgrind's counts); EMU_WLS="sgemm hotspot bfs" adds the
+#    divergent one.
 # 2. Emulation + trace writing, -j 1 against -j 2: thread instructions per
 #    second on one core, and the speedup with 2 workers (target >= 1.7x).
 # 3. Replay, for each model (simt fermi-sm, sgmf sgmf-core, dmt dmt-cgra,

@@ -3,7 +3,8 @@
  * round trip against the emulator's own events (trace_testutil.h): whole
  * CTAs that exit at once, threads that exit immediately, 1024-thread CTAs,
  * 3-D grids and blocks, partial warps, guarded loads and stores, many
- * launches (programs shared between launches), chunks that split inside a
+ * launches (programs shared between launches, and between two modules of
+ * the same text), chunks that split inside a
  * launch, every zstd level extreme; plus CTA sampling and the parallel
  * decoder's order.
  */
@@ -123,6 +124,54 @@ static void test_many_chunks(void **state)
 }
 
 /* docs/trace-format.md: zlib's CRC-32 (check value of "123456789") */
+/* Two modules of the same text, launched A, B, A: the writer keeps a
+ * kernel's program per (module, kernel) and finds the bytes it wrote
+ * before, so B's launch and A's second refer to A's first (one program in
+ * the file), and each launch decodes as it ran. */
+static void test_two_modules(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/weft-edge2-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	assert_int_equal(weft_trace_writer_open(path, 0, &w, &err), 0);
+	struct rec r;
+	memset(&r, 0, sizeof(r));
+	r.w = weft_trace_writer_observer(w);
+	struct weft_emu_observer obs = rec_observer(&r);
+	struct weft_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	o.observer = &obs;
+	struct weft_ctx *ctx = weft_ctx_create(&o);
+	struct weft_module *m[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(weft_module_load_text(ctx, trace_edge_ptx, strlen(trace_edge_ptx), "edge.ptx",
+						       &m[i], &err), 0);
+	assert_int_not_equal(weft_module_uid(m[0]), weft_module_uid(m[1]));
+	for (int i = 0; i < 3; i++) {
+		uint64_t out;
+		assert_int_equal(weft_malloc(ctx, 2 * 48 * 64 + 64, &out, &err), 0);
+		struct weft_arg args[] = { WEFT_ARG(out) };
+		assert_int_equal(weft_launch(ctx, m[i & 1], "edge", weft_dim3(2, 1, 1), weft_dim3(48, 1, 1), 0,
+					     args, 1, &err), 0);
+		assert_int_equal(weft_free(ctx, out, &err), 0);
+	}
+	assert_int_equal(weft_trace_writer_commit(w, &err), 0);
+	assert_int_equal(rec_check_trace("two modules", &r, path), 0);
+	struct weft_trace *t;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	assert_int_equal(weft_trace_info(t)->nlaunches, 3);
+	assert_ptr_equal(weft_trace_launch(t, 1)->program, weft_trace_launch(t, 0)->program);
+	assert_ptr_equal(weft_trace_launch(t, 2)->program, weft_trace_launch(t, 0)->program);
+	weft_trace_close(t);
+	weft_ctx_destroy(ctx);
+	rec_free(&r);
+	unlink(path);
+}
+
 static void test_crc(void **state)
 {
 	(void)state;
@@ -400,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_3d),
 		cmocka_unit_test(test_many_launches),
 		cmocka_unit_test(test_many_chunks),
+		cmocka_unit_test(test_two_modules),
 		cmocka_unit_test(test_crc),
 		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_parallel_order),

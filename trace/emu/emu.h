@@ -169,6 +169,7 @@ struct weft_module {
 	struct weft_ptx_module *ptx;
 	uint64_t *sym_addr;           /* [nsyms] global address of module .global/.const */
 	struct weft_emu_prog **progs; /* [nfuncs] lowered kernels, built on first launch */
+	uint64_t uid;                 /* weft_module_uid: never reused in the process */
 };
 
 /* SIMT stack entry: run `mask` from pc until pc == rpc. */

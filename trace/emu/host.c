@@ -261,8 +261,10 @@ static int module_add(struct weft_ctx *ctx, struct weft_ptx_module *m, struct we
 		weft_ptx_module_free(m);
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory loading a module");
 	}
+	static uint64_t next_uid;
 	mod->ctx = ctx;
 	mod->ptx = m;
+	mod->uid = __atomic_add_fetch(&next_uid, 1, __ATOMIC_RELAXED);
 	mod->sym_addr = calloc(m->nsyms ? m->nsyms : 1, sizeof(uint64_t));
 	mod->progs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof(*mod->progs));
 	if (!mod->sym_addr || !mod->progs) {
@@ -323,6 +325,11 @@ int weft_module_load_file(struct weft_ctx *ctx, const char *path, struct weft_mo
 const struct weft_ptx_module *weft_module_ptx(const struct weft_module *mod)
 {
 	return mod->ptx;
+}
+
+uint64_t weft_module_uid(const struct weft_module *mod)
+{
+	return mod->uid;
 }
 
 static int symbol_range(struct weft_ctx *ctx, struct weft_module *mod, const char *symbol,

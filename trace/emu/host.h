@@ -242,6 +242,11 @@ int weft_module_load_text(struct weft_ctx *ctx, const char *text, size_t len,
 int weft_module_load_file(struct weft_ctx *ctx, const char *path,
 			  struct weft_module **out, struct weft_error *err);
 const struct weft_ptx_module *weft_module_ptx(const struct weft_module *mod);
+/* A number no other module loaded in this process has had or will have
+ * (unlike its address, which a later module may reuse): with a kernel
+ * index it names one lowered kernel, whose program (below) never changes,
+ * so an observer may key what it derives from the program on it. */
+uint64_t weft_module_uid(const struct weft_module *mod);
 
 /* The static program (program.h) of kernel `kernel` (function index in the
  * module) as the emulator runs it: its pcs are the pcs of struct

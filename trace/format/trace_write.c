@@ -4,7 +4,8 @@
  * CTA thread by thread out of those logs (docs/trace-format.md "Chunk
  * payload") into the current chunk, and writes a chunk as a
  * zstd-compressed record once it holds about WT_CHUNK_TARGET raw bytes.
- * Memory: one CTA's warp logs plus one chunk. The file is written through common/file.h's atomic writer and
+ * Memory: one CTA's warp logs plus one chunk, and the program (built and
+ * serialised once) of each kernel launched. The file is written through common/file.h's atomic writer and
  * only appears at NAME in weft_trace_writer_commit, after the index and
  * footer are written and the data fsynced: an interrupted run never leaves
  * a file at NAME, and a temporary one (the named fallback) has no footer,
@@ -75,6 +76,13 @@ struct wt_pending {
 	struct wt_pending *mine;  /* the worker's next chunk to compress (r->pend) */
 };
 
+struct wt_kern {
+	uint64_t mod_uid;
+	uint32_t kernel;
+	uint32_t prog;             /* index in w->progs of its serialised bytes */
+	struct weft_program *p;
+};
+
 struct wt_launch_rec {
 	uint64_t lnch_off, lend_off;
 };
@@ -142,6 +150,12 @@ struct weft_trace_writer {
 	struct wt_buf *progs;
 	uint32_t *prog_launch;
 	uint32_t nprogs;
+	/* kernels launched so far (module uid, kernel index), each with its
+	 * program and the index of its bytes in progs: a kernel launched again
+	 * takes both from here instead of building and serialising its program
+	 * once more (gaussian: 168 launches of 2 kernels) */
+	struct wt_kern *kerns;
+	uint32_t nkerns;
 	/* run info */
 	char workload[64], size[16];
 	int has_baseline;
@@ -783,21 +797,26 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 	}
 	wt_buf_varint(sa, zrun);
 	wt_buf_varint(ss, srun);
-	weft_trace_buf_u32(&w->ctatab, w->cta);
+	/* the CTA's table entry, its id and stream lengths, inline (one call
+	 * per CTA: gaussian's 40740 CTAs spent 6.7M instructions in five
+	 * calls to weft_trace_buf_u32 each, callgrind) */
+	if (wt_buf_reserve(&w->ctatab, 20))
+		return nomem(w, err);
+	uint8_t *ct = w->ctatab.p + w->ctatab.n;
+	wt_put32(ct, w->cta);
 	for (int k = 0; k < 4; k++) {
 		uint64_t len = w->s[k].n - n0[k];
 		if (len > 0xffffffffu) {
 			w->failed = 1;
 			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", w->cta);
 		}
-		weft_trace_buf_u32(&w->ctatab, (uint32_t)len);
+		wt_put32(ct + 4 + 4 * k, (uint32_t)len);
 		w->stream_bytes[k] += len;
 	}
+	w->ctatab.n += 20;
 	for (int k = 0; k < 4; k++)
 		if (w->s[k].oom)
 			return nomem(w, err);
-	if (w->ctatab.oom)
-		return nomem(w, err);
 	w->chunk_ncta++;
 	size_t rawn = w->ctatab.n;
 	for (int k = 0; k < 4; k++)
@@ -811,6 +830,38 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 
 static int rec_reserve(struct wt_rec *r, uint32_t tpc);
 
+/* Serialises kernel K's program and finds its bytes among the distinct
+ * programs written so far (another kernel may have the same), adding them
+ * as a new one, first carried by the current launch, if none has. */
+static int program_bytes(struct weft_trace_writer *w, struct wt_kern *K, struct weft_error *err)
+{
+	struct wt_buf pb = { 0 };
+	if (weft_trace_program_write(&pb, K->p) || pb.oom) {
+		weft_trace_buf_free(&pb);
+		return nomem(w, err);
+	}
+	for (uint32_t i = 0; i < w->nprogs; i++)
+		if (w->progs[i].n == pb.n && memcmp(w->progs[i].p, pb.p, pb.n) == 0) {
+			weft_trace_buf_free(&pb);
+			K->prog = i;
+			return 0;
+		}
+	void *np1 = realloc(w->progs, (w->nprogs + 1) * sizeof(*w->progs));
+	if (np1)
+		w->progs = np1;
+	void *np2 = realloc(w->prog_launch, (w->nprogs + 1) * sizeof(uint32_t));
+	if (np2)
+		w->prog_launch = np2;
+	if (!np1 || !np2) {
+		weft_trace_buf_free(&pb);
+		return nomem(w, err);
+	}
+	w->progs[w->nprogs] = pb;
+	w->prog_launch[w->nprogs] = w->nlaunches - 1;
+	K->prog = w->nprogs++;
+	return 0;
+}
+
 static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t kernel,
 			   struct weft_dim3 grid, struct weft_dim3 block, uint32_t dyn_shared,
 			   struct weft_error *err)
@@ -819,16 +870,30 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	int rc;
 	if (w->failed)
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
-	weft_program_free(w->prog);
 	w->prog = NULL;
 	weft_trace_tab_free(&w->tab);
 	weft_trace_pred_free(&w->pred);
-	/* the observer API hands out a const module; building the program only
-	 * reads its (already lowered) kernel */
-	if ((rc = weft_module_program((struct weft_module *)mod, kernel, &w->prog, err))) {
-		w->failed = 1;
-		return rc;
+	uint64_t uid = weft_module_uid(mod);
+	uint32_t k = 0;
+	while (k < w->nkerns && !(w->kerns[k].mod_uid == uid && w->kerns[k].kernel == kernel))
+		k++;
+	if (k == w->nkerns) {
+		void *nk = realloc(w->kerns, (w->nkerns + 1) * sizeof(*w->kerns));
+		if (!nk)
+			return nomem(w, err);
+		w->kerns = nk;
+		/* the observer API hands out a const module; building the
+		 * program only reads its (already lowered) kernel */
+		struct weft_program *p;
+		if ((rc = weft_module_program((struct weft_module *)mod, kernel, &p, err))) {
+			w->failed = 1;
+			return rc;
+		}
+		w->kerns[k] = (struct wt_kern){ .mod_uid = uid, .kernel = kernel, .prog = WT_NO_REF, .p = p };
+		w->nkerns++;
 	}
+	struct wt_kern *K = &w->kerns[k];
+	w->prog = K->p;
 	weft_trace_fast_free(&w->fast);
 	if (weft_trace_tab_build(&w->tab, w->prog) || weft_trace_pred_init(&w->pred, w->tab.nm) ||
 	    weft_trace_fast_init(&w->fast, w->tab.nm))
@@ -869,26 +934,22 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	weft_trace_buf_u32(&b, block.y);
 	weft_trace_buf_u32(&b, block.z);
 	weft_trace_buf_u32(&b, dyn_shared);
-	struct wt_buf pb = { 0 };
-	if (weft_trace_program_write(&pb, w->prog) || pb.oom) {
-		weft_trace_buf_free(&pb);
+	if (K->prog == WT_NO_REF && (rc = program_bytes(w, K, err))) {
 		weft_trace_buf_free(&b);
-		return nomem(w, err);
+		return rc;
 	}
-	uint32_t ref = WT_NO_REF;
-	for (uint32_t i = 0; i < w->nprogs && ref == WT_NO_REF; i++)
-		if (w->progs[i].n == pb.n && memcmp(w->progs[i].p, pb.p, pb.n) == 0)
-			ref = w->prog_launch[i];
-	weft_trace_buf_u32(&b, ref);
-	if (ref == WT_NO_REF) {
+	/* the first launch of these bytes carries them; later ones refer to it */
+	uint32_t ref = w->prog_launch[K->prog];
+	if (ref == w->nlaunches - 1) {
+		const struct wt_buf *pb = &w->progs[K->prog];
 		/* the program compresses well (fixed-width fields) and is written
 		 * once per distinct kernel */
-		size_t bound = ZSTD_compressBound(pb.n);
-		weft_trace_buf_u32(&b, (uint32_t)pb.n);
+		size_t bound = ZSTD_compressBound(pb->n);
+		weft_trace_buf_u32(&b, WT_NO_REF);
+		weft_trace_buf_u32(&b, (uint32_t)pb->n);
 		if (!weft_trace_buf_reserve(&b, bound)) {
-			size_t z = ZSTD_compressCCtx(w->cctx, b.p + b.n, bound, pb.p, pb.n, WT_PROGRAM_LEVEL);
+			size_t z = ZSTD_compressCCtx(w->cctx, b.p + b.n, bound, pb->p, pb->n, WT_PROGRAM_LEVEL);
 			if (ZSTD_isError(z)) {
-				weft_trace_buf_free(&pb);
 				weft_trace_buf_free(&b);
 				w->failed = 1;
 				return weft_error_set(err, WEFT_ERR_INTERNAL, "zstd compression failed: %s",
@@ -896,21 +957,8 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 			}
 			b.n += z;
 		}
-		void *np1 = realloc(w->progs, (w->nprogs + 1) * sizeof(*w->progs));
-		if (np1)
-			w->progs = np1;
-		void *np2 = realloc(w->prog_launch, (w->nprogs + 1) * sizeof(uint32_t));
-		if (np2)
-			w->prog_launch = np2;
-		if (!np1 || !np2) {
-			weft_trace_buf_free(&pb);
-			weft_trace_buf_free(&b);
-			return nomem(w, err);
-		}
-		w->progs[w->nprogs] = pb;
-		w->prog_launch[w->nprogs++] = w->nlaunches - 1;
 	} else {
-		weft_trace_buf_free(&pb);
+		weft_trace_buf_u32(&b, ref);
 	}
 	if (b.oom) {
 		weft_trace_buf_free(&b);
@@ -1247,7 +1295,9 @@ static void free_writer(struct weft_trace_writer *w)
 {
 	weft_file_out_free(&w->out);
 	ZSTD_freeCCtx(w->cctx);
-	weft_program_free(w->prog);
+	for (uint32_t i = 0; i < w->nkerns; i++)
+		weft_program_free(w->kerns[i].p);
+	free(w->kerns);
 	weft_trace_tab_free(&w->tab);
 	weft_trace_pred_free(&w->pred);
 	weft_trace_fast_free(&w->fast);
