@@ -295,7 +295,27 @@ static int ov_use_cta(void *state, const struct weft_cta_trace *c, void *prepare
 	return ov_time_cta(state, c, oc, err);
 }
 
-static const struct weft_cta_prep ov_prep = { sizeof(struct ov_prepared), ov_prep_cta, ov_prep_release, NULL };
+/* The batch streams are self-contained: ov_use_cta reads of the CTA only
+ * its header, so the walk drops a decoded CTA as soon as its streams are
+ * built (trace.h compact) and never holds the addresses, which the overlay
+ * does not read. Their estimated size, an upper bound before groups with
+ * the same records share one stream: a group of OV_BATCH threads issues
+ * at most what a warp of 32 issues (fully predicated, the union of its
+ * lanes' instructions), so a CTA holds at most 32 / OV_BATCH records of 4
+ * bytes per warp instruction, plus a span per group. */
+static uint64_t ov_prep_bytes(const void *state, const struct weft_trace_launch *L)
+{
+	(void)state;
+	if (!L->nctas)
+		return 0;
+	double recs = (double)L->warp_insts / L->nctas * (32.0 / OV_BATCH);
+	double groups = (double)L->threads_per_cta / OV_BATCH + 1;
+	double b = recs * sizeof(uint32_t) + groups * sizeof(struct ov_span) + sizeof(struct ov_cta);
+	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
+}
+
+static const struct weft_cta_prep ov_prep = { sizeof(struct ov_prepared), ov_prep_cta, ov_prep_release,
+					       ov_prep_bytes };
 
 static double pct(double part, double n)
 {
