@@ -568,10 +568,10 @@ static struct vt_state *mklaunch(const char *cfg, const struct weft_program *p, 
 /* A MIMD sample: threads go to cores by their place in the launch, so a
  * sample that reads CTAs 0 and 1 of 4 (2 cores, one uT each: core 0 holds
  * CTAs 0-1, core 1 CTAs 2-3) holds all of core 0's threads and none of
- * core 1's. Each slot is expanded by its own threads in the launch / read
- * (here 1), so the sample's core time, expanded by the launch's 4 / 2
- * CTAs, is core 0's in the full replay; the launch-wide expansion alone
- * gave twice that. */
+ * core 1's. A slot's threads read count as they are (here all of core
+ * 0's) and the others go at the tile's rate (core 1's, the same threads),
+ * so the sample's core time, expanded by the launch's 4 / 2 CTAs, is the
+ * full replay's; the launch-wide expansion alone gave twice that. */
 static void test_mimd_sample(void **state)
 {
 	(void)state;
