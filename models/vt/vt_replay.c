@@ -821,27 +821,33 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  * CTAs read, which vt.c multiplies back). How a slot's threads that were
  * not read are estimated decides the bias of that maximum
  * (docs/estimate.md, "The MIMD tiles' bias"):
- *  - at the launch's rate (the first rule): a sampled slot held a random
+ *  - not at all (the first rule: the slot's time read, expanded with
+ *    the launch by its CTAs / CTAs read): a sampled slot held a random
  *    share of its threads, and the largest share won (hotspot,
  *    mimd-c4r32, random:32: +29%);
  *  - at the slot's own rate (a ratio estimator per slot): a slot of
  *    mimd-c4r256 reads one or two CTAs, and the maximum over 32 slots
  *    went to the slots whose CTAs read were the launch's slowest (+0.14%
  *    in every seed on hotspot: a selection bias, the winner's curse);
- *  - now at the rate of the core's threads read (all its slots): the
- *    slot's own threads read count as they are, the others at its core's
- *    rate, a composite of the slot's direct estimate and the core's
- *    synthetic one weighted by the slot's share read (small-area
- *    estimation: Rao and Molina, Small Area Estimation, 2nd ed., Wiley
- *    2015, ch. 3). Pooling a core's eight slots makes each slot's
- *    estimate less noisy, so the maximum selects less noise; a core of
- *    one uT slot (mimd-c4r32) is estimated as before.
- * A slot's threads in the launch leave out the grid padding of the last
- * CTA once that CTA was read or warmed (a full replay times none of it;
- * counted, the slot holding it was expanded by up to a CTA's padding /
- * its working threads too much: hotspot, mimd-c4r256, 1152 for 1118
- * threads); before, it is not known and stays in. A slot of a core with
- * no thread read is left out. */
+ *  - now at the rate of its sibling slots: the slot's own threads read
+ *    count as they are, the others go at the rate of the threads read on
+ *    its core (all its slots), or on the whole tile where a core has one
+ *    slot (mimd-c4r32: 27/40 -> 34/40 inside, bias +0.22% -> -0.32%) or
+ *    read nothing; a composite of the slot's direct estimate and a
+ *    synthetic one from the larger domain, weighted by the slot's share
+ *    read (small-area estimation: Rao and Molina, Small Area Estimation,
+ *    2nd ed., Wiley 2015, ch. 3). Pooling makes each slot's estimate less
+ *    noisy, so the maximum selects less noise (hotspot, mimd-c4r256:
+ *    9/40 -> 36/40, bias -0.04%), and pulls the busiest slot toward its
+ *    siblings (the -0.32%).
+ * Not expanded: each slot's spawn and join, and the misses its threads
+ * (read or warmed) paid once per launch (once_seen: a launch-uniform
+ * load's first miss; nn: 51 cycles that the rule before left out or
+ * expanded). A slot's threads in the launch leave out the grid padding of
+ * the last CTA once that CTA was read or warmed (a full replay times none
+ * of it; counted, the slot holding it was expanded by up to a CTA's
+ * padding / its working threads too much: hotspot, mimd-c4r256, 1152 for
+ * 1118 threads); before, it is not known and stays in. */
 static double mimd_sampled_core(const struct vt_state *s)
 {
 	const struct vt_params *pp = &s->pp;
