@@ -275,6 +275,8 @@ static void vt_free(void *state)
 	free(s->acc.w);
 	free(s->ls.slot_time);
 	free(s->ls.slot_read);
+	free(s->ls.once_seen);
+	free(s->ls.once_read);
 	free(s->appvl);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
@@ -307,7 +309,9 @@ static int vt_init(const struct weft_config *cfg, void **state, struct weft_erro
 		s->explain = cfg->explain;
 		s->ls.slot_time = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(double));
 		s->ls.slot_read = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(uint64_t));
-		if (!s->ls.slot_time || !s->ls.slot_read)
+		s->ls.once_seen = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(double));
+		s->ls.once_read = calloc((size_t)s->pp.cores * s->uts_per_core, sizeof(double));
+		if (!s->ls.slot_time || !s->ls.slot_read || !s->ls.once_seen || !s->ls.once_read)
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the vt model");
 	}
 	if (rc) {
@@ -347,19 +351,24 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	s->launch_threads = (uint64_t)L->nctas * L->threads_per_cta;
 	s->threads_per_cta = L->threads_per_cta;
 	s->nctas = L->nctas;
+	s->tail_padding = 0;
 	s->strip_n = 0;
 	s->cur_warm = s->strip_warm = s->warming = 0;
 	s->last_cta = -1;
 	s->regs_per_ut = weft_vt_regs_per_ut(&s->pp, s->vp.live_words);
 	s->hvl = weft_vt_hvl(&s->pp, s->regs_per_ut);
 	s->strip_cap = s->hvl;
-	double *slots = s->ls.slot_time;
+	double *slots = s->ls.slot_time, *seen = s->ls.once_seen, *once = s->ls.once_read;
 	uint64_t *read = s->ls.slot_read;
 	memset(&s->ls, 0, sizeof(s->ls));
 	s->ls.slot_time = slots;
 	s->ls.slot_read = read;
+	s->ls.once_seen = seen;
+	s->ls.once_read = once;
 	memset(slots, 0, sizeof(double) * s->pp.cores * s->uts_per_core);
 	memset(read, 0, sizeof(uint64_t) * s->pp.cores * s->uts_per_core);
+	memset(seen, 0, sizeof(double) * s->pp.cores * s->uts_per_core);
+	memset(once, 0, sizeof(double) * s->pp.cores * s->uts_per_core);
 	weft_cache_reset_stats(&s->dc);
 	return 0;
 }

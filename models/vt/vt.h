@@ -77,6 +77,8 @@ struct vt_pcinfo {
 			      spanning several CTAs computes it once per CTA */
 	uint8_t uni_load;  /* a load from a uniform address (parameters
 			      included): it reads nothing a thread owns */
+	uint8_t launch_load; /* a load whose address is the same for every
+				thread of the launch (parameters, constants) */
 };
 
 /* The static tables of one program: kinds, units, and register pressure.
@@ -158,6 +160,11 @@ struct vt_launch {
 	double core_cpi[16][VT_C_COUNT];
 	double *slot_time;                 /* MIMD: [cores x uts] */
 	uint64_t *slot_read;               /* MIMD: [cores x uts] threads read (timed) */
+	/* MIMD: [cores x uts] cycles of the misses that a launch pays once (a
+	 * load from a launch-uniform address: the first thread to touch the
+	 * line misses, every later one hits), of the threads read or warmed
+	 * (once_seen) and of the threads read (once_read) */
+	double *once_seen, *once_read;
 	uint64_t ctas, strips, partial_strips, strip_seq, mimd_seq;
 	uint64_t cross_cta_strips;         /* strips whose uTs come from several CTAs */
 	uint64_t padding_threads;          /* grid padding left out of the application vector */
@@ -249,6 +256,8 @@ struct vt_state {
 	struct vt_inflight inflight;
 	uint32_t regs_per_ut, hvl, uts_per_core;
 	uint64_t launch_threads;           /* nctas x threads_per_cta */
+	uint64_t tail_padding;             /* the grid padding of the launch's last CTA, once
+					    * that CTA has been replayed or warmed (0 before) */
 	uint32_t threads_per_cta, nctas;
 	/* the strip being assembled from the application vector: its uTs'
 	 * traces, CTA and thread index (vt_replay.c) */

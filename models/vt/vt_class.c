@@ -242,6 +242,10 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 			      (pi->kind == VT_K_CP_LOAD && ui->addr_cls == WEFT_UC_CTA);
 		pi->uni_load = p->info[pc].cls == WEFT_IC_LOAD &&
 			       (in->space == WEFT_SPACE_PARAM || (ui->is_mem && uniform_cls(ui->addr_cls)));
+		pi->launch_load = p->info[pc].cls == WEFT_IC_LOAD &&
+				  (in->space == WEFT_SPACE_PARAM ||
+				   (ui->is_mem && (ui->addr_cls == WEFT_UC_CONST ||
+						   ui->addr_cls == WEFT_UC_LAUNCH)));
 		if (in->op == WEFT_OP_BAR || in->space == WEFT_SPACE_SHARED ||
 		    p->info[pc].space == WEFT_SPACE_SHARED)
 			vp->cta_scope = 1;

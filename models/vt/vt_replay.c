@@ -497,10 +497,18 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		int miss = 0;
 		if (in.has_addr)
 			miss = dc_access(s, dc_addr(in.space, in.addr, c->cta, tid), pi->is_store);
+		uint32_t hit = miss ? weft_vt_mimd_inst_cycles(u, lat) : 0;
 		if (miss)
 			lat = pp->refill_cycles + pp->lat[VT_LAT_LOAD];
 		uint32_t cyc = weft_vt_mimd_inst_cycles(u, lat);
 		time += cyc;
+		if (miss && pi->launch_load) {
+			/* paid once per launch: by the first thread to touch the line */
+			size_t i = (size_t)core * u + slot;
+			ls->once_seen[i] += cyc - hit;
+			if (!s->warming)
+				ls->once_read[i] += cyc - hit;
+		}
 		double per = (double)cyc / u;
 		cpi[VT_C_ISSUE] += 1;
 		cpi[miss ? VT_C_MEM : VT_C_DEP] += per - 1;
@@ -554,6 +562,8 @@ static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
 {
 	uint64_t sum = 0;
 	uint32_t pad = padding_of(s, c, &sum);
+	if ((uint64_t)c->cta + 1 == s->nctas)
+		s->tail_padding = pad; /* warmed or read: the launch ends here */
 	s->ls.thread_insts += sum;
 	s->ls.padding_threads += pad;
 	return pad;
@@ -804,17 +814,40 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
 }
 
 /* A sample's slowest MIMD core. Threads go to cores and slots by their
- * place in the launch's application vector (mimd_thread), so a sampled
- * slot holds a random share of its threads, and the max over slots of
- * those shares was biased upward (hotspot, mimd-c4r32, random:32: +29%,
- * the tile idle 27% of the time against 0.5% in the full replay). Each
- * slot's time less its spawn and join (once per slot) is expanded by its
- * own threads in the launch / its threads read (a ratio estimator per
- * slot; the grid padding of the last CTA is counted in the slot's
- * threads), the slowest of those is the launch's
- * core time, returned in the sample's units (over the launch's CTAs /
- * CTAs read, which vt.c multiplies back). Slots with no thread read are
- * left out. */
+ * place in the launch's application vector (mimd_thread), and a core
+ * lasts as long as its busiest slot, so the estimate is a maximum over
+ * slots of estimated slot times (spawn and join once per slot, not
+ * expanded), returned in the sample's units (over the launch's CTAs /
+ * CTAs read, which vt.c multiplies back). How a slot's threads that were
+ * not read are estimated decides the bias of that maximum
+ * (docs/estimate.md, "The MIMD tiles' bias"):
+ *  - not at all (the first rule: the slot's time read, expanded with
+ *    the launch by its CTAs / CTAs read): a sampled slot held a random
+ *    share of its threads, and the largest share won (hotspot,
+ *    mimd-c4r32, random:32: +29%);
+ *  - at the slot's own rate (a ratio estimator per slot): a slot of
+ *    mimd-c4r256 reads one or two CTAs, and the maximum over 32 slots
+ *    went to the slots whose CTAs read were the launch's slowest (+0.14%
+ *    in every seed on hotspot: a selection bias, the winner's curse);
+ *  - now at the rate of its sibling slots: the slot's own threads read
+ *    count as they are, the others go at the rate of the threads read on
+ *    its core (all its slots), or on the whole tile where a core has one
+ *    slot (mimd-c4r32: 27/40 -> 34/40 inside, bias +0.22% -> -0.32%) or
+ *    read nothing; a composite of the slot's direct estimate and a
+ *    synthetic one from the larger domain, weighted by the slot's share
+ *    read (small-area estimation: Rao and Molina, Small Area Estimation,
+ *    2nd ed., Wiley 2015, ch. 3). Pooling makes each slot's estimate less
+ *    noisy, so the maximum selects less noise (hotspot, mimd-c4r256:
+ *    9/40 -> 36/40, bias -0.04%), and pulls the busiest slot toward its
+ *    siblings (the -0.32%).
+ * Not expanded: each slot's spawn and join, and the misses its threads
+ * (read or warmed) paid once per launch (once_seen: a launch-uniform
+ * load's first miss; nn: 51 cycles that the rule before left out or
+ * expanded). A slot's threads in the launch leave out the grid padding of
+ * the last CTA once that CTA was read or warmed (a full replay times none
+ * of it; counted, the slot holding it was expanded by up to a CTA's
+ * padding / its working threads too much: hotspot, mimd-c4r256, 1152 for
+ * 1118 threads); before, it is not known and stays in. */
 static double mimd_sampled_core(const struct vt_state *s)
 {
 	const struct vt_params *pp = &s->pp;
@@ -822,24 +855,57 @@ static double mimd_sampled_core(const struct vt_state *s)
 	uint64_t n = s->launch_threads ? s->launch_threads : 1;
 	uint64_t per_core = (n + pp->cores - 1) / pp->cores;
 	uint64_t per_slot = (per_core + u - 1) / u;
+	uint64_t end = n > s->tail_padding ? n - s->tail_padding : n;
 	double sj = (double)pp->spawn_cycles + pp->join_cycles;
+	size_t nslot = (size_t)pp->cores * u;
+	const double *st = s->ls.slot_time, *seen = s->ls.once_seen, *once = s->ls.once_read;
+	const uint64_t *sr = s->ls.slot_read;
+	/* the threads read: their cycles (less each slot's spawn and join
+	 * and the misses paid once) and count, over the launch (the sample
+	 * has read some) */
+	double work = 0;
+	uint64_t read = 0;
+	for (size_t k = 0; k < nslot; k++)
+		if (sr[k]) {
+			work += st[k] - sj - once[k];
+			read += sr[k];
+		}
+	if (!read)
+		return 0;
+	double launch_rate = work / (double)read;
 	double most = 0;
-	for (uint32_t c = 0; c < pp->cores; c++)
+	for (uint32_t c = 0; c < pp->cores; c++) {
+		uint64_t clo = c * per_core, chi = clo + per_core < end ? clo + per_core : end;
+		if (chi <= clo)
+			continue;
+		double cw = 0;
+		uint64_t cr = 0;
+		for (uint32_t k = 0; k < u; k++)
+			if (sr[(size_t)c * u + k]) {
+				cw += st[(size_t)c * u + k] - sj - once[(size_t)c * u + k];
+				cr += sr[(size_t)c * u + k];
+			}
+		/* the rate of the slot's siblings: its core's slots, or where a
+		 * core has one slot (or read nothing) the tile's */
+		double rate = u > 1 && cr ? cw / (double)cr : launch_rate;
+		/* each slot: its threads read as they are, the others at that
+		 * rate */
 		for (uint32_t k = 0; k < u; k++) {
-			uint64_t rd = s->ls.slot_read[(size_t)c * u + k];
-			if (!rd)
+			uint64_t lo = clo + k * per_slot, hi = lo + per_slot;
+			if (hi > chi)
+				hi = chi;
+			size_t i = (size_t)c * u + k;
+			uint64_t all = hi > lo ? hi - lo : 0, r = sr[i];
+			if (!all && !r)
 				continue;
-			uint64_t lo = c * per_core + k * per_slot, hi = lo + per_slot;
-			if (hi > (c + 1) * per_core)
-				hi = (c + 1) * per_core;
-			if (hi > n)
-				hi = n;
-			/* the spawn and join are once per slot, not per thread */
-			double t = s->ls.slot_time[(size_t)c * u + k] - sj;
-			double e = sj + t * (double)(hi > lo ? hi - lo : rd) / rd;
+			/* spawn, join and the misses paid once, as they are */
+			double e = sj + seen[i] + (r ? st[i] - sj - once[i] : 0);
+			if (all > r)
+				e += (double)(all - r) * rate;
 			if (e > most)
 				most = e;
 		}
+	}
 	return most * s->ls.ctas / s->nctas;
 }
 
