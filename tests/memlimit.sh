@@ -116,6 +116,35 @@ for c in fermi-sm sgmf-core dmt-cgra vt-c4v1r128+bi overlay-ht8; do
 	printf '   %-16s ok, peak %6.1f MiB\n' "$c" "$(echo "$kib" | awk '{ print $1 / 1024 }')"
 done
 
+# limited_cta CFG TRACE LIMIT_MIB REF_KIB EXTRA_MIB REF_WHAT REF_LABEL: CFG
+# replays TRACE (one long CTA) at -j 1 without a limit and under RLIMIT_AS
+# LIMIT_MIB, with the same report, and peaks at most EXTRA_MIB over
+# REF_KIB (the peak of REF_WHAT); says what failed and returns 1.
+limited_cta() {
+	if ! "$E" "$2" -c "$1" -j 1 --format csv >"$dir/free.csv" 2>"$dir/err"; then
+		echo "memlimit: FAILED: $1 on ${2##*/} without a limit:" >&2
+		sed 's/^/  | /' "$dir/err" >&2
+		return 1
+	fi
+	if ! MALLOC_ARENA_MAX=1 "$P" -a "$3" -o "$dir/peak" -- \
+		"$E" "$2" -c "$1" -j 1 --format csv >"$dir/lim.csv" 2>"$dir/err"; then
+		echo "memlimit: FAILED: $1 on ${2##*/} under RLIMIT_AS $3 MiB:" >&2
+		sed 's/^/  | /' "$dir/err" >&2
+		return 1
+	fi
+	if ! cmp -s "$dir/free.csv" "$dir/lim.csv"; then
+		echo "memlimit: FAILED: $1 on ${2##*/}: the report under the limit differs from the one without" >&2
+		return 1
+	fi
+	kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
+	if [ -z "$kib" ] || [ -z "$4" ] || [ "$kib" -gt $(($4 + $5 * 1024)) ]; then
+		echo "memlimit: FAILED: $1 on ${2##*/}: peak ${kib:-?} KiB, more than $5 MiB over $6 (${4:-?} KiB)" >&2
+		return 1
+	fi
+	printf '   %-16s ok, peak %6.1f MiB (%s %.1f MiB)\n' "$1" \
+		"$(echo "$kib" | awk '{ print $1 / 1024 }')" "$7" "$(echo "$4" | awk '{ print $1 / 1024 }')"
+}
+
 # one long CTA: the dMT analysis's own memory must not grow with it
 LONG_LIMIT_MIB=160
 CTA_EXTRA_MIB=16
@@ -163,31 +192,8 @@ if ! "$P" -o "$dir/peak" -- "$E" "$dir/long.wtr" -c sgmf-core -j 1 --format csv 
 	long=1
 fi
 sgmf_kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
-if [ $long = 0 ] && ! "$E" "$dir/long.wtr" -c dmt-cgra -j 1 --format csv >"$dir/free.csv" 2>"$dir/err"; then
-	echo "memlimit: FAILED: dmt-cgra on the long CTA without a limit:" >&2
-	sed 's/^/  | /' "$dir/err" >&2
-	long=1
-fi
-if [ $long = 0 ] && ! MALLOC_ARENA_MAX=1 "$P" -a "$LONG_LIMIT_MIB" -o "$dir/peak" -- \
-	"$E" "$dir/long.wtr" -c dmt-cgra -j 1 --format csv >"$dir/lim.csv" 2>"$dir/err"; then
-	echo "memlimit: FAILED: dmt-cgra on the long CTA under RLIMIT_AS $LONG_LIMIT_MIB MiB:" >&2
-	sed 's/^/  | /' "$dir/err" >&2
-	long=1
-fi
-if [ $long = 0 ] && ! cmp -s "$dir/free.csv" "$dir/lim.csv"; then
-	echo "memlimit: FAILED: dmt-cgra on the long CTA: the report under the limit differs from the one without" >&2
-	long=1
-fi
-if [ $long = 0 ]; then
-	dmt_kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
-	if [ -z "$dmt_kib" ] || [ -z "$sgmf_kib" ] || [ "$dmt_kib" -gt $((sgmf_kib + CTA_EXTRA_MIB * 1024)) ]; then
-		echo "memlimit: FAILED: dmt-cgra on the long CTA: peak ${dmt_kib:-?} KiB, more than $CTA_EXTRA_MIB MiB over sgmf-core's ${sgmf_kib:-?} KiB" >&2
-		long=1
-	else
-		printf '   %-16s ok, peak %6.1f MiB (sgmf-core %.1f MiB)\n' dmt-cgra \
-			"$(echo "$dmt_kib" | awk '{ print $1 / 1024 }')" "$(echo "$sgmf_kib" | awk '{ print $1 / 1024 }')"
-	fi
-fi
+[ $long = 0 ] && ! limited_cta dmt-cgra "$dir/long.wtr" "$LONG_LIMIT_MIB" "$sgmf_kib" "$CTA_EXTRA_MIB" \
+	"sgmf-core's" sgmf-core && long=1
 [ $long = 0 ] || status=1
 
 # one long shader CTA: the overlay's batch streams must not grow with it
@@ -237,31 +243,8 @@ if [ $ov = 0 ] && ! "$P" -o "$dir/peak" -- "$T" verify "$dir/ovlong.wtr" >/dev/n
 	ov=1
 fi
 dec_kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
-if [ $ov = 0 ] && ! "$E" "$dir/ovlong.wtr" -c overlay-ht8 -j 1 --format csv >"$dir/free.csv" 2>"$dir/err"; then
-	echo "memlimit: FAILED: overlay-ht8 on the long shader CTA without a limit:" >&2
-	sed 's/^/  | /' "$dir/err" >&2
-	ov=1
-fi
-if [ $ov = 0 ] && ! MALLOC_ARENA_MAX=1 "$P" -a "$OV_LIMIT_MIB" -o "$dir/peak" -- \
-	"$E" "$dir/ovlong.wtr" -c overlay-ht8 -j 1 --format csv >"$dir/lim.csv" 2>"$dir/err"; then
-	echo "memlimit: FAILED: overlay-ht8 on the long shader CTA under RLIMIT_AS $OV_LIMIT_MIB MiB:" >&2
-	sed 's/^/  | /' "$dir/err" >&2
-	ov=1
-fi
-if [ $ov = 0 ] && ! cmp -s "$dir/free.csv" "$dir/lim.csv"; then
-	echo "memlimit: FAILED: overlay-ht8 on the long shader CTA: the report under the limit differs from the one without" >&2
-	ov=1
-fi
-if [ $ov = 0 ]; then
-	ov_kib=$(awk '$1 == "peak_kib" { print $2 }' "$dir/peak")
-	if [ -z "$ov_kib" ] || [ -z "$dec_kib" ] || [ "$ov_kib" -gt $((dec_kib + OV_EXTRA_MIB * 1024)) ]; then
-		echo "memlimit: FAILED: overlay-ht8 on the long shader CTA: peak ${ov_kib:-?} KiB, more than $OV_EXTRA_MIB MiB over decoding alone (${dec_kib:-?} KiB)" >&2
-		ov=1
-	else
-		printf '   %-16s ok, peak %6.1f MiB (weft-trace verify %.1f MiB)\n' overlay-ht8 \
-			"$(echo "$ov_kib" | awk '{ print $1 / 1024 }')" "$(echo "$dec_kib" | awk '{ print $1 / 1024 }')"
-	fi
-fi
+[ $ov = 0 ] && ! limited_cta overlay-ht8 "$dir/ovlong.wtr" "$OV_LIMIT_MIB" "$dec_kib" "$OV_EXTRA_MIB" \
+	"decoding alone" "weft-trace verify" && ov=1
 [ $ov = 0 ] || status=1
 [ $status = 0 ] || echo "memlimit: FAILED" >&2
 exit $status
