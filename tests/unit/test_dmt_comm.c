@@ -309,25 +309,29 @@ static void test_producer_consumer(void **state)
 /* As the producer/consumer, but the threads also read their neighbour's
  * global output after the barrier: the barrier orders global memory too,
  * so it stays although the shared traffic is carried. */
+/* Each thread stores its id to shared and global memory, meets the
+ * barrier, and all but the first three load what the thread three before
+ * stored: communication across a barrier in both spaces. */
+static const char STORE_BAR_LOAD[] =
+	"shl.b32 %r2, %r1, 2;\n"
+	"mov.u32 %r3, s;\n"
+	"add.s32 %r4, %r3, %r2;\n"
+	"st.shared.u32 [%r4], %r1;\n"
+	"cvt.u64.u32 %rd2, %r2;\n"
+	"add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r1;\n"
+	"bar.sync 0;\n"
+	"setp.lt.u32 %p1, %r1, 3;\n"
+	"@%p1 bra DONE;\n"
+	"ld.shared.u32 %r5, [%r4+-12];\n"
+	"ld.global.u32 %r6, [%rd3+-4];\n"
+	"DONE:\n";
+
 static void test_global_keeps_barrier(void **state)
 {
 	(void)state;
 	struct traced tr;
-	trace_ptx(&tr,
-		  "shl.b32 %r2, %r1, 2;\n"
-		  "mov.u32 %r3, s;\n"
-		  "add.s32 %r4, %r3, %r2;\n"
-		  "st.shared.u32 [%r4], %r1;\n"
-		  "cvt.u64.u32 %rd2, %r2;\n"
-		  "add.s64 %rd3, %rd1, %rd2;\n"
-		  "st.global.u32 [%rd3], %r1;\n"
-		  "bar.sync 0;\n"
-		  "setp.lt.u32 %p1, %r1, 3;\n"
-		  "@%p1 bra DONE;\n"
-		  "ld.shared.u32 %r5, [%r4+-12];\n"
-		  "ld.global.u32 %r6, [%rd3+-4];\n"
-		  "DONE:\n",
-		  2, 64);
+	trace_ptx(&tr, STORE_BAR_LOAD, 2, 64);
 	struct weft_dmt d;
 	analyse(&tr, 0, NULL, &d);
 	assert_int_equal(d.tot.global_comm, 2 * 61);
@@ -1694,21 +1698,7 @@ static void test_join_equals_serial(void **state)
 		} else if (w == 6) {
 			trace_ptx(&tr, TREE_LOOP, 3, 64);
 		} else {
-			trace_ptx(&tr,
-				  "shl.b32 %r2, %r1, 2;\n"
-				  "mov.u32 %r3, s;\n"
-				  "add.s32 %r4, %r3, %r2;\n"
-				  "st.shared.u32 [%r4], %r1;\n"
-				  "cvt.u64.u32 %rd2, %r2;\n"
-				  "add.s64 %rd3, %rd1, %rd2;\n"
-				  "st.global.u32 [%rd3], %r1;\n"
-				  "bar.sync 0;\n"
-				  "setp.lt.u32 %p1, %r1, 3;\n"
-				  "@%p1 bra DONE;\n"
-				  "ld.shared.u32 %r5, [%r4+-12];\n"
-				  "ld.global.u32 %r6, [%rd3+-4];\n"
-				  "DONE:\n",
-				  5, 64);
+			trace_ptx(&tr, STORE_BAR_LOAD, 5, 64);
 		}
 		const char *what = w < 5 ? wls[w] : w == 5 ? "global ordering kernel" : "tree loop kernel";
 		struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };

@@ -179,16 +179,24 @@ static void test_same_as_plain(void **state)
 	weft_trace_close(t);
 }
 
+/* The first launch of t whose CTAs span two chunks or more (the test
+ * fails when there is none). */
+static uint32_t multichunk_launch(struct weft_trace *t)
+{
+	uint32_t l = 0;
+	while (l < weft_trace_info(t)->nlaunches && weft_trace_launch(t, l)->nchunks < 2)
+		l++;
+	assert_true(l < weft_trace_info(t)->nlaunches);
+	return l;
+}
+
 static void test_failure_after_earlier_ctas(void **state)
 {
 	(void)state;
 	struct weft_trace *t;
 	struct weft_error err;
 	assert_int_equal(weft_trace_open(path, &t, &err), 0);
-	uint32_t l = 0;
-	while (l < weft_trace_info(t)->nlaunches && weft_trace_launch(t, l)->nchunks < 2)
-		l++;
-	assert_true(l < weft_trace_info(t)->nlaunches);
+	uint32_t l = multichunk_launch(t);
 	/* a CTA past the first chunk, not the last CTA */
 	uint32_t fail = weft_trace_launch(t, l)->nctas - 2;
 	for (unsigned n = 1; n <= 3; n++) {
@@ -347,10 +355,7 @@ static void test_compact(void **state)
 		}
 	}
 	/* a failure comes back after exactly the CTAs before it */
-	uint32_t l = 0;
-	while (l < weft_trace_info(t)->nlaunches && weft_trace_launch(t, l)->nchunks < 2)
-		l++;
-	assert_true(l < weft_trace_info(t)->nlaunches);
+	uint32_t l = multichunk_launch(t);
 	uint32_t fail = weft_trace_launch(t, l)->nctas - 2;
 	for (unsigned n = 1; n <= 3; n++) {
 		struct run r = { fail, 0, 0, 0, 0 };
