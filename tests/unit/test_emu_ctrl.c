@@ -973,6 +973,62 @@ static void test_printf_hostile(void **state)
 	assert_non_null(strstr(op_err.message, "out-of-bounds local load"));
 }
 
+/* 64 CTAs of one thread each print their %ctaid.x on 4 worker threads:
+ * the text comes out in CTA order, as one thread prints it, because a
+ * printing launch runs on one thread (emu_par.c); without a print handler
+ * the same launch runs in parallel. */
+static const char *printf_ctas_ptx =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".extern .func (.param .b32 func_retval0) vprintf (.param .b64 p0, .param .b64 p1);\n"
+	".global .align 1 .b8 fmt[4] = {37, 100, 59, 0};\n" /* "%d;" */
+	".visible .entry k()\n{\n"
+	" .local .align 8 .b8 depot[8];\n .reg .b64 %SP, %SPL, %rd<4>;\n .reg .b32 %r<2>;\n"
+	" mov.u64 %SPL, depot;\n cvta.local.u64 %SP, %SPL;\n"
+	" mov.u32 %r1, %ctaid.x;\n st.local.u32 [%SPL], %r1;\n"
+	" mov.u64 %rd2, fmt;\n cvta.global.u64 %rd3, %rd2;\n"
+	" { .param .b64 param0; st.param.b64 [param0], %rd3;\n"
+	"   .param .b64 param1; st.param.b64 [param1], %SP;\n"
+	"   .param .b32 retval0;\n"
+	"   call.uni (retval0), vprintf, (param0, param1);\n }\n"
+	" ret;\n}\n";
+
+static void test_printf_cta_order(void **state)
+{
+	(void)state;
+	for (int printing = 1; printing >= 0; printing--) {
+		struct weft_module *mod;
+		struct printed pr;
+		memset(&pr, 0, sizeof(pr));
+		struct weft_ctx_options o = { 0 };
+		o.jobs = 4;
+		if (printing) {
+			o.print = on_print;
+			o.print_user = &pr;
+		}
+		struct weft_ctx *ctx = mod_load(printf_ctas_ptx, &mod, &o);
+		assert_non_null(ctx);
+		int rc = weft_launch(ctx, mod, "k", weft_dim3(64, 1, 1), weft_dim3(1, 1, 1), 0, NULL, 0, &op_err);
+		if (rc)
+			fprintf(stderr, "%s\n", op_err.message);
+		assert_int_equal(rc, 0);
+		const struct weft_ctx_stats *st = weft_ctx_stats(ctx);
+		assert_int_equal(st->ctas, 64);
+		if (printing) {
+			char want[512];
+			size_t n = 0;
+			for (int c = 0; c < 64; c++)
+				n += (size_t)snprintf(want + n, sizeof(want) - n, "%d;", c);
+			assert_string_equal(pr.text, want);
+			assert_int_equal(pr.calls, 64);
+			assert_int_equal(st->parallel_launches, 0);
+		} else {
+			assert_int_equal(pr.calls, 0);
+			assert_int_equal(st->parallel_launches, 1);
+		}
+		weft_ctx_destroy(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -994,6 +1050,7 @@ int main(void)
 		cmocka_unit_test(test_bar_arrive),
 		cmocka_unit_test(test_printf_and_assert),
 		cmocka_unit_test(test_printf_hostile),
+		cmocka_unit_test(test_printf_cta_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

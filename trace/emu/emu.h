@@ -338,9 +338,10 @@ int weft_emu_cta(struct weft_emu_launch *L, uint32_t cta, uint32_t quantum);
 /* 1 when the launch's CTAs may run on several threads with the same
  * result as one after another: no global atomics or reductions, no
  * memory fences, no volatile/acquire/release global accesses, no clock
- * reads (emu_par.c says why each serialises); *why gets the first reason
- * when 0. */
-int weft_emu_par_safe(const struct weft_emu_prog *P, const char **why);
+ * reads and, when `printing` (the context has a print handler), no
+ * device printf (emu_par.c says why each serialises); *why gets the
+ * first reason when 0. */
+int weft_emu_par_safe(const struct weft_emu_prog *P, int printing, const char **why);
 /* Runs the launch's CTAs on `jobs` threads (weft_emu_run calls it when
  * the launch and the observer allow): the same memory, trace and error as
  * weft_emu_run on one thread, except where an instruction budget runs out

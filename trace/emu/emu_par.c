@@ -10,7 +10,10 @@
  * launch whose kernel uses any of them, or reads %clock (its value counts
  * the instructions of every CTA before), runs on one thread
  * (weft_emu_par_safe says which instruction decided it); shared-memory
- * atomics stay inside a CTA and do not serialise.
+ * atomics stay inside a CTA and do not serialise. So does a launch whose
+ * kernel calls printf while the context has a print handler: its text
+ * comes out in CTA order, as one thread prints it, and a print handler
+ * that drops text past a limit (cudart's FIFO) drops the same calls.
  *
  * How: each worker has its own launch state (warps, registers, local
  * frames, shared memory, the allocation cache; weft_emu_launch_alloc) and
@@ -41,11 +44,15 @@
 #include "common/pool.h"
 #include "emu.h"
 
-int weft_emu_par_safe(const struct weft_emu_prog *P, const char **why)
+int weft_emu_par_safe(const struct weft_emu_prog *P, int printing, const char **why)
 {
 	for (uint32_t i = 0; i < P->ninsts; i++) {
 		const struct weft_emu_inst *ei = &P->insts[i];
 		int op = ei->in.op;
+		if (printing && ei->fn == weft_emu_printf) {
+			*why = "device printf";
+			return 0;
+		}
 		if ((op == WEFT_OP_ATOM || op == WEFT_OP_RED) && ei->space != WEFT_SPACE_SHARED) {
 			*why = "global atomics";
 			return 0;

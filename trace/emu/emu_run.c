@@ -32,7 +32,7 @@ int weft_emu_run(struct weft_emu_launch *L)
 		L->stop_at = ctx->opts.max_thread_insts;
 	uint32_t total = L->grid.x * L->grid.y * L->grid.z;
 	const char *why;
-	if (ctx->opts.jobs > 1 && total > 1 && weft_emu_par_safe(P, &why) &&
+	if (ctx->opts.jobs > 1 && total > 1 && weft_emu_par_safe(P, ctx->opts.print != NULL, &why) &&
 	    (!obs || (obs->worker_open && obs->worker_cta_begin && obs->worker_warp_inst && obs->cta_commit &&
 		      obs->worker_close)))
 		return weft_emu_run_par(L, ctx->opts.jobs);
