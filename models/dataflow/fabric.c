@@ -574,7 +574,17 @@ static int warm_prepared(void *user, const struct weft_cta_trace *c, void *prepa
 	return 0;
 }
 
-static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release, NULL };
+/* The prepared CTA holds every access (fabric.h struct fabric_prepared):
+ * use_cta and warm_prepared read of the CTA only its id, so the walk
+ * drops each decoded CTA once it is prepared (trace.h compact). */
+static uint64_t prep_bytes(const void *user, const struct weft_trace_launch *L)
+{
+	(void)user;
+	return weft_fabric_prepared_bytes(L);
+}
+
+static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release,
+						  prep_bytes };
 
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
