@@ -220,6 +220,15 @@ struct vt_strip {
 	uint32_t nacc;
 };
 
+/* Copies of the thread traces of a strip carried from one CTA into the
+ * next (at most HVL - 1 threads; the decoder reuses a CTA's buffers). */
+struct vt_carry {
+	uint32_t *blocks;
+	uint8_t *guards, *spaces;
+	uint64_t *addrs;
+	size_t cap_blocks, cap_guards, cap_addrs;
+};
+
 /* A CTA's strips prepared on a decoder thread (weft_vt_prep_cta): the
  * whole strips of its uTs from `first` on (first + k x hvl, k <
  * nstrips), where the strips would start if the CTAs before it were
@@ -232,15 +241,18 @@ struct vt_prep {
 	size_t cap;
 	struct vt_accs acc;
 	struct weft_group_iter it;
-};
-
-/* Copies of the thread traces of a strip carried from one CTA into the
- * next (at most HVL - 1 threads; the decoder reuses a CTA's buffers). */
-struct vt_carry {
-	uint32_t *blocks;
-	uint8_t *guards, *spaces;
-	uint64_t *addrs;
-	size_t cap_blocks, cap_guards, cap_addrs;
+	/* compact (weft_vt_prep_cta_compact, trace.h compact): the grid
+	 * padding and copies of the traces of the uTs outside the whole
+	 * strips (at most 2 (HVL - 1): before `first` and after the last
+	 * strip), so that the in-order replay reads nothing of the decoded
+	 * CTA; th[t] is valid where have[t] */
+	int compact;
+	uint32_t pad;                     /* grid padding threads */
+	uint64_t pad_insts;               /* and their guard-true instructions */
+	struct weft_thread_trace *th;     /* [nthreads] */
+	uint8_t *have;                    /* [nthreads] */
+	uint32_t th_cap;
+	struct vt_carry own;              /* what th points into */
 };
 
 struct vt_state {
@@ -321,6 +333,15 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  * (which reports its error); WEFT_ERR_NOMEM. */
 int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
 		     struct weft_error *err);
+/* weft_vt_prep_cta, and a compact preparation (struct vt_prep compact):
+ * the in-order replay of c (weft_vt_cta_prep, weft_vt_warm_cta_prep)
+ * then reads of c only its id and thread count. Vector cores only, and
+ * only where the in-order replay takes every whole strip prepared (vt.c
+ * vt_consume: a full replay, a warmed sample, strips kept in their CTA,
+ * or CTAs of whole strips); the replay of a uT it did not copy fails with
+ * WEFT_ERR_INTERNAL. */
+int weft_vt_prep_cta_compact(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+			     struct weft_error *err);
 void weft_vt_prep_free(struct vt_prep *pr);
 /* weft_vt_cta and weft_vt_warm_cta taking the strips pr prepared for c
  * (NULL: none); the results are the same as without. */

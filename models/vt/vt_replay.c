@@ -558,10 +558,12 @@ static uint32_t padding_of(const struct vt_state *s, const struct weft_cta_trace
 	return c->nthreads - t;
 }
 
-static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
+static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr)
 {
 	uint64_t sum = 0;
-	uint32_t pad = padding_of(s, c, &sum);
+	uint32_t pad = pr && pr->compact ? pr->pad : padding_of(s, c, &sum);
+	if (pr && pr->compact)
+		sum = pr->pad_insts;
 	if ((uint64_t)c->cta + 1 == s->nctas)
 		s->tail_padding = pad; /* warmed or read: the launch ends here */
 	s->ls.thread_insts += sum;
@@ -586,29 +588,29 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* Copies the traces of the strip's uTs into the spare carry buffer
- * (the decoder reuses the CTA's buffers for the next CTA) and swaps. */
-static int carry_strip(struct vt_state *s, struct weft_error *err)
+/* Copies what the traces th[i] (i < n, where sel is NULL or sel[i])
+ * point to into b and points them there; -1 out of memory. */
+static int copy_traces(struct vt_carry *b, struct weft_thread_trace *th, const uint8_t *sel, uint32_t n)
 {
-	struct vt_carry *b = &s->carry[s->carry_cur ^ 1];
 	size_t nb = 0, ng = 0, na = 0;
-	for (uint32_t l = 0; l < s->strip_n; l++) {
-		nb += s->strip_th[l].nblocks;
-		ng += s->strip_th[l].nguards;
-		na += s->strip_th[l].naddrs;
+	for (uint32_t l = 0; l < n; l++) {
+		if (sel && !sel[l])
+			continue;
+		nb += th[l].nblocks;
+		ng += th[l].nguards;
+		na += th[l].naddrs;
 	}
 	size_t cap_s = b->cap_addrs;
 	if (grow((void **)&b->blocks, &b->cap_blocks, nb, sizeof(*b->blocks)) ||
 	    grow((void **)&b->guards, &b->cap_guards, ng, sizeof(*b->guards)) ||
 	    grow((void **)&b->addrs, &b->cap_addrs, na, sizeof(*b->addrs)) ||
 	    grow((void **)&b->spaces, &cap_s, na, sizeof(*b->spaces)))
-		return weft_error_set(err, WEFT_ERR_NOMEM,
-				      "out of memory carrying a strip of %u uTs (%zu blocks, %zu "
-				      "addresses) into CTA %u", s->strip_n, nb, na,
-				      (uint32_t)s->last_cta + 1);
+		return -1;
 	nb = ng = na = 0;
-	for (uint32_t l = 0; l < s->strip_n; l++) {
-		struct weft_thread_trace *t = &s->strip_th[l];
+	for (uint32_t l = 0; l < n; l++) {
+		if (sel && !sel[l])
+			continue;
+		struct weft_thread_trace *t = &th[l];
 		if (t->nblocks)
 			memcpy(b->blocks + nb, t->blocks, sizeof(*t->blocks) * t->nblocks);
 		if (t->nguards)
@@ -625,6 +627,24 @@ static int carry_strip(struct vt_state *s, struct weft_error *err)
 		ng += t->nguards;
 		na += t->naddrs;
 	}
+	return 0;
+}
+
+/* Copies the traces of the strip's uTs into the spare carry buffer
+ * (the decoder reuses the CTA's buffers for the next CTA) and swaps. */
+static int carry_strip(struct vt_state *s, struct weft_error *err)
+{
+	if (copy_traces(&s->carry[s->carry_cur ^ 1], s->strip_th, NULL, s->strip_n)) {
+		size_t nb = 0, na = 0;
+		for (uint32_t l = 0; l < s->strip_n; l++) {
+			nb += s->strip_th[l].nblocks;
+			na += s->strip_th[l].naddrs;
+		}
+		return weft_error_set(err, WEFT_ERR_NOMEM,
+				      "out of memory carrying a strip of %u uTs (%zu blocks, %zu "
+				      "addresses) into CTA %u", s->strip_n, nb, na,
+				      (uint32_t)s->last_cta + 1);
+	}
 	s->carry_cur ^= 1;
 	return 0;
 }
@@ -640,15 +660,19 @@ int weft_vt_flush(struct vt_state *s, struct weft_error *err)
 	return rc;
 }
 
+static void carry_free(struct vt_carry *b)
+{
+	free(b->blocks);
+	free(b->guards);
+	free(b->addrs);
+	free(b->spaces);
+	memset(b, 0, sizeof(*b));
+}
+
 void weft_vt_carry_free(struct vt_state *s)
 {
-	for (int i = 0; i < 2; i++) {
-		free(s->carry[i].blocks);
-		free(s->carry[i].guards);
-		free(s->carry[i].addrs);
-		free(s->carry[i].spaces);
-		memset(&s->carry[i], 0, sizeof(s->carry[i]));
-	}
+	for (int i = 0; i < 2; i++)
+		carry_free(&s->carry[i]);
 }
 
 /* Vector cores: appends the CTA's uTs to the application vector, running
@@ -671,8 +695,12 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		uint32_t phase = (uint32_t)(((uint64_t)c->cta * s->threads_per_cta) % s->hvl);
 		s->strip_cap = s->hvl - phase;
 	}
-	if (pr && (pr->cta != c->cta || pr->n != n || pr->hvl != s->hvl))
-		pr = NULL; /* (cannot happen: prepared for this CTA and launch) */
+	if (pr && (pr->cta != c->cta || pr->n != n || pr->hvl != s->hvl)) {
+		if (pr->compact) /* (cannot happen: prepared for this CTA and launch) */
+			return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u prepared for another CTA or HVL",
+					      c->cta);
+		pr = NULL;
+	}
 	uint32_t k = 0;
 	for (uint32_t t = 0; t < n && !rc;) {
 		if (pr && k < pr->nstrips && !s->strip_n && t == pr->first + k * s->hvl) {
@@ -685,7 +713,13 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		uint32_t l = s->strip_n++;
 		if (!l)
 			s->strip_warm = s->cur_warm; /* a strip is its first uT's CTA's */
-		s->strip_th[l] = c->threads[t];
+		if (pr && pr->compact && !pr->have[t]) {
+			s->strip_n--;
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "uT %u was neither copied nor in a whole strip the "
+					      "in-order replay took (strips prepared from uT %u)", t, pr->first);
+		}
+		s->strip_th[l] = pr && pr->compact ? pr->th[t] : c->threads[t];
 		s->strip_cta[l] = c->cta;
 		s->strip_tid[l] = t;
 		if (s->strip_n == (s->strip_cap ? s->strip_cap : s->hvl)) /* 0: not set, HVL */
@@ -700,17 +734,49 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 	return carry_strip(s, err);
 }
 
-int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+/* compact: the grid padding, and copies of the traces of the uTs outside
+ * pr's whole strips */
+static int prep_rest(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
 		     struct weft_error *err)
+{
+	if (c->nthreads > pr->th_cap) {
+		free(pr->th);
+		free(pr->have);
+		pr->th = malloc(c->nthreads * sizeof(*pr->th));
+		pr->have = malloc(c->nthreads);
+		pr->th_cap = pr->th && pr->have ? c->nthreads : 0;
+		if (!pr->th_cap)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory preparing the %u uTs of CTA %u",
+					      c->nthreads, c->cta);
+	}
+	uint64_t done0 = s->hvl ? pr->first : 0, done1 = done0 + (uint64_t)pr->nstrips * s->hvl;
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		pr->have[t] = t < pr->n && (t < done0 || t >= done1);
+		pr->th[t] = c->threads[t];
+	}
+	if (copy_traces(&pr->own, pr->th, pr->have, c->nthreads))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory copying uTs of CTA %u", c->cta);
+	return 0;
+}
+
+static int prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+		    int compact, struct weft_error *err)
 {
 	pr->cta = c->cta;
 	pr->nstrips = 0;
 	pr->acc.n = 0;
 	pr->hvl = s->hvl;
-	if (s->pp.pattern == VT_PAT_MIMD || !s->hvl)
-		return 0;
+	pr->compact = 0;
+	pr->first = 0;
+	if (s->pp.pattern == VT_PAT_MIMD || (!s->hvl && !compact))
+		return 0; /* (MIMD: never compact, vt.c) */
+	pr->compact = compact;
 	uint64_t sum = 0;
-	pr->n = c->nthreads - padding_of(s, c, &sum);
+	pr->pad = padding_of(s, c, &sum);
+	pr->pad_insts = sum;
+	pr->n = c->nthreads - pr->pad;
+	if (!s->hvl)
+		return prep_rest(s, c, pr, err);
 	/* where the CTA's first whole strip starts when the launch's CTAs
 	 * before it fill the application vector */
 	uint32_t off = s->vp.cta_scope ? 0 : (uint32_t)((uint64_t)c->cta * s->threads_per_cta % s->hvl);
@@ -742,7 +808,19 @@ int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, s
 			break; /* the in-order replay builds this strip itself and reports its error there */
 		pr->nstrips++;
 	}
-	return 0;
+	return compact ? prep_rest(s, c, pr, err) : 0;
+}
+
+int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+		     struct weft_error *err)
+{
+	return prep_cta(s, c, pr, 0, err);
+}
+
+int weft_vt_prep_cta_compact(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+			     struct weft_error *err)
+{
+	return prep_cta(s, c, pr, 1, err);
 }
 
 void weft_vt_prep_free(struct vt_prep *pr)
@@ -750,6 +828,9 @@ void weft_vt_prep_free(struct vt_prep *pr)
 	free(pr->strips);
 	free(pr->acc.addr);
 	free(pr->acc.w);
+	free(pr->th);
+	free(pr->have);
+	carry_free(&pr->own);
 	memset(pr, 0, sizeof(*pr));
 }
 
@@ -757,7 +838,7 @@ int weft_vt_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const s
 		     struct weft_error *err)
 {
 	int rc = 0;
-	uint32_t n = c->nthreads - grid_padding(s, c);
+	uint32_t n = c->nthreads - grid_padding(s, c, pr);
 	if (s->pp.pattern == VT_PAT_MIMD) {
 		for (uint32_t t = 0; t < n && !rc; t++)
 			rc = mimd_thread(s, c, t, err);
@@ -779,7 +860,7 @@ int weft_vt_warm_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, co
 {
 	int rc = 0;
 	uint64_t insts = s->ls.thread_insts, padding = s->ls.padding_threads;
-	uint32_t n = c->nthreads - grid_padding(s, c);
+	uint32_t n = c->nthreads - grid_padding(s, c, pr);
 	s->ls.thread_insts = insts; /* counted by the CTAs read only */
 	s->ls.padding_threads = padding;
 	s->cur_warm = 1;
