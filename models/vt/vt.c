@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "vt.h"
+#include "common/pool.h"
 #include "common/sbuf.h"
 
 #define TOCS "Lee et al., ACM TOCS 2013"
@@ -615,6 +616,14 @@ static int vt_consume(void *state, struct weft_trace *t, uint32_t launch,
 	int rc = vt_begin_launch(state, t, launch, sample, err);
 	if (rc < 0)
 		return rc;
+	/* two threads: the decoder thread decodes and builds 3 of 5 whole
+	 * strips, the calling thread builds the other 2 and times them all
+	 * (sgemm at large size, vt-c4v1r128+bi: building them all on the
+	 * decoder thread took 81% of the CPU time, perf; docs/estimate.md
+	 * "Parallel replay") */
+	struct vt_state *s = state;
+	unsigned jobs = weft_trace_jobs(t) ? weft_trace_jobs(t) : weft_pool_jobs(0);
+	s->prep_share = jobs == 2 ? 3 : 5;
 	rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, vt_prep_for(state, sample), vt_use_cta, vt_warm_use,
 					       state, err);
 	if (rc) {

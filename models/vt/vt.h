@@ -238,6 +238,8 @@ struct vt_carry {
 struct vt_prep {
 	uint32_t cta, n, hvl, first, nstrips;
 	struct vt_strip *strips;
+	uint8_t *built;                   /* [nstrips]: strip k built here (compact with
+					     vt_state prep_share < 5: some are not) */
 	size_t cap;
 	struct vt_accs acc;
 	struct weft_group_iter it;
@@ -290,6 +292,13 @@ struct vt_state {
 	 * (warming: data-cache accesses change contents, count nothing) */
 	int cur_warm, strip_warm, warming;
 	int explain;                      /* fill each launch's explain text */
+	/* compact preparations build the whole strips at positions k of CTA
+	 * c with (k + c) mod 5 < prep_share (0: all); the in-order replay
+	 * builds the others from
+	 * copies of their uTs (vt.c vt_consume: 3 with two threads, so that
+	 * the decoder thread's share and the calling thread's balance; 5
+	 * otherwise). The results are the same for every share. */
+	uint32_t prep_share;
 	struct vt_launch ls;
 	/* across launches */
 	double total_cycles, total_ev[VT_EV_COUNT];

@@ -701,12 +701,15 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 					      c->cta);
 		pr = NULL;
 	}
-	uint32_t k = 0;
 	for (uint32_t t = 0; t < n && !rc;) {
-		if (pr && k < pr->nstrips && !s->strip_n && t == pr->first + k * s->hvl) {
+		/* a strip starts at uT t: the one prepared there, if built
+		 * (strip k of pr covers uTs first + k HVL on) */
+		uint32_t k = pr && !s->strip_n && t >= pr->first && (t - pr->first) % s->hvl == 0
+				     ? (t - pr->first) / s->hvl
+				     : UINT32_MAX;
+		if (pr && k < pr->nstrips && pr->built[k]) {
 			s->strip_warm = s->cur_warm;
 			strip_run(s, &pr->strips[k], &pr->acc);
-			k++;
 			t += s->hvl;
 			continue;
 		}
@@ -751,7 +754,7 @@ static int prep_rest(const struct vt_state *s, const struct weft_cta_trace *c, s
 	}
 	uint64_t done0 = s->hvl ? pr->first : 0, done1 = done0 + (uint64_t)pr->nstrips * s->hvl;
 	for (uint32_t t = 0; t < c->nthreads; t++) {
-		pr->have[t] = t < pr->n && (t < done0 || t >= done1);
+		pr->have[t] = t < pr->n && (t < done0 || t >= done1 || !pr->built[(t - done0) / s->hvl]);
 		pr->th[t] = c->threads[t];
 	}
 	if (copy_traces(&pr->own, pr->th, pr->have, c->nthreads))
@@ -788,11 +791,21 @@ static int prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, st
 		if (pr->nstrips == pr->cap) {
 			size_t nc = pr->cap ? 2 * pr->cap : 64;
 			struct vt_strip *q = realloc(pr->strips, nc * sizeof(*q));
-			if (!q)
+			uint8_t *b = q ? realloc(pr->built, nc) : NULL;
+			if (q)
+				pr->strips = q;
+			if (!b)
 				return weft_error_set(err, WEFT_ERR_NOMEM,
 						      "out of memory preparing the strips of CTA %u", c->cta);
-			pr->strips = q;
+			pr->built = b;
 			pr->cap = nc;
+		}
+		/* compact, split: the in-order replay builds the strips at
+		 * positions k with (k + cta) mod 5 >= share itself, from copies */
+		pr->built[pr->nstrips] = !compact || !s->prep_share || (pr->nstrips + c->cta) % 5 < s->prep_share;
+		if (!pr->built[pr->nstrips]) {
+			pr->nstrips++;
+			continue;
 		}
 		for (uint32_t l = 0; l < s->hvl; l++)
 			ltid[l] = (uint32_t)a + l;
@@ -826,6 +839,7 @@ int weft_vt_prep_cta_compact(const struct vt_state *s, const struct weft_cta_tra
 void weft_vt_prep_free(struct vt_prep *pr)
 {
 	free(pr->strips);
+	free(pr->built);
 	free(pr->acc.addr);
 	free(pr->acc.w);
 	free(pr->th);

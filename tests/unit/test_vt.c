@@ -792,7 +792,7 @@ static void test_cross_cta_strips(void **state)
  * (as the walk drops the decoded CTA); aligned: as a warmed sample sets
  * it. */
 static struct vt_state *lk_run_with(const struct weft_program *p, const uint32_t *ctas, uint32_t n,
-				    int prep, int aligned, uint32_t *nprepared)
+				    int prep, int aligned, uint32_t share, uint32_t *nprepared)
 {
 	struct hcta *h = calloc(1, sizeof(*h));
 	struct vt_prep *pr = calloc(1, sizeof(*pr));
@@ -800,6 +800,7 @@ static struct vt_state *lk_run_with(const struct weft_program *p, const uint32_t
 	assert_non_null(pr);
 	struct vt_state *s = mklaunch(LK_CFG, p, 5, 6);
 	s->aligned = aligned;
+	s->prep_share = share;
 	struct weft_error err;
 	*nprepared = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -831,7 +832,7 @@ static struct vt_state *lk_run_with(const struct weft_program *p, const uint32_t
 static struct vt_state *lk_run(const struct weft_program *p, const uint32_t *ctas, uint32_t n,
 			       int prep, uint32_t *nprepared)
 {
-	return lk_run_with(p, ctas, n, prep, 0, nprepared);
+	return lk_run_with(p, ctas, n, prep, 0, 0, nprepared);
 }
 
 static void lk_same(const struct vt_state *a, const struct vt_state *b)
@@ -867,18 +868,22 @@ static void test_compact_strips(void **state)
 	assert_non_null(p);
 	static const uint32_t all[] = { 0, 1, 2, 3, 4 }, gap[] = { 0, 2, 3 };
 	uint32_t np0, np1;
-	struct vt_state *a = lk_run_with(p, all, 5, 0, 0, &np0);
-	struct vt_state *b = lk_run_with(p, all, 5, 2, 0, &np1);
-	assert_int_equal(np1, 5);
-	lk_same(a, b);
-	weft_model_vt.free(a);
-	weft_model_vt.free(b);
-	a = lk_run_with(p, gap, 3, 0, 1, &np0);
-	b = lk_run_with(p, gap, 3, 2, 1, &np1);
-	assert_int_equal(np1, 3);
-	lk_same(a, b);
-	weft_model_vt.free(a);
-	weft_model_vt.free(b);
+	/* every strip built ahead (share 5), and the replay building the
+	 * strips at positions k mod 5 >= share from copies */
+	for (uint32_t share = 0; share <= 5; share += 1) {
+		struct vt_state *a = lk_run_with(p, all, 5, 0, 0, share, &np0);
+		struct vt_state *b = lk_run_with(p, all, 5, 2, 0, share, &np1);
+		assert_int_equal(np1, 5);
+		lk_same(a, b);
+		weft_model_vt.free(a);
+		weft_model_vt.free(b);
+		a = lk_run_with(p, gap, 3, 0, 1, share, &np0);
+		b = lk_run_with(p, gap, 3, 2, 1, share, &np1);
+		assert_int_equal(np1, 3);
+		lk_same(a, b);
+		weft_model_vt.free(a);
+		weft_model_vt.free(b);
+	}
 	/* CTA 1 first, not aligned: its strip starts at uT 0, not at 2 */
 	struct hcta *h = calloc(1, sizeof(*h));
 	struct vt_prep *pr = calloc(1, sizeof(*pr));
