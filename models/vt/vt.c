@@ -272,8 +272,7 @@ static void vt_free(void *state)
 	weft_vt_prog_free(&s->vp);
 	weft_group_prog_free(&s->gp);
 	weft_vt_carry_free(s);
-	free(s->acc.addr);
-	free(s->acc.w);
+	weft_vt_accs_free(&s->acc);
 	free(s->ls.slot_time);
 	free(s->ls.slot_read);
 	free(s->ls.once_seen);

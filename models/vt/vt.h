@@ -202,12 +202,22 @@ struct vt_tally {
 	double ev[VT_EV_COUNT];
 };
 
-/* Data-cache accesses of strips, in order: access i is to addr[i], a
- * write when w[i] is 1 (9 bytes an access). */
+/* Data-cache accesses of strips, in order (vt_replay.c acc_push,
+ * acc_at). Narrow (the usual case): access i is to hi[key[i] >> 1] << 32
+ * | lo[i], a write when key[i] & 1 (5 bytes an access; the accesses of a
+ * list fall in a few 4 GiB regions: the global arrays, the CTA's shared
+ * region); wide, once a list has more than VT_ACC_REGIONS regions: to
+ * addr[i], a write when w[i] (9 bytes). vt_accs_reset empties it. */
+#define VT_ACC_REGIONS 128
 struct vt_accs {
+	uint32_t *lo;
+	uint8_t *key;
+	uint64_t hi[VT_ACC_REGIONS];
+	uint32_t nhi, last;               /* regions; the region of the last access */
+	int wide;
 	uint64_t *addr;
 	uint8_t *w;
-	size_t n, cap;
+	size_t n, cap, wcap;
 };
 
 /* What a strip's timing needs besides the data cache (vt_replay.c
@@ -352,6 +362,12 @@ int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, s
 int weft_vt_prep_cta_compact(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
 			     struct weft_error *err);
 void weft_vt_prep_free(struct vt_prep *pr);
+/* A list of data-cache accesses (struct vt_accs): append one (-1 out of
+ * memory), read access i back, empty it, free it. */
+int weft_vt_acc_push(struct vt_accs *acc, uint64_t addr, int is_write);
+uint64_t weft_vt_acc_at(const struct vt_accs *a, size_t i, int *is_write);
+void weft_vt_acc_reset(struct vt_accs *acc);
+void weft_vt_accs_free(struct vt_accs *a);
 /* weft_vt_cta and weft_vt_warm_cta taking the strips pr prepared for c
  * (NULL: none); the results are the same as without. */
 int weft_vt_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr,

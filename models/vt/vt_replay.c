@@ -181,24 +181,99 @@ static void fu_events(double *ev, const struct vt_pcinfo *pi, uint32_t n)
 		ev[e] += n;
 }
 
-/* Appends one data-cache access to a strip's list; -1 out of memory. */
-static int acc_push(struct vt_accs *acc, uint64_t addr, int is_write)
+void weft_vt_acc_reset(struct vt_accs *acc)
 {
-	if (acc->n == acc->cap) {
-		size_t nc = acc->cap ? 2 * acc->cap : 1024;
-		uint64_t *a = realloc(acc->addr, nc * sizeof(*a));
-		if (!a)
+	acc->n = 0;
+	acc->nhi = 0;
+	acc->last = 0;
+	acc->wide = 0;
+}
+
+/* Room for n wide accesses; -1 out of memory. */
+static int acc_grow_wide(struct vt_accs *acc, size_t n)
+{
+	if (n <= acc->wcap)
+		return 0;
+	size_t nc = acc->wcap ? 2 * acc->wcap : 1024;
+	while (nc < n)
+		nc *= 2;
+	uint64_t *a = realloc(acc->addr, nc * sizeof(*a));
+	if (!a)
+		return -1;
+	acc->addr = a;
+	uint8_t *w = realloc(acc->w, nc);
+	if (!w)
+		return -1;
+	acc->w = w;
+	acc->wcap = nc;
+	return 0;
+}
+
+/* Appends one data-cache access to a strip's list; -1 out of memory. */
+int weft_vt_acc_push(struct vt_accs *acc, uint64_t addr, int is_write)
+{
+	if (!acc->wide) {
+		if (acc->n == acc->cap) {
+			size_t nc = acc->cap ? 2 * acc->cap : 1024;
+			uint32_t *lo = realloc(acc->lo, nc * sizeof(*lo));
+			if (!lo)
+				return -1;
+			acc->lo = lo;
+			uint8_t *k = realloc(acc->key, nc);
+			if (!k)
+				return -1;
+			acc->key = k;
+			acc->cap = nc;
+		}
+		uint64_t hi = addr >> 32;
+		uint32_t r = acc->last;
+		if (r >= acc->nhi || acc->hi[r] != hi) {
+			for (r = 0; r < acc->nhi && acc->hi[r] != hi; r++)
+				;
+			if (r == acc->nhi && r < VT_ACC_REGIONS)
+				acc->hi[acc->nhi++] = hi;
+			acc->last = r;
+		}
+		if (r < VT_ACC_REGIONS) {
+			acc->lo[acc->n] = (uint32_t)addr;
+			acc->key[acc->n++] = (uint8_t)(r << 1 | (is_write ? 1 : 0));
+			return 0;
+		}
+		/* a region past the table's: the list goes wide, its accesses
+		 * so far rewritten whole */
+		if (acc_grow_wide(acc, acc->n + 1))
 			return -1;
-		acc->addr = a;
-		uint8_t *w = realloc(acc->w, nc);
-		if (!w)
-			return -1;
-		acc->w = w;
-		acc->cap = nc;
+		for (size_t i = 0; i < acc->n; i++) {
+			acc->addr[i] = acc->hi[acc->key[i] >> 1] << 32 | acc->lo[i];
+			acc->w[i] = acc->key[i] & 1;
+		}
+		acc->wide = 1;
 	}
+	if (acc_grow_wide(acc, acc->n + 1))
+		return -1;
 	acc->addr[acc->n] = addr;
 	acc->w[acc->n++] = (uint8_t)is_write;
 	return 0;
+}
+
+/* Access i of a: its address, and whether it writes. */
+uint64_t weft_vt_acc_at(const struct vt_accs *a, size_t i, int *is_write)
+{
+	if (a->wide) {
+		*is_write = a->w[i];
+		return a->addr[i];
+	}
+	*is_write = a->key[i] & 1;
+	return a->hi[a->key[i] >> 1] << 32 | a->lo[i];
+}
+
+void weft_vt_accs_free(struct vt_accs *a)
+{
+	free(a->lo);
+	free(a->key);
+	free(a->addr);
+	free(a->w);
+	memset(a, 0, sizeof(*a));
 }
 
 static int acc_nomem(struct weft_error *err, uint32_t n, uint32_t cta)
@@ -305,7 +380,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 						continue;
 					int l = __builtin_ctzll(m);
 					uint64_t a = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
-					if (acc_push(acc, a, 0))
+					if (weft_vt_acc_push(acc, a, 0))
 						return acc_nomem(err, n, lcta[0]);
 				}
 				continue;
@@ -325,7 +400,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 					if (k == VT_K_VUNIT && b == last)
 						continue;
 					last = b;
-					if (acc_push(acc, a, pi->is_store))
+					if (weft_vt_acc_push(acc, a, pi->is_store))
 						return acc_nomem(err, n, lcta[0]);
 				}
 				if (pi->is_store)
@@ -362,7 +437,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 				uint32_t nmade = weft_vt_coalesce(pp, uaddr, nu, made);
 				ls->coalesced_saved += nu - nmade;
 				for (uint32_t i = 0; i < nmade; i++)
-					if (acc_push(acc, made[i], pi->is_store))
+					if (weft_vt_acc_push(acc, made[i], pi->is_store))
 						return acc_nomem(err, n, lcta[0]);
 			}
 		}
@@ -404,8 +479,11 @@ static void strip_run(struct vt_state *s, const struct vt_strip *o, const struct
 	uint64_t primary = 0; /* MSHR refills: misses and secondary overflows */
 	struct vt_inflight *fl = &s->inflight;
 	inflight_reset(fl);
-	for (size_t i = o->acc0; i < o->acc0 + o->nacc; i++)
-		primary += strip_access(s, fl, a->addr[i], a->w[i]);
+	for (size_t i = o->acc0; i < o->acc0 + o->nacc; i++) {
+		int w;
+		uint64_t addr = weft_vt_acc_at(a, i, &w);
+		primary += strip_access(s, fl, addr, w);
+	}
 	double t[VT_C_COUNT] = { 0 };
 	const double *busy = o->busy;
 	double reads = o->reads, writes = o->writes, dep = o->dep;
@@ -445,7 +523,7 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	uint32_t n = s->strip_n;
 	s->strip_n = 0;
 	s->strip_cap = s->hvl;
-	s->acc.n = 0;
+	weft_vt_acc_reset(&s->acc);
 	int rc = strip_build(s, &s->it, s->strip_th, s->strip_cta, s->strip_tid, n, &s->sbuf, &s->acc,
 			     err);
 	if (rc)
@@ -767,7 +845,7 @@ static int prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, st
 {
 	pr->cta = c->cta;
 	pr->nstrips = 0;
-	pr->acc.n = 0;
+	weft_vt_acc_reset(&pr->acc);
 	pr->hvl = s->hvl;
 	pr->compact = 0;
 	pr->first = 0;
@@ -840,8 +918,7 @@ void weft_vt_prep_free(struct vt_prep *pr)
 {
 	free(pr->strips);
 	free(pr->built);
-	free(pr->acc.addr);
-	free(pr->acc.w);
+	weft_vt_accs_free(&pr->acc);
 	free(pr->th);
 	free(pr->have);
 	carry_free(&pr->own);

@@ -904,6 +904,37 @@ static void test_compact_strips(void **state)
 	weft_program_free(p);
 }
 
+/* A strip's access list reads back what was pushed: narrow (a few 4 GiB
+ * regions), and wide once a list has more than VT_ACC_REGIONS regions
+ * (the accesses before rewritten whole), and narrow again once emptied. */
+static void test_acc_list(void **state)
+{
+	(void)state;
+	struct vt_accs a;
+	memset(&a, 0, sizeof(a));
+	for (int round = 0; round < 2; round++) {
+		uint32_t nreg = round ? 3 : VT_ACC_REGIONS + 40, n = 5000;
+		weft_vt_acc_reset(&a);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t addr = (uint64_t)(i % nreg) << 32 | (uint64_t)i * 2654435761u % 0xffffffffu;
+			if (i % nreg == 1)
+				addr |= 1ull << 62; /* a shared region (vt_replay.c dc_addr) */
+			assert_int_equal(weft_vt_acc_push(&a, addr, i % 3 == 0), 0);
+		}
+		assert_int_equal(a.wide, !round);
+		assert_int_equal(a.n, n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t addr = (uint64_t)(i % nreg) << 32 | (uint64_t)i * 2654435761u % 0xffffffffu;
+			if (i % nreg == 1)
+				addr |= 1ull << 62;
+			int w;
+			assert_true(weft_vt_acc_at(&a, i, &w) == addr);
+			assert_int_equal(w, i % 3 == 0);
+		}
+	}
+	weft_vt_accs_free(&a);
+}
+
 static void test_prepared_strips(void **state)
 {
 	(void)state;
@@ -1202,6 +1233,7 @@ int main(void)
 		cmocka_unit_test(test_cross_cta_strips),
 		cmocka_unit_test(test_prepared_strips),
 		cmocka_unit_test(test_compact_strips),
+		cmocka_unit_test(test_acc_list),
 		cmocka_unit_test(test_barrier_strips),
 		cmocka_unit_test(test_cta_uniform_segments),
 		cmocka_unit_test(test_grid_padding),
