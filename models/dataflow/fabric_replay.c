@@ -19,6 +19,11 @@
  * accesses to the L1's most recently used line skip the cache model's
  * lookup (it would be a hit that changes no state) to keep the per-access
  * cost low.
+ *
+ * A CTA is gathered (weft_fabric_prepare_cta, where it is decoded) into a
+ * struct fabric_prepared that keeps every access as a (pc, space) key and
+ * an address offset (fabric.h), and applied in CTA order from that alone
+ * (weft_fabric_apply_cta), so the walk may drop the decoded CTA.
  */
 #include <stdlib.h>
 #include <string.h>
