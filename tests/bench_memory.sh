@@ -47,8 +47,9 @@
 # prepared CTA ahead of the one timed (/usr/bin/time %M, sgemm, -j 2,
 # default -> large, loaded machine: sgmf-core 15.6 -> 29.0 MiB, 1.86x,
 # against 18.5 -> 21.9 when the large CTAs were decoded on the calling
-# thread; vt-c4v1r128+bi 14.6 -> 29.1, 1.99x, against 19.0 -> 22.6;
-# dmt-cgra 29.2 -> 49.2, 1.68x, against 29.3 -> 31.5). The dMT analysis holds one barrier epoch's
+# thread; vt-c4v1r128+bi 14.6 -> 29.1, 1.99x, against 19.0 -> 22.6).
+# dmt-cgra keeps the plain preparation (31.5 MiB at large size; 49.2 with
+# the compact one, for a calling thread's share of 92%: its analysis pass). The dMT analysis holds one barrier epoch's
 # records and values and the global words the CTA stores to
 # (docs/models/dmt.md "Cost"); its per-iteration table (3 MB on sgemm at
 # large size) is bounded by the program. gaussian's 798 launches each keep a result
