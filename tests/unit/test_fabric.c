@@ -703,8 +703,13 @@ static void test_prepared_holds_accesses(void **state)
 	struct weft_trace *t;
 	st_check(weft_trace_open(tp, &t, &err), &err, "open");
 	const struct weft_trace_launch *L = weft_trace_launch(t, 0);
-	struct fabric_state *s = calloc(1, sizeof(*s)); /* no cores: only prepared */
-	assert_non_null(s);
+	const struct weft_model *model = weft_model_find("sgmf");
+	struct weft_config cfg;
+	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "load");
+	void *st = NULL;
+	assert_non_null(model);
+	st_check(model->init(&cfg, &st, &err), &err, "init");
+	struct fabric_state *s = st;
 	st_check(weft_fabric_launch_begin(s, L->program, &err), &err, "begin");
 	struct fabric_prepared pr;
 	memset(&pr, 0, sizeof(pr));
@@ -750,9 +755,8 @@ static void test_prepared_holds_accesses(void **state)
 	free(spaces);
 	weft_fabric_prepared_free(&pr);
 	weft_cta_trace_free(&c);
-	weft_fabric_launch_end(s);
-	free(s->heaps);
-	free(s);
+	model->free(st);
+	weft_config_free(&cfg);
 	weft_trace_close(t);
 	unlink(tp);
 }
