@@ -39,8 +39,17 @@
 # accesses. The decoder holds one decoded CTA (9 bytes an access: two do
 # not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
 # keeps the warp streams of its resident CTAs (24 bytes a warp
-# instruction); the fabric model adds 4 bytes per access of the CTA it
-# times (the access's pc). The dMT analysis holds one barrier epoch's
+# instruction); the fabric model adds 5 bytes per access of each CTA it
+# holds prepared (a (pc, space) key and a 4-byte address offset), the
+# vector tile 5 per data-cache access of its prepared strips and copies
+# of the uTs it builds itself; with their preparations compact (trace.h)
+# a decoder thread works ahead at -j 2, holding one decoded CTA and the
+# prepared CTA ahead of the one timed (/usr/bin/time %M, sgemm, -j 2,
+# default -> large, loaded machine: sgmf-core 15.6 -> 29.0 MiB, 1.86x,
+# against 18.5 -> 21.9 when the large CTAs were decoded on the calling
+# thread; vt-c4v1r128+bi 14.6 -> 29.1, 1.99x, against 19.0 -> 22.6).
+# dmt-cgra keeps the plain preparation (31.5 MiB at large size; 49.2 with
+# the compact one, for a calling thread's share of 92%: its analysis pass). The dMT analysis holds one barrier epoch's
 # records and values and the global words the CTA stores to
 # (docs/models/dmt.md "Cost"); its per-iteration table (3 MB on sgemm at
 # large size) is bounded by the program. gaussian's 798 launches each keep a result

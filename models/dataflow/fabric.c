@@ -574,7 +574,24 @@ static int warm_prepared(void *user, const struct weft_cta_trace *c, void *prepa
 	return 0;
 }
 
-static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release, NULL };
+/* The prepared CTA holds every access (fabric.h struct fabric_prepared):
+ * use_cta and warm_prepared read of the CTA only its id, so the walk
+ * drops each decoded CTA once it is prepared (trace.h compact). Not for
+ * dMT: its communication analysis, a pass of its own on the calling
+ * thread, is most of its time (sgemm large, -j 2: 92% of the CPU samples
+ * on the calling thread with the compact replay), and the compact
+ * replay's decoder thread ahead raised its peak memory 31.5 -> 49.2 MiB
+ * (/usr/bin/time %M) for a two-core bound of 1.08x. */
+static uint64_t prep_bytes(const void *user, const struct weft_trace_launch *L)
+{
+	(void)user;
+	return weft_fabric_prepared_bytes(L);
+}
+
+static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release,
+						  prep_bytes };
+static const struct weft_cta_prep fabric_prep_dmt = { sizeof(struct fabric_prepared), prep_cta, prep_release,
+						      NULL };
 
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
@@ -639,7 +656,9 @@ static int fabric_consume(void *state, struct weft_trace *t, uint32_t launch,
 		return rc;
 	if (rc == 0) {
 		struct weft_cta_sample fs = fill_sample(state, sample);
-		rc = weft_trace_for_each_cta_prep_warm(t, launch, &fs, 0, &fabric_prep, use_cta,
+		const struct fabric_state *fst = state;
+		rc = weft_trace_for_each_cta_prep_warm(t, launch, &fs, 0,
+						       fst->fp.dmt ? &fabric_prep_dmt : &fabric_prep, use_cta,
 						       warm_prepared, state, err);
 		if (rc) {
 			struct fabric_state *s = state;

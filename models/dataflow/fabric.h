@@ -312,18 +312,37 @@ struct fabric_launch_acc {
 #define FABRIC_LVC_LOAD 2 /* a shared load whose communication spills to the LVC */
 
 /* What a CTA's replay gathers before it touches the caches, from the CTA
- * and the launch's program alone (weft_fabric_prepare_cta): the pc of each
- * of its threads' accesses (the j-th access of thread t is the j-th
- * address of its trace, which the decoded CTA holds: 4 bytes an access
- * here instead of a copy of 16), its blocks' visits, its guarded-off
- * instructions and its loop trip counts. Reusable from CTA to CTA;
+ * and the launch's program alone (weft_fabric_prepare_cta): each of its
+ * threads' accesses (pc, address, space: the j-th access of thread t is
+ * the j-th address of its trace), its blocks' visits, its guarded-off
+ * instructions and its loop trip counts. It holds everything the replay
+ * reads of the CTA but its id and thread count, so the walk drops the
+ * decoded CTA once it is prepared (trace.h compact). Narrow (the usual
+ * case): an access is a one-byte key into the CTA's table of distinct
+ * (pc, space) pairs and a 4-byte offset from the CTA's lowest address
+ * in that space,
+ * 5 bytes instead of the 16 the decoder's arrays hold; wide (the CTA's
+ * addresses in a space span 4 GiB or more, or it has more than
+ * FABRIC_ACC_KEYS pairs):
+ * pc, space and address whole, 13 bytes. Reusable from CTA to CTA;
  * weft_fabric_prepared_free. */
+#define FABRIC_ACC_KEYS 256
 struct fabric_prepared {
-	uint32_t *acc_pc;               /* the CTA's accesses' pcs, thread-major */
+	uint8_t *acc_key;               /* narrow: the accesses' keys, thread-major */
+	uint32_t *acc_off;              /* narrow: their addresses - base */
+	uint32_t *acc_pc;               /* wide: the accesses' pcs, thread-major */
+	uint8_t *acc_sp;                /* wide: their spaces (enum weft_space) */
+	uint64_t *acc_addr;             /* wide: their addresses */
+	uint32_t kpc[FABRIC_ACC_KEYS];      /* narrow: key k is (kpc[k], ksp[k]) */
+	uint8_t ksp[FABRIC_ACC_KEYS];
+	uint32_t nkeys;
+	uint16_t *keymap;               /* [ninsts x WEFT_SPACE_COUNT]: 1 + the key, 0 none */
 	uint32_t *acc_start, *acc_n;    /* per thread */
 	uint32_t *act;                  /* [thr_cap] weft_fabric_apply_cta's list of the
 					   threads with accesses left */
-	size_t acc_cap;
+	size_t acc_cap, wide_cap;       /* narrow arrays; wide arrays */
+	uint64_t base[WEFT_SPACE_COUNT]; /* narrow: the CTA's lowest address in each space */
+	int wide;
 	uint32_t thr_cap;
 	uint32_t nthreads, maxn, minn;  /* threads; most and fewest accesses of one */
 	uint64_t *bvisit;               /* [nblocks]: this CTA's visits */
@@ -334,15 +353,27 @@ struct fabric_prepared {
 	const struct weft_loops *loops; /* trips is over these (NULL: none yet) */
 };
 
-/* The j-th access of thread t of cta, prepared in pr. */
-static inline struct fabric_acc weft_fabric_acc_at(const struct weft_cta_trace *cta,
-						   const struct fabric_prepared *pr, uint32_t t, uint32_t j)
+/* The j-th access of thread t of the CTA prepared in pr. */
+static inline struct fabric_acc weft_fabric_acc_at(const struct fabric_prepared *pr, uint32_t t, uint32_t j)
 {
-	const struct weft_thread_trace *T = &cta->threads[t];
-	struct fabric_acc a = { .addr = T->addrs[j], .pc = pr->acc_pc[pr->acc_start[t] + j],
-				.space = T->spaces[j] };
+	size_t i = (size_t)pr->acc_start[t] + j;
+	struct fabric_acc a;
+	if (pr->wide) {
+		a.addr = pr->acc_addr[i];
+		a.pc = pr->acc_pc[i];
+		a.space = pr->acc_sp[i];
+	} else {
+		uint8_t k = pr->acc_key[i];
+		a.addr = pr->base[pr->ksp[k]] + pr->acc_off[i];
+		a.pc = pr->kpc[k];
+		a.space = pr->ksp[k];
+	}
 	return a;
 }
+
+/* The bytes weft_fabric_prepare_cta is estimated to keep for a CTA of L
+ * (its averages, addresses as offsets): trace.h compact. */
+uint64_t weft_fabric_prepared_bytes(const struct weft_trace_launch *L);
 
 struct fabric_state {
 	struct fabric_params fp;

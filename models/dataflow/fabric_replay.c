@@ -19,6 +19,11 @@
  * accesses to the L1's most recently used line skip the cache model's
  * lookup (it would be a hit that changes no state) to keep the per-access
  * cost low.
+ *
+ * A CTA is gathered (weft_fabric_prepare_cta, where it is decoded) into a
+ * struct fabric_prepared that keeps every access as a (pc, space) key and
+ * an address offset (fabric.h), and applied in CTA order from that alone
+ * (weft_fabric_apply_cta), so the walk may drop the decoded CTA.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -426,7 +431,12 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 
 void weft_fabric_prepared_free(struct fabric_prepared *pr)
 {
+	free(pr->acc_key);
+	free(pr->acc_off);
 	free(pr->acc_pc);
+	free(pr->acc_sp);
+	free(pr->acc_addr);
+	free(pr->keymap);
 	free(pr->acc_start);
 	free(pr->acc_n);
 	free(pr->act);
@@ -437,7 +447,9 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr)
 	memset(pr, 0, sizeof(*pr));
 }
 
-static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, struct weft_error *err)
+/* Capacity for nacc accesses (doubling from 4096): their keys and
+ * offsets, and when wide their pcs, spaces and addresses. */
+static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, int wide, struct weft_error *err)
 {
 	if (nthreads > pr->thr_cap) {
 		free(pr->acc_start);
@@ -450,16 +462,89 @@ static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, stru
 		if (!pr->thr_cap)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u threads", nthreads);
 	}
-	if (nacc > pr->acc_cap) {
+	if (!wide && nacc > pr->acc_cap) {
 		size_t cap = pr->acc_cap ? pr->acc_cap : 4096;
 		while (cap < nacc)
 			cap *= 2;
-		uint32_t *a = realloc(pr->acc_pc, cap * sizeof(*a));
-		if (!a)
+		uint8_t *k = realloc(pr->acc_key, cap);
+		if (k)
+			pr->acc_key = k;
+		uint32_t *o = k ? realloc(pr->acc_off, cap * sizeof(*o)) : NULL;
+		if (!o)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
-		pr->acc_pc = a;
+		pr->acc_off = o;
 		pr->acc_cap = cap;
 	}
+	if (wide && nacc > pr->wide_cap) {
+		size_t cap = pr->wide_cap ? pr->wide_cap : 4096;
+		while (cap < nacc)
+			cap *= 2;
+		uint32_t *pc = realloc(pr->acc_pc, cap * sizeof(*pc));
+		if (pc)
+			pr->acc_pc = pc;
+		uint8_t *sp = pc ? realloc(pr->acc_sp, cap) : NULL;
+		if (sp)
+			pr->acc_sp = sp;
+		uint64_t *a = sp ? realloc(pr->acc_addr, cap * sizeof(*a)) : NULL;
+		if (!a)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
+		pr->acc_addr = a;
+		pr->wide_cap = cap;
+	}
+	return 0;
+}
+
+/* Forgets the keys of the CTA prepared before. */
+static void keys_reset(struct fabric_prepared *pr)
+{
+	for (uint32_t k = 0; k < pr->nkeys; k++)
+		pr->keymap[(size_t)pr->kpc[k] * WEFT_SPACE_COUNT + pr->ksp[k]] = 0;
+	pr->nkeys = 0;
+}
+
+/* Makes pr wide, its first n accesses (narrow) rewritten whole. */
+static int make_wide(struct fabric_prepared *pr, size_t nacc, uint32_t n, struct weft_error *err)
+{
+	int rc = grow(pr, 0, nacc, 1, err);
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t k = pr->acc_key[i];
+		pr->acc_pc[i] = pr->kpc[k];
+		pr->acc_sp[i] = pr->ksp[k];
+		pr->acc_addr[i] = pr->base[pr->ksp[k]] + pr->acc_off[i];
+	}
+	pr->wide = 1;
+	return 0;
+}
+
+/* Stores access i (pc, space, address) of a CTA of nacc accesses. */
+static int store_acc(struct fabric_prepared *pr, uint32_t i, uint32_t pc, uint8_t sp, uint64_t addr,
+		     size_t nacc, struct weft_error *err)
+{
+	if (!pr->wide) {
+		uint16_t *slot = sp < WEFT_SPACE_COUNT ? &pr->keymap[(size_t)pc * WEFT_SPACE_COUNT + sp] : NULL;
+		if (slot && *slot) {
+			pr->acc_key[i] = (uint8_t)(*slot - 1);
+			pr->acc_off[i] = (uint32_t)(addr - pr->base[sp]);
+			return 0;
+		}
+		if (slot && pr->nkeys < FABRIC_ACC_KEYS) {
+			pr->kpc[pr->nkeys] = pc;
+			pr->ksp[pr->nkeys] = sp;
+			*slot = (uint16_t)++pr->nkeys;
+			pr->acc_key[i] = (uint8_t)(pr->nkeys - 1);
+			pr->acc_off[i] = (uint32_t)(addr - pr->base[sp]);
+			return 0;
+		}
+		/* a 257th (pc, space) pair, or a space no instruction has */
+		int rc = make_wide(pr, nacc, i, err);
+		if (rc)
+			return rc;
+	}
+	pr->acc_pc[i] = pc;
+	pr->acc_sp[i] = sp;
+	pr->acc_addr[i] = addr;
 	return 0;
 }
 
@@ -475,9 +560,12 @@ static int prepared_fit(const struct fabric_state *s, struct fabric_prepared *pr
 			weft_trips_free(&pr->trips);
 		pr->loops = NULL;
 		pr->p = NULL;
+		free(pr->keymap);
+		pr->nkeys = 0;
 		pr->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*pr->bvisit));
 		pr->notexec = calloc((size_t)p->ninsts + 1, sizeof(*pr->notexec));
-		if (!pr->bvisit || !pr->notexec)
+		pr->keymap = calloc(((size_t)p->ninsts + 1) * WEFT_SPACE_COUNT, sizeof(*pr->keymap));
+		if (!pr->bvisit || !pr->notexec || !pr->keymap)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 		int rc = weft_trips_init(&pr->trips, &s->an.loops, err);
 		if (rc)
@@ -502,10 +590,30 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	if (rc)
 		return rc;
 	weft_trips_add_cta(&pr->trips, cta);
+	/* the accesses and the span of their addresses in each space */
 	size_t nacc = 0;
-	for (uint32_t t = 0; t < cta->nthreads; t++)
-		nacc += cta->threads[t].naddrs;
-	rc = grow(pr, cta->nthreads, nacc, err);
+	uint64_t lo[WEFT_SPACE_COUNT], hi[WEFT_SPACE_COUNT];
+	for (int k = 0; k < WEFT_SPACE_COUNT; k++) {
+		lo[k] = UINT64_MAX;
+		hi[k] = 0;
+	}
+	for (uint32_t t = 0; t < cta->nthreads; t++) {
+		const struct weft_thread_trace *T = &cta->threads[t];
+		nacc += T->naddrs;
+		for (uint32_t j = 0; j < T->naddrs; j++) {
+			uint8_t sp = T->spaces[j] < WEFT_SPACE_COUNT ? T->spaces[j] : 0; /* (others: wide) */
+			lo[sp] = T->addrs[j] < lo[sp] ? T->addrs[j] : lo[sp];
+			hi[sp] = T->addrs[j] > hi[sp] ? T->addrs[j] : hi[sp];
+		}
+	}
+	keys_reset(pr);
+	pr->wide = 0;
+	for (int k = 0; k < WEFT_SPACE_COUNT; k++) {
+		pr->base[k] = lo[k] <= hi[k] ? lo[k] : 0;
+		if (lo[k] <= hi[k] && hi[k] - lo[k] > UINT32_MAX)
+			pr->wide = 1;
+	}
+	rc = grow(pr, cta->nthreads, nacc, pr->wide, err);
 	if (rc)
 		return rc;
 	const uint8_t *iflags = p->iflags;
@@ -539,7 +647,10 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 					if (ai >= T->naddrs)
 						goto short_trace;
 					/* the thread's ai-th access is its ai-th address */
-					pr->acc_pc[total++] = pc;
+					rc = store_acc(pr, total, pc, T->spaces[ai], T->addrs[ai], nacc, err);
+					if (rc)
+						return rc;
+					total++;
 					ai++;
 				}
 			}
@@ -560,6 +671,18 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	pr->maxn = maxn;
 	pr->minn = cta->nthreads ? minn : 0;
 	return 0;
+}
+
+uint64_t weft_fabric_prepared_bytes(const struct weft_trace_launch *L)
+{
+	if (!L->nctas)
+		return 0;
+	/* per access its key and offset; per thread its start, count and
+	 * place in act; per block and pc a count */
+	double b = (double)L->mem_accesses / L->nctas * (1 + sizeof(uint32_t)) +
+		   (double)L->threads_per_cta * 3 * sizeof(uint32_t) +
+		   ((double)L->program->nblocks + L->program->ninsts) * sizeof(uint64_t);
+	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
 }
 
 void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
@@ -597,7 +720,7 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 		uint32_t keep = 0;
 		for (uint32_t i = 0; i < na; i++) {
 			uint32_t t = all ? i : act[i];
-			struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
+			struct fabric_acc a = weft_fabric_acc_at(pr, t, j);
 			access_one(s, core, &a, cta->cta);
 			if (!all && pr->acc_n[t] > j + 1)
 				act[keep++] = t;

@@ -252,7 +252,7 @@ void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace 
 	for (uint32_t j = 0; j < pr->maxn; j++)
 		for (uint32_t t = 0; t < pr->nthreads; t++)
 			if (pr->acc_n[t] > j) {
-				struct fabric_acc a = weft_fabric_acc_at(cta, pr, t, j);
+				struct fabric_acc a = weft_fabric_acc_at(pr, t, j);
 				warm_one(s, core, &a, cta->cta);
 			}
 	if (cta->cta < s->fill_end && !s->filled && caches_full(s))

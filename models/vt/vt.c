@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "vt.h"
+#include "common/pool.h"
 #include "common/sbuf.h"
 
 #define TOCS "Lee et al., ACM TOCS 2013"
@@ -271,8 +272,7 @@ static void vt_free(void *state)
 	weft_vt_prog_free(&s->vp);
 	weft_group_prog_free(&s->gp);
 	weft_vt_carry_free(s);
-	free(s->acc.addr);
-	free(s->acc.w);
+	weft_vt_accs_free(&s->acc);
 	free(s->ls.slot_time);
 	free(s->ls.slot_read);
 	free(s->ls.once_seen);
@@ -567,13 +567,63 @@ static int vt_warm_use(void *state, const struct weft_cta_trace *c, void *prepar
 
 static const struct weft_cta_prep vt_prep = { sizeof(struct vt_prep), vt_prep_cta, vt_prep_release, NULL };
 
+static int vt_prep_cta_compact(void *state, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	return weft_vt_prep_cta_compact(state, c, out, err);
+}
+
+/* A compact preparation's estimated bytes for a CTA of L: every access
+ * of its uTs as a data-cache access (8 + 1 bytes; a coalesced strip has
+ * fewer), a struct vt_strip per strip, and the traces of the uTs outside
+ * the whole strips (at most 2 (HVL - 1), at the CTA's average per uT:
+ * 9 bytes an access, 4 a path block, 1 a guard). */
+static uint64_t vt_prep_bytes(const void *state, const struct weft_trace_launch *L)
+{
+	const struct vt_state *s = state;
+	if (!L->nctas || !L->threads_per_cta)
+		return 0;
+	double acc = (double)L->mem_accesses / L->nctas;
+	double per_ut = (acc * 9 + (double)L->stream_bytes[0] / L->nctas * 4 + (double)L->stream_bytes[1] / L->nctas * 8) /
+			L->threads_per_cta + sizeof(struct weft_thread_trace) + 1;
+	double hvl = s->hvl ? s->hvl : 1;
+	double b = acc * 9 + ((double)L->threads_per_cta / hvl + 1) * sizeof(struct vt_strip) +
+		   2 * hvl * per_ut;
+	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
+}
+
+/* The compact one: vector cores, where the in-order replay takes every
+ * whole strip prepared, which it does when strips start where the
+ * preparation puts them (vt_replay.c vector_cta): a full replay, a
+ * warmed sample (aligned), strips kept in their CTA, or CTAs of whole
+ * strips (a strip after a gap starts at the CTA's first uT). */
+static const struct weft_cta_prep vt_prep_compact = { sizeof(struct vt_prep), vt_prep_cta_compact,
+						      vt_prep_release, vt_prep_bytes };
+
+static const struct weft_cta_prep *vt_prep_for(const struct vt_state *s, const struct weft_cta_sample *sample)
+{
+	if (s->pp.pattern == VT_PAT_MIMD)
+		return &vt_prep; /* a uT's whole trace is timed in order */
+	int full = !sample || sample->kind == WEFT_SAMPLE_ALL;
+	if (full || s->aligned || s->vp.cta_scope || (s->hvl && s->threads_per_cta % s->hvl == 0))
+		return &vt_prep_compact;
+	return &vt_prep;
+}
+
 static int vt_consume(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)
 {
 	int rc = vt_begin_launch(state, t, launch, sample, err);
 	if (rc < 0)
 		return rc;
-	rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, &vt_prep, vt_use_cta, vt_warm_use,
+	/* two threads: the decoder thread decodes and builds 3 of 5 whole
+	 * strips, the calling thread builds the other 2 and times them all
+	 * (sgemm at large size, vt-c4v1r128+bi: building them all on the
+	 * decoder thread took 81% of the CPU time, perf; docs/estimate.md
+	 * "Parallel replay") */
+	struct vt_state *s = state;
+	unsigned jobs = weft_trace_jobs(t) ? weft_trace_jobs(t) : weft_pool_jobs(0);
+	s->prep_share = jobs == 2 ? 3 : 5;
+	rc = weft_trace_for_each_cta_prep_warm(t, launch, sample, 0, vt_prep_for(state, sample), vt_use_cta, vt_warm_use,
 					       state, err);
 	if (rc) {
 		const struct weft_trace_launch *L = weft_trace_launch(t, launch);

@@ -202,12 +202,22 @@ struct vt_tally {
 	double ev[VT_EV_COUNT];
 };
 
-/* Data-cache accesses of strips, in order: access i is to addr[i], a
- * write when w[i] is 1 (9 bytes an access). */
+/* Data-cache accesses of strips, in order (vt_replay.c acc_push,
+ * acc_at). Narrow (the usual case): access i is to hi[key[i] >> 1] << 32
+ * | lo[i], a write when key[i] & 1 (5 bytes an access; the accesses of a
+ * list fall in a few 4 GiB regions: the global arrays, the CTA's shared
+ * region); wide, once a list has more than VT_ACC_REGIONS regions: to
+ * addr[i], a write when w[i] (9 bytes). vt_accs_reset empties it. */
+#define VT_ACC_REGIONS 128
 struct vt_accs {
+	uint32_t *lo;
+	uint8_t *key;
+	uint64_t hi[VT_ACC_REGIONS];
+	uint32_t nhi, last;               /* regions; the region of the last access */
+	int wide;
 	uint64_t *addr;
 	uint8_t *w;
-	size_t n, cap;
+	size_t n, cap, wcap;
 };
 
 /* What a strip's timing needs besides the data cache (vt_replay.c
@@ -220,6 +230,15 @@ struct vt_strip {
 	uint32_t nacc;
 };
 
+/* Copies of the thread traces of a strip carried from one CTA into the
+ * next (at most HVL - 1 threads; the decoder reuses a CTA's buffers). */
+struct vt_carry {
+	uint32_t *blocks;
+	uint8_t *guards, *spaces;
+	uint64_t *addrs;
+	size_t cap_blocks, cap_guards, cap_addrs;
+};
+
 /* A CTA's strips prepared on a decoder thread (weft_vt_prep_cta): the
  * whole strips of its uTs from `first` on (first + k x hvl, k <
  * nstrips), where the strips would start if the CTAs before it were
@@ -229,18 +248,23 @@ struct vt_strip {
 struct vt_prep {
 	uint32_t cta, n, hvl, first, nstrips;
 	struct vt_strip *strips;
+	uint8_t *built;                   /* [nstrips]: strip k built here (compact with
+					     vt_state prep_share < 5: some are not) */
 	size_t cap;
 	struct vt_accs acc;
 	struct weft_group_iter it;
-};
-
-/* Copies of the thread traces of a strip carried from one CTA into the
- * next (at most HVL - 1 threads; the decoder reuses a CTA's buffers). */
-struct vt_carry {
-	uint32_t *blocks;
-	uint8_t *guards, *spaces;
-	uint64_t *addrs;
-	size_t cap_blocks, cap_guards, cap_addrs;
+	/* compact (weft_vt_prep_cta_compact, trace.h compact): the grid
+	 * padding and copies of the traces of the uTs outside the whole
+	 * strips (at most 2 (HVL - 1): before `first` and after the last
+	 * strip), so that the in-order replay reads nothing of the decoded
+	 * CTA; th[t] is valid where have[t] */
+	int compact;
+	uint32_t pad;                     /* grid padding threads */
+	uint64_t pad_insts;               /* and their guard-true instructions */
+	struct weft_thread_trace *th;     /* [nthreads] */
+	uint8_t *have;                    /* [nthreads] */
+	uint32_t th_cap;
+	struct vt_carry own;              /* what th points into */
 };
 
 struct vt_state {
@@ -278,6 +302,13 @@ struct vt_state {
 	 * (warming: data-cache accesses change contents, count nothing) */
 	int cur_warm, strip_warm, warming;
 	int explain;                      /* fill each launch's explain text */
+	/* compact preparations build the whole strips at positions k of CTA
+	 * c with (k + c) mod 5 < prep_share (0: all); the in-order replay
+	 * builds the others from
+	 * copies of their uTs (vt.c vt_consume: 3 with two threads, so that
+	 * the decoder thread's share and the calling thread's balance; 5
+	 * otherwise). The results are the same for every share. */
+	uint32_t prep_share;
 	struct vt_launch ls;
 	/* across launches */
 	double total_cycles, total_ev[VT_EV_COUNT];
@@ -321,7 +352,22 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  * (which reports its error); WEFT_ERR_NOMEM. */
 int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
 		     struct weft_error *err);
+/* weft_vt_prep_cta, and a compact preparation (struct vt_prep compact):
+ * the in-order replay of c (weft_vt_cta_prep, weft_vt_warm_cta_prep)
+ * then reads of c only its id and thread count. Vector cores only, and
+ * only where the in-order replay takes every whole strip prepared (vt.c
+ * vt_consume: a full replay, a warmed sample, strips kept in their CTA,
+ * or CTAs of whole strips); the replay of a uT it did not copy fails with
+ * WEFT_ERR_INTERNAL. */
+int weft_vt_prep_cta_compact(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+			     struct weft_error *err);
 void weft_vt_prep_free(struct vt_prep *pr);
+/* A list of data-cache accesses (struct vt_accs): append one (-1 out of
+ * memory), read access i back, empty it, free it. */
+int weft_vt_acc_push(struct vt_accs *acc, uint64_t addr, int is_write);
+uint64_t weft_vt_acc_at(const struct vt_accs *a, size_t i, int *is_write);
+void weft_vt_acc_reset(struct vt_accs *acc);
+void weft_vt_accs_free(struct vt_accs *a);
 /* weft_vt_cta and weft_vt_warm_cta taking the strips pr prepared for c
  * (NULL: none); the results are the same as without. */
 int weft_vt_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr,

@@ -181,24 +181,99 @@ static void fu_events(double *ev, const struct vt_pcinfo *pi, uint32_t n)
 		ev[e] += n;
 }
 
-/* Appends one data-cache access to a strip's list; -1 out of memory. */
-static int acc_push(struct vt_accs *acc, uint64_t addr, int is_write)
+void weft_vt_acc_reset(struct vt_accs *acc)
 {
-	if (acc->n == acc->cap) {
-		size_t nc = acc->cap ? 2 * acc->cap : 1024;
-		uint64_t *a = realloc(acc->addr, nc * sizeof(*a));
-		if (!a)
+	acc->n = 0;
+	acc->nhi = 0;
+	acc->last = 0;
+	acc->wide = 0;
+}
+
+/* Room for n wide accesses; -1 out of memory. */
+static int acc_grow_wide(struct vt_accs *acc, size_t n)
+{
+	if (n <= acc->wcap)
+		return 0;
+	size_t nc = acc->wcap ? 2 * acc->wcap : 1024;
+	while (nc < n)
+		nc *= 2;
+	uint64_t *a = realloc(acc->addr, nc * sizeof(*a));
+	if (!a)
+		return -1;
+	acc->addr = a;
+	uint8_t *w = realloc(acc->w, nc);
+	if (!w)
+		return -1;
+	acc->w = w;
+	acc->wcap = nc;
+	return 0;
+}
+
+/* Appends one data-cache access to a strip's list; -1 out of memory. */
+int weft_vt_acc_push(struct vt_accs *acc, uint64_t addr, int is_write)
+{
+	if (!acc->wide) {
+		if (acc->n == acc->cap) {
+			size_t nc = acc->cap ? 2 * acc->cap : 1024;
+			uint32_t *lo = realloc(acc->lo, nc * sizeof(*lo));
+			if (!lo)
+				return -1;
+			acc->lo = lo;
+			uint8_t *k = realloc(acc->key, nc);
+			if (!k)
+				return -1;
+			acc->key = k;
+			acc->cap = nc;
+		}
+		uint64_t hi = addr >> 32;
+		uint32_t r = acc->last;
+		if (r >= acc->nhi || acc->hi[r] != hi) {
+			for (r = 0; r < acc->nhi && acc->hi[r] != hi; r++)
+				;
+			if (r == acc->nhi && r < VT_ACC_REGIONS)
+				acc->hi[acc->nhi++] = hi;
+			acc->last = r;
+		}
+		if (r < VT_ACC_REGIONS) {
+			acc->lo[acc->n] = (uint32_t)addr;
+			acc->key[acc->n++] = (uint8_t)(r << 1 | (is_write ? 1 : 0));
+			return 0;
+		}
+		/* a region past the table's: the list goes wide, its accesses
+		 * so far rewritten whole */
+		if (acc_grow_wide(acc, acc->n + 1))
 			return -1;
-		acc->addr = a;
-		uint8_t *w = realloc(acc->w, nc);
-		if (!w)
-			return -1;
-		acc->w = w;
-		acc->cap = nc;
+		for (size_t i = 0; i < acc->n; i++) {
+			acc->addr[i] = acc->hi[acc->key[i] >> 1] << 32 | acc->lo[i];
+			acc->w[i] = acc->key[i] & 1;
+		}
+		acc->wide = 1;
 	}
+	if (acc_grow_wide(acc, acc->n + 1))
+		return -1;
 	acc->addr[acc->n] = addr;
 	acc->w[acc->n++] = (uint8_t)is_write;
 	return 0;
+}
+
+/* Access i of a: its address, and whether it writes. */
+uint64_t weft_vt_acc_at(const struct vt_accs *a, size_t i, int *is_write)
+{
+	if (a->wide) {
+		*is_write = a->w[i];
+		return a->addr[i];
+	}
+	*is_write = a->key[i] & 1;
+	return a->hi[a->key[i] >> 1] << 32 | a->lo[i];
+}
+
+void weft_vt_accs_free(struct vt_accs *a)
+{
+	free(a->lo);
+	free(a->key);
+	free(a->addr);
+	free(a->w);
+	memset(a, 0, sizeof(*a));
 }
 
 static int acc_nomem(struct weft_error *err, uint32_t n, uint32_t cta)
@@ -305,7 +380,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 						continue;
 					int l = __builtin_ctzll(m);
 					uint64_t a = dc_addr(in.space[l], in.addr[l], lcta[l], ltid[l]);
-					if (acc_push(acc, a, 0))
+					if (weft_vt_acc_push(acc, a, 0))
 						return acc_nomem(err, n, lcta[0]);
 				}
 				continue;
@@ -325,7 +400,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 					if (k == VT_K_VUNIT && b == last)
 						continue;
 					last = b;
-					if (acc_push(acc, a, pi->is_store))
+					if (weft_vt_acc_push(acc, a, pi->is_store))
 						return acc_nomem(err, n, lcta[0]);
 				}
 				if (pi->is_store)
@@ -362,7 +437,7 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 				uint32_t nmade = weft_vt_coalesce(pp, uaddr, nu, made);
 				ls->coalesced_saved += nu - nmade;
 				for (uint32_t i = 0; i < nmade; i++)
-					if (acc_push(acc, made[i], pi->is_store))
+					if (weft_vt_acc_push(acc, made[i], pi->is_store))
 						return acc_nomem(err, n, lcta[0]);
 			}
 		}
@@ -404,8 +479,11 @@ static void strip_run(struct vt_state *s, const struct vt_strip *o, const struct
 	uint64_t primary = 0; /* MSHR refills: misses and secondary overflows */
 	struct vt_inflight *fl = &s->inflight;
 	inflight_reset(fl);
-	for (size_t i = o->acc0; i < o->acc0 + o->nacc; i++)
-		primary += strip_access(s, fl, a->addr[i], a->w[i]);
+	for (size_t i = o->acc0; i < o->acc0 + o->nacc; i++) {
+		int w;
+		uint64_t addr = weft_vt_acc_at(a, i, &w);
+		primary += strip_access(s, fl, addr, w);
+	}
 	double t[VT_C_COUNT] = { 0 };
 	const double *busy = o->busy;
 	double reads = o->reads, writes = o->writes, dep = o->dep;
@@ -445,7 +523,7 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	uint32_t n = s->strip_n;
 	s->strip_n = 0;
 	s->strip_cap = s->hvl;
-	s->acc.n = 0;
+	weft_vt_acc_reset(&s->acc);
 	int rc = strip_build(s, &s->it, s->strip_th, s->strip_cta, s->strip_tid, n, &s->sbuf, &s->acc,
 			     err);
 	if (rc)
@@ -558,10 +636,12 @@ static uint32_t padding_of(const struct vt_state *s, const struct weft_cta_trace
 	return c->nthreads - t;
 }
 
-static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
+static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr)
 {
 	uint64_t sum = 0;
-	uint32_t pad = padding_of(s, c, &sum);
+	uint32_t pad = pr && pr->compact ? pr->pad : padding_of(s, c, &sum);
+	if (pr && pr->compact)
+		sum = pr->pad_insts;
 	if ((uint64_t)c->cta + 1 == s->nctas)
 		s->tail_padding = pad; /* warmed or read: the launch ends here */
 	s->ls.thread_insts += sum;
@@ -586,29 +666,29 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* Copies the traces of the strip's uTs into the spare carry buffer
- * (the decoder reuses the CTA's buffers for the next CTA) and swaps. */
-static int carry_strip(struct vt_state *s, struct weft_error *err)
+/* Copies what the traces th[i] (i < n, where sel is NULL or sel[i])
+ * point to into b and points them there; -1 out of memory. */
+static int copy_traces(struct vt_carry *b, struct weft_thread_trace *th, const uint8_t *sel, uint32_t n)
 {
-	struct vt_carry *b = &s->carry[s->carry_cur ^ 1];
 	size_t nb = 0, ng = 0, na = 0;
-	for (uint32_t l = 0; l < s->strip_n; l++) {
-		nb += s->strip_th[l].nblocks;
-		ng += s->strip_th[l].nguards;
-		na += s->strip_th[l].naddrs;
+	for (uint32_t l = 0; l < n; l++) {
+		if (sel && !sel[l])
+			continue;
+		nb += th[l].nblocks;
+		ng += th[l].nguards;
+		na += th[l].naddrs;
 	}
 	size_t cap_s = b->cap_addrs;
 	if (grow((void **)&b->blocks, &b->cap_blocks, nb, sizeof(*b->blocks)) ||
 	    grow((void **)&b->guards, &b->cap_guards, ng, sizeof(*b->guards)) ||
 	    grow((void **)&b->addrs, &b->cap_addrs, na, sizeof(*b->addrs)) ||
 	    grow((void **)&b->spaces, &cap_s, na, sizeof(*b->spaces)))
-		return weft_error_set(err, WEFT_ERR_NOMEM,
-				      "out of memory carrying a strip of %u uTs (%zu blocks, %zu "
-				      "addresses) into CTA %u", s->strip_n, nb, na,
-				      (uint32_t)s->last_cta + 1);
+		return -1;
 	nb = ng = na = 0;
-	for (uint32_t l = 0; l < s->strip_n; l++) {
-		struct weft_thread_trace *t = &s->strip_th[l];
+	for (uint32_t l = 0; l < n; l++) {
+		if (sel && !sel[l])
+			continue;
+		struct weft_thread_trace *t = &th[l];
 		if (t->nblocks)
 			memcpy(b->blocks + nb, t->blocks, sizeof(*t->blocks) * t->nblocks);
 		if (t->nguards)
@@ -625,6 +705,24 @@ static int carry_strip(struct vt_state *s, struct weft_error *err)
 		ng += t->nguards;
 		na += t->naddrs;
 	}
+	return 0;
+}
+
+/* Copies the traces of the strip's uTs into the spare carry buffer
+ * (the decoder reuses the CTA's buffers for the next CTA) and swaps. */
+static int carry_strip(struct vt_state *s, struct weft_error *err)
+{
+	if (copy_traces(&s->carry[s->carry_cur ^ 1], s->strip_th, NULL, s->strip_n)) {
+		size_t nb = 0, na = 0;
+		for (uint32_t l = 0; l < s->strip_n; l++) {
+			nb += s->strip_th[l].nblocks;
+			na += s->strip_th[l].naddrs;
+		}
+		return weft_error_set(err, WEFT_ERR_NOMEM,
+				      "out of memory carrying a strip of %u uTs (%zu blocks, %zu "
+				      "addresses) into CTA %u", s->strip_n, nb, na,
+				      (uint32_t)s->last_cta + 1);
+	}
 	s->carry_cur ^= 1;
 	return 0;
 }
@@ -640,15 +738,19 @@ int weft_vt_flush(struct vt_state *s, struct weft_error *err)
 	return rc;
 }
 
+static void carry_free(struct vt_carry *b)
+{
+	free(b->blocks);
+	free(b->guards);
+	free(b->addrs);
+	free(b->spaces);
+	memset(b, 0, sizeof(*b));
+}
+
 void weft_vt_carry_free(struct vt_state *s)
 {
-	for (int i = 0; i < 2; i++) {
-		free(s->carry[i].blocks);
-		free(s->carry[i].guards);
-		free(s->carry[i].addrs);
-		free(s->carry[i].spaces);
-		memset(&s->carry[i], 0, sizeof(s->carry[i]));
-	}
+	for (int i = 0; i < 2; i++)
+		carry_free(&s->carry[i]);
 }
 
 /* Vector cores: appends the CTA's uTs to the application vector, running
@@ -671,21 +773,34 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 		uint32_t phase = (uint32_t)(((uint64_t)c->cta * s->threads_per_cta) % s->hvl);
 		s->strip_cap = s->hvl - phase;
 	}
-	if (pr && (pr->cta != c->cta || pr->n != n || pr->hvl != s->hvl))
-		pr = NULL; /* (cannot happen: prepared for this CTA and launch) */
-	uint32_t k = 0;
+	if (pr && (pr->cta != c->cta || pr->n != n || pr->hvl != s->hvl)) {
+		if (pr->compact) /* (cannot happen: prepared for this CTA and launch) */
+			return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u prepared for another CTA or HVL",
+					      c->cta);
+		pr = NULL;
+	}
 	for (uint32_t t = 0; t < n && !rc;) {
-		if (pr && k < pr->nstrips && !s->strip_n && t == pr->first + k * s->hvl) {
+		/* a strip starts at uT t: the one prepared there, if built
+		 * (strip k of pr covers uTs first + k HVL on) */
+		uint32_t k = pr && !s->strip_n && t >= pr->first && (t - pr->first) % s->hvl == 0
+				     ? (t - pr->first) / s->hvl
+				     : UINT32_MAX;
+		if (pr && k < pr->nstrips && pr->built[k]) {
 			s->strip_warm = s->cur_warm;
 			strip_run(s, &pr->strips[k], &pr->acc);
-			k++;
 			t += s->hvl;
 			continue;
 		}
 		uint32_t l = s->strip_n++;
 		if (!l)
 			s->strip_warm = s->cur_warm; /* a strip is its first uT's CTA's */
-		s->strip_th[l] = c->threads[t];
+		if (pr && pr->compact && !pr->have[t]) {
+			s->strip_n--;
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "uT %u was neither copied nor in a whole strip the "
+					      "in-order replay took (strips prepared from uT %u)", t, pr->first);
+		}
+		s->strip_th[l] = pr && pr->compact ? pr->th[t] : c->threads[t];
 		s->strip_cta[l] = c->cta;
 		s->strip_tid[l] = t;
 		if (s->strip_n == (s->strip_cap ? s->strip_cap : s->hvl)) /* 0: not set, HVL */
@@ -700,17 +815,49 @@ static int vector_cta(struct vt_state *s, const struct weft_cta_trace *c, uint32
 	return carry_strip(s, err);
 }
 
-int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+/* compact: the grid padding, and copies of the traces of the uTs outside
+ * pr's whole strips */
+static int prep_rest(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
 		     struct weft_error *err)
+{
+	if (c->nthreads > pr->th_cap) {
+		free(pr->th);
+		free(pr->have);
+		pr->th = malloc(c->nthreads * sizeof(*pr->th));
+		pr->have = malloc(c->nthreads);
+		pr->th_cap = pr->th && pr->have ? c->nthreads : 0;
+		if (!pr->th_cap)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory preparing the %u uTs of CTA %u",
+					      c->nthreads, c->cta);
+	}
+	uint64_t done0 = s->hvl ? pr->first : 0, done1 = done0 + (uint64_t)pr->nstrips * s->hvl;
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		pr->have[t] = t < pr->n && (t < done0 || t >= done1 || !pr->built[(t - done0) / s->hvl]);
+		pr->th[t] = c->threads[t];
+	}
+	if (copy_traces(&pr->own, pr->th, pr->have, c->nthreads))
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory copying uTs of CTA %u", c->cta);
+	return 0;
+}
+
+static int prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+		    int compact, struct weft_error *err)
 {
 	pr->cta = c->cta;
 	pr->nstrips = 0;
-	pr->acc.n = 0;
+	weft_vt_acc_reset(&pr->acc);
 	pr->hvl = s->hvl;
-	if (s->pp.pattern == VT_PAT_MIMD || !s->hvl)
-		return 0;
+	pr->compact = 0;
+	pr->first = 0;
+	if (s->pp.pattern == VT_PAT_MIMD || (!s->hvl && !compact))
+		return 0; /* (MIMD: never compact, vt.c) */
+	pr->compact = compact;
 	uint64_t sum = 0;
-	pr->n = c->nthreads - padding_of(s, c, &sum);
+	pr->pad = padding_of(s, c, &sum);
+	pr->pad_insts = sum;
+	pr->n = c->nthreads - pr->pad;
+	if (!s->hvl)
+		return prep_rest(s, c, pr, err);
 	/* where the CTA's first whole strip starts when the launch's CTAs
 	 * before it fill the application vector */
 	uint32_t off = s->vp.cta_scope ? 0 : (uint32_t)((uint64_t)c->cta * s->threads_per_cta % s->hvl);
@@ -722,11 +869,21 @@ int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, s
 		if (pr->nstrips == pr->cap) {
 			size_t nc = pr->cap ? 2 * pr->cap : 64;
 			struct vt_strip *q = realloc(pr->strips, nc * sizeof(*q));
-			if (!q)
+			uint8_t *b = q ? realloc(pr->built, nc) : NULL;
+			if (q)
+				pr->strips = q;
+			if (!b)
 				return weft_error_set(err, WEFT_ERR_NOMEM,
 						      "out of memory preparing the strips of CTA %u", c->cta);
-			pr->strips = q;
+			pr->built = b;
 			pr->cap = nc;
+		}
+		/* compact, split: the in-order replay builds the strips at
+		 * positions k with (k + cta) mod 5 >= share itself, from copies */
+		pr->built[pr->nstrips] = !compact || !s->prep_share || (pr->nstrips + c->cta) % 5 < s->prep_share;
+		if (!pr->built[pr->nstrips]) {
+			pr->nstrips++;
+			continue;
 		}
 		for (uint32_t l = 0; l < s->hvl; l++)
 			ltid[l] = (uint32_t)a + l;
@@ -742,14 +899,29 @@ int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, s
 			break; /* the in-order replay builds this strip itself and reports its error there */
 		pr->nstrips++;
 	}
-	return 0;
+	return compact ? prep_rest(s, c, pr, err) : 0;
+}
+
+int weft_vt_prep_cta(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+		     struct weft_error *err)
+{
+	return prep_cta(s, c, pr, 0, err);
+}
+
+int weft_vt_prep_cta_compact(const struct vt_state *s, const struct weft_cta_trace *c, struct vt_prep *pr,
+			     struct weft_error *err)
+{
+	return prep_cta(s, c, pr, 1, err);
 }
 
 void weft_vt_prep_free(struct vt_prep *pr)
 {
 	free(pr->strips);
-	free(pr->acc.addr);
-	free(pr->acc.w);
+	free(pr->built);
+	weft_vt_accs_free(&pr->acc);
+	free(pr->th);
+	free(pr->have);
+	carry_free(&pr->own);
 	memset(pr, 0, sizeof(*pr));
 }
 
@@ -757,7 +929,7 @@ int weft_vt_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, const s
 		     struct weft_error *err)
 {
 	int rc = 0;
-	uint32_t n = c->nthreads - grid_padding(s, c);
+	uint32_t n = c->nthreads - grid_padding(s, c, pr);
 	if (s->pp.pattern == VT_PAT_MIMD) {
 		for (uint32_t t = 0; t < n && !rc; t++)
 			rc = mimd_thread(s, c, t, err);
@@ -779,7 +951,7 @@ int weft_vt_warm_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, co
 {
 	int rc = 0;
 	uint64_t insts = s->ls.thread_insts, padding = s->ls.padding_threads;
-	uint32_t n = c->nthreads - grid_padding(s, c);
+	uint32_t n = c->nthreads - grid_padding(s, c, pr);
 	s->ls.thread_insts = insts; /* counted by the CTAs read only */
 	s->ls.padding_threads = padding;
 	s->cur_warm = 1;

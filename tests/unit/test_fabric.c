@@ -7,7 +7,8 @@
  * compute-bound kernel, partitioning into sub-kernels with its
  * reconfiguration cost and run in batches of CTAs, epochs against the reservation buffer alone,
  * elevator cascades for distances beyond the token buffer (dMT), totals =
- * sums of launches, and the configs' area.
+ * sums of launches, and the configs' area; a prepared CTA holds every
+ * access the replay reads (narrow and wide forms).
  */
 #include <math.h>
 
@@ -664,6 +665,102 @@ static void test_bad_config(void **state)
 	assert_int_equal(weft_config_load("configs/sgmf-core.ini", dset, 1, &cfg, &err), WEFT_ERR_INPUT);
 }
 
+/* ---- the prepared CTA (trace.h compact) ---- */
+
+/* Every access weft_fabric_acc_at gives for c, prepared in pr, is the one
+ * the thread iterator reads from the decoded CTA (pc, space, address), in
+ * order, and no thread has more: the prepared CTA holds all the replay
+ * reads of the accesses once the walk has dropped the decoded CTA. */
+static void check_prepared(const struct weft_program *p, const struct weft_cta_trace *c,
+			   const struct fabric_prepared *pr)
+{
+	assert_int_equal(pr->nthreads, c->nthreads);
+	for (uint32_t t = 0; t < c->nthreads; t++) {
+		struct weft_thread_iter it;
+		struct weft_dyn_inst in;
+		uint32_t j = 0;
+		weft_thread_iter_init(&it, p, &c->threads[t]);
+		while (weft_thread_iter_next(&it, &in)) {
+			if (!in.has_addr)
+				continue;
+			assert_true(j < pr->acc_n[t]);
+			struct fabric_acc a = weft_fabric_acc_at(pr, t, j);
+			assert_int_equal(a.pc, in.pc);
+			assert_int_equal(a.space, in.space);
+			assert_true(a.addr == in.addr);
+			j++;
+		}
+		assert_int_equal(j, pr->acc_n[t]);
+	}
+}
+
+static void test_prepared_holds_accesses(void **state)
+{
+	(void)state;
+	const char *tp = st_path("prep.wtr");
+	st_trace_workload("hotspot", WEFT_SIZE_SMALL, tp); /* shared and global accesses */
+	struct weft_error err;
+	struct weft_trace *t;
+	st_check(weft_trace_open(tp, &t, &err), &err, "open");
+	const struct weft_trace_launch *L = weft_trace_launch(t, 0);
+	const struct weft_model *model = weft_model_find("sgmf");
+	struct weft_config cfg;
+	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "load");
+	void *st = NULL;
+	assert_non_null(model);
+	st_check(model->init(&cfg, &st, &err), &err, "init");
+	struct fabric_state *s = st;
+	st_check(weft_fabric_launch_begin(s, L->program, &err), &err, "begin");
+	struct fabric_prepared pr;
+	memset(&pr, 0, sizeof(pr));
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	int narrow = 0;
+	for (uint32_t k = 0; k < L->nctas; k += 7) {
+		st_check(weft_trace_read_cta(t, 0, k, &c, &err), &err, "read");
+		st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare");
+		narrow += !pr.wide && pr.nkeys > 1;
+		check_prepared(L->program, &c, &pr);
+	}
+	assert_true(narrow > 0); /* the usual, narrow, form was checked */
+	/* wide from the start: one thread's global addresses 8 GiB further */
+	uint32_t m = c.nthreads / 2;
+	struct weft_thread_trace keep = c.threads[m];
+	uint64_t *addrs = malloc((keep.naddrs + 1) * sizeof(*addrs));
+	uint8_t *spaces = malloc(keep.naddrs + 1);
+	assert_true(addrs && spaces && keep.naddrs > 2);
+	for (uint32_t j = 0; j < keep.naddrs; j++) {
+		spaces[j] = keep.spaces[j];
+		addrs[j] = keep.addrs[j] + (keep.spaces[j] != WEFT_SPACE_SHARED ? 8ull << 30 : 0);
+	}
+	c.threads[m].addrs = addrs;
+	c.threads[m].spaces = spaces;
+	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare wide");
+	assert_true(pr.wide);
+	check_prepared(L->program, &c, &pr);
+	/* wide from the middle of the CTA: a space no instruction has (the
+	 * narrow accesses before it rewritten whole) */
+	for (uint32_t j = 0; j < keep.naddrs; j++)
+		addrs[j] = keep.addrs[j];
+	spaces[keep.naddrs / 2] = 200;
+	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare converted");
+	assert_true(pr.wide);
+	check_prepared(L->program, &c, &pr);
+	/* and narrow again for the next CTA */
+	c.threads[m] = keep;
+	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare again");
+	assert_false(pr.wide);
+	check_prepared(L->program, &c, &pr);
+	free(addrs);
+	free(spaces);
+	weft_fabric_prepared_free(&pr);
+	weft_cta_trace_free(&c);
+	model->free(st);
+	weft_config_free(&cfg);
+	weft_trace_close(t);
+	unlink(tp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_kept_loops),
 		cmocka_unit_test(test_area_sgmf_core),
 		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_prepared_holds_accesses),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	weft_fabric_cache_clear();

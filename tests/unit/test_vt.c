@@ -787,14 +787,20 @@ static void test_cross_cta_strips(void **state)
  * that starts or resumes elsewhere): CTAs of 6 lk uTs, strips of 4 (CTA
  * k's first whole strip starts at its uT (4 - 6k mod 4) mod 4: 0, 2, 0,
  * 2, ...). */
-static struct vt_state *lk_run(const struct weft_program *p, const uint32_t *ctas, uint32_t n,
-			       int prep, uint32_t *nprepared)
+/* prep: 0 none, 1 weft_vt_prep_cta, 2 weft_vt_prep_cta_compact and the
+ * replay passed only the CTA's header, its traces scribbled over first
+ * (as the walk drops the decoded CTA); aligned: as a warmed sample sets
+ * it. */
+static struct vt_state *lk_run_with(const struct weft_program *p, const uint32_t *ctas, uint32_t n,
+				    int prep, int aligned, uint32_t share, uint32_t *nprepared)
 {
 	struct hcta *h = calloc(1, sizeof(*h));
 	struct vt_prep *pr = calloc(1, sizeof(*pr));
 	assert_non_null(h);
 	assert_non_null(pr);
 	struct vt_state *s = mklaunch(LK_CFG, p, 5, 6);
+	s->aligned = aligned;
+	s->prep_share = share;
 	struct weft_error err;
 	*nprepared = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -803,11 +809,17 @@ static struct vt_state *lk_run(const struct weft_program *p, const uint32_t *cta
 			lk_thread(h, t, 6 * ctas[i] + t);
 		h->cta.cta = ctas[i];
 		if (prep) {
-			if (weft_vt_prep_cta(s, &h->cta, pr, &err))
+			if ((prep == 2 ? weft_vt_prep_cta_compact : weft_vt_prep_cta)(s, &h->cta, pr, &err))
 				fail_msg("%s", err.message);
 			*nprepared += pr->nstrips;
 		}
-		if (weft_vt_cta_prep(s, &h->cta, prep ? pr : NULL, &err))
+		struct weft_cta_trace hdr = h->cta;
+		if (prep == 2) {
+			hdr.threads = NULL;
+			hdr.priv = NULL;
+			memset(h, 0xff, sizeof(*h));
+		}
+		if (weft_vt_cta_prep(s, &hdr, prep ? pr : NULL, &err))
 			fail_msg("%s", err.message);
 	}
 	assert_int_equal(weft_vt_flush(s, &err), 0);
@@ -815,6 +827,112 @@ static struct vt_state *lk_run(const struct weft_program *p, const uint32_t *cta
 	free(pr);
 	free(h);
 	return s;
+}
+
+static struct vt_state *lk_run(const struct weft_program *p, const uint32_t *ctas, uint32_t n,
+			       int prep, uint32_t *nprepared)
+{
+	return lk_run_with(p, ctas, n, prep, 0, 0, nprepared);
+}
+
+static void lk_same(const struct vt_state *a, const struct vt_state *b)
+{
+	assert_true(a->ls.strips > 0 && a->ls.dcache_accesses > 0);
+	assert_int_equal(b->ls.strips, a->ls.strips);
+	assert_int_equal(b->ls.partial_strips, a->ls.partial_strips);
+	assert_int_equal(b->ls.cross_cta_strips, a->ls.cross_cta_strips);
+	assert_int_equal(b->ls.ut_insts_issued, a->ls.ut_insts_issued);
+	assert_int_equal(b->ls.ut_active, a->ls.ut_active);
+	assert_int_equal(b->ls.fragments, a->ls.fragments);
+	assert_int_equal(b->ls.thread_insts, a->ls.thread_insts);
+	assert_int_equal(b->ls.padding_threads, a->ls.padding_threads);
+	assert_int_equal(b->ls.dcache_accesses, a->ls.dcache_accesses);
+	assert_int_equal(b->ls.misses, a->ls.misses);
+	assert_int_equal(b->ls.secondary, a->ls.secondary);
+	assert_memory_equal(b->ls.ev, a->ls.ev, sizeof(a->ls.ev));
+	assert_memory_equal(b->ls.core_time, a->ls.core_time, sizeof(a->ls.core_time));
+	assert_memory_equal(b->ls.core_cpi, a->ls.core_cpi, sizeof(a->ls.core_cpi));
+}
+
+/* A compact preparation (trace.h compact) holds all the in-order replay
+ * reads of a CTA: replayed from its header alone, the decoded traces
+ * scribbled over, the launch is what the plain replay gives, for a full
+ * replay (every CTA: uTs before the first whole strip and after the last
+ * copied, strips carried into the next CTA) and a warmed sample's gap
+ * (aligned); where the replay would need a uT of a whole strip it did not
+ * take (a gap without alignment), it fails rather than read the CTA. */
+static void test_compact_strips(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	static const uint32_t all[] = { 0, 1, 2, 3, 4 }, gap[] = { 0, 2, 3 };
+	uint32_t np0, np1;
+	/* every strip built ahead (share 5), and the replay building the
+	 * strips at positions k mod 5 >= share from copies */
+	for (uint32_t share = 0; share <= 5; share += 1) {
+		struct vt_state *a = lk_run_with(p, all, 5, 0, 0, share, &np0);
+		struct vt_state *b = lk_run_with(p, all, 5, 2, 0, share, &np1);
+		assert_int_equal(np1, 5);
+		lk_same(a, b);
+		weft_model_vt.free(a);
+		weft_model_vt.free(b);
+		a = lk_run_with(p, gap, 3, 0, 1, share, &np0);
+		b = lk_run_with(p, gap, 3, 2, 1, share, &np1);
+		assert_int_equal(np1, 3);
+		lk_same(a, b);
+		weft_model_vt.free(a);
+		weft_model_vt.free(b);
+	}
+	/* CTA 1 first, not aligned: its strip starts at uT 0, not at 2 */
+	struct hcta *h = calloc(1, sizeof(*h));
+	struct vt_prep *pr = calloc(1, sizeof(*pr));
+	assert_true(h && pr);
+	struct vt_state *s = mklaunch(LK_CFG, p, 5, 6);
+	struct weft_error err;
+	for (uint32_t t = 0; t < 6; t++)
+		lk_thread(h, t, 6 + t);
+	h->cta.cta = 1;
+	assert_int_equal(weft_vt_prep_cta_compact(s, &h->cta, pr, &err), 0);
+	struct weft_cta_trace hdr = h->cta;
+	hdr.threads = NULL;
+	assert_int_equal(weft_vt_cta_prep(s, &hdr, pr, &err), WEFT_ERR_INTERNAL);
+	weft_vt_prep_free(pr);
+	free(pr);
+	free(h);
+	weft_model_vt.free(s);
+	weft_program_free(p);
+}
+
+/* A strip's access list reads back what was pushed: narrow (a few 4 GiB
+ * regions), and wide once a list has more than VT_ACC_REGIONS regions
+ * (the accesses before rewritten whole), and narrow again once emptied. */
+static void test_acc_list(void **state)
+{
+	(void)state;
+	struct vt_accs a;
+	memset(&a, 0, sizeof(a));
+	for (int round = 0; round < 2; round++) {
+		uint32_t nreg = round ? 3 : VT_ACC_REGIONS + 40, n = 5000;
+		weft_vt_acc_reset(&a);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t addr = (uint64_t)(i % nreg) << 32 | (uint64_t)i * 2654435761u % 0xffffffffu;
+			if (i % nreg == 1)
+				addr |= 1ull << 62; /* a shared region (vt_replay.c dc_addr) */
+			assert_int_equal(weft_vt_acc_push(&a, addr, i % 3 == 0), 0);
+		}
+		assert_int_equal(a.wide, !round);
+		assert_int_equal(a.n, n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t addr = (uint64_t)(i % nreg) << 32 | (uint64_t)i * 2654435761u % 0xffffffffu;
+			if (i % nreg == 1)
+				addr |= 1ull << 62;
+			int w;
+			assert_true(weft_vt_acc_at(&a, i, &w) == addr);
+			assert_int_equal(w, i % 3 == 0);
+		}
+	}
+	weft_vt_accs_free(&a);
 }
 
 static void test_prepared_strips(void **state)
@@ -1114,6 +1232,8 @@ int main(void)
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_cross_cta_strips),
 		cmocka_unit_test(test_prepared_strips),
+		cmocka_unit_test(test_compact_strips),
+		cmocka_unit_test(test_acc_list),
 		cmocka_unit_test(test_barrier_strips),
 		cmocka_unit_test(test_cta_uniform_segments),
 		cmocka_unit_test(test_grid_padding),
