@@ -277,6 +277,9 @@ static void vt_free(void *state)
 	free(s->ls.slot_read);
 	free(s->ls.once_seen);
 	free(s->ls.once_read);
+	free(s->tid_read);
+	free(s->tid_n);
+	free(s->tid_sum);
 	free(s->appvl);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);

@@ -165,6 +165,8 @@ struct vt_launch {
 	 * line misses, every later one hits), of the threads read or warmed
 	 * (once_seen) and of the threads read (once_read) */
 	double *once_seen, *once_read;
+	int by_tid;                        /* MIMD: the vt_state's by-thread-index tables are
+					    * zeroed for this launch (on its first thread read) */
 	uint64_t ctas, strips, partial_strips, strip_seq, mimd_seq;
 	uint64_t cross_cta_strips;         /* strips whose uTs come from several CTAs */
 	uint64_t padding_threads;          /* grid padding left out of the application vector */
@@ -278,6 +280,14 @@ struct vt_state {
 	 * (warming: data-cache accesses change contents, count nothing) */
 	int cur_warm, strip_warm, warming;
 	int explain;                      /* fill each launch's explain text */
+	/* MIMD samples: the threads read by their index in the CTA (tid,
+	 * 0..threads_per_cta - 1): per slot and tid how many ([cores x uts x
+	 * tpc]), per core and tid how many and their cycles less spawn, join
+	 * and the misses paid once ([cores x tpc]); mimd_sampled_core
+	 * post-stratifies by tid with them */
+	uint32_t *tid_read, *tid_n;
+	double *tid_sum;
+	size_t tid_cap;                    /* entries tid_read holds */
 	struct vt_launch ls;
 	/* across launches */
 	double total_cycles, total_ev[VT_EV_COUNT];
