@@ -604,6 +604,23 @@ static uint32_t padding_of(const struct vt_state *s, const struct weft_cta_trace
 	return c->nthreads - t;
 }
 
+double weft_vt_work_factor(const struct vt_state *s, uint32_t nctas, uint32_t tpc)
+{
+	const struct vt_launch *ls = &s->ls;
+	double f = ls->ctas ? (double)nctas / ls->ctas : 1;
+	if (s->pp.pattern == VT_PAT_MIMD || !s->tail_known || !ls->ctas || ls->ctas >= nctas ||
+	    (uint64_t)ls->ctas * tpc <= ls->padding_threads)
+		return f;
+	return ((double)nctas * tpc - (double)s->tail_padding) /
+	       ((double)ls->ctas * tpc - (double)ls->padding_threads);
+}
+
+uint32_t weft_vt_padding(const struct vt_state *s, const struct weft_cta_trace *c)
+{
+	uint64_t sum = 0;
+	return padding_of(s, c, &sum);
+}
+
 static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c)
 {
 	uint64_t sum = 0;

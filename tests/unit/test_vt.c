@@ -764,6 +764,35 @@ static void test_mimd_sample_by_tid(void **state)
 	weft_program_free(p);
 }
 
+/* A vector tile's sample expands by working threads: a launch of 4 CTAs
+ * of 8 threads whose last CTA has 3 threads of grid padding has 29
+ * working threads. A sample of CTAs 0 and 1 (16 working threads read)
+ * expands by 29 / 16, not 4 / 2 (which counted no padding), and one of
+ * CTAs 2 and 3 (13 read, the padding read) by 29 / 13, not 4 / 2 (which
+ * counted the padding in every CTA); without the padding known first, or
+ * unsampled, or on MIMD tiles, the CTAs' ratio as before. */
+static void test_vector_work_factor(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	struct vt_state *s = mklaunch("[model]\nname = vt\n[tile]\npattern = vsimd\n", p, 4, 8);
+	s->ls.ctas = 2;
+	assert_true(weft_vt_work_factor(s, 4, 8) == 2.0);
+	s->tail_known = 1;
+	s->tail_padding = 3;
+	assert_true(fabs(weft_vt_work_factor(s, 4, 8) - 29.0 / 16) < 1e-12);
+	s->ls.padding_threads = 3;
+	assert_true(fabs(weft_vt_work_factor(s, 4, 8) - 29.0 / 13) < 1e-12);
+	s->ls.ctas = 4;
+	assert_true(weft_vt_work_factor(s, 4, 8) == 1.0);
+	s->ls.ctas = 2;
+	s->pp.pattern = VT_PAT_MIMD;
+	assert_true(weft_vt_work_factor(s, 4, 8) == 2.0);
+	weft_model_vt.free(s);
+	weft_program_free(p);
+}
+
 /* loop kernel lk threads: even ones one trip, odd ones three; the
  * parameter and the store address, the store's unit-stride by the
  * application-vector index k */
@@ -1170,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_mimd_sample_once),
 		cmocka_unit_test(test_mimd_sample_pooled),
 		cmocka_unit_test(test_mimd_sample_by_tid),
+		cmocka_unit_test(test_vector_work_factor),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_cross_cta_strips),
 		cmocka_unit_test(test_prepared_strips),
