@@ -918,10 +918,10 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  * expanded), counted in the slot of the same thread of CTA 0, which
  * pays them in a full replay (a windowed sample's first CTA decoded is
  * elsewhere). A slot's threads in the launch leave out the grid padding of
- * the last CTA once that CTA was read or warmed (a full replay times none
- * of it; counted, the slot holding it was expanded by up to a CTA's
- * padding / its working threads too much: hotspot, mimd-c4r256, 1152 for
- * 1118 threads); before, it is not known and stays in. */
+ * the last CTA (a full replay times none of it; counted, the slot holding
+ * it was expanded by up to a CTA's padding / its working threads too
+ * much: hotspot, mimd-c4r256, 1152 for 1118 threads), which a sampled
+ * launch reads first (vt.c, begin_launch: tail_known). */
 static double mimd_sampled_core(const struct vt_state *s)
 {
 	const struct vt_params *pp = &s->pp;
