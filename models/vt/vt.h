@@ -165,6 +165,8 @@ struct vt_launch {
 	 * line misses, every later one hits), of the threads read or warmed
 	 * (once_seen) and of the threads read (once_read) */
 	double *once_seen, *once_read;
+	int by_tid;                        /* MIMD: the vt_state's by-thread-index tables are
+					    * zeroed for this launch (on its first thread read) */
 	uint64_t ctas, strips, partial_strips, strip_seq, mimd_seq;
 	uint64_t cross_cta_strips;         /* strips whose uTs come from several CTAs */
 	uint64_t padding_threads;          /* grid padding left out of the application vector */
@@ -280,8 +282,11 @@ struct vt_state {
 	struct vt_inflight inflight;
 	uint32_t regs_per_ut, hvl, uts_per_core;
 	uint64_t launch_threads;           /* nctas x threads_per_cta */
-	uint64_t tail_padding;             /* the grid padding of the launch's last CTA, once
-					    * that CTA has been replayed or warmed (0 before) */
+	uint64_t tail_padding;             /* the grid padding of the launch's last CTA: in a
+					    * sample read at the launch's start (tail_known),
+					    * else once that CTA has been replayed or warmed
+					    * (0 before) */
+	int tail_known;                    /* a sampled launch: tail_padding was read first */
 	uint32_t threads_per_cta, nctas;
 	/* the strip being assembled from the application vector: its uTs'
 	 * traces, CTA and thread index (vt_replay.c) */
@@ -309,6 +314,14 @@ struct vt_state {
 	 * the decoder thread's share and the calling thread's balance; 5
 	 * otherwise). The results are the same for every share. */
 	uint32_t prep_share;
+	/* MIMD samples: the threads read by their index in the CTA (tid,
+	 * 0..threads_per_cta - 1): per slot and tid how many ([cores x uts x
+	 * tpc]), per core and tid how many and their cycles less spawn, join
+	 * and the misses paid once ([cores x tpc]); mimd_sampled_core
+	 * post-stratifies by tid with them */
+	uint32_t *tid_read, *tid_n;
+	double *tid_sum;
+	size_t tid_cap;                    /* entries tid_read holds */
 	struct vt_launch ls;
 	/* across launches */
 	double total_cycles, total_ev[VT_EV_COUNT];
@@ -379,6 +392,15 @@ int weft_vt_warm_cta_prep(struct vt_state *s, const struct weft_cta_trace *c, co
 int weft_vt_flush(struct vt_state *s, struct weft_error *err);
 /* Frees the carry buffers. */
 void weft_vt_carry_free(struct vt_state *s);
+/* What a launch's cycles and events are expanded by (vt_end_launch):
+ * its CTAs over those read (nctas CTAs of tpc threads), and for vector
+ * tiles in a sample whose last CTA's padding is known (tail_known) its
+ * working threads over those read (the padding is not work: expanding
+ * by CTAs counted it in every CTA or in none). */
+double weft_vt_work_factor(const struct vt_state *s, uint32_t nctas, uint32_t tpc);
+/* The grid padding of CTA c (docs/models/vt.md): its trailing quiet
+ * threads when c is the launch's last CTA, else 0. */
+uint32_t weft_vt_padding(const struct vt_state *s, const struct weft_cta_trace *c);
 /* Launch cycles and the averaged CPI stack from s->ls (vt_replay.c). */
 double weft_vt_launch_cycles(const struct vt_state *s, double cpi[VT_C_COUNT]);
 

@@ -532,6 +532,35 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	return 0;
 }
 
+/* The by-tid tables (vt.h) of the launch, zeroed, sized for its CTAs
+ * (threads_per_cta is at most CUDA's 1024 a block: the trace reader
+ * refuses more); WEFT_ERR_NOMEM. */
+static int tid_tables(struct vt_state *s, struct weft_error *err)
+{
+	size_t tpc = s->threads_per_cta ? s->threads_per_cta : 1;
+	size_t nslot = (size_t)s->pp.cores * s->uts_per_core;
+	if (nslot * tpc > s->tid_cap) {
+		uint32_t *r = realloc(s->tid_read, nslot * tpc * sizeof(*r));
+		if (r)
+			s->tid_read = r;
+		uint32_t *n = r ? realloc(s->tid_n, s->pp.cores * tpc * sizeof(*n)) : NULL;
+		if (n)
+			s->tid_n = n;
+		double *d = n ? realloc(s->tid_sum, s->pp.cores * tpc * sizeof(*d)) : NULL;
+		if (!d)
+			return weft_error_set(err, WEFT_ERR_NOMEM,
+					      "out of memory for the per-thread-index tables of a sample "
+					      "(%zu slots x %zu threads a CTA)", nslot, tpc);
+		s->tid_sum = d;
+		s->tid_cap = nslot * tpc;
+	}
+	memset(s->tid_read, 0, nslot * tpc * sizeof(*s->tid_read));
+	memset(s->tid_n, 0, s->pp.cores * tpc * sizeof(*s->tid_n));
+	memset(s->tid_sum, 0, s->pp.cores * tpc * sizeof(*s->tid_sum));
+	s->ls.by_tid = 1;
+	return 0;
+}
+
 static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint32_t tid,
 		       struct weft_error *err)
 {
@@ -547,7 +576,12 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 	uint32_t core = (uint32_t)(k / per_core % pp->cores);
 	uint32_t slot = (uint32_t)((k % per_core) / per_slot % u);
 	ls->mimd_seq++;
-	(void)err; /* the decoder derives guard and address counts from the path */
+	/* in a full replay a miss paid once per launch is the first CTA's:
+	 * it goes to the slot of the same thread of CTA 0 */
+	uint64_t k0 = tid < n ? tid : 0;
+	size_t once_i = (size_t)(k0 / per_core % pp->cores) * u + (size_t)((k0 % per_core) / per_slot % u);
+	if (!s->warming && !ls->by_tid && tid_tables(s, err))
+		return WEFT_ERR_NOMEM;
 	struct weft_thread_iter ti;
 	weft_thread_iter_init(&ti, s->p, &c->threads[tid]);
 	double *cpi = ls->core_cpi[core];
@@ -555,9 +589,10 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 	if (!s->warming)
 		ls->slot_read[(size_t)core * u + slot]++;
 	/* the slot's uT is spawned once per launch and loops over its items */
-	double time = (double)pp->item_overhead * u;
+	double time = (double)pp->item_overhead * u, once = 0, sj = 0;
 	cpi[VT_C_ISSUE] += pp->item_overhead;
 	if (*slot_t == 0) {
+		sj = pp->spawn_cycles + pp->join_cycles;
 		time += pp->spawn_cycles + pp->join_cycles;
 		cpi[VT_C_SPAWN] += (double)(pp->spawn_cycles + pp->join_cycles) / u;
 	}
@@ -581,17 +616,28 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 		uint32_t cyc = weft_vt_mimd_inst_cycles(u, lat);
 		time += cyc;
 		if (miss && pi->launch_load) {
-			/* paid once per launch: by the first thread to touch the line */
-			size_t i = (size_t)core * u + slot;
-			ls->once_seen[i] += cyc - hit;
+			/* paid once per launch: by the first thread to touch the
+			 * line, in a full replay CTA 0's (once_i) */
+			ls->once_seen[once_i] += cyc - hit;
+			once += cyc - hit;
 			if (!s->warming)
-				ls->once_read[i] += cyc - hit;
+				ls->once_read[(size_t)core * u + slot] += cyc - hit;
 		}
 		double per = (double)cyc / u;
 		cpi[VT_C_ISSUE] += 1;
 		cpi[miss ? VT_C_MEM : VT_C_DEP] += per - 1;
 	}
 	*slot_t += time;
+	if (!s->warming) {
+		size_t tpc = s->threads_per_cta;
+		if (tid >= tpc)
+			return weft_error_set(err, WEFT_ERR_INTERNAL,
+					      "thread %u of CTA %u is past the launch's %zu threads a CTA",
+					      tid, c->cta, tpc);
+		s->tid_read[((size_t)core * u + slot) * tpc + tid]++;
+		s->tid_n[(size_t)core * tpc + tid]++;
+		s->tid_sum[(size_t)core * tpc + tid] += time - sj - once;
+	}
 	if (*slot_t > ls->core_time[core])
 		ls->core_time[core] = *slot_t;
 	return 0;
@@ -634,6 +680,23 @@ static uint32_t padding_of(const struct vt_state *s, const struct weft_cta_trace
 		return 0; /* no quiet tail, or no thread with work to pad */
 	*insts_out = sum;
 	return c->nthreads - t;
+}
+
+double weft_vt_work_factor(const struct vt_state *s, uint32_t nctas, uint32_t tpc)
+{
+	const struct vt_launch *ls = &s->ls;
+	double f = ls->ctas ? (double)nctas / ls->ctas : 1;
+	if (s->pp.pattern == VT_PAT_MIMD || !s->tail_known || !ls->ctas || ls->ctas >= nctas ||
+	    (uint64_t)ls->ctas * tpc <= ls->padding_threads)
+		return f;
+	return ((double)nctas * tpc - (double)s->tail_padding) /
+	       ((double)ls->ctas * tpc - (double)ls->padding_threads);
+}
+
+uint32_t weft_vt_padding(const struct vt_state *s, const struct weft_cta_trace *c)
+{
+	uint64_t sum = 0;
+	return padding_of(s, c, &sum);
 }
 
 static uint32_t grid_padding(struct vt_state *s, const struct weft_cta_trace *c, const struct vt_prep *pr)
@@ -1011,15 +1074,26 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  *    2nd ed., Wiley 2015, ch. 3). Pooling makes each slot's estimate less
  *    noisy, so the maximum selects less noise (hotspot, mimd-c4r256:
  *    9/40 -> 36/40, bias -0.04%), and pulls the busiest slot toward its
- *    siblings (the -0.32%).
+ *    siblings (the -0.32%);
+ *  - and post-stratified by thread index (tid, the thread's place in its
+ *    CTA): the slot's unread threads of each tid go at the rate of the
+ *    threads read with that tid on its core (with one slot a core, or
+ *    none read there, on the tile; none read on the tile: the tile's
+ *    rate over all tids). A thread's cost follows its tid where its
+ *    lines' alignment does (nn: one thread in 16 misses, slots of 12504
+ *    threads start on a line or half-way in), and the slots of a core
+ *    hold different mixes of tids; one rate for all put the busiest slot
+ *    of nn, mimd-c4r256, 24 cycles low in every seed (1/40 -> 40/40).
  * Not expanded: each slot's spawn and join, and the misses its threads
  * (read or warmed) paid once per launch (once_seen: a launch-uniform
  * load's first miss; nn: 51 cycles that the rule before left out or
- * expanded). A slot's threads in the launch leave out the grid padding of
- * the last CTA once that CTA was read or warmed (a full replay times none
- * of it; counted, the slot holding it was expanded by up to a CTA's
- * padding / its working threads too much: hotspot, mimd-c4r256, 1152 for
- * 1118 threads); before, it is not known and stays in. */
+ * expanded), counted in the slot of the same thread of CTA 0, which
+ * pays them in a full replay (a windowed sample's first CTA decoded is
+ * elsewhere). A slot's threads in the launch leave out the grid padding of
+ * the last CTA (a full replay times none of it; counted, the slot holding
+ * it was expanded by up to a CTA's padding / its working threads too
+ * much: hotspot, mimd-c4r256, 1152 for 1118 threads), which a sampled
+ * launch reads first (vt.c, begin_launch: tail_known). */
 static double mimd_sampled_core(const struct vt_state *s)
 {
 	const struct vt_params *pp = &s->pp;
@@ -1030,11 +1104,12 @@ static double mimd_sampled_core(const struct vt_state *s)
 	uint64_t end = n > s->tail_padding ? n - s->tail_padding : n;
 	double sj = (double)pp->spawn_cycles + pp->join_cycles;
 	size_t nslot = (size_t)pp->cores * u;
+	size_t tpc = s->threads_per_cta ? s->threads_per_cta : 1;
 	const double *st = s->ls.slot_time, *seen = s->ls.once_seen, *once = s->ls.once_read;
 	const uint64_t *sr = s->ls.slot_read;
-	/* the threads read: their cycles (less each slot's spawn and join
-	 * and the misses paid once) and count, over the launch (the sample
-	 * has read some) */
+	if (!s->ls.by_tid)
+		return 0; /* nothing read */
+	/* the tile's rate per tid (all cores), and over all threads read */
 	double work = 0;
 	uint64_t read = 0;
 	for (size_t k = 0; k < nslot; k++)
@@ -1050,30 +1125,39 @@ static double mimd_sampled_core(const struct vt_state *s)
 		uint64_t clo = c * per_core, chi = clo + per_core < end ? clo + per_core : end;
 		if (chi <= clo)
 			continue;
-		double cw = 0;
-		uint64_t cr = 0;
-		for (uint32_t k = 0; k < u; k++)
-			if (sr[(size_t)c * u + k]) {
-				cw += st[(size_t)c * u + k] - sj - once[(size_t)c * u + k];
-				cr += sr[(size_t)c * u + k];
-			}
-		/* the rate of the slot's siblings: its core's slots, or where a
-		 * core has one slot (or read nothing) the tile's */
-		double rate = u > 1 && cr ? cw / (double)cr : launch_rate;
-		/* each slot: its threads read as they are, the others at that
-		 * rate */
 		for (uint32_t k = 0; k < u; k++) {
 			uint64_t lo = clo + k * per_slot, hi = lo + per_slot;
 			if (hi > chi)
 				hi = chi;
+			if (lo > hi)
+				lo = hi;
 			size_t i = (size_t)c * u + k;
-			uint64_t all = hi > lo ? hi - lo : 0, r = sr[i];
-			if (!all && !r)
+			uint64_t r = sr[i];
+			if (hi == lo && !r)
 				continue;
-			/* spawn, join and the misses paid once, as they are */
+			/* spawn, join and the misses paid once, as they are; the
+			 * threads read as they are; per tid j, the slot's threads
+			 * of that tid not read (those in [lo, hi) less the read)
+			 * at the rate of tid j on the core, else on the tile */
 			double e = sj + seen[i] + (r ? st[i] - sj - once[i] : 0);
-			if (all > r)
-				e += (double)(all - r) * rate;
+			for (size_t j = 0; j < tpc; j++) {
+				uint64_t all = (hi / tpc + (hi % tpc > j)) - (lo / tpc + (lo % tpc > j));
+				uint64_t rj = s->tid_read[i * tpc + j];
+				if (all <= rj)
+					continue;
+				double sum = 0;
+				uint64_t cnt = 0;
+				if (u > 1) {
+					sum = s->tid_sum[(size_t)c * tpc + j];
+					cnt = s->tid_n[(size_t)c * tpc + j];
+				}
+				if (!cnt)
+					for (uint32_t q = 0; q < pp->cores; q++) {
+						sum += s->tid_sum[(size_t)q * tpc + j];
+						cnt += s->tid_n[(size_t)q * tpc + j];
+					}
+				e += (double)(all - rj) * (cnt ? sum / (double)cnt : launch_rate);
+			}
 			if (e > most)
 				most = e;
 		}

@@ -706,6 +706,93 @@ static void test_mimd_sample_pooled(void **state)
 	weft_program_free(p);
 }
 
+/* Post-stratified by thread index: 3 CTAs of 8 lk threads on a core of
+ * two uT slots (regs 64) of 12 threads each, so slot 0 holds CTA 0 and
+ * CTA 1's threads 0-3, slot 1 CTA 1's threads 4-7 and CTA 2; threads 0-3
+ * of every CTA take three trips, 4-7 one. Slot 0 has 8 heavy threads and
+ * 4 light, slot 1 4 and 8: slot 0 is the core. A sample reading CTA 2
+ * alone (CTAs 0 and 1 warmed) has read nothing of slot 0; at the rate of
+ * the threads read (half heavy) its 12 threads were 6 heavy and 6 light
+ * (the earlier rule: below the full replay, as nn's slots that start
+ * half-way into a cache line were); at the rate of the threads read with
+ * the same index in their CTA they are 8 and 4, the full replay's core
+ * time exactly, and the launch's once-paid parameter miss, seen by CTA 0
+ * thread 0 while warming, is counted in slot 0 as in the full replay. */
+static void test_mimd_sample_by_tid(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
+	const char *cfg = "[model]\nname = vt\n[tile]\npattern = mimd\ncores = 1\nregs = 64\n";
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	struct vt_state *full = mklaunch(cfg, p, 3, 8), *smp = mklaunch(cfg, p, 3, 8);
+	assert_int_equal(smp->uts_per_core, 2);
+	struct weft_error err;
+	for (uint32_t c = 0; c < 3; c++) {
+		memset(h, 0, sizeof(*h));
+		for (uint32_t t = 0; t < 8; t++) {
+			if (t < 4)
+				hthread(h, t, p1, 5, 2);
+			else
+				hthread(h, t, p0, 3, 2);
+			h->addrs[t][0] = 0x100;
+			h->spaces[t][0] = WEFT_SPACE_PARAM;
+			h->addrs[t][1] = 0x100000 + 256ull * (c * 8 + t);
+		}
+		h->cta.cta = c;
+		full->ls.ctas++;
+		assert_int_equal(weft_vt_cta(full, &h->cta, &err), 0);
+		if (c == 2) {
+			smp->ls.ctas++;
+			assert_int_equal(weft_vt_cta(smp, &h->cta, &err), 0);
+		} else {
+			assert_int_equal(weft_vt_warm_cta(smp, &h->cta, &err), 0);
+		}
+	}
+	assert_true(smp->ls.slot_read[0] == 0 && smp->ls.slot_read[1] == 8);
+	double cpi[VT_C_COUNT];
+	double cf = weft_vt_launch_cycles(full, cpi);
+	double cs = weft_vt_launch_cycles(smp, cpi) * 3;
+	assert_true(full->ls.slot_time[0] > full->ls.slot_time[1]);
+	assert_true(cf == full->ls.slot_time[0]);
+	assert_true(fabs(cs - cf) <= 1e-9 * cf);
+	weft_model_vt.free(full);
+	weft_model_vt.free(smp);
+	free(h);
+	weft_program_free(p);
+}
+
+/* A vector tile's sample expands by working threads: a launch of 4 CTAs
+ * of 8 threads whose last CTA has 3 threads of grid padding has 29
+ * working threads. A sample of CTAs 0 and 1 (16 working threads read)
+ * expands by 29 / 16, not 4 / 2 (which counted no padding), and one of
+ * CTAs 2 and 3 (13 read, the padding read) by 29 / 13, not 4 / 2 (which
+ * counted the padding in every CTA); without the padding known first, or
+ * unsampled, or on MIMD tiles, the CTAs' ratio as before. */
+static void test_vector_work_factor(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	struct vt_state *s = mklaunch("[model]\nname = vt\n[tile]\npattern = vsimd\n", p, 4, 8);
+	s->ls.ctas = 2;
+	assert_true(weft_vt_work_factor(s, 4, 8) == 2.0);
+	s->tail_known = 1;
+	s->tail_padding = 3;
+	assert_true(fabs(weft_vt_work_factor(s, 4, 8) - 29.0 / 16) < 1e-12);
+	s->ls.padding_threads = 3;
+	assert_true(fabs(weft_vt_work_factor(s, 4, 8) - 29.0 / 13) < 1e-12);
+	s->ls.ctas = 4;
+	assert_true(weft_vt_work_factor(s, 4, 8) == 1.0);
+	s->ls.ctas = 2;
+	s->pp.pattern = VT_PAT_MIMD;
+	assert_true(weft_vt_work_factor(s, 4, 8) == 2.0);
+	weft_model_vt.free(s);
+	weft_program_free(p);
+}
+
 /* loop kernel lk threads: even ones one trip, odd ones three; the
  * parameter and the store address, the store's unit-stride by the
  * application-vector index k */
@@ -1229,6 +1316,8 @@ int main(void)
 		cmocka_unit_test(test_mimd_sample),
 		cmocka_unit_test(test_mimd_sample_once),
 		cmocka_unit_test(test_mimd_sample_pooled),
+		cmocka_unit_test(test_mimd_sample_by_tid),
+		cmocka_unit_test(test_vector_work_factor),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_cross_cta_strips),
 		cmocka_unit_test(test_prepared_strips),
