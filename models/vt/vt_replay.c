@@ -64,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "vt.h"
 
 const char *const weft_vt_cpi_names[VT_C_COUNT] = {
@@ -353,8 +354,8 @@ static int strip_build(const struct vt_state *s, struct weft_group_iter *it,
 			ls->ev[VT_EV_PVFB] += 1;
 		while ((rc = weft_group_block_inst(it, &in)) == 1) {
 			const struct vt_pcinfo *pi = &s->vp.pc[in.pc];
-			uint32_t active = (uint32_t)__builtin_popcountll(in.issue);
-			uint32_t nexec = (uint32_t)__builtin_popcountll(in.exec);
+			uint32_t active = (uint32_t)weft_popcount64(in.issue);
+			uint32_t nexec = (uint32_t)weft_popcount64(in.exec);
 			int full = in.issue == (it->live | in.exec);
 			uint8_t k = pi->kind;
 			if (pp->pattern == VT_PAT_VT && !full) {
