@@ -123,6 +123,12 @@ X="--warm-window grid" case_ nn 64 configs/maven/mimd-c4r32.ini
 # all tids the busiest slot was 24 cycles low in every seed and the
 # intervals, from groups that agree, zero-wide: 1 of 40 inside
 X="--warm-window grid" case_ nn 64 configs/maven/mimd-c4r256.ini
+# loads every CTA repeats, by the launch's grid: backprop's delta[j] has
+# blockIdx.y in its address, which a 1-row grid makes 0, so CTA 0 alone
+# misses its lines; classified from the program alone they were not paid
+# once and the estimate was 100 cycles low with zero-wide intervals: 3 of
+# 40 inside (models/vt/vt_class.c, weft_vt_prog_launch_loads)
+X="--warm-window grid" case_ backprop 64 configs/maven/mimd-c4r32.ini
 
 # the modes around it
 t="$D/hotspot.wtr"

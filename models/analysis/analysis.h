@@ -271,6 +271,14 @@ struct weft_uniform {
 int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 		       const struct weft_loops *l, struct weft_uniform *u,
 		       struct weft_error *err);
+/* The same for one launch whose grid is nctaid[3] CTAs (x, y, z): along a
+ * dimension of one CTA, ctaid is the constant 0. What the compiled code
+ * computes is the static analysis's (a compiler does not know the grid);
+ * this one says what a launch's threads actually share, e.g. which loads
+ * read the same address in every CTA. */
+int weft_uniform_build_grid(const struct weft_program *p, const struct weft_dom *d,
+			    const struct weft_loops *l, const uint32_t nctaid[3],
+			    struct weft_uniform *u, struct weft_error *err);
 void weft_uniform_free(struct weft_uniform *u);
 
 /* ---- memory footprint ------------------------------------------------- */

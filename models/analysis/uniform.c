@@ -272,6 +272,7 @@ static enum weft_uclass uclass_of(const uv *v)
 
 struct uctx {
 	const struct weft_program *p;
+	const uint32_t *nctaid; /* the launch's grid (weft_uniform_build_grid), or NULL */
 	const struct weft_dom *d;
 	const struct weft_loops *l;
 	struct weft_uniform *u;
@@ -290,7 +291,7 @@ struct uctx {
 	uint32_t *pstart, *preds; /* predecessors (CSR) */
 };
 
-static uv sreg_val(const struct weft_operand *o)
+static uv sreg_val(const struct uctx *c, const struct weft_operand *o)
 {
 	switch (o->sreg) {
 	case WEFT_SREG_TID:
@@ -299,7 +300,12 @@ static uv sreg_val(const struct weft_operand *o)
 	case WEFT_SREG_NWARPID: case WEFT_SREG_NSMID: case WEFT_SREG_DYNAMIC_SMEM_SIZE:
 	case WEFT_SREG_TOTAL_SMEM_SIZE: case WEFT_SREG_ENVREG:
 		return uv_uni(WEFT_UL_LAUNCH);
-	case WEFT_SREG_CTAID: case WEFT_SREG_SMID: /* a CTA runs on one SM */
+	case WEFT_SREG_CTAID:
+		/* one CTA along this dimension of the launch's grid: 0 */
+		if (c->nctaid && o->comp <= 2 && c->nctaid[o->comp] == 1)
+			return uv_const(0);
+		return uv_uni(WEFT_UL_CTA);
+	case WEFT_SREG_SMID: /* a CTA runs on one SM */
 		return uv_uni(WEFT_UL_CTA);
 	default: /* laneid, warpid, clocks, lane masks */
 		return uv_vary();
@@ -322,7 +328,7 @@ static uv opnd_val(const struct uctx *c, const struct weft_operand *o)
 	case WEFT_OPND_IMM:
 		return uv_const(o->imm);
 	case WEFT_OPND_SREG:
-		return sreg_val(o);
+		return sreg_val(c, o);
 	case WEFT_OPND_SYM: /* a symbol's address: fixed for the launch */
 		return uv_uni(WEFT_UL_LAUNCH);
 	case WEFT_OPND_ADDR: {
@@ -788,8 +794,15 @@ static void addr_facts(struct uctx *c)
 int weft_uniform_build(const struct weft_program *p, const struct weft_dom *d,
 		       const struct weft_loops *l, struct weft_uniform *u, struct weft_error *err)
 {
+	return weft_uniform_build_grid(p, d, l, NULL, u, err);
+}
+
+int weft_uniform_build_grid(const struct weft_program *p, const struct weft_dom *d,
+			    const struct weft_loops *l, const uint32_t nctaid[3],
+			    struct weft_uniform *u, struct weft_error *err)
+{
 	memset(u, 0, sizeof(*u));
-	struct uctx c = { .p = p, .d = d, .l = l, .u = u, .R = p->nregs, .B = p->nblocks };
+	struct uctx c = { .p = p, .nctaid = nctaid, .d = d, .l = l, .u = u, .R = p->nregs, .B = p->nblocks };
 	u->ninsts = p->ninsts;
 	u->nblocks = p->nblocks;
 	u->inst = calloc((size_t)p->ninsts + 1, sizeof(*u->inst));

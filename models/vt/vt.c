@@ -339,6 +339,7 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	 * launches (dither's diagonals, bfs's levels) builds them once */
 	if (p != s->p || !s->vp.pc) {
 		s->p = p;
+		s->vp_grid_ones = -1;
 		weft_vt_prog_free(&s->vp);
 		weft_group_prog_free(&s->gp);
 		int rc = weft_vt_prog_build(p, &s->vp, err);
@@ -350,6 +351,18 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 			weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, p->kernel);
 			return rc;
 		}
+	}
+	/* MIMD: which loads every CTA's same thread repeats (their first
+	 * miss is the launch's, vt_replay.c) depends on the grid */
+	int ones = (L->grid.x == 1) | (L->grid.y == 1) << 1 | (L->grid.z == 1) << 2;
+	if (s->pp.pattern == VT_PAT_MIMD && ones != s->vp_grid_ones) {
+		const uint32_t nctaid[3] = { L->grid.x, L->grid.y, L->grid.z };
+		int rc = weft_vt_prog_launch_loads(p, nctaid, &s->vp, err);
+		if (rc) {
+			weft_error_prefix(err, "vt model, launch %u (kernel %s): ", launch, p->kernel);
+			return rc;
+		}
+		s->vp_grid_ones = ones;
 	}
 	s->launch_threads = (uint64_t)L->nctas * L->threads_per_cta;
 	s->threads_per_cta = L->threads_per_cta;

@@ -77,8 +77,12 @@ struct vt_pcinfo {
 			      spanning several CTAs computes it once per CTA */
 	uint8_t uni_load;  /* a load from a uniform address (parameters
 			      included): it reads nothing a thread owns */
-	uint8_t launch_load; /* a load whose address is the same for every
-				thread of the launch (parameters, constants) */
+	uint8_t launch_load; /* a load whose address is the same in every CTA
+				for the thread of the same index (parameters,
+				constants, addresses from tid and launch-uniform
+				values): its line's first miss is paid once a
+				launch. Set per launch grid by
+				weft_vt_prog_launch_loads (0 until then) */
 };
 
 /* The static tables of one program: kinds, units, and register pressure.
@@ -92,6 +96,11 @@ struct vt_prog {
 				  memory: strips stay within a CTA */
 };
 int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct weft_error *err);
+/* Sets vp's launch_load flags for a launch of p on a grid of nctaid[3]
+ * CTAs: along a dimension of one CTA, ctaid is 0 (a launch-specific fact
+ * the compiled code, and so the rest of vp, does not use). */
+int weft_vt_prog_launch_loads(const struct weft_program *p, const uint32_t nctaid[3], struct vt_prog *vp,
+			      struct weft_error *err);
 void weft_vt_prog_free(struct vt_prog *vp);
 
 /* Registers one microthread needs: live_words clamped to
@@ -274,6 +283,8 @@ struct vt_state {
 	struct vt_calib calib;
 	const struct weft_program *p;
 	struct vt_prog vp;
+	int vp_grid_ones;                  /* MIMD: the dimensions of one CTA (bits x, y, z) vp's
+					      launch_load flags were set for; -1 none */
 	struct weft_group_prog gp;
 	struct weft_cache dc;
 	struct weft_group_iter it;

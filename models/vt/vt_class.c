@@ -242,10 +242,6 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 			      (pi->kind == VT_K_CP_LOAD && ui->addr_cls == WEFT_UC_CTA);
 		pi->uni_load = p->info[pc].cls == WEFT_IC_LOAD &&
 			       (in->space == WEFT_SPACE_PARAM || (ui->is_mem && uniform_cls(ui->addr_cls)));
-		pi->launch_load = p->info[pc].cls == WEFT_IC_LOAD &&
-				  (in->space == WEFT_SPACE_PARAM ||
-				   (ui->is_mem && (ui->addr_cls == WEFT_UC_CONST ||
-						   ui->addr_cls == WEFT_UC_LAUNCH)));
 		if (in->op == WEFT_OP_BAR || in->space == WEFT_SPACE_SHARED ||
 		    p->info[pc].space == WEFT_SPACE_SHARED)
 			vp->cta_scope = 1;
@@ -260,6 +256,53 @@ out:
 	weft_dom_free(&dom);
 	if (rc)
 		weft_vt_prog_free(vp);
+	return rc;
+}
+
+/* Whether the load at pc reads, in every CTA of the launch, the memory
+ * its thread of the same index reads in every other: a parameter, or an
+ * address outside shared and local memory that is a known or
+ * launch-uniform base plus known or launch-uniform multiples of tid (no
+ * ctaid, no loaded per-thread data). A generic load may still reach
+ * shared memory: the replay checks the space it took (vt_replay.c). */
+static int same_in_every_cta(const struct weft_program *p, const struct weft_uinst *ui, uint32_t pc)
+{
+	if (p->info[pc].cls != WEFT_IC_LOAD)
+		return 0;
+	/* shared and local memory are each CTA's (each thread's) own */
+	uint8_t sp = p->insts[pc].space;
+	if (sp == WEFT_SPACE_SHARED || sp == WEFT_SPACE_LOCAL || p->info[pc].space == WEFT_SPACE_SHARED ||
+	    p->info[pc].space == WEFT_SPACE_LOCAL)
+		return 0;
+	if (sp == WEFT_SPACE_PARAM)
+		return 1;
+	if (!ui->is_mem)
+		return 0;
+	if (ui->addr.form != WEFT_U_UNIFORM && ui->addr.form != WEFT_U_AFFINE)
+		return 0;
+	return ui->addr.level <= WEFT_UL_LAUNCH;
+}
+
+int weft_vt_prog_launch_loads(const struct weft_program *p, const uint32_t nctaid[3], struct vt_prog *vp,
+			      struct weft_error *err)
+{
+	struct weft_dom dom;
+	struct weft_loops loops;
+	struct weft_uniform u;
+	memset(&dom, 0, sizeof(dom));
+	memset(&loops, 0, sizeof(loops));
+	memset(&u, 0, sizeof(u));
+	int rc = weft_dom_build(p, &dom, err);
+	if (!rc)
+		rc = weft_loops_build(p, &dom, &loops, err);
+	if (!rc)
+		rc = weft_uniform_build_grid(p, &dom, &loops, nctaid, &u, err);
+	if (!rc)
+		for (uint32_t pc = 0; pc < p->ninsts && pc < vp->ninsts; pc++)
+			vp->pc[pc].launch_load = (uint8_t)same_in_every_cta(p, &u.inst[pc], pc);
+	weft_uniform_free(&u);
+	weft_loops_free(&loops);
+	weft_dom_free(&dom);
 	return rc;
 }
 

@@ -616,7 +616,7 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 			lat = pp->refill_cycles + pp->lat[VT_LAT_LOAD];
 		uint32_t cyc = weft_vt_mimd_inst_cycles(u, lat);
 		time += cyc;
-		if (miss && pi->launch_load) {
+		if (miss && pi->launch_load && in.space != WEFT_SPACE_SHARED && in.space != WEFT_SPACE_LOCAL) {
 			/* paid once per launch: by the first thread to touch the
 			 * line, in a full replay CTA 0's (once_i) */
 			ls->once_seen[once_i] += cyc - hit;
@@ -1086,8 +1086,8 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  *    hold different mixes of tids; one rate for all put the busiest slot
  *    of nn, mimd-c4r256, 24 cycles low in every seed (1/40 -> 40/40).
  * Not expanded: each slot's spawn and join, and the misses its threads
- * (read or warmed) paid once per launch (once_seen: a launch-uniform
- * load's first miss; nn: 51 cycles that the rule before left out or
+ * (read or warmed) paid once per launch (once_seen: the first miss of a
+ * load every CTA repeats, vt.h launch_load; nn: 51 cycles that the rule before left out or
  * expanded), counted in the slot of the same thread of CTA 0, which
  * pays them in a full replay (a windowed sample's first CTA decoded is
  * elsewhere). A slot's threads in the launch leave out the grid padding of

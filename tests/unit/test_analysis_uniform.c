@@ -2,7 +2,8 @@
  * test_analysis_uniform.c - the uniformity / affine analysis
  * (models/analysis/uniform.c) on hand-written kernels: parameter-only
  * values, ctaid*ntid+tid, unit-stride addresses, and values merging after
- * thread-dependent, CTA-dependent and launch-uniform branches.
+ * thread-dependent, CTA-dependent and launch-uniform branches; ctaid on a
+ * launch's grid with one CTA along a dimension.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -179,12 +180,40 @@ static void test_selp(void **state)
 	an_free(&a);
 }
 
+/* With a launch's grid: ctaid along a dimension of one CTA is 0, so the
+ * affine kernel's index (pc5, ctaid.x * ntid.x + tid.x) and address (pc8)
+ * become tid plus launch-uniform values; a grid of two along x leaves
+ * them per-CTA, as without a grid. */
+static void test_grid(void **state)
+{
+	(void)state;
+	struct an_all a;
+	assert_int_equal(an_build(&a, an_program(affine_ptx, "aff")), 0);
+	struct weft_error err;
+	const uint32_t one[3] = { 1, 4, 4 }, two[3] = { 2, 1, 1 };
+	struct weft_uniform g;
+	assert_int_equal(weft_uniform_build_grid(a.p, &a.dom, &a.loops, one, &g, &err), 0);
+	assert_int_equal(g.inst[2].cls, WEFT_UC_CONST);
+	assert_int_equal(g.inst[5].cls, WEFT_UC_AFFINE);
+	assert_int_equal(g.inst[5].val.level, WEFT_UL_LAUNCH);
+	assert_int_equal(g.inst[9].addr.level, WEFT_UL_LAUNCH);
+	assert_int_equal(g.inst[9].addr.coef[0], 4);
+	weft_uniform_free(&g);
+	assert_int_equal(weft_uniform_build_grid(a.p, &a.dom, &a.loops, two, &g, &err), 0);
+	assert_int_equal(g.inst[2].cls, WEFT_UC_CTA);
+	assert_int_equal(g.inst[9].addr.level, WEFT_UL_CTA);
+	assert_int_equal(a.u.inst[9].addr.level, WEFT_UL_CTA);
+	weft_uniform_free(&g);
+	an_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_affine),
 		cmocka_unit_test(test_divergent_merge),
 		cmocka_unit_test(test_selp),
+		cmocka_unit_test(test_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,6 +170,67 @@ static void test_hoisting(void **state)
 	weft_program_free(p);
 }
 
+/* ---- loads every CTA repeats (MIMD: a line's first miss is the launch's) ---- */
+
+/* backprop's delta[j], j = ctaid.y * ntid.x + tid.x + 1, beside loads
+ * that differ between CTAs whatever the grid */
+static const char once_ptx[] = HEAD
+	".visible .entry ok(.param .u64 a)\n{\n"
+	" .reg .b32 %r<8>; .reg .f32 %f<4>; .reg .b64 %rd<10>;\n"
+	" .shared .align 4 .b8 sm[1024];\n"
+	" ld.param.u64 %rd1, [a];\n"        /* 0 param: every CTA */
+	" cvta.to.global.u64 %rd2, %rd1;\n" /* 1 */
+	" mov.u32 %r1, %ctaid.y;\n"         /* 2 */
+	" mov.u32 %r2, %ntid.x;\n"          /* 3 */
+	" mov.u32 %r3, %tid.x;\n"           /* 4 */
+	" mad.lo.s32 %r4, %r1, %r2, %r3;\n" /* 5 */
+	" mul.wide.s32 %rd3, %r4, 4;\n"     /* 6 */
+	" add.s64 %rd4, %rd2, %rd3;\n"      /* 7 */
+	" ld.global.f32 %f1, [%rd4+4];\n"   /* 8 delta[j]: every CTA when grid y is 1 */
+	" mov.u32 %r5, %ctaid.x;\n"         /* 9 */
+	" mad.lo.s32 %r6, %r5, %r2, %r3;\n" /* 10 */
+	" mul.wide.s32 %rd5, %r6, 4;\n"     /* 11 */
+	" add.s64 %rd6, %rd2, %rd5;\n"      /* 12 */
+	" ld.global.f32 %f2, [%rd6];\n"     /* 13 a[ctaid.x * ntid.x + tid.x]: its CTA's own */
+	" mul.wide.u32 %rd7, %r3, 4;\n"     /* 14 */
+	" mov.u64 %rd8, sm;\n"              /* 15 */
+	" add.s64 %rd9, %rd8, %rd7;\n"      /* 16 */
+	" ld.shared.f32 %f3, [%rd9];\n"     /* 17 sm[tid.x]: each CTA's own memory */
+	" ret;\n"
+	"}\n";
+
+static void test_launch_loads(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(once_ptx, "ok");
+	assert_non_null(p);
+	struct vt_prog vp;
+	struct weft_error err;
+	assert_int_equal(weft_vt_prog_build(p, &vp, &err), 0);
+	/* none until a launch's grid is known */
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		assert_int_equal(vp.pc[pc].launch_load, 0);
+	/* a 1-D grid: ctaid.y is 0, so delta[j] is the same in every CTA */
+	const uint32_t row[3] = { 8, 1, 1 };
+	assert_int_equal(weft_vt_prog_launch_loads(p, row, &vp, &err), 0);
+	assert_int_equal(vp.pc[0].launch_load, 1);
+	assert_int_equal(vp.pc[8].launch_load, 1);
+	assert_int_equal(vp.pc[13].launch_load, 0);
+	assert_int_equal(vp.pc[17].launch_load, 0);
+	/* two CTAs along y: delta[j] moves with ctaid.y; a[] is now the same
+	 * in every CTA (one CTA along x), shared memory still each CTA's */
+	const uint32_t col[3] = { 1, 2, 1 };
+	assert_int_equal(weft_vt_prog_launch_loads(p, col, &vp, &err), 0);
+	assert_int_equal(vp.pc[0].launch_load, 1);
+	assert_int_equal(vp.pc[8].launch_load, 0);
+	assert_int_equal(vp.pc[13].launch_load, 1);
+	assert_int_equal(vp.pc[17].launch_load, 0);
+	/* what the compiled code hoists does not depend on the grid */
+	assert_int_equal(vp.pc[8].kind, VT_K_VUNIT);
+	weft_vt_prog_free(&vp);
+	weft_program_free(p);
+}
+
 /* ---- a loop with per-thread trip counts: PVFB policies, predication ---- */
 
 /* B0 [0..4] falls into B1 (the loop, [5..8], back edge @p bra), then
@@ -562,6 +623,11 @@ static struct vt_state *mklaunch(const char *cfg, const struct weft_program *p, 
 	s->threads_per_cta = tpc;
 	s->nctas = nctas;
 	s->last_cta = -1;
+	/* a 1-D grid, as begin_launch sets the loads every CTA repeats */
+	const uint32_t grid[3] = { nctas, 1, 1 };
+	struct weft_error err;
+	if (weft_vt_prog_launch_loads(p, grid, &s->vp, &err))
+		fail_msg("%s", err.message);
 	return s;
 }
 
@@ -1294,6 +1360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hvl),
 		cmocka_unit_test(test_hoisting),
+		cmocka_unit_test(test_launch_loads),
 		cmocka_unit_test(test_pvfb_policies),
 		cmocka_unit_test(test_stripmining),
 		cmocka_unit_test(test_lane_costs),
