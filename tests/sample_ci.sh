@@ -129,6 +129,11 @@ X="--warm-window grid" case_ nn 64 configs/maven/mimd-c4r256.ini
 # once and the estimate was 100 cycles low with zero-wide intervals: 3 of
 # 40 inside (models/vt/vt_class.c, weft_vt_prog_launch_loads)
 X="--warm-window grid" case_ backprop 64 configs/maven/mimd-c4r32.ini
+# post-stratified by the CTA's place in the grid and tid, with each
+# core's departure from those rates added by a composite weight (bfs's
+# cores hold different shares of each level's frontier): the tile's rates
+# alone put the busiest core low, 32 of 40 inside (docs/estimate.md)
+X="--warm-window grid" case_ bfs 32 configs/maven/mimd-c4r32.ini
 
 # the modes around it
 t="$D/hotspot.wtr"

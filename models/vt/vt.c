@@ -280,6 +280,8 @@ static void vt_free(void *state)
 	free(s->tid_read);
 	free(s->tid_n);
 	free(s->tid_sum);
+	free(s->tid_scratch);
+	free(s->units);
 	free(s->appvl);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
@@ -364,6 +366,10 @@ static int vt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 		}
 		s->vp_grid_ones = ones;
 	}
+	s->grid[0] = L->grid.x;
+	s->grid[1] = L->grid.y;
+	s->grid[2] = L->grid.z;
+	(void)weft_vt_grid_place(s->grid, 0, &s->nplaces);
 	s->launch_threads = (uint64_t)L->nctas * L->threads_per_cta;
 	s->threads_per_cta = L->threads_per_cta;
 	s->nctas = L->nctas;

@@ -325,14 +325,29 @@ struct vt_state {
 	 * the decoder thread's share and the calling thread's balance; 5
 	 * otherwise). The results are the same for every share. */
 	uint32_t prep_share;
-	/* MIMD samples: the threads read by their index in the CTA (tid,
-	 * 0..threads_per_cta - 1): per slot and tid how many ([cores x uts x
-	 * tpc]), per core and tid how many and their cycles less spawn, join
-	 * and the misses paid once ([cores x tpc]); mimd_sampled_core
-	 * post-stratifies by tid with them */
+	/* MIMD samples: the threads read by their CTA's place in the grid
+	 * (weft_vt_grid_place: first, inside or last along each dimension;
+	 * nplaces of them) and their index in the CTA (tid, 0..
+	 * threads_per_cta - 1): per slot, place and tid how many ([cores x
+	 * uts x nplaces x tpc]), per core, place and tid how many and their
+	 * cycles less spawn, join and the misses paid once ([cores x nplaces
+	 * x tpc]); mimd_sampled_core post-stratifies by place and tid with
+	 * them */
+	uint32_t grid[3];                  /* the launch's grid (x, y, z) */
+	uint32_t nplaces;
 	uint32_t *tid_read, *tid_n;
 	double *tid_sum;
 	size_t tid_cap;                    /* entries tid_read holds */
+	double *tid_scratch;               /* mimd_sampled_core's: 5 x nplaces x tpc */
+	/* and each read CTA's threads on one core (a unit: their count and
+	 * cycles as in tid_sum), for the between-core part of the composite
+	 * (mimd_sampled_core) */
+	struct vt_read_unit {
+		uint64_t cta;
+		uint32_t core, place, tid0, n;
+		double sum;
+	} *units;
+	size_t nunits, units_cap;
 	struct vt_launch ls;
 	/* across launches */
 	double total_cycles, total_ev[VT_EV_COUNT];
@@ -409,6 +424,13 @@ void weft_vt_carry_free(struct vt_state *s);
  * working threads over those read (the padding is not work: expanding
  * by CTAs counted it in every CTA or in none). */
 double weft_vt_work_factor(const struct vt_state *s, uint32_t nctas, uint32_t tpc);
+/* CTA cta's place in a grid of g[3] CTAs (x fastest), for the MIMD
+ * post-strata: along each dimension the first, an inside or the last
+ * (two places when it has two CTAs, one when it has one), numbered x
+ * fastest; *nplaces gets how many places the grid has (1 to 27). A
+ * stencil's CTAs on the grid's edges skip their missing neighbours. */
+uint32_t weft_vt_grid_place(const uint32_t g[3], uint64_t cta, uint32_t *nplaces);
+
 /* The grid padding of CTA c (docs/models/vt.md): its trailing quiet
  * threads when c is the launch's last CTA, else 0. */
 uint32_t weft_vt_padding(const struct vt_state *s, const struct weft_cta_trace *c);

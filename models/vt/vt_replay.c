@@ -61,6 +61,7 @@
  * where they would start after an in-order replay of the CTAs before it;
  * vector_cta takes one only where a strip does start at its first uT.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -533,31 +534,53 @@ static int vector_strip(struct vt_state *s, struct weft_error *err)
 	return 0;
 }
 
-/* The by-tid tables (vt.h) of the launch, zeroed, sized for its CTAs
- * (threads_per_cta is at most CUDA's 1024 a block: the trace reader
- * refuses more); WEFT_ERR_NOMEM. */
+uint32_t weft_vt_grid_place(const uint32_t g[3], uint64_t cta, uint32_t *nplaces)
+{
+	uint32_t place = 0, mul = 1;
+	for (int d = 0; d < 3; d++) {
+		uint64_t n = g[d] ? g[d] : 1;
+		uint64_t i = cta % n;
+		cta /= n;
+		uint32_t k = n < 3 ? (uint32_t)n : 3;
+		place += (i == 0 ? 0 : i == n - 1 ? k - 1 : 1) * mul;
+		mul *= k;
+	}
+	if (nplaces)
+		*nplaces = mul;
+	return place;
+}
+
+/* The by-place-and-tid tables (vt.h) of the launch, zeroed, sized for
+ * its CTAs (threads_per_cta is at most CUDA's 1024 a block: the trace
+ * reader refuses more; at most 27 places); WEFT_ERR_NOMEM. */
 static int tid_tables(struct vt_state *s, struct weft_error *err)
 {
 	size_t tpc = s->threads_per_cta ? s->threads_per_cta : 1;
+	size_t cells = (size_t)(s->nplaces ? s->nplaces : 1) * tpc;
 	size_t nslot = (size_t)s->pp.cores * s->uts_per_core;
-	if (nslot * tpc > s->tid_cap) {
-		uint32_t *r = realloc(s->tid_read, nslot * tpc * sizeof(*r));
+	if (nslot * cells > s->tid_cap) {
+		uint32_t *r = realloc(s->tid_read, nslot * cells * sizeof(*r));
 		if (r)
 			s->tid_read = r;
-		uint32_t *n = r ? realloc(s->tid_n, s->pp.cores * tpc * sizeof(*n)) : NULL;
+		uint32_t *n = r ? realloc(s->tid_n, s->pp.cores * cells * sizeof(*n)) : NULL;
 		if (n)
 			s->tid_n = n;
-		double *d = n ? realloc(s->tid_sum, s->pp.cores * tpc * sizeof(*d)) : NULL;
-		if (!d)
+		double *d = n ? realloc(s->tid_sum, s->pp.cores * cells * sizeof(*d)) : NULL;
+		if (d)
+			s->tid_sum = d;
+		double *x = d ? realloc(s->tid_scratch, 5 * cells * sizeof(*x)) : NULL;
+		if (x)
+			s->tid_scratch = x;
+		if (!x)
 			return weft_error_set(err, WEFT_ERR_NOMEM,
 					      "out of memory for the per-thread-index tables of a sample "
-					      "(%zu slots x %zu threads a CTA)", nslot, tpc);
-		s->tid_sum = d;
-		s->tid_cap = nslot * tpc;
+					      "(%zu slots x %zu places and threads a CTA)", nslot, cells);
+		s->tid_cap = nslot * cells;
 	}
-	memset(s->tid_read, 0, nslot * tpc * sizeof(*s->tid_read));
-	memset(s->tid_n, 0, s->pp.cores * tpc * sizeof(*s->tid_n));
-	memset(s->tid_sum, 0, s->pp.cores * tpc * sizeof(*s->tid_sum));
+	memset(s->tid_read, 0, nslot * cells * sizeof(*s->tid_read));
+	memset(s->tid_n, 0, s->pp.cores * cells * sizeof(*s->tid_n));
+	memset(s->tid_sum, 0, s->pp.cores * cells * sizeof(*s->tid_sum));
+	s->nunits = 0;
 	s->ls.by_tid = 1;
 	return 0;
 }
@@ -635,9 +658,27 @@ static int mimd_thread(struct vt_state *s, const struct weft_cta_trace *c, uint3
 			return weft_error_set(err, WEFT_ERR_INTERNAL,
 					      "thread %u of CTA %u is past the launch's %zu threads a CTA",
 					      tid, c->cta, tpc);
-		s->tid_read[((size_t)core * u + slot) * tpc + tid]++;
-		s->tid_n[(size_t)core * tpc + tid]++;
-		s->tid_sum[(size_t)core * tpc + tid] += time - sj - once;
+		size_t np = s->nplaces ? s->nplaces : 1;
+		size_t pl = weft_vt_grid_place(s->grid, c->cta, NULL);
+		s->tid_read[(((size_t)core * u + slot) * np + pl) * tpc + tid]++;
+		s->tid_n[((size_t)core * np + pl) * tpc + tid]++;
+		s->tid_sum[((size_t)core * np + pl) * tpc + tid] += time - sj - once;
+		struct vt_read_unit *un = s->nunits ? &s->units[s->nunits - 1] : NULL;
+		if (!un || un->cta != c->cta || un->core != core) {
+			if (s->nunits == s->units_cap) {
+				size_t cap = s->units_cap ? 2 * s->units_cap : 64;
+				struct vt_read_unit *g = realloc(s->units, cap * sizeof(*g));
+				if (!g)
+					return weft_error_set(err, WEFT_ERR_NOMEM,
+							      "out of memory for a sample's %zu CTAs read", cap);
+				s->units = g;
+				s->units_cap = cap;
+			}
+			un = &s->units[s->nunits++];
+			*un = (struct vt_read_unit){ .cta = c->cta, .core = core, .place = (uint32_t)pl, .tid0 = tid };
+		}
+		un->n++;
+		un->sum += time - sj - once;
 	}
 	if (*slot_t > ls->core_time[core])
 		ls->core_time[core] = *slot_t;
@@ -1049,6 +1090,35 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
 	return weft_vt_warm_cta_prep(s, c, NULL, err);
 }
 
+/* Adds to cells[place * tpc + tid] the threads [lo, hi) of the launch's
+ * application vector (CTAs of tpc threads on grid g, np places) hold in
+ * each cell: the CTAs wholly inside by place, the two at the ends by
+ * tid. */
+static void range_cells(const uint32_t g[3], uint64_t lo, uint64_t hi, size_t tpc, size_t np, double *cells)
+{
+	if (hi <= lo)
+		return;
+	uint64_t ca = lo / tpc, cb = hi / tpc;
+	uint64_t whole[27] = { 0 };
+	for (uint64_t q = ca + 1; q < cb; q++)
+		whole[weft_vt_grid_place(g, q, NULL)]++;
+	for (size_t pl = 0; pl < np; pl++)
+		if (whole[pl])
+			for (size_t j = 0; j < tpc; j++)
+				cells[pl * tpc + j] += (double)whole[pl];
+	size_t pa = weft_vt_grid_place(g, ca, NULL);
+	if (ca == cb) {
+		for (size_t j = lo % tpc; j < hi % tpc; j++)
+			cells[pa * tpc + j]++;
+		return;
+	}
+	for (size_t j = lo % tpc; j < tpc; j++)
+		cells[pa * tpc + j]++;
+	size_t pb = weft_vt_grid_place(g, cb, NULL);
+	for (size_t j = 0; j < hi % tpc; j++)
+		cells[pb * tpc + j]++;
+}
+
 /* A sample's slowest MIMD core. Threads go to cores and slots by their
  * place in the launch's application vector (mimd_thread), and a core
  * lasts as long as its busiest slot, so the estimate is a maximum over
@@ -1065,7 +1135,7 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  *    mimd-c4r256 reads one or two CTAs, and the maximum over 32 slots
  *    went to the slots whose CTAs read were the launch's slowest (+0.14%
  *    in every seed on hotspot: a selection bias, the winner's curse);
- *  - now at the rate of its sibling slots: the slot's own threads read
+ *  - at the rate of its sibling slots: the slot's own threads read
  *    count as they are, the others go at the rate of the threads read on
  *    its core (all its slots), or on the whole tile where a core has one
  *    slot (mimd-c4r32: 27/40 -> 34/40 inside, bias +0.22% -> -0.32%) or
@@ -1084,7 +1154,17 @@ int weft_vt_warm_cta(struct vt_state *s, const struct weft_cta_trace *c, struct 
  *    lines' alignment does (nn: one thread in 16 misses, slots of 12504
  *    threads start on a line or half-way in), and the slots of a core
  *    hold different mixes of tids; one rate for all put the busiest slot
- *    of nn, mimd-c4r256, 24 cycles low in every seed (1/40 -> 40/40).
+ *    of nn, mimd-c4r256, 24 cycles low in every seed (1/40 -> 40/40);
+ *  - now by cell (the CTA's place in the grid, weft_vt_grid_place, and
+ *    tid) at the tile's rate of the cell (else of the tid over every
+ *    place, else the tile's), plus the core's own departure from those
+ *    rates (its units' mean residual d) weighted s2b / (s2b + v): v the
+ *    variance of d from the spread of the core's units, s2b the
+ *    between-core variance by moments (Fay and Herriot, JASA 1979; Rao
+ *    and Molina ch. 6). The tile's rate per tid alone mixed hotspot's
+ *    cheaper edge CTAs into the busiest core's and bfs's cores' different
+ *    frontiers (mimd-c4r32 random:32: hotspot 34 -> 37/40, bfs 32 ->
+ *    39/40; hotspot mimd-c4r256 36 -> 33/40, docs/estimate.md).
  * Not expanded: each slot's spawn and join, and the misses its threads
  * (read or warmed) paid once per launch (once_seen: the first miss of a
  * load every CTA repeats, vt.h launch_load; nn: 51 cycles that the rule before left out or
@@ -1121,11 +1201,85 @@ static double mimd_sampled_core(const struct vt_state *s)
 	if (!read)
 		return 0;
 	double launch_rate = work / (double)read;
+	size_t np = s->nplaces ? s->nplaces : 1;
+	size_t cells = np * tpc;
+	const uint32_t *tn = s->tid_n;
+	const double *ts = s->tid_sum;
+	/* scratch: the core's and the slot's threads per cell, the tile's
+	 * cycles and threads read per cell */
+	double *nslot_c = s->tid_scratch, *rate = nslot_c + cells,
+	       *tile_n = rate + cells, *pre = tile_n + cells; /* pre: [np x (tpc + 1)] */
+	memset(rate, 0, 2 * cells * sizeof(double));
+	for (uint32_t q = 0; q < pp->cores; q++)
+		for (size_t x = 0; x < cells; x++) {
+			rate[x] += ts[q * cells + x];
+			tile_n[x] += tn[q * cells + x];
+		}
+	/* the synthetic rate of each cell (place, tid): the tile's threads
+	 * read there, else tid j's over every place, else the tile's over
+	 * all threads read */
+	for (size_t x = 0; x < cells; x++) {
+		if (tile_n[x] > 0) {
+			rate[x] /= tile_n[x];
+			continue;
+		}
+		size_t j = x % tpc;
+		double sum = 0, cnt = 0;
+		for (size_t o = 0; o < (size_t)pp->cores * np; o++) {
+			sum += ts[o * tpc + j];
+			cnt += tn[o * tpc + j];
+		}
+		rate[x] = cnt > 0 ? sum / cnt : launch_rate;
+	}
+	for (size_t pl = 0; pl < np; pl++) {
+		pre[pl * (tpc + 1)] = 0;
+		for (size_t j = 0; j < tpc; j++)
+			pre[pl * (tpc + 1) + j + 1] = pre[pl * (tpc + 1) + j] + rate[pl * tpc + j];
+	}
+	/* each core's departure from the synthetic rates: its units' mean
+	 * residual per thread (d), the variance of that mean from the spread
+	 * of its units (v), and their weight in a composite that shrinks d by
+	 * how much the cores' departures exceed their noise (Fay and Herriot
+	 * 1979; Rao and Molina 2015, ch. 6: w = s2b / (s2b + v)) */
+	double d[VT_MAX_CORES], v[VT_MAX_CORES], w[VT_MAX_CORES];
+	double res_sum[VT_MAX_CORES] = { 0 }, res_n[VT_MAX_CORES] = { 0 }, m[VT_MAX_CORES] = { 0 };
+	for (size_t k = 0; k < s->nunits; k++) {
+		const struct vt_read_unit *un = &s->units[k];
+		const double *pp_ = pre + (size_t)un->place * (tpc + 1);
+		res_sum[un->core] += un->sum - (pp_[un->tid0 + un->n] - pp_[un->tid0]);
+		res_n[un->core] += un->n;
+		m[un->core]++;
+	}
+	for (uint32_t c = 0; c < pp->cores; c++) {
+		d[c] = res_n[c] > 0 ? res_sum[c] / res_n[c] : 0;
+		v[c] = 0;
+	}
+	for (size_t k = 0; k < s->nunits; k++) {
+		const struct vt_read_unit *un = &s->units[k];
+		const double *pp_ = pre + (size_t)un->place * (tpc + 1);
+		double r = (un->sum - (pp_[un->tid0 + un->n] - pp_[un->tid0])) / un->n - d[un->core];
+		v[un->core] += r * r;
+	}
+	double s2b = 0;
+	uint32_t nb = 0;
+	for (uint32_t c = 0; c < pp->cores; c++) {
+		if (m[c] < 2) {
+			v[c] = INFINITY;
+			continue;
+		}
+		v[c] /= m[c] * (m[c] - 1);
+		s2b += d[c] * d[c] - v[c];
+		nb++;
+	}
+	s2b = nb && s2b > 0 ? s2b / nb : 0;
+	for (uint32_t c = 0; c < pp->cores; c++)
+		w[c] = s2b > 0 && isfinite(v[c]) ? s2b / (s2b + v[c]) : 0;
 	double most = 0;
 	for (uint32_t c = 0; c < pp->cores; c++) {
 		uint64_t clo = c * per_core, chi = clo + per_core < end ? clo + per_core : end;
 		if (chi <= clo)
 			continue;
+		double adj = w[c] * d[c];
 		for (uint32_t k = 0; k < u; k++) {
 			uint64_t lo = clo + k * per_slot, hi = lo + per_slot;
 			if (hi > chi)
@@ -1136,28 +1290,18 @@ static double mimd_sampled_core(const struct vt_state *s)
 			uint64_t r = sr[i];
 			if (hi == lo && !r)
 				continue;
+			memset(nslot_c, 0, cells * sizeof(double));
+			range_cells(s->grid, lo, hi, tpc, np, nslot_c);
 			/* spawn, join and the misses paid once, as they are; the
-			 * threads read as they are; per tid j, the slot's threads
-			 * of that tid not read (those in [lo, hi) less the read)
-			 * at the rate of tid j on the core, else on the tile */
+			 * threads read as they are; per cell (place, tid) the
+			 * slot's threads there not read at the cell's rate and
+			 * the core's share of its departure */
 			double e = sj + seen[i] + (r ? st[i] - sj - once[i] : 0);
-			for (size_t j = 0; j < tpc; j++) {
-				uint64_t all = (hi / tpc + (hi % tpc > j)) - (lo / tpc + (lo % tpc > j));
-				uint64_t rj = s->tid_read[i * tpc + j];
-				if (all <= rj)
-					continue;
-				double sum = 0;
-				uint64_t cnt = 0;
-				if (u > 1) {
-					sum = s->tid_sum[(size_t)c * tpc + j];
-					cnt = s->tid_n[(size_t)c * tpc + j];
-				}
-				if (!cnt)
-					for (uint32_t q = 0; q < pp->cores; q++) {
-						sum += s->tid_sum[(size_t)q * tpc + j];
-						cnt += s->tid_n[(size_t)q * tpc + j];
-					}
-				e += (double)(all - rj) * (cnt ? sum / (double)cnt : launch_rate);
+			for (size_t x = 0; x < cells; x++) {
+				uint64_t all = (uint64_t)nslot_c[x];
+				uint64_t rj = s->tid_read[i * cells + x];
+				if (all > rj)
+					e += (double)(all - rj) * (rate[x] + adj);
 			}
 			if (e > most)
 				most = e;

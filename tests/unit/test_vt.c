@@ -693,13 +693,20 @@ static void lk_cta(struct hcta *h, uint32_t c, const uint32_t *path, uint32_t n)
  * trips) into full, and into smp with the CTAs in read timed and the
  * others warmed (in CTA order, as the walk hands them over); returns the
  * two launches' cycles, the sample's expanded by 4 / CTAs read. */
-static void lk_sample(const char *cfg, const struct weft_program *p, unsigned heavy, unsigned read,
-		      double *full_cycles, double *smp_cycles, struct vt_state **smp_out)
+static void lk_sample_grid(const char *cfg, const struct weft_program *p, unsigned heavy, unsigned read,
+			   const uint32_t *grid, double *full_cycles, double *smp_cycles,
+			   struct vt_state **smp_out)
 {
 	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
 	struct hcta *h = calloc(1, sizeof(*h));
 	assert_non_null(h);
 	struct vt_state *full = mklaunch(cfg, p, 4, 8), *smp = mklaunch(cfg, p, 4, 8);
+	for (int d = 0; grid && d < 3; d++)
+		full->grid[d] = smp->grid[d] = grid[d];
+	if (grid) {
+		(void)weft_vt_grid_place(grid, 0, &full->nplaces);
+		smp->nplaces = full->nplaces;
+	}
 	struct weft_error err;
 	for (uint32_t c = 0; c < 4; c++) {
 		if (heavy >> c & 1)
@@ -724,6 +731,12 @@ static void lk_sample(const char *cfg, const struct weft_program *p, unsigned he
 	else
 		weft_model_vt.free(smp);
 	free(h);
+}
+
+static void lk_sample(const char *cfg, const struct weft_program *p, unsigned heavy, unsigned read,
+		      double *full_cycles, double *smp_cycles, struct vt_state **smp_out)
+{
+	lk_sample_grid(cfg, p, heavy, read, NULL, full_cycles, smp_cycles, smp_out);
 }
 
 /* The miss a launch pays once: the first thread's parameter load. In a
@@ -769,6 +782,100 @@ static void test_mimd_sample_pooled(void **state)
 	assert_true(cs > cf);
 	assert_true(cs < per_slot);
 	weft_model_vt.free(smp);
+	weft_program_free(p);
+}
+
+/* A CTA's place in its grid: along each dimension first, inside or last
+ * (x fastest), two places along a dimension of two CTAs, one of one. */
+static void test_grid_place(void **state)
+{
+	(void)state;
+	uint32_t np;
+	const uint32_t g[3] = { 12, 12, 1 }, row[3] = { 5, 1, 1 }, two[3] = { 2, 3, 1 };
+	assert_int_equal(weft_vt_grid_place(g, 0, &np), 0);
+	assert_int_equal(np, 9);
+	assert_int_equal(weft_vt_grid_place(g, 5, NULL), 1);       /* top row, inside column */
+	assert_int_equal(weft_vt_grid_place(g, 11, NULL), 2);      /* top right corner */
+	assert_int_equal(weft_vt_grid_place(g, 12 * 5, NULL), 3);  /* left edge, inside row */
+	assert_int_equal(weft_vt_grid_place(g, 12 * 5 + 3, NULL), 4);
+	assert_int_equal(weft_vt_grid_place(g, 143, NULL), 8);     /* bottom right */
+	assert_int_equal(weft_vt_grid_place(row, 4, &np), 2);
+	assert_int_equal(np, 3);
+	assert_int_equal(weft_vt_grid_place(two, 1, &np), 1);
+	assert_int_equal(weft_vt_grid_place(two, 3, NULL), 1 + 2);  /* x last, y inside */
+	assert_int_equal(np, 6);
+}
+
+/* Post-stratified by the CTA's place in the grid: a row of 4 CTAs whose
+ * inside ones (1, 2) take three trips a thread and whose edge ones (0, 3)
+ * one, as a stencil's edge CTAs skip their missing neighbours. A sample
+ * reading CTAs 0, 1 and 3 leaves CTA 2 to estimate: at the rate of the
+ * threads read with its tid (one heavy CTA of three) it was below the
+ * full replay; at the rate of the threads read with its tid in its place
+ * (CTA 1's) it is the full replay exactly. One core: its departure from
+ * the tile's rates is zero, so the composite adds nothing. */
+static void test_mimd_sample_by_place(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	const char *cfg = "[model]\nname = vt\n[tile]\npattern = mimd\ncores = 1\nregs = 32\n";
+	const uint32_t row[3] = { 4, 1, 1 };
+	double cf, cs, ct;
+	lk_sample_grid(cfg, p, 0x6, 0xb, row, &cf, &cs, NULL);
+	assert_true(fabs(cs - cf) <= 1e-9 * cf);
+	/* without the grid (one place): below */
+	lk_sample(cfg, p, 0x6, 0xb, &cf, &ct, NULL);
+	assert_true(ct < cf - 1);
+	weft_program_free(p);
+}
+
+/* The composite: a row of 8 CTAs on two cores (4 each), core 1's CTAs
+ * (4-7) three trips a thread, core 0's one; a sample reads CTAs 1, 2, 5
+ * and 6, all inside the row. The tile's rate of an inside thread is half
+ * heavy, so core 1's unread CTAs (4 inside, 7 last: no last CTA read, so
+ * at the tile's rate of its tid) at the tile's rates are below the full
+ * replay. Core 1's two units both depart from those rates by the same
+ * (heavy less the mean), so the spread of its departure is zero and its
+ * weight one: its CTAs go at its own rate and the estimate is the full
+ * replay exactly. */
+static void test_mimd_sample_composite(void **state)
+{
+	(void)state;
+	struct weft_program *p = an_program(loop_ptx, "lk");
+	assert_non_null(p);
+	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
+	const char *cfg = "[model]\nname = vt\n[tile]\npattern = mimd\ncores = 2\nregs = 32\n";
+	const uint32_t row[3] = { 8, 1, 1 };
+	struct hcta *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	struct vt_state *full = mklaunch(cfg, p, 8, 8), *smp = mklaunch(cfg, p, 8, 8);
+	for (int d = 0; d < 3; d++)
+		full->grid[d] = smp->grid[d] = row[d];
+	(void)weft_vt_grid_place(row, 0, &full->nplaces);
+	smp->nplaces = full->nplaces;
+	struct weft_error err;
+	for (uint32_t c = 0; c < 8; c++) {
+		if (c >= 4)
+			lk_cta(h, c, p1, 5);
+		else
+			lk_cta(h, c, p0, 3);
+		full->ls.ctas++;
+		assert_int_equal(weft_vt_cta(full, &h->cta, &err), 0);
+		if (c == 1 || c == 2 || c == 5 || c == 6) {
+			smp->ls.ctas++;
+			assert_int_equal(weft_vt_cta(smp, &h->cta, &err), 0);
+		} else {
+			assert_int_equal(weft_vt_warm_cta(smp, &h->cta, &err), 0);
+		}
+	}
+	double cpi[VT_C_COUNT];
+	double cf = weft_vt_launch_cycles(full, cpi);
+	double cs = weft_vt_launch_cycles(smp, cpi) * 8 / 4;
+	assert_true(fabs(cs - cf) <= 1e-9 * cf);
+	weft_model_vt.free(full);
+	weft_model_vt.free(smp);
+	free(h);
 	weft_program_free(p);
 }
 
@@ -1371,6 +1478,9 @@ int main(void)
 		cmocka_unit_test(test_mimd_sample_once),
 		cmocka_unit_test(test_mimd_sample_pooled),
 		cmocka_unit_test(test_mimd_sample_by_tid),
+		cmocka_unit_test(test_grid_place),
+		cmocka_unit_test(test_mimd_sample_by_place),
+		cmocka_unit_test(test_mimd_sample_composite),
 		cmocka_unit_test(test_vector_work_factor),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_cross_cta_strips),
