@@ -93,25 +93,46 @@ void weft_vt_prog_free(struct vt_prog *vp)
 	memset(vp, 0, sizeof(*vp));
 }
 
-int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct weft_error *err)
-{
-	memset(vp, 0, sizeof(*vp));
+/* The analyses the tables are read from: dominators, loops and the
+ * uniformity of p's values. */
+struct vt_flow {
 	struct weft_dom dom;
 	struct weft_loops loops;
 	struct weft_uniform u;
+};
+
+static void flow_free(struct vt_flow *f)
+{
+	weft_uniform_free(&f->u);
+	weft_loops_free(&f->loops);
+	weft_dom_free(&f->dom);
+}
+
+/* Builds f for p (on a launch grid of nctaid[3] CTAs, or NULL for the
+ * program alone); flow_free frees it, after a failure too. */
+static int flow_build(const struct weft_program *p, const uint32_t *nctaid, struct vt_flow *f,
+		      struct weft_error *err)
+{
+	memset(f, 0, sizeof(*f));
+	int rc = weft_dom_build(p, &f->dom, err);
+	if (!rc)
+		rc = weft_loops_build(p, &f->dom, &f->loops, err);
+	if (!rc)
+		rc = nctaid ? weft_uniform_build_grid(p, &f->dom, &f->loops, nctaid, &f->u, err)
+			    : weft_uniform_build(p, &f->dom, &f->loops, &f->u, err);
+	return rc;
+}
+
+int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct weft_error *err)
+{
+	memset(vp, 0, sizeof(*vp));
+	struct vt_flow f;
 	struct weft_liveness lv;
-	memset(&dom, 0, sizeof(dom));
-	memset(&loops, 0, sizeof(loops));
-	memset(&u, 0, sizeof(u));
 	memset(&lv, 0, sizeof(lv));
 	uint8_t *needed = NULL;
-	int rc = weft_dom_build(p, &dom, err);
+	int rc = flow_build(p, NULL, &f, err);
 	if (!rc)
-		rc = weft_loops_build(p, &dom, &loops, err);
-	if (!rc)
-		rc = weft_uniform_build(p, &dom, &loops, &u, err);
-	if (!rc)
-		rc = weft_liveness_build(p, &dom, &lv, err);
+		rc = weft_liveness_build(p, &f.dom, &lv, err);
 	if (!rc) {
 		vp->pc = calloc((size_t)p->ninsts + 1, sizeof(*vp->pc));
 		needed = calloc((size_t)p->nregs + 1, 1);
@@ -126,7 +147,7 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 		const struct weft_inst *in = &p->insts[pc];
 		const struct weft_inst_info *ii = &p->info[pc];
-		const struct weft_uinst *ui = &u.inst[pc];
+		const struct weft_uinst *ui = &f.u.inst[pc];
 		struct vt_pcinfo *pi = &vp->pc[pc];
 		unit_of(in, ii, pi);
 		for (uint32_t k = 0; k < ii->nuses; k++)
@@ -158,10 +179,10 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 	 * values carried around it differ between uTs */
 	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 		uint32_t b = p->block_of[pc];
-		uint32_t l = b < loops.nblocks ? loops.innermost[b] : WEFT_NO_LOOP;
+		uint32_t l = b < f.loops.nblocks ? f.loops.innermost[b] : WEFT_NO_LOOP;
 		int div = 0;
-		for (; l != WEFT_NO_LOOP && !div; l = loops.loops[l].parent)
-			div = u.loop_divergent[l];
+		for (; l != WEFT_NO_LOOP && !div; l = f.loops.loops[l].parent)
+			div = f.u.loop_divergent[l];
 		if (!div)
 			continue;
 		struct vt_pcinfo *pi = &vp->pc[pc];
@@ -189,7 +210,7 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 		}
 		for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 			const struct weft_inst_info *ii = &p->info[pc];
-			if (vp->pc[pc].kind != VT_K_CP || u.inst[pc].cls != WEFT_UC_AFFINE)
+			if (vp->pc[pc].kind != VT_K_CP || f.u.inst[pc].cls != WEFT_UC_AFFINE)
 				continue;
 			for (uint32_t j = 0; j < ii->ndefs; j++) {
 				int32_t r = ii->defs[j];
@@ -233,7 +254,7 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 	}
 	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 		const struct weft_inst *in = &p->insts[pc];
-		const struct weft_uinst *ui = &u.inst[pc];
+		const struct weft_uinst *ui = &f.u.inst[pc];
 		struct vt_pcinfo *pi = &vp->pc[pc];
 		vp->kinds[pi->kind]++;
 		/* a value or address uniform over each CTA: a strip spanning
@@ -251,9 +272,7 @@ int weft_vt_prog_build(const struct weft_program *p, struct vt_prog *vp, struct 
 out:
 	free(needed);
 	weft_liveness_free(&lv);
-	weft_uniform_free(&u);
-	weft_loops_free(&loops);
-	weft_dom_free(&dom);
+	flow_free(&f);
 	if (rc)
 		weft_vt_prog_free(vp);
 	return rc;
@@ -286,23 +305,12 @@ static int same_in_every_cta(const struct weft_program *p, const struct weft_uin
 int weft_vt_prog_launch_loads(const struct weft_program *p, const uint32_t nctaid[3], struct vt_prog *vp,
 			      struct weft_error *err)
 {
-	struct weft_dom dom;
-	struct weft_loops loops;
-	struct weft_uniform u;
-	memset(&dom, 0, sizeof(dom));
-	memset(&loops, 0, sizeof(loops));
-	memset(&u, 0, sizeof(u));
-	int rc = weft_dom_build(p, &dom, err);
-	if (!rc)
-		rc = weft_loops_build(p, &dom, &loops, err);
-	if (!rc)
-		rc = weft_uniform_build_grid(p, &dom, &loops, nctaid, &u, err);
+	struct vt_flow f;
+	int rc = flow_build(p, nctaid, &f, err);
 	if (!rc)
 		for (uint32_t pc = 0; pc < p->ninsts && pc < vp->ninsts; pc++)
-			vp->pc[pc].launch_load = (uint8_t)same_in_every_cta(p, &u.inst[pc], pc);
-	weft_uniform_free(&u);
-	weft_loops_free(&loops);
-	weft_dom_free(&dom);
+			vp->pc[pc].launch_load = (uint8_t)same_in_every_cta(p, &f.u.inst[pc], pc);
+	flow_free(&f);
 	return rc;
 }
 
