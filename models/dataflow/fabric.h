@@ -319,11 +319,11 @@ struct fabric_launch_acc {
  * reads of the CTA but its id and thread count, so the walk drops the
  * decoded CTA once it is prepared (trace.h compact). Narrow (the usual
  * case): an access is a one-byte key into the CTA's table of distinct
- * (pc, space) pairs and a 4-byte offset from the CTA's lowest address
- * in that space,
- * 5 bytes instead of the 16 the decoder's arrays hold; wide (the CTA's
- * addresses in a space span 4 GiB or more, or it has more than
- * FABRIC_ACC_KEYS pairs):
+ * (pc, space) pairs and a 4-byte offset from base[space] (the CTA's
+ * first address in that space less 2 GiB), 5 bytes instead of the 16
+ * the decoder's arrays hold; wide (an address 2 GiB or more from its
+ * space's first, or more than FABRIC_ACC_KEYS pairs; the narrow
+ * accesses before it are rewritten):
  * pc, space and address whole, 13 bytes. Reusable from CTA to CTA;
  * weft_fabric_prepared_free. */
 #define FABRIC_ACC_KEYS 256
@@ -337,11 +337,13 @@ struct fabric_prepared {
 	uint8_t ksp[FABRIC_ACC_KEYS];
 	uint32_t nkeys;
 	uint16_t *keymap;               /* [ninsts x WEFT_SPACE_COUNT]: 1 + the key, 0 none */
+	uint16_t *pkey;                 /* [ninsts]: 1 + the key of the CTA's first access
+					   at the pc, 0 none (the walk's fast form) */
 	uint32_t *acc_start, *acc_n;    /* per thread */
 	uint32_t *act;                  /* [thr_cap] weft_fabric_apply_cta's list of the
 					   threads with accesses left */
 	size_t acc_cap, wide_cap;       /* narrow arrays; wide arrays */
-	uint64_t base[WEFT_SPACE_COUNT]; /* narrow: the CTA's lowest address in each space */
+	uint64_t base[WEFT_SPACE_COUNT]; /* narrow: the CTA's first address in each space - 2^31 */
 	int wide;
 	uint32_t thr_cap;
 	uint32_t nthreads, maxn, minn;  /* threads; most and fewest accesses of one */

@@ -437,6 +437,7 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr)
 	free(pr->acc_sp);
 	free(pr->acc_addr);
 	free(pr->keymap);
+	free(pr->pkey);
 	free(pr->acc_start);
 	free(pr->acc_n);
 	free(pr->act);
@@ -497,8 +498,10 @@ static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, int 
 /* Forgets the keys of the CTA prepared before. */
 static void keys_reset(struct fabric_prepared *pr)
 {
-	for (uint32_t k = 0; k < pr->nkeys; k++)
+	for (uint32_t k = 0; k < pr->nkeys; k++) {
 		pr->keymap[(size_t)pr->kpc[k] * WEFT_SPACE_COUNT + pr->ksp[k]] = 0;
+		pr->pkey[pr->kpc[k]] = 0;
+	}
 	pr->nkeys = 0;
 }
 
@@ -518,26 +521,40 @@ static int make_wide(struct fabric_prepared *pr, size_t nacc, uint32_t n, struct
 	return 0;
 }
 
-/* Stores access i (pc, space, address) of a CTA of nacc accesses. */
-static int store_acc(struct fabric_prepared *pr, uint32_t i, uint32_t pc, uint8_t sp, uint64_t addr,
-		     size_t nacc, struct weft_error *err)
+/* Narrow offsets are biased: base[sp] is the CTA's first address in the
+ * space less FABRIC_OFF_BIAS, so an address within 2 GiB of it either
+ * way is base[sp] + a 32-bit offset (uint64_t arithmetic, modulo 2^64). */
+#define FABRIC_OFF_BIAS (UINT64_C(1) << 31)
+
+/* Access i (pc, space, address) of a CTA of nacc accesses when the
+ * narrow fast path in weft_fabric_prepare_cta cannot store it: pr is
+ * wide already, (pc, sp) has no key yet (sp's first access sets its
+ * base, *based marks it), or the address is more than 2 GiB from the
+ * space's base (then pr goes wide). Out of line, so that the fast path
+ * keeps its registers. */
+static __attribute__((noinline)) int store_acc_slow(struct fabric_prepared *pr, uint32_t i, uint32_t pc, uint8_t sp,
+						    uint64_t addr, size_t nacc, uint32_t *based,
+						    struct weft_error *err)
 {
 	if (!pr->wide) {
 		uint16_t *slot = sp < WEFT_SPACE_COUNT ? &pr->keymap[(size_t)pc * WEFT_SPACE_COUNT + sp] : NULL;
-		if (slot && *slot) {
+		if (slot && !(*based & (1u << sp))) {
+			pr->base[sp] = addr - FABRIC_OFF_BIAS;
+			*based |= 1u << sp;
+		}
+		uint64_t off = addr - (slot ? pr->base[sp] : 0);
+		if (slot && off <= UINT32_MAX && (*slot || pr->nkeys < FABRIC_ACC_KEYS)) {
+			if (!*slot) {
+				pr->kpc[pr->nkeys] = pc;
+				pr->ksp[pr->nkeys] = sp;
+				*slot = (uint16_t)++pr->nkeys;
+			}
 			pr->acc_key[i] = (uint8_t)(*slot - 1);
-			pr->acc_off[i] = (uint32_t)(addr - pr->base[sp]);
+			pr->acc_off[i] = (uint32_t)off;
 			return 0;
 		}
-		if (slot && pr->nkeys < FABRIC_ACC_KEYS) {
-			pr->kpc[pr->nkeys] = pc;
-			pr->ksp[pr->nkeys] = sp;
-			*slot = (uint16_t)++pr->nkeys;
-			pr->acc_key[i] = (uint8_t)(pr->nkeys - 1);
-			pr->acc_off[i] = (uint32_t)(addr - pr->base[sp]);
-			return 0;
-		}
-		/* a 257th (pc, space) pair, or a space no instruction has */
+		/* a 257th (pc, space) pair, a space no instruction has, or an
+		 * address 2 GiB or more from the space's first */
 		int rc = make_wide(pr, nacc, i, err);
 		if (rc)
 			return rc;
@@ -561,11 +578,13 @@ static int prepared_fit(const struct fabric_state *s, struct fabric_prepared *pr
 		pr->loops = NULL;
 		pr->p = NULL;
 		free(pr->keymap);
+		free(pr->pkey);
 		pr->nkeys = 0;
 		pr->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*pr->bvisit));
 		pr->notexec = calloc((size_t)p->ninsts + 1, sizeof(*pr->notexec));
 		pr->keymap = calloc(((size_t)p->ninsts + 1) * WEFT_SPACE_COUNT, sizeof(*pr->keymap));
-		if (!pr->bvisit || !pr->notexec || !pr->keymap)
+		pr->pkey = calloc((size_t)p->ninsts + 1, sizeof(*pr->pkey));
+		if (!pr->bvisit || !pr->notexec || !pr->keymap || !pr->pkey)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 		int rc = weft_trips_init(&pr->trips, &s->an.loops, err);
 		if (rc)
@@ -582,40 +601,50 @@ static int prepared_fit(const struct fabric_state *s, struct fabric_prepared *pr
 	return 0;
 }
 
-int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
-			    struct fabric_prepared *pr, struct weft_error *err)
+/* Key for the first access at pc of the CTA (space sp, address addr;
+ * sp's first access sets its base): 1 + the key, 0 when the CTA has
+ * FABRIC_ACC_KEYS keys already or sp is no space (prepare_walk's fast
+ * form then gives up). */
+static uint16_t pc_key(struct fabric_prepared *pr, uint32_t pc, uint8_t sp, uint64_t addr, uint32_t *based)
+{
+	if (sp >= WEFT_SPACE_COUNT || pr->nkeys >= FABRIC_ACC_KEYS)
+		return 0;
+	if (!(*based & (1u << sp))) {
+		pr->base[sp] = addr - FABRIC_OFF_BIAS;
+		*based |= 1u << sp;
+	}
+	pr->kpc[pr->nkeys] = pc;
+	pr->ksp[pr->nkeys] = sp;
+	pr->nkeys++;
+	pr->keymap[(size_t)pc * WEFT_SPACE_COUNT + sp] = (uint16_t)pr->nkeys;
+	pr->pkey[pc] = (uint16_t)pr->nkeys;
+	return (uint16_t)pr->nkeys;
+}
+
+#define PREP_GENERAL 1 /* prepare_walk's fast form gave up */
+
+/* The walk over the CTA's threads' paths: block visits, guarded-off
+ * instructions, each thread's accesses. fast: an access's key is its
+ * pc's (pkey: the first access at pc makes it, its space taken for
+ * every access at pc) and its offset is left to offsets_fast; returns
+ * PREP_GENERAL when a pc needs a 257th key or a space that is none.
+ * Otherwise each access is keyed by its (pc, space), wide when need be
+ * (store_acc_slow). Inlined twice, fast a constant. */
+static inline __attribute__((always_inline)) int prepare_walk(const struct fabric_state *s, const struct weft_cta_trace *cta,
+			       struct fabric_prepared *pr, size_t nacc, int fast, struct weft_error *err)
 {
 	const struct weft_program *p = s->p;
-	int rc = prepared_fit(s, pr, err);
-	if (rc)
-		return rc;
-	weft_trips_add_cta(&pr->trips, cta);
-	/* the accesses and the span of their addresses in each space */
-	size_t nacc = 0;
-	uint64_t lo[WEFT_SPACE_COUNT], hi[WEFT_SPACE_COUNT];
-	for (int k = 0; k < WEFT_SPACE_COUNT; k++) {
-		lo[k] = UINT64_MAX;
-		hi[k] = 0;
-	}
-	for (uint32_t t = 0; t < cta->nthreads; t++) {
-		const struct weft_thread_trace *T = &cta->threads[t];
-		nacc += T->naddrs;
-		for (uint32_t j = 0; j < T->naddrs; j++) {
-			uint8_t sp = T->spaces[j] < WEFT_SPACE_COUNT ? T->spaces[j] : 0; /* (others: wide) */
-			lo[sp] = T->addrs[j] < lo[sp] ? T->addrs[j] : lo[sp];
-			hi[sp] = T->addrs[j] > hi[sp] ? T->addrs[j] : hi[sp];
-		}
-	}
-	keys_reset(pr);
-	pr->wide = 0;
-	for (int k = 0; k < WEFT_SPACE_COUNT; k++) {
-		pr->base[k] = lo[k] <= hi[k] ? lo[k] : 0;
-		if (lo[k] <= hi[k] && hi[k] - lo[k] > UINT32_MAX)
-			pr->wide = 1;
-	}
-	rc = grow(pr, cta->nthreads, nacc, pr->wide, err);
-	if (rc)
-		return rc;
+	int rc;
+	uint16_t *pkey = pr->pkey;
+	uint32_t based = 0; /* the spaces whose base is set (1 << space) */
+	/* the fast path's copies (its byte stores could alias pr's fields),
+	 * refreshed after each store_acc_slow */
+	uint8_t *acc_key = pr->acc_key;
+	uint32_t *acc_off = pr->acc_off;
+	const uint16_t *keymap = pr->keymap;
+	uint64_t base[WEFT_SPACE_COUNT];
+	int wide = 0;
+	memcpy(base, pr->base, sizeof(base));
 	const uint8_t *iflags = p->iflags;
 	uint32_t total = 0, maxn = 0, minn = UINT32_MAX;
 	for (uint32_t t = 0; t < cta->nthreads; t++) {
@@ -647,9 +676,32 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 					if (ai >= T->naddrs)
 						goto short_trace;
 					/* the thread's ai-th access is its ai-th address */
-					rc = store_acc(pr, total, pc, T->spaces[ai], T->addrs[ai], nacc, err);
-					if (rc)
-						return rc;
+					if (fast) {
+						uint16_t kk = pkey[pc];
+						if (!kk && !(kk = pc_key(pr, pc, T->spaces[ai], T->addrs[ai], &based)))
+							return PREP_GENERAL;
+						acc_key[total++] = (uint8_t)(kk - 1);
+						ai++;
+						continue;
+					}
+					uint8_t sp = T->spaces[ai];
+					uint64_t addr = T->addrs[ai];
+					uint16_t key = 0;
+					uint64_t off = 0;
+					if (!wide && sp < WEFT_SPACE_COUNT) {
+						key = keymap[(size_t)pc * WEFT_SPACE_COUNT + sp];
+						off = addr - base[sp];
+					}
+					if (key && off <= UINT32_MAX) { /* the usual case */
+						acc_key[total] = (uint8_t)(key - 1);
+						acc_off[total] = (uint32_t)off;
+					} else {
+						rc = store_acc_slow(pr, total, pc, sp, addr, nacc, &based, err);
+						if (rc)
+							return rc;
+						wide = pr->wide;
+						memcpy(base, pr->base, sizeof(base));
+					}
 					total++;
 					ai++;
 				}
@@ -672,6 +724,60 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	pr->minn = cta->nthreads ? minn : 0;
 	return 0;
 }
+
+/* After prepare_walk's fast form: each access's offset from its key's
+ * space's base; 1 when one is 2 GiB or more from it or the access's
+ * space is not its pc's first (the CTA is then walked again keyed by
+ * (pc, space)). */
+static int offsets_fast(const struct weft_cta_trace *cta, struct fabric_prepared *pr)
+{
+	const uint8_t *acc_key = pr->acc_key, *ksp = pr->ksp;
+	uint32_t *acc_off = pr->acc_off;
+	const uint64_t *base = pr->base;
+	uint64_t bad = 0;
+	for (uint32_t t = 0; t < cta->nthreads; t++) {
+		const uint64_t *addrs = cta->threads[t].addrs;
+		const uint8_t *spaces = cta->threads[t].spaces;
+		uint32_t i0 = pr->acc_start[t], n = pr->acc_n[t];
+		for (uint32_t j = 0; j < n; j++) {
+			uint8_t sp = ksp[acc_key[i0 + j]];
+			uint64_t off = addrs[j] - base[sp];
+			bad |= (off >> 32) | (uint64_t)(spaces[j] != sp);
+			acc_off[i0 + j] = (uint32_t)off;
+		}
+	}
+	return bad != 0;
+}
+
+int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
+			    struct fabric_prepared *pr, struct weft_error *err)
+{
+	const struct weft_program *p = s->p;
+	int rc = prepared_fit(s, pr, err);
+	if (rc)
+		return rc;
+	weft_trips_add_cta(&pr->trips, cta);
+	/* the accesses (narrow until one does not fit: store_acc_slow) */
+	size_t nacc = 0;
+	for (uint32_t t = 0; t < cta->nthreads; t++)
+		nacc += cta->threads[t].naddrs;
+	keys_reset(pr);
+	pr->wide = 0;
+	rc = grow(pr, cta->nthreads, nacc, 0, err);
+	if (rc)
+		return rc;
+	rc = prepare_walk(s, cta, pr, nacc, 1, err);
+	if (!rc && offsets_fast(cta, pr))
+		rc = PREP_GENERAL;
+	if (rc == PREP_GENERAL) { /* rare: again, each access keyed by (pc, space) */
+		memset(pr->bvisit, 0, (size_t)p->nblocks * sizeof(*pr->bvisit));
+		memset(pr->notexec, 0, (size_t)p->ninsts * sizeof(*pr->notexec));
+		keys_reset(pr);
+		rc = prepare_walk(s, cta, pr, nacc, 0, err);
+	}
+	return rc;
+}
+
 
 uint64_t weft_fabric_prepared_bytes(const struct weft_trace_launch *L)
 {

@@ -723,18 +723,38 @@ static void test_prepared_holds_accesses(void **state)
 		check_prepared(L->program, &c, &pr);
 	}
 	assert_true(narrow > 0); /* the usual, narrow, form was checked */
-	/* wide from the start: one thread's global addresses 8 GiB further */
+	/* offsets are from a space's first address, either way: one thread's
+	 * global addresses 1 GiB lower stay narrow, 3 GiB lower go wide */
 	uint32_t m = c.nthreads / 2;
 	struct weft_thread_trace keep = c.threads[m];
 	uint64_t *addrs = malloc((keep.naddrs + 1) * sizeof(*addrs));
 	uint8_t *spaces = malloc(keep.naddrs + 1);
 	assert_true(addrs && spaces && keep.naddrs > 2);
-	for (uint32_t j = 0; j < keep.naddrs; j++) {
-		spaces[j] = keep.spaces[j];
-		addrs[j] = keep.addrs[j] + (keep.spaces[j] != WEFT_SPACE_SHARED ? 8ull << 30 : 0);
-	}
 	c.threads[m].addrs = addrs;
 	c.threads[m].spaces = spaces;
+	for (int gib = 1; gib <= 3; gib += 2) {
+		for (uint32_t j = 0; j < keep.naddrs; j++) {
+			spaces[j] = keep.spaces[j];
+			addrs[j] = keep.addrs[j] - (keep.spaces[j] != WEFT_SPACE_SHARED ? (uint64_t)gib << 30 : 0);
+		}
+		st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare lower");
+		assert_int_equal(pr.wide, gib == 3);
+		check_prepared(L->program, &c, &pr);
+	}
+	/* a pc whose accesses are in two spaces: keyed by (pc, space), narrow */
+	for (uint32_t j = 0; j < keep.naddrs; j++) {
+		spaces[j] = keep.spaces[j];
+		addrs[j] = keep.addrs[j];
+	}
+	spaces[0] = keep.spaces[0] == WEFT_SPACE_LOCAL ? WEFT_SPACE_GLOBAL : WEFT_SPACE_LOCAL;
+	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare two spaces");
+	assert_false(pr.wide);
+	assert_true(pr.nkeys > 1);
+	check_prepared(L->program, &c, &pr);
+	spaces[0] = keep.spaces[0];
+	/* wide from thread m on: its global addresses 8 GiB further */
+	for (uint32_t j = 0; j < keep.naddrs; j++)
+		addrs[j] = keep.addrs[j] + (keep.spaces[j] != WEFT_SPACE_SHARED ? 8ull << 30 : 0);
 	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare wide");
 	assert_true(pr.wide);
 	check_prepared(L->program, &c, &pr);
