@@ -34,6 +34,13 @@
 #             pass, 8.4 -> 13.3 before it on the same loaded machine), vt
 #             6.6 -> 9.7, overlay 5.9 -> 8.4, all flat (5.5-14.2
 #             -> 20.7-41.6; ~60 for every model before issue 16)
+# Run whole again on 06c7504 (2026-11-28, idle machine, 220 s; default
+# -j, i.e. 2 workers): bfs 6.7-14.8 -> 7.9-13.3, all flat; sgemm fermi-sm
+# 12.7 -> 26.0 (2.05x, NOT flat), sgmf-core 15.3 -> 28.4 (1.85x), dmt-cgra
+# 28.7 -> 30.9, vt 14.4 -> 28.5 (1.98x); gaussian 10.1-23.6 -> 13.1-35.0,
+# all flat. An 8 MiB decode-ahead budget in place of 16 left the sgemm
+# large peaks where they were (fermi-sm 26.1, sgmf-core 28.6, vt 28.5):
+# the growth is the one decoded CTA below, not the work ahead.
 # What still grows with sgemm's size grows with one CTA, which grows with
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
 # accesses. The decoder holds one decoded CTA (9 bytes an access: two do
