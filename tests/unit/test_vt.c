@@ -689,10 +689,11 @@ static void lk_cta(struct hcta *h, uint32_t c, const uint32_t *path, uint32_t n)
 	h->cta.cta = c;
 }
 
-/* Replays the launch of 4 CTAs of 8 lk threads (heavy: CTAs with three
- * trips) into full, and into smp with the CTAs in read timed and the
- * others warmed (in CTA order, as the walk hands them over); returns the
- * two launches' cycles, the sample's expanded by 4 / CTAs read. */
+/* Replays the launch of 4 CTAs (with a grid: its CTAs, and their places
+ * in it) of 8 lk threads (heavy: CTAs with three trips) into full, and
+ * into smp with the CTAs in read timed and the others warmed (in CTA
+ * order, as the walk hands them over); returns the two launches' cycles,
+ * the sample's expanded by CTAs / CTAs read. */
 static void lk_sample_grid(const char *cfg, const struct weft_program *p, unsigned heavy, unsigned read,
 			   const uint32_t *grid, double *full_cycles, double *smp_cycles,
 			   struct vt_state **smp_out)
@@ -700,7 +701,9 @@ static void lk_sample_grid(const char *cfg, const struct weft_program *p, unsign
 	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
 	struct hcta *h = calloc(1, sizeof(*h));
 	assert_non_null(h);
-	struct vt_state *full = mklaunch(cfg, p, 4, 8), *smp = mklaunch(cfg, p, 4, 8);
+	/* 4 CTAs, or the grid's */
+	uint32_t nctas = grid ? grid[0] * grid[1] * grid[2] : 4;
+	struct vt_state *full = mklaunch(cfg, p, nctas, 8), *smp = mklaunch(cfg, p, nctas, 8);
 	for (int d = 0; grid && d < 3; d++)
 		full->grid[d] = smp->grid[d] = grid[d];
 	if (grid) {
@@ -708,7 +711,7 @@ static void lk_sample_grid(const char *cfg, const struct weft_program *p, unsign
 		smp->nplaces = full->nplaces;
 	}
 	struct weft_error err;
-	for (uint32_t c = 0; c < 4; c++) {
+	for (uint32_t c = 0; c < nctas; c++) {
 		if (heavy >> c & 1)
 			lk_cta(h, c, p1, 5);
 		else
@@ -724,7 +727,7 @@ static void lk_sample_grid(const char *cfg, const struct weft_program *p, unsign
 	}
 	double cpi[VT_C_COUNT];
 	*full_cycles = weft_vt_launch_cycles(full, cpi);
-	*smp_cycles = weft_vt_launch_cycles(smp, cpi) * 4 / (double)smp->ls.ctas;
+	*smp_cycles = weft_vt_launch_cycles(smp, cpi) * nctas / (double)smp->ls.ctas;
 	weft_model_vt.free(full);
 	if (smp_out)
 		*smp_out = smp;
@@ -844,38 +847,11 @@ static void test_mimd_sample_composite(void **state)
 	(void)state;
 	struct weft_program *p = an_program(loop_ptx, "lk");
 	assert_non_null(p);
-	static const uint32_t p0[] = { 0, 1, 2 }, p1[] = { 0, 1, 1, 1, 2 };
 	const char *cfg = "[model]\nname = vt\n[tile]\npattern = mimd\ncores = 2\nregs = 32\n";
 	const uint32_t row[3] = { 8, 1, 1 };
-	struct hcta *h = calloc(1, sizeof(*h));
-	assert_non_null(h);
-	struct vt_state *full = mklaunch(cfg, p, 8, 8), *smp = mklaunch(cfg, p, 8, 8);
-	for (int d = 0; d < 3; d++)
-		full->grid[d] = smp->grid[d] = row[d];
-	(void)weft_vt_grid_place(row, 0, &full->nplaces);
-	smp->nplaces = full->nplaces;
-	struct weft_error err;
-	for (uint32_t c = 0; c < 8; c++) {
-		if (c >= 4)
-			lk_cta(h, c, p1, 5);
-		else
-			lk_cta(h, c, p0, 3);
-		full->ls.ctas++;
-		assert_int_equal(weft_vt_cta(full, &h->cta, &err), 0);
-		if (c == 1 || c == 2 || c == 5 || c == 6) {
-			smp->ls.ctas++;
-			assert_int_equal(weft_vt_cta(smp, &h->cta, &err), 0);
-		} else {
-			assert_int_equal(weft_vt_warm_cta(smp, &h->cta, &err), 0);
-		}
-	}
-	double cpi[VT_C_COUNT];
-	double cf = weft_vt_launch_cycles(full, cpi);
-	double cs = weft_vt_launch_cycles(smp, cpi) * 8 / 4;
+	double cf, cs;
+	lk_sample_grid(cfg, p, 0xf0, 0x66, row, &cf, &cs, NULL);
 	assert_true(fabs(cs - cf) <= 1e-9 * cf);
-	weft_model_vt.free(full);
-	weft_model_vt.free(smp);
-	free(h);
 	weft_program_free(p);
 }
 
