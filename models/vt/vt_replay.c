@@ -1119,6 +1119,14 @@ static void range_cells(const uint32_t g[3], uint64_t lo, uint64_t hi, size_t tp
 		cells[pb * tpc + j]++;
 }
 
+/* A read unit's cycles less what the cells' rates give its threads
+ * (pre: per place, the running sums of the rates over tid). */
+static double unit_residual(const struct vt_read_unit *un, const double *pre, size_t tpc)
+{
+	const double *at = pre + (size_t)un->place * (tpc + 1);
+	return un->sum - (at[un->tid0 + un->n] - at[un->tid0]);
+}
+
 /* A sample's slowest MIMD core. Threads go to cores and slots by their
  * place in the launch's application vector (mimd_thread), and a core
  * lasts as long as its busiest slot, so the estimate is a maximum over
@@ -1205,8 +1213,9 @@ static double mimd_sampled_core(const struct vt_state *s)
 	size_t cells = np * tpc;
 	const uint32_t *tn = s->tid_n;
 	const double *ts = s->tid_sum;
-	/* scratch: the core's and the slot's threads per cell, the tile's
-	 * cycles and threads read per cell */
+	/* scratch: the slot's threads per cell, each cell's rate (first the
+	 * tile's cycles read there), the tile's threads read per cell, and
+	 * the rates' running sums per place (pre) */
 	double *nslot_c = s->tid_scratch, *rate = nslot_c + cells,
 	       *tile_n = rate + cells, *pre = tile_n + cells; /* pre: [np x (tpc + 1)] */
 	memset(rate, 0, 2 * cells * sizeof(double));
@@ -1245,8 +1254,7 @@ static double mimd_sampled_core(const struct vt_state *s)
 	double res_sum[VT_MAX_CORES] = { 0 }, res_n[VT_MAX_CORES] = { 0 }, m[VT_MAX_CORES] = { 0 };
 	for (size_t k = 0; k < s->nunits; k++) {
 		const struct vt_read_unit *un = &s->units[k];
-		const double *pp_ = pre + (size_t)un->place * (tpc + 1);
-		res_sum[un->core] += un->sum - (pp_[un->tid0 + un->n] - pp_[un->tid0]);
+		res_sum[un->core] += unit_residual(un, pre, tpc);
 		res_n[un->core] += un->n;
 		m[un->core]++;
 	}
@@ -1256,8 +1264,7 @@ static double mimd_sampled_core(const struct vt_state *s)
 	}
 	for (size_t k = 0; k < s->nunits; k++) {
 		const struct vt_read_unit *un = &s->units[k];
-		const double *pp_ = pre + (size_t)un->place * (tpc + 1);
-		double r = (un->sum - (pp_[un->tid0 + un->n] - pp_[un->tid0])) / un->n - d[un->core];
+		double r = unit_residual(un, pre, tpc) / un->n - d[un->core];
 		v[un->core] += r * r;
 	}
 	double s2b = 0;
