@@ -719,11 +719,16 @@ static int estimate_sampled(const struct weft_est_request *req, struct weft_est_
 	q.explain = 0;
 	q.until = 0;
 	q.sample.groups = G;
+	q.sample.drop = req->ci_method == WEFT_CI_METHOD_JACKKNIFE;
 	for (uint32_t k = 0; k < groups; k++) {
 		q.sample.group = k;
 		rc = estimate_once(&q, &g, err);
 		if (rc < 0) {
-			weft_error_prefix(err, "random group %u of %u: ", k, G);
+			weft_error_prefix(err,
+					  req->ci_method == WEFT_CI_METHOD_JACKKNIFE
+						  ? "the sample less random group %u of %u: "
+						  : "random group %u of %u: ",
+					  k, G);
 			goto fail;
 		}
 		for (uint32_t c = 0; c < out->nconfigs; c++)
@@ -738,11 +743,12 @@ static int estimate_sampled(const struct weft_est_request *req, struct weft_est_
 		weft_est_report_free(&g);
 	}
 	struct weft_est_ci_input in = { L, nctas, nread, rep,
-					req->confidence > 0 ? req->confidence : 0.95 };
+					req->confidence > 0 ? req->confidence : 0.95, req->ci_method };
 	rc = weft_est_ci_compute(out, &in, err);
 	if (rc < 0)
 		goto fail;
 	out->ci_groups = G;
+	out->ci_method = req->ci_method;
 	free(nctas);
 	free(nread);
 	free(rep);

@@ -157,6 +157,7 @@ struct weft_est_report {
 	int has_ci;
 	double confidence;               /* of the intervals, e.g. 0.95 */
 	uint32_t ci_groups;              /* random groups per launch (at most) */
+	enum weft_est_ci_method ci_method; /* groups replayed alone or left out */
 	uint64_t ctas_read, ctas_total;  /* CTAs in the sample, in the trace */
 	/* --sample-until: the relative half-width asked for (0: not asked),
 	 * and the rounds the sample took to reach it */
@@ -176,6 +177,7 @@ struct weft_est_request {
 					    functional warming (weft-estimate sets it unless
 					    --no-warm; docs/estimate.md) */
 	double confidence;               /* of the intervals; 0 = 0.95 */
+	enum weft_est_ci_method ci_method; /* the intervals' replicates (sample_ci.h) */
 	/* > 0: sample until every interval's half-width is at most this
 	 * fraction of its figure (0.02 = 2%): random samples of sample.count
 	 * CTAs per launch (seed sample.seed), the count growing each round

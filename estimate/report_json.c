@@ -210,9 +210,11 @@ void weft_est_format_json(const struct weft_est_report *r, struct weft_sbuf *out
 		weft_sbuf_json_key(out, 2, &first, "interval");
 		weft_sbuf_puts(out, "{\"confidence\": ");
 		weft_est_json_num(out, r->confidence);
-		weft_sbuf_printf(out, ", \"method\": \"random groups, Student t\", "
+		weft_sbuf_printf(out, ", \"method\": \"%s, Student t\", "
 				 "\"groups_per_launch\": %u, \"ctas_read\": %llu, \"ctas_total\": %llu, "
 				 "\"until\": ",
+				 r->ci_method == WEFT_CI_METHOD_JACKKNIFE ? "delete-a-group jackknife"
+									  : "random groups",
 				 r->ci_groups, (unsigned long long)r->ctas_read,
 				 (unsigned long long)r->ctas_total);
 		if (r->until > 0)

@@ -69,17 +69,31 @@ static struct tot substitute(struct tot t, const struct weft_est_figures *full,
 }
 
 /* metric m of config i against the baseline when launch h's figures are
- * replaced, in both, by group g's, less the estimate theta */
-static double group_delta(const struct weft_est_report *r, const struct weft_est_ci_input *in,
-			  uint32_t i, uint32_t h, uint32_t g, int m, const struct tot *tc,
-			  const struct tot *tb, double theta)
+ * replaced, in both, by replicate g's */
+static double replicate(const struct weft_est_report *r, const struct weft_est_ci_input *in, uint32_t i,
+			uint32_t h, uint32_t g, int m, const struct tot *tc, const struct tot *tb)
 {
 	const uint32_t L = in->nlaunches, G = WEFT_EST_CI_GROUPS;
 	const struct weft_est_ci_rep *rc = &in->rep[((size_t)i * L + h) * G + g];
 	const struct weft_est_ci_rep *rb = &in->rep[((size_t)r->baseline * L + h) * G + g];
 	struct tot sc = substitute(*tc, &r->configs[i].launches[h], rc);
 	struct tot sb = substitute(*tb, &r->configs[r->baseline].launches[h], rb);
-	return metric(m, &sc, &sb) - theta;
+	return metric(m, &sc, &sb);
+}
+
+/* Replicate g's deviation for launch h: theta_hg - theta for a group;
+ * for the jackknife the pseudo-value's, (G_h - 1)(theta - theta_(hg)),
+ * whose squares sum to the jackknife variance about theta (sample_ci.h). */
+static double group_delta(const struct weft_est_report *r, const struct weft_est_ci_input *in,
+			  uint32_t i, uint32_t h, uint32_t g, int m, const struct tot *tc,
+			  const struct tot *tb, double theta)
+{
+	double d = replicate(r, in, i, h, g, m, tc, tb) - theta;
+	if (in->method == WEFT_CI_METHOD_JACKKNIFE) {
+		uint32_t n = in->nread[h], Gh = n < WEFT_EST_CI_GROUPS ? n : WEFT_EST_CI_GROUPS;
+		d *= -(double)(Gh - 1);
+	}
+	return d;
 }
 
 static void interval(struct weft_est_interval *iv, double value, double v, double dfden,
@@ -212,10 +226,11 @@ void weft_est_ci_describe(const struct weft_est_report *r, char *buf, size_t len
 	if (!r->has_ci)
 		return;
 	int n = snprintf(buf, len,
-			 "%g%% intervals (Student t, random groups: up to %u per launch; %llu of %llu "
-			 "CTAs read",
-			 100 * r->confidence, r->ci_groups, (unsigned long long)r->ctas_read,
-			 (unsigned long long)r->ctas_total);
+			 "%g%% intervals (Student t, %s: up to %u per launch; %llu of %llu CTAs read",
+			 100 * r->confidence,
+			 r->ci_method == WEFT_CI_METHOD_JACKKNIFE ? "delete-a-group jackknife over random groups"
+								  : "random groups",
+			 r->ci_groups, (unsigned long long)r->ctas_read, (unsigned long long)r->ctas_total);
 	if (n > 0 && (size_t)n < len && r->until > 0)
 		n += snprintf(buf + n, len - (size_t)n, "; sampled until +-%g%% in %u round%s",
 			      100 * r->until, r->rounds, r->rounds == 1 ? "" : "s");

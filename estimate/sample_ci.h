@@ -41,6 +41,23 @@
  * which is the sum of the v_h plus the launches' covariances (zero in
  * expectation when their samples are independent). Otherwise (group
  * counts differ) the launches are taken apart as above.
+ *
+ * The delete-a-group jackknife (WEFT_CI_METHOD_JACKKNIFE; Kott, "The
+ * Delete-a-Group Jackknife", Journal of Official Statistics 17(4), 2001;
+ * Wolter 2007 ch. 4): replicate g replays the sample less group g, so it
+ * is nearly the estimate's own size, and a model whose expansion depends
+ * on how many CTAs it replays (SMs a small group leaves idle, a launch's
+ * fixed start and drain expanded N_h / m times, a composite that shrinks
+ * harder on less data) has replicates that behave as the estimate does.
+ * With theta_(hg) the replicate of launch h, the pseudo-values'
+ * deviations (G_h - 1)(theta - theta_(hg)) take the place of the groups'
+ * theta_hg - theta in the formulas above, which then give the jackknife
+ * variance (G_h - 1) / G_h x sum_g (theta_(hg) - theta)^2 (with the
+ * finite-population factor). It is taken about the estimate theta, not
+ * the replicates' mean: the conservative form (Wolter 2007, 4.2), which
+ * adds the jackknife's estimate of the squared bias; centred on the mean
+ * (and the interval on the bias-corrected estimate) it covered less
+ * (docs/estimate.md "Replicates").
  */
 #ifndef WEFT_SAMPLE_CI_H
 #define WEFT_SAMPLE_CI_H
@@ -53,6 +70,10 @@
 struct weft_est_report;
 
 #define WEFT_EST_CI_GROUPS 10 /* random groups per launch (at most) */
+
+/* What a replicate replays (--ci-method): group g alone (random groups),
+ * or the sample less group g (the delete-a-group jackknife). */
+enum weft_est_ci_method { WEFT_CI_METHOD_GROUPS = 0, WEFT_CI_METHOD_JACKKNIFE };
 
 /* The figures that get an interval, in report order. */
 enum weft_est_ci_metric {
@@ -79,8 +100,9 @@ struct weft_est_interval {
 	double value, half, lo, hi, df;
 };
 
-/* One group's replay of one launch on one configuration, as priced by the
- * estimate (already scaled to the whole launch by the model). */
+/* One replicate's replay of one launch on one configuration (group g, or
+ * the sample less group g), as priced by the estimate (already scaled to
+ * the whole launch by the model). */
 struct weft_est_ci_rep {
 	double cycles, insts, energy;
 };
@@ -93,6 +115,7 @@ struct weft_est_ci_input {
 	const uint32_t *nctas, *nread;
 	const struct weft_est_ci_rep *rep;
 	double confidence; /* in (0, 1) */
+	enum weft_est_ci_method method; /* what rep holds: groups or jackknife replicates */
 };
 
 /* Fills r->configs[i].ci[] for every config from the report's figures

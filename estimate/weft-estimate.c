@@ -92,6 +92,12 @@ static const char usage[] =
 	"                            random:32:1), growing each round; fails (status 2)\n"
 	"                            when that needs every CTA of the trace\n"
 	"  --confidence PCT          the intervals' confidence level (default 95%)\n"
+	"  --ci-method groups|jackknife\n"
+	"                            the intervals' replicates: each random group\n"
+	"                            replayed alone (groups, the default) or the sample\n"
+	"                            less each group (jackknife: about 3x the CPU; the\n"
+	"                            one for the MIMD tiles: docs/estimate.md\n"
+	"                            \"Replicates\")\n"
 	"  --shard K/N               run only the K-th of N slices of the run's points\n"
 	"                            (point i when i mod N = K; K counts from 0) and\n"
 	"                            write a part (JSON) for --merge instead of the report\n"
@@ -291,6 +297,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	struct weft_est_table_opts topts = { NULL, 0 };
 	struct weft_cta_sample sample = { .kind = WEFT_SAMPLE_ALL };
 	double until = 0, confidence = 0;
+	int ci_method = -1; /* --ci-method; -1: not given */
 	int sample_given = 0, no_warm = 0, window_given = 0;
 	uint32_t warm_window = 0;
 	uint32_t nconfigs = 0, nsets = 0, nsweeps = 0, noperands = 0, shard = 0, nshards = 0;
@@ -311,6 +318,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		{ "no-warm", 0, WEFT_OPT_FLAG, 'W' },
 		{ "warm-window", 0, WEFT_OPT_ARG, 'V' },
 		{ "confidence", 0, WEFT_OPT_ARG, 'L' },
+		{ "ci-method", 0, WEFT_OPT_ARG, 'I' },
 		{ "jobs", 'j', WEFT_OPT_ARG, 'j' },
 		{ "shard", 0, WEFT_OPT_ARG, 'K' },
 		{ "merge", 0, WEFT_OPT_FLAG, 'M' },
@@ -326,7 +334,8 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		struct weft_error err;
 		/* what only a run (not --merge) takes */
 		run_opts |= id == 'c' || id == 'b' || id == 's' || id == 'w' || id == 'e' || id == 'S' ||
-			    id == 'K' || id == 'U' || id == 'W' || id == 'V' || id == 'L' || id == 'j';
+			    id == 'K' || id == 'U' || id == 'W' || id == 'V' || id == 'L' || id == 'I' ||
+			    id == 'j';
 		switch (id) {
 		case WEFT_OPT_ERROR:
 		case WEFT_OPT_ID_HELP:
@@ -416,6 +425,14 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 						      "100%%, e.g. 95%%)",
 						      val);
 			break;
+		case 'I':
+			if (strcmp(val, "groups") == 0)
+				ci_method = WEFT_CI_METHOD_GROUPS;
+			else if (strcmp(val, "jackknife") == 0)
+				ci_method = WEFT_CI_METHOD_JACKKNIFE;
+			else
+				return weft_cli_usage("bad --ci-method `%s` (groups or jackknife)", val);
+			break;
 		case 'K':
 			if (weft_est_parse_shard(val, &shard, &nshards, &err) < 0)
 				return weft_cli_usage("%s", err.message);
@@ -481,6 +498,9 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 	if (confidence > 0 && sample.kind != WEFT_SAMPLE_RANDOM)
 		return weft_cli_usage("%s", "--confidence: only a random sample (--sample random:N:SEED "
 				      "or --sample-until) has intervals");
+	if (ci_method >= 0 && sample.kind != WEFT_SAMPLE_RANDOM)
+		return weft_cli_usage("%s", "--ci-method: only a random sample (--sample random:N:SEED "
+				      "or --sample-until) has intervals");
 	if (nshards && sample.kind == WEFT_SAMPLE_RANDOM)
 		return weft_cli_usage("%s", "--shard with a random sample: a part cannot carry the "
 				      "random groups the intervals need; run the sampled estimate "
@@ -538,6 +558,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.baseline = baseline,
 		.sample = sample,
 		.confidence = confidence,
+		.ci_method = ci_method < 0 ? WEFT_CI_METHOD_GROUPS : (enum weft_est_ci_method)ci_method,
 		.until = until,
 		.sweeps = sweeps,
 		.nsweeps = nsweeps,

@@ -20,7 +20,8 @@
 # default; one case is also run --no-warm and must miss, so that the check
 # is seen to fail where warming is what makes the intervals honest.
 # Windowed warming (--warm-window grid) is checked on the cases it covers,
-# among them nn on 15 fabric cores, which needs the fill of its shared L2.
+# among them nn on 15 fabric cores, which needs the fill of its shared L2,
+# and the delete-a-group jackknife (--ci-method jackknife) on a MIMD tile.
 # Also: an unsampled run prints no interval; --sample-until reports its
 # rounds and refuses when it would need the whole trace; --shard refuses a
 # random sample.
@@ -134,6 +135,10 @@ X="--warm-window grid" case_ backprop 64 configs/maven/mimd-c4r32.ini
 # cores hold different shares of each level's frontier): the tile's rates
 # alone put the busiest core low, 32 of 40 inside (docs/estimate.md)
 X="--warm-window grid" case_ bfs 32 configs/maven/mimd-c4r32.ini
+# the MIMD tile on 8 slots a core: random groups of 3 CTAs a launch
+# understate its spread (27 of 40 inside), the jackknife's replicates do not
+# (docs/estimate.md "Replicates")
+X="--warm-window grid --ci-method jackknife" case_ bfs 32 configs/maven/mimd-c4r256.ini
 
 # the modes around it
 t="$D/hotspot.wtr"

@@ -131,6 +131,7 @@ static int make_key(const struct fabric_state *s, struct weft_trace *t, uint32_t
 		k->sample.seed = sample->seed;
 		k->sample.groups = sample->groups; /* a random group reads other CTAs */
 		k->sample.group = sample->group;
+		k->sample.drop = sample->drop;
 		k->sample.warm = sample->warm; /* warmed caches time the sample differently */
 		k->sample.warm_window = sample->warm_window;
 	}
@@ -144,6 +145,7 @@ static int key_eq(const struct fab_key *a, const struct fab_key *b)
 	       a->sample.kind == b->sample.kind && a->sample.every == b->sample.every &&
 	       a->sample.count == b->sample.count && a->sample.seed == b->sample.seed &&
 	       a->sample.groups == b->sample.groups && a->sample.group == b->sample.group &&
+	       a->sample.drop == b->sample.drop &&
 	       a->sample.warm == b->sample.warm && a->sample.warm_window == b->sample.warm_window &&
 	       a->params == b->params;
 }

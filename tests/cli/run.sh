@@ -378,6 +378,9 @@ assert all("set by" in l["explain"] for l in G["launches"]), "fabric launch with
 	expect "estimate: a fixed warming window is recorded" 0 "with warming (window 3 CTAs)" "$W" -c sgmf-core --sample random:2:7 --warm-window 3
 	expect "estimate: --warm-window needs a warmed sample" 2 "only a warmed random sample" "$W" -c sgmf-core --sample random:2:7 --no-warm --warm-window grid
 	expect "estimate: bad --warm-window" 2 "bad --warm-window \`0\`" "$W" -c sgmf-core --sample random:2:7 --warm-window 0
+	expect "estimate: the jackknife is recorded" 0 "delete-a-group jackknife over random groups" "$W" -c $FC --sample random:2:7 --ci-method jackknife
+	expect "estimate: --ci-method needs a random sample" 2 "only a random sample" "$W" -c $FC --sample every:2 --ci-method jackknife
+	expect "estimate: bad --ci-method" 2 "bad --ci-method \`jack\`" "$W" -c $FC --sample random:2:7 --ci-method jack
 	h1=$("$E" "$W" -c $FC --format csv 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
 	h2=$("$E" "$W" -c $FC --format csv --set core.num_sm=2 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
 	if [ -n "$h1" ] && [ "$h1" != "$h2" ]; then ok "estimate: overrides change the config hash"

@@ -143,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	say("open", rc, &err);
 	if (rc == 0) {
 		read_some(t);
-		struct weft_cta_sample all = { WEFT_SAMPLE_ALL, 0, 0, 0, 0, 0, 0, 0, 0 };
+		struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
 		for (size_t i = 0; i < NCONFIGS; i += 2) {
 			const struct weft_model *m = weft_model_find(configs[i].model);
 			const struct weft_config *pair[2] = { &configs[i], &configs[i + 1 < NCONFIGS ? i + 1 : i] };

@@ -67,6 +67,94 @@ static void test_groups_partition(void **st)
 	assert_int_equal(a[0], b[0]);
 }
 
+/* The jackknife's replicates (drop = 1): the sample less group g, for each
+ * g: increasing, of n - |group g| CTAs, none of group g's, and with it the
+ * whole sample (random:95:7 over 1000 CTAs, 10 groups, as above). */
+static void test_groups_drop(void **st)
+{
+	(void)st;
+	static uint32_t all[1000], g[1000], rest[1000];
+	static uint8_t in_g[1000];
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_RANDOM, .count = 95, .seed = 7, .groups = 10 };
+	struct weft_cta_sample whole = { .kind = WEFT_SAMPLE_RANDOM, .count = 95, .seed = 7 };
+	assert_int_equal(weft_cta_sample_select(&whole, 1000, all), 95);
+	for (uint32_t k = 0; k < 10; k++) {
+		s.group = k;
+		s.drop = 0;
+		uint32_t m = weft_cta_sample_select(&s, 1000, g);
+		s.drop = 1;
+		uint32_t r = weft_cta_sample_select(&s, 1000, rest);
+		assert_int_equal(r, 95 - m);
+		memset(in_g, 0, sizeof(in_g));
+		for (uint32_t i = 0; i < m; i++)
+			in_g[g[i]] = 1;
+		for (uint32_t i = 0; i < r; i++) {
+			if (i)
+				assert_true(rest[i] > rest[i - 1]);
+			assert_int_equal(in_g[rest[i]], 0);
+			in_g[rest[i]] = 2;
+		}
+		for (uint32_t i = 0; i < 95; i++)
+			assert_true(in_g[all[i]] != 0);
+	}
+}
+
+/* The delete-a-group jackknife on test_ci_by_hand's figures: for a total
+ * the estimate is the mean of the group estimates, 1000 + e_g (e_g = -+50),
+ * so leaving group g out gives 1000 - e_g / 9, and (G - 1) / G x
+ * sum_g (e_g / 9)^2 = sum_g e_g^2 / (G (G - 1)): the same variance as
+ * the random groups' (half = t_{.975,9} sqrt(0.8 x 10 x 2500 / 90)). The
+ * speedup of config 1, (1000 - e_g / 9) / 500 left out: likewise the
+ * groups' half-width, t sqrt(0.8 x 10 x 0.01 / 90). */
+static void test_ci_jackknife(void **st)
+{
+	(void)st;
+	struct weft_est_config c[2];
+	memset(c, 0, sizeof(c));
+	struct weft_est_figures l[2];
+	memset(l, 0, sizeof(l));
+	for (int i = 0; i < 2; i++) {
+		c[i].clock_hz = 1e9;
+		c[i].total.cycles = l[i].cycles = i ? 500 : 1000;
+		c[i].total.thread_insts = l[i].thread_insts = 4000;
+		c[i].total.energy_total_j = l[i].energy_total_j = i ? 2e-6 : 4e-6;
+		c[i].launches = &l[i];
+		c[i].nlaunches = 1;
+	}
+	struct weft_est_report r;
+	memset(&r, 0, sizeof(r));
+	r.configs = c;
+	r.nconfigs = 2;
+	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
+	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
+		double e = g % 2 ? 50 : -50;
+		rep[g] = (struct weft_est_ci_rep){ 1000 - e / 9, 4000, 4e-6 };
+		rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 500, 4000, 2e-6 };
+	}
+	uint32_t N = 100, n = 20;
+	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.95, WEFT_CI_METHOD_JACKKNIFE };
+	struct weft_error err;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	const struct weft_est_interval *cy = &c[0].ci[WEFT_CI_CYCLES];
+	assert_true(near(cy->value, 1000, 1e-12));
+	assert_true(near(cy->df, 9, 1e-12));
+	assert_true(near(cy->half, T975_9 * sqrt(0.8 * 10 * 2500 / 90.0), 1e-9));
+	assert_true(near(c[1].ci[WEFT_CI_SPEEDUP].half, T975_9 * sqrt(0.8 * 10 * 0.01 / 90.0), 1e-9));
+	/* read as random groups, the same replicates say nine times less */
+	in.method = WEFT_CI_METHOD_GROUPS;
+	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	assert_true(near(c[0].ci[WEFT_CI_CYCLES].half, T975_9 * sqrt(0.8 * 10 * 2500 / 90.0) / 9, 1e-9));
+	/* the report says which */
+	char buf[256];
+	r.ci_groups = 10;
+	r.ci_method = WEFT_CI_METHOD_JACKKNIFE;
+	weft_est_ci_describe(&r, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "jackknife"));
+	r.ci_method = WEFT_CI_METHOD_GROUPS;
+	weft_est_ci_describe(&r, buf, sizeof(buf));
+	assert_null(strstr(buf, "jackknife"));
+}
+
 /* Two configs, one launch of N = 100 CTAs sampled with n = 20, G = 10.
  * Baseline: 1000 cycles at 1 GHz, 4000 insts, 4 uJ; its groups give 1000
  * -+ 50 cycles (even groups -50, odd +50). Config 1: 500 cycles, 2 uJ, its
@@ -100,7 +188,7 @@ static void test_ci_by_hand(void **st)
 		rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 500, 4000, 2e-6 };
 	}
 	uint32_t N = 100, n = 20;
-	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.95 };
+	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.95, WEFT_CI_METHOD_GROUPS };
 	struct weft_error err;
 	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
 	assert_true(r.has_ci);
@@ -166,7 +254,7 @@ static void test_ci_launches(void **st)
 	r.nconfigs = 1;
 	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
 	uint32_t N[2] = { 100, 100 }, n[2] = { 20, 20 };
-	struct weft_est_ci_input in = { 2, N, n, rep, 0.95 };
+	struct weft_est_ci_input in = { 2, N, n, rep, 0.95, WEFT_CI_METHOD_GROUPS };
 	struct weft_error err;
 	for (int same = 1; same >= 0; same--) {
 		for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
@@ -222,7 +310,7 @@ static void test_ci_level(void **st)
 	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++)
 		rep[g] = (struct weft_est_ci_rep){ 1000 + (g % 2 ? 10 : -10), 10, 1 };
 	uint32_t N = 1000, n = 10; /* f = 0.01 */
-	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.90 };
+	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.90, WEFT_CI_METHOD_GROUPS };
 	struct weft_error err;
 	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
 	assert_true(near(c.ci[WEFT_CI_CYCLES].half, 1.8331129326536335 * sqrt(0.99 * 10 * 100 / 90.0),
@@ -233,6 +321,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groups_partition),
+		cmocka_unit_test(test_groups_drop),
+		cmocka_unit_test(test_ci_jackknife),
 		cmocka_unit_test(test_ci_by_hand),
 		cmocka_unit_test(test_ci_level),
 		cmocka_unit_test(test_ci_launches),

@@ -186,7 +186,7 @@ static void test_sampling(void **state)
 {
 	(void)state;
 	uint32_t ids[100];
-	struct weft_cta_sample s = { WEFT_SAMPLE_EVERY, 7, 0, 0, 0, 0, 0, 0, 0 };
+	struct weft_cta_sample s = { .kind = WEFT_SAMPLE_EVERY, .every = 7 };
 	uint32_t n = weft_cta_sample_select(&s, 100, ids);
 	assert_int_equal(n, 15);
 	for (uint32_t i = 0; i < n; i++)
@@ -391,12 +391,12 @@ static void test_parallel_order(void **state)
 		assert_int_equal(weft_trace_for_each_cta(t, 0, NULL, threads[i], order_cb, &ord, &err), 0);
 		assert_int_equal(ord.n, 700);
 		uint32_t want[700];
-		struct weft_cta_sample s = { WEFT_SAMPLE_RANDOM, 0, 50, 7, 0, 0, 0, 0, 0 };
+		struct weft_cta_sample s = { .kind = WEFT_SAMPLE_RANDOM, .count = 50, .seed = 7 };
 		uint32_t nw = weft_cta_sample_select(&s, 700, want);
 		struct order o2 = { 0, 1, 0, want };
 		assert_int_equal(weft_trace_for_each_cta(t, 0, &s, threads[i], order_cb, &o2, &err), 0);
 		assert_int_equal(o2.n, nw);
-		struct weft_cta_sample e = { WEFT_SAMPLE_EVERY, 9, 0, 0, 0, 0, 0, 0, 0 };
+		struct weft_cta_sample e = { .kind = WEFT_SAMPLE_EVERY, .every = 9 };
 		struct order o3 = { 0, 1, 0, NULL };
 		assert_int_equal(weft_trace_for_each_cta(t, 0, &e, threads[i], order_cb, &o3, &err), 0);
 		assert_int_equal(o3.n, (700 + 8) / 9);

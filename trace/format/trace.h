@@ -218,6 +218,10 @@ struct weft_cta_sample {
 	 * disjoint random groups of near-equal size (a seeded shuffle) and
 	 * keeps only group `group` mod that number; 0 or 1 = the whole sample */
 	uint32_t groups, group;
+	/* RANDOM with groups >= 2: 1 = keep every group but `group` (a
+	 * replicate of the delete-a-group jackknife, estimate/sample_ci.h);
+	 * 0 = keep group `group` alone */
+	uint32_t drop;
 	/* RANDOM and EVERY: 1 = functional warming (weft_trace_for_each_cta_warm):
 	 * the CTAs outside the sample are decoded too and handed to the
 	 * consumer's warming callback, so the CTAs it times see the cache

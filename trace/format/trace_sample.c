@@ -73,7 +73,12 @@ uint32_t weft_cta_sample_select(const struct weft_cta_sample *s, uint32_t nctas,
 	uint32_t G = s->groups < n ? s->groups : n, g = s->group % G;
 	uint32_t lo = (uint32_t)((uint64_t)n * g / G), hi = (uint32_t)((uint64_t)n * (g + 1) / G);
 	uint32_t m = hi - lo;
-	memmove(ctas, ctas + lo, (size_t)m * sizeof(*ctas));
+	if (s->drop) { /* every run but g */
+		memmove(ctas + lo, ctas + hi, (size_t)(n - hi) * sizeof(*ctas));
+		m = n - m;
+	} else {
+		memmove(ctas, ctas + lo, (size_t)m * sizeof(*ctas));
+	}
 	qsort(ctas, m, sizeof(*ctas), cmp_u32);
 	return m;
 }
@@ -103,8 +108,9 @@ void weft_cta_sample_describe(const struct weft_cta_sample *s, char *buf, size_t
 												   : "th",
 			 s->every ? s->every : 1);
 	else if (s->groups >= 2)
-		snprintf(buf, len, "random %u CTAs (seed %llu), group %u of %u", s->count,
-			 (unsigned long long)s->seed, s->group, s->groups);
+		snprintf(buf, len, "random %u CTAs (seed %llu), %s %u of %u", s->count,
+			 (unsigned long long)s->seed, s->drop ? "all but group" : "group", s->group,
+			 s->groups);
 	else
 		snprintf(buf, len, "random %u CTAs (seed %llu)", s->count, (unsigned long long)s->seed);
 	size_t n = strlen(buf);
