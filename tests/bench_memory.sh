@@ -45,8 +45,10 @@
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
 # accesses. The decoder holds one decoded CTA (9 bytes an access: two do
 # not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
-# keeps the warp streams of its resident CTAs (24 bytes a warp
-# instruction); the fabric model adds 5 bytes per access of each CTA it
+# keeps the warp streams of its resident CTAs (16 bytes a warp
+# instruction, 24 before 2026-11-28: fermi-sm sgemm -j 2, loaded machine,
+# /usr/bin/time %M, default -> large 12.96 -> 26.8 MiB before, 11.9 ->
+# 24.3 after, still 2.04x); the fabric model adds 5 bytes per access of each CTA it
 # holds prepared (a (pc, space) key and a 4-byte address offset), the
 # vector tile 5 per data-cache access of its prepared strips and copies
 # of the uTs it builds itself; with their preparations compact (trace.h)

@@ -199,19 +199,32 @@ void weft_simt_pc_build(const struct simt_params *sp, const struct weft_program 
 
 /* ---- simt_stream.c: a CTA's warp streams (no timing) ---- */
 
-/* 24 bytes: a CTA's streams hold one per warp instruction. The 16-bit
- * counts are per warp instruction of at most WEFT_GROUP_MAX_WIDTH (64)
- * lanes of at most 32 bytes each: at most 512 words, bank passes or
- * conflict-free passes, and 2 x 64 segments. */
+/* One warp instruction: 16 bytes, since a CTA's streams are what the
+ * SIMT replay holds per resident and prepared CTA (issue 16's bounded
+ * memory; 24 bytes with the shared part's counts in the record). A memory
+ * instruction's side data is in stream->segs from seg0: with a shared
+ * part first its words, bank passes and conflict-free passes (one entry,
+ * simt_sh_pack), then the global part's nseg 128-B segments. The counts
+ * are per warp instruction of at most WEFT_GROUP_MAX_WIDTH (64) lanes of
+ * at most 32 bytes each: at most 512 words, bank passes or conflict-free
+ * passes (16 bits each), and 2 x 64 segments. */
 struct simt_rec {
 	uint32_t pc;
-	uint32_t seg0;           /* global part: its segments in stream->segs from here */
-	uint16_t sh_words;       /* shared part: 4-byte words accessed */
-	uint16_t sh_passes, sh_base; /* bank passes; conflict-free passes */
-	uint16_t nseg;           /* global part: how many segments */
+	uint32_t seg0;           /* memory: its side data in stream->segs from here */
+	uint16_t nseg;           /* global part: how many segments (after the shared word) */
 	uint8_t nexec, lanes;    /* lanes executing; lanes doing work (ctrl: issued) */
 	uint8_t mem, sh, gl, cnst; /* priced memory access; shared / global part; const/param */
 };
+
+/* A shared part's words accessed, bank passes and conflict-free passes
+ * (each below 2^16), as one stream->segs entry. */
+static inline uint64_t simt_sh_pack(uint32_t words, uint32_t passes, uint32_t base)
+{
+	return (uint64_t)words | (uint64_t)passes << 16 | (uint64_t)base << 32;
+}
+static inline uint32_t simt_sh_words(uint64_t v) { return (uint32_t)(v & 0xffff); }
+static inline uint32_t simt_sh_passes(uint64_t v) { return (uint32_t)(v >> 16 & 0xffff); }
+static inline uint32_t simt_sh_base(uint64_t v) { return (uint32_t)(v >> 32 & 0xffff); }
 
 struct simt_stream {
 	uint32_t nw;

@@ -379,9 +379,10 @@ double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struc
 		why_push(why, SIMT_CPI_L1, sp->pipeline_latency + sp->l1_latency);
 	}
 	if (r->sh) {
-		uint32_t passes = r->sh_passes, base = r->sh_base;
+		uint64_t shw = st->segs[r->seg0];
+		uint32_t passes = simt_sh_passes(shw), base = simt_sh_base(shw);
 		double extra = (double)(passes > base ? passes - base : 0) * sp->ldst_pass_cycles;
-		s->ev[SIMT_EV_SHMEM] += (double)r->sh_words;
+		s->ev[SIMT_EV_SHMEM] += (double)simt_sh_words(shw);
 		s->ls.shmem_passes += passes;
 		s->ls.shmem_accesses++;
 		double d = cur + extra + sp->pipeline_latency + sp->shmem_latency;
@@ -400,7 +401,7 @@ double weft_simt_mem_issue(struct simt_state *s, struct simt_sm *sm, const struc
 		}
 	}
 	if (r->gl) {
-		const uint64_t *segs = st->segs + r->seg0;
+		const uint64_t *segs = st->segs + r->seg0 + r->sh; /* after the shared word */
 		double worst = -1;
 		/* each transaction's phases are built in one buffer while the
 		 * other holds the latest so far (no 40-byte copy per

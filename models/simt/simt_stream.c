@@ -14,7 +14,7 @@
 
 #include "simt.h"
 
-_Static_assert(sizeof(struct simt_rec) == 24, "a warp instruction's record is 24 bytes (simt.h)");
+_Static_assert(sizeof(struct simt_rec) == 16, "a warp instruction's record is 16 bytes (simt.h)");
 
 void weft_simt_stream_free(struct simt_stream *st)
 {
@@ -92,23 +92,24 @@ static int rec_mem(const struct simt_params *sp, const struct simt_pc *pi, struc
 		smask |= gmask; /* no caches: every access hits the banked memory */
 		gmask = 0;
 	}
+	/* room for the shared word and the global part's segments */
+	if (grow((void **)&st->segs, &st->segcap, st->nsegs + 1 + 2 * WEFT_GROUP_MAX_WIDTH,
+		 sizeof(*st->segs)))
+		return -1;
+	r->seg0 = (uint32_t)st->nsegs;
 	if (smask) {
 		r->sh = 1;
 		uint64_t words;
-		r->sh_passes = (uint16_t)weft_simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
-						&words);
-		r->sh_words = (uint16_t)words;
-		r->sh_base = (uint16_t)busy_groups(smask, sp->warp_size, sp->shmem_banks);
+		uint32_t passes = weft_simt_bank_cycles(in->addr, smask, sp->warp_size, bytes, sp->shmem_banks,
+							&words);
+		st->segs[st->nsegs++] = simt_sh_pack((uint32_t)words, passes,
+						     busy_groups(smask, sp->warp_size, sp->shmem_banks));
 	}
 	if (gmask) {
-		if (grow((void **)&st->segs, &st->segcap, st->nsegs + 2 * WEFT_GROUP_MAX_WIDTH,
-			 sizeof(*st->segs)))
-			return -1;
 		uint32_t shift = 0;
 		while ((1u << shift) < sp->l1.line_bytes)
 			shift++;
 		r->gl = 1;
-		r->seg0 = (uint32_t)st->nsegs;
 		r->nseg = (uint16_t)weft_simt_coalesce(in->addr, gmask, bytes, shift, st->segs + st->nsegs);
 		st->nsegs += r->nseg;
 	}
