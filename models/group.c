@@ -162,7 +162,6 @@ static int bad_trace(struct weft_group_iter *it, int lane, const char *what)
  * (UBSan's pointer-overflow check reports it). */
 static const uint32_t no_blocks[1];
 static const uint8_t no_bytes[1];
-static const uint64_t no_addrs[1];
 
 int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_prog *gp,
 			 const struct weft_cta_trace *cta, uint32_t width, uint32_t group,
@@ -200,14 +199,12 @@ int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_pro
 		const struct weft_thread_trace *t = &cta->threads[it->first_thread + l];
 		const uint32_t *blocks = t->nblocks ? t->blocks : no_blocks;
 		const uint8_t *guards = t->nguards ? t->guards : no_bytes;
-		const uint64_t *addrs = t->naddrs ? t->addrs : no_addrs;
 		it->bp[l] = blocks;
 		it->bend[l] = blocks + t->nblocks;
 		it->gp_[l] = guards;
 		it->gend[l] = guards + t->nguards;
-		it->ap[l] = addrs;
-		it->aend[l] = addrs + t->naddrs;
-		it->sp_[l] = t->naddrs ? t->spaces : no_bytes;
+		it->lt[l] = t;
+		it->ai[l] = 0;
 		if (!t->nblocks)
 			continue; /* never ran */
 		if (t->blocks[0] != 0)
@@ -250,7 +247,7 @@ static int start_block(struct weft_group_iter *it, uint32_t b, uint64_t issue, u
 			return bad_trace(it, l, "the lane's path is elsewhere than the block its group issues");
 		if ((size_t)(it->gend[l] - it->gp_[l]) < bi->nguard)
 			return bad_trace(it, l, "too few guard bits for the block");
-		if (!bi->guarded_mem && (size_t)(it->aend[l] - it->ap[l]) < bi->nmem)
+		if (!bi->guarded_mem && it->lt[l]->naddrs - it->ai[l] < bi->nmem)
 			return bad_trace(it, l, "too few addresses for the block");
 		if (bp + 1 == it->bend[l]) {
 			E |= 1ull << l;
@@ -304,25 +301,30 @@ static int inst_step(struct weft_group_iter *it, struct weft_group_inst *out)
 			/* each lane reads its own thread's arrays: up to 2 x 64
 			 * streams, more than a core's prefetcher follows, so fetch
 			 * the next line ahead (a large CTA is not in cache) */
-			__builtin_prefetch(it->ap[l] + 8);
-			__builtin_prefetch(it->sp_[l] + 64);
-			it->addr[l] = *it->ap[l]++;
-			it->space[l] = *it->sp_[l]++;
+			const struct weft_thread_trace *lt = it->lt[l];
+			uint32_t i = it->ai[l]++;
+			if (lt->addrs)
+				__builtin_prefetch(lt->addrs + i + 8);
+			else
+				__builtin_prefetch(lt->addr_off + i + 16);
+			__builtin_prefetch(lt->spaces + i + 64);
+			it->addr[l] = weft_thread_addr(lt, i);
+			it->space[l] = lt->spaces[i];
 		}
 	} else if (f & WEFT_GPC_MEM) {
 		int copy = out && !(it->flags & WEFT_GROUP_NO_ADDRS);
 		for (uint64_t m = exec; m; m &= m - 1) {
 			int l = __builtin_ctzll(m);
-			if (it->ap[l] == it->aend[l]) {
+			const struct weft_thread_trace *lt = it->lt[l];
+			if (it->ai[l] == lt->naddrs) {
 				it->pc = pc;
 				return bad_trace(it, l, "the thread's addresses run out");
 			}
 			if (copy) {
-				it->addr[l] = *it->ap[l];
-				it->space[l] = *it->sp_[l];
+				it->addr[l] = weft_thread_addr(lt, it->ai[l]);
+				it->space[l] = lt->spaces[it->ai[l]];
 			}
-			it->ap[l]++;
-			it->sp_[l]++;
+			it->ai[l]++;
 		}
 	}
 	if (out) {
@@ -374,8 +376,7 @@ static int finish_block(struct weft_group_iter *it)
 		for (uint64_t m = on; m; m &= m - 1) {
 			int l = __builtin_ctzll(m);
 			it->gp_[l] += bi->nguard;
-			it->ap[l] += bi->nmem;
-			it->sp_[l] += bi->nmem;
+			it->ai[l] += bi->nmem;
 		}
 		it->pc = it->end_pc;
 	} else {
@@ -391,7 +392,7 @@ static int finish_block(struct weft_group_iter *it)
 	}
 	for (uint64_t m = E; m; m &= m - 1) {
 		int l = __builtin_ctzll(m);
-		if (it->gp_[l] != it->gend[l] || it->ap[l] != it->aend[l])
+		if (it->gp_[l] != it->gend[l] || it->ai[l] != it->lt[l]->naddrs)
 			return bad_trace(it, l, "the thread's path ends with guard bits or addresses left over");
 	}
 	it->live &= ~E;

@@ -164,8 +164,8 @@ struct weft_group_iter {
 	 * guard bit and address */
 	const uint32_t *bp[WEFT_GROUP_MAX_WIDTH], *bend[WEFT_GROUP_MAX_WIDTH];
 	const uint8_t *gp_[WEFT_GROUP_MAX_WIDTH], *gend[WEFT_GROUP_MAX_WIDTH];
-	const uint64_t *ap[WEFT_GROUP_MAX_WIDTH], *aend[WEFT_GROUP_MAX_WIDTH];
-	const uint8_t *sp_[WEFT_GROUP_MAX_WIDTH];
+	const struct weft_thread_trace *lt[WEFT_GROUP_MAX_WIDTH]; /* the lane's thread */
+	uint32_t ai[WEFT_GROUP_MAX_WIDTH]; /* its next address (weft_thread_addr) */
 	/* the issued block */
 	int in_block;            /* a block is issued and not yet finished */
 	int fresh;               /* none of its instructions consumed yet */

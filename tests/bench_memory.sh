@@ -41,10 +41,18 @@
 # all flat. An 8 MiB decode-ahead budget in place of 16 left the sgemm
 # large peaks where they were (fermi-sm 26.1, sgmf-core 28.6, vt 28.5):
 # the growth is the one decoded CTA below, not the work ahead.
+# Run whole again 2026-11-28 (idle machine, 206 s) once a decoded address
+# was a 4-byte offset (docs/trace-format.md) and the decode-ahead bound
+# 12 MiB: every case flat. bfs 7.3-15.4 -> 7.9-13.4; sgemm fermi-sm 10.1 ->
+# 19.3 (1.91x), sgmf-core 13.6 -> 24.0 (1.76x), dmt-cgra 25.3 -> 41.7
+# (1.65x: two decoded CTAs now fit the bound, so a decoder thread works
+# ahead of its analysis, 30.9 before), vt 12.6 -> 24.1 (1.91x); gaussian
+# 9.3-22.8 -> 12.0-31.9 (1.20x to 1.58x).
 # What still grows with sgemm's size grows with one CTA, which grows with
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
-# accesses. The decoder holds one decoded CTA (9 bytes an access: two do
-# not fit its 16 MiB of work ahead, docs/trace-format.md); the SIMT model
+# accesses. The decoder holds one decoded CTA (9 bytes an access then: two
+# did not fit its 16 MiB of work ahead; 5 bytes since, under 12 MiB,
+# docs/trace-format.md); the SIMT model
 # keeps the warp streams of its resident CTAs (16 bytes a warp
 # instruction, 24 before 2026-11-28: fermi-sm sgemm -j 2, loaded machine,
 # /usr/bin/time %M, default -> large 12.96 -> 26.8 MiB before, 11.9 ->

@@ -198,7 +198,7 @@ static int stored_thread(struct weft_dmt_scratch *s, const struct weft_program *
 			if (T->spaces[a] != WEFT_SPACE_GLOBAL || (k != DMT_K_STORE && k != DMT_K_ATOMIC))
 				continue;
 			uint32_t bytes = p->info[pc].access_bytes;
-			uint64_t addr = T->addrs[a], w1 = (addr + (bytes ? bytes : 1) - 1) / 4;
+			uint64_t addr = weft_thread_addr(T, a), w1 = (addr + (bytes ? bytes : 1) - 1) / 4;
 			for (uint64_t w = addr / 4; w <= w1; w++)
 				if (stored_add(s, w + 1))
 					return WEFT_ERR_NOMEM;

@@ -678,14 +678,15 @@ static inline __attribute__((always_inline)) int prepare_walk(const struct fabri
 					/* the thread's ai-th access is its ai-th address */
 					if (fast) {
 						uint16_t kk = pkey[pc];
-						if (!kk && !(kk = pc_key(pr, pc, T->spaces[ai], T->addrs[ai], &based)))
+						if (!kk && !(kk = pc_key(pr, pc, T->spaces[ai], weft_thread_addr(T, ai),
+									     &based)))
 							return PREP_GENERAL;
 						acc_key[total++] = (uint8_t)(kk - 1);
 						ai++;
 						continue;
 					}
 					uint8_t sp = T->spaces[ai];
-					uint64_t addr = T->addrs[ai];
+					uint64_t addr = weft_thread_addr(T, ai);
 					uint16_t key = 0;
 					uint64_t off = 0;
 					if (!wide && sp < WEFT_SPACE_COUNT) {
@@ -736,12 +737,12 @@ static int offsets_fast(const struct weft_cta_trace *cta, struct fabric_prepared
 	const uint64_t *base = pr->base;
 	uint64_t bad = 0;
 	for (uint32_t t = 0; t < cta->nthreads; t++) {
-		const uint64_t *addrs = cta->threads[t].addrs;
-		const uint8_t *spaces = cta->threads[t].spaces;
+		const struct weft_thread_trace *T = &cta->threads[t];
+		const uint8_t *spaces = T->spaces;
 		uint32_t i0 = pr->acc_start[t], n = pr->acc_n[t];
 		for (uint32_t j = 0; j < n; j++) {
 			uint8_t sp = ksp[acc_key[i0 + j]];
-			uint64_t off = addrs[j] - base[sp];
+			uint64_t off = weft_thread_addr(T, j) - base[sp];
 			bad |= (off >> 32) | (uint64_t)(spaces[j] != sp);
 			acc_off[i0 + j] = (uint32_t)off;
 		}

@@ -159,7 +159,7 @@ int weft_fabric_fill_begin(struct fabric_state *s, struct weft_trace *t, uint32_
 				v = nvp;
 				cap = nc;
 			}
-			v[nv++] = T->addrs[j];
+			v[nv++] = weft_thread_addr(T, j);
 		}
 	}
 	weft_cta_trace_free(&c);

@@ -798,13 +798,15 @@ static int copy_traces(struct vt_carry *b, struct weft_thread_trace *th, const u
 			memcpy(b->blocks + nb, t->blocks, sizeof(*t->blocks) * t->nblocks);
 		if (t->nguards)
 			memcpy(b->guards + ng, t->guards, t->nguards);
-		if (t->naddrs) {
-			memcpy(b->addrs + na, t->addrs, sizeof(*t->addrs) * t->naddrs);
+		if (t->naddrs) { /* in full, whether the decoder's were compact or not */
+			for (uint32_t j = 0; j < t->naddrs; j++)
+				b->addrs[na + j] = weft_thread_addr(t, j);
 			memcpy(b->spaces + na, t->spaces, t->naddrs);
 		}
 		t->blocks = b->blocks + nb;
 		t->guards = b->guards + ng;
 		t->addrs = b->addrs + na;
+		t->addr_off = NULL;
 		t->spaces = b->spaces + na;
 		nb += t->nblocks;
 		ng += t->nguards;

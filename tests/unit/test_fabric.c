@@ -735,7 +735,7 @@ static void test_prepared_holds_accesses(void **state)
 	for (int gib = 1; gib <= 3; gib += 2) {
 		for (uint32_t j = 0; j < keep.naddrs; j++) {
 			spaces[j] = keep.spaces[j];
-			addrs[j] = keep.addrs[j] - (keep.spaces[j] != WEFT_SPACE_SHARED ? (uint64_t)gib << 30 : 0);
+			addrs[j] = weft_thread_addr(&keep, j) - (keep.spaces[j] != WEFT_SPACE_SHARED ? (uint64_t)gib << 30 : 0);
 		}
 		st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare lower");
 		assert_int_equal(pr.wide, gib == 3);
@@ -744,7 +744,7 @@ static void test_prepared_holds_accesses(void **state)
 	/* a pc whose accesses are in two spaces: keyed by (pc, space), narrow */
 	for (uint32_t j = 0; j < keep.naddrs; j++) {
 		spaces[j] = keep.spaces[j];
-		addrs[j] = keep.addrs[j];
+		addrs[j] = weft_thread_addr(&keep, j);
 	}
 	spaces[0] = keep.spaces[0] == WEFT_SPACE_LOCAL ? WEFT_SPACE_GLOBAL : WEFT_SPACE_LOCAL;
 	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare two spaces");
@@ -754,14 +754,14 @@ static void test_prepared_holds_accesses(void **state)
 	spaces[0] = keep.spaces[0];
 	/* wide from thread m on: its global addresses 8 GiB further */
 	for (uint32_t j = 0; j < keep.naddrs; j++)
-		addrs[j] = keep.addrs[j] + (keep.spaces[j] != WEFT_SPACE_SHARED ? 8ull << 30 : 0);
+		addrs[j] = weft_thread_addr(&keep, j) + (keep.spaces[j] != WEFT_SPACE_SHARED ? 8ull << 30 : 0);
 	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare wide");
 	assert_true(pr.wide);
 	check_prepared(L->program, &c, &pr);
 	/* wide from the middle of the CTA: a space no instruction has (the
 	 * narrow accesses before it rewritten whole) */
 	for (uint32_t j = 0; j < keep.naddrs; j++)
-		addrs[j] = keep.addrs[j];
+		addrs[j] = weft_thread_addr(&keep, j);
 	spaces[keep.naddrs / 2] = 200;
 	st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare converted");
 	assert_true(pr.wide);

@@ -30,9 +30,53 @@ struct launch_desc {
 	struct weft_dim3 grid, block;
 };
 
+/* far: the tee moves the accesses of odd warps 2^40 bytes up (the
+ * writer and the recorder both see the moved addresses), so that a CTA's
+ * addresses of one space lie further apart than the decoder's 4-byte
+ * offsets reach (trace.h: it keeps that CTA's in full). */
+static int far_warp(void *u, const struct weft_warp_event *ev, struct weft_error *err)
+{
+	if (!ev->addr || !(ev->warp & 1))
+		return rec_warp(u, ev, err);
+	uint64_t moved[32];
+	for (int l = 0; l < 32; l++)
+		moved[l] = ev->addr[l] + ((uint64_t)1 << 40);
+	struct weft_warp_event e = *ev;
+	e.addr = moved;
+	return rec_warp(u, &e, err);
+}
+
+/* Whether every CTA of the trace at path decodes to the form asked for:
+ * full addresses (wide) or offsets (compact). */
+static void check_addr_form(const char *path, int wide)
+{
+	struct weft_trace *t;
+	struct weft_error err;
+	assert_int_equal(weft_trace_open(path, &t, &err), 0);
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	int seen = 0;
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++)
+		for (uint32_t k = 0; k < weft_trace_launch(t, l)->nctas; k++) {
+			assert_int_equal(weft_trace_read_cta(t, l, k, &c, &err), 0);
+			const struct wt_ctapriv *q = c.priv;
+			uint32_t na = 0;
+			for (uint32_t i = 0; i < c.nthreads; i++)
+				na += c.threads[i].naddrs;
+			if (!na || (c.nthreads <= 32 && wide))
+				continue; /* no access, or no odd warp to move */
+			assert_int_equal(q->wide, wide);
+			assert_int_equal(c.threads[0].addrs != NULL, wide);
+			seen++;
+		}
+	assert_true(seen > 0);
+	weft_cta_trace_free(&c);
+	weft_trace_close(t);
+}
+
 /* Runs the edge kernel for each launch in ds through the writer and the
  * recorder, then reads the trace back and compares. */
-static void run_edge(const char *what, const struct launch_desc *ds, int n, int level)
+static void run_edge(int far, const char *what, const struct launch_desc *ds, int n, int level)
 {
 	char path[] = "/tmp/weft-edge-XXXXXX";
 	int fd = mkstemp(path);
@@ -45,6 +89,8 @@ static void run_edge(const char *what, const struct launch_desc *ds, int n, int 
 	memset(&r, 0, sizeof(r));
 	r.w = weft_trace_writer_observer(w);
 	struct weft_emu_observer obs = rec_observer(&r);
+	if (far)
+		obs.warp_inst = far_warp;
 	struct weft_ctx_options o;
 	memset(&o, 0, sizeof(o));
 	o.observer = &obs;
@@ -75,6 +121,8 @@ static void run_edge(const char *what, const struct launch_desc *ds, int n, int 
 	if (rc)
 		fprintf(stderr, "%s: verify: %s\n", what, err.message);
 	assert_int_equal(rc, 0);
+	if (far >= 0)
+		check_addr_form(path, far);
 	weft_ctx_destroy(ctx);
 	rec_free(&r);
 	unlink(path);
@@ -85,21 +133,32 @@ static void test_empty_and_early_exit(void **state)
 	(void)state;
 	/* CTA 1 exits at once; tid % 5 == 3 exits at its first branch */
 	struct launch_desc d[] = { { { 3, 1, 1 }, { 40, 1, 1 } } };
-	run_edge("empty CTAs", d, 1, 0);
+	run_edge(0, "empty CTAs", d, 1, 0);
+}
+
+/* A CTA's addresses as 4-byte offsets from each space's base, or in full
+ * when its warps' accesses lie 2^40 bytes apart: decoded the same either
+ * way (rec_check_trace), in the form asked for (check_addr_form). */
+static void test_addr_forms(void **state)
+{
+	(void)state;
+	struct launch_desc d[] = { { { 3, 1, 1 }, { 96, 1, 1 } } };
+	run_edge(0, "compact addresses", d, 1, 0);
+	run_edge(1, "addresses 2^40 apart", d, 1, 0);
 }
 
 static void test_big_cta(void **state)
 {
 	(void)state;
 	struct launch_desc d[] = { { { 2, 1, 1 }, { 1024, 1, 1 } }, { { 1, 1, 1 }, { 32, 32, 1 } } };
-	run_edge("1024-thread CTAs", d, 2, 0);
+	run_edge(0, "1024-thread CTAs", d, 2, 0);
 }
 
 static void test_3d(void **state)
 {
 	(void)state;
 	struct launch_desc d[] = { { { 3, 2, 2 }, { 5, 3, 2 } }, { { 2, 3, 4 }, { 1, 1, 1 } } };
-	run_edge("3-D grids", d, 2, 0);
+	run_edge(0, "3-D grids", d, 2, 0);
 }
 
 static void test_many_launches(void **state)
@@ -110,7 +169,7 @@ static void test_many_launches(void **state)
 		d[i].grid = weft_dim3((uint32_t)(i % 4) + 1, 1, 1);
 		d[i].block = weft_dim3((uint32_t)(i % 33) + 1, 1, 1);
 	}
-	run_edge("many launches", d, 100, 0);
+	run_edge(0, "many launches", d, 100, 0);
 }
 
 static void test_many_chunks(void **state)
@@ -118,9 +177,9 @@ static void test_many_chunks(void **state)
 	(void)state;
 	/* enough CTAs that a launch spans several chunks */
 	struct launch_desc d[] = { { { 600, 1, 1 }, { 256, 1, 1 } } };
-	run_edge("many chunks", d, 1, 1);
+	run_edge(0, "many chunks", d, 1, 1);
 	struct launch_desc e[] = { { { 5, 1, 1 }, { 64, 1, 1 } } };
-	run_edge("level 19", e, 1, 19);
+	run_edge(0, "level 19", e, 1, 19);
 }
 
 /* docs/trace-format.md: zlib's CRC-32 (check value of "123456789") */
@@ -288,9 +347,12 @@ static int same_cb(void *user, const struct weft_cta_trace *c, struct weft_error
 		const struct weft_thread_trace *a = &c->threads[k], *b = &p->ref.threads[k];
 		if (a->nblocks != b->nblocks || a->naddrs != b->naddrs || a->nguards != b->nguards ||
 		    memcmp(a->blocks, b->blocks, a->nblocks * sizeof(uint32_t)) ||
-		    memcmp(a->addrs, b->addrs, a->naddrs * sizeof(uint64_t)) ||
 		    memcmp(a->spaces, b->spaces, a->naddrs) || memcmp(a->guards, b->guards, a->nguards))
 			return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u thread %u differs", c->cta, k);
+		for (uint32_t i = 0; i < a->naddrs; i++)
+			if (weft_thread_addr(a, i) != weft_thread_addr(b, i))
+				return weft_error_set(err, WEFT_ERR_INTERNAL, "CTA %u thread %u address %u differs",
+						      c->cta, k, i);
 	}
 	return 0;
 }
@@ -445,6 +507,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_and_early_exit),
+		cmocka_unit_test(test_addr_forms),
 		cmocka_unit_test(test_big_cta),
 		cmocka_unit_test(test_3d),
 		cmocka_unit_test(test_many_launches),

@@ -61,7 +61,7 @@ static uint64_t digest(const struct weft_cta_trace *c)
 		for (uint32_t i = 0; i < th->nblocks; i++)
 			h = (h ^ th->blocks[i]) * 1099511628211ull;
 		for (uint32_t i = 0; i < th->naddrs; i++)
-			h = (h ^ th->addrs[i]) * 1099511628211ull;
+			h = (h ^ weft_thread_addr(th, i)) * 1099511628211ull;
 	}
 	return h;
 }

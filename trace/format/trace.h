@@ -122,9 +122,23 @@ struct weft_thread_trace {
 	const uint8_t *guards;   /* one 0/1 per reached guarded non-branch
 				    instruction, in order */
 	uint32_t naddrs;
-	const uint64_t *addrs;   /* one per executed memory instruction, in order */
+	/* one address per executed memory instruction, in order: read them
+	 * with weft_thread_addr. The decoder stores a CTA's compactly, each
+	 * as a 4-byte offset from its space's base in the CTA (addr_off,
+	 * addr_base; addrs NULL), unless one is 4 GiB or more from it: then
+	 * the whole CTA's are full addresses (addrs). A thread built by hand
+	 * sets addrs. */
+	const uint64_t *addrs;
+	const uint32_t *addr_off;
+	const uint64_t *addr_base; /* [WEFT_SPACE_COUNT] */
 	const uint8_t *spaces;   /* resolved state space of each address */
 };
+
+/* Address i (< naddrs) of thread t. */
+static inline uint64_t weft_thread_addr(const struct weft_thread_trace *t, uint32_t i)
+{
+	return t->addrs ? t->addrs[i] : t->addr_base[t->spaces[i]] + t->addr_off[i];
+}
 
 struct weft_cta_trace {
 	uint32_t launch, cta;    /* linear CTA id */
@@ -176,7 +190,7 @@ static inline void weft_thread_iter_data_(struct weft_thread_iter *it, struct we
 		out->exec = it->bi < t->nblocks ? t->blocks[it->bi] != t->blocks[it->bi - 1] + 1 : 1;
 	if ((f & WEFT_II_ADDR) && out->exec) {
 		out->has_addr = 1;
-		out->addr = t->addrs[it->ai];
+		out->addr = weft_thread_addr(t, it->ai);
 		out->space = t->spaces[it->ai];
 		it->ai++;
 	}

@@ -53,6 +53,7 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 	if (q) {
 		free(q->blocks);
 		free(q->guards);
+		free(q->aoff);
 		free(q->addrs);
 		free(q->spaces);
 		free(q->threads);
@@ -62,12 +63,57 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A space's base in a CTA: its first address less 2^31, so that the
+ * addresses within 2 GiB either side of it are 4-byte offsets. */
+#define WT_ADDR_BIAS ((uint64_t)1 << 31)
+
+/* Keeps a thread's n full addresses A (spaces S, each below
+ * WEFT_SPACE_COUNT: the decoder checked them) at position at of q's
+ * arrays: as offsets from their space's base (the first address of that
+ * space in the CTA sets it, *based marks the spaces set) while every
+ * address fits, else, from the first that does not, the CTA's addresses
+ * in full (q->wide). -1 out of memory. */
+static int store_addrs(struct wt_ctapriv *q, const uint64_t *A, const uint8_t *S, size_t at, size_t n,
+		       uint32_t *based)
+{
+	if (!q->wide) {
+		size_t i = 0;
+		for (; i < n; i++) {
+			uint8_t sp = S[i];
+			if (sp >= WEFT_SPACE_COUNT)
+				break;
+			if (!(*based >> sp & 1)) {
+				q->abase[sp] = A[i] - WT_ADDR_BIAS;
+				*based |= 1u << sp;
+			}
+			uint64_t off = A[i] - q->abase[sp];
+			if (off > UINT32_MAX)
+				break;
+			q->aoff[at + i] = (uint32_t)off;
+		}
+		if (i == n)
+			return 0;
+		/* one does not fit: the CTA's addresses so far in full */
+		if (ensure((void **)&q->addrs, &q->capw, at + n + 1, sizeof(uint64_t)))
+			return -1;
+		for (size_t j = 0; j < at; j++)
+			q->addrs[j] = q->abase[q->spaces[j]] + q->aoff[j];
+		q->wide = 1;
+	}
+	if (ensure((void **)&q->addrs, &q->capw, at + n + 1, sizeof(uint64_t)))
+		return -1;
+	memcpy(q->addrs + at, A, n * sizeof(*A));
+	return 0;
+}
+
 void weft_trace_dscratch_free(struct wt_dscratch *d)
 {
 	weft_trace_pred_free(&d->pred);
 	weft_trace_fast_free(&d->fast);
 	free(d->ms[0]);
 	free(d->ms[1]);
+	free(d->ta[0]);
+	free(d->ta[1]);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -111,12 +157,16 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 	    ensure((void **)&q->offs, &q->capo, (size_t)nth * 3 + 3, sizeof(size_t)) ||
 	    ensure((void **)&q->blocks, &q->capb, 1, sizeof(uint32_t)) ||
 	    ensure((void **)&q->guards, &q->capg, 8, 1) || /* never NULL, even when unused */
-	    ensure((void **)&q->addrs, &ca0, 1, sizeof(uint64_t)) ||
+	    ensure((void **)&q->aoff, &ca0, 1, sizeof(uint32_t)) ||
 	    ensure((void **)&q->spaces, &q->capa, 1, 1) ||
+	    ensure((void **)&D->ta[0], &D->capta[0], 1, sizeof(uint64_t)) ||
+	    ensure((void **)&D->ta[1], &D->capta[1], 1, sizeof(uint64_t)) ||
 	    ensure((void **)&D->ms[0], &D->capm[0], 1, sizeof(uint32_t)) ||
 	    ensure((void **)&D->ms[1], &D->capm[1], 1, sizeof(uint32_t)))
 		goto nomem;
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
+	q->wide = 0;
+	uint32_t based = 0; /* the spaces whose base in q->abase is set (1 << space) */
 	struct wt_pred *P = &D->pred;
 	weft_trace_pred_cta(P);
 	uint32_t nm = T->nm;
@@ -238,17 +288,22 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 		/* addresses: at most one per stored event on the path */
 		if (na_all + nev + 1 > q->capa) {
 			size_t ca = q->capa;
-			if (ensure((void **)&q->addrs, &ca, na_all + nev + 1, sizeof(uint64_t)) ||
+			if (ensure((void **)&q->aoff, &ca, na_all + nev + 1, sizeof(uint32_t)) ||
 			    ensure((void **)&q->spaces, &q->capa, na_all + nev + 1, 1))
 				goto nomem;
 		}
+		/* this thread's full addresses go to the buffer the previous
+		 * thread's are not in */
+		unsigned tb = th & 1;
+		if (ensure((void **)&D->ta[tb], &D->capta[tb], nev + 1, sizeof(uint64_t)))
+			goto nomem;
 		/* this thread's memory instructions go to the buffer the
 		 * previous thread's are not in (which never moves here) */
 		if (ensure((void **)&D->ms[pmb ^ 1], &D->capm[pmb ^ 1], nev + 1, sizeof(uint32_t)))
 			goto nomem;
-		if (th > 0) /* the addresses may have moved: the previous thread's again */
-			wt_pred_thread_end(P, q->addrs + q->offs[3 * (th - 1) + 2], D->ms[pmb], P->pn);
-		uint64_t *A = q->addrs + na_all;
+		if (th > 0) /* the buffers may have moved: the previous thread's again */
+			wt_pred_thread_end(P, D->ta[tb ^ 1], D->ms[pmb], P->pn);
+		uint64_t *A = D->ta[tb];
 		uint32_t *M = D->ms[pmb ^ 1];
 		uint8_t *S = q->spaces + na_all;
 		uint32_t n = 0;
@@ -315,6 +370,8 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 			}
 			/* the memory instructions are the previous thread's: not copied */
 			wt_pred_thread_end(P, A, P->pm, pn);
+			if (store_addrs(q, A, S, na_all, pn, &based))
+				goto nomem;
 			na_all += pn;
 			tt->naddrs = pn;
 			continue;
@@ -373,6 +430,8 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 		wt_pred_thread_end(&Pl, A, M, n);
 		pmb ^= 1;
 		*P = Pl;
+		if (store_addrs(q, A, S, na_all, n, &based))
+			goto nomem;
 		na_all += n;
 		tt->naddrs = n;
 	}
@@ -388,7 +447,9 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 		const size_t *o = q->offs + 3 * th;
 		tt->blocks = q->blocks + o[0];
 		tt->guards = q->guards + o[1];
-		tt->addrs = q->addrs + o[2];
+		tt->addrs = q->wide ? q->addrs + o[2] : NULL;
+		tt->addr_off = q->wide ? NULL : q->aoff + o[2];
+		tt->addr_base = q->abase;
 		tt->spaces = q->spaces + o[2];
 	}
 	c->launch = ch->launch;

@@ -141,8 +141,9 @@ void weft_trace_fe_pool_free(struct wt_fe_pool *p)
 static uint64_t cta_held(const struct weft_cta_trace *c)
 {
 	const struct wt_ctapriv *q = c->priv;
-	return q ? q->capb * sizeof(uint32_t) + q->capg + q->capa * (sizeof(uint64_t) + 1) +
-			   q->capt * sizeof(struct weft_thread_trace) + q->capo * sizeof(size_t)
+	return q ? q->capb * sizeof(uint32_t) + q->capg + q->capa * (sizeof(uint32_t) + 1) +
+			   q->capw * sizeof(uint64_t) + q->capt * sizeof(struct weft_thread_trace) +
+			   q->capo * sizeof(size_t)
 		 : 0;
 }
 
@@ -366,10 +367,10 @@ uint64_t weft_trace_fe_cta_bytes(const struct weft_trace_launch *L)
 	if (!L->nctas)
 		return 0;
 	/* per thread its struct weft_thread_trace and 3 offsets; per access
-	 * an address and a space; per path byte about one block index; one
-	 * byte per guard bit */
+	 * an address (a 4-byte offset: the compact form, trace.h) and a
+	 * space; per path byte about one block index; one byte per guard bit */
 	double per = (double)L->threads_per_cta * (sizeof(struct weft_thread_trace) + 3 * sizeof(size_t)) +
-		     ((double)L->mem_accesses * (sizeof(uint64_t) + 1) + (double)L->stream_bytes[0] * sizeof(uint32_t) +
+		     ((double)L->mem_accesses * (sizeof(uint32_t) + 1) + (double)L->stream_bytes[0] * sizeof(uint32_t) +
 		      (double)L->stream_bytes[1] * 8) / L->nctas;
 	return per > 1e15 ? (uint64_t)1e15 : (uint64_t)per;
 }

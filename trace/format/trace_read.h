@@ -39,6 +39,11 @@ struct wt_dscratch {
 	struct wt_fast fast;
 	uint32_t *ms[2];
 	size_t capm[2];
+	/* the full addresses of the thread being decoded and of the previous
+	 * one (the predictor reads both), used in turn; the CTA keeps them
+	 * compact (struct wt_ctapriv) */
+	uint64_t *ta[2];
+	size_t capta[2];
 };
 void weft_trace_dscratch_free(struct wt_dscratch *d);
 
@@ -76,9 +81,15 @@ struct wt_ctapriv {
 	size_t capb;
 	uint8_t *guards;
 	size_t capg;
-	uint64_t *addrs;
+	/* the addresses (struct weft_thread_trace): offsets from abase by
+	 * space, or, when wide, full addresses in addrs (capw) */
+	uint32_t *aoff;
 	uint8_t *spaces;
-	size_t capa;
+	size_t capa;             /* of aoff and spaces */
+	uint64_t abase[WEFT_SPACE_COUNT];
+	int wide;
+	uint64_t *addrs;
+	size_t capw;
 	struct weft_thread_trace *threads;
 	size_t capt;
 	size_t *offs;
@@ -89,8 +100,11 @@ struct wt_ctapriv {
 struct wt_fe_pool;
 void weft_trace_fe_pool_free(struct wt_fe_pool *p);
 /* The decode-ahead budget of a for_each: the decoded chunks its workers
- * hold, the one the callback consumes included (trace_foreach.c). */
-#define WT_FE_AHEAD_BYTES ((uint64_t)16 << 20)
+ * hold, the one the callback consumes included (trace_foreach.c). 12 MiB
+ * since a decoded address takes 4 bytes (docs/trace-format.md: at 16 MiB
+ * sgemm's large CTAs were held more at a time, for a larger peak and no
+ * faster replay). */
+#define WT_FE_AHEAD_BYTES ((uint64_t)12 << 20)
 /* The decoded size a for_each cuts a chunk of many CTAs down to: the
  * pieces its workers hand over (at least one CTA each). */
 #define WT_FE_PIECE_BYTES ((uint64_t)256 << 10)
