@@ -203,8 +203,15 @@ int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_pro
 		it->bend[l] = blocks + t->nblocks;
 		it->gp_[l] = guards;
 		it->gend[l] = guards + t->nguards;
-		it->lt[l] = t;
-		it->ai[l] = 0;
+		it->ap[l] = t->naddrs ? t->addrs : NULL;
+		it->ao[l] = t->naddrs ? t->addr_off : NULL;
+		it->ab[l] = t->addr_base;
+		it->sp_[l] = t->naddrs ? t->spaces : no_bytes;
+		it->spend[l] = it->sp_[l] + t->naddrs;
+		if (l == 0)
+			it->ab_all = t->addr_base;
+		if (t->naddrs && (t->addrs || t->addr_base != it->ab_all))
+			it->ab_all = NULL;
 		if (!t->nblocks)
 			continue; /* never ran */
 		if (t->blocks[0] != 0)
@@ -247,7 +254,7 @@ static int start_block(struct weft_group_iter *it, uint32_t b, uint64_t issue, u
 			return bad_trace(it, l, "the lane's path is elsewhere than the block its group issues");
 		if ((size_t)(it->gend[l] - it->gp_[l]) < bi->nguard)
 			return bad_trace(it, l, "too few guard bits for the block");
-		if (!bi->guarded_mem && it->lt[l]->naddrs - it->ai[l] < bi->nmem)
+		if (!bi->guarded_mem && (size_t)(it->spend[l] - it->sp_[l]) < bi->nmem)
 			return bad_trace(it, l, "too few addresses for the block");
 		if (bp + 1 == it->bend[l]) {
 			E |= 1ull << l;
@@ -296,35 +303,41 @@ static int inst_step(struct weft_group_iter *it, struct weft_group_inst *out)
 	    !it->binfo[it->block].guarded_mem) {
 		/* start_block checked that every lane on the block has its
 		 * addresses (no guard can skip one): copy without checking */
-		for (uint64_t m = exec; m; m &= m - 1) {
-			int l = __builtin_ctzll(m);
-			/* each lane reads its own thread's arrays: up to 2 x 64
-			 * streams, more than a core's prefetcher follows, so fetch
-			 * the next line ahead (a large CTA is not in cache) */
-			const struct weft_thread_trace *lt = it->lt[l];
-			uint32_t i = it->ai[l]++;
-			if (lt->addrs)
-				__builtin_prefetch(lt->addrs + i + 8);
-			else
-				__builtin_prefetch(lt->addr_off + i + 16);
-			__builtin_prefetch(lt->spaces + i + 64);
-			it->addr[l] = weft_thread_addr(lt, i);
-			it->space[l] = lt->spaces[i];
+		/* each lane reads its own thread's arrays: up to 2 x 64
+		 * streams, more than a core's prefetcher follows, so fetch
+		 * the next line ahead (a large CTA is not in cache) */
+		const uint64_t *ab = it->ab_all;
+		if (ab) {
+			for (uint64_t m = exec; m; m &= m - 1) {
+				int l = __builtin_ctzll(m);
+				__builtin_prefetch(it->ao[l] + 16);
+				__builtin_prefetch(it->sp_[l] + 64);
+				uint8_t sp = *it->sp_[l]++;
+				it->space[l] = sp;
+				it->addr[l] = ab[sp] + *it->ao[l]++;
+			}
+		} else {
+			for (uint64_t m = exec; m; m &= m - 1) {
+				int l = __builtin_ctzll(m);
+				uint8_t sp = *it->sp_[l]++;
+				it->space[l] = sp;
+				it->addr[l] = it->ap[l] ? *it->ap[l]++ : it->ab[l][sp] + *it->ao[l]++;
+			}
 		}
 	} else if (f & WEFT_GPC_MEM) {
 		int copy = out && !(it->flags & WEFT_GROUP_NO_ADDRS);
 		for (uint64_t m = exec; m; m &= m - 1) {
 			int l = __builtin_ctzll(m);
-			const struct weft_thread_trace *lt = it->lt[l];
-			if (it->ai[l] == lt->naddrs) {
+			if (it->sp_[l] == it->spend[l]) {
 				it->pc = pc;
 				return bad_trace(it, l, "the thread's addresses run out");
 			}
+			uint8_t sp = *it->sp_[l]++;
+			uint64_t a = it->ap[l] ? *it->ap[l]++ : it->ab[l][sp] + *it->ao[l]++;
 			if (copy) {
-				it->addr[l] = weft_thread_addr(lt, it->ai[l]);
-				it->space[l] = lt->spaces[it->ai[l]];
+				it->addr[l] = a;
+				it->space[l] = sp;
 			}
-			it->ai[l]++;
 		}
 	}
 	if (out) {
@@ -376,7 +389,11 @@ static int finish_block(struct weft_group_iter *it)
 		for (uint64_t m = on; m; m &= m - 1) {
 			int l = __builtin_ctzll(m);
 			it->gp_[l] += bi->nguard;
-			it->ai[l] += bi->nmem;
+			it->sp_[l] += bi->nmem;
+			if (it->ap[l])
+				it->ap[l] += bi->nmem;
+			else
+				it->ao[l] += bi->nmem;
 		}
 		it->pc = it->end_pc;
 	} else {
@@ -392,7 +409,7 @@ static int finish_block(struct weft_group_iter *it)
 	}
 	for (uint64_t m = E; m; m &= m - 1) {
 		int l = __builtin_ctzll(m);
-		if (it->gp_[l] != it->gend[l] || it->ai[l] != it->lt[l]->naddrs)
+		if (it->gp_[l] != it->gend[l] || it->sp_[l] != it->spend[l])
 			return bad_trace(it, l, "the thread's path ends with guard bits or addresses left over");
 	}
 	it->live &= ~E;

@@ -164,8 +164,17 @@ struct weft_group_iter {
 	 * guard bit and address */
 	const uint32_t *bp[WEFT_GROUP_MAX_WIDTH], *bend[WEFT_GROUP_MAX_WIDTH];
 	const uint8_t *gp_[WEFT_GROUP_MAX_WIDTH], *gend[WEFT_GROUP_MAX_WIDTH];
-	const struct weft_thread_trace *lt[WEFT_GROUP_MAX_WIDTH]; /* the lane's thread */
-	uint32_t ai[WEFT_GROUP_MAX_WIDTH]; /* its next address (weft_thread_addr) */
+	/* the lane's next address: ap[l][0] for a thread with full addresses
+	 * (ap[l] not NULL), else ab[l][sp_[l][0]] + ao[l][0] (trace.h: the
+	 * decoder's offsets from a base per space); its space sp_[l][0], the
+	 * addresses left spend[l] - sp_[l]. ab_all: the lanes' one base
+	 * array when every lane's addresses are offsets from it (a decoded
+	 * CTA's usual form), else NULL */
+	const uint64_t *ap[WEFT_GROUP_MAX_WIDTH];
+	const uint32_t *ao[WEFT_GROUP_MAX_WIDTH];
+	const uint64_t *ab[WEFT_GROUP_MAX_WIDTH];
+	const uint8_t *sp_[WEFT_GROUP_MAX_WIDTH], *spend[WEFT_GROUP_MAX_WIDTH];
+	const uint64_t *ab_all;
 	/* the issued block */
 	int in_block;            /* a block is issued and not yet finished */
 	int fresh;               /* none of its instructions consumed yet */

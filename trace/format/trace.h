@@ -125,9 +125,9 @@ struct weft_thread_trace {
 	/* one address per executed memory instruction, in order: read them
 	 * with weft_thread_addr. The decoder stores a CTA's compactly, each
 	 * as a 4-byte offset from its space's base in the CTA (addr_off,
-	 * addr_base; addrs NULL), unless one is 4 GiB or more from it: then
-	 * the whole CTA's are full addresses (addrs). A thread built by hand
-	 * sets addrs. */
+	 * addr_base; addrs NULL), unless one does not fit: then the whole
+	 * CTA's are full addresses (addrs). A thread built by hand sets
+	 * addrs. */
 	const uint64_t *addrs;
 	const uint32_t *addr_off;
 	const uint64_t *addr_base; /* [WEFT_SPACE_COUNT] */

@@ -63,34 +63,39 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* A space's base in a CTA: its first address less 2^31, so that the
- * addresses within 2 GiB either side of it are 4-byte offsets. */
+/* A space's base in a CTA whose first address in that space is 4 GiB or
+ * more: that address less 2^31, so that the addresses within 2 GiB either
+ * side of it are 4-byte offsets (a base of 0 serves the spaces below). */
 #define WT_ADDR_BIAS ((uint64_t)1 << 31)
 
 /* Keeps a thread's n full addresses A (spaces S, each below
  * WEFT_SPACE_COUNT: the decoder checked them) at position at of q's
- * arrays: as offsets from their space's base (the first address of that
- * space in the CTA sets it, *based marks the spaces set) while every
- * address fits, else, from the first that does not, the CTA's addresses
- * in full (q->wide). -1 out of memory. */
-static int store_addrs(struct wt_ctapriv *q, const uint64_t *A, const uint8_t *S, size_t at, size_t n,
-		       uint32_t *based)
+ * arrays: as offsets from their space's base while every address fits,
+ * else, from the first that does not, the CTA's addresses in full
+ * (q->wide). A space's base is 0 until an address of it does not fit:
+ * then, if no earlier access of the CTA was in that space (*used, 1 <<
+ * space), that address less WT_ADDR_BIAS. -1 out of memory. */
+static inline int store_addrs(struct wt_ctapriv *q, const uint64_t *A, const uint8_t *S, size_t at,
+			      size_t n, uint32_t *used)
 {
 	if (!q->wide) {
+		uint64_t *base = q->abase;
+		uint32_t u = *used;
+		uint32_t *out = q->aoff + at;
 		size_t i = 0;
 		for (; i < n; i++) {
 			uint8_t sp = S[i];
-			if (sp >= WEFT_SPACE_COUNT)
-				break;
-			if (!(*based >> sp & 1)) {
-				q->abase[sp] = A[i] - WT_ADDR_BIAS;
-				*based |= 1u << sp;
+			uint64_t off = A[i] - base[sp];
+			if (off > UINT32_MAX) {
+				if (u >> sp & 1)
+					break; /* the space's base is fixed: in full */
+				base[sp] = A[i] - WT_ADDR_BIAS;
+				off = WT_ADDR_BIAS;
 			}
-			uint64_t off = A[i] - q->abase[sp];
-			if (off > UINT32_MAX)
-				break;
-			q->aoff[at + i] = (uint32_t)off;
+			u |= 1u << sp;
+			out[i] = (uint32_t)off;
 		}
+		*used = u;
 		if (i == n)
 			return 0;
 		/* one does not fit: the CTA's addresses so far in full */
@@ -166,7 +171,8 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 		goto nomem;
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
 	q->wide = 0;
-	uint32_t based = 0; /* the spaces whose base in q->abase is set (1 << space) */
+	memset(q->abase, 0, sizeof(q->abase));
+	uint32_t based = 0; /* the spaces an access was stored in (1 << space) */
 	struct wt_pred *P = &D->pred;
 	weft_trace_pred_cta(P);
 	uint32_t nm = T->nm;
