@@ -68,11 +68,11 @@ void weft_cta_trace_free(struct weft_cta_trace *c)
  * side of it are 4-byte offsets (a base of 0 serves the spaces below). */
 #define WT_ADDR_BIAS ((uint64_t)1 << 31)
 
-/* Keeps a thread's n full addresses A (spaces S, each below
- * WEFT_SPACE_COUNT: the decoder checked them) at position at of q's
- * arrays: as offsets from their space's base while every address fits,
- * else, from the first that does not, the CTA's addresses in full
- * (q->wide). A space's base is 0 until an address of it does not fit:
+/* Keeps a thread's n full addresses A (spaces S: below WEFT_SPACE_COUNT,
+ * as the decoder and the program's reader check; one that is not makes
+ * the CTA's addresses full) at position at of q's arrays: as offsets from
+ * their space's base while every address fits, else, from the first that
+ * does not, the CTA's addresses in full (q->wide). A space's base is 0 until an address of it does not fit:
  * then, if no earlier access of the CTA was in that space (*used, 1 <<
  * space), that address less WT_ADDR_BIAS. -1 out of memory. */
 static inline int store_addrs(struct wt_ctapriv *q, const uint64_t *A, const uint8_t *S, size_t at,
@@ -85,6 +85,8 @@ static inline int store_addrs(struct wt_ctapriv *q, const uint64_t *A, const uin
 		size_t i = 0;
 		for (; i < n; i++) {
 			uint8_t sp = S[i];
+			if (sp >= WEFT_SPACE_COUNT)
+				break;
 			uint64_t off = A[i] - base[sp];
 			if (off > UINT32_MAX) {
 				if (u >> sp & 1)

@@ -120,6 +120,11 @@ int weft_trace_program_read(struct wt_rd *r, struct weft_program **out, char *wh
 			snprintf(why, whylen, "instruction %u: bad opcode or operand count", i);
 			goto bad;
 		}
+		if (in->space >= WEFT_SPACE_COUNT) {
+			snprintf(why, whylen, "instruction %u: state space %u (there are %u)", i, in->space,
+				 (unsigned)WEFT_SPACE_COUNT);
+			goto bad;
+		}
 		for (int j = 0; j < in->nopnd; j++) {
 			struct weft_operand *o = &in->opnd[j];
 			o->kind = wt_rd_u8(r);
