@@ -99,6 +99,44 @@ static void test_groups_drop(void **st)
 	}
 }
 
+/* The report of test_ci_by_hand and test_ci_jackknife: one launch, the
+ * baseline 1000 cycles at 1 GHz, 4000 insts, 4 uJ; config 1 500 cycles,
+ * 4000 insts, 2 uJ; replicate g of the baseline 1000 + k e_g cycles (e_g
+ * = -50 for even g, +50 for odd), config 1's exact. */
+struct hand {
+	struct weft_est_config c[2];
+	struct weft_est_figures l[2];
+	struct weft_est_report r;
+	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
+	uint32_t N, n; /* 100 CTAs, 20 read */
+	struct weft_est_ci_input in;
+	struct weft_error err;
+};
+
+/* Fills h (replicates read by method m) and computes its intervals. */
+static int hand_run(struct hand *h, double k, enum weft_est_ci_method m)
+{
+	memset(h, 0, sizeof(*h));
+	for (int i = 0; i < 2; i++) {
+		h->c[i].clock_hz = 1e9;
+		h->c[i].total.cycles = h->l[i].cycles = i ? 500 : 1000;
+		h->c[i].total.thread_insts = h->l[i].thread_insts = 4000;
+		h->c[i].total.energy_total_j = h->l[i].energy_total_j = i ? 2e-6 : 4e-6;
+		h->c[i].launches = &h->l[i];
+		h->c[i].nlaunches = 1;
+	}
+	h->r.configs = h->c;
+	h->r.nconfigs = 2;
+	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
+		h->rep[g] = (struct weft_est_ci_rep){ 1000 + k * (g % 2 ? 50 : -50), 4000, 4e-6 };
+		h->rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 500, 4000, 2e-6 };
+	}
+	h->N = 100;
+	h->n = 20;
+	h->in = (struct weft_est_ci_input){ 1, &h->N, &h->n, h->rep, 0.95, m };
+	return weft_est_ci_compute(&h->r, &h->in, &h->err);
+}
+
 /* The delete-a-group jackknife on test_ci_by_hand's figures: for a total
  * the estimate is the mean of the group estimates, 1000 + e_g (e_g = -+50),
  * so leaving group g out gives 1000 - e_g / 9, and (G - 1) / G x
@@ -109,49 +147,26 @@ static void test_groups_drop(void **st)
 static void test_ci_jackknife(void **st)
 {
 	(void)st;
-	struct weft_est_config c[2];
-	memset(c, 0, sizeof(c));
-	struct weft_est_figures l[2];
-	memset(l, 0, sizeof(l));
-	for (int i = 0; i < 2; i++) {
-		c[i].clock_hz = 1e9;
-		c[i].total.cycles = l[i].cycles = i ? 500 : 1000;
-		c[i].total.thread_insts = l[i].thread_insts = 4000;
-		c[i].total.energy_total_j = l[i].energy_total_j = i ? 2e-6 : 4e-6;
-		c[i].launches = &l[i];
-		c[i].nlaunches = 1;
-	}
-	struct weft_est_report r;
-	memset(&r, 0, sizeof(r));
-	r.configs = c;
-	r.nconfigs = 2;
-	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
-	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
-		double e = g % 2 ? 50 : -50;
-		rep[g] = (struct weft_est_ci_rep){ 1000 - e / 9, 4000, 4e-6 };
-		rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 500, 4000, 2e-6 };
-	}
-	uint32_t N = 100, n = 20;
-	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.95, WEFT_CI_METHOD_JACKKNIFE };
-	struct weft_error err;
-	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	struct hand h;
+	assert_int_equal(hand_run(&h, -1.0 / 9, WEFT_CI_METHOD_JACKKNIFE), 0);
+	struct weft_est_config *c = h.c;
 	const struct weft_est_interval *cy = &c[0].ci[WEFT_CI_CYCLES];
 	assert_true(near(cy->value, 1000, 1e-12));
 	assert_true(near(cy->df, 9, 1e-12));
 	assert_true(near(cy->half, T975_9 * sqrt(0.8 * 10 * 2500 / 90.0), 1e-9));
 	assert_true(near(c[1].ci[WEFT_CI_SPEEDUP].half, T975_9 * sqrt(0.8 * 10 * 0.01 / 90.0), 1e-9));
 	/* read as random groups, the same replicates say nine times less */
-	in.method = WEFT_CI_METHOD_GROUPS;
-	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	h.in.method = WEFT_CI_METHOD_GROUPS;
+	assert_int_equal(weft_est_ci_compute(&h.r, &h.in, &h.err), 0);
 	assert_true(near(c[0].ci[WEFT_CI_CYCLES].half, T975_9 * sqrt(0.8 * 10 * 2500 / 90.0) / 9, 1e-9));
 	/* the report says which */
 	char buf[256];
-	r.ci_groups = 10;
-	r.ci_method = WEFT_CI_METHOD_JACKKNIFE;
-	weft_est_ci_describe(&r, buf, sizeof(buf));
+	h.r.ci_groups = 10;
+	h.r.ci_method = WEFT_CI_METHOD_JACKKNIFE;
+	weft_est_ci_describe(&h.r, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "jackknife"));
-	r.ci_method = WEFT_CI_METHOD_GROUPS;
-	weft_est_ci_describe(&r, buf, sizeof(buf));
+	h.r.ci_method = WEFT_CI_METHOD_GROUPS;
+	weft_est_ci_describe(&h.r, buf, sizeof(buf));
 	assert_null(strstr(buf, "jackknife"));
 }
 
@@ -166,32 +181,10 @@ static void test_ci_jackknife(void **st)
 static void test_ci_by_hand(void **st)
 {
 	(void)st;
-	struct weft_est_config c[2];
-	memset(c, 0, sizeof(c));
-	struct weft_est_figures l[2];
-	memset(l, 0, sizeof(l));
-	for (int i = 0; i < 2; i++) {
-		c[i].clock_hz = 1e9;
-		c[i].total.cycles = l[i].cycles = i ? 500 : 1000;
-		c[i].total.thread_insts = l[i].thread_insts = 4000;
-		c[i].total.energy_total_j = l[i].energy_total_j = i ? 2e-6 : 4e-6;
-		c[i].launches = &l[i];
-		c[i].nlaunches = 1;
-	}
-	struct weft_est_report r;
-	memset(&r, 0, sizeof(r));
-	r.configs = c;
-	r.nconfigs = 2;
-	struct weft_est_ci_rep rep[2 * WEFT_EST_CI_GROUPS];
-	for (int g = 0; g < WEFT_EST_CI_GROUPS; g++) {
-		rep[g] = (struct weft_est_ci_rep){ 1000 + (g % 2 ? 50 : -50), 4000, 4e-6 };
-		rep[WEFT_EST_CI_GROUPS + g] = (struct weft_est_ci_rep){ 500, 4000, 2e-6 };
-	}
-	uint32_t N = 100, n = 20;
-	struct weft_est_ci_input in = { 1, &N, &n, rep, 0.95, WEFT_CI_METHOD_GROUPS };
-	struct weft_error err;
-	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
-	assert_true(r.has_ci);
+	struct hand h;
+	assert_int_equal(hand_run(&h, 1, WEFT_CI_METHOD_GROUPS), 0);
+	struct weft_est_config *c = h.c;
+	assert_true(h.r.has_ci);
 	const struct weft_est_interval *cy = &c[0].ci[WEFT_CI_CYCLES];
 	assert_true(near(cy->value, 1000, 1e-12));
 	assert_true(near(cy->df, 9, 1e-12));
@@ -206,19 +199,19 @@ static void test_ci_by_hand(void **st)
 	/* the baseline against itself: paired, exactly 1 */
 	assert_true(c[0].ci[WEFT_CI_SPEEDUP].half == 0);
 	/* worst relative half-width: the baseline's cycles, 33.72 / 1000 */
-	assert_true(near(weft_est_ci_worst(&r), cy->half / 1000, 1e-12));
+	assert_true(near(weft_est_ci_worst(&h.r), cy->half / 1000, 1e-12));
 
 	/* read whole: exact; one CTA of many: not estimable */
-	n = 100;
-	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	h.n = 100;
+	assert_int_equal(weft_est_ci_compute(&h.r, &h.in, &h.err), 0);
 	assert_true(c[0].ci[WEFT_CI_CYCLES].half == 0);
-	n = 1;
-	assert_int_equal(weft_est_ci_compute(&r, &in, &err), 0);
+	h.n = 1;
+	assert_int_equal(weft_est_ci_compute(&h.r, &h.in, &h.err), 0);
 	assert_true(isnan(c[0].ci[WEFT_CI_CYCLES].half));
-	assert_true(isinf(weft_est_ci_worst(&r)));
+	assert_true(isinf(weft_est_ci_worst(&h.r)));
 	/* a confidence outside (0, 1) */
-	in.confidence = 1;
-	assert_int_equal(weft_est_ci_compute(&r, &in, &err), WEFT_ERR_INPUT);
+	h.in.confidence = 1;
+	assert_int_equal(weft_est_ci_compute(&h.r, &h.in, &h.err), WEFT_ERR_INPUT);
 }
 
 /* Two launches whose groups correspond (10 each): group g of both is one
