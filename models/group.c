@@ -162,6 +162,7 @@ static int bad_trace(struct weft_group_iter *it, int lane, const char *what)
  * (UBSan's pointer-overflow check reports it). */
 static const uint32_t no_blocks[1];
 static const uint8_t no_bytes[1];
+static const uint32_t no_offs[1];
 
 int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_prog *gp,
 			 const struct weft_cta_trace *cta, uint32_t width, uint32_t group,
@@ -204,7 +205,7 @@ int weft_group_iter_init(struct weft_group_iter *it, const struct weft_group_pro
 		it->gp_[l] = guards;
 		it->gend[l] = guards + t->nguards;
 		it->ap[l] = t->naddrs ? t->addrs : NULL;
-		it->ao[l] = t->naddrs ? t->addr_off : NULL;
+		it->ao[l] = t->naddrs && !t->addrs ? t->addr_off : no_offs;
 		it->ab[l] = t->addr_base;
 		it->sp_[l] = t->naddrs ? t->spaces : no_bytes;
 		it->spend[l] = it->sp_[l] + t->naddrs;
