@@ -54,6 +54,15 @@
 #    perf-based, one run each); overlay-ht8 sgemm_shader
 #    66.7-67.5% (64.8% before, but the caller then waited after each run
 #    of the machine; docs/estimate.md "Parallel replay").
+#    Whole run 2026-11-28 (idle, REPS=2), after a decoded address became a
+#    4-byte offset (more work on the decoding side, less memory) and the
+#    12 MiB decode-ahead bound: large size, speedup (caller's share):
+#    simt sgemm 1.84x (52.0%; -j 1 3.64 s CPU, slower than before, so
+#    part of the gain is the one-core loss), simt bfs 1.47x (67.7%), sgmf
+#    sgemm 1.31x (71.3%), sgmf bfs 1.75x, dmt hotspot 1.80x, vt sgemm
+#    1.80x, vt bfs 1.74x, overlay 1.62x; mean bound 1.76x. Writer at
+#    large size, one core: sgemm 1.25x, hotspot 1.63x; emulation +
+#    writing -j 2: 1.94x, 1.84x.
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
