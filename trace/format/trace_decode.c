@@ -174,7 +174,7 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 	size_t nb_all = 0, ng_all = 0, na_all = 0;
 	q->wide = 0;
 	memset(q->abase, 0, sizeof(q->abase));
-	uint32_t based = 0; /* the spaces an access was stored in (1 << space) */
+	uint32_t used = 0; /* the spaces an access was stored in (1 << space) */
 	struct wt_pred *P = &D->pred;
 	weft_trace_pred_cta(P);
 	uint32_t nm = T->nm;
@@ -378,7 +378,7 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 			}
 			/* the memory instructions are the previous thread's: not copied */
 			wt_pred_thread_end(P, A, P->pm, pn);
-			if (store_addrs(q, A, S, na_all, pn, &based))
+			if (store_addrs(q, A, S, na_all, pn, &used))
 				goto nomem;
 			na_all += pn;
 			tt->naddrs = pn;
@@ -438,7 +438,7 @@ int weft_trace_decode_cta(const struct weft_trace *t, const struct wt_chunk *ch,
 		wt_pred_thread_end(&Pl, A, M, n);
 		pmb ^= 1;
 		*P = Pl;
-		if (store_addrs(q, A, S, na_all, n, &based))
+		if (store_addrs(q, A, S, na_all, n, &used))
 			goto nomem;
 		na_all += n;
 		tt->naddrs = n;
