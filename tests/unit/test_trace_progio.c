@@ -131,11 +131,26 @@ static void test_symbol_out_of_range(void **state)
 	}
 }
 
+/* An instruction whose state space weft does not know (the readers index
+ * per-space tables with it) is refused, naming the instruction. */
+static void test_space_out_of_range(void **state)
+{
+	(void)state;
+	struct weft_program *p = program(), *q = NULL;
+	p->insts[0].space = WEFT_SPACE_COUNT;
+	char why[256];
+	assert_int_equal(roundtrip(p, &q, why, sizeof(why)), WEFT_ERR_VERIFY);
+	assert_null(q);
+	assert_non_null(strstr(why, "instruction 0: state space"));
+	weft_program_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_symbol_out_of_range),
+		cmocka_unit_test(test_space_out_of_range),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
