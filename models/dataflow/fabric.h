@@ -317,20 +317,23 @@ struct fabric_launch_acc {
  * the j-th address of its trace), its blocks' visits, its guarded-off
  * instructions and its loop trip counts. It holds everything the replay
  * reads of the CTA but its id and thread count, so the walk drops the
- * decoded CTA once it is prepared (trace.h compact). Narrow (the usual
+ * decoded CTA once it is prepared (trace.h compact). The accesses are
+ * stored in the fabric's order, the order apply feeds them to the caches
+ * (fabric_replay.c): the first access of every thread (by thread id),
+ * then the second, and so on, a thread leaving after its last. Narrow (the usual
  * case): an access is a one-byte key into the CTA's table of distinct
  * (pc, space) pairs and a 4-byte offset from base[space] (the CTA's
  * first address in that space less 2 GiB), 5 bytes instead of the 16
  * the decoder's arrays hold; wide (an address 2 GiB or more from its
- * space's first, or more than FABRIC_ACC_KEYS pairs; the narrow
- * accesses before it are rewritten):
+ * space's first, or more than FABRIC_ACC_KEYS pairs):
  * pc, space and address whole, 13 bytes. Reusable from CTA to CTA;
  * weft_fabric_prepared_free. */
 #define FABRIC_ACC_KEYS 256
 struct fabric_prepared {
-	uint8_t *acc_key;               /* narrow: the accesses' keys, thread-major */
+	size_t nacc;                    /* accesses */
+	uint8_t *acc_key;               /* narrow: the accesses' keys, in the fabric's order */
 	uint32_t *acc_off;              /* narrow: their addresses - base */
-	uint32_t *acc_pc;               /* wide: the accesses' pcs, thread-major */
+	uint32_t *acc_pc;               /* wide: the accesses' pcs, in the fabric's order */
 	uint8_t *acc_sp;                /* wide: their spaces (enum weft_space) */
 	uint64_t *acc_addr;             /* wide: their addresses */
 	uint32_t kpc[FABRIC_ACC_KEYS];      /* narrow: key k is (kpc[k], ksp[k]) */
@@ -339,14 +342,18 @@ struct fabric_prepared {
 	uint16_t *keymap;               /* [ninsts x WEFT_SPACE_COUNT]: 1 + the key, 0 none */
 	uint16_t *pkey;                 /* [ninsts]: 1 + the key of the CTA's first access
 					   at the pc, 0 none (the walk's fast form) */
-	uint32_t *acc_start, *acc_n;    /* per thread */
-	uint32_t *act;                  /* [thr_cap] weft_fabric_apply_cta's list of the
-					   threads with accesses left */
+	/* prepare's scratch */
+	uint8_t *walk_key;              /* [acc_cap] the keys, thread by thread */
+	uint32_t *acc_start, *acc_n;    /* [thr_cap] per thread: its first access in
+					   thread-by-thread order, its accesses */
+	uint32_t *col;                  /* [col_cap] per access index j: where the next
+					   thread's j-th access goes */
 	size_t acc_cap, wide_cap;       /* narrow arrays; wide arrays */
+	size_t col_cap;
 	uint64_t base[WEFT_SPACE_COUNT]; /* narrow: the CTA's first address in each space - 2^31 */
 	int wide;
 	uint32_t thr_cap;
-	uint32_t nthreads, maxn, minn;  /* threads; most and fewest accesses of one */
+	uint32_t nthreads, maxn;        /* threads; most accesses of one */
 	uint64_t *bvisit;               /* [nblocks]: this CTA's visits */
 	uint64_t *notexec;              /* [ninsts]: this CTA's guarded-off instances */
 	uint32_t nblocks, ninsts;       /* of the program the arrays are sized for */
@@ -355,10 +362,9 @@ struct fabric_prepared {
 	const struct weft_loops *loops; /* trips is over these (NULL: none yet) */
 };
 
-/* The j-th access of thread t of the CTA prepared in pr. */
-static inline struct fabric_acc weft_fabric_acc_at(const struct fabric_prepared *pr, uint32_t t, uint32_t j)
+/* Access i (in the fabric's order) of the CTA prepared in pr. */
+static inline struct fabric_acc weft_fabric_acc_at(const struct fabric_prepared *pr, size_t i)
 {
-	size_t i = (size_t)pr->acc_start[t] + j;
 	struct fabric_acc a;
 	if (pr->wide) {
 		a.addr = pr->acc_addr[i];
@@ -461,8 +467,8 @@ int weft_fabric_replay_cta(struct fabric_state *s, const struct weft_cta_trace *
  * per-block flagged pcs and loops, fixed from launch_begin to launch_end)
  * and writes only pr, so CTAs can be prepared on other threads while
  * apply runs; apply then puts pr into s (visits, trip counts, the
- * accesses through the caches in the fabric's order), CTA after CTA;
- * apply writes only pr->act, its list of threads. */
+ * accesses through the caches in the fabric's order), CTA after CTA,
+ * and does not write pr. */
 int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
 			    struct fabric_prepared *pr, struct weft_error *err);
 void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,

@@ -14,11 +14,13 @@
  * not depend on the token buffer or unit counts, so the cache results are
  * the same for every point of a sweep over those.
  *
- * The prepared accesses are thread-major and the order above is not, so
- * each access of a j-step lies on another thread's line: the apply fetches
- * the access FABRIC_APPLY_AHEAD threads on before it needs it (sgmf-core,
- * sgemm large, -j 1: 5.07-5.27 -> 4.66-4.82 s; -j 2 3.91-4.30 -> 3.40-3.98
- * s, alternating runs; reports the same).
+ * The walk over a thread's path finds its accesses thread by thread;
+ * prepare stores them in the order above (fabric.h struct
+ * fabric_prepared), so that apply, on the calling thread, reads them in
+ * one pass front to back and the reordering is done where CTAs are
+ * prepared (on a worker thread with -j 2). It reorders FABRIC_ORDER_BLOCK
+ * threads at a time: each thread's accesses are read in turn and each
+ * j-step of the block's threads is written as one run.
  *
  * No warp coalescing: every thread access is one L1 access (one word per
  * L1 bank per cycle; bank = 4-byte word address mod banks). Consecutive
@@ -444,9 +446,10 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr)
 	free(pr->acc_addr);
 	free(pr->keymap);
 	free(pr->pkey);
+	free(pr->walk_key);
 	free(pr->acc_start);
 	free(pr->acc_n);
-	free(pr->act);
+	free(pr->col);
 	free(pr->bvisit);
 	free(pr->notexec);
 	if (pr->loops)
@@ -454,18 +457,17 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr)
 	memset(pr, 0, sizeof(*pr));
 }
 
-/* Capacity for nacc accesses (doubling from 4096): their keys and
- * offsets, and when wide their pcs, spaces and addresses. */
+/* Capacity for nthreads threads and nacc accesses (doubling from 4096):
+ * their keys (twice: the walk's and the fabric's order) and offsets, and
+ * when wide their pcs, spaces and addresses. */
 static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, int wide, struct weft_error *err)
 {
 	if (nthreads > pr->thr_cap) {
 		free(pr->acc_start);
 		free(pr->acc_n);
-		free(pr->act);
 		pr->acc_start = malloc(nthreads * sizeof(uint32_t));
 		pr->acc_n = malloc(nthreads * sizeof(uint32_t));
-		pr->act = malloc(nthreads * sizeof(uint32_t));
-		pr->thr_cap = pr->acc_start && pr->acc_n && pr->act ? nthreads : 0;
+		pr->thr_cap = pr->acc_start && pr->acc_n ? nthreads : 0;
 		if (!pr->thr_cap)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %u threads", nthreads);
 	}
@@ -476,7 +478,10 @@ static int grow(struct fabric_prepared *pr, uint32_t nthreads, size_t nacc, int 
 		uint8_t *k = realloc(pr->acc_key, cap);
 		if (k)
 			pr->acc_key = k;
-		uint32_t *o = k ? realloc(pr->acc_off, cap * sizeof(*o)) : NULL;
+		uint8_t *wk = k ? realloc(pr->walk_key, cap) : NULL;
+		if (wk)
+			pr->walk_key = wk;
+		uint32_t *o = wk ? realloc(pr->acc_off, cap * sizeof(*o)) : NULL;
 		if (!o)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
 		pr->acc_off = o;
@@ -632,7 +637,7 @@ static uint16_t pc_key(struct fabric_prepared *pr, uint32_t pc, uint8_t sp, uint
 /* The walk over the CTA's threads' paths: block visits, guarded-off
  * instructions, each thread's accesses. fast: an access's key is its
  * pc's (pkey: the first access at pc makes it, its space taken for
- * every access at pc) and its offset is left to offsets_fast; returns
+ * every access at pc) and its offset is left to order_fast; returns
  * PREP_GENERAL when a pc needs a 257th key or a space that is none.
  * Otherwise each access is keyed by its (pc, space), wide when need be
  * (store_acc_slow). Inlined twice, fast a constant. */
@@ -645,14 +650,14 @@ static inline __attribute__((always_inline)) int prepare_walk(const struct fabri
 	uint32_t based = 0; /* the spaces whose base is set (1 << space) */
 	/* the fast path's copies (its byte stores could alias pr's fields),
 	 * refreshed after each store_acc_slow */
-	uint8_t *acc_key = pr->acc_key;
+	uint8_t *acc_key = fast ? pr->walk_key : pr->acc_key;
 	uint32_t *acc_off = pr->acc_off;
 	const uint16_t *keymap = pr->keymap;
 	uint64_t base[WEFT_SPACE_COUNT];
 	int wide = 0;
 	memcpy(base, pr->base, sizeof(base));
 	const uint8_t *iflags = p->iflags;
-	uint32_t total = 0, maxn = 0, minn = UINT32_MAX;
+	uint32_t total = 0, maxn = 0;
 	for (uint32_t t = 0; t < cta->nthreads; t++) {
 		const struct weft_thread_trace *T = &cta->threads[t];
 		uint32_t gi = 0, ai = 0;
@@ -717,8 +722,6 @@ static inline __attribute__((always_inline)) int prepare_walk(const struct fabri
 		pr->acc_n[t] = total - pr->acc_start[t];
 		if (pr->acc_n[t] > maxn)
 			maxn = pr->acc_n[t];
-		if (pr->acc_n[t] < minn)
-			minn = pr->acc_n[t];
 		continue;
 	short_trace:
 		return weft_error_set(err, WEFT_ERR_INPUT,
@@ -728,32 +731,117 @@ static inline __attribute__((always_inline)) int prepare_walk(const struct fabri
 	}
 	pr->nthreads = cta->nthreads;
 	pr->maxn = maxn;
-	pr->minn = cta->nthreads ? minn : 0;
+	pr->nacc = total;
 	return 0;
 }
 
-/* After prepare_walk's fast form: each access's offset from its key's
- * space's base; 1 when one is 2 GiB or more from it or the access's
- * space is not its pc's first (the CTA is then walked again keyed by
- * (pc, space)). */
-static int offsets_fast(const struct weft_cta_trace *cta, struct fabric_prepared *pr)
+/* Where the first thread's j-th access goes in the fabric's order, for
+ * each j < maxn: col[j] (the threads with more than j accesses, in id
+ * order, after the j' < j steps of every thread). */
+static int columns(struct fabric_prepared *pr, struct weft_error *err)
 {
-	const uint8_t *acc_key = pr->acc_key, *ksp = pr->ksp;
-	uint32_t *acc_off = pr->acc_off;
+	size_t need = (size_t)pr->maxn + 1;
+	if (need > pr->col_cap) {
+		uint32_t *c = realloc(pr->col, need * sizeof(*c));
+		if (!c)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu access steps", need);
+		pr->col = c;
+		pr->col_cap = need;
+	}
+	uint32_t *col = pr->col;
+	memset(col, 0, need * sizeof(*col));
+	for (uint32_t t = 0; t < pr->nthreads; t++)
+		col[pr->acc_n[t]]++; /* first the threads with exactly n accesses */
+	uint32_t alive = pr->nthreads, pos = 0;
+	for (uint32_t j = 0; j < pr->maxn; j++) {
+		alive -= col[j]; /* those with j accesses take no j-th step */
+		col[j] = pos;
+		pos += alive;
+	}
+	return 0;
+}
+
+/* Threads reordered at a time: each j-step of theirs is one run of keys
+ * (a 64-byte line) and offsets. */
+#define FABRIC_ORDER_BLOCK 64
+
+/* After prepare_walk's fast form: each access in the fabric's order, its
+ * key from walk_key and its offset from its key's space's base; 1 when
+ * one is 2 GiB or more from it or the access's space is not its pc's
+ * first (the CTA is then walked again keyed by (pc, space)). */
+static int order_fast(const struct weft_cta_trace *cta, struct fabric_prepared *pr)
+{
+	const uint8_t *walk_key = pr->walk_key, *ksp = pr->ksp;
+	const uint32_t *acc_start = pr->acc_start, *acc_n = pr->acc_n;
+	uint8_t *acc_key = pr->acc_key;
+	uint32_t *acc_off = pr->acc_off, *col = pr->col;
 	const uint64_t *base = pr->base;
 	uint64_t bad = 0;
-	for (uint32_t t = 0; t < cta->nthreads; t++) {
-		const struct weft_thread_trace *T = &cta->threads[t];
-		const uint8_t *spaces = T->spaces;
-		uint32_t i0 = pr->acc_start[t], n = pr->acc_n[t];
-		for (uint32_t j = 0; j < n; j++) {
-			uint8_t sp = ksp[acc_key[i0 + j]];
-			uint64_t off = weft_thread_addr(T, j) - base[sp];
-			bad |= (off >> 32) | (uint64_t)(spaces[j] != sp);
-			acc_off[i0 + j] = (uint32_t)off;
+	uint32_t act[FABRIC_ORDER_BLOCK];
+	for (uint32_t t0 = 0; t0 < pr->nthreads; t0 += FABRIC_ORDER_BLOCK) {
+		uint32_t t1 = pr->nthreads - t0 < FABRIC_ORDER_BLOCK ? pr->nthreads : t0 + FABRIC_ORDER_BLOCK;
+		uint32_t na = 0;
+		for (uint32_t t = t0; t < t1; t++)
+			if (acc_n[t])
+				act[na++] = t;
+		/* step j of the block's threads that have one, in id order
+		 * (a thread leaves act after its last) */
+		for (uint32_t j = 0; na; j++) {
+			uint32_t i = col[j], keep = 0;
+			for (uint32_t k = 0; k < na; k++) {
+				uint32_t t = act[k];
+				const struct weft_thread_trace *T = &cta->threads[t];
+				uint8_t key = walk_key[acc_start[t] + j];
+				uint8_t sp = ksp[key];
+				uint64_t off = weft_thread_addr(T, j) - base[sp];
+				bad |= (off >> 32) | (uint64_t)(T->spaces[j] != sp);
+				acc_key[i] = key;
+				acc_off[i] = (uint32_t)off;
+				i++;
+				if (acc_n[t] > j + 1)
+					act[keep++] = t;
+			}
+			col[j] = i;
+			na = keep;
 		}
 	}
 	return bad != 0;
+}
+
+/* Array *arr of the general walk (n elements of size bytes, thread by
+ * thread; capacity cap) rewritten in the fabric's order. */
+static int reorder(struct fabric_prepared *pr, void **arr, size_t size, size_t cap, struct weft_error *err)
+{
+	int rc = columns(pr, err);
+	if (rc)
+		return rc;
+	unsigned char *to = malloc(cap * size);
+	if (!to)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for %zu accesses", cap);
+	const unsigned char *from = *arr;
+	for (uint32_t t = 0; t < pr->nthreads; t++)
+		for (uint32_t j = 0; j < pr->acc_n[t]; j++)
+			memcpy(to + (size_t)pr->col[j]++ * size, from + ((size_t)pr->acc_start[t] + j) * size, size);
+	free(*arr);
+	*arr = to;
+	return 0;
+}
+
+/* After prepare_walk's general form: its arrays in the fabric's order. */
+static int order_general(struct fabric_prepared *pr, struct weft_error *err)
+{
+	if (pr->wide) {
+		int rc = reorder(pr, (void **)&pr->acc_pc, sizeof(*pr->acc_pc), pr->wide_cap, err);
+		if (!rc)
+			rc = reorder(pr, (void **)&pr->acc_sp, sizeof(*pr->acc_sp), pr->wide_cap, err);
+		if (!rc)
+			rc = reorder(pr, (void **)&pr->acc_addr, sizeof(*pr->acc_addr), pr->wide_cap, err);
+		return rc;
+	}
+	int rc = reorder(pr, (void **)&pr->acc_key, sizeof(*pr->acc_key), pr->acc_cap, err);
+	if (!rc)
+		rc = reorder(pr, (void **)&pr->acc_off, sizeof(*pr->acc_off), pr->acc_cap, err);
+	return rc;
 }
 
 int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
@@ -774,13 +862,17 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 	if (rc)
 		return rc;
 	rc = prepare_walk(s, cta, pr, nacc, 1, err);
-	if (!rc && offsets_fast(cta, pr))
+	if (!rc)
+		rc = columns(pr, err);
+	if (!rc && order_fast(cta, pr))
 		rc = PREP_GENERAL;
 	if (rc == PREP_GENERAL) { /* rare: again, each access keyed by (pc, space) */
 		memset(pr->bvisit, 0, (size_t)p->nblocks * sizeof(*pr->bvisit));
 		memset(pr->notexec, 0, (size_t)p->ninsts * sizeof(*pr->notexec));
 		keys_reset(pr);
 		rc = prepare_walk(s, cta, pr, nacc, 0, err);
+		if (!rc)
+			rc = order_general(pr, err);
 	}
 	return rc;
 }
@@ -790,16 +882,16 @@ uint64_t weft_fabric_prepared_bytes(const struct weft_trace_launch *L)
 {
 	if (!L->nctas)
 		return 0;
-	/* per access its key and offset; per thread its start, count and
-	 * place in act; per block and pc a count */
-	double b = (double)L->mem_accesses / L->nctas * (1 + sizeof(uint32_t)) +
-		   (double)L->threads_per_cta * 3 * sizeof(uint32_t) +
+	/* per access its key (twice) and offset, per access step of a thread
+	 * a column start (their average taken), per thread its start and
+	 * count, per block and pc a count */
+	double acc = (double)L->mem_accesses / L->nctas;
+	double b = acc * (2 + sizeof(uint32_t)) +
+		   (L->threads_per_cta ? acc / L->threads_per_cta * sizeof(uint32_t) : 0) +
+		   (double)L->threads_per_cta * 2 * sizeof(uint32_t) +
 		   ((double)L->program->nblocks + L->program->ninsts) * sizeof(uint64_t);
 	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
 }
-
-/* How many threads ahead weft_fabric_apply_cta fetches accesses. */
-#define FABRIC_APPLY_AHEAD 8
 
 void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
 			   struct fabric_prepared *pr)
@@ -817,40 +909,11 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 	for (uint32_t pc = 0; pc < p->ninsts; pc++)
 		s->pc[pc].notexec += pr->notexec[pc];
 	s->la.threads += pr->nthreads;
-	/* the fabric's order: the j-th access of every thread, then the
-	 * (j+1)-th. Up to the fewest accesses of a thread (minn) every thread
-	 * has a j-th one; after, act lists the threads that do, in id order
-	 * (a thread leaves it after its last access, so a divergent CTA's few
-	 * long threads are not searched for among the many done). One call
-	 * site of access_one, so that it stays inlined. */
-	uint32_t *act = pr->act, na = pr->nthreads;
-	int all = 1;
-	for (uint32_t j = 0; j < pr->maxn; j++) {
-		if (all && j >= pr->minn) {
-			na = 0;
-			for (uint32_t t = 0; t < pr->nthreads; t++)
-				if (pr->acc_n[t] > j)
-					act[na++] = t;
-			all = 0;
-		}
-		uint32_t keep = 0;
-		for (uint32_t i = 0; i < na; i++) {
-			uint32_t t = all ? i : act[i];
-			if (i + FABRIC_APPLY_AHEAD < na && !pr->wide) {
-				/* the threads' accesses lie apart (thread-major), one
-				 * line each per j: fetch a later thread's ahead */
-				uint32_t u = all ? i + FABRIC_APPLY_AHEAD : act[i + FABRIC_APPLY_AHEAD];
-				size_t k = (size_t)pr->acc_start[u] + j;
-				__builtin_prefetch(pr->acc_key + k);
-				__builtin_prefetch(pr->acc_off + k);
-			}
-			struct fabric_acc a = weft_fabric_acc_at(pr, t, j);
-			access_one(s, core, &a, cta->cta);
-			if (!all && pr->acc_n[t] > j + 1)
-				act[keep++] = t;
-		}
-		if (!all)
-			na = keep;
+	/* the accesses in the fabric's order, as prepared. One call site of
+	 * access_one, so that it stays inlined. */
+	for (size_t i = 0; i < pr->nacc; i++) {
+		struct fabric_acc a = weft_fabric_acc_at(pr, i);
+		access_one(s, core, &a, cta->cta);
 	}
 }
 

@@ -249,12 +249,10 @@ void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace 
 	s->warmed++;
 	/* its visits, guarded-off counts and trip counts (pr) are not the
 	 * sample's: only its accesses are used */
-	for (uint32_t j = 0; j < pr->maxn; j++)
-		for (uint32_t t = 0; t < pr->nthreads; t++)
-			if (pr->acc_n[t] > j) {
-				struct fabric_acc a = weft_fabric_acc_at(pr, t, j);
-				warm_one(s, core, &a, cta->cta);
-			}
+	for (size_t i = 0; i < pr->nacc; i++) { /* in the fabric's order */
+		struct fabric_acc a = weft_fabric_acc_at(pr, i);
+		warm_one(s, core, &a, cta->cta);
+	}
 	if (cta->cta < s->fill_end && !s->filled && caches_full(s))
 		__atomic_store_n(&s->filled, 1, __ATOMIC_RELAXED);
 }

@@ -669,29 +669,67 @@ static void test_bad_config(void **state)
 
 /* Every access weft_fabric_acc_at gives for c, prepared in pr, is the one
  * the thread iterator reads from the decoded CTA (pc, space, address), in
- * order, and no thread has more: the prepared CTA holds all the replay
- * reads of the accesses once the walk has dropped the decoded CTA. */
+ * the fabric's order (the j-th access of each thread that has one, by
+ * thread id, before any (j+1)-th), and there are no more: the prepared
+ * CTA holds all the replay reads of the accesses once the walk has
+ * dropped the decoded CTA. */
 static void check_prepared(const struct weft_program *p, const struct weft_cta_trace *c,
 			   const struct fabric_prepared *pr)
 {
 	assert_int_equal(pr->nthreads, c->nthreads);
+	size_t total = 0;
+	for (uint32_t t = 0; t < c->nthreads; t++)
+		total += c->threads[t].naddrs;
+	struct fabric_acc *want = calloc(total + 1, sizeof(*want));
+	size_t *start = calloc(c->nthreads + 1, sizeof(*start));
+	uint32_t *n = calloc(c->nthreads + 1, sizeof(*n));
+	assert_true(want && start && n);
+	size_t k = 0;
+	uint32_t maxn = 0;
 	for (uint32_t t = 0; t < c->nthreads; t++) {
 		struct weft_thread_iter it;
 		struct weft_dyn_inst in;
-		uint32_t j = 0;
 		weft_thread_iter_init(&it, p, &c->threads[t]);
+		start[t] = k;
 		while (weft_thread_iter_next(&it, &in)) {
 			if (!in.has_addr)
 				continue;
-			assert_true(j < pr->acc_n[t]);
-			struct fabric_acc a = weft_fabric_acc_at(pr, t, j);
-			assert_int_equal(a.pc, in.pc);
-			assert_int_equal(a.space, in.space);
-			assert_true(a.addr == in.addr);
-			j++;
+			assert_true(k < total);
+			want[k].pc = in.pc;
+			want[k].space = in.space;
+			want[k].addr = in.addr;
+			k++;
 		}
-		assert_int_equal(j, pr->acc_n[t]);
+		n[t] = (uint32_t)(k - start[t]);
+		if (n[t] > maxn)
+			maxn = n[t];
 	}
+	assert_true(pr->nacc == k);
+	size_t i = 0;
+	for (uint32_t j = 0; j < maxn; j++)
+		for (uint32_t t = 0; t < c->nthreads; t++) {
+			if (n[t] <= j)
+				continue;
+			assert_true(i < pr->nacc);
+			struct fabric_acc a = weft_fabric_acc_at(pr, i++);
+			const struct fabric_acc *w = &want[start[t] + j];
+			assert_int_equal(a.pc, w->pc);
+			assert_int_equal(a.space, w->space);
+			assert_true(a.addr == w->addr);
+		}
+	assert_true(i == pr->nacc);
+	free(want);
+	free(start);
+	free(n);
+}
+
+/* 1 when c's threads do not all make the same number of accesses. */
+static int uneven(const struct weft_cta_trace *c)
+{
+	for (uint32_t t = 1; t < c->nthreads; t++)
+		if (c->threads[t].naddrs != c->threads[0].naddrs)
+			return 1;
+	return 0;
 }
 
 static void test_prepared_holds_accesses(void **state)
@@ -781,6 +819,50 @@ static void test_prepared_holds_accesses(void **state)
 	unlink(tp);
 }
 
+/* A divergent kernel's CTAs, whose threads make different numbers of
+ * accesses (more than one reordering block of threads each): prepared in
+ * the fabric's order, a thread leaving it after its last access. */
+static void test_prepared_order_divergent(void **state)
+{
+	(void)state;
+	const char *tp = st_path("prep_bfs.wtr");
+	st_trace_workload("bfs", WEFT_SIZE_SMALL, tp);
+	struct weft_error err;
+	struct weft_trace *t;
+	st_check(weft_trace_open(tp, &t, &err), &err, "open");
+	const struct weft_model *model = weft_model_find("sgmf");
+	struct weft_config cfg;
+	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "load");
+	void *st = NULL;
+	assert_non_null(model);
+	st_check(model->init(&cfg, &st, &err), &err, "init");
+	struct fabric_state *s = st;
+	struct fabric_prepared pr;
+	memset(&pr, 0, sizeof(pr));
+	struct weft_cta_trace c;
+	weft_cta_trace_init(&c);
+	int checked = 0;
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++) {
+		const struct weft_trace_launch *L = weft_trace_launch(t, l);
+		st_check(weft_fabric_launch_begin(s, L->program, &err), &err, "begin");
+		for (uint32_t k = 0; k < L->nctas; k++) {
+			st_check(weft_trace_read_cta(t, l, k, &c, &err), &err, "read");
+			if (!uneven(&c) || c.nthreads <= 64)
+				continue;
+			st_check(weft_fabric_prepare_cta(s, &c, &pr, &err), &err, "prepare");
+			check_prepared(L->program, &c, &pr);
+			checked++;
+		}
+	}
+	assert_true(checked > 0);
+	weft_fabric_prepared_free(&pr);
+	weft_cta_trace_free(&c);
+	model->free(st);
+	weft_config_free(&cfg);
+	weft_trace_close(t);
+	unlink(tp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -800,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_area_sgmf_core),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_prepared_holds_accesses),
+		cmocka_unit_test(test_prepared_order_divergent),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	weft_fabric_cache_clear();
