@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "group.h"
 
 static const char *const policy_names[WEFT_DIV_COUNT] = {
@@ -661,7 +662,7 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 		struct weft_group_block blk;
 		while ((rc = weft_group_next_block(it, &blk)) == 1) {
 			const struct weft_group_binfo *bi = &gp->binfo[blk.block];
-			unsigned ni = (unsigned)__builtin_popcountll(blk.issue);
+			unsigned ni = weft_popcount64(blk.issue);
 			s->blocks++;
 			uint32_t pend = weft_group_pending(it);
 			s->pending_sum += pend;
@@ -670,13 +671,13 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 			if (bi->nguard == 0) {
 				/* every instruction runs for the on lanes, except
 				 * a guarded branch or an exit at the end */
-				unsigned non = (unsigned)__builtin_popcountll(blk.on);
+				unsigned non = weft_popcount64(blk.on);
 				uint64_t last = blk.on;
 				if (bi->end == WEFT_GEND_BRA && bi->guarded_bra)
 					last = blk.taken;
 				else if (bi->end == WEFT_GEND_EXIT)
 					last = blk.exiting;
-				unsigned nl = (unsigned)__builtin_popcountll(last);
+				unsigned nl = weft_popcount64(last);
 				s->group_insts += blk.count;
 				s->issue_lanes += (uint64_t)ni * blk.count;
 				s->hist_issue[ni] += blk.count;
@@ -687,7 +688,7 @@ int weft_group_stats_add_cta(struct weft_group_stats *s, const struct weft_group
 			}
 			struct weft_group_inst in;
 			while ((rc = weft_group_block_inst(it, &in)) == 1) {
-				unsigned ne = (unsigned)__builtin_popcountll(in.exec);
+				unsigned ne = weft_popcount64(in.exec);
 				s->group_insts++;
 				s->thread_insts += ne;
 				s->issue_lanes += ni;

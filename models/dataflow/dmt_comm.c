@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "trace/emu/emu.h"
 #include "dmt_internal.h"
 
@@ -178,7 +179,7 @@ static int step_inst(struct weft_dmt *d, const struct weft_cta_trace *c, uint32_
 	struct weft_dmt_scratch *s = d->s;
 	const struct weft_program *p = d->p;
 	uint32_t W = d->prm.warp_width, pc = gi->pc;
-	uint64_t n = (uint64_t)__builtin_popcountll(gi->exec);
+	uint64_t n = weft_popcount64(gi->exec);
 	d->inst[pc].exec += n;
 	d->tot.thread_insts += n;
 	if (gi->is_mem) {

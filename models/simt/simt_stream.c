@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "simt.h"
 
 _Static_assert(sizeof(struct simt_rec) == 16, "a warp instruction's record is 16 bytes (simt.h)");
@@ -188,10 +189,10 @@ int weft_simt_stream_build(const struct simt_params *sp, const struct weft_group
 			memset(r, 0, sizeof(*r));
 			const struct simt_pc *pi = &pc[in.pc];
 			r->pc = in.pc;
-			r->nexec = (uint8_t)__builtin_popcountll(in.exec);
+			r->nexec = (uint8_t)weft_popcount64(in.exec);
 			/* a branch's exec lanes are those taking it, exit's those
 			 * leaving: the lanes that did work are the issued ones */
-			r->lanes = pi->is_ctrl ? (uint8_t)__builtin_popcountll(in.issue) : r->nexec;
+			r->lanes = pi->is_ctrl ? (uint8_t)weft_popcount64(in.issue) : r->nexec;
 			st->sum_exec += r->nexec;
 			st->sum_lanes += r->lanes;
 			st->sum_rf_reads += pi->rf_reads;
