@@ -63,6 +63,18 @@
 #    1.80x, vt bfs 1.74x, overlay 1.62x; mean bound 1.76x. Writer at
 #    large size, one core: sgemm 1.25x, hotspot 1.63x; emulation +
 #    writing -j 2: 1.94x, 1.84x.
+#    Whole run 2026-11-28 (idle, REPS=2) once the fabric's prepared
+#    accesses were stored in the order its caches see them: large size,
+#    simt sgemm 1.82x (50.7%), simt bfs 1.48x (66.8%), sgmf sgemm 1.69x
+#    (45.3%; by hand, best of 2 alternating, 1.78x), sgmf bfs 1.79x
+#    (54.2%), dmt hotspot 1.95x, vt sgemm 1.80x, vt bfs 1.60x (51.2%: its
+#    -j 2 run takes 22% more CPU, the copies of the uTs it leaves to the
+#    calling thread and colder caches), overlay 1.63x (59.0%); mean bound
+#    1.83x. Default size, one point: simt 1.44x, sgmf 1.52x, dmt 1.72x,
+#    vt 1.47x, overlay 1.39x (runs of 0.04-0.3 s; sgemm has 16 CTAs);
+#    4 points: 1.61x, 1.80x, 1.90x, 1.82x and the overlay's shared replay
+#    1.02x. Writer, one core: sgemm 1.18x, hotspot 1.61x; emulation +
+#    writing -j 2: 1.91x, 1.84x.
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
