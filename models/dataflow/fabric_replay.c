@@ -812,6 +812,8 @@ static int order_fast(const struct weft_cta_trace *cta, struct fabric_prepared *
  * thread; capacity cap) rewritten in the fabric's order. */
 static int reorder(struct fabric_prepared *pr, void **arr, size_t size, size_t cap, struct weft_error *err)
 {
+	if (!pr->nacc)
+		return 0;
 	int rc = columns(pr, err);
 	if (rc)
 		return rc;
