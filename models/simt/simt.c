@@ -135,8 +135,10 @@
  * warp_size), shmem_bytes / shared bytes per CTA), registers per thread
  * from a liveness analysis (simt_timing.c).
  *
- * Sampling: when only some CTAs are read, cycles, the CPI stack, events
- * and instruction counts are scaled by (CTAs in the launch / CTAs read).
+ * Sampling: when only some CTAs are read, events and instruction counts
+ * are scaled by (CTAs in the launch / CTAs read); cycles are the sample's
+ * own plus the CTAs not read at its steady pace (sampled_cycles), and
+ * the CPI stack is scaled to them.
  * L1s start cold in each launch; the L2 keeps its lines across launches,
  * but its dirty lines are written back at the end of each launch (so a
  * launch's output is charged to its DRAM traffic) and stay cached, clean.
@@ -459,6 +461,7 @@ static void simt_free(void *state)
 	free(s->pc);
 	free(s->deps);
 	free(s->heap);
+	free(s->done_at);
 	weft_launch_results_free(s->launches, s->nlaunches);
 	free(s);
 }
@@ -517,7 +520,6 @@ static double pct(double part, double n)
 static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 			     const struct weft_cta_sample *sample, struct weft_error *err)
 {
-	(void)sample;
 	struct simt_state *s = state;
 	const struct weft_trace_launch *L = weft_trace_launch(t, launch);
 	if (!L)
@@ -551,6 +553,18 @@ static int simt_begin_launch(void *state, struct weft_trace *t, uint32_t launch,
 	memset(s->ev, 0, sizeof(s->ev));
 	memset(&s->ls, 0, sizeof(s->ls));
 	memset(&s->ms, 0, sizeof(s->ms));
+	/* a sampled launch keeps when each CTA read finished (sampled_cycles):
+	 * one double per CTA read */
+	s->ndone = 0;
+	s->done_cap = 0;
+	uint32_t n = sample ? weft_cta_sample_size(sample, L->nctas) : L->nctas;
+	if (n < L->nctas) {
+		double *d = realloc(s->done_at, ((size_t)n + 1) * sizeof(*d));
+		if (!d)
+			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for the %u CTAs of a sample", n);
+		s->done_at = d;
+		s->done_cap = n;
+	}
 	return 0;
 }
 
@@ -606,14 +620,49 @@ static uint64_t simt_prep_bytes(const void *state, const struct weft_trace_launc
 static const struct weft_cta_prep simt_prep = { sizeof(struct simt_stream), simt_prep_cta,
 						simt_prep_release, simt_prep_bytes };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A sampled launch's cycles: the n CTAs read ran as a launch of their
+ * own, with the launch's start (every slot filled at once) and its drain
+ * (the last CTAs finishing while slots stand empty) once, as the whole
+ * launch. Scaling its cycles by N / n would count that start and drain
+ * N / n times (fermi-sm, hotspot default, every k-th CTA: its cycles
+ * grow by about 1580 a CTA read plus about 1600 once, so a sample of 32
+ * of 144 CTAs read 2.4% high). So where the sample keeps R CTAs
+ * resident (R = resident slots, all SMs) and has at least 3R CTAs, the
+ * cycles are its own plus the N - n CTAs not read at the steady pace,
+ * the time between its R-th and its (n - R)-th CTA to finish over the
+ * n - 2R CTAs between them: both ends lie outside the start and the
+ * drain. Otherwise (too few CTAs for a steady stretch) N / n. */
+static double sampled_cycles(const struct simt_state *rp, uint32_t N)
+{
+	uint32_t n = rp->cta_seq;
+	if (!n || n >= N)
+		return rp->launch_cycles;
+	double f = (double)N / n;
+	uint64_t R = (uint64_t)rp->occ.ctas * rp->sp.num_sm;
+	if (rp->ndone != n || !R || n < 3 * R)
+		return rp->launch_cycles * f;
+	const double *t = rp->done_at; /* sorted (simt_end_launch) */
+	double pace = (t[n - R - 1] - t[R - 1]) / (double)(n - 2 * R);
+	return rp->launch_cycles + (double)(N - n) * pace;
+}
+
 /* The launch's result: cycles, CPI stack, events and statistics, from the
  * replay in rp (s itself, or the leader it follows); written to s. */
 static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
 			      const struct weft_trace_launch *L, uint32_t launch, struct weft_error *err)
 {
 	const struct simt_params *sp = &s->sp;
-	/* scale a sample up to the whole launch */
+	/* scale a sample up to the whole launch: its work by N / n, its cycles
+	 * (and the CPI stack that splits them) by sampled_cycles */
 	double f = rp->cta_seq ? (double)L->nctas / rp->cta_seq : 1;
+	double cycles = sampled_cycles(rp, L->nctas);
+	double fc = rp->launch_cycles > 0 ? cycles / rp->launch_cycles : f;
 	double nsched = (double)sp->num_sm * sp->schedulers;
 	struct weft_launch_result *r;
 	int rc = weft_launch_result_push(&s->launches, &s->nlaunches, &s->launches_cap, SIMT_EV_COUNT,
@@ -622,10 +671,10 @@ static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
 		return rc;
 	r->launch = launch;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", L->program->kernel ? L->program->kernel : "?");
-	r->cycles = rp->launch_cycles * f;
+	r->cycles = cycles;
 	r->thread_insts = (uint64_t)llround(rp->ls.thread_insts * f);
 	for (int i = 0; i < SIMT_CPI_COUNT; i++)
-		weft_cpi_add(&r->cpi, weft_simt_cpi_names[i], rp->cpi[i] / nsched * f);
+		weft_cpi_add(&r->cpi, weft_simt_cpi_names[i], rp->cpi[i] / nsched * fc);
 	snprintf(r->limiter, sizeof(r->limiter), "%s", weft_cpi_largest(&r->cpi));
 	for (int i = 0; i < SIMT_EV_COUNT; i++) {
 		r->events[i] = rp->ev[i] * f;
@@ -682,6 +731,8 @@ static int simt_launch_result(struct simt_state *s, const struct simt_state *rp,
 	}
 	weft_stat_add(r->stats, &r->nstats, "barriers", ls->barriers * f, "");
 	weft_stat_add(r->stats, &r->nstats, "ctas_read", rp->cta_seq, "");
+	if (rp->cta_seq < L->nctas) /* a sample: its CTAs' cycles, as a launch of their own */
+		weft_stat_add(r->stats, &r->nstats, "cycles_read", rp->launch_cycles, "cycles");
 	s->total_cycles += r->cycles;
 	s->total_insts += r->thread_insts;
 	return 0;
@@ -702,6 +753,8 @@ static int simt_end_launch(void *state, struct weft_trace *t, uint32_t launch,
 	weft_group_prog_free(&s->gp);
 	if (rc)
 		return rc;
+	if (s->ndone) /* in time order, for sampled_cycles (followers read them) */
+		qsort(s->done_at, s->ndone, sizeof(*s->done_at), cmp_double);
 	if (sp->caches) {
 		/* A launch's output reaches DRAM: the L2's dirty lines are written
 		 * back at its end and stay cached, clean (the next launch may

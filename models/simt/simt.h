@@ -441,6 +441,10 @@ struct simt_state {
 	uint32_t *deps;                 /* [18 x ninsts] scoreboard registers (simt_pc.dep0) */
 	struct weft_simt_occupancy occ;
 	uint32_t cta_seq;               /* CTAs consumed so far in this launch */
+	/* a sampled launch (simt.c sampled_cycles): when each CTA read
+	 * finished, in the order they finished (NULL: not recorded) */
+	double *done_at;
+	uint32_t ndone, done_cap;
 	/* the event loop (simt_sm.c): schedulers by next action time */
 	struct simt_hent *heap;         /* schedulers by (t, acct, id), id = sm x schedulers + k */
 	uint32_t nheap;

@@ -311,6 +311,8 @@ static void slot_check(struct simt_state *s, uint32_t m, struct simt_slot *sl, d
 		sl->free_at = f;
 		if (f < s->next_free)
 			s->next_free = f;
+		if (s->ndone < s->done_cap) /* a sampled launch (simt.c sampled_cycles) */
+			s->done_at[s->ndone++] = f;
 	}
 }
 

@@ -456,6 +456,50 @@ static void test_multi_sm(void **st)
 	weft_model_result_free(&r);
 }
 
+/* A sample's cycles (simt.c sampled_cycles): hotspot at default size,
+ * fermi-sm, 144 CTAs of 4 resident. With 3R CTAs or more read, the
+ * sample's own cycles plus the CTAs not read at its steady pace are
+ * nearer the full replay's than its cycles scaled by N / n, which count
+ * its start and drain N / n times (measured: every 3rd CTA 230249
+ * against 232194, every 4th 232056 against 233968, the full replay
+ * 228652); the CPI stack adds up to them. With fewer, N / n. */
+static void test_sample_steady_pace(void **st)
+{
+	(void)st;
+	const char *tp = st_path("hotspot_pace.wtr");
+	st_trace_workload("hotspot", WEFT_SIZE_DEFAULT, tp);
+	struct weft_model_result r;
+	st_run(tp, "configs/fermi-sm.ini", NULL, 0, &r);
+	const struct weft_launch_result *l = &r.launches[0];
+	assert_true(st_stat(l, "resident_ctas") == 4);
+	assert_true(st_stat(l, "ctas_read") == 144);
+	double full = l->cycles;
+	weft_model_result_free(&r);
+	struct weft_cta_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.kind = WEFT_SAMPLE_EVERY;
+	for (uint32_t k = 3; k <= 4; k++) {
+		smp.every = k;
+		st_run_sample(tp, "configs/fermi-sm.ini", NULL, 0, &smp, &r);
+		l = &r.launches[0];
+		double n = st_stat(l, "ctas_read"), own = st_stat(l, "cycles_read");
+		assert_true(n == 144 / k);
+		assert_true(own > 0 && own < full);
+		double scaled = own * 144 / n;
+		assert_true(fabs(l->cycles - full) < fabs(scaled - full));
+		assert_true(fabs(weft_cpi_total(&l->cpi) - l->cycles) < 1e-9 * l->cycles);
+		weft_model_result_free(&r);
+	}
+	/* 9 CTAs read, fewer than 3 x 4: N / n */
+	smp.every = 16;
+	st_run_sample(tp, "configs/fermi-sm.ini", NULL, 0, &smp, &r);
+	l = &r.launches[0];
+	assert_true(st_stat(l, "ctas_read") == 9);
+	assert_true(fabs(l->cycles - st_stat(l, "cycles_read") * 144 / 9) < 1e-9 * l->cycles);
+	weft_model_result_free(&r);
+	unlink(tp);
+}
+
 /* One load per lane at a stride of `stride` words. */
 static const char *strided_ptx =
 	PTX_HEAD
@@ -558,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_one_warp_timeline),
 		cmocka_unit_test(test_tesla_rows),
 		cmocka_unit_test(test_multi_sm),
+		cmocka_unit_test(test_sample_steady_pace),
 		cmocka_unit_test(test_coalescing_e2e),
 		cmocka_unit_test(test_banks_e2e),
 	};
