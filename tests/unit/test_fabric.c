@@ -732,22 +732,46 @@ static int uneven(const struct weft_cta_trace *c)
 	return 0;
 }
 
+/* A workload's small trace (at st_path(name)), open, and a sgmf-core
+ * model state for preparing its CTAs. */
+struct prep_fixture {
+	char path[160];
+	struct weft_trace *t;
+	const struct weft_model *model;
+	struct weft_config cfg;
+	void *st;
+};
+
+static struct fabric_state *prep_open(struct prep_fixture *f, const char *workload, const char *name)
+{
+	struct weft_error err;
+	snprintf(f->path, sizeof(f->path), "%s", st_path(name));
+	st_trace_workload(workload, WEFT_SIZE_SMALL, f->path);
+	st_check(weft_trace_open(f->path, &f->t, &err), &err, "open");
+	f->model = weft_model_find("sgmf");
+	assert_non_null(f->model);
+	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &f->cfg, &err), &err, "load");
+	f->st = NULL;
+	st_check(f->model->init(&f->cfg, &f->st, &err), &err, "init");
+	return f->st;
+}
+
+static void prep_close(struct prep_fixture *f)
+{
+	f->model->free(f->st);
+	weft_config_free(&f->cfg);
+	weft_trace_close(f->t);
+	unlink(f->path);
+}
+
 static void test_prepared_holds_accesses(void **state)
 {
 	(void)state;
-	const char *tp = st_path("prep.wtr");
-	st_trace_workload("hotspot", WEFT_SIZE_SMALL, tp); /* shared and global accesses */
+	struct prep_fixture fx;
+	struct fabric_state *s = prep_open(&fx, "hotspot", "prep.wtr"); /* shared and global accesses */
 	struct weft_error err;
-	struct weft_trace *t;
-	st_check(weft_trace_open(tp, &t, &err), &err, "open");
+	struct weft_trace *t = fx.t;
 	const struct weft_trace_launch *L = weft_trace_launch(t, 0);
-	const struct weft_model *model = weft_model_find("sgmf");
-	struct weft_config cfg;
-	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "load");
-	void *st = NULL;
-	assert_non_null(model);
-	st_check(model->init(&cfg, &st, &err), &err, "init");
-	struct fabric_state *s = st;
 	st_check(weft_fabric_launch_begin(s, L->program, &err), &err, "begin");
 	struct fabric_prepared pr;
 	memset(&pr, 0, sizeof(pr));
@@ -813,10 +837,7 @@ static void test_prepared_holds_accesses(void **state)
 	free(spaces);
 	weft_fabric_prepared_free(&pr);
 	weft_cta_trace_free(&c);
-	model->free(st);
-	weft_config_free(&cfg);
-	weft_trace_close(t);
-	unlink(tp);
+	prep_close(&fx);
 }
 
 /* A divergent kernel's CTAs, whose threads make different numbers of
@@ -825,18 +846,10 @@ static void test_prepared_holds_accesses(void **state)
 static void test_prepared_order_divergent(void **state)
 {
 	(void)state;
-	const char *tp = st_path("prep_bfs.wtr");
-	st_trace_workload("bfs", WEFT_SIZE_SMALL, tp);
+	struct prep_fixture fx;
+	struct fabric_state *s = prep_open(&fx, "bfs", "prep_bfs.wtr");
 	struct weft_error err;
-	struct weft_trace *t;
-	st_check(weft_trace_open(tp, &t, &err), &err, "open");
-	const struct weft_model *model = weft_model_find("sgmf");
-	struct weft_config cfg;
-	st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "load");
-	void *st = NULL;
-	assert_non_null(model);
-	st_check(model->init(&cfg, &st, &err), &err, "init");
-	struct fabric_state *s = st;
+	struct weft_trace *t = fx.t;
 	struct fabric_prepared pr;
 	memset(&pr, 0, sizeof(pr));
 	struct weft_cta_trace c;
@@ -857,10 +870,7 @@ static void test_prepared_order_divergent(void **state)
 	assert_true(checked > 0);
 	weft_fabric_prepared_free(&pr);
 	weft_cta_trace_free(&c);
-	model->free(st);
-	weft_config_free(&cfg);
-	weft_trace_close(t);
-	unlink(tp);
+	prep_close(&fx);
 }
 
 int main(void)
