@@ -48,6 +48,17 @@
 # (1.65x: two decoded CTAs now fit the bound, so a decoder thread works
 # ahead of its analysis, 30.9 before), vt 12.6 -> 24.1 (1.91x); gaussian
 # 9.3-22.8 -> 12.0-31.9 (1.20x to 1.58x).
+# Run whole again 2026-11-28 (idle machine, 213 s) once the fabric kept
+# the walk's keys of each access (6 bytes an access prepared): bfs
+# 7.1-15.2 -> 8.1-13.7, all flat; sgemm fermi-sm 9.9 -> 19.3 (1.94x),
+# sgmf-core 14.4 -> 26.3 (1.82x), dmt-cgra 25.3 -> 41.9, vt 12.7 -> 24.1;
+# gaussian sgmf-core 23.1 -> 35.4, dmt-cgra 18.8 -> 21.1, vt 8.4 -> 11.2,
+# overlay 13.3 -> 17.2, but fermi-sm 7.8 -> 16.4 (2.09x, NOT flat). Its
+# default-size peak moves with how far the decoder thread gets ahead: by
+# hand, alternating the builds before and after the day's changes (-j 2,
+# /usr/bin/time %M, two runs each), default 9.3-10.7 and 9.0-9.6 MiB,
+# large 17.8-17.8 and 17.4-17.7: 1.7x to 1.9x either way, so that case
+# sits near the 2x line and is not moved by them.
 # What still grows with sgemm's size grows with one CTA, which grows with
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
 # accesses. The decoder holds one decoded CTA (9 bytes an access then: two
