@@ -45,7 +45,8 @@
  * batches' timings), and dMT alone
  * through weft_model_run; SIMT, the vector-thread tile and the overlay
  * also alone (weft_model_run: the single-config path, which prepares CTAs
- * where they are decoded), and
+ * where they are decoded), SIMT also on every 2nd CTA (a sampled
+ * launch's finishing times and steady pace, simt.c sampled_cycles), and
  * SGMF alone on a random sample of 2 CTAs with functional warming. */
 #define NCONFIGS 9
 static const char *const config_text[NCONFIGS] = {
@@ -166,6 +167,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				       strcmp(configs[i].model, "overlay") == 0)) {
 				rc = weft_model_run(m, pair[0], t, &all, &res[0], &err);
 				say(configs[i].model, rc, &err);
+				if (rc == 0)
+					weft_model_result_free(&res[0]);
+			}
+			if (n == 2 && strcmp(configs[i].model, "simt") == 0) {
+				struct weft_cta_sample half = { .kind = WEFT_SAMPLE_EVERY, .every = 2 };
+				rc = weft_model_run(m, pair[0], t, &half, &res[0], &err);
+				say("simt sample", rc, &err);
 				if (rc == 0)
 					weft_model_result_free(&res[0]);
 			}
