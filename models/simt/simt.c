@@ -136,9 +136,9 @@
  * from a liveness analysis (simt_timing.c).
  *
  * Sampling: when only some CTAs are read, events and instruction counts
- * are scaled by (CTAs in the launch / CTAs read); cycles are the sample's
- * own plus the CTAs not read at its steady pace (sampled_cycles), and
- * the CPI stack is scaled to them.
+ * are scaled by (CTAs in the launch / CTAs read); cycles too, or on one
+ * SM the sample's own plus the CTAs not read at its steady pace
+ * (sampled_cycles), and the CPI stack is scaled to them.
  * L1s start cold in each launch; the L2 keeps its lines across launches,
  * but its dirty lines are written back at the end of each launch (so a
  * launch's output is charged to its DRAM traffic) and stay cached, clean.
@@ -632,12 +632,16 @@ static int cmp_double(const void *a, const void *b)
  * launch. Scaling its cycles by N / n would count that start and drain
  * N / n times (fermi-sm, hotspot default, every k-th CTA: its cycles
  * grow by about 1580 a CTA read plus about 1600 once, so a sample of 32
- * of 144 CTAs read 2.4% high). So where the sample keeps R CTAs
- * resident (R = resident slots, all SMs) and has at least 3R CTAs, the
- * cycles are its own plus the N - n CTAs not read at the steady pace,
- * the time between its R-th and its (n - R)-th CTA to finish over the
- * n - 2R CTAs between them: both ends lie outside the start and the
- * drain. Otherwise (too few CTAs for a steady stretch) N / n. */
+ * of 144 CTAs read 2.4% high). So on one SM, where the sample keeps R
+ * CTAs resident and has at least 3R CTAs, the cycles are its own plus
+ * the N - n CTAs not read at the steady pace, the time between its R-th
+ * and its (n - R)-th CTA to finish over the n - 2R CTAs between them:
+ * both ends lie outside the start and the drain. Otherwise N / n: too
+ * few CTAs for a steady stretch, or several SMs, whose shared L2 and
+ * DRAM queues fill over more of a sample than that stretch leaves out
+ * (gtx480, nn, 90 resident, 3 seeds: with 300 CTAs read the stretch's
+ * pace put the launch 20% low where N / n is 8% low, with 800 5% against
+ * 2.7%). */
 static double sampled_cycles(const struct simt_state *rp, uint32_t N)
 {
 	uint32_t n = rp->cta_seq;
@@ -645,7 +649,7 @@ static double sampled_cycles(const struct simt_state *rp, uint32_t N)
 		return rp->launch_cycles;
 	double f = (double)N / n;
 	uint64_t R = (uint64_t)rp->occ.ctas * rp->sp.num_sm;
-	if (rp->ndone != n || !R || n < 3 * R)
+	if (rp->ndone != n || !R || n < 3 * R || rp->sp.num_sm != 1)
 		return rp->launch_cycles * f;
 	const double *t = rp->done_at; /* sorted (simt_end_launch) */
 	double pace = (t[n - R - 1] - t[R - 1]) / (double)(n - 2 * R);
