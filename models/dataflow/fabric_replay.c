@@ -808,8 +808,8 @@ static int order_fast(const struct weft_cta_trace *cta, struct fabric_prepared *
 	return bad != 0;
 }
 
-/* Array *arr of the general walk (n elements of size bytes, thread by
- * thread; capacity cap) rewritten in the fabric's order. */
+/* Array *arr of the general walk (pr->nacc elements of size bytes,
+ * thread by thread; capacity cap) rewritten in the fabric's order. */
 static int reorder(struct fabric_prepared *pr, void **arr, size_t size, size_t cap, struct weft_error *err)
 {
 	if (!pr->nacc)
