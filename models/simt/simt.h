@@ -442,7 +442,7 @@ struct simt_state {
 	struct weft_simt_occupancy occ;
 	uint32_t cta_seq;               /* CTAs consumed so far in this launch */
 	/* a sampled launch (simt.c sampled_cycles): when each CTA read
-	 * finished, in the order they finished (NULL: not recorded) */
+	 * finished (done_cap 0: not recorded), sorted at the launch's end */
 	double *done_at;
 	uint32_t ndone, done_cap;
 	/* the event loop (simt_sm.c): schedulers by next action time */
