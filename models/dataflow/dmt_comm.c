@@ -744,7 +744,7 @@ static int pool_use(void *user, const struct weft_cta_trace *c, void *prepared, 
 	return 0; /* everything was added where the CTA was decoded */
 }
 
-static const struct weft_cta_prep dmt_prep = { 1, pool_cta, NULL, NULL };
+static const struct weft_cta_prep dmt_prep = { 1, pool_cta, NULL, NULL, 0 };
 
 int weft_dmt_analyse_launch(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    const struct weft_dmt_params *prm, struct weft_dmt *d,

@@ -588,10 +588,14 @@ static uint64_t prep_bytes(const void *user, const struct weft_trace_launch *L)
 	return weft_fabric_prepared_bytes(L);
 }
 
+/* keep: a prepared CTA fits itself to the launch's program
+ * (fabric_replay.c prepared_fit), so the walk keeps the results from
+ * launch to launch (gaussian default size, sgmf-core -j 2: per-launch
+ * allocation and page faults were half the run) */
 static const struct weft_cta_prep fabric_prep = { sizeof(struct fabric_prepared), prep_cta, prep_release,
-						  prep_bytes };
+						  prep_bytes, 1 };
 static const struct weft_cta_prep fabric_prep_dmt = { sizeof(struct fabric_prepared), prep_cta, prep_release,
-						      NULL };
+						      NULL, 1 };
 
 static int fabric_end(void *state, struct weft_trace *t, uint32_t launch,
 		      const struct weft_cta_sample *sample, struct weft_error *err)

@@ -315,7 +315,7 @@ static uint64_t ov_prep_bytes(const void *state, const struct weft_trace_launch 
 }
 
 static const struct weft_cta_prep ov_prep = { sizeof(struct ov_prepared), ov_prep_cta, ov_prep_release,
-					       ov_prep_bytes };
+					       ov_prep_bytes, 0 };
 
 static double pct(double part, double n)
 {

@@ -617,8 +617,12 @@ static uint64_t simt_prep_bytes(const void *state, const struct weft_trace_launc
 	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
 }
 
+/* keep 0: the timed machine swaps a prepared stream with its CTA slot's
+ * (simt_sm.c), so kept buffers would circulate through the slots and all
+ * grow to the largest CTA's streams (bfs large, -j 2: peak 8.8 -> 13.5
+ * MiB with keep) */
 static const struct weft_cta_prep simt_prep = { sizeof(struct simt_stream), simt_prep_cta,
-						simt_prep_release, simt_prep_bytes };
+						simt_prep_release, simt_prep_bytes, 0 };
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -24,6 +24,10 @@
  * results are the same as with the plain walk; with a decode-ahead budget
  * too small for two decoded CTAs, one decoder thread works ahead and the
  * calling thread prepares nothing.
+ *
+ * Kept results (struct weft_cta_prep keep): a walk of every launch again
+ * allocates nothing, and the results are released only when another
+ * keeping preparation comes or the trace closes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,7 +126,7 @@ static int plain_fn(void *user, const struct weft_cta_trace *c, struct weft_erro
 	return 0;
 }
 
-static const struct weft_cta_prep prep = { sizeof(struct prepared), prep_fn, release_fn, NULL };
+static const struct weft_cta_prep prep = { sizeof(struct prepared), prep_fn, release_fn, NULL, 0 };
 
 static int setup(void **state)
 {
@@ -238,7 +242,7 @@ static int wait_prep_fn(void *user, const struct weft_cta_trace *c, void *out, s
 	return prep_fn(user, c, out, err);
 }
 
-static const struct weft_cta_prep wait_prep = { sizeof(struct prepared), wait_prep_fn, release_fn, NULL };
+static const struct weft_cta_prep wait_prep = { sizeof(struct prepared), wait_prep_fn, release_fn, NULL, 0 };
 
 static void test_caller_helps(void **state)
 {
@@ -315,7 +319,7 @@ static int compact_use_fn(void *user, const struct weft_cta_trace *c, void *prep
 }
 
 static const struct weft_cta_prep compact_prep = { sizeof(struct prepared), compact_prep_fn, release_fn,
-						   compact_fn };
+						   compact_fn, 0 };
 
 static void test_compact(void **state)
 {
@@ -368,6 +372,63 @@ static void test_compact(void **state)
 	weft_trace_close(t);
 }
 
+/* Kept results (struct weft_cta_prep keep): every launch, walked again
+ * with the same thread count, allocates nothing once the walk has kept
+ * what the largest needed, and releases nothing until another keeping
+ * preparation comes (its results released first) or the trace closes;
+ * the results are those of the plain walk all along. */
+static int prep_fn2(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err)
+{
+	return prep_fn(user, c, out, err);
+}
+
+static const struct weft_cta_prep kept_prep = { sizeof(struct prepared), prep_fn, release_fn, NULL, 1 };
+static const struct weft_cta_prep kept_prep2 = { sizeof(struct prepared), prep_fn2, release_fn, NULL, 1 };
+
+/* Walks every launch of t with p and n threads, checking each against
+ * the plain walk. */
+static void walk_all(struct weft_trace *t, const struct weft_cta_prep *p, unsigned n)
+{
+	struct weft_error err;
+	for (uint32_t l = 0; l < weft_trace_info(t)->nlaunches; l++) {
+		struct run plain = { UINT32_MAX, 0, 0, 0, 0 };
+		assert_int_equal(weft_trace_for_each_cta(t, l, NULL, 1, plain_fn, &plain, &err), 0);
+		struct run r = { UINT32_MAX, 0, 0, 0, 0 };
+		assert_int_equal(weft_trace_for_each_cta_prep(t, l, NULL, n, p, use_fn, &r, &err), 0);
+		assert_false(r.bad);
+		assert_int_equal(r.used, plain.used);
+		assert_true(r.sum == plain.sum);
+	}
+}
+
+static void test_kept(void **state)
+{
+	(void)state;
+	for (unsigned n = 1; n <= 3; n++) {
+		struct weft_trace *t;
+		struct weft_error err;
+		assert_int_equal(weft_trace_open(path, &t, &err), 0);
+		atomic_store(&allocs, 0);
+		atomic_store(&frees, 0);
+		walk_all(t, &kept_prep, n);
+		long first = atomic_load(&allocs);
+		assert_true(first > 0);
+		assert_int_equal(atomic_load(&frees), 0); /* kept, not released per launch */
+		walk_all(t, &kept_prep, n);
+		assert_int_equal(atomic_load(&allocs), first); /* reused: nothing allocated again */
+		assert_int_equal(atomic_load(&frees), 0);
+		/* a preparation that does not keep leaves them as they are */
+		walk_all(t, &prep, n);
+		assert_int_equal(atomic_load(&allocs) - atomic_load(&frees), first);
+		/* another keeping preparation: the first one's released first */
+		long before = atomic_load(&frees);
+		walk_all(t, &kept_prep2, n);
+		assert_true(atomic_load(&frees) >= before + first);
+		weft_trace_close(t); /* and the second one's at the close */
+		assert_int_equal(atomic_load(&allocs), atomic_load(&frees));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_failure_after_earlier_ctas),
 		cmocka_unit_test(test_caller_helps),
 		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_kept),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -292,7 +292,7 @@ static void test_reader_prep_warm(void **st)
 	uint32_t sel[4096];
 	uint32_t nsel = weft_cta_sample_select(&s, nctas, sel);
 	assert_int_equal(nsel, 5);
-	const struct weft_cta_prep prep = { sizeof(struct prepared), prep_note, NULL, NULL };
+	const struct weft_cta_prep prep = { sizeof(struct prepared), prep_note, NULL, NULL, 0 };
 	for (unsigned threads = 1; threads <= 3; threads += 2) {
 		static struct seen seen;
 		memset(&seen, 0, sizeof(seen));

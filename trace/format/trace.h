@@ -321,7 +321,8 @@ int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const st
  * out holds by swapping it with its own, leaving out reusable). Each
  * `out` is a buffer of prep->size bytes, zeroed when first allocated and
  * reused for later CTAs (prep must reset what it fills); prep->release
- * (may be NULL) frees what one holds when the call ends. The results are
+ * (may be NULL) frees what one holds when the call ends (or later, with
+ * prep->keep). The results are
  * the same whatever nthreads. A failure of prep or of the decoding of CTA
  * k is reported after use has run on the CTAs before k, so the error
  * returned is the same for every nthreads. */
@@ -339,6 +340,15 @@ struct weft_cta_prep {
 	 * averages); the decode-ahead budget counts those, plus one decoded
 	 * CTA per decoding thread. It reads user as prep does. */
 	uint64_t (*compact)(const void *user, const struct weft_trace_launch *L);
+	/* Optional (0: the results are released when the call ends). 1 when
+	 * prep fits a result to the launch it prepares for, whatever launch
+	 * the result last held, so that one may serve any launch of the
+	 * trace: the walk then keeps the results in the trace from call to
+	 * call (as it keeps its decoded slots), and a trace of many short
+	 * launches does not allocate, fault in and release them per launch.
+	 * They are released when the trace is closed or a call comes with
+	 * another preparation (another prep, release or size). */
+	int keep;
 };
 typedef int (*weft_cta_use_fn)(void *user, const struct weft_cta_trace *c, void *prepared,
 			       struct weft_error *err);

@@ -75,9 +75,13 @@
  * With a preparation (weft_trace_for_each_cta_prep) the worker that
  * decodes a chunk also prepares each of its CTAs, into buffers beside the
  * slot that belong to the call (their contents are the model's, so they
- * are released when the call ends). A slot records how many of its CTAs
- * were decoded and prepared before a failure (nok): the caller consumes
- * those before it reports the failure, as the one-thread path does.
+ * are released when the call ends), or, when the preparation keeps them
+ * (struct weft_cta_prep keep), to the pool: the next call with the same
+ * preparation reuses them, one with another keeping preparation releases
+ * them first, and the trace's close releases the last. A slot records
+ * how many of its CTAs were decoded and prepared before a failure (nok):
+ * the caller consumes those before it reports the failure, as the
+ * one-thread path does.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -109,12 +113,45 @@ struct fe_dec {
 	struct weft_cta_trace cta; /* a compact preparation's decoded CTA */
 };
 
+/* One slot's prepared results: cap buffers of the preparation's size. */
+struct fe_prepbuf {
+	unsigned char *buf;
+	uint32_t cap;
+};
+
 struct wt_fe_pool {
 	struct fe_slot *slots;
 	uint32_t nslots;
 	struct fe_dec *dec;
 	unsigned ndec;
+	/* prepared results kept between calls (struct weft_cta_prep keep):
+	 * kpb[k] for slot k (the one-thread path's in kpb[0]), of the
+	 * preparation kid (its prep, release and size as they were: only
+	 * compared, never read through kid) */
+	struct fe_prepbuf *kpb;
+	uint32_t nkpb;
+	const struct weft_cta_prep *kid;
+	int (*kprep)(void *user, const struct weft_cta_trace *c, void *out, struct weft_error *err);
+	void (*krelease)(void *out);
+	size_t ksize;
 };
+
+/* Releases and frees the prepared results p keeps. */
+static void kept_free(struct wt_fe_pool *p)
+{
+	for (uint32_t k = 0; k < p->nkpb; k++) {
+		for (uint32_t i = 0; p->krelease && i < p->kpb[k].cap; i++)
+			p->krelease(p->kpb[k].buf + (size_t)i * p->ksize);
+		free(p->kpb[k].buf);
+	}
+	free(p->kpb);
+	p->kpb = NULL;
+	p->nkpb = 0;
+	p->kid = NULL;
+	p->kprep = NULL;
+	p->krelease = NULL;
+	p->ksize = 0;
+}
 
 void weft_trace_fe_pool_free(struct wt_fe_pool *p)
 {
@@ -134,6 +171,7 @@ void weft_trace_fe_pool_free(struct wt_fe_pool *p)
 		weft_cta_trace_free(&p->dec[k].cta);
 	}
 	free(p->dec);
+	kept_free(p);
 	free(p);
 }
 
@@ -213,12 +251,6 @@ static int pool_reserve(struct weft_trace *t, uint32_t nslots, unsigned ndec)
 	return 0;
 }
 
-/* One slot's prepared results: cap buffers of the preparation's size. */
-struct fe_prepbuf {
-	unsigned char *buf;
-	uint32_t cap;
-};
-
 struct fe {
 	struct weft_trace *t;
 	const uint32_t *ctas;
@@ -266,6 +298,32 @@ static void prepbuf_free(struct fe_prepbuf *pb, const struct weft_cta_prep *prep
 	free(pb->buf);
 	pb->buf = NULL;
 	pb->cap = 0;
+}
+
+/* The prepared results of n slots that t keeps for the preparation kid
+ * (kid->keep; a warming walk passes the one it wraps), those of another
+ * preparation released first; NULL when out of memory. */
+static struct fe_prepbuf *kept_prepbufs(struct weft_trace *t, const struct weft_cta_prep *kid, uint32_t n)
+{
+	struct wt_fe_pool *p = t->fe_pool;
+	if (!p && !(p = t->fe_pool = calloc(1, sizeof(*p))))
+		return NULL;
+	if (p->nkpb && (p->kid != kid || p->kprep != kid->prep || p->krelease != kid->release ||
+			p->ksize != kid->size))
+		kept_free(p);
+	if (n > p->nkpb) {
+		struct fe_prepbuf *nk = realloc(p->kpb, n * sizeof(*nk));
+		if (!nk)
+			return NULL;
+		memset(nk + p->nkpb, 0, (n - p->nkpb) * sizeof(*nk));
+		p->kpb = nk;
+		p->nkpb = n;
+	}
+	p->kid = kid;
+	p->kprep = kid->prep;
+	p->krelease = kid->release;
+	p->ksize = kid->size;
+	return p->kpb;
 }
 
 /* The header of decoded CTA c: what use is passed after a compact
@@ -438,7 +496,8 @@ void weft_trace_fe_plan_compact(unsigned workers, uint32_t nwork, uint64_t cta_b
  * c with only[c] != 0 (windowed warming). */
 static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 		    const uint8_t *only, unsigned nthreads, const struct weft_cta_prep *prep,
-		    weft_cta_use_fn use, weft_cta_fn fn, void *user, struct weft_error *err)
+		    const struct weft_cta_prep *kid, weft_cta_use_fn use, weft_cta_fn fn, void *user,
+		    struct weft_error *err)
 {
 	if (launch >= t->nlaunches)
 		return weft_error_set(err, WEFT_ERR_INPUT, "trace %s has %u launches; there is no launch %u",
@@ -526,12 +585,18 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 		 * the decoded CTA is still in cache when fn reads it; buffers kept
 		 * in the trace serve every call (no allocation per launch) */
 		struct weft_cta_trace *ct = &t->fe_cta;
-		struct fe_prepbuf ib = { NULL, 0 };
+		struct fe_prepbuf own = { NULL, 0 }, *ib = &own;
 		if (!t->fe_dctx && !(t->fe_dctx = ZSTD_createDCtx()))
 			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for a zstd context");
-		if (!rc && prep && prepbuf_reserve(&ib, 1, prep->size))
-			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory preparing CTAs of trace %s",
-					    t->path);
+		if (!rc && prep) {
+			if (kid && kid->keep) /* the pool's, kept for the next call */
+				ib = kept_prepbufs(t, kid, 1);
+			if (!ib || prepbuf_reserve(ib, 1, prep->size)) {
+				ib = &own;
+				rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory preparing CTAs of trace %s",
+						    t->path);
+			}
+		}
 		for (uint32_t j = 0; !rc && j < nwork; j++) {
 			const struct wt_chunk *c = &t->chunks[work[j].chunk];
 			if (t->fe_loaded != work[j].chunk + 1) {
@@ -545,16 +610,16 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 				if (!rc && prep) {
 					/* compact: use sees the header, as with threads */
 					struct weft_cta_trace h = cta_header(ct);
-					rc = prep->prep(user, ct, ib.buf, err);
+					rc = prep->prep(user, ct, ib->buf, err);
 					if (!rc)
-						rc = use(user, compact ? &h : ct, ib.buf, err);
+						rc = use(user, compact ? &h : ct, ib->buf, err);
 				} else if (!rc) {
 					rc = fn(user, ct, err);
 				}
 			}
 		}
 		if (prep)
-			prepbuf_free(&ib, prep);
+			prepbuf_free(&own, prep); /* (nothing when kept) */
 		goto out;
 	}
 
@@ -569,10 +634,12 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	F.user = user;
 	F.most = most;
 	F.helps = helps;
+	int kept = prep && kid && kid->keep;
 	if (pool_reserve(t, F.nslots, workers + 1) ||
-	    (prep && !(F.pb = calloc(F.nslots, sizeof(*F.pb)))) ||
+	    (prep && !(F.pb = kept ? kept_prepbufs(t, kid, F.nslots) : calloc(F.nslots, sizeof(*F.pb)))) ||
 	    (compact && !(F.hdr = calloc((size_t)F.nslots * most, sizeof(*F.hdr))))) {
-		free(F.pb);
+		if (!kept)
+			free(F.pb);
 		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory reading trace %s", t->path);
 		goto out;
 	}
@@ -641,9 +708,11 @@ static int for_each(struct weft_trace *t, uint32_t launch, const struct weft_cta
 	free(args);
 	pthread_mutex_destroy(&F.mu);
 	pthread_cond_destroy(&F.cv);
-	for (uint32_t k = 0; F.pb && k < F.nslots; k++)
-		prepbuf_free(&F.pb[k], prep);
-	free(F.pb);
+	if (!kept) {
+		for (uint32_t k = 0; F.pb && k < F.nslots; k++)
+			prepbuf_free(&F.pb[k], prep);
+		free(F.pb);
+	}
 	free(F.hdr);
 out:
 	free(ctas);
@@ -654,7 +723,7 @@ out:
 int weft_trace_for_each_cta(struct weft_trace *t, uint32_t launch, const struct weft_cta_sample *s,
 			    unsigned nthreads, weft_cta_fn fn, void *user, struct weft_error *err)
 {
-	return for_each(t, launch, s, NULL, nthreads, NULL, NULL, fn, user, err);
+	return for_each(t, launch, s, NULL, nthreads, NULL, NULL, NULL, fn, user, err);
 }
 
 int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
@@ -665,7 +734,7 @@ int weft_trace_for_each_cta_prep(struct weft_trace *t, uint32_t launch,
 	if (!prep || !prep->prep || !use)
 		return weft_error_set(err, WEFT_ERR_INTERNAL,
 				      "weft_trace_for_each_cta_prep: missing preparation or use");
-	return for_each(t, launch, s, NULL, nthreads, prep, use, NULL, user, err);
+	return for_each(t, launch, s, NULL, nthreads, prep, prep, use, NULL, user, err);
 }
 
 /* functional warming: every CTA (or every CTA of the windows), each to fn
@@ -772,7 +841,7 @@ int weft_trace_for_each_cta_warm(struct weft_trace *t, uint32_t launch, const st
 		return rc;
 	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .fn = fn, .warm = warm, .user = user };
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
-	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, NULL, NULL, fe_warm_cb, &w,
+	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, NULL, NULL, NULL, fe_warm_cb, &w,
 		      err);
 	free(chosen);
 	return rc;
@@ -796,9 +865,9 @@ int weft_trace_for_each_cta_prep_warm(struct weft_trace *t, uint32_t launch,
 	struct fe_warm w = { .chosen = chosen, .nctas = nctas, .prep = prep, .use = use, .warm_use = warm,
 			     .user = user };
 	struct weft_cta_prep wp = { prep->size, fe_warm_prep, prep->release,
-				    prep->compact ? fe_warm_compact : NULL };
+				    prep->compact ? fe_warm_compact : NULL, prep->keep };
 	struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
-	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, &wp, fe_warm_use, NULL, &w,
+	rc = for_each(t, launch, &all, W ? chosen : NULL, nthreads, &wp, prep, fe_warm_use, NULL, &w,
 		      err);
 	free(chosen);
 	return rc;
