@@ -59,6 +59,14 @@
 # /usr/bin/time %M, two runs each), default 9.3-10.7 and 9.0-9.6 MiB,
 # large 17.8-17.8 and 17.4-17.7: 1.7x to 1.9x either way, so that case
 # sits near the 2x line and is not moved by them.
+# Run again 2026-11-28 (idle machine, 178 s, `sh tests/bench_memory.sh
+# bfs gaussian`) once the fabric models and the vt tile kept their
+# prepared CTAs from launch to launch (trace.h weft_cta_prep keep): bfs
+# 7.3-16.3 -> 8.3-14.0 MiB, all flat; gaussian fermi-sm 10.3 -> 17.4
+# (1.70x), sgmf-core 20.1 -> 36.5 (1.82x), dmt-cgra 16.7 -> 21.9, vt
+# 7.6 -> 10.8, overlay-ht8 12.4 -> 17.3, all flat (gaussian sgmf-core at
+# large size, -j 2, one run each by /usr/bin/time %M: 34.0 MiB before
+# the change, 36.8 after).
 # What still grows with sgemm's size grows with one CTA, which grows with
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
 # accesses. The decoder holds one decoded CTA (9 bytes an access then: two
