@@ -347,7 +347,8 @@ struct weft_cta_prep {
 	 * call (as it keeps its decoded slots), and a trace of many short
 	 * launches does not allocate, fault in and release them per launch.
 	 * They are released when the trace is closed or a call comes with
-	 * another preparation (another prep, release or size). */
+	 * another keeping preparation (another struct, prep, release or
+	 * size). */
 	int keep;
 };
 typedef int (*weft_cta_use_fn)(void *user, const struct weft_cta_trace *c, void *prepared,

@@ -136,14 +136,21 @@ struct wt_fe_pool {
 	size_t ksize;
 };
 
+/* Releases (release may be NULL) and frees pb's buffers of size bytes. */
+static void prepbuf_release(struct fe_prepbuf *pb, void (*release)(void *out), size_t size)
+{
+	for (uint32_t i = 0; release && i < pb->cap; i++)
+		release(pb->buf + (size_t)i * size);
+	free(pb->buf);
+	pb->buf = NULL;
+	pb->cap = 0;
+}
+
 /* Releases and frees the prepared results p keeps. */
 static void kept_free(struct wt_fe_pool *p)
 {
-	for (uint32_t k = 0; k < p->nkpb; k++) {
-		for (uint32_t i = 0; p->krelease && i < p->kpb[k].cap; i++)
-			p->krelease(p->kpb[k].buf + (size_t)i * p->ksize);
-		free(p->kpb[k].buf);
-	}
+	for (uint32_t k = 0; k < p->nkpb; k++)
+		prepbuf_release(&p->kpb[k], p->krelease, p->ksize);
 	free(p->kpb);
 	p->kpb = NULL;
 	p->nkpb = 0;
@@ -293,11 +300,7 @@ static int prepbuf_reserve(struct fe_prepbuf *pb, uint32_t n, size_t size)
 
 static void prepbuf_free(struct fe_prepbuf *pb, const struct weft_cta_prep *prep)
 {
-	for (uint32_t i = 0; prep->release && i < pb->cap; i++)
-		prep->release(pb->buf + (size_t)i * prep->size);
-	free(pb->buf);
-	pb->buf = NULL;
-	pb->cap = 0;
+	prepbuf_release(pb, prep->release, prep->size);
 }
 
 /* The prepared results of n slots that t keeps for the preparation kid
