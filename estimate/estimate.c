@@ -530,6 +530,7 @@ static int estimate_once(const struct weft_est_request *req, struct weft_est_rep
 	for (uint32_t i = 0; i < p.npts; i++) {
 		point_name(req, &p, &p.pts[i], &out->configs[i]);
 		p.pts[i].cfg.explain = req->explain;
+		p.pts[i].cfg.alone = req->alone && p.npts == 1;
 	}
 
 	/* the baseline: a point's name, or a config's (its first point) */

@@ -190,6 +190,10 @@ struct weft_est_request {
 	uint32_t nsweeps;
 	int explain;                     /* ask the models to explain each launch
 					    (weft_config.explain); formatted by table and JSON */
+	int alone;                       /* the caller makes no other estimate in this
+					    process (the weft-estimate CLI): a run of one
+					    point sets weft_config.alone, and its models
+					    keep nothing for later runs (same reports) */
 	/* --shard K/N (shard.h): run only the points i with i % nshards ==
 	 * shard; nshards 0 = every point */
 	uint32_t shard, nshards;

@@ -563,6 +563,7 @@ static int run(int argc, char **argv, const char **configs, const char **sets,
 		.sweeps = sweeps,
 		.nsweeps = nsweeps,
 		.explain = explain,
+		.alone = 1, /* this process's only weft_estimate_run */
 		.shard = shard,
 		.nshards = nshards,
 		.progress = isatty(2) ? progress_line : NULL,

@@ -53,6 +53,10 @@ struct weft_config {
 	int explain;           /* not a key: a caller that wants each launch explained sets
 				  it after loading (weft-estimate --explain); models that can
 				  fill weft_launch_result.explain */
+	int alone;             /* not a key: set by a caller that runs this configuration
+				  alone in its process (no later run can reuse its work:
+				  weft-estimate with one point); a model then keeps nothing
+				  only later runs would read (the fabric's replay cache) */
 };
 
 /* Loads path, validates it against the common keys plus the schema of the

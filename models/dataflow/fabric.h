@@ -524,6 +524,8 @@ uint64_t weft_fabric_replay_params_hash(const struct fabric_params *fp);
 /* Frees every cached replay (tests; the cache otherwise lives as long as
  * the process). */
 void weft_fabric_cache_clear(void);
+/* The bytes the cached replays hold (tests). */
+size_t weft_fabric_cache_bytes(void);
 
 /* ---- fabric_explain.c: a launch explained as text (weft-estimate --explain) ---- */
 

@@ -26,7 +26,8 @@
  * order and evicted oldest first past FABRIC_CACHE_BYTES (8 MiB: the
  * model's memory stays bounded whatever the trace's length; a run_many
  * follower needs only the entry of the launch just replayed). One mutex
- * guards the table.
+ * guards the table. A run alone in its process (weft_config.alone: no
+ * later run can look an entry up) records and stores nothing (fabric.c).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -333,6 +334,14 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	fab_tail = e;
 	fab_bytes += e->bytes;
 	pthread_mutex_unlock(&fab_lock);
+}
+
+size_t weft_fabric_cache_bytes(void)
+{
+	pthread_mutex_lock(&fab_lock);
+	size_t b = fab_bytes;
+	pthread_mutex_unlock(&fab_lock);
+	return b;
 }
 
 void weft_fabric_cache_clear(void)

@@ -452,6 +452,40 @@ static void test_replay_cache(void **state)
 	unlink(tp);
 }
 
+/* A run alone in its process (weft_config.alone) stores no replay and
+ * times the same; the same run not alone stores its launches. */
+static void test_alone_stores_nothing(void **state)
+{
+	(void)state;
+	const char *tp = st_path("mm-alone.wtr");
+	st_trace_workload("matmul", WEFT_SIZE_SMALL, tp);
+	struct weft_model_result r[2];
+	for (int alone = 1; alone >= 0; alone--) {
+		weft_fabric_cache_clear();
+		struct weft_error err;
+		struct weft_config cfg;
+		struct weft_trace *t;
+		st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "config");
+		cfg.alone = alone;
+		st_check(weft_trace_open(tp, &t, &err), &err, "trace open");
+		struct weft_cta_sample all = { .kind = WEFT_SAMPLE_ALL };
+		st_check(weft_model_run(weft_model_find(cfg.model), &cfg, t, &all, &r[alone], &err), &err, "run");
+		weft_trace_close(t);
+		weft_config_free(&cfg);
+		if (alone)
+			assert_int_equal(weft_fabric_cache_bytes(), 0);
+		else
+			assert_true(weft_fabric_cache_bytes() > 0);
+	}
+	assert_true(r[0].cycles == r[1].cycles);
+	for (uint32_t e = 0; e < r[0].model->nevents; e++)
+		assert_true(r[0].events[e] == r[1].events[e]);
+	weft_model_result_free(&r[0]);
+	weft_model_result_free(&r[1]);
+	weft_fabric_cache_clear();
+	unlink(tp);
+}
+
 /* weft_model_run_many over several configurations (one read of the trace,
  * followers restored from the leader's replay, their LDST units fed by the
  * leader as it replays, for their own token buffer and epoch rule) gives
@@ -886,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_throttling),
 		cmocka_unit_test(test_elevator_cascades),
 		cmocka_unit_test(test_replay_cache),
+		cmocka_unit_test(test_alone_stores_nothing),
 		cmocka_unit_test(test_run_many),
 		cmocka_unit_test(test_run_many_long),
 		cmocka_unit_test(test_kept_loops),
