@@ -67,6 +67,11 @@
 # 7.6 -> 10.8, overlay-ht8 12.4 -> 17.3, all flat (gaussian sgmf-core at
 # large size, -j 2, one run each by /usr/bin/time %M: 34.0 MiB before
 # the change, 36.8 after).
+# And once a run alone in its process (weft-estimate with one point) kept
+# no fabric replay for later runs (weft_config.alone; idle, 175 s): bfs
+# sgmf-core 16.3 -> 14.0 MiB became 8.0 -> 8.2, gaussian sgmf-core 20.1
+# -> 36.5 became 11.4 -> 16.3 (1.43x); the other models as before
+# (gaussian fermi-sm 9.1 -> 17.2, 1.89x, the closest to the line).
 # What still grows with sgemm's size grows with one CTA, which grows with
 # the matrices: 256 threads of ~14000 instructions at large size, 1.2e6
 # accesses. The decoder holds one decoded CTA (9 bytes an access then: two
