@@ -348,7 +348,9 @@ struct weft_cta_prep {
 	 * launches does not allocate, fault in and release them per launch.
 	 * They are released when the trace is closed or a call comes with
 	 * another keeping preparation (another struct, prep, release or
-	 * size). */
+	 * size). Unlike the decoded slots they are not trimmed: each keeps
+	 * what the largest CTA it prepared needed (gaussian large, sgmf-core:
+	 * peak 34.0 -> 36.8 MiB, docs/trace-format.md). */
 	int keep;
 };
 typedef int (*weft_cta_use_fn)(void *user, const struct weft_cta_trace *c, void *prepared,
