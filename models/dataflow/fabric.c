@@ -95,7 +95,13 @@
  * in the SIMT model; configuration bytes; elevator re-tags, eLSU forwards,
  * live-value-cache accesses. No fetch/decode/register-file events.
  *
- * Sampling: counts from the CTAs read are scaled by CTAs / CTAs read.
+ * Sampling: counts from the CTAs read are scaled by CTAs / CTAs read. A
+ * warmed sample also feeds the CTAs it does not time to the LDST units
+ * (fabric_warm.c): with every CTA warmed, the units' bound and the memory
+ * nodes' mean latencies are the full replay's; otherwise the timed CTAs'
+ * share of each unit's stream is scaled and its drain counted once
+ * (fabric_timing.c, docs/estimate.md "The fabric models' LDST units in a
+ * sample").
  */
 #include <math.h>
 #include <stdio.h>

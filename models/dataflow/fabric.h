@@ -129,7 +129,36 @@ struct fabric_ldst_q {
 	uint32_t ep_n;      /* COMPLETION: accesses in the open epoch */
 	double ep_max;      /* COMPLETION: max (i + held_i) in the open epoch */
 	double ep_sum;      /* COMPLETION: closed epochs' cycles */
+	/* A sampled replay feeds the unit the warmed CTAs' accesses too, so
+	 * that a timed CTA finds the queue as a full replay leaves it; the
+	 * timed stretches' share of the stream is what expands to the launch
+	 * (weft_fabric_ldst_parts): the stream position (ADMISSION: the cycle
+	 * after the last admission; COMPLETION: the closed epochs) gained over
+	 * each stretch of timed accesses, summed. */
+	double timed_a, timed_e; /* closed timed stretches, per rule */
+	double mark_a, mark_e;   /* the position where the open stretch began */
+	int timing;              /* a timed stretch is open */
 };
+
+/* In a held-latency sequence (fabric_replay.c seq_push): not an access
+ * but a switch between warmed and timed accesses (fabric_ldst_toggle);
+ * held latencies are kept below it. */
+#define FAB_SEQ_TOGGLE 0xFFFFu
+#define FAB_SEQ_HELD_MAX 0xFFFEu
+
+/* Opens a timed stretch, or closes the open one (fabric_ldst_q). */
+static inline void fabric_ldst_toggle(struct fabric_ldst_q *q)
+{
+	double pa = q->fed ? q->last + 1 : 0, pe = q->ep_sum;
+	if (!q->timing) {
+		q->mark_a = pa;
+		q->mark_e = pe;
+	} else {
+		q->timed_a += pa - q->mark_a;
+		q->timed_e += pe - q->mark_e;
+	}
+	q->timing = !q->timing;
+}
 /* Feeds one access of held latency `held` (>= 0) to a unit of token_buffer
  * entries; heap has room for token_buffer release times. Inline: the
  * replay calls it once per memory access. */
@@ -214,6 +243,12 @@ static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint3
 
 /* Cycles the unit needs for what it was fed, under a rule. */
 double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
+/* The same in two parts, for a sample: the stream's timed share (the
+ * timed stretches' gain in position, fabric_ldst_q) and its drain (the
+ * last accesses' latency after the last admission, or the open epoch),
+ * which a stream has once whatever its length. */
+void weft_fabric_ldst_parts(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule, double *stream,
+			    double *drain);
 
 /* Cycles a special unit of `blocks` non-pipelined blocks of latency `lat`
  * needs for n operations (fabric.c (4)). */
@@ -265,6 +300,8 @@ struct fabric_pc {
 	uint32_t heap;                  /* LDST pcs: index of its release-time heap, else NONE */
 	double lat_full;                /* sum of its accesses' full latencies (Little's law) */
 	double lat_pipe;                /* the part of it spent in fixed pipelines (hit_pipelined) */
+	double warm_ops, warm_lat_full, warm_lat_pipe; /* the same for warmed CTAs' accesses
+							  (fabric_warm.c), not the sample's */
 	uint64_t removed_acc, fwd;      /* dMT: accesses not made (removed, forwarded) */
 	uint64_t last_addr;             /* dMT forwarding: previous address at this pc */
 	uint32_t last_cta;
@@ -447,7 +484,8 @@ struct fabric_state {
 };
 
 /* Re-feeds a pc's LDST unit for token buffer tb from its held-latency
- * sequence (heap: room for tb doubles), computing only `rule`'s figures. */
+ * sequence (heap: room for tb doubles; FAB_SEQ_TOGGLE switches between
+ * warmed and timed stretches), computing only `rule`'s figures. */
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			uint32_t tb, enum fabric_epoch_rule rule);
 
@@ -456,6 +494,10 @@ void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16
  * what a run_many leader feeds its followers with (fabric_state.feeds). */
 void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			    uint32_t tb, enum fabric_epoch_rule rule);
+/* Feeds a warmed CTA's access (held latency `held`) to pc's LDST unit,
+ * closing a timed stretch first, and keeps it for re-feeds: a timed CTA
+ * then finds the unit as a full replay leaves it (fabric_warm.c). */
+void weft_fabric_ldst_warm_feed(struct fabric_state *s, uint32_t pc, double held);
 /* A run_many leader at the end of its replay: feeds its followers what it
  * kept since the last flush (fabric_replay.c). */
 void weft_fabric_feeds_flush(struct fabric_state *s);

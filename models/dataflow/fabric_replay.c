@@ -302,14 +302,13 @@ static void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
 	s->seq_total++;
 }
 
-void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			    uint32_t tb, enum fabric_epoch_rule rule)
+/* n held latencies (no toggle among them) for one rule, its state in
+ * locals */
+static void feed_range(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n, uint32_t tb,
+		       enum fabric_epoch_rule rule)
 {
-	/* fabric_ldst_feed_rule for n accesses, its state in locals */
 	if (!n)
 		return;
-	if (!tb)
-		tb = 1;
 	if (rule == FAB_EPOCH_COMPLETION) {
 		uint32_t en = q->ep_n;
 		double emax = q->ep_max, esum = q->ep_sum;
@@ -330,32 +329,52 @@ void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const ui
 	q->fed += n;
 }
 
+void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
+			    uint32_t tb, enum fabric_epoch_rule rule)
+{
+	if (!tb)
+		tb = 1;
+	/* the stretches between toggles (FAB_SEQ_TOGGLE) */
+	uint32_t i = 0;
+	while (i < n) {
+		uint32_t j = i;
+		while (j < n && held[j] != FAB_SEQ_TOGGLE)
+			j++;
+		feed_range(q, heap, held + i, j - i, tb, rule);
+		if (j < n) {
+			fabric_ldst_toggle(q);
+			j++;
+		}
+		i = j;
+	}
+}
+
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
 			uint32_t tb, enum fabric_epoch_rule rule)
 {
-	/* fabric_ldst_feed for one rule, its state in locals: a sweep re-feeds
-	 * every access once per point */
+	/* a sweep re-feeds every access once per point */
 	memset(q, 0, sizeof(*q));
-	if (!tb)
-		tb = 1;
-	q->fed = n;
-	if (rule == FAB_EPOCH_COMPLETION) {
-		uint32_t en = 0;
-		double emax = 0, esum = 0;
-		for (uint32_t i = 0; i < n; i++)
-			fabric_epoch_step(&en, &emax, &esum, tb, held[i]);
-		q->ep_n = en;
-		q->ep_max = emax;
-		q->ep_sum = esum;
-		return;
+	weft_fabric_ldst_feed_batch(q, heap, held, n, tb, rule);
+}
+
+/* The held latency of an access as a sequence keeps it */
+static inline uint16_t seq_held(double held)
+{
+	return (uint16_t)(held > FAB_SEQ_HELD_MAX ? FAB_SEQ_HELD_MAX : held);
+}
+
+void weft_fabric_ldst_warm_feed(struct fabric_state *s, uint32_t pc, double held)
+{
+	struct fabric_pc *P = &s->pc[pc];
+	int keep = s->seq_ok || s->nfeeds;
+	if (P->q.timing) {
+		fabric_ldst_toggle(&P->q);
+		if (keep)
+			seq_push(s, pc, FAB_SEQ_TOGGLE);
 	}
-	double last = -1, end = 0;
-	uint32_t nrel = 0;
-	for (uint32_t i = 0; i < n; i++)
-		last = fabric_admit(heap, &nrel, tb, last + 1, held[i], &end);
-	q->last = last;
-	q->end = end;
-	q->nrel = nrel;
+	if (keep)
+		seq_push(s, pc, seq_held(held));
+	fabric_ldst_feed(&P->q, s->heaps + (size_t)P->heap * s->fp.token_buffer, s->fp.token_buffer, held);
 }
 
 /* The bank of word w among n banks: w mod n, by a mask where n is a power
@@ -428,8 +447,14 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * returns in order and holds none */
 	int pipelined = fp->hit_pipelined && !waits;
 	double held = (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST];
-	if (s->seq_ok || s->nfeeds) /* what a re-feed reads: whole cycles, at most 65535 */
-		seq_push(s, a->pc, (uint16_t)(held > 65535 ? 65535 : held));
+	int keep = s->seq_ok || s->nfeeds; /* what a re-feed reads: whole cycles */
+	if (!P->q.timing) { /* a timed stretch begins (fabric_ldst_q) */
+		fabric_ldst_toggle(&P->q);
+		if (keep)
+			seq_push(s, a->pc, FAB_SEQ_TOGGLE);
+	}
+	if (keep)
+		seq_push(s, a->pc, seq_held(held));
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
 	if (pipelined)
 		P->lat_pipe += lat;

@@ -38,6 +38,21 @@ double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_
 	return fmax(q->end, q->last + 1);
 }
 
+void weft_fabric_ldst_parts(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule, double *stream,
+			    double *drain)
+{
+	*stream = *drain = 0;
+	if (!q->fed)
+		return;
+	if (rule == FAB_EPOCH_COMPLETION) {
+		*stream = q->timed_e + (q->timing ? q->ep_sum - q->mark_e : 0);
+		*drain = q->ep_n ? (q->ep_max > q->ep_n ? q->ep_max : q->ep_n) : 0;
+		return;
+	}
+	*stream = q->timed_a + (q->timing ? q->last + 1 - q->mark_a : 0);
+	*drain = q->end > q->last + 1 ? q->end - (q->last + 1) : 0;
+}
+
 /* n operations of one latency at an LDST unit (spills, LVC accesses). */
 static double uniform_ldst_cycles(double n, double lat, uint32_t tb, enum fabric_epoch_rule rule)
 {
@@ -263,22 +278,31 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	 * and the part of it they waited in buffers, not in a fixed pipeline
 	 * (Little's law, fabric.c (2)) */
 	double lat_acc_sum = 0, lat_acc_n = 0;
+	/* a sample warmed with every other CTA knows what every access waited
+	 * (fabric_warm.c): the full replay's averages */
+	const int every_fed = s->cta_seq < L->nctas && s->cta_seq + s->warmed >= L->nctas;
 	for (uint32_t n = 0; n < g.nnodes; n++) {
 		struct weft_dfg_node *nd = &g.nodes[n];
 		lat_full_of[n] = lat_wait_of[n] = nd->lat;
 		if (nd->unit != WEFT_DFU_LDST || nd->kind != WEFT_DFN_OP || nd->pc == WEFT_DFG_NONE)
 			continue;
 		const struct fabric_pc *P = &s->pc[nd->pc];
-		if (P->ops > 0) {
-			lat_full_of[n] = (uint32_t)llround(P->lat_full / P->ops);
-			lat_wait_of[n] = (uint32_t)llround((P->lat_full - P->lat_pipe) / P->ops);
+		double ops = P->ops, full = P->lat_full, pipe = P->lat_pipe;
+		if (every_fed) {
+			ops += P->warm_ops;
+			full += P->warm_lat_full;
+			pipe += P->warm_lat_pipe;
+		}
+		if (ops > 0) {
+			lat_full_of[n] = (uint32_t)llround(full / ops);
+			lat_wait_of[n] = (uint32_t)llround((full - pipe) / ops);
 		} else {
 			lat_full_of[n] = fp->lat[WEFT_DFU_LDST] + fp->l1_latency;
 			lat_wait_of[n] = fp->lat[WEFT_DFU_LDST] + (fp->hit_pipelined ? 0 : fp->l1_latency);
 		}
 		nd->lat = lat_full_of[n];
-		lat_acc_sum += P->lat_full;
-		lat_acc_n += P->ops;
+		lat_acc_sum += full;
+		lat_acc_n += ops;
 	}
 
 	/* dMT: removed instructions take no unit; an elevator load becomes its
@@ -510,6 +534,22 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 				continue;
 			} else {
 				c = weft_fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * core_scale;
+				if (every_fed) {
+					/* a sample warmed with every other CTA: those fed
+					 * the unit too (fabric_warm.c), which so holds
+					 * the full replay's stream */
+					c = weft_fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * per_core_ctas /
+					    L->nctas;
+				} else if (s->cta_seq < L->nctas) {
+					/* a sample: the timed CTAs' share of the stream
+					 * (fabric_ldst_q) scaled to the busiest core, the
+					 * drain as in a full replay (once per queue, then
+					 * scaled by per_core_ctas / N like the rest), not
+					 * N / n times */
+					double st, dr;
+					weft_fabric_ldst_parts(&s->pc[o->pc].q, fp->epoch_rule, &st, &dr);
+					c = st * core_scale + dr * per_core_ctas / L->nctas;
+				}
 			}
 			if (c > ldst)
 				ldst = c;

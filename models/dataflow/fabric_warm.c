@@ -18,9 +18,20 @@
  * dMT-removed accesses touch no cache; eLSU-forwarded loads are skipped as
  * a replay would; atomics go to the L2; write-backs and write-throughs
  * reach the L2. weft_cache_warm changes the contents (tags, LRU, dirty)
- * without counting, so no event, bank count, MSHR occupancy, hit rate or
- * latency of a warmed CTA enters the estimate: the timed figures are the
- * sampled CTAs', scaled by CTAs / CTAs read as before.
+ * without counting, so no event, bank count, MSHR occupancy or hit rate
+ * of a warmed CTA enters the estimate: those are the sampled CTAs',
+ * scaled by CTAs / CTAs read as before.
+ *
+ * The LDST units are state too. Each warmed access is fed to its pc's
+ * unit with the latency access_one would give it (the level that served
+ * it), so that a timed CTA finds the reservation entries held as a full
+ * replay leaves them; the unit keeps apart the stream its timed
+ * stretches gained (fabric.h fabric_ldst_q), which is what a windowed
+ * sample expands. When every CTA of the launch was warmed or timed (the
+ * default warming), the units were fed the full replay's accesses in the
+ * full replay's order, so their bound is the full replay's, and the
+ * warmed latencies (kept beside the timed ones, fabric_pc warm_*) give
+ * the full replay's mean latency per node (fabric_timing.c every_fed).
  *
  * A windowed sample (--warm-window) warms only the CTAs near each sampled
  * one; that reproduces the lines a sampled CTA reuses, but not how full
@@ -44,49 +55,79 @@
 
 #include "fabric.h"
 
-static void warm_l2(struct fabric_state *s, uint64_t addr, int is_write)
+/* access_one's L2 path (l2_access), state only; returns the latency the
+ * level that served it gives */
+static double warm_l2(struct fabric_state *s, uint64_t addr, int is_write)
 {
 	uint64_t victim = 0;
-	weft_cache_warm(&s->l2, addr, is_write, &victim); /* DRAM below keeps no state */
+	unsigned r = weft_cache_warm(&s->l2, addr, is_write, &victim); /* DRAM below keeps no state */
+	if (r & WEFT_CACHE_HIT)
+		return s->fp.l2_latency;
+	return r & WEFT_CACHE_FILL ? s->fp.dram_latency : s->fp.l2_latency;
 }
 
-/* access_one's L1 path (l1_access), state only */
-static void warm_l1(struct fabric_state *s, struct fabric_core *c, uint64_t addr, int is_write)
+/* access_one's L1 path (l1_access), state only; returns the latency and
+ * sets *miss when a read waits for a fill, as l1_access does */
+static double warm_l1(struct fabric_state *s, struct fabric_core *c, uint64_t addr, int is_write, int *miss)
 {
 	const struct fabric_params *fp = &s->fp;
 	uint64_t line = addr >> c->l1.line_shift;
 	if (c->memo_valid && c->memo_line == line && (!is_write || c->memo_dirty))
-		return; /* the MRU line: a hit that changes no cache state */
+		return fp->l1_latency; /* the MRU line: a hit that changes no cache state */
 	uint64_t victim = 0;
+	double lat = fp->l1_latency;
 	unsigned r = weft_cache_warm(&c->l1, addr, is_write, &victim);
 	if (r & WEFT_CACHE_WRITEBACK)
 		warm_l2(s, victim, 1);
 	if (r & WEFT_CACHE_THROUGH)
 		warm_l2(s, addr, 1);
-	if (r & WEFT_CACHE_FILL)
-		warm_l2(s, addr, 0);
+	if (r & WEFT_CACHE_FILL) {
+		lat = warm_l2(s, addr, 0);
+		*miss = 1;
+	}
 	fabric_memo_note(c, line, r, is_write, fp->l1.write == WEFT_CACHE_WRITE_BACK);
+	if (is_write && !fp->l1.write_fetch) {
+		lat = fp->l1_latency; /* nothing waits for a store's line */
+		*miss = 0;
+	}
+	return lat;
 }
 
+/* One warmed access: the caches' state, and the LDST unit's queue with
+ * the latency access_one would give it (no count, no event) */
 static void warm_one(struct fabric_state *s, struct fabric_core *c, const struct fabric_acc *a, uint32_t cta)
 {
+	const struct fabric_params *fp = &s->fp;
 	struct fabric_pc *P = &s->pc[a->pc];
 	const struct weft_inst_info *ii = &s->p->info[a->pc];
 	if (s->dmt_rm[a->pc])
 		return;
 	int is_store = ii->cls == WEFT_IC_STORE, is_atomic = ii->cls == WEFT_IC_ATOMIC;
-	if (a->space == WEFT_SPACE_SHARED || a->space == WEFT_SPACE_CONST || a->space == WEFT_SPACE_PARAM) {
-		/* no cache state (shared banks and the LVC are counted, not held) */
+	int waits = 0;
+	double lat;
+	if (a->space == WEFT_SPACE_SHARED && s->dmt_fwd[a->pc] == FABRIC_LVC_LOAD) {
+		lat = fp->lvc_latency; /* no cache state (the LVC is counted, not held) */
+	} else if (a->space == WEFT_SPACE_SHARED) {
+		lat = fp->shmem_latency;
+	} else if (a->space == WEFT_SPACE_CONST || a->space == WEFT_SPACE_PARAM) {
+		lat = fp->l1_latency;
 	} else if (s->dmt_fwd[a->pc] == FABRIC_FWD_LOAD && !is_store && !is_atomic && P->last_cta == cta + 1 &&
 		   P->last_addr == a->addr) {
-		/* forwarded by the eLSU: no L1 access */
+		lat = fp->lat[WEFT_DFU_CONTROL]; /* forwarded by the eLSU: no L1 access */
 	} else if (is_atomic) {
-		warm_l2(s, a->addr, 1);
+		lat = warm_l2(s, a->addr, 1);
+		waits = 1;
 	} else {
-		warm_l1(s, c, a->addr, is_store);
+		lat = warm_l1(s, c, a->addr, is_store, &waits);
 	}
 	P->last_addr = a->addr;
 	P->last_cta = cta + 1;
+	int pipelined = fp->hit_pipelined && !waits;
+	P->warm_ops += 1;
+	P->warm_lat_full += lat + fp->lat[WEFT_DFU_LDST];
+	if (pipelined)
+		P->warm_lat_pipe += lat;
+	weft_fabric_ldst_warm_feed(s, a->pc, (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST]);
 }
 
 static int cmp_u64(const void *a, const void *b)

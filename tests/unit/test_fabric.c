@@ -108,6 +108,65 @@ static void test_epochs(void **state)
 	assert_true(ldst_run(16, 0, 10, 0, 0, A) == 0);
 }
 
+/* A unit fed warmed and timed accesses (fabric_ldst_q): the toggles do
+ * not change the queue, the timed stretches' gains in position add up to
+ * the stream weft_fabric_ldst_parts gives, and a held-latency sequence
+ * with toggles (a re-feed, a run_many follower) ends as direct feeding
+ * does. One entry, every access held 10 cycles: access i enters at 10 i. */
+static void test_timed_stretches(void **state)
+{
+	(void)state;
+	const enum fabric_epoch_rule C = FAB_EPOCH_COMPLETION, A = FAB_EPOCH_ADMISSION;
+	/* 2 warmed, 3 timed, 1 warmed, 2 timed */
+	static const int timed[] = { 0, 0, 1, 1, 1, 0, 1, 1 };
+	struct fabric_ldst_q q, plain;
+	double heap[4], heap2[4];
+	memset(&q, 0, sizeof(q));
+	memset(&plain, 0, sizeof(plain));
+	uint16_t seq[16];
+	uint32_t n = 0;
+	for (int i = 0; i < 8; i++) {
+		if (timed[i] != q.timing) {
+			fabric_ldst_toggle(&q);
+			seq[n++] = FAB_SEQ_TOGGLE;
+		}
+		fabric_ldst_feed(&q, heap, 1, 10);
+		fabric_ldst_feed(&plain, heap2, 1, 10);
+		seq[n++] = 10;
+	}
+	assert_true(q.last == plain.last && q.end == plain.end && q.fed == plain.fed);
+	assert_true(NEAR(weft_fabric_ldst_cycles(&q, A), 80)); /* the last enters at 70 */
+	double st, dr;
+	/* admission: positions 11 -> 41 (3 timed) and 51 -> 71 (2, still open) */
+	weft_fabric_ldst_parts(&q, A, &st, &dr);
+	assert_true(NEAR(st, 50));
+	assert_true(NEAR(dr, 9));
+	/* completion: epochs of one, 10 cycles each: 5 timed epochs */
+	weft_fabric_ldst_parts(&q, C, &st, &dr);
+	assert_true(NEAR(st, 50));
+	/* the same sequence re-fed, for each rule, ends the same */
+	for (int r = 0; r < 2; r++) {
+		enum fabric_epoch_rule rule = r ? C : A;
+		struct fabric_ldst_q re;
+		weft_fabric_ldst_refeed(&re, heap2, seq, n, 1, rule);
+		assert_int_equal(re.fed, 8);
+		double st2, dr2;
+		weft_fabric_ldst_parts(&re, rule, &st2, &dr2);
+		weft_fabric_ldst_parts(&q, rule, &st, &dr);
+		assert_true(NEAR(st2, st));
+		assert_true(NEAR(dr2, dr));
+		assert_true(re.timing == q.timing);
+	}
+	/* fed in two batches split inside a stretch, the same again */
+	struct fabric_ldst_q b;
+	memset(&b, 0, sizeof(b));
+	weft_fabric_ldst_feed_batch(&b, heap2, seq, 5, 1, A);
+	weft_fabric_ldst_feed_batch(&b, heap2, seq + 5, n - 5, 1, A);
+	weft_fabric_ldst_parts(&b, A, &st, &dr);
+	assert_true(NEAR(st, 50));
+	assert_true(NEAR(dr, 9));
+}
+
 static void test_special_units(void **state)
 {
 	(void)state;
@@ -482,6 +541,53 @@ static void test_alone_stores_nothing(void **state)
 		assert_true(r[0].events[e] == r[1].events[e]);
 	weft_model_result_free(&r[0]);
 	weft_model_result_free(&r[1]);
+	weft_fabric_cache_clear();
+	unlink(tp);
+}
+
+static double stat_of(const struct weft_launch_result *r, const char *key)
+{
+	for (uint32_t i = 0; i < r->nstats; i++)
+		if (!strcmp(r->stats[i].key, key))
+			return r->stats[i].value;
+	fail_msg("no stat %s", key);
+	return NAN;
+}
+
+/* A random sample warmed with every other CTA feeds those CTAs' accesses
+ * to the LDST units and counts their latencies (fabric_warm.c): its LDST
+ * bound and mean memory latency are the full replay's, where the same
+ * sample unwarmed has its own. */
+static void test_warmed_sample_ldst(void **state)
+{
+	(void)state;
+	const char *tp = st_path("nn-warm.wtr");
+	st_trace_workload("nn", WEFT_SIZE_SMALL, tp);
+	weft_fabric_cache_clear();
+	struct weft_model_result r[3];
+	for (int k = 0; k < 3; k++) {
+		struct weft_error err;
+		struct weft_config cfg;
+		struct weft_trace *t;
+		st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "config");
+		cfg.alone = 1;
+		st_check(weft_trace_open(tp, &t, &err), &err, "trace open");
+		struct weft_cta_sample smp = { .kind = WEFT_SAMPLE_RANDOM, .count = 6, .seed = 1, .warm = k == 1 };
+		if (k == 0)
+			smp.kind = WEFT_SAMPLE_ALL;
+		st_check(weft_model_run(weft_model_find(cfg.model), &cfg, t, &smp, &r[k], &err), &err, "run");
+		weft_trace_close(t);
+		weft_config_free(&cfg);
+	}
+	assert_int_equal(r[0].nlaunches, 1);
+	const struct weft_launch_result *full = &r[0].launches[0], *warm = &r[1].launches[0],
+					*cold = &r[2].launches[0];
+	assert_true(stat_of(warm, "bound_ldst") == stat_of(full, "bound_ldst"));
+	assert_true(stat_of(warm, "avg_mem_latency") == stat_of(full, "avg_mem_latency"));
+	assert_true(stat_of(cold, "avg_mem_latency") != stat_of(full, "avg_mem_latency"));
+	assert_true(stat_of(cold, "bound_ldst") != stat_of(full, "bound_ldst"));
+	for (int k = 0; k < 3; k++)
+		weft_model_result_free(&r[k]);
 	weft_fabric_cache_clear();
 	unlink(tp);
 }
@@ -912,6 +1018,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_little),
 		cmocka_unit_test(test_epochs),
+		cmocka_unit_test(test_timed_stretches),
 		cmocka_unit_test(test_special_units),
 		cmocka_unit_test(test_cascades),
 		cmocka_unit_test(test_replication),
@@ -921,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(test_elevator_cascades),
 		cmocka_unit_test(test_replay_cache),
 		cmocka_unit_test(test_alone_stores_nothing),
+		cmocka_unit_test(test_warmed_sample_ldst),
 		cmocka_unit_test(test_run_many),
 		cmocka_unit_test(test_run_many_long),
 		cmocka_unit_test(test_kept_loops),
