@@ -232,7 +232,8 @@ static inline void fabric_epoch_step(uint32_t *n, double *max, double *sum, uint
 	}
 }
 
-static inline void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap, uint32_t tb, double held)
+static inline __attribute__((always_inline)) void fabric_ldst_feed(struct fabric_ldst_q *q, double *heap,
+							     uint32_t tb, double held)
 {
 	if (!tb)
 		tb = 1;

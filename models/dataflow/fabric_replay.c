@@ -265,7 +265,7 @@ static void seq_drop(struct fabric_state *s)
 	s->seq_total = 0;
 }
 
-static void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
+static __attribute__((noinline)) void seq_push_slow(struct fabric_state *s, uint32_t pc, uint16_t held)
 {
 	if (!s->seq) { /* followers, but no sequences (out of memory at launch_begin) */
 		feeds_direct(s, pc, held);
@@ -300,6 +300,19 @@ static void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
 	}
 	s->seq[pc][s->seq_n[pc]++] = held;
 	s->seq_total++;
+}
+
+/* Keeps one held latency (or FAB_SEQ_TOGGLE) of pc for re-feeds: inline
+ * while its sequence has room, else seq_push_slow grows it (or flushes,
+ * or drops it past FAB_SEQ_MAX) */
+static inline void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
+{
+	if (s->seq && s->seq_total < FAB_SEQ_MAX && s->seq_n[pc] < s->seq_cap[pc]) {
+		s->seq[pc][s->seq_n[pc]++] = held;
+		s->seq_total++;
+		return;
+	}
+	seq_push_slow(s, pc, held);
 }
 
 /* n held latencies (no toggle among them) for one rule, its state in
@@ -361,6 +374,15 @@ void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16
 static inline uint16_t seq_held(double held)
 {
 	return (uint16_t)(held > FAB_SEQ_HELD_MAX ? FAB_SEQ_HELD_MAX : held);
+}
+
+/* A timed stretch begins at pc's unit (fabric_ldst_q): once per
+ * stretch, out of the replay's per-access path */
+static __attribute__((noinline, cold)) void timed_begin(struct fabric_state *s, uint32_t pc)
+{
+	fabric_ldst_toggle(&s->pc[pc].q);
+	if (s->seq_ok || s->nfeeds)
+		seq_push(s, pc, FAB_SEQ_TOGGLE);
 }
 
 void weft_fabric_ldst_warm_feed(struct fabric_state *s, uint32_t pc, double held)
@@ -447,13 +469,9 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * returns in order and holds none */
 	int pipelined = fp->hit_pipelined && !waits;
 	double held = (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST];
-	int keep = s->seq_ok || s->nfeeds; /* what a re-feed reads: whole cycles */
-	if (!P->q.timing) { /* a timed stretch begins (fabric_ldst_q) */
-		fabric_ldst_toggle(&P->q);
-		if (keep)
-			seq_push(s, a->pc, FAB_SEQ_TOGGLE);
-	}
-	if (keep)
+	if (__builtin_expect(!P->q.timing, 0))
+		timed_begin(s, a->pc);
+	if (s->seq_ok || s->nfeeds) /* what a re-feed reads: whole cycles */
 		seq_push(s, a->pc, seq_held(held));
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];
 	if (pipelined)
