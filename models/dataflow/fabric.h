@@ -133,31 +133,33 @@ struct fabric_ldst_q {
 	 * that a timed CTA finds the queue as a full replay leaves it; the
 	 * timed stretches' share of the stream is what expands to the launch
 	 * (weft_fabric_ldst_parts): the stream position (ADMISSION: the cycle
-	 * after the last admission; COMPLETION: the closed epochs) gained over
-	 * each stretch of timed accesses, summed. */
-	double timed_a, timed_e; /* closed timed stretches, per rule */
-	double mark_a, mark_e;   /* the position where the open stretch began */
-	int timing;              /* a timed stretch is open */
+	 * after the last admission; COMPLETION: the closed epochs) less what
+	 * it gained over the stretches of warmed accesses. A unit starts
+	 * timed; a full replay never opens a warmed stretch. */
+	double warm_a, warm_e; /* closed warmed stretches' gains, per rule */
+	double mark_a, mark_e; /* the position where the open one began */
+	int warming;           /* a warmed stretch is open */
 };
 
 /* In a held-latency sequence (fabric_replay.c seq_push): not an access
- * but a switch between warmed and timed accesses (fabric_ldst_toggle);
- * held latencies are kept below it. */
+ * but a switch between timed and warmed accesses (fabric_ldst_toggle);
+ * held latencies are kept below it. Only a sampled replay's sequences
+ * hold one (fabric_state.seq_marked). */
 #define FAB_SEQ_TOGGLE 0xFFFFu
 #define FAB_SEQ_HELD_MAX 0xFFFEu
 
-/* Opens a timed stretch, or closes the open one (fabric_ldst_q). */
+/* Opens a warmed stretch, or closes the open one (fabric_ldst_q). */
 static inline void fabric_ldst_toggle(struct fabric_ldst_q *q)
 {
 	double pa = q->fed ? q->last + 1 : 0, pe = q->ep_sum;
-	if (!q->timing) {
+	if (!q->warming) {
 		q->mark_a = pa;
 		q->mark_e = pe;
 	} else {
-		q->timed_a += pa - q->mark_a;
-		q->timed_e += pe - q->mark_e;
+		q->warm_a += pa - q->mark_a;
+		q->warm_e += pe - q->mark_e;
 	}
-	q->timing = !q->timing;
+	q->warming = !q->warming;
 }
 /* Feeds one access of held latency `held` (>= 0) to a unit of token_buffer
  * entries; heap has room for token_buffer release times. Inline: the
@@ -244,8 +246,8 @@ static inline __attribute__((always_inline)) void fabric_ldst_feed(struct fabric
 
 /* Cycles the unit needs for what it was fed, under a rule. */
 double weft_fabric_ldst_cycles(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule);
-/* The same in two parts, for a sample: the stream's timed share (the
- * timed stretches' gain in position, fabric_ldst_q) and its drain (the
+/* The same in two parts, for a sample: the stream's timed share (its
+ * position less the warmed stretches' gains, fabric_ldst_q) and its drain (the
  * last accesses' latency after the last admission, or the open epoch),
  * which a stream has once whatever its length. */
 void weft_fabric_ldst_parts(const struct fabric_ldst_q *q, enum fabric_epoch_rule rule, double *stream,
@@ -471,6 +473,7 @@ struct fabric_state {
 	uint16_t **seq;
 	uint32_t *seq_n, *seq_cap;
 	uint64_t seq_total;
+	int seq_marked;                 /* this launch's sequences hold toggles (a warmed sample) */
 	int seq_ok;
 	double ev[FAB_EV_COUNT];
 	struct fabric_launch_acc la;
@@ -485,18 +488,18 @@ struct fabric_state {
 };
 
 /* Re-feeds a pc's LDST unit for token buffer tb from its held-latency
- * sequence (heap: room for tb doubles; FAB_SEQ_TOGGLE switches between
- * warmed and timed stretches), computing only `rule`'s figures. */
+ * sequence (heap: room for tb doubles), computing only `rule`'s figures;
+ * marked: the sequence may hold toggles (FAB_SEQ_TOGGLE). */
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			uint32_t tb, enum fabric_epoch_rule rule);
+			uint32_t tb, enum fabric_epoch_rule rule, int marked);
 
 /* Continues feeding a pc's LDST unit (state in q, heap: room for tb
  * doubles) with n more held latencies, computing only `rule`'s figures:
  * what a run_many leader feeds its followers with (fabric_state.feeds). */
 void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			    uint32_t tb, enum fabric_epoch_rule rule);
+			    uint32_t tb, enum fabric_epoch_rule rule, int marked);
 /* Feeds a warmed CTA's access (held latency `held`) to pc's LDST unit,
- * closing a timed stretch first, and keeps it for re-feeds: a timed CTA
+ * opening a warmed stretch first, and keeps it for re-feeds: a timed CTA
  * then finds the unit as a full replay leaves it (fabric_warm.c). */
 void weft_fabric_ldst_warm_feed(struct fabric_state *s, uint32_t pc, double held);
 /* A run_many leader at the end of its replay: feeds its followers what it

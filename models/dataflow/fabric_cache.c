@@ -67,6 +67,7 @@ struct fab_entry {
 	 * them): seq_all[seq_off[pc] .. seq_off[pc + 1]) */
 	uint32_t *seq_off;
 	uint16_t *seq_all;
+	int seq_marked;     /* seq_all holds toggles (fabric_state.seq_marked) */
 	struct fab_entry *next;
 };
 
@@ -204,7 +205,7 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 							   s->heaps + (size_t)s->pc[pc].heap * s->fp.token_buffer,
 							   e->seq_all + e->seq_off[pc],
 							   e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer,
-							   s->fp.epoch_rule);
+							   s->fp.epoch_rule, e->seq_marked);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
 		if (e->nloops)
 			memcpy(s->trips.stat, e->trips, (size_t)e->nloops * sizeof(*e->trips));
@@ -293,6 +294,7 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->l2_replaced = s->l2.replaced;
 	e->l2_st = s->l2.st;
 	if (s->seq_ok) {
+		e->seq_marked = s->seq_marked;
 		e->seq_off = malloc(((size_t)e->ninsts + 1) * sizeof(uint32_t));
 		e->seq_all = malloc((s->seq_total + 1) * sizeof(uint16_t));
 		if (e->seq_off && e->seq_all) {

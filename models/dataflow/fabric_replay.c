@@ -93,6 +93,7 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
 	s->cta_seq = 0;
 	s->warmed = 0;
+	s->seq_marked = 0;
 	s->seq_ok = fp->replay_cache && !fp->dmt;
 	s->seq_total = 0;
 	if (s->seq_ok) {
@@ -228,7 +229,7 @@ static void feeds_flush(struct fabric_state *s)
 				weft_fabric_ldst_feed_batch(&f->pc[pc].q,
 							    f->heaps + (size_t)s->pc[pc].heap * f->fp.token_buffer,
 							    s->seq[pc], s->seq_n[pc], f->fp.token_buffer,
-							    f->fp.epoch_rule);
+							    f->fp.epoch_rule, s->seq_marked);
 	}
 	for (uint32_t pc = 0; pc < s->p->ninsts; pc++)
 		s->seq_n[pc] = 0;
@@ -249,7 +250,7 @@ static void feeds_direct(struct fabric_state *s, uint32_t pc, uint16_t held)
 		if (f->streamed)
 			weft_fabric_ldst_feed_batch(&f->pc[pc].q,
 						    f->heaps + (size_t)s->pc[pc].heap * f->fp.token_buffer, &held,
-						    1, f->fp.token_buffer, f->fp.epoch_rule);
+						    1, f->fp.token_buffer, f->fp.epoch_rule, s->seq_marked);
 	}
 }
 
@@ -315,9 +316,8 @@ static inline void seq_push(struct fabric_state *s, uint32_t pc, uint16_t held)
 	seq_push_slow(s, pc, held);
 }
 
-/* n held latencies (no toggle among them) for one rule, its state in
- * locals */
-static void feed_range(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n, uint32_t tb,
+/* n held latencies, none a toggle, for one rule, its state in locals */
+static void feed_plain(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n, uint32_t tb,
 		       enum fabric_epoch_rule rule)
 {
 	if (!n)
@@ -343,17 +343,21 @@ static void feed_range(struct fabric_ldst_q *q, double *heap, const uint16_t *he
 }
 
 void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			    uint32_t tb, enum fabric_epoch_rule rule)
+			    uint32_t tb, enum fabric_epoch_rule rule, int marked)
 {
 	if (!tb)
 		tb = 1;
-	/* the stretches between toggles (FAB_SEQ_TOGGLE) */
+	if (!marked) {
+		feed_plain(q, heap, held, n, tb, rule);
+		return;
+	}
+	/* the stretches between toggles */
 	uint32_t i = 0;
 	while (i < n) {
 		uint32_t j = i;
 		while (j < n && held[j] != FAB_SEQ_TOGGLE)
 			j++;
-		feed_range(q, heap, held + i, j - i, tb, rule);
+		feed_plain(q, heap, held + i, j - i, tb, rule);
 		if (j < n) {
 			fabric_ldst_toggle(q);
 			j++;
@@ -363,11 +367,11 @@ void weft_fabric_ldst_feed_batch(struct fabric_ldst_q *q, double *heap, const ui
 }
 
 void weft_fabric_ldst_refeed(struct fabric_ldst_q *q, double *heap, const uint16_t *held, uint32_t n,
-			uint32_t tb, enum fabric_epoch_rule rule)
+			uint32_t tb, enum fabric_epoch_rule rule, int marked)
 {
 	/* a sweep re-feeds every access once per point */
 	memset(q, 0, sizeof(*q));
-	weft_fabric_ldst_feed_batch(q, heap, held, n, tb, rule);
+	weft_fabric_ldst_feed_batch(q, heap, held, n, tb, rule, marked);
 }
 
 /* The held latency of an access as a sequence keeps it */
@@ -376,11 +380,12 @@ static inline uint16_t seq_held(double held)
 	return (uint16_t)(held > FAB_SEQ_HELD_MAX ? FAB_SEQ_HELD_MAX : held);
 }
 
-/* A timed stretch begins at pc's unit (fabric_ldst_q): once per
- * stretch, out of the replay's per-access path */
-static __attribute__((noinline, cold)) void timed_begin(struct fabric_state *s, uint32_t pc)
+/* pc's unit switches between warmed and timed accesses (fabric_ldst_q):
+ * once per stretch, out of the replay's per-access path */
+static __attribute__((noinline, cold)) void stretch_toggle(struct fabric_state *s, uint32_t pc)
 {
 	fabric_ldst_toggle(&s->pc[pc].q);
+	s->seq_marked = 1;
 	if (s->seq_ok || s->nfeeds)
 		seq_push(s, pc, FAB_SEQ_TOGGLE);
 }
@@ -388,13 +393,9 @@ static __attribute__((noinline, cold)) void timed_begin(struct fabric_state *s, 
 void weft_fabric_ldst_warm_feed(struct fabric_state *s, uint32_t pc, double held)
 {
 	struct fabric_pc *P = &s->pc[pc];
-	int keep = s->seq_ok || s->nfeeds;
-	if (P->q.timing) {
-		fabric_ldst_toggle(&P->q);
-		if (keep)
-			seq_push(s, pc, FAB_SEQ_TOGGLE);
-	}
-	if (keep)
+	if (!P->q.warming)
+		stretch_toggle(s, pc);
+	if (s->seq_ok || s->nfeeds)
 		seq_push(s, pc, seq_held(held));
 	fabric_ldst_feed(&P->q, s->heaps + (size_t)P->heap * s->fp.token_buffer, s->fp.token_buffer, held);
 }
@@ -469,8 +470,8 @@ static void access_one(struct fabric_state *s, struct fabric_core *c, const stru
 	 * returns in order and holds none */
 	int pipelined = fp->hit_pipelined && !waits;
 	double held = (pipelined ? 0 : lat) + fp->lat[WEFT_DFU_LDST];
-	if (__builtin_expect(!P->q.timing, 0))
-		timed_begin(s, a->pc);
+	if (__builtin_expect(P->q.warming, 0))
+		stretch_toggle(s, a->pc);
 	if (s->seq_ok || s->nfeeds) /* what a re-feed reads: whole cycles */
 		seq_push(s, a->pc, seq_held(held));
 	P->lat_full += lat + fp->lat[WEFT_DFU_LDST];

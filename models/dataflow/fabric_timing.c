@@ -45,11 +45,11 @@ void weft_fabric_ldst_parts(const struct fabric_ldst_q *q, enum fabric_epoch_rul
 	if (!q->fed)
 		return;
 	if (rule == FAB_EPOCH_COMPLETION) {
-		*stream = q->timed_e + (q->timing ? q->ep_sum - q->mark_e : 0);
+		*stream = q->ep_sum - q->warm_e - (q->warming ? q->ep_sum - q->mark_e : 0);
 		*drain = q->ep_n ? (q->ep_max > q->ep_n ? q->ep_max : q->ep_n) : 0;
 		return;
 	}
-	*stream = q->timed_a + (q->timing ? q->last + 1 - q->mark_a : 0);
+	*stream = q->last + 1 - q->warm_a - (q->warming ? q->last + 1 - q->mark_a : 0);
 	*drain = q->end > q->last + 1 ? q->end - (q->last + 1) : 0;
 }
 

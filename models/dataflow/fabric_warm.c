@@ -25,9 +25,9 @@
  * The LDST units are state too. Each warmed access is fed to its pc's
  * unit with the latency access_one would give it (the level that served
  * it), so that a timed CTA finds the reservation entries held as a full
- * replay leaves them; the unit keeps apart the stream its timed
- * stretches gained (fabric.h fabric_ldst_q), which is what a windowed
- * sample expands. When every CTA of the launch was warmed or timed (the
+ * replay leaves them; the unit keeps apart what its stream gained over
+ * the warmed stretches (fabric.h fabric_ldst_q), so that what the timed
+ * CTAs gained is what a windowed sample expands. When every CTA of the launch was warmed or timed (the
  * default warming), the units were fed the full replay's accesses in the
  * full replay's order, so their bound is the full replay's, and the
  * warmed latencies (kept beside the timed ones, fabric_pc warm_*) give
