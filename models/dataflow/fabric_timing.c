@@ -533,13 +533,12 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			} else if (o->node < g.nnodes && removed[o->node]) {
 				continue;
 			} else {
-				c = weft_fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * core_scale;
+				const struct fabric_ldst_q *q = &s->pc[o->pc].q;
 				if (every_fed) {
 					/* a sample warmed with every other CTA: those fed
 					 * the unit too (fabric_warm.c), which so holds
 					 * the full replay's stream */
-					c = weft_fabric_ldst_cycles(&s->pc[o->pc].q, fp->epoch_rule) * per_core_ctas /
-					    L->nctas;
+					c = weft_fabric_ldst_cycles(q, fp->epoch_rule) * per_core_ctas / L->nctas;
 				} else if (s->cta_seq < L->nctas) {
 					/* a sample: the timed CTAs' share of the stream
 					 * (fabric_ldst_q) scaled to the busiest core, the
@@ -547,8 +546,10 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 					 * scaled by per_core_ctas / N like the rest), not
 					 * N / n times */
 					double st, dr;
-					weft_fabric_ldst_parts(&s->pc[o->pc].q, fp->epoch_rule, &st, &dr);
+					weft_fabric_ldst_parts(q, fp->epoch_rule, &st, &dr);
 					c = st * core_scale + dr * per_core_ctas / L->nctas;
+				} else {
+					c = weft_fabric_ldst_cycles(q, fp->epoch_rule) * core_scale;
 				}
 			}
 			if (c > ldst)
