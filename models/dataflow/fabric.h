@@ -284,6 +284,11 @@ struct fabric_kernel_in {
 	double special_cycles;/* largest special unit time, before / replicas */
 	double loop_chain;    /* trip_max x latency for a loop body, else 0 */
 	uint32_t token_buffer;
+	/* 1: some thread of the launch enters it though none read did (a
+	 * warmed sample, fabric_timing.c every_fed): it still fills and
+	 * drains once and runs its longest loop; 0 with visits 0: it costs
+	 * nothing */
+	int entered;
 };
 struct fabric_kernel_out {
 	double bound[FAB_B_RECONFIG]; /* issue, latency, ldst, special, loop */
@@ -436,6 +441,14 @@ struct fabric_state {
 	int an_ok;
 	struct weft_trips trips;
 	int trips_ok;
+	/* a warmed sample: what the warmed CTAs' threads visited (blocks) and
+	 * their trip counts, kept apart from the timed CTAs' (bvisit, trips).
+	 * Only their extremes are used: with every CTA warmed or timed, which
+	 * sub-kernels some thread of the launch enters and the longest trip
+	 * of each loop are the full replay's (fabric_timing.c every_fed) */
+	uint64_t *bvisit_warm;          /* [nblocks] */
+	struct weft_trips trips_warm;
+	int trips_warm_ok;
 	struct weft_dmt dmt;
 	int dmt_ok;
 	uint8_t *dmt_rm;                /* [ninsts] removal reason (dMT) */

@@ -11,13 +11,13 @@
  * the LDST and control latencies, hit_pipelined. It does not depend on the
  * token buffer (the entry keeps each LDST node's held latencies, 2 bytes
  * per access, up to 1 M accesses per launch, from which its units are
- * re-fed for any size; beyond that the entry serves only its own size, and
- * a run_many follower, whose units its leader fed while it replayed, any size) or on
- * anything else the timing uses, so a
- * run whose key matches restores the replay: per-pc counts and epoch sums,
- * block visits, trip counts, cache and bank statistics, events, and the L2
- * contents left for the next launch (so a later launch replayed afresh
- * still sees the right L2). The dMT model is not cached (its analysis
+ * re-fed for any size; beyond that the entry serves only its own size,
+ * and a run_many follower, whose units its leader fed while it replayed,
+ * any size) or on anything else the timing uses, so a run whose key
+ * matches restores the replay: per-pc counts and epoch sums, block visits
+ * and trip counts (the timed CTAs' and the warmed ones'), cache and bank
+ * statistics, events, and the L2 contents left for the next launch (so a
+ * later launch replayed afresh still sees the right L2). The dMT model is not cached (its analysis
  * depends on the token buffer).
  *
  * The trace is identified by its header and launch figures (sizes,
@@ -207,8 +207,11 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 							   e->seq_off[pc + 1] - e->seq_off[pc], s->fp.token_buffer,
 							   s->fp.epoch_rule, e->seq_marked);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
-		if (e->nloops)
+		memcpy(s->bvisit_warm, e->bvisit + e->nblocks, (size_t)e->nblocks * sizeof(*s->bvisit));
+		if (e->nloops) {
 			memcpy(s->trips.stat, e->trips, (size_t)e->nloops * sizeof(*e->trips));
+			memcpy(s->trips_warm.stat, e->trips + e->nloops, (size_t)e->nloops * sizeof(*e->trips));
+		}
 		s->la = e->la;
 		memcpy(s->ev, e->ev, sizeof(s->ev));
 		s->cta_seq = e->cta_seq;
@@ -257,8 +260,9 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->token_buffer = s->fp.token_buffer;
 	size_t lines = (size_t)s->l2.nsets * s->l2.g.assoc;
 	e->pc = malloc(((size_t)e->ninsts + 1) * sizeof(*e->pc));
-	e->bvisit = malloc(((size_t)e->nblocks + 1) * sizeof(*e->bvisit));
-	e->trips = malloc(((size_t)e->nloops + 1) * sizeof(*e->trips));
+	/* the timed CTAs' visits and trips, then the warmed CTAs' */
+	e->bvisit = malloc((2 * (size_t)e->nblocks + 1) * sizeof(*e->bvisit));
+	e->trips = malloc((2 * (size_t)e->nloops + 1) * sizeof(*e->trips));
 	e->l1_bank = malloc((size_t)e->cores * e->l1_banks * sizeof(uint64_t));
 	e->sh_bank = malloc((size_t)e->cores * e->sh_banks * sizeof(uint64_t));
 	e->core_ctas = malloc((size_t)e->cores * sizeof(uint32_t));
@@ -274,8 +278,11 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	}
 	memcpy(e->pc, s->pc, (size_t)e->ninsts * sizeof(*e->pc));
 	memcpy(e->bvisit, s->bvisit, (size_t)e->nblocks * sizeof(*e->bvisit));
-	if (e->nloops)
+	memcpy(e->bvisit + e->nblocks, s->bvisit_warm, (size_t)e->nblocks * sizeof(*e->bvisit));
+	if (e->nloops) {
 		memcpy(e->trips, s->trips.stat, (size_t)e->nloops * sizeof(*e->trips));
+		memcpy(e->trips + e->nloops, s->trips_warm.stat, (size_t)e->nloops * sizeof(*e->trips));
+	}
 	e->la = s->la;
 	memcpy(e->ev, s->ev, sizeof(e->ev));
 	e->cta_seq = s->cta_seq;
@@ -313,8 +320,8 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 			e->seq_all = NULL;
 		}
 	}
-	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 8 +
-		   (size_t)e->nloops * sizeof(*e->trips) + (size_t)e->cores * (e->l1_banks + e->sh_banks) * 8 +
+	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 16 +
+		   (size_t)e->nloops * 2 * sizeof(*e->trips) + (size_t)e->cores * (e->l1_banks + e->sh_banks) * 8 +
 		   lines * 17 + s->l2.g.banks * 8;
 	if (e->bytes > FABRIC_CACHE_BYTES) {
 		entry_free(e);

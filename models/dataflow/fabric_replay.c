@@ -46,11 +46,12 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	s->p = p;
 	s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
 	s->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*s->bvisit));
+	s->bvisit_warm = calloc((size_t)p->nblocks + 1, sizeof(*s->bvisit_warm));
 	s->flag_start = calloc((size_t)p->nblocks + 2, sizeof(uint32_t));
 	s->flag_pcs = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
 	s->dmt_rm = calloc((size_t)p->ninsts + 1, 1);
 	s->dmt_fwd = calloc((size_t)p->ninsts + 1, 1);
-	if (!s->pc || !s->bvisit || !s->flag_start || !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
+	if (!s->pc || !s->bvisit || !s->bvisit_warm || !s->flag_start || !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 	uint32_t n = 0;
 	for (uint32_t b = 0; b < p->nblocks; b++) {
@@ -80,6 +81,10 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	if (rc)
 		return rc;
 	s->trips_ok = 1;
+	rc = weft_trips_init(&s->trips_warm, &s->an.loops, err);
+	if (rc)
+		return rc;
+	s->trips_warm_ok = 1;
 	for (uint32_t i = 0; i < fp->cores; i++) {
 		struct fabric_core *c = &s->cores[i];
 		weft_cache_flush(&c->l1); /* L1s start cold each kernel */
@@ -120,6 +125,7 @@ void weft_fabric_launch_end(struct fabric_state *s)
 	weft_fabric_prepared_free(&s->own); /* sized for this launch's program */
 	free(s->pc);
 	free(s->bvisit);
+	free(s->bvisit_warm);
 	free(s->flag_start);
 	free(s->flag_pcs);
 	free(s->dmt_rm);
@@ -128,7 +134,7 @@ void weft_fabric_launch_end(struct fabric_state *s)
 	s->heaps = NULL;
 	s->heap_n = 0;
 	s->pc = NULL;
-	s->bvisit = NULL;
+	s->bvisit = s->bvisit_warm = NULL;
 	s->flag_start = s->flag_pcs = NULL;
 	s->dmt_rm = s->dmt_fwd = NULL;
 	if (s->seq && s->p)
@@ -142,11 +148,13 @@ void weft_fabric_launch_end(struct fabric_state *s)
 	s->seq_ok = 0;
 	if (s->trips_ok)
 		weft_trips_free(&s->trips);
+	if (s->trips_warm_ok)
+		weft_trips_free(&s->trips_warm);
 	if (s->an_ok)
 		weft_dfg_analyses_free(&s->an);
 	if (s->dmt_ok)
 		weft_dmt_free(&s->dmt);
-	s->trips_ok = s->an_ok = s->dmt_ok = 0;
+	s->trips_ok = s->trips_warm_ok = s->an_ok = s->dmt_ok = 0;
 }
 
 /* ---- memory ---- */

@@ -95,7 +95,7 @@ uint32_t weft_fabric_cascades(int32_t dtid, uint32_t token_buffer)
 void weft_fabric_kernel_time(const struct fabric_kernel_in *in, struct fabric_kernel_out *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (in->visits <= 0)
+	if (in->visits <= 0 && !in->entered)
 		return;
 	uint32_t R = in->replicas ? in->replicas : 1;
 	double per = in->rate > 0 && in->rate < 1 ? in->rate : 1; /* unbalanced paths (map.h) */
@@ -172,6 +172,7 @@ struct ktime {
 	double vread, reach;  /* thread visits and threads reaching it, read CTAs */
 	double store_visits;  /* spill stores made (read CTAs), all its spilled values */
 	double visits_total, visits_core, latency, cycles;
+	int entered;          /* some thread of the launch enters it (every_fed: warmed ones too) */
 	uint64_t crit_nodes;
 	uint32_t replicas;
 	struct fabric_kernel_out out;
@@ -217,9 +218,35 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	weft_dfg_params_default(&gp);
 	for (unsigned u = 0; u < WEFT_DFU_COUNT; u++)
 		gp.lat[u] = fp->lat[u];
+	/* a sample warmed with every other CTA (fabric_warm.c) was fed the
+	 * full replay's accesses and saw every thread's path: its LDST units,
+	 * its memory nodes' mean latencies, which sub-kernels some thread
+	 * enters and each loop's longest trip are the full replay's */
+	const int every_fed = s->cta_seq < L->nctas && s->cta_seq + s->warmed >= L->nctas;
+	/* the trip counts the mapping and the loop chains use: the timed
+	 * CTAs' (their sums are expanded like every count), with the warmed
+	 * CTAs' extremes when every CTA was fed (a launch's longest loop runs
+	 * once, whichever CTA holds it: fabric.c (4)) */
+	struct weft_trips trips = s->trips;
+	if (every_fed && s->trips_warm_ok && s->an.loops.nloops) {
+		trips.stat = malloc(s->an.loops.nloops * sizeof(*trips.stat));
+		if (!trips.stat) {
+			rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory timing kernel %s", p->kernel);
+			goto out;
+		}
+		for (uint32_t li = 0; li < s->an.loops.nloops; li++) {
+			struct weft_trip_stat *d = &trips.stat[li];
+			const struct weft_trip_stat *w = &s->trips_warm.stat[li];
+			*d = s->trips.stat[li];
+			if (w->entries && (!d->entries || w->min < d->min))
+				d->min = w->min;
+			if (w->entries && (!d->entries || w->max > d->max))
+				d->max = w->max;
+		}
+	}
 	rc = weft_dfg_build(p, &s->an.dom, &s->an.du, &s->an.cdep, &gp, &g, err);
 	if (!rc)
-		rc = weft_dfg_map_build(p, &g, &s->an.dom, &s->an.loops, &s->trips, &fp->units, &m, err);
+		rc = weft_dfg_map_build(p, &g, &s->an.dom, &s->an.loops, &trips, &fp->units, &m, err);
 	if (rc)
 		goto out;
 	member = calloc(g.nnodes + 1, 1);
@@ -280,7 +307,6 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	double lat_acc_sum = 0, lat_acc_n = 0;
 	/* a sample warmed with every other CTA knows what every access waited
 	 * (fabric_warm.c): the full replay's averages */
-	const int every_fed = s->cta_seq < L->nctas && s->cta_seq + s->warmed >= L->nctas;
 	for (uint32_t n = 0; n < g.nnodes; n++) {
 		struct weft_dfg_node *nd = &g.nodes[n];
 		lat_full_of[n] = lat_wait_of[n] = nd->lat;
@@ -339,9 +365,12 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	for (uint32_t ki = 0; ki < m.nkernels; ki++) {
 		const struct weft_dfg_kernel *k = &m.kernels[ki];
 		double vread = nread;
+		int warm_reach = 0; /* a warmed thread enters it (read only when every_fed) */
 		if ((k->role == WEFT_DFK_BODY || k->role == WEFT_DFK_OUTER) && k->has_trips) {
 			vread = (double)k->trip_visits;
 			kt[ki].reach = (double)k->trip_entries;
+			warm_reach = k->loop < s->an.loops.nloops && s->trips_warm_ok &&
+				     s->trips_warm.stat[k->loop].entries > 0;
 		} else {
 			/* straight code: the threads that reach it (a thread is injected
 			 * into a configuration only when it has code there; one that
@@ -356,12 +385,17 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 				any = 1;
 				if (s->bvisit[block_of[pc]] > reach)
 					reach = s->bvisit[block_of[pc]];
+				if (s->bvisit_warm[block_of[pc]])
+					warm_reach = 1;
 			}
 			if (any)
 				vread = (double)reach;
+			else
+				warm_reach = 0;
 			kt[ki].reach = vread;
 		}
 		kt[ki].vread = vread;
+		kt[ki].entered = vread > 0 || (every_fed && warm_reach);
 	}
 	/* a spilled value is stored only by the threads that will load it
 	 * again: the others carry a poisoned token past the spill store
@@ -585,7 +619,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 				rc = weft_dfg_paths(&g, member, tb, finish, NULL, &pl, err);
 				if (rc)
 					goto out;
-				double c = (double)s->trips.stat[li].max * (double)pl.critical_path;
+				double c = (double)trips.stat[li].max * (double)pl.critical_path;
 				if (c > loop_chain)
 					loop_chain = c;
 			}
@@ -596,6 +630,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			.ldst_cycles = ldst, .special_cycles = special,
 			.loop_chain = loop_chain,
 			.token_buffer = tb,
+			.entered = x->entered,
 		};
 		weft_fabric_kernel_time(&in, &x->out);
 		if (kt_rows) {
@@ -617,7 +652,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 		attributed[x->out.limiter] += x->out.cycles - x->out.fill;
 		for (int b = 0; b < FAB_B_RECONFIG; b++)
 			bsum[b] += x->out.bound[b];
-		if (x->visits_core > 0 && latency > max_lat)
+		if (x->entered && latency > max_lat)
 			max_lat = latency;
 		if (x->cycles > kt[main_k].cycles)
 			main_k = ki;
@@ -883,6 +918,8 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 		rc = weft_fabric_explain_launch(s, &ex, kt_rows, m.nkernels, err);
 	}
 out:
+	if (trips.stat != s->trips.stat)
+		free(trips.stat);
 	free(member);
 	free(removed);
 	free(lat_full_of);

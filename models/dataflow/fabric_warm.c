@@ -289,7 +289,12 @@ void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace 
 	struct fabric_core *core = &s->cores[cta->cta % s->fp.cores]; /* as fabric_replay.c deals it */
 	s->warmed++;
 	/* its visits, guarded-off counts and trip counts (pr) are not the
-	 * sample's: only its accesses are used */
+	 * sample's: they are kept apart, for their extremes (which sub-kernels
+	 * the launch enters, its longest trips: fabric_timing.c every_fed);
+	 * its accesses warm the caches and the LDST units */
+	weft_trips_merge(&s->trips_warm, &pr->trips);
+	for (uint32_t b = 0; b < s->p->nblocks; b++)
+		s->bvisit_warm[b] += pr->bvisit[b];
 	for (size_t i = 0; i < pr->nacc; i++) { /* in the fabric's order */
 		struct fabric_acc a = weft_fabric_acc_at(pr, i);
 		warm_one(s, core, &a, cta->cta);

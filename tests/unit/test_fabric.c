@@ -592,6 +592,61 @@ static void test_warmed_sample_ldst(void **state)
 	unlink(tp);
 }
 
+/* A sub-kernel that one CTA's thread alone enters (bfs's first expand:
+ * only the source node's thread walks its edges) costs a launch its fill
+ * and its loop chain once, whichever CTA holds that thread. A warmed
+ * sample that does not read that CTA still saw it (fabric_warm.c): its
+ * loop bound and configuration loads are the full replay's, where the
+ * same sample unwarmed has no loop at all. */
+static void test_warmed_sample_extremes(void **state)
+{
+	(void)state;
+	const char *tp = st_path("bfs-warm.wtr");
+	st_trace_workload("bfs", WEFT_SIZE_SMALL, tp);
+	weft_fabric_cache_clear();
+	/* a seed whose one-CTA sample of the two-CTA launch 0 is CTA 1 (the
+	 * source node is in CTA 0) */
+	struct weft_cta_sample smp = { .kind = WEFT_SAMPLE_RANDOM, .count = 1 };
+	uint32_t pick = 0;
+	for (smp.seed = 1; smp.seed < 64; smp.seed++) {
+		weft_cta_sample_select(&smp, 2, &pick);
+		if (pick == 1)
+			break;
+	}
+	assert_int_equal(pick, 1);
+	struct weft_model_result r[3];
+	for (int k = 0; k < 3; k++) {
+		struct weft_error err;
+		struct weft_config cfg;
+		struct weft_trace *t;
+		st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "config");
+		cfg.alone = 1;
+		st_check(weft_trace_open(tp, &t, &err), &err, "trace open");
+		struct weft_cta_sample s1 = smp;
+		s1.warm = k == 1;
+		if (k == 0)
+			s1.kind = WEFT_SAMPLE_ALL;
+		st_check(weft_model_run(weft_model_find(cfg.model), &cfg, t, &s1, &r[k], &err), &err, "run");
+		weft_trace_close(t);
+		weft_config_free(&cfg);
+	}
+	const struct weft_launch_result *full = &r[0].launches[0], *warm = &r[1].launches[0],
+					*cold = &r[2].launches[0];
+	assert_true(stat_of(full, "bound_loop") > 0);
+	assert_true(stat_of(warm, "bound_loop") == stat_of(full, "bound_loop"));
+	assert_true(stat_of(warm, "config_loads") == stat_of(full, "config_loads"));
+	assert_true(stat_of(cold, "bound_loop") == 0);
+	/* what the missing thread adds is the loop and its fills: the warmed
+	 * sample's cycles are within 1% of the full replay's, the unwarmed
+	 * sample's are not */
+	assert_true(fabs(warm->cycles - full->cycles) < 0.01 * full->cycles);
+	assert_true(fabs(cold->cycles - full->cycles) > 0.05 * full->cycles);
+	for (int k = 0; k < 3; k++)
+		weft_model_result_free(&r[k]);
+	weft_fabric_cache_clear();
+	unlink(tp);
+}
+
 /* weft_model_run_many over several configurations (one read of the trace,
  * followers restored from the leader's replay, their LDST units fed by the
  * leader as it replays, for their own token buffer and epoch rule) gives
@@ -1029,6 +1084,7 @@ int main(void)
 		cmocka_unit_test(test_replay_cache),
 		cmocka_unit_test(test_alone_stores_nothing),
 		cmocka_unit_test(test_warmed_sample_ldst),
+		cmocka_unit_test(test_warmed_sample_extremes),
 		cmocka_unit_test(test_run_many),
 		cmocka_unit_test(test_run_many_long),
 		cmocka_unit_test(test_kept_loops),
