@@ -226,7 +226,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	/* the trip counts the mapping and the loop chains use: the timed
 	 * CTAs' (their sums are expanded like every count), with the warmed
 	 * CTAs' extremes when every CTA was fed (a launch's longest loop runs
-	 * once, whichever CTA holds it: fabric.c (4)) */
+	 * once, whichever CTA holds it: fabric.c (5)) */
 	struct weft_trips trips = s->trips;
 	if (every_fed && s->trips_warm_ok && s->an.loops.nloops) {
 		trips.stat = malloc(s->an.loops.nloops * sizeof(*trips.stat));

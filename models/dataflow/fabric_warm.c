@@ -32,6 +32,10 @@
  * full replay's order, so their bound is the full replay's, and the
  * warmed latencies (kept beside the timed ones, fabric_pc warm_*) give
  * the full replay's mean latency per node (fabric_timing.c every_fed).
+ * So are the launch's extremes: each warmed CTA's block visits and trip
+ * counts are kept apart (fabric_state bvisit_warm, trips_warm), and with
+ * every CTA fed, a sub-kernel some warmed thread enters still fills and
+ * runs its loop chain, and each loop's longest trip is the launch's.
  *
  * A windowed sample (--warm-window) warms only the CTAs near each sampled
  * one; that reproduces the lines a sampled CTA reuses, but not how full
