@@ -554,6 +554,27 @@ static double stat_of(const struct weft_launch_result *r, const char *key)
 	return NAN;
 }
 
+/* Runs sgmf-core on trace tp three ways: r[0] every CTA, r[1] sample smp
+ * warmed, r[2] the same sample unwarmed. */
+static void run_full_warm_cold(const char *tp, struct weft_cta_sample smp, struct weft_model_result r[3])
+{
+	for (int k = 0; k < 3; k++) {
+		struct weft_error err;
+		struct weft_config cfg;
+		struct weft_trace *t;
+		st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "config");
+		cfg.alone = 1;
+		st_check(weft_trace_open(tp, &t, &err), &err, "trace open");
+		struct weft_cta_sample s1 = smp;
+		s1.warm = k == 1;
+		if (k == 0)
+			s1.kind = WEFT_SAMPLE_ALL;
+		st_check(weft_model_run(weft_model_find(cfg.model), &cfg, t, &s1, &r[k], &err), &err, "run");
+		weft_trace_close(t);
+		weft_config_free(&cfg);
+	}
+}
+
 /* A random sample warmed with every other CTA feeds those CTAs' accesses
  * to the LDST units and counts their latencies (fabric_warm.c): its LDST
  * bound and mean memory latency are the full replay's, where the same
@@ -565,20 +586,8 @@ static void test_warmed_sample_ldst(void **state)
 	st_trace_workload("nn", WEFT_SIZE_SMALL, tp);
 	weft_fabric_cache_clear();
 	struct weft_model_result r[3];
-	for (int k = 0; k < 3; k++) {
-		struct weft_error err;
-		struct weft_config cfg;
-		struct weft_trace *t;
-		st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "config");
-		cfg.alone = 1;
-		st_check(weft_trace_open(tp, &t, &err), &err, "trace open");
-		struct weft_cta_sample smp = { .kind = WEFT_SAMPLE_RANDOM, .count = 6, .seed = 1, .warm = k == 1 };
-		if (k == 0)
-			smp.kind = WEFT_SAMPLE_ALL;
-		st_check(weft_model_run(weft_model_find(cfg.model), &cfg, t, &smp, &r[k], &err), &err, "run");
-		weft_trace_close(t);
-		weft_config_free(&cfg);
-	}
+	struct weft_cta_sample smp = { .kind = WEFT_SAMPLE_RANDOM, .count = 6, .seed = 1 };
+	run_full_warm_cold(tp, smp, r);
 	assert_int_equal(r[0].nlaunches, 1);
 	const struct weft_launch_result *full = &r[0].launches[0], *warm = &r[1].launches[0],
 					*cold = &r[2].launches[0];
@@ -615,21 +624,7 @@ static void test_warmed_sample_extremes(void **state)
 	}
 	assert_int_equal(pick, 1);
 	struct weft_model_result r[3];
-	for (int k = 0; k < 3; k++) {
-		struct weft_error err;
-		struct weft_config cfg;
-		struct weft_trace *t;
-		st_check(weft_config_load("configs/sgmf-core.ini", NULL, 0, &cfg, &err), &err, "config");
-		cfg.alone = 1;
-		st_check(weft_trace_open(tp, &t, &err), &err, "trace open");
-		struct weft_cta_sample s1 = smp;
-		s1.warm = k == 1;
-		if (k == 0)
-			s1.kind = WEFT_SAMPLE_ALL;
-		st_check(weft_model_run(weft_model_find(cfg.model), &cfg, t, &s1, &r[k], &err), &err, "run");
-		weft_trace_close(t);
-		weft_config_free(&cfg);
-	}
+	run_full_warm_cold(tp, smp, r);
 	const struct weft_launch_result *full = &r[0].launches[0], *warm = &r[1].launches[0],
 					*cold = &r[2].launches[0];
 	assert_true(stat_of(full, "bound_loop") > 0);
