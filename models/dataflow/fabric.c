@@ -95,13 +95,16 @@
  * in the SIMT model; configuration bytes; elevator re-tags, eLSU forwards,
  * live-value-cache accesses. No fetch/decode/register-file events.
  *
- * Sampling: counts from the CTAs read are scaled by CTAs / CTAs read. A
- * warmed sample also feeds the CTAs it does not time to the LDST units
- * (fabric_warm.c): with every CTA warmed, the units' bound and the memory
- * nodes' mean latencies are the full replay's; otherwise the timed CTAs'
- * share of each unit's stream is scaled and its drain counted once
- * (fabric_timing.c, docs/estimate.md "The fabric models' LDST units in a
- * sample").
+ * Sampling: counts from the CTAs read are scaled by CTAs / CTAs read, or,
+ * once the last CTA's grid padding is known, by working threads with the
+ * padding's path counts taken once (weft_fabric_expansion; docs/estimate.md
+ * "Grid padding in a fabric sample"). A warmed sample also feeds the CTAs
+ * it does not time to the LDST units (fabric_warm.c): with every CTA
+ * warmed, the units' bound, the memory nodes' mean latencies and the
+ * launch's extremes (sub-kernels entered, longest trips) are the full
+ * replay's; otherwise the timed CTAs' share of each unit's stream is
+ * scaled and its drain counted once (fabric_timing.c, docs/estimate.md
+ * "The fabric models' LDST units in a sample").
  */
 #include <math.h>
 #include <stdio.h>
@@ -484,6 +487,7 @@ static int fabric_begin(void *state, struct weft_trace *t, uint32_t launch,
 	int rc = weft_fabric_launch_begin(s, L->program, err);
 	s->warming = sample && sample->warm && sample->kind != WEFT_SAMPLE_ALL;
 	s->launch_ctas = L->nctas;
+	s->launch_tpc = L->threads_per_cta;
 	if (!rc && s->fp.dmt) {
 		/* the communication analysis first (its own pass over the
 		 * launch): what the replay must skip */

@@ -405,6 +405,13 @@ struct fabric_prepared {
 	const struct weft_program *p;
 	struct weft_trips trips;        /* this CTA's trip counts */
 	const struct weft_loops *loops; /* trips is over these (NULL: none yet) */
+	/* the launch's last CTA: its grid padding (fabric_replay.c
+	 * pad_count), threads and their block visits and guarded-off
+	 * instances; pad_threads 0 for any other CTA */
+	uint32_t pad_threads;
+	uint64_t *pad_bvisit;           /* [nblocks] */
+	uint64_t *pad_notexec;          /* [ninsts] */
+	struct weft_trips pad_trips;    /* their trip counts (padding threads may loop) */
 };
 
 /* Access i (in the fabric's order) of the CTA prepared in pr. */
@@ -449,6 +456,15 @@ struct fabric_state {
 	uint64_t *bvisit_warm;          /* [nblocks] */
 	struct weft_trips trips_warm;
 	int trips_warm_ok;
+	/* the grid padding of the launch's last CTA, once that CTA was timed
+	 * or warmed (pad_known; pad_read: timed): a sample expands by working
+	 * threads and counts the padding's visits once (weft_fabric_expansion) */
+	int pad_known, pad_read;
+	uint32_t pad_threads;
+	uint64_t *pad_bvisit;           /* [nblocks] */
+	uint64_t *pad_notexec;          /* [ninsts] */
+	struct weft_trip_stat *pad_trips; /* [nloops] */
+	uint32_t launch_tpc;            /* the launch's threads per CTA */
 	struct weft_dmt dmt;
 	int dmt_ok;
 	uint8_t *dmt_rm;                /* [ninsts] removal reason (dMT) */
@@ -499,6 +515,16 @@ struct fabric_state {
 	double total_removed;
 	double total_dist[WEFT_DMT_DIST_BUCKETS]; /* dMT: communicating loads by |dTID| bucket */
 };
+
+/* How a launch's counts read from the timed CTAs expand to the launch:
+ * the factor (CTAs / CTAs read; with the last CTA's grid padding known,
+ * the launch's working threads / the working threads read) and the
+ * CTAs read it stands for (CTAs / factor). fabric_replay.c. */
+double weft_fabric_expansion(const struct fabric_state *s, double *ctas_read);
+
+/* The last CTA of the launch was prepared in pr and timed (read) or
+ * warmed: its grid padding is now known (fabric_state pad_*). */
+void weft_fabric_pad_note(struct fabric_state *s, const struct fabric_prepared *pr, int read);
 
 /* Re-feeds a pc's LDST unit for token buffer tb from its held-latency
  * sequence (heap: room for tb doubles), computing only `rule`'s figures;

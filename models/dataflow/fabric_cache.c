@@ -15,10 +15,11 @@
  * and a run_many follower, whose units its leader fed while it replayed,
  * any size) or on anything else the timing uses, so a run whose key
  * matches restores the replay: per-pc counts and epoch sums, block visits
- * and trip counts (the timed CTAs' and the warmed ones'), cache and bank
- * statistics, events, and the L2 contents left for the next launch (so a
- * later launch replayed afresh still sees the right L2). The dMT model is not cached (its analysis
- * depends on the token buffer).
+ * and trip counts (the timed CTAs' and the warmed ones'), the last CTA's
+ * grid padding, cache and bank statistics, events, and the L2 contents
+ * left for the next launch (so a later launch replayed afresh still sees
+ * the right L2). The dMT model is not cached (its analysis depends on the
+ * token buffer).
  *
  * The trace is identified by its header and launch figures (sizes,
  * instruction and access counts, geometry): two different traces that
@@ -55,6 +56,9 @@ struct fab_entry {
 	struct fabric_launch_acc la;
 	double ev[FAB_EV_COUNT];
 	uint32_t cta_seq, warmed;
+	int pad_known, pad_read;
+	uint32_t pad_threads;
+	uint64_t *pad_notexec;           /* [ninsts]; the padding's visits follow bvisit's */
 	uint64_t *l1_bank, *sh_bank; /* [cores * banks] */
 	uint32_t *core_ctas;
 	double *core_miss;
@@ -158,6 +162,7 @@ static void entry_free(struct fab_entry *e)
 		return;
 	free(e->pc);
 	free(e->bvisit);
+	free(e->pad_notexec);
 	free(e->trips);
 	free(e->l1_bank);
 	free(e->sh_bank);
@@ -208,9 +213,15 @@ int weft_fabric_cache_lookup(struct fabric_state *s, struct weft_trace *t, uint3
 							   s->fp.epoch_rule, e->seq_marked);
 		memcpy(s->bvisit, e->bvisit, (size_t)e->nblocks * sizeof(*s->bvisit));
 		memcpy(s->bvisit_warm, e->bvisit + e->nblocks, (size_t)e->nblocks * sizeof(*s->bvisit));
+		memcpy(s->pad_bvisit, e->bvisit + 2 * (size_t)e->nblocks, (size_t)e->nblocks * sizeof(*s->bvisit));
+		memcpy(s->pad_notexec, e->pad_notexec, (size_t)e->ninsts * sizeof(*s->pad_notexec));
+		s->pad_known = e->pad_known;
+		s->pad_read = e->pad_read;
+		s->pad_threads = e->pad_threads;
 		if (e->nloops) {
 			memcpy(s->trips.stat, e->trips, (size_t)e->nloops * sizeof(*e->trips));
 			memcpy(s->trips_warm.stat, e->trips + e->nloops, (size_t)e->nloops * sizeof(*e->trips));
+			memcpy(s->pad_trips, e->trips + 2 * (size_t)e->nloops, (size_t)e->nloops * sizeof(*e->trips));
 		}
 		s->la = e->la;
 		memcpy(s->ev, e->ev, sizeof(s->ev));
@@ -260,9 +271,11 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->token_buffer = s->fp.token_buffer;
 	size_t lines = (size_t)s->l2.nsets * s->l2.g.assoc;
 	e->pc = malloc(((size_t)e->ninsts + 1) * sizeof(*e->pc));
-	/* the timed CTAs' visits and trips, then the warmed CTAs' */
-	e->bvisit = malloc((2 * (size_t)e->nblocks + 1) * sizeof(*e->bvisit));
-	e->trips = malloc((2 * (size_t)e->nloops + 1) * sizeof(*e->trips));
+	/* the timed CTAs' visits and trips, then the warmed CTAs', then the
+	 * last CTA's grid padding's */
+	e->bvisit = malloc((3 * (size_t)e->nblocks + 1) * sizeof(*e->bvisit));
+	e->pad_notexec = malloc(((size_t)e->ninsts + 1) * sizeof(*e->pad_notexec));
+	e->trips = malloc((3 * (size_t)e->nloops + 1) * sizeof(*e->trips));
 	e->l1_bank = malloc((size_t)e->cores * e->l1_banks * sizeof(uint64_t));
 	e->sh_bank = malloc((size_t)e->cores * e->sh_banks * sizeof(uint64_t));
 	e->core_ctas = malloc((size_t)e->cores * sizeof(uint32_t));
@@ -271,7 +284,7 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->l2_used = malloc(lines * sizeof(uint64_t));
 	e->l2_dirty = malloc(lines + 1);
 	e->l2_bank = malloc(s->l2.g.banks * sizeof(uint64_t));
-	if (!e->pc || !e->bvisit || !e->trips || !e->l1_bank || !e->sh_bank || !e->core_ctas || !e->core_miss ||
+	if (!e->pc || !e->bvisit || !e->pad_notexec || !e->trips || !e->l1_bank || !e->sh_bank || !e->core_ctas || !e->core_miss ||
 	    !e->l2_tag || !e->l2_used || !e->l2_dirty || !e->l2_bank) {
 		entry_free(e);
 		return;
@@ -279,9 +292,15 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	memcpy(e->pc, s->pc, (size_t)e->ninsts * sizeof(*e->pc));
 	memcpy(e->bvisit, s->bvisit, (size_t)e->nblocks * sizeof(*e->bvisit));
 	memcpy(e->bvisit + e->nblocks, s->bvisit_warm, (size_t)e->nblocks * sizeof(*e->bvisit));
+	memcpy(e->bvisit + 2 * (size_t)e->nblocks, s->pad_bvisit, (size_t)e->nblocks * sizeof(*e->bvisit));
+	memcpy(e->pad_notexec, s->pad_notexec, (size_t)e->ninsts * sizeof(*e->pad_notexec));
+	e->pad_known = s->pad_known;
+	e->pad_read = s->pad_read;
+	e->pad_threads = s->pad_threads;
 	if (e->nloops) {
 		memcpy(e->trips, s->trips.stat, (size_t)e->nloops * sizeof(*e->trips));
 		memcpy(e->trips + e->nloops, s->trips_warm.stat, (size_t)e->nloops * sizeof(*e->trips));
+		memcpy(e->trips + 2 * (size_t)e->nloops, s->pad_trips, (size_t)e->nloops * sizeof(*e->trips));
 	}
 	e->la = s->la;
 	memcpy(e->ev, s->ev, sizeof(e->ev));
@@ -320,8 +339,8 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 			e->seq_all = NULL;
 		}
 	}
-	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 16 +
-		   (size_t)e->nloops * 2 * sizeof(*e->trips) + (size_t)e->cores * (e->l1_banks + e->sh_banks) * 8 +
+	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 24 + (size_t)e->ninsts * 8 +
+		   (size_t)e->nloops * 3 * sizeof(*e->trips) + (size_t)e->cores * (e->l1_banks + e->sh_banks) * 8 +
 		   lines * 17 + s->l2.g.banks * 8;
 	if (e->bytes > FABRIC_CACHE_BYTES) {
 		entry_free(e);

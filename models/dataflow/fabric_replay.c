@@ -47,11 +47,13 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	s->pc = calloc((size_t)p->ninsts + 1, sizeof(*s->pc));
 	s->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*s->bvisit));
 	s->bvisit_warm = calloc((size_t)p->nblocks + 1, sizeof(*s->bvisit_warm));
+	s->pad_bvisit = calloc((size_t)p->nblocks + 1, sizeof(*s->pad_bvisit));
+	s->pad_notexec = calloc((size_t)p->ninsts + 1, sizeof(*s->pad_notexec));
 	s->flag_start = calloc((size_t)p->nblocks + 2, sizeof(uint32_t));
 	s->flag_pcs = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
 	s->dmt_rm = calloc((size_t)p->ninsts + 1, 1);
 	s->dmt_fwd = calloc((size_t)p->ninsts + 1, 1);
-	if (!s->pc || !s->bvisit || !s->bvisit_warm || !s->flag_start || !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
+	if (!s->pc || !s->bvisit || !s->bvisit_warm || !s->pad_bvisit || !s->pad_notexec || !s->flag_start || !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 	uint32_t n = 0;
 	for (uint32_t b = 0; b < p->nblocks; b++) {
@@ -85,6 +87,10 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	if (rc)
 		return rc;
 	s->trips_warm_ok = 1;
+	free(s->pad_trips);
+	s->pad_trips = calloc((size_t)s->an.loops.nloops + 1, sizeof(*s->pad_trips));
+	if (!s->pad_trips)
+		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 	for (uint32_t i = 0; i < fp->cores; i++) {
 		struct fabric_core *c = &s->cores[i];
 		weft_cache_flush(&c->l1); /* L1s start cold each kernel */
@@ -98,6 +104,8 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	weft_cache_reset_stats(&s->l2); /* the L2 keeps its contents across launches */
 	s->cta_seq = 0;
 	s->warmed = 0;
+	s->pad_known = s->pad_read = 0;
+	s->pad_threads = 0;
 	s->seq_marked = 0;
 	s->seq_ok = fp->replay_cache && !fp->dmt;
 	s->seq_total = 0;
@@ -126,6 +134,10 @@ void weft_fabric_launch_end(struct fabric_state *s)
 	free(s->pc);
 	free(s->bvisit);
 	free(s->bvisit_warm);
+	free(s->pad_bvisit);
+	free(s->pad_notexec);
+	free(s->pad_trips);
+	s->pad_trips = NULL;
 	free(s->flag_start);
 	free(s->flag_pcs);
 	free(s->dmt_rm);
@@ -134,7 +146,7 @@ void weft_fabric_launch_end(struct fabric_state *s)
 	s->heaps = NULL;
 	s->heap_n = 0;
 	s->pc = NULL;
-	s->bvisit = s->bvisit_warm = NULL;
+	s->bvisit = s->bvisit_warm = s->pad_bvisit = s->pad_notexec = NULL;
 	s->flag_start = s->flag_pcs = NULL;
 	s->dmt_rm = s->dmt_fwd = NULL;
 	if (s->seq && s->p)
@@ -504,8 +516,12 @@ void weft_fabric_prepared_free(struct fabric_prepared *pr)
 	free(pr->col);
 	free(pr->bvisit);
 	free(pr->notexec);
-	if (pr->loops)
+	free(pr->pad_bvisit);
+	free(pr->pad_notexec);
+	if (pr->loops) {
 		weft_trips_free(&pr->trips);
+		weft_trips_free(&pr->pad_trips);
+	}
 	memset(pr, 0, sizeof(*pr));
 }
 
@@ -636,8 +652,12 @@ static int prepared_fit(const struct fabric_state *s, struct fabric_prepared *pr
 	if (pr->p != p || pr->loops != &s->an.loops) {
 		free(pr->bvisit);
 		free(pr->notexec);
-		if (pr->loops)
+		free(pr->pad_bvisit);
+		free(pr->pad_notexec);
+		if (pr->loops) {
 			weft_trips_free(&pr->trips);
+			weft_trips_free(&pr->pad_trips);
+		}
 		pr->loops = NULL;
 		pr->p = NULL;
 		free(pr->keymap);
@@ -645,13 +665,20 @@ static int prepared_fit(const struct fabric_state *s, struct fabric_prepared *pr
 		pr->nkeys = 0;
 		pr->bvisit = calloc((size_t)p->nblocks + 1, sizeof(*pr->bvisit));
 		pr->notexec = calloc((size_t)p->ninsts + 1, sizeof(*pr->notexec));
+		pr->pad_bvisit = calloc((size_t)p->nblocks + 1, sizeof(*pr->pad_bvisit));
+		pr->pad_notexec = calloc((size_t)p->ninsts + 1, sizeof(*pr->pad_notexec));
 		pr->keymap = calloc(((size_t)p->ninsts + 1) * WEFT_SPACE_COUNT, sizeof(*pr->keymap));
 		pr->pkey = calloc((size_t)p->ninsts + 1, sizeof(*pr->pkey));
-		if (!pr->bvisit || !pr->notexec || !pr->keymap || !pr->pkey)
+		if (!pr->bvisit || !pr->notexec || !pr->pad_bvisit || !pr->pad_notexec || !pr->keymap || !pr->pkey)
 			return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 		int rc = weft_trips_init(&pr->trips, &s->an.loops, err);
 		if (rc)
 			return rc;
+		rc = weft_trips_init(&pr->pad_trips, &s->an.loops, err);
+		if (rc) {
+			weft_trips_free(&pr->trips);
+			return rc;
+		}
 		pr->loops = &s->an.loops;
 		pr->p = p;
 		pr->nblocks = p->nblocks;
@@ -898,6 +925,64 @@ static int order_general(struct fabric_prepared *pr, struct weft_error *err)
 	return rc;
 }
 
+/* A quiet thread: it accesses nothing but the launch's parameters and
+ * constants, so it stores nothing and reads no data of its own (what
+ * docs/models/vt.md "Grid padding" calls quiet, narrowed to those two
+ * spaces: a uniform load from global memory makes a thread not quiet
+ * here). */
+static int quiet_thread(const struct weft_thread_trace *T)
+{
+	for (uint32_t j = 0; j < T->naddrs; j++)
+		if (T->spaces[j] != WEFT_SPACE_PARAM && T->spaces[j] != WEFT_SPACE_CONST)
+			return 0;
+	return 1;
+}
+
+/* The grid padding of the launch's last CTA: its trailing quiet threads,
+ * when a thread before them is not quiet (the work the grid was rounded
+ * up for; docs/models/vt.md "Grid padding" gives the rule's limits), and
+ * their block visits and guarded-off instances (prepare_walk's counting,
+ * for those threads; their paths were checked by the walk). */
+static void pad_count(const struct fabric_state *s, const struct weft_cta_trace *cta,
+		      struct fabric_prepared *pr)
+{
+	const struct weft_program *p = s->p;
+	pr->pad_threads = 0;
+	if (!s->launch_ctas || cta->cta + 1 != s->launch_ctas)
+		return;
+	uint32_t t = cta->nthreads;
+	while (t > 0 && quiet_thread(&cta->threads[t - 1]))
+		t--;
+	if (t == 0 || t == cta->nthreads)
+		return;
+	memset(pr->pad_bvisit, 0, (size_t)p->nblocks * sizeof(*pr->pad_bvisit));
+	memset(pr->pad_notexec, 0, (size_t)p->ninsts * sizeof(*pr->pad_notexec));
+	weft_trips_reset(&pr->pad_trips);
+	weft_trips_cta_begin(&pr->pad_trips);
+	pr->pad_threads = cta->nthreads - t;
+	for (; t < cta->nthreads; t++) {
+		const struct weft_thread_trace *T = &cta->threads[t];
+		weft_trips_add_path(&pr->pad_trips, T->blocks, T->nblocks);
+		uint32_t gi = 0;
+		for (uint32_t bi = 0; bi < T->nblocks; bi++) {
+			uint32_t b = T->blocks[bi];
+			pr->pad_bvisit[b]++;
+			for (uint32_t k = s->flag_start[b]; k < s->flag_start[b + 1]; k++) {
+				uint32_t pc = s->flag_pcs[k];
+				uint8_t f = p->iflags[pc];
+				int exec = 1;
+				if (f & WEFT_II_GUARD)
+					exec = gi < T->nguards ? T->guards[gi++] : 1;
+				else if (f & WEFT_II_GCTRL)
+					exec = bi + 1 < T->nblocks ? T->blocks[bi + 1] != b + 1 : 1;
+				if (!exec)
+					pr->pad_notexec[pc]++;
+			}
+		}
+	}
+	weft_trips_cta_end(&pr->pad_trips);
+}
+
 int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_trace *cta,
 			    struct fabric_prepared *pr, struct weft_error *err)
 {
@@ -928,6 +1013,8 @@ int weft_fabric_prepare_cta(const struct fabric_state *s, const struct weft_cta_
 		if (!rc)
 			rc = order_general(pr, err);
 	}
+	if (!rc)
+		pad_count(s, cta, pr);
 	return rc;
 }
 
@@ -947,6 +1034,35 @@ uint64_t weft_fabric_prepared_bytes(const struct weft_trace_launch *L)
 	return b > 1e15 ? (uint64_t)1e15 : (uint64_t)b;
 }
 
+void weft_fabric_pad_note(struct fabric_state *s, const struct fabric_prepared *pr, int read)
+{
+	s->pad_known = 1;
+	s->pad_read = read;
+	s->pad_threads = pr->pad_threads;
+	if (pr->pad_threads) {
+		memcpy(s->pad_bvisit, pr->pad_bvisit, (size_t)s->p->nblocks * sizeof(*s->pad_bvisit));
+		memcpy(s->pad_notexec, pr->pad_notexec, (size_t)s->p->ninsts * sizeof(*s->pad_notexec));
+		memcpy(s->pad_trips, pr->pad_trips.stat, s->an.loops.nloops * sizeof(*s->pad_trips));
+	}
+}
+
+double weft_fabric_expansion(const struct fabric_state *s, double *ctas_read)
+{
+	const double N = s->launch_ctas, n = s->cta_seq, T = s->launch_tpc, P = s->pad_threads;
+	double read = n ? n : 1, f = N && n ? N / n : 1;
+	if (n && n < N && s->pad_known && P > 0 && P < T) {
+		/* the working threads: the launch's, less its padding, over
+		 * those read, less the padding read (docs/estimate.md "Grid
+		 * padding in a fabric sample") */
+		double w = n * T - (s->pad_read ? P : 0);
+		f = (N * T - P) / w;
+		read = N / f;
+	}
+	if (ctas_read)
+		*ctas_read = read;
+	return f;
+}
+
 void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *cta,
 			   struct fabric_prepared *pr)
 {
@@ -957,6 +1073,8 @@ void weft_fabric_apply_cta(struct fabric_state *s, const struct weft_cta_trace *
 	struct fabric_core *core = &s->cores[(s->warming ? cta->cta : s->cta_seq) % s->fp.cores];
 	s->cta_seq++;
 	core->ctas++;
+	if (cta->cta + 1 == s->launch_ctas)
+		weft_fabric_pad_note(s, pr, 1);
 	weft_trips_merge(&s->trips, &pr->trips);
 	for (uint32_t b = 0; b < p->nblocks; b++)
 		s->bvisit[b] += pr->bvisit[b];
@@ -987,7 +1105,7 @@ void weft_fabric_replay_flush(struct fabric_state *s)
 	 * read / the launch's CTAs, the expansion by CTAs / CTAs read undoes it
 	 * (without warming the factor is 1 and the sample's dirty lines are
 	 * expanded like its other counts) */
-	double once = s->warmed && s->launch_ctas ? (double)s->cta_seq / s->launch_ctas : 1;
+	double once = s->warmed && s->launch_ctas ? 1 / weft_fabric_expansion(s, NULL) : 1;
 	if (fp->l1.write == WEFT_CACHE_WRITE_BACK)
 		for (uint32_t i = 0; i < fp->cores; i++) {
 			double n = (double)weft_cache_clean(&s->cores[i].l1) * once;

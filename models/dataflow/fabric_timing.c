@@ -187,10 +187,19 @@ static int kernel_has(const struct weft_dfg_kernel *k, uint32_t v)
 	return 0;
 }
 
-static uint64_t exec_of(const struct fabric_state *s, uint32_t pc, const uint32_t *block_of)
+/* The path counts the timing expands: the timed CTAs' block visits and
+ * guarded-off instances, with a known grid padding's taken out and put
+ * back once (divided by the expansion f, which multiplies them again) */
+struct path_counts {
+	double *bv;  /* [nblocks] */
+	double *nx;  /* [ninsts] */
+	double threads;
+};
+
+static double exec_of(const struct path_counts *pc_, uint32_t pc, const uint32_t *block_of)
 {
-	uint64_t r = s->bvisit[block_of[pc]];
-	uint64_t n = s->pc[pc].notexec;
+	double r = pc_->bv[block_of[pc]];
+	double n = pc_->nx[pc];
 	return r > n ? r - n : 0;
 }
 
@@ -211,6 +220,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	uint64_t *finish = NULL;
 	uint32_t *block_of = NULL;
 	struct ktime *kt = NULL;
+	struct path_counts pth = { 0 };
 	int rc;
 	(void)launch;
 
@@ -268,9 +278,28 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 		for (uint32_t pc = p->blocks[b].first; pc < p->blocks[b].first + p->blocks[b].count; pc++)
 			block_of[pc] = b;
 
-	const double nread = s->la.threads;
-	const double ctas_read = s->cta_seq ? s->cta_seq : 1;
-	const double f = L->nctas && s->cta_seq ? (double)L->nctas / s->cta_seq : 1;
+	/* CTAs / CTAs read, or with the last CTA's grid padding known the
+	 * working threads' ratio, whose padding is then counted once
+	 * (docs/estimate.md "Grid padding in a fabric sample") */
+	double ctas_read = 1;
+	const double f = weft_fabric_expansion(s, &ctas_read);
+	pth.bv = malloc(((size_t)p->nblocks + 1) * sizeof(double));
+	pth.nx = malloc(((size_t)p->ninsts + 1) * sizeof(double));
+	if (!pth.bv || !pth.nx) {
+		rc = weft_error_set(err, WEFT_ERR_NOMEM, "out of memory timing kernel %s", p->kernel);
+		goto out;
+	}
+	/* the padding read (if any) out, the launch's padding in, once */
+	const int pad = s->pad_known && s->pad_threads && s->cta_seq < L->nctas;
+	const double back = pad ? 1 / f - (s->pad_read ? 1 : 0) : 0;
+	{
+		for (uint32_t b = 0; b < p->nblocks; b++)
+			pth.bv[b] = (double)s->bvisit[b] + back * (double)s->pad_bvisit[b];
+		for (uint32_t pc = 0; pc < p->ninsts; pc++)
+			pth.nx[pc] = (double)s->pc[pc].notexec + back * (double)s->pad_notexec[pc];
+		pth.threads = s->la.threads + back * s->pad_threads;
+	}
+	const double nread = pth.threads;
 	const uint32_t per_core_ctas = (L->nctas + fp->cores - 1) / fp->cores;
 	const double core_scale = per_core_ctas / ctas_read; /* read counts -> busiest core */
 	/* partition batches (fabric.partition_batch): a partitioned straight
@@ -299,7 +328,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	/* executed thread instructions */
 	double insts = 0;
 	for (uint32_t pc = 0; pc < p->ninsts; pc++)
-		insts += (double)exec_of(s, pc, block_of);
+		insts += exec_of(&pth, pc, block_of);
 
 	/* memory latency per LDST node: the average its accesses saw (fill),
 	 * and the part of it they waited in buffers, not in a fixed pipeline
@@ -369,6 +398,10 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 		if ((k->role == WEFT_DFK_BODY || k->role == WEFT_DFK_OUTER) && k->has_trips) {
 			vread = (double)k->trip_visits;
 			kt[ki].reach = (double)k->trip_entries;
+			if (k->loop < s->an.loops.nloops) {
+				vread += back * (double)s->pad_trips[k->loop].visits;
+				kt[ki].reach += back * (double)s->pad_trips[k->loop].entries;
+			}
 			warm_reach = k->loop < s->an.loops.nloops && s->trips_warm_ok &&
 				     s->trips_warm.stat[k->loop].entries > 0;
 		} else {
@@ -376,20 +409,20 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			 * into a configuration only when it has code there; one that
 			 * returned earlier is not), i.e. the most visited block among
 			 * its instructions' blocks */
-			uint64_t reach = 0;
+			double reach = 0;
 			int any = 0;
 			for (uint32_t i = 0; i < k->nnodes; i++) {
 				uint32_t pc = g.nodes[k->nodes[i]].pc;
 				if (pc == WEFT_DFG_NONE || pc >= p->ninsts)
 					continue;
 				any = 1;
-				if (s->bvisit[block_of[pc]] > reach)
-					reach = s->bvisit[block_of[pc]];
+				if (pth.bv[block_of[pc]] > reach)
+					reach = pth.bv[block_of[pc]];
 				if (s->bvisit_warm[block_of[pc]])
 					warm_reach = 1;
 			}
 			if (any)
-				vread = (double)reach;
+				vread = reach;
 			else
 				warm_reach = 0;
 			kt[ki].reach = vread;
@@ -443,15 +476,15 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 					s->an.loops.nloops > 0;
 		double straight_reach = vread;
 		if (whole_loops) {
-			uint64_t r = 0;
+			double r = 0;
 			for (uint32_t i = 0; i < k->nnodes; i++) {
 				uint32_t pc = g.nodes[k->nodes[i]].pc;
 				if (pc != WEFT_DFG_NONE && pc < p->ninsts &&
 				    s->an.loops.innermost[block_of[pc]] == WEFT_NO_LOOP &&
-				    s->bvisit[block_of[pc]] > r)
-					r = s->bvisit[block_of[pc]];
+				    pth.bv[block_of[pc]] > r)
+					r = pth.bv[block_of[pc]];
 			}
-			straight_reach = (double)r;
+			straight_reach = r;
 		}
 
 		memset(member, 0, g.nnodes);
@@ -594,7 +627,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 			const struct weft_dfg_special_op *o = &k->special[i];
 			if (o->node < g.nnodes && removed[o->node])
 				continue;
-			double n = (double)exec_of(s, o->pc, block_of) * core_scale;
+			double n = exec_of(&pth, o->pc, block_of) * core_scale;
 			double c = weft_fabric_special_cycles(n, fp->special_blocks, fp->lat[WEFT_DFU_SPECIAL], tb,
 							 fp->epoch_rule);
 			if (c > special)
@@ -667,7 +700,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 				uint32_t li = nd->block == WEFT_DFG_NONE ? WEFT_NO_LOOP
 									 : s->an.loops.innermost[nd->block];
 				V = (li == WEFT_NO_LOOP ? straight_reach
-							: (double)s->bvisit[s->an.loops.loops[li].header]) * f;
+							: pth.bv[s->an.loops.loops[li].header]) * f;
 			}
 			if (removed[n]) {
 				const struct weft_dmt_inst *di = &s->dmt.inst[nd->pc];
@@ -716,7 +749,7 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	for (uint32_t pc = 0; pc < p->ninsts; pc++) {
 		if (p->insts[pc].op != WEFT_OP_BAR || p->insts[pc].mode == WEFT_BAR_ARRIVE || s->dmt_rm[pc])
 			continue;
-		double n = (double)exec_of(s, pc, block_of);
+		double n = exec_of(&pth, pc, block_of);
 		double lat = max_lat;
 		uint32_t node = g.node_of_pc[pc];
 		for (uint32_t ki = 0; node != WEFT_DFG_NONE && ki < m.nkernels; ki++)
@@ -770,7 +803,15 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 		for (uint32_t c = 0; c < fp->cores && c < L->nctas; c++) {
 			if (!s->cores[c].ctas)
 				continue;
-			double k = (double)((L->nctas - c + fp->cores - 1) / fp->cores) / s->cores[c].ctas;
+			double in_launch = (double)((L->nctas - c + fp->cores - 1) / fp->cores);
+			double k = in_launch / s->cores[c].ctas;
+			if (s->pad_known && s->pad_threads && c == (L->nctas - 1) % fp->cores && L->threads_per_cta) {
+				/* the core that holds the last CTA: by working threads */
+				double T = L->threads_per_cta, P = s->pad_threads;
+				double w = s->cores[c].ctas * T - (s->pad_read ? P : 0);
+				if (w > 0)
+					k = (in_launch * T - P) / w;
+			}
 			if (s->cores[c].miss_cycles * k > mshr)
 				mshr = s->cores[c].miss_cycles * k;
 			for (uint32_t b = 0; b < fp->l1.banks; b++)
@@ -920,6 +961,8 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 out:
 	if (trips.stat != s->trips.stat)
 		free(trips.stat);
+	free(pth.bv);
+	free(pth.nx);
 	free(member);
 	free(removed);
 	free(lat_full_of);

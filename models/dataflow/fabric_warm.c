@@ -297,6 +297,8 @@ void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace 
 	 * the launch enters, its longest trips: fabric_timing.c every_fed);
 	 * its accesses warm the caches and the LDST units */
 	weft_trips_merge(&s->trips_warm, &pr->trips);
+	if (cta->cta + 1 == s->launch_ctas)
+		weft_fabric_pad_note(s, pr, 0);
 	for (uint32_t b = 0; b < s->p->nblocks; b++)
 		s->bvisit_warm[b] += pr->bvisit[b];
 	for (size_t i = 0; i < pr->nacc; i++) { /* in the fabric's order */

@@ -642,6 +642,45 @@ static void test_warmed_sample_extremes(void **state)
 	unlink(tp);
 }
 
+/* nn's last CTA holds 128 threads of grid padding (20 CTAs x 256 threads
+ * for 5000 records at small size): threads that check the bound and
+ * exit. A sample expands by working threads and counts the padding's
+ * visits once whenever the last CTA was read or warmed, so its executed
+ * instructions (every working thread of nn runs the same code) are the
+ * full replay's; an unwarmed sample without the last CTA does not know
+ * the padding and expands by CTAs. */
+static void test_sample_grid_padding(void **state)
+{
+	(void)state;
+	const char *tp = st_path("nn-pad.wtr");
+	st_trace_workload("nn", WEFT_SIZE_SMALL, tp);
+	weft_fabric_cache_clear();
+	int seen[2] = { 0, 0 }; /* samples with / without the last CTA */
+	for (uint64_t seed = 1; seed < 16 && !(seen[0] && seen[1]); seed++) {
+		struct weft_cta_sample smp = { .kind = WEFT_SAMPLE_RANDOM, .count = 6, .seed = seed };
+		uint32_t ctas[6];
+		uint32_t n = weft_cta_sample_select(&smp, 20, ctas);
+		int has_last = n && ctas[n - 1] == 19;
+		if (seen[!has_last])
+			continue;
+		seen[!has_last] = 1;
+		struct weft_model_result r[3];
+		run_full_warm_cold(tp, smp, r);
+		double full = stat_of(&r[0].launches[0], "executed_insts");
+		assert_true(full == 126320);
+		assert_true(fabs(stat_of(&r[1].launches[0], "executed_insts") - full) < 1e-6 * full);
+		if (has_last)
+			assert_true(fabs(stat_of(&r[2].launches[0], "executed_insts") - full) < 1e-6 * full);
+		else
+			assert_true(fabs(stat_of(&r[2].launches[0], "executed_insts") - full) > 1e-3 * full);
+		for (int k = 0; k < 3; k++)
+			weft_model_result_free(&r[k]);
+	}
+	assert_true(seen[0] && seen[1]);
+	weft_fabric_cache_clear();
+	unlink(tp);
+}
+
 /* weft_model_run_many over several configurations (one read of the trace,
  * followers restored from the leader's replay, their LDST units fed by the
  * leader as it replays, for their own token buffer and epoch rule) gives
@@ -649,7 +688,7 @@ static void test_warmed_sample_extremes(void **state)
  * for the replay cache (its 8 MiB): those followers find no entry and
  * replay on their own, dropping what the leader fed them. */
 static void run_many_check(const char *workload, enum weft_size size, const char *const (*sets)[2],
-			   int N);
+			   int N, const struct weft_cta_sample *smp);
 
 static void test_run_many(void **state)
 {
@@ -662,7 +701,7 @@ static void test_run_many(void **state)
 		{ "mem.l2_bytes=67108864", NULL }, { "mem.l2_bytes=67108864", "fabric.token_buffer=2" },
 		{ "mem.l2_bytes=67108864", "fabric.epoch_rule=completion" },
 	};
-	run_many_check("hotspot", WEFT_SIZE_SMALL, sets, 10);
+	run_many_check("hotspot", WEFT_SIZE_SMALL, sets, 10, NULL);
 }
 
 /* The same over a launch of 4.8 M accesses (matmul at default size), more
@@ -675,11 +714,11 @@ static void test_run_many_long(void **state)
 		{ "fabric.token_buffer=16", NULL }, { "fabric.token_buffer=3", NULL },
 		{ "fabric.token_buffer=5", "fabric.epoch_rule=completion" },
 	};
-	run_many_check("matmul", WEFT_SIZE_DEFAULT, sets, 3);
+	run_many_check("matmul", WEFT_SIZE_DEFAULT, sets, 3, NULL);
 }
 
 static void run_many_check(const char *workload, enum weft_size size, const char *const (*sets)[2],
-			   int N)
+			   int N, const struct weft_cta_sample *smp)
 {
 	const char *tp = st_path("many.wtr");
 	st_trace_workload(workload, size, tp);
@@ -694,9 +733,13 @@ static void run_many_check(const char *workload, enum weft_size size, const char
 	}
 	struct weft_trace *t;
 	st_check(weft_trace_open(tp, &t, &err), &err, "open");
+	if (smp)
+		weft_trace_set_jobs(t, 1); /* one walk for every configuration */
 	const struct weft_model *m = weft_model_find("sgmf");
 	struct weft_cta_sample all;
 	memset(&all, 0, sizeof(all));
+	if (smp)
+		all = *smp;
 	struct weft_model_result many[16];
 	uint32_t passes = 0;
 	weft_fabric_cache_clear();
@@ -1080,6 +1123,7 @@ int main(void)
 		cmocka_unit_test(test_alone_stores_nothing),
 		cmocka_unit_test(test_warmed_sample_ldst),
 		cmocka_unit_test(test_warmed_sample_extremes),
+		cmocka_unit_test(test_sample_grid_padding),
 		cmocka_unit_test(test_run_many),
 		cmocka_unit_test(test_run_many_long),
 		cmocka_unit_test(test_kept_loops),
