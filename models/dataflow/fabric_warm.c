@@ -277,12 +277,14 @@ static int in_window(const struct fabric_state *s, uint32_t cta)
 
 int weft_fabric_fill_skip(const struct fabric_state *s, uint32_t cta)
 {
-	if (cta >= s->fill_end || in_window(s, cta))
-		return 0;
+	if (!s->fill_nsel || in_window(s, cta))
+		return 0; /* not windowed (every CTA handed over is warmed), or a window's */
+	if (cta < s->fill_start || cta >= s->fill_end)
+		return 1; /* another configuration's fill (a run of several, model_many.c) */
 	/* read on the decoder threads too (prep_cta, fabric.c): set once, by
 	 * the thread that warms in CTA order, so a decoder that sees it set
 	 * skips a CTA that thread skips as well */
-	return cta < s->fill_start || __atomic_load_n(&s->filled, __ATOMIC_RELAXED);
+	return __atomic_load_n(&s->filled, __ATOMIC_RELAXED);
 }
 
 void weft_fabric_warm_apply(struct fabric_state *s, const struct weft_cta_trace *cta,

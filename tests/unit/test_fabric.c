@@ -717,6 +717,24 @@ static void test_run_many_long(void **state)
 	run_many_check("matmul", WEFT_SIZE_DEFAULT, sets, 3, NULL);
 }
 
+/* A windowed sample over configurations whose fills differ (1 and 15
+ * cores: the fill warms until every L1 has turned over) in one walk
+ * (one job: model_many.c hands every configuration the longest fill):
+ * each configuration warms only its own fill and windows, so it reports
+ * what it reports alone. nn at default size: its first window comes
+ * early, so a fill runs on past it (trace.h warm_fill). */
+static void test_run_many_windowed(void **state)
+{
+	(void)state;
+	static const char *const sets[][2] = {
+		{ "fabric.token_buffer=16", NULL },
+		{ "fabric.cores=15", NULL },
+	};
+	struct weft_cta_sample smp = { .kind = WEFT_SAMPLE_RANDOM, .count = 8, .seed = 1, .warm = 1,
+				       .warm_window = WEFT_WARM_WINDOW_GRID };
+	run_many_check("nn", WEFT_SIZE_DEFAULT, sets, 2, &smp);
+}
+
 static void run_many_check(const char *workload, enum weft_size size, const char *const (*sets)[2],
 			   int N, const struct weft_cta_sample *smp)
 {
@@ -1126,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(test_sample_grid_padding),
 		cmocka_unit_test(test_run_many),
 		cmocka_unit_test(test_run_many_long),
+		cmocka_unit_test(test_run_many_windowed),
 		cmocka_unit_test(test_kept_loops),
 		cmocka_unit_test(test_area_sgmf_core),
 		cmocka_unit_test(test_bad_config),
