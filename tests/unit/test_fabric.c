@@ -642,7 +642,7 @@ static void test_warmed_sample_extremes(void **state)
 	unlink(tp);
 }
 
-/* nn's last CTA holds 128 threads of grid padding (20 CTAs x 256 threads
+/* nn's last CTA holds 120 threads of grid padding (20 CTAs x 256 threads
  * for 5000 records at small size): threads that check the bound and
  * exit. A sample expands by working threads and counts the padding's
  * visits once whenever the last CTA was read or warmed, so its executed
