@@ -284,8 +284,8 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 	e->l2_used = malloc(lines * sizeof(uint64_t));
 	e->l2_dirty = malloc(lines + 1);
 	e->l2_bank = malloc(s->l2.g.banks * sizeof(uint64_t));
-	if (!e->pc || !e->bvisit || !e->pad_notexec || !e->trips || !e->l1_bank || !e->sh_bank || !e->core_ctas || !e->core_miss ||
-	    !e->l2_tag || !e->l2_used || !e->l2_dirty || !e->l2_bank) {
+	if (!e->pc || !e->bvisit || !e->pad_notexec || !e->trips || !e->l1_bank || !e->sh_bank || !e->core_ctas ||
+	    !e->core_miss || !e->l2_tag || !e->l2_used || !e->l2_dirty || !e->l2_bank) {
 		entry_free(e);
 		return;
 	}
@@ -339,7 +339,8 @@ void weft_fabric_cache_store(struct fabric_state *s, struct weft_trace *t, uint3
 			e->seq_all = NULL;
 		}
 	}
-	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) + (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 24 + (size_t)e->ninsts * 8 +
+	e->bytes = (e->seq_all ? s->seq_total * 2 + (size_t)e->ninsts * 4 : 0) + sizeof(*e) +
+		   (size_t)e->ninsts * sizeof(*e->pc) + (size_t)e->nblocks * 24 + (size_t)e->ninsts * 8 +
 		   (size_t)e->nloops * 3 * sizeof(*e->trips) + (size_t)e->cores * (e->l1_banks + e->sh_banks) * 8 +
 		   lines * 17 + s->l2.g.banks * 8;
 	if (e->bytes > FABRIC_CACHE_BYTES) {

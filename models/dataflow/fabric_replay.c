@@ -53,7 +53,8 @@ int weft_fabric_launch_begin(struct fabric_state *s, const struct weft_program *
 	s->flag_pcs = malloc(((size_t)p->ninsts + 1) * sizeof(uint32_t));
 	s->dmt_rm = calloc((size_t)p->ninsts + 1, 1);
 	s->dmt_fwd = calloc((size_t)p->ninsts + 1, 1);
-	if (!s->pc || !s->bvisit || !s->bvisit_warm || !s->pad_bvisit || !s->pad_notexec || !s->flag_start || !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
+	if (!s->pc || !s->bvisit || !s->bvisit_warm || !s->pad_bvisit || !s->pad_notexec || !s->flag_start ||
+	    !s->flag_pcs || !s->dmt_rm || !s->dmt_fwd)
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory for kernel %s", p->kernel);
 	uint32_t n = 0;
 	for (uint32_t b = 0; b < p->nblocks; b++) {

@@ -292,13 +292,11 @@ int weft_fabric_time_launch(struct fabric_state *s, const struct weft_trace_laun
 	/* the padding read (if any) out, the launch's padding in, once */
 	const int pad = s->pad_known && s->pad_threads && s->cta_seq < L->nctas;
 	const double back = pad ? 1 / f - (s->pad_read ? 1 : 0) : 0;
-	{
-		for (uint32_t b = 0; b < p->nblocks; b++)
-			pth.bv[b] = (double)s->bvisit[b] + back * (double)s->pad_bvisit[b];
-		for (uint32_t pc = 0; pc < p->ninsts; pc++)
-			pth.nx[pc] = (double)s->pc[pc].notexec + back * (double)s->pad_notexec[pc];
-		pth.threads = s->la.threads + back * s->pad_threads;
-	}
+	for (uint32_t b = 0; b < p->nblocks; b++)
+		pth.bv[b] = (double)s->bvisit[b] + back * (double)s->pad_bvisit[b];
+	for (uint32_t pc = 0; pc < p->ninsts; pc++)
+		pth.nx[pc] = (double)s->pc[pc].notexec + back * (double)s->pad_notexec[pc];
+	pth.threads = s->la.threads + back * s->pad_threads;
 	const double nread = pth.threads;
 	const uint32_t per_core_ctas = (L->nctas + fp->cores - 1) / fp->cores;
 	const double core_scale = per_core_ctas / ctas_read; /* read counts -> busiest core */
