@@ -4,7 +4,8 @@
  * a launch runs on several threads only when its kernel allows it (global
  * atomics, fences and clock reads keep it on one), the memory it leaves,
  * its counts and the error of its first failing CTA are the same on 1
- * and 4 threads, and the instruction budget still stops a runaway CTA.
+ * and 4 threads (also when small CTAs are claimed and committed in
+ * batches), and the instruction budget still stops a runaway CTA.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,11 +84,24 @@ static const char *runaway_ptx = HEAD
 	"mov.u32 %r1, %ctaid.x;\nsetp.ne.s32 %p1, %r1, 2;\n"
 	"@%p1 bra DONE;\nLOOP:\nadd.s32 %r2, %r2, 1;\nbra LOOP;\nDONE:\nret;\n}\n";
 
+/* out[gtid] = gtid + ctaid; thread 3 of CTA trap - 1 traps (trap > 0) */
+static const char *late_trap_ptx = HEAD
+	".visible .entry k(.param .u64 pout, .param .u32 ptrap)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
+	"ld.param.u64 %rd1, [pout];\nld.param.u32 %r9, [ptrap];\n"
+	"mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+	"mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+	"add.s32 %r6, %r2, 1;\nsetp.eq.s32 %p1, %r6, %r9;\nsetp.eq.s32 %p2, %r1, 3;\n"
+	"and.pred %p1, %p1, %p2;\n@%p1 trap;\n"
+	"add.s32 %r5, %r4, %r2;\n"
+	"mul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r5;\nret;\n}\n";
+
 #define NCTA 16u
 #define NTHR 64u
 
-static int run(const char *ptx, unsigned jobs, uint32_t trap, uint64_t budget, uint32_t *out,
-	       struct weft_ctx_stats *st, char *msg, size_t msglen)
+static int run_grid(const char *ptx, unsigned jobs, uint32_t ncta, uint32_t ntid, uint32_t trap,
+		    uint64_t budget, uint32_t *out, struct weft_ctx_stats *st, char *msg, size_t msglen)
 {
 	struct weft_ctx_options o;
 	memset(&o, 0, sizeof(o));
@@ -98,19 +112,25 @@ static int run(const char *ptx, unsigned jobs, uint32_t trap, uint64_t budget, u
 	if (!ctx)
 		return -1;
 	uint64_t d;
-	int rc = weft_malloc(ctx, NCTA * NTHR * 4, &d, &op_err);
+	int rc = weft_malloc(ctx, (uint64_t)ncta * ntid * 4, &d, &op_err);
 	if (!rc) {
 		struct weft_arg args[] = { WEFT_ARG(d), WEFT_ARG(trap) };
-		rc = weft_launch(ctx, mod, "k", weft_dim3(NCTA, 1, 1), weft_dim3(NTHR, 1, 1), 0, args, 2,
+		rc = weft_launch(ctx, mod, "k", weft_dim3(ncta, 1, 1), weft_dim3(ntid, 1, 1), 0, args, 2,
 				 &op_err);
 	}
 	if (msg)
 		snprintf(msg, msglen, "%s", rc ? op_err.message : "");
-	if (out && weft_memcpy_dtoh(ctx, out, d, NCTA * NTHR * 4, &op_err))
+	if (out && weft_memcpy_dtoh(ctx, out, d, (uint64_t)ncta * ntid * 4, &op_err))
 		rc = -2;
 	*st = *weft_ctx_stats(ctx);
 	weft_ctx_destroy(ctx);
 	return rc;
+}
+
+static int run(const char *ptx, unsigned jobs, uint32_t trap, uint64_t budget, uint32_t *out,
+	       struct weft_ctx_stats *st, char *msg, size_t msglen)
+{
+	return run_grid(ptx, jobs, NCTA, NTHR, trap, budget, out, st, msg, msglen);
 }
 
 static void test_same_memory_and_counts(void **state)
@@ -145,6 +165,36 @@ static void test_first_error_in_cta_order(void **state)
 	assert_int_equal(s1.ctas, 5);
 }
 
+/* Many small CTAs: workers claim them in batches (emu_par.c batch_size)
+ * and commit a batch in one turn; memory, counts and the first error in
+ * CTA order (a CTA in the middle of a batch) stay those of one thread. */
+#define MANY 3000u
+static void test_batches_keep_order(void **state)
+{
+	(void)state;
+	static uint32_t a[MANY * 32], b[MANY * 32];
+	struct weft_ctx_stats s1, s2;
+	assert_int_equal(run_grid(late_trap_ptx, 1, MANY, 32, 0, 0, a, &s1, NULL, 0), 0);
+	assert_int_equal(run_grid(late_trap_ptx, 2, MANY, 32, 0, 0, b, &s2, NULL, 0), 0);
+	assert_memory_equal(a, b, sizeof(a));
+	for (uint32_t i = 0; i < MANY * 32; i++)
+		assert_int_equal(a[i], i + i / 32);
+	assert_int_equal(s2.parallel_launches, 1);
+	assert_int_equal(s1.thread_insts, s2.thread_insts);
+	assert_int_equal(s1.warp_insts, s2.warp_insts);
+	assert_int_equal(s2.ctas, MANY);
+	char m1[1024], m2[1024];
+	for (uint32_t at = 2345; at <= 2346; at++) {
+		assert_int_equal(run_grid(late_trap_ptx, 1, MANY, 32, at, 0, NULL, &s1, m1, sizeof(m1)),
+				 WEFT_ERR_RUNTIME);
+		assert_int_equal(run_grid(late_trap_ptx, 2, MANY, 32, at, 0, NULL, &s2, m2, sizeof(m2)),
+				 WEFT_ERR_RUNTIME);
+		assert_string_equal(m1, m2);
+		assert_int_equal(s1.ctas, at - 1);
+		assert_int_equal(s2.ctas, at - 1);
+	}
+}
+
 static void test_atomics_stay_on_one_thread(void **state)
 {
 	(void)state;
@@ -173,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_parse_jobs),
 		cmocka_unit_test(test_pool_runs_each_worker_once),
 		cmocka_unit_test(test_same_memory_and_counts),
+		cmocka_unit_test(test_batches_keep_order),
 		cmocka_unit_test(test_first_error_in_cta_order),
 		cmocka_unit_test(test_atomics_stay_on_one_thread),
 		cmocka_unit_test(test_runaway_cta_stops),

@@ -57,11 +57,9 @@ struct wt_rec {
 	struct wt_wlog *wl;
 	uint32_t capw;
 	uint64_t thread_insts, warp_insts, mem_accesses;
-	/* parallel only: the chunk this worker's last commit closed, which it
-	 * compresses after its turn (ob_worker_after_commit), and its zstd
-	 * context */
+	/* parallel only: the chunks this recorder's commits closed, which its
+	 * worker compresses after its turn (ob_worker_after_commit) */
 	struct wt_pending *pend;
-	ZSTD_CCtx *cctx;
 };
 
 /* A closed chunk on its way to the file (parallel emulation): its index
@@ -145,6 +143,11 @@ struct weft_trace_writer {
 	pthread_mutex_t wmu;
 	struct wt_pending *queue;
 	uint32_t next_write;
+	/* parallel emulation: zstd contexts free for a worker's compression
+	 * (under wmu), one per worker compressing at once at most, not one per
+	 * recorder (a worker may record several CTAs before its turn) */
+	ZSTD_CCtx **cpool;
+	uint32_t ncpool, capcpool;
 	/* distinct static programs written so far: launches with the same
 	 * program refer to the first one */
 	struct wt_buf *progs;
@@ -996,8 +999,6 @@ static void rec_free(struct wt_rec *r)
 	free(r->wl);
 	r->wl = NULL;
 	r->capw = 0;
-	ZSTD_freeCCtx(r->cctx);
-	r->cctx = NULL;
 }
 
 /* Empties the logs of the launch's warps (the others, from a launch with
@@ -1112,7 +1113,7 @@ static void *ob_worker_open(void *user, struct weft_error *err)
 	struct wt_rec *r = calloc(1, sizeof(*r));
 	if (r) {
 		r->w = w;
-		if (!rec_reserve(r, w->tpc) && (r->cctx = ZSTD_createCCtx()))
+		if (!rec_reserve(r, w->tpc))
 			return r;
 		rec_free(r);
 		free(r);
@@ -1141,8 +1142,7 @@ static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_erro
 
 /* Compresses chunk p, then writes every compressed chunk whose turn in
  * the file has come (p's, and later ones that waited for it). */
-static int compress_and_write(struct weft_trace_writer *w, struct wt_rec *r, struct wt_pending *p,
-			      struct weft_error *err)
+static int compress_and_write(struct weft_trace_writer *w, struct wt_pending *p, struct weft_error *err)
 {
 	size_t bound = ZSTD_compressBound(p->rawn);
 	if (!(p->rec = malloc(WT_CHUNK_HDR + bound))) {
@@ -1154,7 +1154,31 @@ static int compress_and_write(struct weft_trace_writer *w, struct wt_rec *r, str
 	wt_put32(p->rec + 4, p->first);
 	wt_put32(p->rec + 8, p->ncta);
 	wt_put32(p->rec + 12, (uint32_t)p->rawn);
-	size_t z = ZSTD_compressCCtx(r->cctx, p->rec + WT_CHUNK_HDR, bound, p->raw, p->rawn, w->level);
+	ZSTD_CCtx *cc = NULL;
+	pthread_mutex_lock(&w->wmu);
+	if (w->ncpool)
+		cc = w->cpool[--w->ncpool];
+	pthread_mutex_unlock(&w->wmu);
+	if (!cc && !(cc = ZSTD_createCCtx())) {
+		pending_free(p);
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+		return rec_nomem(w, err);
+	}
+	size_t z = ZSTD_compressCCtx(cc, p->rec + WT_CHUNK_HDR, bound, p->raw, p->rawn, w->level);
+	pthread_mutex_lock(&w->wmu);
+	if (w->ncpool == w->capcpool) {
+		uint32_t nc = w->capcpool ? 2 * w->capcpool : 4;
+		ZSTD_CCtx **np = realloc(w->cpool, nc * sizeof(*np));
+		if (np) {
+			w->cpool = np;
+			w->capcpool = nc;
+		}
+	}
+	if (w->ncpool < w->capcpool)
+		w->cpool[w->ncpool++] = cc;
+	else
+		ZSTD_freeCCtx(cc); /* no room to keep it: the next compression makes one */
+	pthread_mutex_unlock(&w->wmu);
 	if (ZSTD_isError(z)) {
 		pending_free(p);
 		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
@@ -1195,7 +1219,7 @@ static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *er
 	while (!rc && r->pend) {
 		struct wt_pending *p = r->pend;
 		r->pend = p->mine;
-		rc = compress_and_write(w, r, p, err);
+		rc = compress_and_write(w, p, err);
 	}
 	return rc;
 }
@@ -1306,6 +1330,9 @@ static void free_writer(struct weft_trace_writer *w)
 	weft_trace_seq_free(&w->seq[1]);
 	free(w->u);
 	free(w->u_sp);
+	for (uint32_t i = 0; i < w->ncpool; i++)
+		ZSTD_freeCCtx(w->cpool[i]);
+	free(w->cpool);
 	while (w->queue) { /* chunks of a parallel launch that failed */
 		struct wt_pending *p = w->queue;
 		w->queue = p->next;
