@@ -19,8 +19,10 @@
 #    by hand with the program kept per kernel (large size, best of 3,
 #    CPU seconds, load average 9 to 14): sgemm 1.28x, nn 1.27x, hotspot
 #    1.68x, gaussian 1.84x, bfs 2.41x (docs/trace-format.md, "Measured",
-#    with callgrind's counts); EMU_WLS="sgemm hotspot bfs" adds the
-#    divergent one.
+#    with callgrind's counts). The default workloads are sgemm, hotspot,
+#    bfs (divergent) and gaussian (798 launches of small CTAs: until the
+#    workers claimed CTAs in batches its -j 2 run took 70.7 s against 6.1 s
+#    for -j 1; docs/emulator.md "In order").
 # 2. Emulation + trace writing, -j 1 against -j 2: thread instructions per
 #    second on one core, and the speedup with 2 workers (target >= 1.7x).
 # 3. Replay, for each model (simt fermi-sm, sgmf sgmf-core, dmt dmt-cgra,
@@ -79,7 +81,7 @@
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
 #        the overlay replays sgemm_shader). Parts 1 and 2 run EMU_WLS
-#        (default: sgemm hotspot) at EMU_SIZE (default: large, about 1e9
+#        (default: sgemm hotspot bfs gaussian) at EMU_SIZE (default: large, about 1e9
 #        thread instructions): at default size a run is a few tens of
 #        milliseconds of CPU, below what `times` resolves and less than the
 #        trace's fsync and the process's start.
@@ -90,7 +92,7 @@ wls=${*:-sgemm hotspot bfs matmul pathfinder}
 REPS=${REPS:-3}
 esize=${EMU_SIZE:-large}
 lsize=${ONE_SIZE-large}
-ewls=${EMU_WLS:-sgemm hotspot}
+ewls=${EMU_WLS:-sgemm hotspot bfs gaussian}
 cd "$(dirname "$0")/.." || exit 3
 BIN=${WEFT_BIN:-bin}
 T=$BIN/weft-trace
