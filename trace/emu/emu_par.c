@@ -17,10 +17,13 @@
  *
  * How: each worker has its own launch state (warps, registers, local
  * frames, shared memory, the allocation cache; weft_emu_launch_alloc) and
- * its own observer recorder. Workers claim the next CTA under a mutex, run
- * it, then wait for its turn: CTA c commits (its recorded events go to the
- * observer's cta_commit, its counts to the context) only after CTA c-1
- * did, so the observer sees CTAs in the order one thread gives them; then,
+ * an observer recorder per CTA of its batch. Workers claim a batch of
+ * consecutive CTAs under a mutex (batch_size), run them (handing each to
+ * the observer's worker_cta_end as it ends: the trace writer encodes it
+ * there), then wait for the batch's turn: CTA c commits (its record goes
+ * to the observer's cta_commit, its counts to the context) only after CTA
+ * c-1 did, so the observer sees CTAs in the order one thread gives them,
+ * and a batch commits in one turn; then,
  * outside the order, it does what its commit left it (worker_after_commit:
  * the trace writer compresses the chunk the commit closed, and chunks are
  * written in their order by whichever worker completes the run). An
@@ -245,6 +248,8 @@ static void par_worker(void *arg, unsigned wid)
 			}
 			if (!rc)
 				rc = weft_emu_cta(&W, c0 + i, p->quantum);
+			if (!rc && p->obs && p->obs->worker_cta_end)
+				rc = p->obs->worker_cta_end(rec[i], c0 + i, &werr);
 			if (rc)
 				break;
 		}

@@ -135,6 +135,12 @@ struct weft_emu_observer {
 	int (*worker_cta_begin)(void *wuser, uint32_t cta_linear, struct weft_error *err);
 	int (*worker_warp_inst)(void *wuser, const struct weft_warp_event *ev, struct weft_error *err);
 	int (*cta_commit)(void *user, void *wuser, uint32_t cta_linear, struct weft_error *err);
+	/* Optional: called by the worker right after a CTA it recorded has
+	 * run, before its turn (concurrently with other workers' calls and
+	 * commits): work on the CTA's record that needs nothing of the CTAs
+	 * before it, such as encoding it (the trace writer; its commit then
+	 * only appends). An error is the CTA's, reported at its turn. */
+	int (*worker_cta_end)(void *wuser, uint32_t cta_linear, struct weft_error *err);
 	void (*worker_close)(void *user, void *wuser);
 	/* Optional: called by the worker after each of its commits, outside
 	 * the order (concurrently with other workers' calls and commits): work

@@ -4,8 +4,12 @@
  * CTA thread by thread out of those logs (docs/trace-format.md "Chunk
  * payload") into the current chunk, and writes a chunk as a
  * zstd-compressed record once it holds about WT_CHUNK_TARGET raw bytes.
- * Memory: one CTA's warp logs plus one chunk, and the program (built and
- * serialised once) of each kernel launched. The file is written through common/file.h's atomic writer and
+ * Parallel emulation: each worker's recorder also encodes its CTA into
+ * streams of its own as the CTA ends (a CTA's encoding needs nothing of
+ * the CTAs before it), and the commit appends them to the chunk in CTA
+ * order. Memory: one CTA's warp logs plus one chunk (and, per recorder of
+ * a parallel worker, one CTA's logs and streams), and the program (built
+ * and serialised once) of each kernel launched. The file is written through common/file.h's atomic writer and
  * only appears at NAME in weft_trace_writer_commit, after the index and
  * footer are written and the data fsynced: an interrupted run never leaves
  * a file at NAME, and a temporary one (the named fallback) has no footer,
@@ -48,15 +52,44 @@ static inline uint32_t wt_popcount(uint32_t v)
  * trace (16087 -> 16328 bytes); hotspot 17639 -> 17657 bytes. */
 #define WT_PROGRAM_LEVEL 9
 
+/* What encoding one CTA's threads needs (encode_cta): the address
+ * predictor and its fast path, the current and previous thread gathered
+ * out of the logs, the current warp's marked events (u, once u_ready;
+ * u_sp: scratch, a space per memory instruction), and the streams it
+ * writes. Every CTA starts them afresh (trace-format.md "Address
+ * prediction": every CTA decodes alone), so a CTA can be encoded anywhere:
+ * the one thread's encoder writes straight into the chunk's streams, a
+ * parallel worker's into its recorder's own (own[]), outside the order,
+ * and its commit only appends them to the chunk. */
+struct wt_enc {
+	struct wt_pred pred;
+	struct wt_fast fast;
+	struct wt_seq seq[2];
+	uint32_t *u;
+	size_t nu, capu;
+	int u_ready;
+	uint8_t *u_sp;
+	uint32_t capusp;
+	struct wt_buf *s[4];   /* path, guard, address, space: w->s or own */
+	struct wt_buf own[4];
+	uint32_t cta;
+	uint64_t decoded;      /* the CTA's decoded size (WT_CHUNK_DECODED_TARGET) */
+	int encoded;           /* a worker encoded the CTA ahead of its turn */
+};
+
 /* One executor's record of the CTA it runs: a log per warp (its lanes'
- * blocks, guard bits and accesses) and the CTA's counts. The writer has one for one
- * thread; each parallel emulation worker opens its own (worker_open), and
- * the CTAs it records are encoded in CTA order at their commit. */
+ * blocks, guard bits and accesses), the CTA's counts, and its encoder.
+ * The writer has one for one thread; each parallel emulation worker opens
+ * its own (worker_open), encodes the CTAs it records as they end
+ * (worker_cta_end), and appends them to the chunk in CTA order at their
+ * commit. */
 struct wt_rec {
 	const struct weft_trace_writer *w; /* tab, prog, tpc: read only while CTAs run */
 	struct wt_wlog *wl;
 	uint32_t capw;
 	uint64_t thread_insts, warp_insts, mem_accesses;
+	struct wt_enc enc;
+	struct wt_rec *next_spare; /* w->spare */
 	/* parallel only: the chunks this recorder's commits closed, which its
 	 * worker compresses after its turn (ob_worker_after_commit) */
 	struct wt_pending *pend;
@@ -105,8 +138,6 @@ struct weft_trace_writer {
 	int in_launch;
 	struct weft_program *prog;
 	struct wt_tab tab;
-	struct wt_pred pred;
-	struct wt_fast fast;
 	uint32_t tpc;             /* threads per CTA */
 	uint32_t nctas;
 	uint64_t thread_insts, warp_insts, mem_accesses;
@@ -117,19 +148,9 @@ struct weft_trace_writer {
 	 * (ob_launch_counts) instead of the events they would come from */
 	int want_given, counts_given;
 	uint64_t lc_thread, lc_warp;
-	/* current CTA: recorded into rec (one thread), encoded from the
-	 * recorder that ran it */
+	/* the one thread's recorder and encoder (a parallel worker's are its
+	 * own, ob_worker_open) */
 	struct wt_rec crec;
-	uint32_t cta;
-	/* the encoder's current and previous thread, gathered out of the logs */
-	struct wt_seq seq[2];
-	/* the current warp's marked events (warp_marks), once u_ready;
-	 * u_sp: scratch, a space per memory instruction */
-	uint32_t *u;
-	size_t nu, capu;
-	int u_ready;
-	uint8_t *u_sp;
-	uint32_t capusp;
 	/* current chunk */
 	struct wt_buf ctatab, s[4];
 	uint32_t chunk_first, chunk_ncta;
@@ -148,6 +169,11 @@ struct weft_trace_writer {
 	 * recorder (a worker may record several CTAs before its turn) */
 	ZSTD_CCtx **cpool;
 	uint32_t ncpool, capcpool;
+	/* parallel emulation: recorders closed at a launch's end, kept (under
+	 * wmu) for the next launch's workers with their buffers' capacity (a
+	 * worker opens one per CTA of its batch: gaussian's 798 launches
+	 * opened about 100000) */
+	struct wt_rec *spare;
 	/* distinct static programs written so far: launches with the same
 	 * program refer to the first one */
 	struct wt_buf *progs;
@@ -180,6 +206,14 @@ static int io_err(struct weft_trace_writer *w, struct weft_error *err, int step)
 static int nomem(struct weft_trace_writer *w, struct weft_error *err)
 {
 	w->failed = 1;
+	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
+}
+
+/* nomem for an encoder, which may run on a worker and so does not mark
+ * the writer failed (the CTA's error does that where it is committed, or
+ * stops the launch before its turn) */
+static int enc_nomem(const struct weft_trace_writer *w, struct weft_error *err)
+{
 	return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory writing trace %s", w->path);
 }
 
@@ -261,6 +295,8 @@ int weft_trace_writer_open(const char *path, int level, struct weft_trace_writer
 		return weft_error_set(err, WEFT_ERR_NOMEM, "out of memory opening trace %s", path);
 	w->out.fd = -1;
 	w->crec.w = w;
+	for (int k = 0; k < 4; k++)
+		w->crec.enc.s[k] = &w->s[k]; /* the one thread encodes in place */
 	pthread_mutex_init(&w->wmu, NULL);
 	w->level = level ? level : WT_DEFAULT_LEVEL;
 	size_t n = strlen(path);
@@ -460,39 +496,39 @@ static int flush_chunk(struct weft_trace_writer *w, struct weft_error *err)
 
 /* Makes the previous thread's accesses (lane pl of log pg, when the last
  * thread was encoded straight from its warp log) an array again for the
- * predictor (w->pred.pa, pm), in w->seq[slot]. */
-static int prev_arrays(struct weft_trace_writer *w, const struct wt_wlog *pg, uint32_t pl, int slot)
+ * predictor (e->pred.pa, pm), in e->seq[slot]. */
+static int prev_arrays(struct wt_enc *e, const struct wt_wlog *pg, uint32_t pl, int slot)
 {
-	struct wt_seq *P = &w->seq[slot];
+	struct wt_seq *P = &e->seq[slot];
 	if (weft_trace_wlog_accesses(pg, pl, P))
 		return -1;
-	w->pred.pa = P->aa;
-	w->pred.pm = P->am;
+	e->pred.pa = P->aa;
+	e->pred.pm = P->am;
 	return 0;
 }
 
 /* The events of warp log g where a lane of wt_wlog_marks_lanes can differ
- * from the fast path (weft_trace_wlog_marks), into w->u; -1 when out of
+ * from the fast path (weft_trace_wlog_marks), into e->u; -1 when out of
  * memory. */
-static int warp_marks(struct weft_trace_writer *w, const struct wt_wlog *g)
+static int warp_marks(const struct weft_trace_writer *w, struct wt_enc *e, const struct wt_wlog *g)
 {
 	const struct wt_tab *T = &w->tab;
-	if (T->nm > w->capusp) {
-		uint8_t *np = realloc(w->u_sp, T->nm);
+	if (T->nm > e->capusp) {
+		uint8_t *np = realloc(e->u_sp, T->nm);
 		if (!np)
 			return -1;
-		w->u_sp = np;
-		w->capusp = T->nm;
+		e->u_sp = np;
+		e->capusp = T->nm;
 	}
-	if (g->naev > w->capu) {
-		uint32_t *np = realloc(w->u, g->naev * sizeof(uint32_t));
+	if (g->naev > e->capu) {
+		uint32_t *np = realloc(e->u, g->naev * sizeof(uint32_t));
 		if (!np)
 			return -1;
-		w->u = np;
-		w->capu = g->naev;
+		e->u = np;
+		e->capu = g->naev;
 	}
-	w->nu = weft_trace_wlog_marks(g, T->mspace, w->u_sp, w->u);
-	w->u_ready = 1;
+	e->nu = weft_trace_wlog_marks(g, T->mspace, e->u_sp, e->u);
+	e->u_ready = 1;
 	return 0;
 }
 
@@ -518,12 +554,13 @@ static inline int lanes_listed(struct wt_wlog *g, uint32_t *nscan)
  * l-1's address, its residual and space into the streams (room reserved).
  * Inlined by force: as a call it cost nn 19% more instructions
  * (callgrind, trace run at default size: 608M against 512M). */
-static inline __attribute__((always_inline)) void fast_access(struct weft_trace_writer *w,
-								 const struct wt_wlog *g, size_t e,
-								 uint32_t l, uint32_t i, uint64_t *zrun,
-								 uint64_t *srun)
+static inline __attribute__((always_inline)) void fast_access(const struct weft_trace_writer *w,
+								 struct wt_enc *en, struct wt_buf *sa,
+								 struct wt_buf *ss, const struct wt_wlog *g,
+								 size_t e, uint32_t l, uint32_t i,
+								 uint64_t *zrun, uint64_t *srun)
 {
-	struct wt_fast *F = &w->fast;
+	struct wt_fast *F = &en->fast;
 	const struct wt_aev *E = &g->aev[e];
 	uint32_t m = E->m;
 	uint64_t a, p;
@@ -534,43 +571,39 @@ static inline __attribute__((always_inline)) void fast_access(struct weft_trace_
 	} else if (a = g->addr[32 * e + l], p = g->addr[32 * e + l - 1], a == p + F->D[m]) {
 		(*zrun)++;
 	} else {
-		put_residual(&w->s[2], zrun, a - p - F->D[m]);
+		put_residual(sa, zrun, a - p - F->D[m]);
 		F->D[m] = a - p; /* wt_fast_fix */
 		F->d_dirty = 1;
 		if (i == F->first[m])
-			w->pred.d0[m] = F->D[m];
+			en->pred.d0[m] = F->D[m];
 	}
-	uint8_t ps = wt_pred_space(&w->pred, m, w->tab.mspace[m]);
+	uint8_t ps = wt_pred_space(&en->pred, m, w->tab.mspace[m]);
 	if (E->space == ps) {
 		(*srun)++;
 	} else {
-		put_space(&w->s[3], srun, E->space);
-		w->pred.lastsp[m] = E->space;
+		put_space(ss, srun, E->space);
+		en->pred.lastsp[m] = E->space;
 	}
 }
 
 /* Lane l of warp log g (thread t) into the path stream: its blocks
  * (gathered into S) as successor codes. */
-static int encode_path(struct weft_trace_writer *w, const struct wt_wlog *g, uint32_t l, uint32_t t,
-		       struct wt_seq *S, struct weft_error *err)
+static int encode_path(const struct weft_trace_writer *w, struct wt_enc *e, const struct wt_wlog *g,
+		       uint32_t l, uint32_t t, struct wt_seq *S, struct weft_error *err)
 {
 	const struct wt_tab *T = &w->tab;
-	struct wt_buf *sp = &w->s[0];
+	struct wt_buf *sp = e->s[0];
 	if (weft_trace_wlog_blocks(g, l, S))
-		return nomem(w, err);
-	if (S->nb > 0xffffffffu) {
-		w->failed = 1;
-		return weft_error_set(err, WEFT_ERR_LIMIT, "thread %u of CTA %u entered too many blocks to trace", t, w->cta);
-	}
+		return enc_nomem(w, err);
+	if (S->nb > 0xffffffffu)
+		return weft_error_set(err, WEFT_ERR_LIMIT, "thread %u of CTA %u entered too many blocks to trace", t, e->cta);
 	uint32_t nb = (uint32_t)S->nb;
 	const uint32_t *blocks = S->blocks;
 	wt_buf_varint(sp, nb);
-	if (nb && blocks[0] != 0) {
-		w->failed = 1;
+	if (nb && blocks[0] != 0)
 		return weft_error_set(err, WEFT_ERR_INTERNAL,
 				      "trace writer: thread %u of CTA %u starts in block %u, not at pc 0",
-				      t, w->cta, blocks[0]);
-	}
+				      t, e->cta, blocks[0]);
 	for (uint32_t i = 1; i < nb; i++) {
 		uint32_t b = blocks[i - 1], nx = blocks[i];
 		if (T->nsucc[b] == 2) {
@@ -583,26 +616,29 @@ static int encode_path(struct weft_trace_writer *w, const struct wt_wlog *g, uin
 				wt_buf_varint(sp, nx);
 			}
 		} else if (T->nsucc[b] != 1 || nx != T->succ[b][0]) {
-			w->failed = 1;
 			return weft_error_set(err, WEFT_ERR_INTERNAL,
 					      "trace writer: thread %u of CTA %u went from block %u to block %u, "
 					      "which is not a CFG successor",
-					      t, w->cta, b, nx);
+					      t, e->cta, b, nx);
 		}
 	}
-	return sp->oom ? nomem(w, err) : 0;
+	return sp->oom ? enc_nomem(w, err) : 0;
 }
 
-/* Encodes the finished CTA's threads into the chunk streams. */
-static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft_error *err)
+/* Encodes CTA cta's threads, recorded by r, into the streams of r's
+ * encoder (e->s; their lengths grow by the CTA's), and its decoded size
+ * into e->decoded. Reads w (the launch's tables) and writes only r: a
+ * worker runs it for its own recorder outside the order. */
+static int encode_cta(const struct weft_trace_writer *w, struct wt_rec *r, uint32_t cta,
+		      struct weft_error *err)
 {
 	const struct wt_tab *T = &w->tab;
-	struct wt_buf *sp = &w->s[0], *sg = &w->s[1], *sa = &w->s[2], *ss = &w->s[3];
-	size_t n0[4];
-	for (int k = 0; k < 4; k++)
-		n0[k] = w->s[k].n;
-	weft_trace_pred_cta(&w->pred);
-	wt_fast_cta(&w->fast);
+	struct wt_enc *e = &r->enc;
+	struct wt_buf *sp = e->s[0], *sg = e->s[1], *sa = e->s[2], *ss = e->s[3];
+	e->cta = cta;
+	uint64_t decoded = 0; /* e->decoded, at the end */
+	weft_trace_pred_cta(&e->pred);
+	wt_fast_cta(&e->fast);
 	uint64_t zrun = 0, srun = 0; /* zero residuals / right space predictions in a row */
 	/* the previous thread's accesses are in w->seq[cur ^ 1] (pgath), or
 	 * still only in its warp log (pg, lane pl) */
@@ -620,9 +656,9 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 	for (uint32_t t = 0; t < w->tpc; t++) {
 		uint32_t l = t & 31, bit = 1u << l;
 		struct wt_wlog *g = &r->wl[t >> 5];
-		struct wt_seq *S = &w->seq[cur];
+		struct wt_seq *S = &e->seq[cur];
 		if (l == 0) {
-			w->u_ready = 0;
+			e->u_ready = 0;
 			nscan = 0;
 		}
 		/* path and guard bits: where lanes l+1.. took the same blocks
@@ -635,12 +671,12 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			nb = pnb;
 		} else {
 			size_t p0 = sp->n;
-			if ((rc = encode_path(w, g, l, t, S, err)))
+			if ((rc = encode_path(w, e, g, l, t, S, err)))
 				return rc;
 			nb = pnb = (uint32_t)S->nb;
 			prun = agreeing_run(g->bagree, l, t, w->tpc);
 			if (prun && weft_trace_buf_repeat(sp, p0, prun))
-				return nomem(w, err);
+				return enc_nomem(w, err);
 		}
 		if (grun) {
 			grun--;
@@ -648,7 +684,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 		} else {
 			size_t g0 = sg->n;
 			if (wt_buf_reserve(sg, g->ngrd / 8 + 1))
-				return nomem(w, err);
+				return enc_nomem(w, err);
 			ng = 0;
 			uint8_t gbyte = 0;
 			for (size_t i = 0; i < g->ngrd; i++) {
@@ -665,37 +701,37 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			png = ng;
 			grun = agreeing_run(g->gagree, l, t, w->tpc);
 			if (grun && weft_trace_buf_repeat(sg, g0, grun))
-				return nomem(w, err);
+				return enc_nomem(w, err);
 		}
-		struct wt_fast *F = &w->fast;
-		if (l > 0 && (g->agree & bit) && w->pred.pn > 0) {
+		struct wt_fast *F = &e->fast;
+		if (l > 0 && (g->agree & bit) && e->pred.pn > 0) {
 			/* lane l-1 of this warp, the previous thread, made the same
 			 * memory instructions: the predictor's fast path, straight
 			 * out of the warp log (lane l-1's address sits just before
 			 * lane l's) */
-			uint32_t na = w->pred.pn;
-			if (!F->seq_valid && !pgath && prev_arrays(w, pg, pl, cur ^ 1))
-				return nomem(w, err);
+			uint32_t na = e->pred.pn;
+			if (!F->seq_valid && !pgath && prev_arrays(e, pg, pl, cur ^ 1))
+				return enc_nomem(w, err);
 			if (wt_buf_reserve(sa, (size_t)na * 20 + 20) || wt_buf_reserve(ss, (size_t)na * 11 + 11))
-				return nomem(w, err);
-			weft_trace_fast_begin(F, &w->pred);
+				return enc_nomem(w, err);
+			weft_trace_fast_begin(F, &e->pred);
 			if ((wt_wlog_marks_lanes(g) & bit) && na == g->naev) {
 				/* the lane made every access of its warp: only the
 				 * marked events can break a run of zero residuals and
 				 * right spaces; the others are counted in bulk */
-				if (!w->u_ready && warp_marks(w, g))
-					return nomem(w, err);
+				if (!e->u_ready && warp_marks(w, e, g))
+					return enc_nomem(w, err);
 				uint32_t i = 0;
-				for (size_t u = 0; u < w->nu; u++) {
-					uint32_t e = w->u[u];
-					zrun += e - i;
-					srun += e - i;
-					fast_access(w, g, e, l, e, &zrun, &srun);
-					i = e + 1;
+				for (size_t u = 0; u < e->nu; u++) {
+					uint32_t ev = e->u[u];
+					zrun += ev - i;
+					srun += ev - i;
+					fast_access(w, e, sa, ss, g, ev, l, ev, &zrun, &srun);
+					i = ev + 1;
 				}
 				zrun += na - i;
 				srun += na - i;
-				if (w->nu == 0) {
+				if (e->nu == 0) {
 					/* nothing marked: every lane of the marks that
 					 * follows (its path and guard bytes already
 					 * copied: prun, grun) is na zero residuals and
@@ -709,7 +745,7 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 					k = k < grun ? k : grun;
 					zrun += (uint64_t)k * na;
 					srun += (uint64_t)k * na;
-					w->chunk_decoded += (uint64_t)k * ((uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64);
+					decoded += (uint64_t)k * ((uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64);
 					prun -= k;
 					grun -= k;
 					t += k;
@@ -718,18 +754,18 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 			} else if (lanes_listed(g, &nscan)) {
 				const uint32_t *x = g->lev + g->la0[l];
 				for (uint32_t i = 0; i < na; i++)
-					fast_access(w, g, x[i], l, i, &zrun, &srun);
+					fast_access(w, e, sa, ss, g, x[i], l, i, &zrun, &srun);
 			} else {
 				uint32_t i = 0;
-				for (size_t e = 0; e < g->naev; e++) {
-					if (!(g->aev[e].active & bit))
+				for (size_t ev = 0; ev < g->naev; ev++) {
+					if (!(g->aev[ev].active & bit))
 						continue;
-					fast_access(w, g, e, l, i, &zrun, &srun);
+					fast_access(w, e, sa, ss, g, ev, l, i, &zrun, &srun);
 					i++;
 				}
 			}
-			w->chunk_decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
-			wt_pred_thread_end(&w->pred, NULL, NULL, na);
+			decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
+			wt_pred_thread_end(&e->pred, NULL, NULL, na);
 			pgath = 0;
 			pg = g;
 			pl = l;
@@ -737,23 +773,22 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 		}
 		lanes_listed(g, &nscan);
 		if (weft_trace_wlog_accesses(g, l, S))
-			return nomem(w, err);
+			return enc_nomem(w, err);
 		if (S->na > 0xffffffffu) {
-			w->failed = 1;
-			return weft_error_set(err, WEFT_ERR_LIMIT, "thread %u of CTA %u made too many accesses to trace", t, w->cta);
+			return weft_error_set(err, WEFT_ERR_LIMIT, "thread %u of CTA %u made too many accesses to trace", t, e->cta);
 		}
 		uint32_t na = (uint32_t)S->na;
-		if (t > 0 && !pgath && prev_arrays(w, pg, pl, cur ^ 1))
-			return nomem(w, err);
-		w->chunk_decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
+		if (t > 0 && !pgath && prev_arrays(e, pg, pl, cur ^ 1))
+			return enc_nomem(w, err);
+		decoded += (uint64_t)nb * 4 + ng + (uint64_t)na * 13 + 64;
 		if (wt_buf_reserve(sa, (size_t)na * 20 + 20) || wt_buf_reserve(ss, (size_t)na * 11 + 11))
-			return nomem(w, err);
-		if (t > 0 && na == w->pred.pn && na &&
-		    memcmp(S->am, w->pred.pm, (size_t)na * sizeof(uint32_t)) == 0) {
+			return enc_nomem(w, err);
+		if (t > 0 && na == e->pred.pn && na &&
+		    memcmp(S->am, e->pred.pm, (size_t)na * sizeof(uint32_t)) == 0) {
 			/* the previous thread's sequence of memory instructions:
 			 * the predictor's fast path (same predictions) */
-			weft_trace_fast_begin(F, &w->pred);
-			const uint64_t *PA = w->pred.pa;
+			weft_trace_fast_begin(F, &e->pred);
+			const uint64_t *PA = e->pred.pa;
 			for (uint32_t i = 0; i < na; i++) {
 				uint32_t m = S->am[i];
 				uint64_t a = S->aa[i];
@@ -762,59 +797,83 @@ static int encode_cta(struct weft_trace_writer *w, struct wt_rec *r, struct weft
 					zrun++;
 				} else {
 					put_residual(sa, &zrun, a - pred);
-					wt_fast_fix(F, &w->pred, i, m, a);
+					wt_fast_fix(F, &e->pred, i, m, a);
 				}
-				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
+				uint8_t ps = wt_pred_space(&e->pred, m, T->mspace[m]);
 				if (S->asp[i] == ps) {
 					srun++;
 				} else {
 					put_space(ss, &srun, S->asp[i]);
-					w->pred.lastsp[m] = S->asp[i];
+					e->pred.lastsp[m] = S->asp[i];
 				}
 			}
 		} else {
-			weft_trace_fast_flush(F, &w->pred);
-			wt_pred_thread(&w->pred);
+			weft_trace_fast_flush(F, &e->pred);
+			wt_pred_thread(&e->pred);
 			for (uint32_t i = 0; i < na; i++) {
 				uint32_t m = S->am[i];
 				uint64_t a = S->aa[i];
-				uint64_t pred = wt_pred_addr(&w->pred, S->aa, i, m);
+				uint64_t pred = wt_pred_addr(&e->pred, S->aa, i, m);
 				if (a == pred) {
 					zrun++;
 				} else {
 					put_residual(sa, &zrun, a - pred);
 				}
-				uint8_t ps = wt_pred_space(&w->pred, m, T->mspace[m]);
+				uint8_t ps = wt_pred_space(&e->pred, m, T->mspace[m]);
 				if (S->asp[i] == ps) {
 					srun++;
 				} else {
 					put_space(ss, &srun, S->asp[i]);
 				}
-				w->pred.lastsp[m] = S->asp[i];
-				wt_pred_update(&w->pred, S->aa, i, m, a);
+				e->pred.lastsp[m] = S->asp[i];
+				wt_pred_update(&e->pred, S->aa, i, m, a);
 			}
 		}
-		wt_pred_thread_end(&w->pred, S->aa, S->am, na);
+		wt_pred_thread_end(&e->pred, S->aa, S->am, na);
 		pgath = 1;
 		cur ^= 1;
 	}
 	wt_buf_varint(sa, zrun);
 	wt_buf_varint(ss, srun);
+	e->decoded = decoded;
+	for (int k = 0; k < 4; k++)
+		if (e->s[k]->oom)
+			return enc_nomem(w, err);
+	return 0;
+}
+
+/* CTA r->enc.cta, encoded (encode_cta), into the chunk in CTA order: its
+ * streams appended (a worker's; the one thread's encoder wrote them in
+ * place, from n0 on), its table entry, and the chunk closed once full. */
+static int append_cta(struct weft_trace_writer *w, struct wt_rec *r, const size_t *n0,
+		      struct weft_error *err)
+{
+	struct wt_enc *e = &r->enc;
+	uint64_t len[4];
+	for (int k = 0; k < 4; k++) {
+		if (e->s[k] == &e->own[k]) {
+			len[k] = e->own[k].n;
+			weft_trace_buf_bytes(&w->s[k], e->own[k].p, e->own[k].n);
+			e->own[k].n = 0;
+		} else {
+			len[k] = w->s[k].n - n0[k];
+		}
+	}
+	w->chunk_decoded += e->decoded;
 	/* the CTA's table entry, its id and stream lengths, inline (one call
 	 * per CTA: gaussian's 40740 CTAs spent 6.7M instructions in five
 	 * calls to weft_trace_buf_u32 each, callgrind) */
 	if (wt_buf_reserve(&w->ctatab, 20))
 		return nomem(w, err);
 	uint8_t *ct = w->ctatab.p + w->ctatab.n;
-	wt_put32(ct, w->cta);
+	wt_put32(ct, e->cta);
 	for (int k = 0; k < 4; k++) {
-		uint64_t len = w->s[k].n - n0[k];
-		if (len > 0xffffffffu) {
+		if (len[k] > 0xffffffffu) {
 			w->failed = 1;
-			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", w->cta);
+			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", e->cta);
 		}
-		wt_put32(ct + 4 + 4 * k, (uint32_t)len);
-		w->stream_bytes[k] += len;
+		wt_put32(ct + 4 + 4 * k, (uint32_t)len[k]);
+		w->stream_bytes[k] += len[k];
 	}
 	w->ctatab.n += 20;
 	for (int k = 0; k < 4; k++)
@@ -875,7 +934,7 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
 	w->prog = NULL;
 	weft_trace_tab_free(&w->tab);
-	weft_trace_pred_free(&w->pred);
+	weft_trace_pred_free(&w->crec.enc.pred);
 	uint64_t uid = weft_module_uid(mod);
 	uint32_t k = 0;
 	while (k < w->nkerns && !(w->kerns[k].mod_uid == uid && w->kerns[k].kernel == kernel))
@@ -897,9 +956,9 @@ static int ob_launch_begin(void *user, const struct weft_module *mod, uint32_t k
 	}
 	struct wt_kern *K = &w->kerns[k];
 	w->prog = K->p;
-	weft_trace_fast_free(&w->fast);
-	if (weft_trace_tab_build(&w->tab, w->prog) || weft_trace_pred_init(&w->pred, w->tab.nm) ||
-	    weft_trace_fast_init(&w->fast, w->tab.nm))
+	weft_trace_fast_free(&w->crec.enc.fast);
+	if (weft_trace_tab_build(&w->tab, w->prog) || weft_trace_pred_init(&w->crec.enc.pred, w->tab.nm) ||
+	    weft_trace_fast_init(&w->crec.enc.fast, w->tab.nm))
 		return nomem(w, err);
 	uint64_t tpc = (uint64_t)block.x * block.y * block.z;
 	uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
@@ -999,6 +1058,19 @@ static void rec_free(struct wt_rec *r)
 	free(r->wl);
 	r->wl = NULL;
 	r->capw = 0;
+	struct wt_enc *e = &r->enc;
+	weft_trace_pred_free(&e->pred);
+	weft_trace_fast_free(&e->fast);
+	weft_trace_seq_free(&e->seq[0]);
+	weft_trace_seq_free(&e->seq[1]);
+	free(e->u);
+	free(e->u_sp);
+	e->u = NULL;
+	e->u_sp = NULL;
+	e->capu = e->nu = 0;
+	e->capusp = 0;
+	for (int k = 0; k < 4; k++)
+		weft_trace_buf_free(&e->own[k]);
 }
 
 /* Empties the logs of the launch's warps (the others, from a launch with
@@ -1027,12 +1099,22 @@ static int commit_cta(struct weft_trace_writer *w, struct wt_rec *r, uint32_t ct
 	}
 	if (!w->chunk_ncta)
 		w->chunk_first = cta;
-	w->cta = cta;
 	w->ctas_seen++;
 	w->thread_insts += r->thread_insts;
 	w->warp_insts += r->warp_insts;
 	w->mem_accesses += r->mem_accesses;
-	return encode_cta(w, r, err);
+	size_t n0[4];
+	for (int k = 0; k < 4; k++)
+		n0[k] = w->s[k].n;
+	if (!r->enc.encoded || r->enc.cta != cta) {
+		int rc = encode_cta(w, r, cta, err);
+		if (rc) {
+			w->failed = 1;
+			return rc;
+		}
+	}
+	r->enc.encoded = 0;
+	return append_cta(w, r, n0, err);
 }
 
 static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
@@ -1110,10 +1192,27 @@ static int ob_warp_inst(void *user, const struct weft_warp_event *ev, struct wef
 static void *ob_worker_open(void *user, struct weft_error *err)
 {
 	struct weft_trace_writer *w = user;
-	struct wt_rec *r = calloc(1, sizeof(*r));
+	pthread_mutex_lock(&w->wmu);
+	struct wt_rec *r = w->spare;
+	if (r)
+		w->spare = r->next_spare;
+	pthread_mutex_unlock(&w->wmu);
+	if (r) {
+		/* fitted to this launch's program (pred, fast: its memory
+		 * instructions; the logs: rec_reserve) */
+		weft_trace_pred_free(&r->enc.pred);
+		weft_trace_fast_free(&r->enc.fast);
+		r->enc.encoded = 0;
+		r->next_spare = NULL;
+	} else {
+		r = calloc(1, sizeof(*r));
+	}
 	if (r) {
 		r->w = w;
-		if (!rec_reserve(r, w->tpc))
+		for (int k = 0; k < 4; k++)
+			r->enc.s[k] = &r->enc.own[k];
+		if (!rec_reserve(r, w->tpc) && !weft_trace_pred_init(&r->enc.pred, w->tab.nm) &&
+		    !weft_trace_fast_init(&r->enc.fast, w->tab.nm))
 			return r;
 		rec_free(r);
 		free(r);
@@ -1133,6 +1232,16 @@ static int ob_worker_cta_begin(void *wuser, uint32_t cta, struct weft_error *err
 static int ob_worker_warp_inst(void *wuser, const struct weft_warp_event *ev, struct weft_error *err)
 {
 	return rec_warp_inst(wuser, ev, err);
+}
+
+/* A worker's CTA has run: encoded now, outside the order, into the
+ * recorder's own streams (its commit appends them). */
+static int ob_worker_cta_end(void *wuser, uint32_t cta, struct weft_error *err)
+{
+	struct wt_rec *r = wuser;
+	int rc = encode_cta(r->w, r, cta, err);
+	r->enc.encoded = !rc;
+	return rc;
 }
 
 static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_error *err)
@@ -1226,15 +1335,17 @@ static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *er
 
 static void ob_worker_close(void *user, void *wuser)
 {
-	(void)user;
 	struct wt_rec *r = wuser;
 	while (r->pend) {
 		struct wt_pending *p = r->pend;
 		r->pend = p->mine;
 		pending_free(p);
 	}
-	rec_free(r);
-	free(r);
+	struct weft_trace_writer *w = user;
+	pthread_mutex_lock(&w->wmu);
+	r->next_spare = w->spare;
+	w->spare = r;
+	pthread_mutex_unlock(&w->wmu);
 }
 
 /* The events the writer records: those of instructions that start a block,
@@ -1305,6 +1416,7 @@ const struct weft_emu_observer *weft_trace_writer_observer(struct weft_trace_wri
 	w->obs.worker_open = ob_worker_open;
 	w->obs.worker_cta_begin = ob_worker_cta_begin;
 	w->obs.worker_warp_inst = ob_worker_warp_inst;
+	w->obs.worker_cta_end = ob_worker_cta_end;
 	w->obs.cta_commit = ob_cta_commit;
 	w->obs.worker_close = ob_worker_close;
 	w->obs.worker_after_commit = ob_worker_after_commit;
@@ -1323,13 +1435,13 @@ static void free_writer(struct weft_trace_writer *w)
 		weft_program_free(w->kerns[i].p);
 	free(w->kerns);
 	weft_trace_tab_free(&w->tab);
-	weft_trace_pred_free(&w->pred);
-	weft_trace_fast_free(&w->fast);
 	rec_free(&w->crec);
-	weft_trace_seq_free(&w->seq[0]);
-	weft_trace_seq_free(&w->seq[1]);
-	free(w->u);
-	free(w->u_sp);
+	while (w->spare) {
+		struct wt_rec *r = w->spare;
+		w->spare = r->next_spare;
+		rec_free(r);
+		free(r);
+	}
 	for (uint32_t i = 0; i < w->ncpool; i++)
 		ZSTD_freeCCtx(w->cpool[i]);
 	free(w->cpool);
