@@ -77,6 +77,17 @@
 #    4 points: 1.61x, 1.80x, 1.90x, 1.82x and the overlay's shared replay
 #    1.02x. Writer, one core: sgemm 1.18x, hotspot 1.61x; emulation +
 #    writing -j 2: 1.91x, 1.84x.
+#    Run 2026-11-29 (idle, REPS=2, EMU_WLS="sgemm hotspot bfs gaussian
+#    nn"): writer, one core, sgemm 1.28x, hotspot 1.75x, bfs 2.50x,
+#    gaussian 1.91x, nn 1.46x; emulation + writing -j 2: sgemm 1.95x,
+#    hotspot 1.74x, but bfs 1.06x, nn 1.15x and gaussian 0.09x (70.7 s
+#    against 6.1 s): workers took one CTA per turn, and a turn's hand-over
+#    costs more than a small CTA. Since workers claim batches and encode
+#    each CTA before its turn (docs/emulator.md "In order" and "Speed"),
+#    by hand on the same machine, then shared (best of 3, -j 1 / -j 2
+#    wall seconds): sgemm 3.38-3.89 / 1.78-2.05, hotspot 2.32-2.42 /
+#    1.23-1.60, bfs 4.34-4.91 / 2.24-2.38, gaussian 5.70-5.74 / 3.87-4.17,
+#    nn 2.81-3.26 / 1.93-2.10.
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
