@@ -636,6 +636,9 @@ static int encode_cta(const struct weft_trace_writer *w, struct wt_rec *r, uint3
 	struct wt_enc *e = &r->enc;
 	struct wt_buf *sp = e->s[0], *sg = e->s[1], *sa = e->s[2], *ss = e->s[3];
 	e->cta = cta;
+	for (int k = 0; k < 4; k++)
+		if (e->s[k] == &e->own[k])
+			e->own[k].n = 0; /* what an encoding that failed left */
 	uint64_t decoded = 0; /* e->decoded, at the end */
 	weft_trace_pred_cta(&e->pred);
 	wt_fast_cta(&e->fast);
