@@ -17,10 +17,11 @@
  *
  * How: each worker has its own launch state (warps, registers, local
  * frames, shared memory, the allocation cache; weft_emu_launch_alloc) and
- * an observer recorder per CTA of its batch. Workers claim a batch of
- * consecutive CTAs under a mutex (batch_size), run them (handing each to
- * the observer's worker_cta_end as it ends: the trace writer encodes it
- * there), then wait for the batch's turn: CTA c commits (its record goes
+ * an observer recorder. Workers claim a batch of consecutive CTAs under a
+ * mutex (batch_size), run them one after another into the recorder
+ * (handing each to the observer's worker_cta_end as it ends: the trace
+ * writer encodes it there and keeps it for its commit), then wait for the
+ * batch's turn: CTA c commits (its record goes
  * to the observer's cta_commit, its counts to the context) only after CTA
  * c-1 did, so the observer sees CTAs in the order one thread gives them,
  * and a batch commits in one turn; then,
@@ -250,9 +251,7 @@ static void par_worker(void *arg, unsigned wid)
 	struct weft_error werr;
 	weft_error_clear(&werr);
 	struct weft_ctx_stats *cs = malloc(PAR_BATCH_MAX * sizeof(*cs));
-	/* a recorder per CTA of a batch, opened as batches grow */
-	void **rec = calloc(PAR_BATCH_MAX, sizeof(*rec));
-	uint32_t nrec = 0;
+	void *rec = NULL; /* the observer's recorder, opened at the first CTA */
 	W.err = &werr;
 	W.cnt = cs;
 	W.in_worker = 1;
@@ -261,8 +260,8 @@ static void par_worker(void *arg, unsigned wid)
 	W.local = NULL;
 	W.shared = NULL;
 	W.acache = NULL;
-	int rc = cs && rec ? weft_emu_launch_alloc(&W)
-			   : weft_error_set(&werr, WEFT_ERR_NOMEM, "out of memory for a worker's batch");
+	int rc = cs ? weft_emu_launch_alloc(&W)
+		    : weft_error_set(&werr, WEFT_ERR_NOMEM, "out of memory for a worker's batch");
 	if (!rc && p->obs)
 		W.obs_warp = p->obs->worker_warp_inst;
 	/* a CTA's own count stops it once it alone passes what was left of
@@ -290,21 +289,19 @@ static void par_worker(void *arg, unsigned wid)
 			memset(&cs[i], 0, sizeof(cs[i]));
 			W.cnt = &cs[i];
 			W.next_progress = UINT64_MAX;
-			if (p->obs && i >= nrec) {
-				rec[i] = p->obs->worker_open(p->obs->user, &werr);
-				if (rec[i])
-					nrec = i + 1;
-				else
+			if (p->obs && !rec) {
+				rec = p->obs->worker_open(p->obs->user, &werr);
+				if (!rec)
 					rc = werr.code ? werr.code : WEFT_ERR_NOMEM;
 			}
 			if (!rc && p->obs) {
-				W.obs_user = rec[i];
-				rc = p->obs->worker_cta_begin(rec[i], c0 + i, &werr);
+				W.obs_user = rec;
+				rc = p->obs->worker_cta_begin(rec, c0 + i, &werr);
 			}
 			if (!rc)
 				rc = weft_emu_cta(&W, c0 + i, p->quantum);
-			if (!rc && p->obs && p->obs->worker_cta_end)
-				rc = p->obs->worker_cta_end(rec[i], c0 + i, &werr);
+			if (!rc && p->obs)
+				rc = p->obs->worker_cta_end(rec, c0 + i, &werr);
 			if (rc)
 				break;
 		}
@@ -322,7 +319,7 @@ static void par_worker(void *arg, unsigned wid)
 				crc = rc;
 				break;
 			}
-			crc = commit(p, &W, p->obs ? rec[done] : NULL, c0 + done, &cs[done]);
+			crc = commit(p, &W, rec, c0 + done, &cs[done]);
 			if (!crc)
 				done++;
 		}
@@ -333,25 +330,22 @@ static void par_worker(void *arg, unsigned wid)
 		last_n = done;
 		for (uint32_t i = 0; i < done; i++)
 			last_insts += cs[i].thread_insts;
-		for (uint32_t i = 0; i < done && p->obs && p->obs->worker_after_commit; i++) {
-			if ((rc = p->obs->worker_after_commit(p->obs->user, rec[i], &werr))) {
-				pthread_mutex_lock(&p->mu);
-				if (!p->late_rc) {
-					p->late_rc = rc;
-					p->late_err = werr;
-				}
-				__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
-				pthread_cond_broadcast(&p->cv);
-				pthread_mutex_unlock(&p->mu);
-				break;
+		/* what the batch's commits left (one call for all of them) */
+		if (done && p->obs && p->obs->worker_after_commit &&
+		    (rc = p->obs->worker_after_commit(p->obs->user, rec, &werr))) {
+			pthread_mutex_lock(&p->mu);
+			if (!p->late_rc) {
+				p->late_rc = rc;
+				p->late_err = werr;
 			}
-		}
-		if (rc)
+			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
 			break;
+		}
 	}
-	for (uint32_t i = 0; i < nrec; i++)
-		p->obs->worker_close(p->obs->user, rec[i]);
-	free(rec);
+	if (rec)
+		p->obs->worker_close(p->obs->user, rec);
 	free(cs);
 	weft_emu_launch_free(&W);
 }

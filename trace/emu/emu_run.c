@@ -33,8 +33,8 @@ int weft_emu_run(struct weft_emu_launch *L)
 	uint32_t total = L->grid.x * L->grid.y * L->grid.z;
 	const char *why;
 	if (ctx->opts.jobs > 1 && total > 1 && weft_emu_par_safe(P, ctx->opts.print != NULL, &why) &&
-	    (!obs || (obs->worker_open && obs->worker_cta_begin && obs->worker_warp_inst && obs->cta_commit &&
-		      obs->worker_close)))
+	    (!obs || (obs->worker_open && obs->worker_cta_begin && obs->worker_warp_inst && obs->worker_cta_end &&
+		      obs->cta_commit && obs->worker_close)))
 		return weft_emu_run_par(L, ctx->opts.jobs);
 	return weft_emu_run_serial(L);
 }

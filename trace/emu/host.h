@@ -122,30 +122,34 @@ struct weft_emu_observer {
 	 * stop the launch. */
 	int (*warp_inst)(void *user, const struct weft_warp_event *ev, struct weft_error *err);
 	/* Parallel emulation (weft_ctx_options.jobs > 1). An observer without
-	 * these runs every launch on one thread. With them, each worker thread
-	 * opens a recorder for the launch (after launch_begin), records the
-	 * warp events of the CTAs it runs through worker_cta_begin and
-	 * worker_warp_inst (called on that worker's thread only, never
-	 * concurrently for one recorder), and hands each finished CTA to
-	 * cta_commit, which is called one at a time in increasing CTA order
-	 * (on whichever worker ran the CTA): what cta_begin, the CTA's events
-	 * and cta_end would have done, in the order one thread would have done
-	 * it. worker_close frees a recorder (before launch_end). */
+	 * the first six runs every launch on one thread. With them, each
+	 * worker thread opens one recorder for the launch (after
+	 * launch_begin) and runs batches of CTAs into it, one CTA after
+	 * another: worker_cta_begin, the CTA's events through
+	 * worker_warp_inst, then worker_cta_end right after the CTA has run
+	 * (all on that worker's thread only, never concurrently for one
+	 * recorder, and concurrently with other workers' calls and commits).
+	 * worker_cta_end finishes the CTA's record with what needs nothing of
+	 * the CTAs before it, such as encoding it (the trace writer), and
+	 * keeps it in the recorder: a worker runs several CTAs ahead of their
+	 * commits. Later, cta_commit is called one at a time in increasing
+	 * CTA order (on the worker that ran the CTA, so a recorder's CTAs
+	 * commit in the order it ran them): what cta_begin, the CTA's events
+	 * and cta_end would have done, in the order one thread would have
+	 * done it. An error of worker_cta_end is the CTA's, reported at its
+	 * turn. CTAs that end but never commit (the launch stopped at an
+	 * earlier CTA) are dropped by worker_close, which frees a recorder
+	 * (before launch_end). */
 	void *(*worker_open)(void *user, struct weft_error *err);
 	int (*worker_cta_begin)(void *wuser, uint32_t cta_linear, struct weft_error *err);
 	int (*worker_warp_inst)(void *wuser, const struct weft_warp_event *ev, struct weft_error *err);
-	int (*cta_commit)(void *user, void *wuser, uint32_t cta_linear, struct weft_error *err);
-	/* Optional: called by the worker right after a CTA it recorded has
-	 * run, before its turn (concurrently with other workers' calls and
-	 * commits): work on the CTA's record that needs nothing of the CTAs
-	 * before it, such as encoding it (the trace writer; its commit then
-	 * only appends). An error is the CTA's, reported at its turn. */
 	int (*worker_cta_end)(void *wuser, uint32_t cta_linear, struct weft_error *err);
+	int (*cta_commit)(void *user, void *wuser, uint32_t cta_linear, struct weft_error *err);
 	void (*worker_close)(void *user, void *wuser);
-	/* Optional: called by the worker after each of its commits, outside
+	/* Optional: called by the worker after the commits of a batch, outside
 	 * the order (concurrently with other workers' calls and commits): work
-	 * the commit left for it, such as compressing a chunk the commit
-	 * closed (the trace writer writes compressed chunks in their order). */
+	 * the commits left for it, such as compressing the chunks they closed
+	 * (the trace writer writes compressed chunks in their order). */
 	int (*worker_after_commit)(void *user, void *wuser, struct weft_error *err);
 	/* Optional, both or neither: an observer that needs the events of some
 	 * instructions only. launch_want is called after launch_begin and

@@ -4,11 +4,12 @@
  * CTA thread by thread out of those logs (docs/trace-format.md "Chunk
  * payload") into the current chunk, and writes a chunk as a
  * zstd-compressed record once it holds about WT_CHUNK_TARGET raw bytes.
- * Parallel emulation: each worker's recorder also encodes its CTA into
- * streams of its own as the CTA ends (a CTA's encoding needs nothing of
- * the CTAs before it), and the commit appends them to the chunk in CTA
- * order. Memory: one CTA's warp logs plus one chunk (and, per recorder of
- * a parallel worker, one CTA's logs and streams), and the program (built
+ * Parallel emulation: each worker's recorder also encodes each CTA it
+ * ran into streams of its own as the CTA ends (a CTA's encoding needs
+ * nothing of the CTAs before it), and the CTA's commit appends them to the
+ * chunk in CTA order. Memory: one CTA's warp logs plus one chunk (and, per
+ * parallel worker, one CTA's logs and the streams of the CTAs of its batch
+ * waiting for their turn), and the program (built
  * and serialised once) of each kernel launched. The file is written through common/file.h's atomic writer and
  * only appears at NAME in weft_trace_writer_commit, after the index and
  * footer are written and the data fsynced: an interrupted run never leaves
@@ -59,8 +60,8 @@ static inline uint32_t wt_popcount(uint32_t v)
  * writes. Every CTA starts them afresh (trace-format.md "Address
  * prediction": every CTA decodes alone), so a CTA can be encoded anywhere:
  * the one thread's encoder writes straight into the chunk's streams, a
- * parallel worker's into its recorder's own (own[]), outside the order,
- * and its commit only appends them to the chunk. */
+ * parallel worker's into a struct wt_done of its own, outside the order,
+ * and the CTA's commit only appends those to the chunk. */
 struct wt_enc {
 	struct wt_pred pred;
 	struct wt_fast fast;
@@ -70,25 +71,37 @@ struct wt_enc {
 	int u_ready;
 	uint8_t *u_sp;
 	uint32_t capusp;
-	struct wt_buf *s[4];   /* path, guard, address, space: w->s or own */
-	struct wt_buf own[4];
+	struct wt_buf *s[4];   /* path, guard, address, space: w->s or a wt_done's */
 	uint32_t cta;
 	uint64_t decoded;      /* the CTA's decoded size (WT_CHUNK_DECODED_TARGET) */
-	int encoded;           /* a worker encoded the CTA ahead of its turn */
+};
+
+/* A CTA a parallel worker ran and encoded, waiting for its turn: its
+ * streams, counts and decoded size. A worker's are queued in the order
+ * it ran them, which is the order of their commits. */
+struct wt_done {
+	uint32_t cta;
+	uint64_t thread_insts, warp_insts, mem_accesses, decoded;
+	struct wt_buf s[4];
+	struct wt_done *next;
 };
 
 /* One executor's record of the CTA it runs: a log per warp (its lanes'
  * blocks, guard bits and accesses), the CTA's counts, and its encoder.
  * The writer has one for one thread; each parallel emulation worker opens
- * its own (worker_open), encodes the CTAs it records as they end
- * (worker_cta_end), and appends them to the chunk in CTA order at their
- * commit. */
+ * its own (worker_open) and records its CTAs one after another in the
+ * same logs and encoder, which stay in its core's cache: each CTA is
+ * encoded as it ends (worker_cta_end) into a wt_done queued until its
+ * commit appends it to the chunk in CTA order. */
 struct wt_rec {
 	const struct weft_trace_writer *w; /* tab, prog, tpc: read only while CTAs run */
 	struct wt_wlog *wl;
 	uint32_t capw;
 	uint64_t thread_insts, warp_insts, mem_accesses;
 	struct wt_enc enc;
+	/* parallel only: CTAs encoded and not yet committed (oldest first),
+	 * and emptied ones kept for the next CTAs with their buffers */
+	struct wt_done *done, *done_last, *done_free;
 	struct wt_rec *next_spare; /* w->spare */
 	/* parallel only: the chunks this recorder's commits closed, which its
 	 * worker compresses after its turn (ob_worker_after_commit) */
@@ -165,14 +178,12 @@ struct weft_trace_writer {
 	struct wt_pending *queue;
 	uint32_t next_write;
 	/* parallel emulation: zstd contexts free for a worker's compression
-	 * (under wmu), one per worker compressing at once at most, not one per
-	 * recorder (a worker may record several CTAs before its turn) */
+	 * (under wmu), one per worker compressing at once at most */
 	ZSTD_CCtx **cpool;
 	uint32_t ncpool, capcpool;
 	/* parallel emulation: recorders closed at a launch's end, kept (under
-	 * wmu) for the next launch's workers with their buffers' capacity (a
-	 * worker opens one per CTA of its batch: gaussian's 798 launches
-	 * opened about 100000) */
+	 * wmu) for the next launch's workers with their buffers' capacity
+	 * (gaussian at large size opens two a launch over 798 launches) */
 	struct wt_rec *spare;
 	/* distinct static programs written so far: launches with the same
 	 * program refer to the first one */
@@ -636,9 +647,6 @@ static int encode_cta(const struct weft_trace_writer *w, struct wt_rec *r, uint3
 	struct wt_enc *e = &r->enc;
 	struct wt_buf *sp = e->s[0], *sg = e->s[1], *sa = e->s[2], *ss = e->s[3];
 	e->cta = cta;
-	for (int k = 0; k < 4; k++)
-		if (e->s[k] == &e->own[k])
-			e->own[k].n = 0; /* what an encoding that failed left */
 	uint64_t decoded = 0; /* e->decoded, at the end */
 	weft_trace_pred_cta(&e->pred);
 	wt_fast_cta(&e->fast);
@@ -845,35 +853,34 @@ static int encode_cta(const struct weft_trace_writer *w, struct wt_rec *r, uint3
 	return 0;
 }
 
-/* CTA r->enc.cta, encoded (encode_cta), into the chunk in CTA order: its
- * streams appended (a worker's; the one thread's encoder wrote them in
- * place, from n0 on), its table entry, and the chunk closed once full. */
-static int append_cta(struct weft_trace_writer *w, struct wt_rec *r, const size_t *n0,
-		      struct weft_error *err)
+/* CTA cta, encoded (encode_cta), into the chunk in CTA order: its
+ * streams appended (a worker's, d; the one thread's encoder wrote them in
+ * place, from n0 on, when d is NULL), its table entry, and the chunk
+ * closed once full (r takes the chunk to compress, worker_after_commit). */
+static int append_cta(struct weft_trace_writer *w, struct wt_rec *r, uint32_t cta, uint64_t decoded,
+		      struct wt_done *d, const size_t *n0, struct weft_error *err)
 {
-	struct wt_enc *e = &r->enc;
 	uint64_t len[4];
 	for (int k = 0; k < 4; k++) {
-		if (e->s[k] == &e->own[k]) {
-			len[k] = e->own[k].n;
-			weft_trace_buf_bytes(&w->s[k], e->own[k].p, e->own[k].n);
-			e->own[k].n = 0;
+		if (d) {
+			len[k] = d->s[k].n;
+			weft_trace_buf_bytes(&w->s[k], d->s[k].p, d->s[k].n);
 		} else {
 			len[k] = w->s[k].n - n0[k];
 		}
 	}
-	w->chunk_decoded += e->decoded;
+	w->chunk_decoded += decoded;
 	/* the CTA's table entry, its id and stream lengths, inline (one call
 	 * per CTA: gaussian's 40740 CTAs spent 6.7M instructions in five
 	 * calls to weft_trace_buf_u32 each, callgrind) */
 	if (wt_buf_reserve(&w->ctatab, 20))
 		return nomem(w, err);
 	uint8_t *ct = w->ctatab.p + w->ctatab.n;
-	wt_put32(ct, e->cta);
+	wt_put32(ct, cta);
 	for (int k = 0; k < 4; k++) {
 		if (len[k] > 0xffffffffu) {
 			w->failed = 1;
-			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", e->cta);
+			return weft_error_set(err, WEFT_ERR_LIMIT, "CTA %u's trace streams exceed 4 GiB", cta);
 		}
 		wt_put32(ct + 4 + 4 * k, (uint32_t)len[k]);
 		w->stream_bytes[k] += len[k];
@@ -1072,8 +1079,16 @@ static void rec_free(struct wt_rec *r)
 	e->u_sp = NULL;
 	e->capu = e->nu = 0;
 	e->capusp = 0;
-	for (int k = 0; k < 4; k++)
-		weft_trace_buf_free(&e->own[k]);
+	struct wt_done *lists[2] = { r->done, r->done_free };
+	for (int i = 0; i < 2; i++)
+		while (lists[i]) {
+			struct wt_done *d = lists[i];
+			lists[i] = d->next;
+			for (int k = 0; k < 4; k++)
+				weft_trace_buf_free(&d->s[k]);
+			free(d);
+		}
+	r->done = r->done_last = r->done_free = NULL;
 }
 
 /* Empties the logs of the launch's warps (the others, from a launch with
@@ -1089,8 +1104,10 @@ static void rec_cta_begin(struct wt_rec *r)
 	r->thread_insts = r->warp_insts = r->mem_accesses = 0;
 }
 
-/* CTA cta, recorded by r, into the chunk (in CTA order). */
-static int commit_cta(struct weft_trace_writer *w, struct wt_rec *r, uint32_t cta, struct weft_error *err)
+/* CTA cta into the chunk (in CTA order): recorded by r and encoded
+ * here (the one thread), or encoded ahead into d (a worker, r's). */
+static int commit_cta(struct weft_trace_writer *w, struct wt_rec *r, struct wt_done *d, uint32_t cta,
+		      struct weft_error *err)
 {
 	if (__atomic_load_n(&w->failed, __ATOMIC_RELAXED))
 		return weft_error_set(err, WEFT_ERR_INTERNAL, "trace writer: an earlier error stopped the trace");
@@ -1103,21 +1120,24 @@ static int commit_cta(struct weft_trace_writer *w, struct wt_rec *r, uint32_t ct
 	if (!w->chunk_ncta)
 		w->chunk_first = cta;
 	w->ctas_seen++;
+	if (d) {
+		w->thread_insts += d->thread_insts;
+		w->warp_insts += d->warp_insts;
+		w->mem_accesses += d->mem_accesses;
+		return append_cta(w, r, cta, d->decoded, d, NULL, err);
+	}
 	w->thread_insts += r->thread_insts;
 	w->warp_insts += r->warp_insts;
 	w->mem_accesses += r->mem_accesses;
 	size_t n0[4];
 	for (int k = 0; k < 4; k++)
 		n0[k] = w->s[k].n;
-	if (!r->enc.encoded || r->enc.cta != cta) {
-		int rc = encode_cta(w, r, cta, err);
-		if (rc) {
-			w->failed = 1;
-			return rc;
-		}
+	int rc = encode_cta(w, r, cta, err);
+	if (rc) {
+		w->failed = 1;
+		return rc;
 	}
-	r->enc.encoded = 0;
-	return append_cta(w, r, n0, err);
+	return append_cta(w, r, cta, r->enc.decoded, NULL, n0, err);
 }
 
 static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
@@ -1133,7 +1153,7 @@ static int ob_cta_begin(void *user, uint32_t cta, struct weft_error *err)
 static int ob_cta_end(void *user, uint32_t cta, struct weft_error *err)
 {
 	struct weft_trace_writer *w = user;
-	return commit_cta(w, &w->crec, cta, err);
+	return commit_cta(w, &w->crec, NULL, cta, err);
 }
 
 static int rec_nomem(const struct weft_trace_writer *w, struct weft_error *err)
@@ -1205,15 +1225,12 @@ static void *ob_worker_open(void *user, struct weft_error *err)
 		 * instructions; the logs: rec_reserve) */
 		weft_trace_pred_free(&r->enc.pred);
 		weft_trace_fast_free(&r->enc.fast);
-		r->enc.encoded = 0;
 		r->next_spare = NULL;
 	} else {
 		r = calloc(1, sizeof(*r));
 	}
 	if (r) {
 		r->w = w;
-		for (int k = 0; k < 4; k++)
-			r->enc.s[k] = &r->enc.own[k];
 		if (!rec_reserve(r, w->tpc) && !weft_trace_pred_init(&r->enc.pred, w->tab.nm) &&
 		    !weft_trace_fast_init(&r->enc.fast, w->tab.nm))
 			return r;
@@ -1237,19 +1254,61 @@ static int ob_worker_warp_inst(void *wuser, const struct weft_warp_event *ev, st
 	return rec_warp_inst(wuser, ev, err);
 }
 
-/* A worker's CTA has run: encoded now, outside the order, into the
- * recorder's own streams (its commit appends them). */
+/* A worker's CTA has run: encoded now, outside the order, into a
+ * wt_done queued on the recorder until the CTA's commit appends it. */
 static int ob_worker_cta_end(void *wuser, uint32_t cta, struct weft_error *err)
 {
 	struct wt_rec *r = wuser;
+	struct wt_done *d = r->done_free;
+	if (d)
+		r->done_free = d->next;
+	else if (!(d = calloc(1, sizeof(*d))))
+		return enc_nomem(r->w, err);
+	for (int k = 0; k < 4; k++) {
+		d->s[k].n = 0;
+		d->s[k].oom = 0;
+		r->enc.s[k] = &d->s[k];
+	}
 	int rc = encode_cta(r->w, r, cta, err);
-	r->enc.encoded = !rc;
-	return rc;
+	if (rc) {
+		d->next = r->done_free;
+		r->done_free = d;
+		return rc;
+	}
+	d->cta = cta;
+	d->thread_insts = r->thread_insts;
+	d->warp_insts = r->warp_insts;
+	d->mem_accesses = r->mem_accesses;
+	d->decoded = r->enc.decoded;
+	d->next = NULL;
+	if (r->done_last)
+		r->done_last->next = d;
+	else
+		r->done = d;
+	r->done_last = d;
+	return 0;
 }
 
+/* The commit of a CTA the worker ran: the oldest of its queue (a worker
+ * commits its CTAs in the order it ran them). */
 static int ob_cta_commit(void *user, void *wuser, uint32_t cta, struct weft_error *err)
 {
-	return commit_cta(user, wuser, cta, err);
+	struct weft_trace_writer *w = user;
+	struct wt_rec *r = wuser;
+	struct wt_done *d = r->done;
+	if (!d || d->cta != cta) {
+		w->failed = 1;
+		return weft_error_set(err, WEFT_ERR_INTERNAL,
+				      "trace writer: CTA %u committed, but its worker's next encoded CTA is %s", cta,
+				      d ? "another" : "none");
+	}
+	r->done = d->next;
+	if (!r->done)
+		r->done_last = NULL;
+	int rc = commit_cta(w, r, d, cta, err);
+	d->next = r->done_free;
+	r->done_free = d;
+	return rc;
 }
 
 /* Compresses chunk p, then writes every compressed chunk whose turn in
@@ -1339,6 +1398,15 @@ static int ob_worker_after_commit(void *user, void *wuser, struct weft_error *er
 static void ob_worker_close(void *user, void *wuser)
 {
 	struct wt_rec *r = wuser;
+	/* CTAs encoded but never committed (the launch stopped at an
+	 * earlier one) are dropped; their buffers are kept */
+	while (r->done) {
+		struct wt_done *d = r->done;
+		r->done = d->next;
+		d->next = r->done_free;
+		r->done_free = d;
+	}
+	r->done_last = NULL;
 	while (r->pend) {
 		struct wt_pending *p = r->pend;
 		r->pend = p->mine;
