@@ -5,7 +5,8 @@
  * atomics, fences and clock reads keep it on one), the memory it leaves,
  * its counts and the error of its first failing CTA are the same on 1
  * and 4 threads (also when small CTAs are claimed and committed in
- * batches), and the instruction budget still stops a runaway CTA.
+ * batches, and the trace written of them), and the instruction budget
+ * still stops a runaway CTA.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,10 +15,44 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "common/pool.h"
 #include "emu_testutil.h"
+#include "trace/format/trace.h"
 
 #define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+/* The whole file at path (malloc'd), or NULL. */
+static uint8_t *read_all(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *b = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (;;) {
+		if (*n == cap) {
+			uint8_t *nb = realloc(b, cap ? 2 * cap : 65536);
+			if (!nb) {
+				free(b);
+				fclose(f);
+				return NULL;
+			}
+			b = nb;
+			cap = cap ? 2 * cap : 65536;
+		}
+		size_t got = fread(b + *n, 1, cap - *n, f);
+		*n += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	return b;
+}
 
 static void test_parse_jobs(void **state)
 {
@@ -100,13 +135,16 @@ static const char *late_trap_ptx = HEAD
 #define NCTA 16u
 #define NTHR 64u
 
-static int run_grid(const char *ptx, unsigned jobs, uint32_t ncta, uint32_t ntid, uint32_t trap,
-		    uint64_t budget, uint32_t *out, struct weft_ctx_stats *st, char *msg, size_t msglen)
+/* obs: an observer for the run (a trace writer's), or NULL */
+static int run_obs(const char *ptx, unsigned jobs, uint32_t ncta, uint32_t ntid, uint32_t trap,
+		   uint64_t budget, uint32_t *out, struct weft_ctx_stats *st, char *msg, size_t msglen,
+		   const struct weft_emu_observer *obs)
 {
 	struct weft_ctx_options o;
 	memset(&o, 0, sizeof(o));
 	o.jobs = jobs;
 	o.max_launch_insts = budget;
+	o.observer = obs;
 	struct weft_module *mod;
 	struct weft_ctx *ctx = mod_load(ptx, &mod, &o);
 	if (!ctx)
@@ -125,6 +163,12 @@ static int run_grid(const char *ptx, unsigned jobs, uint32_t ncta, uint32_t ntid
 	*st = *weft_ctx_stats(ctx);
 	weft_ctx_destroy(ctx);
 	return rc;
+}
+
+static int run_grid(const char *ptx, unsigned jobs, uint32_t ncta, uint32_t ntid, uint32_t trap,
+		    uint64_t budget, uint32_t *out, struct weft_ctx_stats *st, char *msg, size_t msglen)
+{
+	return run_obs(ptx, jobs, ncta, ntid, trap, budget, out, st, msg, msglen, NULL);
 }
 
 static int run(const char *ptx, unsigned jobs, uint32_t trap, uint64_t budget, uint32_t *out,
@@ -195,6 +239,60 @@ static void test_batches_keep_order(void **state)
 	}
 }
 
+/* The trace of many small CTAs written by batches: the writer keeps each
+ * CTA a worker encoded until its commit (trace_write.c struct wt_done),
+ * so the file is the one thread's, byte for byte; and when a CTA in the
+ * middle of a batch traps, the CTAs encoded after it (and the other
+ * worker's, claimed later) are dropped: the same error, and the writer
+ * frees them (the SAN=1 build's leak check). */
+static int write_grid(unsigned jobs, uint32_t trap, const char *path, char *msg, size_t msglen)
+{
+	struct weft_error err;
+	struct weft_trace_writer *w;
+	if (weft_trace_writer_open(path, 1, &w, &err))
+		return -1;
+	struct weft_ctx_stats st;
+	int rc = run_obs(late_trap_ptx, jobs, MANY, 32, trap, 0, NULL, &st, msg, msglen,
+			 weft_trace_writer_observer(w));
+	if (rc) {
+		weft_trace_writer_abort(w);
+		return rc;
+	}
+	if (st.ctas != MANY)
+		rc = -3;
+	if (weft_trace_writer_commit(w, &err))
+		return -4;
+	return rc;
+}
+
+static void test_batches_write_the_same_trace(void **state)
+{
+	(void)state;
+	char p1[] = "/tmp/weft-par1-XXXXXX", p2[] = "/tmp/weft-par2-XXXXXX";
+	int f1 = mkstemp(p1), f2 = mkstemp(p2);
+	assert_true(f1 >= 0 && f2 >= 0);
+	close(f1);
+	close(f2);
+	assert_int_equal(write_grid(1, 0, p1, NULL, 0), 0);
+	assert_int_equal(write_grid(2, 0, p2, NULL, 0), 0);
+	size_t n1, n2;
+	uint8_t *b1 = read_all(p1, &n1), *b2 = read_all(p2, &n2);
+	assert_non_null(b1);
+	assert_non_null(b2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(b1, b2, n1);
+	free(b1);
+	free(b2);
+	char m1[1024], m2[1024];
+	for (uint32_t at = 2345; at <= 2346; at++) {
+		assert_int_equal(write_grid(1, at, p1, m1, sizeof(m1)), WEFT_ERR_RUNTIME);
+		assert_int_equal(write_grid(2, at, p2, m2, sizeof(m2)), WEFT_ERR_RUNTIME);
+		assert_string_equal(m1, m2);
+	}
+	unlink(p1);
+	unlink(p2);
+}
+
 static void test_atomics_stay_on_one_thread(void **state)
 {
 	(void)state;
@@ -224,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_pool_runs_each_worker_once),
 		cmocka_unit_test(test_same_memory_and_counts),
 		cmocka_unit_test(test_batches_keep_order),
+		cmocka_unit_test(test_batches_write_the_same_trace),
 		cmocka_unit_test(test_first_error_in_cta_order),
 		cmocka_unit_test(test_atomics_stay_on_one_thread),
 		cmocka_unit_test(test_runaway_cta_stops),
