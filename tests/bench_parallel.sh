@@ -88,6 +88,19 @@
 #    wall seconds): sgemm 3.38-3.89 / 1.78-2.05, hotspot 2.32-2.42 /
 #    1.23-1.60, bfs 4.34-4.91 / 2.24-2.38, gaussian 5.70-5.74 / 3.87-4.17,
 #    nn 2.81-3.26 / 1.93-2.10.
+#    Whole run 2026-11-29 (REPS=2, EMU_WLS as above; idle at the start,
+#    loaded by other work during the large replays), once a worker polls
+#    for its turn and keeps one recorder: writer, one core, sgemm 1.25x,
+#    hotspot 1.66x, bfs 2.30x, gaussian 1.79x, nn 1.17x; emulation +
+#    writing -j 2: sgemm 1.89x, hotspot 2.10x, bfs 1.85x, gaussian 1.35x
+#    (by hand right after, 3 runs each: -j 1 5.92-6.15 s, -j 2 3.18-3.85
+#    s, 1.6-1.9x), nn 1.69x; replay at large size (speedup, caller's
+#    share, bound): simt sgemm 1.61x (48.4%, 1.94x), simt bfs 1.34x
+#    (65.1%, 1.54x), sgmf sgemm 1.48x (45.9%), sgmf bfs 1.47x (52.3%),
+#    dmt hotspot 1.85x, vt sgemm 1.19x (its -j 2 run took 13.4 s of CPU
+#    against 8.4: the load), vt bfs 2.03x, overlay 1.67x (55.9%); mean
+#    bound 1.86x. Default size, one point: simt 1.50x, sgmf 1.50x, dmt
+#    1.67x, vt 1.64x, overlay 1.55x (runs of 0.04-0.3 s).
 #
 # usage: sh tests/bench_parallel.sh [size] [workloads...]
 #        (default: default  sgemm hotspot bfs matmul pathfinder: the replays;
