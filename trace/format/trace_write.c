@@ -183,7 +183,8 @@ struct weft_trace_writer {
 	uint32_t ncpool, capcpool;
 	/* parallel emulation: recorders closed at a launch's end, kept (under
 	 * wmu) for the next launch's workers with their buffers' capacity
-	 * (gaussian at large size opens two a launch over 798 launches) */
+	 * (with two workers gaussian at large size opens two in each of its
+	 * 399 launches of more than one CTA) */
 	struct wt_rec *spare;
 	/* distinct static programs written so far: launches with the same
 	 * program refer to the first one */
