@@ -251,7 +251,7 @@ static void par_worker(void *arg, unsigned wid)
 	struct weft_error werr;
 	weft_error_clear(&werr);
 	struct weft_ctx_stats *cs = malloc(PAR_BATCH_MAX * sizeof(*cs));
-	void *rec = NULL; /* the observer's recorder, opened at the first CTA */
+	void *rec = NULL; /* the observer's recorder */
 	W.err = &werr;
 	W.cnt = cs;
 	W.in_worker = 1;
@@ -262,8 +262,13 @@ static void par_worker(void *arg, unsigned wid)
 	W.acache = NULL;
 	int rc = cs ? weft_emu_launch_alloc(&W)
 		    : weft_error_set(&werr, WEFT_ERR_NOMEM, "out of memory for a worker's batch");
-	if (!rc && p->obs)
+	if (!rc && p->obs) {
+		rec = p->obs->worker_open(p->obs->user, &werr);
+		if (!rec)
+			rc = werr.code ? werr.code : WEFT_ERR_NOMEM;
 		W.obs_warp = p->obs->worker_warp_inst;
+		W.obs_user = rec;
+	}
 	/* a CTA's own count stops it once it alone passes what was left of
 	 * the budget when the launch started (a loop that never ends) */
 	W.stop_at = p->remaining;
@@ -289,15 +294,8 @@ static void par_worker(void *arg, unsigned wid)
 			memset(&cs[i], 0, sizeof(cs[i]));
 			W.cnt = &cs[i];
 			W.next_progress = UINT64_MAX;
-			if (p->obs && !rec) {
-				rec = p->obs->worker_open(p->obs->user, &werr);
-				if (!rec)
-					rc = werr.code ? werr.code : WEFT_ERR_NOMEM;
-			}
-			if (!rc && p->obs) {
-				W.obs_user = rec;
+			if (p->obs)
 				rc = p->obs->worker_cta_begin(rec, c0 + i, &werr);
-			}
 			if (!rc)
 				rc = weft_emu_cta(&W, c0 + i, p->quantum);
 			if (!rc && p->obs)
